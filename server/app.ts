@@ -1,0 +1,103 @@
+// Builds the Fastify app: CORS, auth, rate limit, body limit, problem errors, and the /v1 routes.
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import type { FlowCatalog } from './flows/catalog.js';
+import type { Database } from './storage/database.js';
+import { bearerKey, scopeOf, type ApiKeys } from './http/auth.js';
+import { HttpProblem, problemBody, toProblem } from './http/problem.js';
+import { registerUserRoutes } from './routes/users.js';
+import { registerFlowStateRoutes } from './routes/flow-states.js';
+import { registerFlowRoutes } from './routes/flows.js';
+
+export interface Limits {
+  /** Largest accepted request body, in bytes. */
+  bodyBytes: number;
+  /** Most tracking events in one upsert. */
+  eventsPerRequest: number;
+  /** Most keys in one `properties` object. */
+  propertiesPerObject: number;
+  /** Requests a key (or, without a key, an address) may make per minute. */
+  requestsPerMinute: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  bodyBytes: 100_000,
+  eventsPerRequest: 100,
+  propertiesPerObject: 200,
+  requestsPerMinute: 1200,
+};
+
+export interface AppDeps {
+  db: Database;
+  catalog: FlowCatalog;
+  keys: ApiKeys;
+  limits: Limits;
+}
+
+export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'warn' } : false,
+    bodyLimit: deps.limits.bodyBytes,
+    // Bodies are validated as sent: a number is not quietly turned into a string.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    return503OnClosing: true,
+  });
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error as Error);
+    if (problem.status >= 500) request.log.error(error);
+    for (const [name, value] of Object.entries(problem.headers ?? {})) reply.header(name, value);
+    if (problem.status === 401) reply.header('WWW-Authenticate', 'Bearer');
+    reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.detail, problem.field));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .type('application/problem+json')
+      .send(problemBody(404, `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`));
+  });
+
+  // Keys, not cookies, authenticate, so any origin may call.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+    exposedHeaders: ['ETag', 'Retry-After'],
+    maxAge: 86400,
+    strictPreflight: false,
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS') return;
+    const scope = scopeOf(deps.keys, request.headers.authorization);
+    if (scope === 'missing') {
+      throw new HttpProblem(401, 'Send an API key as "Authorization: Bearer <key>".');
+    }
+    if (scope === 'unknown') throw new HttpProblem(401, 'The API key is not known to this service.');
+    const path = request.url.split('?')[0]!;
+    if (scope === 'public' && !path.startsWith('/v1/public/')) {
+      throw new HttpProblem(403, `${path} needs a private key; public keys reach only /v1/public/ paths.`);
+    }
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: deps.limits.requestsPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => bearerKey(request.headers.authorization) ?? request.ip,
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(
+        new HttpProblem(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}.`, undefined, {
+          'Retry-After': String(Math.ceil(context.ttl / 1000)),
+        }),
+        { statusCode: 429 },
+      ),
+  });
+
+  registerUserRoutes(app, deps);
+  registerFlowStateRoutes(app, deps);
+  registerFlowRoutes(app, deps);
+  return app;
+}

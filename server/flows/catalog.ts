@@ -1,0 +1,158 @@
+// The flow catalog: syncs the YAML folder into versioned flow rows and holds each version's compiled CEL.
+import { createHash } from 'node:crypto';
+import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
+import type { Database } from '../storage/database.js';
+import { compileExpression, type Predicate } from '../targeting/cel.js';
+import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
+
+export interface CompiledStep {
+  definition: StepDefinition;
+  completion: Predicate | null;
+  start: Predicate | null;
+  visibility: Predicate | null;
+}
+
+export interface CatalogFlow {
+  flow: Flow;
+  definition: FlowDefinition;
+  targeting: Predicate;
+  completion: Predicate | null;
+  steps: CompiledStep[];
+}
+
+export interface Logger {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+interface FlowRow {
+  id: number;
+  slug: string;
+  version: number;
+  content_hash: string;
+  code_snippet: string;
+  created_at: Date;
+  modified_at: Date;
+}
+
+const ELEMENT_BY_TYPE: Record<FlowType, string> = {
+  ANNOUNCEMENT: 'onboarding-announcement',
+  BANNER: 'onboarding-banner',
+  CARD: 'onboarding-card',
+  CHECKLIST: 'onboarding-checklist',
+  CUSTOM: 'onboarding-flow',
+  FORM: 'onboarding-form',
+  SURVEY: 'onboarding-survey',
+  TOUR: 'onboarding-tour',
+};
+
+export function codeSnippetFor(slug: string, type: FlowType): string {
+  const element = ELEMENT_BY_TYPE[type];
+  return `<${element} flow="${slug}"></${element}>`;
+}
+
+export class FlowCatalog {
+  private flows = new Map<string, CatalogFlow>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly dir: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads the folder, records a new version for every changed file, and swaps in the new set. */
+  async load(): Promise<FlowFileError[]> {
+    const { flows, errors } = readFlowDirectory(this.dir);
+    for (const error of errors) this.log.warn(`flow file ${error.file} refused: ${error.message}`);
+    const next = new Map<string, CatalogFlow>();
+    for (const definition of flows) {
+      const row = await this.sync(definition);
+      next.set(definition.slug, compile(definition, row, this.log));
+    }
+    this.flows = next;
+    return errors;
+  }
+
+  list(): CatalogFlow[] {
+    return [...this.flows.values()];
+  }
+
+  get(slug: string): CatalogFlow | undefined {
+    return this.flows.get(slug);
+  }
+
+  private async sync(definition: FlowDefinition): Promise<FlowRow> {
+    const hash = contentHash(definition);
+    return this.db.transaction(async (tx) => {
+      const [latest] = await tx.query<FlowRow>(
+        'SELECT id, slug, version, content_hash, code_snippet, created_at, modified_at FROM flows WHERE slug = $1 ORDER BY version DESC LIMIT 1',
+        [definition.slug],
+      );
+      if (latest?.content_hash === hash) return latest;
+      const [first] = await tx.query<FlowRow>(
+        'SELECT code_snippet, created_at FROM flows WHERE slug = $1 ORDER BY version ASC LIMIT 1',
+        [definition.slug],
+      );
+      const [inserted] = await tx.query<FlowRow>(
+        `INSERT INTO flows (slug, version, name, type, status, targeting_logic, data, content_hash, code_snippet, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::timestamptz, now()))
+         RETURNING id, slug, version, content_hash, code_snippet, created_at, modified_at`,
+        [
+          definition.slug,
+          (latest?.version ?? 0) + 1,
+          definition.name,
+          definition.type,
+          definition.status,
+          definition.targetingLogic,
+          JSON.stringify(definition.data),
+          hash,
+          first?.code_snippet ?? codeSnippetFor(definition.slug, definition.type),
+          first?.created_at ?? null,
+        ],
+      );
+      if (latest) this.log.info(`flow ${definition.slug} changed: version ${inserted!.version}`);
+      return inserted!;
+    });
+  }
+}
+
+function contentHash(definition: FlowDefinition): string {
+  const { file: _file, ...content } = definition;
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+}
+
+function compile(definition: FlowDefinition, row: FlowRow, log: Logger): CatalogFlow {
+  let warned = false;
+  // A runtime error (a missing key, say) counts as false and is logged once per flow version.
+  const onRuntimeError = (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    log.warn(`flow ${definition.slug} v${row.version}: an expression failed at run time and counts as false: ${reason}`);
+  };
+  const optional = (source: string | undefined) => (source?.trim() ? compileExpression(source, onRuntimeError) : null);
+  return {
+    flow: {
+      id: row.id,
+      name: definition.name,
+      data: JSON.stringify(definition.data),
+      targetingLogic: definition.targetingLogic,
+      type: definition.type,
+      slug: definition.slug,
+      createdAt: new Date(row.created_at).toISOString(),
+      modifiedAt: new Date(row.modified_at).toISOString(),
+      version: row.version,
+      status: definition.status,
+      codeSnippet: row.code_snippet,
+    },
+    definition,
+    targeting: compileExpression(definition.targetingLogic, onRuntimeError),
+    completion: optional(definition.data.completionCriteria),
+    steps: definition.data.steps.map((step) => ({
+      definition: step,
+      completion: optional(step.completionCriteria),
+      start: optional(step.startCriteria),
+      visibility: optional(step.visibilityCriteria),
+    })),
+  };
+}

@@ -1,0 +1,69 @@
+// Command line: `npm run server -- --port <n> --flows <dir> --database <memory|path|postgres-url>`.
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startService } from './service.js';
+
+export { startService } from './service.js';
+export type { ServiceOptions, RunningService } from './service.js';
+
+const USAGE = `Usage: onboarding-server [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
+
+Keys come from ONBOARDING_PUBLIC_KEYS and ONBOARDING_PRIVATE_KEYS (comma-separated).
+When both are unset, a key pair is made on first start, kept with the data, and printed.`;
+
+export async function main(argv: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string', default: '3100' },
+        host: { type: 'string', default: '127.0.0.1' },
+        flows: { type: 'string', default: './flows' },
+        database: { type: 'string', default: './.data/onboarding' },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be a number from 0 to 65535\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const service = await startService({
+    port,
+    host: values.host,
+    flows: values.flows,
+    database: values.database,
+    httpLog: true,
+    logger: { warn: (m) => console.warn(`[onboarding] ${m}`), info: (m) => console.log(`[onboarding] ${m}`) },
+  });
+  console.log(`Onboarding service listening on ${service.url}`);
+  console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
+  console.log(`  database: ${values.database}`);
+  if (service.keys.generated) {
+    console.log(`  public key:  ${service.keys.public[0]}`);
+    console.log(`  private key: ${service.keys.private[0]}  (keep it secret)`);
+  }
+  const stop = () => {
+    service.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
+if (invokedDirectly) {
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

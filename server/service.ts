@@ -1,0 +1,77 @@
+// Starts the whole service: storage, keys, the flow catalog (watched for changes) and the HTTP listener.
+import { watch, type FSWatcher } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, DEFAULT_LIMITS, type Limits } from './app.js';
+import { FlowCatalog, type Logger } from './flows/catalog.js';
+import { resolveKeys, type ApiKeys } from './http/auth.js';
+import { openDatabase, type Database } from './storage/database.js';
+
+export interface ServiceOptions {
+  /** Port to listen on; 0 picks a free one. */
+  port?: number;
+  /** Address to listen on. @default '127.0.0.1' */
+  host?: string;
+  /** Folder of flow YAML files. */
+  flows: string;
+  /** `memory`, a data directory path, or a `postgres://` URL. @default 'memory' */
+  database?: string;
+  limits?: Partial<Limits>;
+  /** Environment to read keys from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Re-read the flow folder when a file changes. @default true */
+  watchFlows?: boolean;
+  logger?: Logger;
+  /** Log requests that fail with a 5xx. @default false */
+  httpLog?: boolean;
+}
+
+export interface RunningService {
+  url: string;
+  keys: ApiKeys;
+  app: FastifyInstance;
+  db: Database;
+  catalog: FlowCatalog;
+  close(): Promise<void>;
+}
+
+const quietLogger: Logger = { warn: () => {}, info: () => {} };
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const log = options.logger ?? quietLogger;
+  const db = await openDatabase(options.database ?? 'memory');
+  const keys = await resolveKeys(db, options.env ?? process.env);
+  const catalog = new FlowCatalog(db, options.flows, log);
+  await catalog.load();
+  const app = await buildApp(
+    { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits } },
+    { logger: options.httpLog ?? false },
+  );
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  let watcher: FSWatcher | undefined;
+  if (options.watchFlows !== false) {
+    let timer: NodeJS.Timeout | undefined;
+    let reloading = Promise.resolve();
+    watcher = watch(options.flows, () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        reloading = reloading.then(() => catalog.load().then(() => undefined, (error) => log.warn(`flow reload failed: ${String(error)}`)));
+      }, 100);
+    });
+    watcher.on('error', () => {});
+  }
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    keys,
+    app,
+    db,
+    catalog,
+    async close() {
+      watcher?.close();
+      await app.close();
+      await db.close();
+    },
+  };
+}

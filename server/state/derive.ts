@@ -1,0 +1,66 @@
+// Derives the flow-state read from stored progress and each flow's compiled criteria.
+import type { FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
+import type { CatalogFlow } from '../flows/catalog.js';
+import type { UserSnapshot } from './context.js';
+
+export function deriveFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot): FlowStatesResponse {
+  const eligibleFlows: FlowState[] = [];
+  const ineligibleFlows: string[] = [];
+  for (const flow of flows) {
+    if (isEligible(flow, snapshot)) eligibleFlows.push(deriveFlowState(flow, snapshot));
+    else ineligibleFlows.push(flow.flow.slug);
+  }
+  return { eligibleFlows, ineligibleFlows };
+}
+
+export function isEligible(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
+  return flow.flow.status === 'ACTIVE' && flow.targeting(snapshot.cel);
+}
+
+export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot): FlowState {
+  const slug = flow.flow.slug;
+  const stored = snapshot.flows.get(slug);
+  const storedSteps = snapshot.steps.get(slug);
+  const responses = snapshot.responses.get(slug) ?? [];
+  const steps = flow.steps.map((step) => {
+    const id = step.definition.id;
+    const s = storedSteps?.get(id);
+    const state: StepState = {
+      completed: Boolean(s?.completed) || (step.completion?.(snapshot.cel) ?? false),
+      skipped: Boolean(s?.skipped),
+      started: Boolean(s?.started),
+      visible: step.visibility?.(snapshot.cel) ?? true,
+      blocked: step.start ? !step.start(snapshot.cel) : false,
+      ...(s?.lastActionAt ? { lastActionAt: s.lastActionAt } : {}),
+      flowResponses: responses.filter((r) => r.stepId === id),
+    };
+    return { id, $state: state };
+  });
+  const isOpen = (s: (typeof steps)[number]) => s.$state.visible && !s.$state.completed && !s.$state.skipped;
+  const storedIndex = stored?.currentStepId ? steps.findIndex((s) => s.id === stored.currentStepId) : -1;
+  let currentIndex = storedIndex >= 0 && isOpen(steps[storedIndex]!) ? storedIndex : steps.findIndex(isOpen);
+  // With nothing left open, the pointer rests on the last visible step (or the first step) so it is never empty.
+  if (currentIndex < 0) {
+    const visible = steps.map((s, i) => (s.$state.visible ? i : -1)).filter((i) => i >= 0);
+    currentIndex = visible.length ? visible[visible.length - 1]! : 0;
+  }
+  const completed = Boolean(stored?.completed) || (flow.completion?.(snapshot.cel) ?? false);
+  const skipped = Boolean(stored?.skipped);
+  return {
+    flowSlug: slug,
+    flowName: flow.flow.name,
+    flowType: flow.flow.type,
+    data: { steps },
+    $state: {
+      currentStepId: steps[currentIndex]?.id ?? '',
+      currentStepIndex: steps.length ? currentIndex : -1,
+      completed,
+      started: Boolean(stored?.started),
+      skipped,
+      visible: !completed && !skipped,
+      ...(stored?.lastActionAt ? { lastActionAt: stored.lastActionAt } : {}),
+      flowResponses: responses,
+    },
+    version: flow.flow.version,
+  };
+}

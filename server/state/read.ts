@@ -1,0 +1,11 @@
+// Reads one user's state in every flow.
+import type { FlowStatesResponse } from '../../src/api/wire.js';
+import type { FlowCatalog } from '../flows/catalog.js';
+import type { Queryable } from '../storage/database.js';
+import { loadUserSnapshot } from './context.js';
+import { deriveFlowStates } from './derive.js';
+
+export async function readFlowStates(db: Queryable, catalog: FlowCatalog, userId: string, groupId?: string): Promise<FlowStatesResponse> {
+  const snapshot = await loadUserSnapshot(db, userId, groupId);
+  return deriveFlowStates(catalog.list(), snapshot);
+}

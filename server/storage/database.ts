@@ -1,0 +1,74 @@
+// The one storage module: PostgreSQL SQL over embedded PGlite (memory or a data directory) or a real server via `pg`.
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import { migrate } from './schema.js';
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface Database extends Queryable {
+  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** `memory`, `pglite` (a data directory) or `postgres`. */
+  readonly kind: 'memory' | 'pglite' | 'postgres';
+}
+
+/** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
+export async function openDatabase(location: string): Promise<Database> {
+  const db = location.startsWith('postgres://') || location.startsWith('postgresql://')
+    ? openPostgres(location)
+    : await openPglite(location);
+  await migrate(db);
+  return db;
+}
+
+async function openPglite(location: string): Promise<Database> {
+  const inMemory = location === 'memory' || location === ':memory:';
+  if (!inMemory) mkdirSync(location, { recursive: true });
+  const lite = await PGlite.create(inMemory ? undefined : location);
+  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
+    async query<Row>(sql: string, params?: unknown[]) {
+      return (await q.query<Row>(sql, params)).rows;
+    },
+  });
+  return {
+    kind: inMemory ? 'memory' : 'pglite',
+    ...wrap(lite),
+    transaction: (work) => lite.transaction((tx) => work(wrap(tx))),
+    close: () => lite.close(),
+  };
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client's network error must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  return {
+    kind: 'postgres',
+    async query<Row>(sql: string, params?: unknown[]) {
+      return (await pool.query(sql, params)).rows as Row[];
+    },
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({
+          async query<Row>(sql: string, params?: unknown[]) {
+            return (await client.query(sql, params)).rows as Row[];
+          },
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,117 @@
+// Database schema, applied in numbered steps so an existing data directory is upgraded in place.
+import type { Database } from './database.js';
+
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE api_keys (
+    key text PRIMARY KEY,
+    scope text NOT NULL CHECK (scope IN ('public', 'private')),
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE users (
+    id text PRIMARY KEY,
+    properties jsonb NOT NULL DEFAULT '{}',
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE user_events (
+    id bigserial PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    event text NOT NULL,
+    properties jsonb NOT NULL DEFAULT '{}',
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX user_events_user ON user_events(user_id);
+  CREATE TABLE groups (
+    id text PRIMARY KEY,
+    properties jsonb NOT NULL DEFAULT '{}',
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE group_events (
+    id bigserial PRIMARY KEY,
+    group_id text NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+    event text NOT NULL,
+    properties jsonb NOT NULL DEFAULT '{}',
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX group_events_group ON group_events(group_id);
+  CREATE TABLE group_members (
+    group_id text NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    PRIMARY KEY (group_id, user_id)
+  );
+  CREATE TABLE flows (
+    id serial PRIMARY KEY,
+    slug text NOT NULL,
+    version integer NOT NULL,
+    name text NOT NULL,
+    type text NOT NULL,
+    status text NOT NULL,
+    targeting_logic text NOT NULL DEFAULT '',
+    data jsonb NOT NULL,
+    content_hash text NOT NULL,
+    code_snippet text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    modified_at timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (slug, version)
+  );
+  CREATE TABLE flow_states (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    flow_slug text NOT NULL,
+    current_step_id text,
+    started boolean NOT NULL DEFAULT false,
+    completed boolean NOT NULL DEFAULT false,
+    skipped boolean NOT NULL DEFAULT false,
+    last_action_at timestamptz,
+    PRIMARY KEY (user_id, flow_slug)
+  );
+  CREATE TABLE step_states (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    flow_slug text NOT NULL,
+    step_id text NOT NULL,
+    started boolean NOT NULL DEFAULT false,
+    completed boolean NOT NULL DEFAULT false,
+    skipped boolean NOT NULL DEFAULT false,
+    data jsonb,
+    last_action_at timestamptz,
+    PRIMARY KEY (user_id, flow_slug, step_id)
+  );
+  CREATE TABLE flow_responses (
+    id bigserial PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    flow_slug text NOT NULL,
+    step_id text NOT NULL,
+    action_type text NOT NULL,
+    data text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX flow_responses_user_flow ON flow_responses(user_id, flow_slug);
+  CREATE TABLE idempotency_keys (
+    api_key text NOT NULL,
+    key text NOT NULL,
+    user_id text,
+    request_hash text NOT NULL,
+    status integer NOT NULL,
+    body text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (api_key, key)
+  );
+  CREATE INDEX idempotency_keys_user ON idempotency_keys(user_id);
+  `,
+];
+
+export async function migrate(db: Database): Promise<void> {
+  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  const applied = new Set(
+    (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version),
+  );
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    const version = index + 1;
+    if (applied.has(version)) continue;
+    await db.transaction(async (tx) => {
+      for (const statement of sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+    });
+  }
+}

@@ -1,0 +1,70 @@
+// The flow model: a definition joined with the user's state into the Flow and Step objects pages use.
+import type { FlowData, FlowState, FlowType, StepDefinition, StepState } from '../api/wire.js';
+import type { FlowDefinition } from '../stores/flows.js';
+
+export interface StepStateView {
+  started: boolean;
+  completed: boolean;
+  skipped: boolean;
+  visible: boolean;
+  blocked: boolean;
+}
+
+export type Step = StepDefinition & {
+  id: string;
+  index: number;
+  state: StepStateView;
+};
+
+export interface Flow {
+  slug: string;
+  name: string;
+  type: FlowType;
+  version: number;
+  data: FlowData;
+  steps: Step[];
+  currentStep: Step | undefined;
+  /** Share of visible steps that are completed or skipped, 0..1. */
+  progress: number;
+  isStarted: boolean;
+  isCompleted: boolean;
+  isSkipped: boolean;
+  isVisible: boolean;
+}
+
+const EMPTY_STEP_STATE: StepState = {
+  started: false,
+  completed: false,
+  skipped: false,
+  visible: true,
+  blocked: false,
+  flowResponses: [],
+};
+
+export function buildFlow(definition: FlowDefinition, state: FlowState): Flow {
+  const stepStates = new Map(state.data.steps.map((step) => [step.id, step.$state]));
+  const steps: Step[] = definition.data.steps.map((step, index) => {
+    const s = stepStates.get(step.id) ?? EMPTY_STEP_STATE;
+    return {
+      ...step,
+      index,
+      state: { started: s.started, completed: s.completed, skipped: s.skipped, visible: s.visible, blocked: s.blocked },
+    };
+  });
+  const visible = steps.filter((step) => step.state.visible);
+  const done = visible.filter((step) => step.state.completed || step.state.skipped).length;
+  return {
+    slug: state.flowSlug,
+    name: definition.record.name,
+    type: definition.record.type,
+    version: definition.record.version,
+    data: definition.data,
+    steps,
+    currentStep: steps.find((step) => step.id === state.$state.currentStepId) ?? visible[0],
+    progress: visible.length ? done / visible.length : 0,
+    isStarted: state.$state.started,
+    isCompleted: state.$state.completed,
+    isSkipped: state.$state.skipped,
+    isVisible: state.$state.visible,
+  };
+}

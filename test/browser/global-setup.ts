@@ -1,0 +1,6 @@
+// Browser suite setup: makes sure Chromium is there, installing it where the machine allows.
+import { ensureChromium } from '../support/chromium.js';
+
+export default function setup(): void {
+  ensureChromium();
+}

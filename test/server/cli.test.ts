@@ -1,0 +1,70 @@
+// The runnable build: `node dist/server.mjs` makes a key pair on first start, prints it, and keeps it with the data.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bannerFlowYaml } from '../support/service.js';
+
+let dir: string;
+
+beforeAll(() => {
+  execFileSync(process.execPath, ['esbuild.config.mjs', '--only=server'], { stdio: 'inherit' });
+  dir = mkdtempSync(join(tmpdir(), 'onboarding-cli-'));
+  writeFileSync(join(dir, 'banner.yaml'), bannerFlowYaml('welcome'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const { ONBOARDING_PUBLIC_KEYS: _p, ONBOARDING_PRIVATE_KEYS: _s, ...base } = process.env;
+  const child: ChildProcess = spawn(process.execPath, ['dist/server.mjs', ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    child.stdout!.on('data', () => {
+      if (/public key:.*\n.*private key/s.test(output) || (/listening on/.test(output) && env.ONBOARDING_PUBLIC_KEYS)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}:\n${output}`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { output, url: /listening on (\S+)/.exec(output)![1]!, stop };
+}
+
+describe('npm run server', () => {
+  it('makes a key pair on first start, prints it, and reuses it on the same data directory', async () => {
+    const args = ['--port', '0', '--flows', dir, '--database', join(dir, 'data')];
+    const first = await runUntilListening(args);
+    const publicKey = /public key:\s+(pk_\S+)/.exec(first.output)![1]!;
+    const privateKey = /private key:\s+(sk_\S+)/.exec(first.output)![1]!;
+    const response = await fetch(`${first.url}/v1/public/flows`, { headers: { Authorization: `Bearer ${publicKey}` } });
+    expect(response.status).toBe(200);
+    await first.stop();
+
+    const second = await runUntilListening(args);
+    expect(second.output).toContain(publicKey);
+    expect(second.output).toContain(privateKey);
+    await second.stop();
+  });
+
+  it('takes keys from ONBOARDING_PUBLIC_KEYS and ONBOARDING_PRIVATE_KEYS', async () => {
+    const run = await runUntilListening(['--port', '0', '--flows', dir, '--database', 'memory'], {
+      ONBOARDING_PUBLIC_KEYS: 'pk_one,pk_two',
+      ONBOARDING_PRIVATE_KEYS: 'sk_one',
+    });
+    for (const key of ['pk_one', 'pk_two', 'sk_one']) {
+      const response = await fetch(`${run.url}/v1/public/flows`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(response.status).toBe(200);
+    }
+    expect(run.output).not.toContain('public key:');
+    await run.stop();
+  });
+});

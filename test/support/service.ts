@@ -1,0 +1,73 @@
+// Starts a real service on loopback with in-memory PGlite and a temporary flow folder, for tests.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService, type ServiceOptions } from '../../server/service.js';
+
+export const PUBLIC_KEY = 'pk_test_public';
+export const PRIVATE_KEY = 'sk_test_private';
+
+export interface TestService extends RunningService {
+  flowsDir: string;
+  /** Writes (or replaces) one flow file and reloads the catalog. */
+  writeFlow(file: string, yaml: string): Promise<void>;
+  call(method: string, path: string, init?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+}
+
+export async function startTestService(
+  flows: Record<string, string>,
+  options: Partial<ServiceOptions> = {},
+): Promise<TestService> {
+  const flowsDir = mkdtempSync(join(tmpdir(), 'onboarding-flows-'));
+  for (const [file, yaml] of Object.entries(flows)) writeFileSync(join(flowsDir, file), yaml);
+  const service = await startService({
+    flows: flowsDir,
+    database: 'memory',
+    watchFlows: false,
+    env: { ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
+    ...options,
+  });
+  return {
+    ...service,
+    flowsDir,
+    async writeFlow(file, yaml) {
+      writeFileSync(join(flowsDir, file), yaml);
+      await service.catalog.load();
+    },
+    async call(method, path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      const key = init.key === undefined ? PUBLIC_KEY : init.key;
+      if (key !== null) headers.Authorization = `Bearer ${key}`;
+      let body: string | undefined;
+      if (init.body !== undefined) {
+        body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      const response = await fetch(service.url + path, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async close() {
+      await service.close();
+      rmSync(flowsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const bannerFlowYaml = (slug = 'welcome', title = 'Welcome aboard', subtitle = 'Start here') => `
+slug: ${slug}
+name: Welcome
+type: BANNER
+status: ACTIVE
+data:
+  steps:
+    - id: hello
+      title: ${title}
+      subtitle: ${subtitle}
+`;

@@ -1,0 +1,39 @@
+// Test projects: unit and component tests in happy-dom, service tests over loopback HTTP, browser tests in real Chromium.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './test/support/summary-reporter.ts'],
+    // Service and browser suites start real servers; keep concurrency modest on a 2-core machine.
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'happy-dom', setupFiles: ['test/support/dom-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'components', include: ['test/components/**/*.test.ts'], environment: 'happy-dom', setupFiles: ['test/support/dom-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'service', include: ['test/server/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/browser/global-setup.ts', 'test/support/build-bundle.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'budget', include: ['test/budget/**/*.test.ts'], environment: 'node', globalSetup: ['test/support/build-bundle.ts'] },
+      },
+    ],
+  },
+});
