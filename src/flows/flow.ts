@@ -10,6 +10,29 @@ export interface StepStateView {
   blocked: boolean;
 }
 
+/**
+ * Step actions. Each applies optimistically, queues the write in the outbox, and resolves once applied
+ * locally; it never rejects (a refused write is rolled back and reported through the `error` event).
+ */
+export interface StepActions {
+  start(data?: unknown): Promise<void>;
+  complete(data?: unknown): Promise<void>;
+  skip(data?: unknown): Promise<void>;
+  reset(): Promise<void>;
+}
+
+/** Flow actions, with the same promise contract as StepActions. */
+export interface FlowActions {
+  start(): Promise<void>;
+  complete(): Promise<void>;
+  skip(): Promise<void>;
+  restart(): Promise<void>;
+  /** Completes the current step and moves to the next visible one. */
+  forward(): Promise<void>;
+  /** Moves the pointer back to the previous visible step. */
+  back(): Promise<void>;
+}
+
 export type Step = StepDefinition & {
   id: string;
   index: number;
