@@ -17,7 +17,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'service', include: ['test/server/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 },
+        test: {
+          name: 'service',
+          include: ['test/server/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/build-bundle.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
       },
       {
         extends: true,

@@ -24,6 +24,10 @@ const FILES = { '/': 'demo/index.html', '/index.html': 'demo/index.html', '/onbo
 
 const site = createServer(async (request, response) => {
   const path = new URL(request.url ?? '/', 'http://demo').pathname;
+  if (path === '/favicon.ico') {
+    response.writeHead(204).end();
+    return;
+  }
   const file = FILES[path];
   if (!file) {
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
@@ -41,7 +45,7 @@ const site = createServer(async (request, response) => {
 });
 site.listen(demoPort, '127.0.0.1', () => {
   console.log(`\nOnboarding demo`);
-  console.log(`  demo site:   http://127.0.0.1:${demoPort}/`);
+  console.log(`  demo site:   http://127.0.0.1:${site.address().port}/`);
   console.log(`  service API: ${service.url}`);
   console.log(`  public key:  ${publicKey}\n`);
 });

@@ -1,5 +1,5 @@
 // The runnable build: `node dist/server.mjs` makes a key pair on first start, prints it, and keeps it with the data.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,6 @@ import { bannerFlowYaml } from '../support/service.js';
 let dir: string;
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['esbuild.config.mjs', '--only=server'], { stdio: 'inherit' });
   dir = mkdtempSync(join(tmpdir(), 'onboarding-cli-'));
   writeFileSync(join(dir, 'banner.yaml'), bannerFlowYaml('welcome'));
 });

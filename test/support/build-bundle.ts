@@ -1,6 +1,6 @@
-// Global setup for suites that load dist/onboarding.js: rebuilds the browser bundle so they never test a stale one.
+// Global setup for suites that load dist/: rebuilds the script and the service so they never test a stale build.
 import { execFileSync } from 'node:child_process';
 
 export default function setup(): void {
-  execFileSync(process.execPath, ['esbuild.config.mjs', '--only=browser'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'inherit' });
 }

@@ -1,0 +1,49 @@
+// `npm start`'s demo, run as a stranger would: the demo page on one port shows the banner from the service on another.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
+
+let demo: ChildProcess;
+let output = '';
+let browser: LaunchedBrowser;
+
+beforeAll(async () => {
+  demo = spawn(process.execPath, ['demo/serve.mjs'], {
+    env: { ...process.env, API_PORT: '0', DEMO_PORT: '0', DATABASE: 'memory' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  demo.stdout!.on('data', (chunk) => (output += chunk));
+  demo.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`demo did not start:\n${output}`)), 30_000);
+    demo.stdout!.on('data', () => {
+      if (/public key:\s+pk_/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    demo.on('exit', (code) => reject(new Error(`demo exited ${code}:\n${output}`)));
+  });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  demo?.kill('SIGTERM');
+});
+
+describe('npm start', () => {
+  it('prints both URLs and the public key, and the demo page shows the banner', async () => {
+    const site = /demo site:\s+(\S+)/.exec(output)?.[1];
+    const api = /service API:\s+(\S+)/.exec(output)?.[1];
+    expect(site).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(new URL(site!).port).not.toBe(new URL(api!).port);
+
+    const page = await browser.context.newPage();
+    await page.goto(site!);
+    const title = page.locator('onboarding-banner [part="title"]');
+    await expect.poll(() => title.textContent(), { timeout: 10_000 }).toBe('Welcome to Acme Analytics');
+    await page.close();
+  });
+});
