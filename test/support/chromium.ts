@@ -39,7 +39,7 @@ export function ensureChromium(): string {
   }
   process.stderr.write('Chromium not found: installing it with apt-get (Debian package "chromium")…\n');
   execFileSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+  execFileSync('apt-get', ['install', '-y', 'chromium'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
