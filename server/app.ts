@@ -1,12 +1,14 @@
 // Builds the Fastify app: CORS, auth, rate limit, body limit, problem errors, and the /v1 routes.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FlowCatalog } from './flows/catalog.js';
 import type { Database } from './storage/database.js';
 import { bearerKey, scopeOf, type ApiKeys } from './http/auth.js';
+import { checkJsonBody } from './http/json-guard.js';
 import { HttpProblem, problemBody, toProblem } from './http/problem.js';
 import { registerUserRoutes } from './routes/users.js';
+import { registerGroupRoutes } from './routes/groups.js';
 import { registerFlowStateRoutes } from './routes/flow-states.js';
 import { registerFlowRoutes } from './routes/flows.js';
 
@@ -42,6 +44,23 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     // Bodies are validated as sent: a number is not quietly turned into a string.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
+    // Malformed URLs and broken HTTP get problem bodies too, not Fastify's own JSON shape.
+    frameworkErrors: (error, _request, rawReply) => {
+      const problem = toProblem(error);
+      const reply = rawReply as unknown as FastifyReply;
+      reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.detail));
+    },
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed || !socket.writable) return socket.destroy();
+      const status = (error as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify(
+        problemBody(status, status === 431 ? 'The request line or headers are too large; send long values in a JSON body.' : 'The request is not valid HTTP.'),
+      );
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\n` +
+          `Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    },
   });
   app.removeContentTypeParser('text/plain');
 
@@ -53,10 +72,17 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.detail, problem.field));
   });
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .type('application/problem+json')
-      .send(problemBody(404, `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`));
+    const path = request.url.split('?')[0]!;
+    const allowed = ['GET', 'POST', 'DELETE'].filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) {
+      reply
+        .code(405)
+        .header('Allow', allowed.join(', '))
+        .type('application/problem+json')
+        .send(problemBody(405, `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`));
+      return;
+    }
+    reply.code(404).type('application/problem+json').send(problemBody(404, `There is no ${request.method} ${path} endpoint.`));
   });
 
   // Keys, not cookies, authenticate, so any origin may call.
@@ -76,7 +102,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
       throw new HttpProblem(401, 'Send an API key as "Authorization: Bearer <key>".');
     }
     if (scope === 'unknown') throw new HttpProblem(401, 'The API key is not known to this service.');
-    const path = request.url.split('?')[0]!;
+    // The matched route decides, so an encoded path cannot slip a public key past this check.
+    const path = request.routeOptions.url ?? request.url.split('?')[0]!;
     if (scope === 'public' && !path.startsWith('/v1/public/')) {
       throw new HttpProblem(403, `${path} needs a private key; public keys reach only /v1/public/ paths.`);
     }
@@ -96,7 +123,12 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
       ),
   });
 
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined) checkJsonBody(request.body);
+  });
+
   registerUserRoutes(app, deps);
+  registerGroupRoutes(app, deps);
   registerFlowStateRoutes(app, deps);
   registerFlowRoutes(app, deps);
   return app;

@@ -1,7 +1,9 @@
 // JSON Schemas for request bodies and queries, built from the configured limits.
 import type { Limits } from '../app.js';
 
-export const idSchema = { type: 'string', minLength: 1, maxLength: 256 } as const;
+/** IDs chosen by the customer application: 1 to 256 characters, no control characters. */
+export const MAX_ID_LENGTH = 256;
+export const idSchema = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, pattern: '^[^\\u0000-\\u001F\\u007F]*$' } as const;
 
 export function propertiesSchema(limits: Limits) {
   return { type: 'object', maxProperties: limits.propertiesPerObject } as const;
@@ -14,8 +16,9 @@ export function eventsSchema(limits: Limits) {
     items: {
       type: 'object',
       required: ['event'],
+      additionalProperties: false,
       properties: {
-        event: { type: 'string', minLength: 1, maxLength: 256 },
+        event: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
         properties: propertiesSchema(limits),
       },
     },

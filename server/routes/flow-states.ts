@@ -1,9 +1,11 @@
-// GET /v1/public/flowStates: one user's state in every flow; an unknown user reads as new and is not created.
+// /v1/public/flowStates: read one user's state in every flow (an unknown user reads as new and is not created), and write a transition.
 import type { FastifyInstance } from 'fastify';
-import type { FlowStatesQuery } from '../../src/api/wire.js';
+import { ACTION_TYPES, type FlowStatesQuery, type FlowStateWriteRequest, type FlowStateWriteResponse } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
+import { runIdempotent } from '../http/idempotency.js';
 import { idSchema } from '../http/schemas.js';
 import { readFlowStates } from '../state/read.js';
+import { applyTransition } from '../state/transitions.js';
 
 export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: FlowStatesQuery }>(
@@ -18,5 +20,33 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
       },
     },
     async (request) => readFlowStates(deps.db, deps.catalog, request.query.userId, request.query.groupId),
+  );
+
+  app.post<{ Body: FlowStateWriteRequest }>(
+    '/v1/public/flowStates',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['userId', 'flowSlug', 'stepId', 'actionType'],
+          additionalProperties: false,
+          properties: {
+            userId: idSchema,
+            groupId: idSchema,
+            flowSlug: idSchema,
+            // Empty is allowed for flow-level actions; step actions need a step of the flow.
+            stepId: { ...idSchema, minLength: 0 },
+            actionType: { type: 'string', enum: [...ACTION_TYPES] },
+            data: {},
+            createdAt: { type: 'string', format: 'date-time', maxLength: 64 },
+          },
+        },
+      },
+    },
+    async (request, reply) =>
+      runIdempotent(deps.db, request, reply, request.body.userId, async (tx) => {
+        const body: FlowStateWriteResponse = await applyTransition(tx, deps.catalog, request.body, new Date());
+        return { status: 201, body };
+      }),
   );
 }

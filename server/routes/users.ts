@@ -1,10 +1,12 @@
-// POST /v1/public/users: upsert a user (properties merge, events append) and answer with their flow states.
+// Users: POST /v1/public/users (upsert, answered with flow states) and DELETE /v1/users?foreignId= (private key, hard delete).
 import type { FastifyInstance } from 'fastify';
-import type { UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
+import type { DeleteUserQuery, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
+import { runIdempotent } from '../http/idempotency.js';
+import { HttpProblem } from '../http/problem.js';
 import { eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
-import { upsertUser } from '../state/users.js';
 import { readFlowStates } from '../state/read.js';
+import { deleteUser, upsertUser } from '../state/users.js';
 
 export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: UserUpsertRequest }>(
@@ -14,6 +16,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         body: {
           type: 'object',
           required: ['userId'],
+          additionalProperties: false,
           properties: {
             userId: idSchema,
             properties: propertiesSchema(deps.limits),
@@ -24,15 +27,35 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
     },
+    async (request, reply) =>
+      runIdempotent(deps.db, request, reply, request.body.userId, async (tx) => {
+        const body = request.body;
+        const guestLinked = await upsertUser(tx, deps.catalog, body, new Date());
+        const response: UserUpsertResponse = {
+          userId: body.userId,
+          guestLinked,
+          flowStates: await readFlowStates(tx, deps.catalog, body.userId),
+        };
+        return { status: 201, body: response };
+      }),
+  );
+
+  app.delete<{ Querystring: DeleteUserQuery }>(
+    '/v1/users',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['foreignId'],
+          properties: { foreignId: idSchema },
+        },
+      },
+    },
     async (request, reply) => {
-      const body = request.body;
-      const guestLinked = await deps.db.transaction((tx) => upsertUser(tx, body));
-      const response: UserUpsertResponse = {
-        userId: body.userId,
-        guestLinked,
-        flowStates: await readFlowStates(deps.db, deps.catalog, body.userId),
-      };
-      return reply.code(201).send(response);
+      const { foreignId } = request.query;
+      const deleted = await deps.db.transaction((tx) => deleteUser(tx, foreignId));
+      if (!deleted) throw new HttpProblem(404, `There is no user "${foreignId}".`, 'foreignId');
+      return reply.code(204).send();
     },
   );
 }

@@ -1,5 +1,6 @@
 // Loads what targeting and state derivation need about one user: entity facts for CEL plus stored flow progress.
 import type { FlowResponse } from '../../src/api/wire.js';
+import type { CatalogFlow } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import { emptyEntity, type CelContext, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
 
@@ -68,8 +69,15 @@ export async function loadEntity(
   };
 }
 
-export async function loadUserSnapshot(db: Queryable, userId: string, groupId?: string): Promise<UserSnapshot> {
+/**
+ * Loads one user's facts and progress. `catalog` fills the CEL `flows` map, so every known flow and
+ * step can be named in an expression even before the user has touched it.
+ */
+export async function loadUserSnapshot(db: Queryable, userId: string, groupId: string | undefined, catalog: CatalogFlow[]): Promise<UserSnapshot> {
+  const now = new Date();
   const user = await loadEntity(db, 'user', userId);
+  // An unknown user reads as a new one: created now.
+  if (!user.exists) user.createdAt = now;
   const group = await loadEntity(db, 'group', groupId);
   const flowRows = await db.query<{
     flow_slug: string;
@@ -132,10 +140,13 @@ export async function loadUserSnapshot(db: Queryable, userId: string, groupId?: 
   }
 
   const celFlows: CelContext['flows'] = {};
-  const slugs = new Set([...flows.keys(), ...steps.keys()]);
+  const slugs = new Set([...catalog.map((entry) => entry.flow.slug), ...flows.keys(), ...steps.keys()]);
   for (const slug of slugs) {
     const stored = flows.get(slug);
     const stepMap: Record<string, { status: string; data: unknown }> = {};
+    for (const step of catalog.find((entry) => entry.flow.slug === slug)?.steps ?? []) {
+      stepMap[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
+    }
     for (const [stepId, step] of steps.get(slug) ?? []) {
       stepMap[stepId] = { status: stepStatusName(step), data: step.data ?? null };
     }
@@ -146,7 +157,7 @@ export async function loadUserSnapshot(db: Queryable, userId: string, groupId?: 
   const { exists: _groupExists, ...groupEntity } = group;
   return {
     exists,
-    cel: { user: userEntity, group: groupEntity, flows: celFlows, now: new Date() },
+    cel: { user: userEntity, group: groupEntity, flows: celFlows, now },
     flows,
     steps,
     responses,

@@ -6,6 +6,7 @@ import { loadUserSnapshot } from './context.js';
 import { deriveFlowStates } from './derive.js';
 
 export async function readFlowStates(db: Queryable, catalog: FlowCatalog, userId: string, groupId?: string): Promise<FlowStatesResponse> {
-  const snapshot = await loadUserSnapshot(db, userId, groupId);
-  return deriveFlowStates(catalog.list(), snapshot);
+  const flows = catalog.list();
+  const snapshot = await loadUserSnapshot(db, userId, groupId, flows);
+  return deriveFlowStates(flows, snapshot);
 }

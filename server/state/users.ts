@@ -1,20 +1,107 @@
-// Users: create or update with merged properties and appended events.
-import type { UserUpsertRequest } from '../../src/api/wire.js';
+// Users: upsert (properties merge, events append), guest linking, bootstrapFlowStates, and hard delete.
+import type { TrackingEvent, UserUpsertRequest } from '../../src/api/wire.js';
+import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
+import { isGuestId, loadUserSnapshot } from './context.js';
+import { deriveFlowState, isEligible } from './derive.js';
+import { appendResponse, lockUser, setStep } from './transitions.js';
 
-/** Upserts the user; returns whether a guest was linked into it. */
-export async function upsertUser(tx: Queryable, body: UserUpsertRequest): Promise<boolean> {
-  await tx.query(
-    `INSERT INTO users (id, properties) VALUES ($1, $2)
-     ON CONFLICT (id) DO UPDATE SET properties = users.properties || EXCLUDED.properties, updated_at = now()`,
-    [body.userId, JSON.stringify(body.properties ?? {})],
-  );
-  for (const event of body.events ?? []) {
-    await tx.query('INSERT INTO user_events (user_id, event, properties) VALUES ($1, $2, $3)', [
+/** Upserts the user (linking the guest and bootstrapping first when asked); returns whether a guest was linked. */
+export async function upsertUser(tx: Queryable, catalog: FlowCatalog, body: UserUpsertRequest, now: Date): Promise<boolean> {
+  await lockUser(tx, body.userId);
+  const guestLinked = body.linkGuestId ? await linkGuest(tx, body.userId, body.linkGuestId) : false;
+  // Top-level keys merge: a supplied key replaces the stored value, keys not supplied stay.
+  if (body.properties && Object.keys(body.properties).length > 0) {
+    await tx.query('UPDATE users SET properties = properties || $2::jsonb, updated_at = now() WHERE id = $1', [
       body.userId,
-      event.event,
-      JSON.stringify(event.properties ?? {}),
+      JSON.stringify(body.properties),
     ]);
   }
-  return false;
+  await appendEvents(tx, 'user', body.userId, body.events);
+  if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, body.userId, now);
+  return guestLinked;
+}
+
+/** Appends tracking events to a user or a group; earlier events are never touched. */
+export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: string, events: TrackingEvent[] | undefined): Promise<void> {
+  if (!events?.length) return;
+  const sql = kind === 'user'
+    ? 'INSERT INTO user_events (user_id, event, properties) VALUES ($1, $2, $3)'
+    : 'INSERT INTO group_events (group_id, event, properties) VALUES ($1, $2, $3)';
+  // One insert per event keeps their order; the count is bounded by the events-per-request limit.
+  for (const event of events) await tx.query(sql, [id, event.event, JSON.stringify(event.properties ?? {})]);
+}
+
+/**
+ * Moves a guest into `userId`: flow states, steps, responses, events, group memberships and properties
+ * (the user's own properties win), then deletes the guest. Refused (false) unless `guestId` is an
+ * existing guest other than the user, and the user has no state in any flow yet.
+ */
+async function linkGuest(tx: Queryable, userId: string, guestId: string): Promise<boolean> {
+  if (!isGuestId(guestId) || guestId === userId) return false;
+  const [guest] = await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [guestId]);
+  if (!guest) return false;
+  const [state] = await tx.query<{ has_state: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM flow_states WHERE user_id = $1)
+         OR EXISTS (SELECT 1 FROM step_states WHERE user_id = $1)
+         OR EXISTS (SELECT 1 FROM flow_responses WHERE user_id = $1) AS has_state`,
+    [userId],
+  );
+  if (state?.has_state) return false;
+  await tx.query(
+    `UPDATE users AS u SET properties = g.properties || u.properties, created_at = LEAST(u.created_at, g.created_at), updated_at = now()
+     FROM users AS g WHERE u.id = $1 AND g.id = $2`,
+    [userId, guestId],
+  );
+  for (const table of ['user_events', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys']) {
+    await tx.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [userId, guestId]);
+  }
+  await tx.query(
+    `INSERT INTO group_members (group_id, user_id) SELECT group_id, $1 FROM group_members WHERE user_id = $2
+     ON CONFLICT DO NOTHING`,
+    [userId, guestId],
+  );
+  await tx.query('DELETE FROM users WHERE id = $1', [guestId]);
+  return true;
+}
+
+/**
+ * For every eligible flow the user has not completed that has completion criteria (on the flow or a
+ * step): steps whose criteria hold are stored as completed, and the flow is stored as completed when
+ * its own criteria hold or no visible step is left undone. Each is recorded as a Flow response.
+ */
+async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, userId: string, now: Date): Promise<void> {
+  const flows = catalog.list();
+  const snapshot = await loadUserSnapshot(tx, userId, undefined, flows);
+  for (const flow of flows) {
+    const slug = flow.flow.slug;
+    const hasCriteria = flow.completion !== null || flow.steps.some((step) => step.completion !== null);
+    if (!hasCriteria || snapshot.flows.get(slug)?.completed || !isEligible(flow, snapshot)) continue;
+    const stored = snapshot.steps.get(slug);
+    const view = deriveFlowState(flow, snapshot);
+    for (const [index, step] of flow.steps.entries()) {
+      if (!step.completion?.(snapshot.cel) || stored?.get(step.definition.id)?.completed) continue;
+      await setStep(tx, userId, slug, step.definition.id, now, { started: true, completed: true, skipped: false });
+      await appendResponse(tx, userId, slug, step.definition.id, 'COMPLETED_STEP', { reason: 'bootstrap' }, now);
+      view.data.steps[index]!.$state.completed = true;
+    }
+    const undone = view.data.steps.some((s) => s.$state.visible && !s.$state.completed && !s.$state.skipped);
+    if (flow.completion?.(snapshot.cel) || !undone) {
+      await tx.query(
+        `INSERT INTO flow_states (user_id, flow_slug, started, completed, last_action_at) VALUES ($1, $2, true, true, $3)
+         ON CONFLICT (user_id, flow_slug) DO UPDATE SET started = true, completed = true, last_action_at = EXCLUDED.last_action_at`,
+        [userId, slug, now],
+      );
+      await appendResponse(tx, userId, slug, view.$state.currentStepId, 'COMPLETED_FLOW', { reason: 'bootstrap' }, now);
+    }
+  }
+}
+
+/** Hard-deletes the user and everything tied to it; false when there is no such user. */
+export async function deleteUser(tx: Queryable, userId: string): Promise<boolean> {
+  // Events, memberships, flow and step states and responses go with the user row (ON DELETE CASCADE).
+  const deleted = await tx.query('DELETE FROM users WHERE id = $1 RETURNING id', [userId]);
+  if (deleted.length === 0) return false;
+  await tx.query('DELETE FROM idempotency_keys WHERE user_id = $1', [userId]);
+  return true;
 }

@@ -89,6 +89,12 @@ export interface FlowsQuery {
   limit?: number;
 }
 
+/** Query of `DELETE /v1/users` (private key only). */
+export interface DeleteUserQuery {
+  /** The user's ID in the customer application. */
+  foreignId: string;
+}
+
 // ---- Responses ----
 
 export interface FlowResponse {
@@ -141,6 +147,12 @@ export interface FlowStatesResponse {
   /** Slugs of every flow the user is not eligible for, including flows that are not ACTIVE. */
   ineligibleFlows: string[];
 }
+
+/** `POST /v1/public/groups` answers 201 with an empty object. */
+export type GroupUpsertResponse = Record<string, never>;
+
+/** `POST /v1/public/flowStates` answers 201 with the user's full flow-state read, after the transition. */
+export type FlowStateWriteResponse = FlowStatesResponse;
 
 export interface UserUpsertResponse {
   userId: string;

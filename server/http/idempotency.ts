@@ -1,0 +1,106 @@
+// Idempotency-Key on every POST: the first response is kept for 24 h and replayed; the work is never applied twice.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database, Queryable } from '../storage/database.js';
+import { bearerKey } from './auth.js';
+import { HttpProblem } from './problem.js';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** How long a key is remembered. */
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+interface KeyRow {
+  request_hash: string;
+  status: number;
+  body: string;
+}
+
+const lastSweep = new WeakMap<Database, number>();
+
+/**
+ * Runs `work` in one transaction. With an `Idempotency-Key` header, the key is claimed in that same
+ * transaction, so a concurrent duplicate waits for the first and then replays its response; a
+ * refused request (4xx) rolls back and keeps nothing, so it may be retried with the same key.
+ * `userId` ties the record to a user so that deleting the user deletes it too.
+ */
+export async function runIdempotent(
+  db: Database,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string | null,
+  work: (tx: Queryable) => Promise<StoredResponse>,
+): Promise<FastifyReply> {
+  const header = request.headers[IDEMPOTENCY_HEADER];
+  if (header === undefined) {
+    const result = await db.transaction(work);
+    return reply.code(result.status).send(result.body);
+  }
+  if (typeof header !== 'string' || !KEY_FORMAT.test(header)) {
+    throw new HttpProblem(400, 'header "Idempotency-Key" must be 1 to 255 visible ASCII characters, such as a UUID', 'Idempotency-Key');
+  }
+  const apiKey = bearerKey(request.headers.authorization) ?? '';
+  const hash = requestHash(request);
+  const outcome = await db.transaction(async (tx) => {
+    await sweepExpired(db, tx);
+    // Claims the key, or takes over one older than the window. On PostgreSQL a concurrent claim of the
+    // same key blocks here until the first transaction ends.
+    const claimed = await tx.query(
+      `INSERT INTO idempotency_keys (api_key, key, user_id, request_hash, status, body)
+       VALUES ($1, $2, $3, $4, 0, '')
+       ON CONFLICT (api_key, key) DO UPDATE
+         SET user_id = EXCLUDED.user_id, request_hash = EXCLUDED.request_hash, status = 0, body = '', created_at = now()
+         WHERE idempotency_keys.created_at < now() - make_interval(hours => $5)
+       RETURNING key`,
+      [apiKey, header, userId, hash, IDEMPOTENCY_WINDOW_HOURS],
+    );
+    if (claimed.length === 0) {
+      const [kept] = await tx.query<KeyRow>('SELECT request_hash, status, body FROM idempotency_keys WHERE api_key = $1 AND key = $2', [apiKey, header]);
+      if (!kept || kept.request_hash !== hash) {
+        throw new HttpProblem(
+          422,
+          'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+          'Idempotency-Key',
+        );
+      }
+      return { replayed: true, status: kept.status, body: JSON.parse(kept.body) as unknown };
+    }
+    const result = await work(tx);
+    await tx.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE api_key = $1 AND key = $2', [
+      apiKey,
+      header,
+      result.status,
+      JSON.stringify(result.body),
+    ]);
+    return { replayed: false, ...result };
+  });
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.code(outcome.status).send(outcome.body);
+}
+
+/** Method, route and a canonical form of the body: key order does not make two requests differ. */
+function requestHash(request: FastifyRequest): string {
+  const path = request.url.split('?')[0];
+  return createHash('sha256').update(`${request.method} ${path}\n${canonicalJson(request.body)}`).digest('hex');
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Drops expired records at most once an hour, inside a write that is happening anyway. */
+async function sweepExpired(db: Database, tx: Queryable): Promise<void> {
+  if (Date.now() - (lastSweep.get(db) ?? 0) < 3_600_000) return;
+  lastSweep.set(db, Date.now());
+  await tx.query('DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)', [IDEMPOTENCY_WINDOW_HOURS]);
+}

@@ -1,0 +1,19 @@
+// Groups: upsert (properties merge, events append) and membership of a user.
+import type { GroupUpsertRequest } from '../../src/api/wire.js';
+import type { Queryable } from '../storage/database.js';
+import { lockUser } from './transitions.js';
+import { appendEvents } from './users.js';
+
+/** Creates or updates the group; with `userId`, that user (created when unknown) becomes a member. */
+export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest): Promise<void> {
+  await tx.query(
+    `INSERT INTO groups (id, properties) VALUES ($1, $2::jsonb)
+     ON CONFLICT (id) DO UPDATE SET properties = groups.properties || EXCLUDED.properties, updated_at = now()`,
+    [body.groupId, JSON.stringify(body.properties ?? {})],
+  );
+  await appendEvents(tx, 'group', body.groupId, body.events);
+  if (body.userId !== undefined) {
+    await lockUser(tx, body.userId);
+    await tx.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [body.groupId, body.userId]);
+  }
+}
