@@ -1,64 +1,121 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
 import { registerElements } from '../../src/components/register.js';
-import { $flowDefinitions, $flowStates, parseDefinitions } from '../../src/stores/flows.js';
+import { $flows } from '../../src/stores/flows.js';
+import { $userProperties } from '../../src/stores/user.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
-import type { FlowState } from '../../src/api/wire.js';
+import { recordingFlow, resetStores, seedFlow, type RecordedCall } from './support.js';
 
 beforeAll(() => registerElements());
 afterEach(() => {
   fixtureCleanup();
-  $flowDefinitions.set({});
-  $flowStates.set({});
+  resetStores();
 });
 
-function seed(visible = true) {
-  $flowDefinitions.set(
-    parseDefinitions([
+const banner = (subtitle = 'Read <b>this</b>, ${firstName}') =>
+  seedFlow('hello', 'BANNER', {
+    steps: [
       {
-        id: 1,
-        slug: 'hello',
-        name: 'Hello',
-        type: 'BANNER',
-        status: 'ACTIVE',
-        version: 1,
-        targetingLogic: '',
-        createdAt: '',
-        modifiedAt: '',
-        codeSnippet: '',
-        data: JSON.stringify({ steps: [{ id: 's1', title: 'Big news', subtitle: 'Read <b>this</b>' }] }),
+        id: 's1',
+        title: 'Big news',
+        subtitle,
+        primaryButton: { title: 'Open', action: 'step.complete', uri: '#open' },
+        secondaryButton: { title: 'Later' },
       },
-    ]),
-  );
-  const state: FlowState = {
-    flowSlug: 'hello',
-    flowName: 'Hello',
-    flowType: 'BANNER',
-    version: 1,
-    data: { steps: [{ id: 's1', $state: { started: false, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [] } }] },
-    $state: { currentStepId: 's1', currentStepIndex: 0, started: false, completed: !visible, skipped: false, visible, flowResponses: [] },
-  };
-  $flowStates.set({ hello: state });
-}
+    ],
+  });
 
 describe('<onboarding-banner>', () => {
-  it('renders the current step title and subtitle in its shadow root', async () => {
-    seed();
+  it('renders the title, the rich text subtitle with variables, and its buttons', async () => {
+    banner();
+    $userProperties.set({ firstName: 'Ada' });
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
-    expect(el.shadowRoot!.querySelector('[part="title"]')!.textContent).toBe('Big news');
-    // Text is rendered as text: markup in a definition does not become elements.
-    expect(el.shadowRoot!.querySelector('[part="subtitle"]')!.textContent).toBe('Read <b>this</b>');
-    expect(el.shadowRoot!.querySelector('b')).toBeNull();
+    const root = el.shadowRoot!;
+    expect(root.querySelector('[part="title"]')!.textContent).toBe('Big news');
+    expect(root.querySelector('[part="subtitle"]')!.textContent).toBe('Read this, Ada');
+    expect(root.querySelector('[part="subtitle"] b')!.textContent).toBe('this');
+    const primary = root.querySelector<HTMLAnchorElement>('a[part="primary-button"]')!;
+    expect(primary.getAttribute('href')).toBe('#open');
+    expect(primary.textContent).toBe('Open');
+    expect(root.querySelector('button[part="secondary-button"]')!.textContent).toBe('Later');
+    expect(root.querySelector('[part="close-button"]')!.getAttribute('aria-label')).toBe('Close');
+    expect(root.querySelector('[aria-live="polite"] [part="base"]')).not.toBeNull();
   });
 
   it('renders nothing for an unknown or completed flow, and updates when the store changes', async () => {
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
     expect(el.shadowRoot!.querySelector('[part="base"]')).toBeNull();
-    seed();
+    banner();
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part="base"]')).not.toBeNull();
-    seed(false);
+    seedFlow('hello', 'BANNER', { steps: [{ id: 's1', title: 'x' }] }, { completed: true });
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part="base"]')).toBeNull();
+    seedFlow('hello', 'BANNER', { steps: [{ id: 's1', title: 'x' }] }, { skipped: true });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part="base"]')).toBeNull();
+  });
+
+  it('runs the action a button names, its fallback, and dismiss, after a cancelable onboarding-action', async () => {
+    banner();
+    const calls: RecordedCall[] = [];
+    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
+    el.currentFlow = recordingFlow($flows.get().hello!, calls);
+    await el.updateComplete;
+    const seen: string[] = [];
+    el.addEventListener('onboarding-action', (event) => seen.push(`${event.detail.action}:${event.detail.trigger}:${event.detail.stepId}`));
+    const root = el.shadowRoot!;
+    root.querySelector<HTMLElement>('[part="primary-button"]')!.click();
+    root.querySelector<HTMLElement>('[part="secondary-button"]')!.click();
+    root.querySelector<HTMLElement>('[part="close-button"]')!.click();
+    await Promise.resolve();
+    expect(seen).toEqual(['step.complete:primary:s1', 'flow.skip:secondary:s1', 'flow.skip:close:s1']);
+    expect(calls.filter((c) => !c.action.endsWith('start'))).toEqual([
+      { action: 'step.complete', stepId: 's1' },
+      { action: 'flow.skip' },
+      { action: 'flow.skip' },
+    ]);
+  });
+
+  it('lets a page veto an action: nothing runs and the link is not followed', async () => {
+    banner();
+    const calls: RecordedCall[] = [];
+    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
+    el.currentFlow = recordingFlow($flows.get().hello!, calls);
+    await el.updateComplete;
+    el.addEventListener('onboarding-action', (event) => event.preventDefault());
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true });
+    el.shadowRoot!.querySelector('[part="primary-button"]')!.dispatchEvent(click);
+    await Promise.resolve();
+    expect(click.defaultPrevented).toBe(true);
+    expect(calls.filter((c) => !c.action.endsWith('start'))).toEqual([]);
+  });
+
+  it('records the first showing as started, once', async () => {
+    banner();
+    const calls: RecordedCall[] = [];
+    const flow = recordingFlow($flows.get().hello!, calls);
+    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .currentFlow=${flow}></onboarding-banner>`);
+    el.requestUpdate();
+    await el.updateComplete;
+    await Promise.resolve();
+    expect(calls).toEqual([{ action: 'flow.start' }, { action: 'step.start', stepId: 's1' }]);
+  });
+
+  it('renders a javascript: uri as a plain button and hides the close button when not dismissible', async () => {
+    seedFlow('hello', 'BANNER', {
+      props: { dismissible: false },
+      steps: [{ id: 's1', title: 'T', primaryButton: { title: 'Go', uri: 'javascript:alert(1)', action: 'flow.complete' } }],
+    });
+    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
+    expect(el.shadowRoot!.querySelector('a')).toBeNull();
+    expect(el.shadowRoot!.querySelector('button[part="primary-button"]')).not.toBeNull();
+    expect(el.shadowRoot!.querySelector('[part="close-button"]')).toBeNull();
+  });
+
+  it('translates the built-in strings per element', async () => {
+    banner();
+    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .strings=${{ close: 'Schließen' }}></onboarding-banner>`);
+    expect(el.shadowRoot!.querySelector('[part="close-button"]')!.getAttribute('aria-label')).toBe('Schließen');
   });
 });

@@ -5,27 +5,23 @@ export default css`
   :host {
     display: block;
   }
-  :host([hidden]) {
-    display: none;
+  :host([placement='top']) {
+    position: sticky;
+    top: 0;
+    z-index: 1;
   }
   [part='base'] {
     display: flex;
     align-items: center;
     gap: 1rem;
     padding: var(--onboarding-banner-padding, 0.75rem 1rem);
-    border-radius: var(--onboarding-radius, 8px);
-    background: var(--onboarding-surface, #f4f6ff);
-    color: var(--onboarding-text, #1b1f2a);
-    border: 1px solid var(--onboarding-border, #d6dcf5);
-    font: var(--onboarding-font, 14px/1.4 system-ui, sans-serif);
+    background: var(--onboarding-banner-surface, var(--_subtle));
   }
-  [part='title'] {
-    margin: 0;
-    font-weight: 600;
+  .body {
+    flex: 1;
+    min-width: 0;
+  }
+  .title {
     font-size: 1em;
-  }
-  [part='subtitle'] {
-    margin: 0;
-    color: var(--onboarding-muted, #4a5168);
   }
 `;

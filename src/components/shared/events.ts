@@ -1,0 +1,47 @@
+// The DOM events every element fires: prefixed, kebab-case, bubbling and composed; typed for addEventListener.
+import type { ButtonAction } from '../../api/wire.js';
+import type { Flow, Step } from '../../flows/flow.js';
+
+/** What started an action: a button, the close button, a key, or a form submit. */
+export type ActionTrigger = 'primary' | 'secondary' | 'close' | 'escape' | 'key' | 'submit' | 'step';
+
+export interface OnboardingActionDetail {
+  flowSlug: string;
+  stepId: string | undefined;
+  action: Exclude<ButtonAction, false>;
+  trigger: ActionTrigger;
+  /** The step data that goes with the action (form values, survey answers). */
+  data?: unknown;
+}
+
+export interface OnboardingStepChangeDetail {
+  flow: Flow | undefined;
+  step: Step | undefined;
+}
+
+export interface OnboardingVisibilityDetail {
+  flowSlug: string;
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    /** Fires before every action; cancel it to veto the action or to take it over. */
+    'onboarding-action': CustomEvent<OnboardingActionDetail>;
+    /** A modal or popover element opened. */
+    'onboarding-show': CustomEvent<OnboardingVisibilityDetail>;
+    /** A modal or popover element closed. */
+    'onboarding-hide': CustomEvent<OnboardingVisibilityDetail>;
+    /** The flow or the current step an element shows changed. */
+    'onboarding-step-change': CustomEvent<OnboardingStepChangeDetail>;
+  }
+}
+
+/** Dispatches a bubbling, composed event; returns false when a listener cancelled it. */
+export function emit<K extends 'onboarding-action' | 'onboarding-show' | 'onboarding-hide' | 'onboarding-step-change'>(
+  target: EventTarget,
+  name: K,
+  detail: GlobalEventHandlersEventMap[K]['detail'],
+  cancelable = false,
+): boolean {
+  return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
+}

@@ -1,0 +1,166 @@
+// The base of every element: finds its flow in the stores, and renders text, buttons and the close button safely.
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { ButtonAction, FlowButton } from '../../api/wire.js';
+import type { Flow, Step } from '../../flows/flow.js';
+import { $flows } from '../../stores/flows.js';
+import { $userProperties } from '../../stores/user.js';
+import { markShown, runAction } from './actions.js';
+import { emit, type ActionTrigger } from './events.js';
+import { plainText, richText, substitute, type Variables } from './rich-text.js';
+import { StoreController } from './store-controller.js';
+import { $strings, format, type OnboardingStrings } from './strings.js';
+import { safeMediaUrl, safeTarget, safeUrl } from './url.js';
+
+type ActionName = Exclude<ButtonAction, false>;
+
+export class OnboardingElement extends LitElement {
+  private readonly flowStore = new StoreController(this, $flows);
+  private readonly stringStore = new StoreController(this, $strings);
+  private readonly propertyStore = new StoreController(this, $userProperties);
+  private flowOverride: Flow | undefined;
+  private shownKey = '';
+  private announcedKey = '';
+
+  /** Slug of the flow to show. */
+  @property({ reflect: true }) flow = '';
+
+  /** `light` or `dark`; without it the element follows `prefers-color-scheme`. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  /** Overrides of the built-in strings for this element (Close, Next, Back, "Step {n} of {m}", …). */
+  @property({ attribute: false }) strings: Partial<OnboardingStrings> = {};
+
+  /** Values for `${name}` in flow text, on top of the user properties passed to identify. */
+  @property({ attribute: false }) variables: Variables = {};
+
+  /** The Flow shown: the stores' flow named by `flow`, or a Flow object the page set. */
+  get currentFlow(): Flow | undefined {
+    return this.flowOverride ?? this.flowStore.value[this.flow];
+  }
+  set currentFlow(value: Flow | undefined) {
+    this.flowOverride = value;
+    this.requestUpdate();
+  }
+
+  /** The current step of the flow, while the flow is eligible, not completed and not dismissed. */
+  get currentStep(): Step | undefined {
+    return this.activeFlow?.currentStep;
+  }
+
+  /** The flow while it is eligible, not completed and not dismissed; otherwise undefined. */
+  protected get activeFlow(): Flow | undefined {
+    const flow = this.currentFlow;
+    return flow && flow.isVisible && !flow.isCompleted && !flow.isSkipped ? flow : undefined;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const flow = this.activeFlow;
+    const key = flow ? `${flow.slug}:${flow.currentStep?.id ?? ''}` : '';
+    if (key !== this.announcedKey) {
+      this.announcedKey = key;
+      emit(this, 'onboarding-step-change', { flow, step: flow?.currentStep });
+    }
+    // The first showing of a step is recorded (STARTED_FLOW, STARTED_STEP) once it is really on screen.
+    const shown = flow && this.isShowing() ? key : '';
+    if (shown && shown !== this.shownKey) void markShown(flow!, flow!.currentStep);
+    this.shownKey = shown;
+  }
+
+  /** Whether the current step is on screen; modal elements answer false while they wait for the slot. */
+  protected isShowing(): boolean {
+    return Boolean(this.activeFlow?.currentStep);
+  }
+
+  protected get vars(): Variables {
+    return { ...this.propertyStore.value, ...this.variables };
+  }
+
+  /** A built-in string, translated, with `{name}` placeholders filled. */
+  protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
+    const value = this.strings[key] ?? this.stringStore.value[key];
+    return format(typeof value === 'string' ? value : '', values);
+  }
+
+  /** Safe rich text from the definition, with variables substituted. */
+  protected rich(source: unknown): unknown {
+    return richText(source, this.vars);
+  }
+
+  /** Plain text from the definition, with variables substituted. */
+  protected plain(source: unknown): string {
+    return plainText(source, this.vars);
+  }
+
+  /** Visible steps of the flow, in order. */
+  protected visibleSteps(flow: Flow): Step[] {
+    return flow.steps.filter((step) => step.state.visible);
+  }
+
+  /**
+   * Fires the cancelable `onboarding-action`, then runs the action unless a listener cancelled it.
+   * Returns whether the action ran; a cancelled link click is prevented too.
+   */
+  protected act(action: ActionName, trigger: ActionTrigger, step?: Step, data?: unknown, event?: Event): boolean {
+    const flow = this.currentFlow;
+    if (!flow) return false;
+    const target = step ?? flow.currentStep;
+    const proceed = emit(this, 'onboarding-action', { flowSlug: flow.slug, stepId: target?.id, action, trigger, data }, true);
+    if (!proceed) {
+      event?.preventDefault();
+      return false;
+    }
+    void runAction(flow, target, action, data);
+    return true;
+  }
+
+  /**
+   * A definition button: a real `<a>` when it has a safe `uri`, else a `<button>`. A missing `action`
+   * falls back to `fallbackAction`; `action: false` only follows the link.
+   */
+  protected renderButton(
+    button: FlowButton | undefined,
+    kind: 'primary' | 'secondary',
+    options: { step?: Step; fallbackTitle?: string; fallbackAction?: ActionName; disabled?: boolean } = {},
+  ) {
+    if (!button && !options.fallbackTitle) return nothing;
+    const title = this.plain(button?.title) || options.fallbackTitle || '';
+    const action: ButtonAction = button && 'action' in button && button.action !== undefined ? button.action : (options.fallbackAction ?? false);
+    const href = safeUrl(substitute(typeof button?.uri === 'string' ? button.uri : '', this.vars, encodeURIComponent));
+    const onClick = (event: Event) => {
+      if (action) this.act(action, kind, options.step, undefined, event);
+    };
+    const classes = `button ${kind}`;
+    if (href) {
+      const target = safeTarget(button?.target);
+      return html`<a
+        part="${kind}-button"
+        class=${classes}
+        href=${href}
+        target=${target}
+        rel=${target === '_blank' ? 'noopener noreferrer' : nothing}
+        @click=${onClick}
+        >${title}</a
+      >`;
+    }
+    return html`<button part="${kind}-button" class=${classes} type="button" ?disabled=${options.disabled} @click=${onClick}>${title}</button>`;
+  }
+
+  /** The close button of a dismissible flow (`props.dismissible` is not false); it skips the flow. */
+  protected renderClose(flow: Flow) {
+    if (flow.data.props?.dismissible === false) return nothing;
+    return html`<button part="close-button" class="close" type="button" aria-label=${this.t('close')} @click=${(event: Event) => this.act('flow.skip', 'close', undefined, undefined, event)}>
+      <span aria-hidden="true">×</span>
+    </button>`;
+  }
+
+  /** An image (`imageUri`, `imageAlt`) or a video (`videoUri`) from the step, when its address is safe. */
+  protected renderMedia(step: Step) {
+    const video = safeMediaUrl(step.videoUri);
+    if (video) return html`<video part="media" class="media" src=${video} controls playsinline preload="metadata"></video>`;
+    const image = safeMediaUrl(step.imageUri);
+    if (image) return html`<img part="media" class="media" src=${image} alt=${this.plain(step.imageAlt)} loading="lazy" />`;
+    return nothing;
+  }
+}

@@ -1,0 +1,65 @@
+// Built-in strings of the elements, in English by default; a page translates them globally or per element.
+import { computed } from 'nanostores';
+import { $elementOptions } from '../../stores/options.js';
+
+export interface OnboardingStrings {
+  close: string;
+  next: string;
+  back: string;
+  done: string;
+  submit: string;
+  /** Tour and announcement counter; `{n}` and `{m}` are replaced. */
+  stepOf: string;
+  /** Checklist progress; `{n}` and `{m}` are replaced. */
+  progress: string;
+  completed: string;
+  skipped: string;
+  locked: string;
+  blocked: string;
+  required: string;
+  invalid: string;
+  tooShort: string;
+  tooLong: string;
+  tooSmall: string;
+  tooLarge: string;
+  npsLow: string;
+  npsHigh: string;
+  thanks: string;
+}
+
+export const DEFAULT_STRINGS: OnboardingStrings = {
+  close: 'Close',
+  next: 'Next',
+  back: 'Back',
+  done: 'Done',
+  submit: 'Submit',
+  stepOf: 'Step {n} of {m}',
+  progress: '{n} of {m}',
+  completed: 'Completed',
+  skipped: 'Skipped',
+  locked: 'Locked',
+  blocked: 'Not available yet',
+  required: 'This field is required.',
+  invalid: 'Please check this value.',
+  tooShort: 'Use at least {n} characters.',
+  tooLong: 'Use at most {n} characters.',
+  tooSmall: 'Use {n} or more.',
+  tooLarge: 'Use {n} or less.',
+  npsLow: 'Not likely',
+  npsHigh: 'Very likely',
+  thanks: 'Thank you!',
+};
+
+/** The built-in strings with the page's overrides (the `strings` option of init, or setStrings) applied. */
+export const $strings = computed($elementOptions, (options) => ({ ...DEFAULT_STRINGS, ...(options.strings as Partial<OnboardingStrings>) }));
+
+/** Translates built-in strings for every element on the page, e.g. `setStrings({ next: 'Weiter' })`. */
+export function setStrings(strings: Partial<OnboardingStrings>): void {
+  const options = $elementOptions.get();
+  $elementOptions.set({ ...options, strings: { ...options.strings, ...(strings as Record<string, string>) } });
+}
+
+/** Fills `{name}` placeholders in a built-in string. */
+export function format(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+}

@@ -1,0 +1,16 @@
+// Page-level options of the elements, set through Onboarding.init: auto-mount, the CSP nonce and translated strings.
+import { atom } from 'nanostores';
+
+export interface ElementOptions {
+  /**
+   * Mount eligible ANNOUNCEMENT, TOUR and SURVEY flows without markup: `true` for all, `false` for none,
+   * or a list of slugs. @default true
+   */
+  autoMount: boolean | string[];
+  /** Nonce for the `<style>` elements used where constructable stylesheets are missing (strict CSP). */
+  nonce?: string;
+  /** Overrides of the built-in strings (Close, Next, Back, "Step {n} of {m}", …). */
+  strings?: Record<string, string>;
+}
+
+export const $elementOptions = atom<ElementOptions>({ autoMount: true });
