@@ -1,7 +1,9 @@
-// Script-tag entry: sets window.Onboarding, registers the elements, and initialises from the tag's data attributes.
+// Script-tag entry: sets window.Onboarding, registers the elements, initialises from the tag's data
+// attributes, and replays what the async snippet queued.
 import { onboarding } from './index.js';
 import { registerElements } from './components/register.js';
 import { reportError } from './core/report.js';
+import { drainSnippet, isSnippetStub } from './core/snippet.js';
 
 declare global {
   interface Window {
@@ -10,15 +12,21 @@ declare global {
 }
 
 const script = document.currentScript as HTMLScriptElement | null;
-window.Onboarding = onboarding;
-registerElements();
+const existing: unknown = window.Onboarding;
 
-const publicKey = script?.dataset.publicKey;
-const apiUrl = script?.dataset.apiUrl;
-if (publicKey && apiUrl) {
-  try {
-    void onboarding.init({ publicKey, apiUrl });
-  } catch (error) {
-    reportError('init-failed', error);
+// The script included twice: the first copy keeps running, the second does nothing.
+if (!existing || isSnippetStub(existing)) {
+  window.Onboarding = onboarding;
+  registerElements();
+  const publicKey = script?.dataset.publicKey;
+  const apiUrl = script?.dataset.apiUrl;
+  if (publicKey || apiUrl) {
+    try {
+      void onboarding.init({ publicKey: publicKey ?? '', apiUrl: apiUrl ?? '' });
+    } catch (error) {
+      // A tag with a missing attribute is misuse, but throwing from a script tag helps nobody: warn instead.
+      reportError('init-failed', error);
+    }
   }
+  if (isSnippetStub(existing)) drainSnippet(existing, onboarding);
 }

@@ -3,8 +3,17 @@ import { Onboarding } from './core/onboarding.js';
 
 export { Onboarding } from './core/onboarding.js';
 export type { OnboardingConfig } from './core/onboarding.js';
+export type {
+  OnboardingEventMap,
+  OnboardingEventName,
+  FlowEvent,
+  StepEvent,
+  ChangeEvent,
+  OnboardingErrorEvent,
+} from './core/events.js';
 export { $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';
-export type { Flow, Step, StepStateView } from './flows/flow.js';
+export type { FlowDefinition } from './stores/flows.js';
+export type { Flow, Step, StepStateView, FlowActions, StepActions } from './flows/flow.js';
 export { OnboardingBanner } from './components/banner/banner.component.js';
 export { registerElements } from './components/register.js';
 export { createApiClient, ApiError } from './api/client.js';

@@ -1,33 +1,78 @@
-// The SDK core: init, identity, and loading the user's flow state into the stores.
+// The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
 import { createApiClient, type ApiClient } from '../api/client.js';
-import type { Properties } from '../api/wire.js';
-import { $flowDefinitions, $flows, $userId, applyFlowStates, parseDefinitions } from '../stores/flows.js';
+import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Flow as FlowRecord, Properties } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
-import { currentUserId, isGuestId, rememberUser } from './identity.js';
-import { createSafeStorage, type KeyValueStore } from './storage.js';
-import { reportError } from './report.js';
+import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
+import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
+import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.js';
+import { createOutbox, type Outbox, type OutboxEntry } from './outbox.js';
+import { watchForRefresh } from './refresh.js';
+import { onError, reportError } from './report.js';
+import { createSafeStorage, readJson, writeJson, type KeyValueStore } from './storage.js';
+import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
+import { foldWrite, replayWrites } from './transitions.js';
 
 export interface OnboardingConfig {
   /** The public API key (`pk_…`). Required. */
   publicKey: string;
-  /** Base address of the onboarding service. */
+  /** Base address of the onboarding service. Required. */
   apiUrl: string;
+  /** Identifies this user right away, as `identify(userId)` would. @default undefined (a guest) */
+  userId?: string;
+  /** Reloads state when the SPA route changes (history and hash navigation). @default true */
+  refreshOnRouteChange?: boolean;
 }
+
+const EMPTY: FlowStatesResponse = { eligibleFlows: [], ineligibleFlows: [] };
+/** localStorage keys (under the `onboarding:` prefix). */
+const STATE_KEY = 'state';
+const FLOWS_KEY = 'flows';
+const GROUP_KEY = 'groupId';
+const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error';
+
+const isStates = (value: unknown): value is FlowStatesResponse =>
+  Boolean(value) && Array.isArray((value as FlowStatesResponse).eligibleFlows) && Array.isArray((value as FlowStatesResponse).ineligibleFlows);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 export class Onboarding {
   private client: ApiClient | null = null;
   private storage: KeyValueStore = createSafeStorage();
+  private outbox: Outbox | undefined;
+  private tabs: Tabs | undefined;
+  private emitter = createEmitter((error, name) => {
+    // An error handler that throws is not reported again, or it would be called for ever.
+    if (name !== 'error') reportError('listener-failed', error);
+  });
+  private stops: Array<() => void> = [];
+  private initialLoad: ReturnType<typeof setTimeout> | undefined;
+  /** The service's last answer for the current user; pending writes are replayed on top of it. */
+  private base: FlowStatesResponse = EMPTY;
+  /** Counts answers taken as the base, so a read that overlapped one is known to be older. */
+  private answers = 0;
+  private groupId: string | undefined;
+  private reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
+  private loadingFlows: Promise<void> | undefined;
+  /** Flow versions already asked for, so a state naming an unknown version fetches definitions once. */
+  private askedVersions = new Set<string>();
+  private announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
   private resolveReady!: () => void;
 
-  /** Resolves after the first state load (successful or not). */
+  /** Resolves after the first state load of the current visitor (successful or not). */
   readonly ready: Promise<void> = new Promise((resolve) => {
     this.resolveReady = resolve;
   });
 
-  get userId(): string | null {
-    return $userId.get();
+  constructor() {
+    onError((error, code) => this.emitter.emit('error', { code, error }));
   }
 
+  /** The current ID: `guest_<uuid>` before identify, the real ID after. */
+  get userId(): string {
+    return $userId.get() ?? currentUserId(this.storage);
+  }
+
+  /** Every eligible flow the script has a definition for. */
   get flows(): Flow[] {
     return Object.values($flows.get());
   }
@@ -40,63 +85,302 @@ export class Onboarding {
     return $flows.get()[slug];
   }
 
+  /** Subscribes to an SDK event; returns the function that unsubscribes. */
+  on<N extends OnboardingEventName>(name: N, handler: (event: OnboardingEventMap[N]) => void): () => void {
+    if (!EVENT_NAMES.split(' ').includes(name)) reportError('unknown-event', new Error(`Onboarding.on: there is no "${name}" event. Use one of: ${EVENT_NAMES}.`));
+    return this.emitter.on(name, handler);
+  }
+
   /** Configures the SDK and loads the current visitor's flows. Throws on a missing key: that is misuse, not a runtime failure. */
   init(config: OnboardingConfig): Promise<void> {
-    if (!config || typeof config.publicKey !== 'string' || !config.publicKey) {
+    if (!config || !nonEmpty(config.publicKey)) {
       throw new Error('Onboarding.init: publicKey is required. Pass the public key (pk_…) from your onboarding service.');
     }
-    if (typeof config.apiUrl !== 'string' || !config.apiUrl) {
+    if (!nonEmpty(config.apiUrl)) {
       throw new Error('Onboarding.init: apiUrl is required. Pass the base address of your onboarding service.');
     }
     if (this.client) return this.ready;
-    this.client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey });
-    $userId.set(currentUserId(this.storage));
-    this.load().finally(() => this.resolveReady());
+    const client = (this.client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey }));
+    const storage = this.storage;
+    this.outbox = createOutbox(storage, client, {
+      sent: (entry, response) => this.writeSent(entry, response),
+      refused: (entry, error) => {
+        reportError('write-refused', error);
+        // The optimistic change is already rolled back; the service may know a newer state.
+        if (entry.userId === this.userId) void this.refresh();
+      },
+      failed: (_entry, error) => reportError('write-failed', error),
+      changed: () => {
+        this.recompute();
+        this.tabs?.post({ type: 'outbox' });
+      },
+    });
+    this.tabs = connectTabs((message) => this.receive(message));
+    setTransition((...args) => this.transition(...args));
+    this.stops.push($flows.listen(() => this.announce()));
+
+    // Render from cache at once; the service's answers replace it (stale-while-revalidate).
+    $flowDefinitions.set(parseDefinitions(readJson<FlowRecord[]>(storage, FLOWS_KEY) ?? []));
+    this.groupId = storage.get(GROUP_KEY) ?? undefined;
+    this.switchUser(currentUserId(storage));
+
+    const onPageHide = () => this.outbox?.flushOnExit();
+    const onVisibility = () => this.outbox?.flush();
+    addEventListener('pagehide', onPageHide);
+    document.addEventListener('visibilitychange', onVisibility);
+    this.stops.push(
+      () => removeEventListener('pagehide', onPageHide),
+      () => document.removeEventListener('visibilitychange', onVisibility),
+      watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
+    );
+
+    void this.loadDefinitions();
+    this.outbox.flush();
+    if (nonEmpty(config.userId)) void this.identify(config.userId);
+    // An identify that follows init at once loads the state itself; the guest read is then not needed.
+    else this.initialLoad = setTimeout(() => void this.refresh(), 0);
     return this.ready;
   }
 
   /** Upserts the user and loads their flow states. Never rejects: failures are reported through `error`. */
   async identify(userId: string, properties?: Properties): Promise<void> {
+    const outbox = this.outbox;
+    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
+    if (!nonEmpty(userId)) return void reportError('bad-user-id', new Error('Onboarding.identify needs a non-empty string user ID.'));
+    clearTimeout(this.initialLoad);
+    // One user's state never leaks to the next: switching real users logs the first one out.
+    if (this.userId !== userId && !isGuestId(this.userId)) this.forget();
+    const previous = this.userId;
+    const linkGuestId = previous !== userId && isGuestId(previous) ? previous : undefined;
+    if (previous !== userId) {
+      rememberUser(this.storage, userId);
+      // The guest's progress is about to be linked: keep showing it until the service answers.
+      this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
+      this.tabs?.post({ type: 'user', userId });
+    }
+    const attempt = await outbox.add(userId, {
+      path: 'users',
+      body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
+    });
+    if (this.userId !== userId) return;
+    // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
+    const answered = attempt.sent && isStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
+    if (attempt.sent && !answered) await this.refresh();
+    this.loaded(userId);
+  }
+
+  /** Upserts a group with the current user as a member; later reads and writes carry its ID. */
+  async group(groupId: string, properties?: Properties): Promise<void> {
+    const outbox = this.outbox;
+    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.group was called before Onboarding.init.'));
+    if (!nonEmpty(groupId)) return void reportError('bad-group-id', new Error('Onboarding.group needs a non-empty string group ID.'));
+    this.groupId = groupId;
+    this.storage.set(GROUP_KEY, groupId);
+    const userId = this.userId;
+    const attempt = await outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
+    // Group membership can change which flows the user is eligible for.
+    if (attempt.sent) await this.refresh();
+  }
+
+  /** Records a tracking event on the current user (through the users upsert `events`). */
+  async track(event: string, properties?: Properties): Promise<void> {
+    const outbox = this.outbox;
+    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.track was called before Onboarding.init.'));
+    if (!nonEmpty(event)) return void reportError('bad-event', new Error('Onboarding.track needs a non-empty event name.'));
+    const userId = this.userId;
+    await outbox.add(userId, { path: 'users', body: { userId, events: [{ event, ...(properties ? { properties } : {}) }] } });
+  }
+
+  /** Logs out: forgets the user and their cached state, and starts a new guest. Queued writes are still sent. */
+  async reset(): Promise<void> {
+    this.forget();
+    if (this.client) await this.refresh();
+  }
+
+  /** Reloads the current user's state from the service. Calls while a read for the same user runs share it. */
+  refresh(): Promise<void> {
     const client = this.client;
-    if (!client) {
-      reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
-      return;
-    }
-    if (typeof userId !== 'string' || !userId) {
-      reportError('bad-user-id', new Error('Onboarding.identify needs a non-empty string user ID.'));
-      return;
-    }
-    const previous = $userId.get();
-    rememberUser(this.storage, userId);
+    if (!client) return Promise.resolve();
+    const userId = this.userId;
+    const groupId = this.groupId;
+    if (this.reading?.userId === userId && this.reading.groupId === groupId) return this.reading.promise;
+    const answers = this.answers;
+    const promise = client
+      .getFlowStates(userId, groupId)
+      .then(
+        (states) => {
+          // A write's answer that arrived meanwhile is newer than this read.
+          if (userId === this.userId && answers === this.answers && isStates(states)) this.setBase(states);
+        },
+        (error) => reportError('load-failed', error),
+      )
+      .finally(() => {
+        if (this.reading?.promise === promise) this.reading = undefined;
+        this.loaded(userId);
+      });
+    this.reading = { userId, groupId, promise };
+    this.outbox?.flush();
+    return promise;
+  }
+
+  /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
+  destroy(): void {
+    clearTimeout(this.initialLoad);
+    for (const stop of this.stops.splice(0)) stop();
+    this.outbox?.stop();
+    this.tabs?.close();
+  }
+
+  // ---- internals ----
+
+  private loaded(userId: string): void {
+    if (userId === this.userId) this.resolveReady();
+  }
+
+  /** Forgets the identified user: a new guest, no cached state, no group. */
+  private forget(): void {
+    const guest = forgetUser(this.storage);
+    this.storage.remove(STATE_KEY);
+    this.storage.remove(GROUP_KEY);
+    this.groupId = undefined;
+    if (!this.client) return;
+    this.switchUser(guest, EMPTY);
+    this.tabs?.post({ type: 'user', userId: guest });
+  }
+
+  private switchUser(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
-    try {
-      const [response] = await Promise.all([
-        client.upsertUser({
-          userId,
-          ...(properties ? { properties } : {}),
-          ...(previous && previous !== userId && isGuestId(previous) ? { linkGuestId: previous } : {}),
-        }),
-        this.loadDefinitions(client),
-      ]);
-      applyFlowStates(response?.flowStates ?? (await client.getFlowStates(userId)));
-    } catch (error) {
-      reportError('identify-failed', error);
+    const cached = readJson<{ userId: string; states: unknown }>(this.storage, STATE_KEY);
+    this.base = base ?? (cached?.userId === userId && isStates(cached.states) ? cached.states : EMPTY);
+    this.answers++;
+    this.recompute();
+  }
+
+  private setBase(states: FlowStatesResponse, broadcast = false): void {
+    const userId = this.userId;
+    this.base = states;
+    this.answers++;
+    writeJson(this.storage, STATE_KEY, { userId, states });
+    if (broadcast) this.tabs?.post({ type: 'state', userId, states });
+    this.recompute();
+    // A state naming a flow version the cache does not hold means the definitions changed.
+    const definitions = $flowDefinitions.get();
+    const missing = states.eligibleFlows
+      .map((state) => `${state.flowSlug}@${state.version}`)
+      .filter((key) => !this.askedVersions.has(key) && definitions[key.split('@')[0]!]?.record.version !== Number(key.split('@')[1]));
+    if (missing.length) {
+      for (const key of missing) this.askedVersions.add(key);
+      void this.loadDefinitions();
     }
   }
 
-  private async load(): Promise<void> {
-    const client = this.client!;
-    const userId = $userId.get()!;
-    try {
-      const [states] = await Promise.all([client.getFlowStates(userId), this.loadDefinitions(client)]);
-      if ($userId.get() === userId) applyFlowStates(states);
-    } catch (error) {
-      reportError('load-failed', error);
+  /** The view: the base with every pending flowStates write of this user replayed on top. */
+  private recompute(): void {
+    const userId = this.userId;
+    const pending: FlowStateWriteRequest[] = [];
+    for (const entry of this.outbox?.entries() ?? []) {
+      if (entry.path === 'flowStates' && entry.userId === userId) pending.push(entry.body);
+    }
+    const view = replayWrites(this.base, pending);
+    if (!same($ineligibleFlows.get(), this.base.ineligibleFlows)) $ineligibleFlows.set(this.base.ineligibleFlows);
+    if (!same($flowStates.get(), view)) $flowStates.set(view);
+  }
+
+  private writeSent(entry: OutboxEntry, response: unknown): void {
+    if (entry.userId !== this.userId) return;
+    let states: unknown;
+    if (entry.path === 'flowStates') states = isStates(response) ? response : foldWrite(this.base, entry.body);
+    // The users upsert answers without the group, so with a group the read below decides eligibility.
+    else if (entry.path === 'users' && !this.groupId) states = (response as { flowStates?: unknown } | null)?.flowStates;
+    if (isStates(states)) this.setBase(states, true);
+    else if (entry.path === 'users') void this.refresh();
+  }
+
+  private async transition(flowSlug: string, actionType: ActionType, stepId: string, data?: unknown): Promise<void> {
+    const outbox = this.outbox;
+    if (!outbox) return void reportError('not-initialized', new Error('A flow action ran before Onboarding.init.'));
+    if (!$flowStates.get()[flowSlug]) {
+      return void reportError('unknown-flow', new Error(`There is no eligible flow "${flowSlug}" for this user.`));
+    }
+    const userId = this.userId;
+    const body: FlowStateWriteRequest = {
+      userId,
+      ...(this.groupId ? { groupId: this.groupId } : {}),
+      flowSlug,
+      stepId,
+      actionType,
+      ...(data !== undefined ? { data } : {}),
+      createdAt: new Date().toISOString(),
+    };
+    // Adding the entry updates the view at once (optimistic); the service's answer replaces it later.
+    void outbox.add(userId, { path: 'flowStates', body });
+  }
+
+  private loadDefinitions(): Promise<void> {
+    const client = this.client;
+    if (!client) return Promise.resolve();
+    return (this.loadingFlows ??= client
+      .getFlows()
+      .then(
+        (response) => {
+          const definitions = parseDefinitions(response.data, $flowDefinitions.get());
+          const current = $flowDefinitions.get();
+          const changed =
+            Object.keys(definitions).length !== Object.keys(current).length ||
+            Object.entries(definitions).some(([slug, definition]) => current[slug] !== definition);
+          if (changed) $flowDefinitions.set(definitions);
+          writeJson(this.storage, FLOWS_KEY, response.data);
+        },
+        (error) => reportError('flows-failed', error),
+      )
+      .finally(() => {
+        this.loadingFlows = undefined;
+      }));
+  }
+
+  private receive(message: TabMessage): void {
+    if (message.type === 'state') {
+      if (message.userId === this.userId && isStates(message.states)) {
+        this.base = message.states;
+        this.answers++;
+        this.recompute();
+      }
+    } else if (message.type === 'outbox') {
+      this.recompute();
+    } else {
+      // Another tab identified, logged out, or (without BroadcastChannel) changed what is stored.
+      const userId = message.type === 'user' ? message.userId : currentUserId(this.storage);
+      this.groupId = this.storage.get(GROUP_KEY) ?? undefined;
+      if (userId !== this.userId) {
+        this.switchUser(userId);
+        void this.refresh();
+      } else if (message.type === 'storage') {
+        this.switchUser(userId);
+      }
     }
   }
 
-  private async loadDefinitions(client: ApiClient): Promise<void> {
-    const response = await client.getFlows();
-    $flowDefinitions.set(parseDefinitions(response.data));
+  /** Raises flow and step events for what changed since the last announcement, then `change`. */
+  private announce(): void {
+    const flows = $flows.get();
+    const states = $flowStates.get();
+    const userId = $userId.get();
+    const previous = this.announced;
+    this.announced = { userId, states };
+    if (previous.userId === userId) {
+      for (const change of diffFlowStates(previous.states, states)) {
+        const flow = flows[change.slug];
+        if (!flow) continue;
+        if (change.stepId) {
+          const step = flow.steps.find((s) => s.id === change.stepId);
+          if (step) this.emitter.emit(change.name, { flow, step });
+        } else {
+          this.emitter.emit(change.name, { flow } as never);
+        }
+      }
+    }
+    this.emitter.emit('change', { flows });
   }
 }
+
+type OnboardingState = FlowStatesResponse['eligibleFlows'][number];

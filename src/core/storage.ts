@@ -1,4 +1,4 @@
-// Safe key-value storage: localStorage when it works, memory when it throws or is disabled.
+// Safe key-value storage: localStorage when it works, memory when it throws, is full or is disabled.
 
 export interface KeyValueStore {
   get(key: string): string | null;
@@ -6,8 +6,10 @@ export interface KeyValueStore {
   remove(key: string): void;
 }
 
-/** Wraps localStorage so that a throwing or missing storage falls back to memory instead of failing. */
-export function createSafeStorage(prefix = 'onboarding:'): KeyValueStore {
+export const STORAGE_PREFIX = 'onboarding:';
+
+/** Wraps localStorage so that a throwing, full or missing storage falls back to memory instead of failing. */
+export function createSafeStorage(prefix = STORAGE_PREFIX): KeyValueStore {
   const memory = new Map<string, string>();
   const local = (): Storage | null => {
     try {
@@ -31,7 +33,13 @@ export function createSafeStorage(prefix = 'onboarding:'): KeyValueStore {
       try {
         local()?.setItem(prefix + key, value);
       } catch {
-        // Quota exceeded or storage disabled: the memory copy keeps this page working.
+        // Quota exceeded or storage disabled: the memory copy keeps this page working, and an older
+        // value left in localStorage must not shadow it.
+        try {
+          local()?.removeItem(prefix + key);
+        } catch {
+          // Nothing more to do.
+        }
       }
     },
     remove(key) {
@@ -43,4 +51,18 @@ export function createSafeStorage(prefix = 'onboarding:'): KeyValueStore {
       }
     },
   };
+}
+
+/** Reads a JSON value; anything missing or unreadable is `undefined`. */
+export function readJson<T>(storage: KeyValueStore, key: string): T | undefined {
+  try {
+    const text = storage.get(key);
+    return text ? (JSON.parse(text) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeJson(storage: KeyValueStore, key: string, value: unknown): void {
+  storage.set(key, JSON.stringify(value));
 }

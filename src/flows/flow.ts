@@ -1,5 +1,5 @@
 // The flow model: a definition joined with the user's state into the Flow and Step objects pages use.
-import type { FlowData, FlowState, FlowType, StepDefinition, StepState } from '../api/wire.js';
+import type { ActionType, FlowData, FlowState, FlowType, StepDefinition, StepState } from '../api/wire.js';
 import type { FlowDefinition } from '../stores/flows.js';
 
 export interface StepStateView {
@@ -33,13 +33,14 @@ export interface FlowActions {
   back(): Promise<void>;
 }
 
-export type Step = StepDefinition & {
-  id: string;
-  index: number;
-  state: StepStateView;
-};
+export type Step = StepDefinition &
+  StepActions & {
+    id: string;
+    index: number;
+    state: StepStateView;
+  };
 
-export interface Flow {
+export interface Flow extends FlowActions {
   slug: string;
   name: string;
   type: FlowType;
@@ -55,6 +56,9 @@ export interface Flow {
   isVisible: boolean;
 }
 
+/** Records one transition; the core applies it optimistically and queues the write. Never rejects. */
+export type Transition = (flowSlug: string, actionType: ActionType, stepId: string, data?: unknown) => Promise<void>;
+
 const EMPTY_STEP_STATE: StepState = {
   started: false,
   completed: false,
@@ -64,7 +68,10 @@ const EMPTY_STEP_STATE: StepState = {
   flowResponses: [],
 };
 
-export function buildFlow(definition: FlowDefinition, state: FlowState): Flow {
+const done = Promise.resolve();
+
+export function buildFlow(definition: FlowDefinition, state: FlowState, transition: Transition = () => done): Flow {
+  const slug = state.flowSlug;
   const stepStates = new Map(state.data.steps.map((step) => [step.id, step.$state]));
   const steps: Step[] = definition.data.steps.map((step, index) => {
     const s = stepStates.get(step.id) ?? EMPTY_STEP_STATE;
@@ -72,22 +79,38 @@ export function buildFlow(definition: FlowDefinition, state: FlowState): Flow {
       ...step,
       index,
       state: { started: s.started, completed: s.completed, skipped: s.skipped, visible: s.visible, blocked: s.blocked },
+      start: (data?: unknown) => transition(slug, 'STARTED_STEP', step.id, data),
+      complete: (data?: unknown) => transition(slug, 'COMPLETED_STEP', step.id, data),
+      skip: (data?: unknown) => transition(slug, 'SKIPPED_STEP', step.id, data),
+      reset: () => transition(slug, 'NOT_STARTED_STEP', step.id),
     };
   });
   const visible = steps.filter((step) => step.state.visible);
-  const done = visible.filter((step) => step.state.completed || step.state.skipped).length;
+  const finished = visible.filter((step) => step.state.completed || step.state.skipped).length;
+  const currentStep = steps.find((step) => step.id === state.$state.currentStepId) ?? visible[0];
+  const currentId = () => currentStep?.id ?? steps[0]?.id ?? '';
+  const flowAction = (actionType: ActionType) => () => transition(slug, actionType, currentId());
   return {
-    slug: state.flowSlug,
+    slug,
     name: definition.record.name,
     type: definition.record.type,
     version: definition.record.version,
     data: definition.data,
     steps,
-    currentStep: steps.find((step) => step.id === state.$state.currentStepId) ?? visible[0],
-    progress: visible.length ? done / visible.length : 0,
+    currentStep,
+    progress: visible.length ? finished / visible.length : 0,
     isStarted: state.$state.started,
     isCompleted: state.$state.completed,
     isSkipped: state.$state.skipped,
     isVisible: state.$state.visible,
+    start: flowAction('STARTED_FLOW'),
+    complete: flowAction('COMPLETED_FLOW'),
+    skip: flowAction('SKIPPED_FLOW'),
+    restart: flowAction('NOT_STARTED_FLOW'),
+    forward: () => (currentStep ? currentStep.complete() : done),
+    back() {
+      const previous = currentStep && visible.filter((step) => step.index < currentStep.index).pop();
+      return previous ? previous.start() : done;
+    },
   };
 }
