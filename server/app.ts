@@ -24,7 +24,7 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = {
-  bodyBytes: 100_000,
+  bodyBytes: 102_400,
   eventsPerRequest: 100,
   propertiesPerObject: 200,
   requestsPerMinute: 1200,
@@ -65,7 +65,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error as Error);
+    const problem = toProblem(error as Error, deps.limits.bodyBytes);
     if (problem.status >= 500) request.log.error(error);
     for (const [name, value] of Object.entries(problem.headers ?? {})) reply.header(name, value);
     if (problem.status === 401) reply.header('WWW-Authenticate', 'Bearer');

@@ -2,12 +2,18 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_LIMITS } from './app.js';
+import { LIMIT_SETTINGS, resolveLimits } from './config.js';
 import { startService } from './service.js';
 
 export { startService } from './service.js';
 export type { ServiceOptions, RunningService } from './service.js';
 
 const USAGE = `Usage: onboarding-server [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
+                         [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
+
+Limits (flag, or environment variable; default):
+${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(16)} ${s.env.padEnd(27)} ${String(DEFAULT_LIMITS[s.key]).padStart(6)}  ${s.meaning}`).join('\n')}
 
 Keys come from ONBOARDING_PUBLIC_KEYS and ONBOARDING_PRIVATE_KEYS (comma-separated).
 When both are unset, a key pair is made on first start, kept with the data, and printed.`;
@@ -23,6 +29,7 @@ export async function main(argv: string[]): Promise<void> {
         flows: { type: 'string', default: './flows' },
         database: { type: 'string', default: './.data/onboarding' },
         help: { type: 'boolean', default: false },
+        ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
     }));
   } catch (error) {
@@ -38,7 +45,15 @@ export async function main(argv: string[]): Promise<void> {
     console.error(`--port must be a number from 0 to 65535\n\n${USAGE}`);
     process.exit(2);
   }
+  let limits;
+  try {
+    limits = resolveLimits(values as unknown as Record<string, string | undefined>, process.env);
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
   const service = await startService({
+    limits,
     port,
     host: values.host,
     flows: values.flows,
@@ -49,6 +64,7 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`Onboarding service listening on ${service.url}`);
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${values.database}`);
+  console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
   if (service.keys.generated) {
     console.log(`  public key:  ${service.keys.public[0]}`);
     console.log(`  private key: ${service.keys.private[0]}  (keep it secret)`);

@@ -53,6 +53,8 @@ export function codeSnippetFor(slug: string, type: FlowType): string {
 
 export class FlowCatalog {
   private flows = new Map<string, CatalogFlow>();
+  /** Flow version ids whose runtime error has been logged. */
+  private readonly warned = new Set<number>();
 
   constructor(
     private readonly db: Database,
@@ -64,13 +66,30 @@ export class FlowCatalog {
   async load(): Promise<FlowFileError[]> {
     const { flows, errors } = readFlowDirectory(this.dir);
     for (const error of errors) this.log.warn(`flow file ${error.file} refused: ${error.message}`);
+    const previous = [...this.flows.values()];
     const next = new Map<string, CatalogFlow>();
     for (const definition of flows) {
       const row = await this.sync(definition);
-      next.set(definition.slug, compile(definition, row, this.log));
+      // An unchanged version keeps its compiled expressions.
+      const kept = previous.find((entry) => entry.flow.id === row.id && entry.definition.file === definition.file);
+      next.set(definition.slug, kept ?? compile(definition, row, (message) => this.warnOnce(row.id, message)));
     }
-    this.flows = next;
+    // A file that loaded before and is broken now keeps serving its last good version.
+    for (const error of errors) {
+      const lastGood = previous.find((entry) => entry.definition.file === error.file);
+      if (lastGood && !next.has(lastGood.flow.slug)) {
+        next.set(lastGood.flow.slug, lastGood);
+        this.log.warn(`flow ${lastGood.flow.slug} keeps version ${lastGood.flow.version} until ${error.file} is fixed`);
+      }
+    }
+    this.flows = new Map([...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)));
     return errors;
+  }
+
+  private warnOnce(versionId: number, message: string): void {
+    if (this.warned.has(versionId)) return;
+    this.warned.add(versionId);
+    this.log.warn(message);
   }
 
   list(): CatalogFlow[] {
@@ -121,14 +140,11 @@ function contentHash(definition: FlowDefinition): string {
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
 
-function compile(definition: FlowDefinition, row: FlowRow, log: Logger): CatalogFlow {
-  let warned = false;
+function compile(definition: FlowDefinition, row: FlowRow, warn: (message: string) => void): CatalogFlow {
   // A runtime error (a missing key, say) counts as false and is logged once per flow version.
   const onRuntimeError = (error: unknown) => {
-    if (warned) return;
-    warned = true;
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    log.warn(`flow ${definition.slug} v${row.version}: an expression failed at run time and counts as false: ${reason}`);
+    warn(`flow ${definition.slug} v${row.version}: an expression failed at run time and counts as false: ${reason}`);
   };
   const optional = (source: string | undefined) => (source?.trim() ? compileExpression(source, onRuntimeError) : null);
   return {

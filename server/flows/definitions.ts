@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { FLOW_STATUSES, FLOW_TYPES, type FlowData, type FlowStatus, type FlowType } from '../../src/api/wire.js';
+import { BUTTON_ACTIONS, FLOW_STATUSES, FLOW_TYPES, type FlowData, type FlowStatus, type FlowType } from '../../src/api/wire.js';
 import { compileExpression } from '../targeting/cel.js';
 
 export interface FlowDefinition {
@@ -72,6 +72,7 @@ export function parseFlowDefinition(file: string, text: string): FlowDefinition 
     }
     if (stepIds.has(step.id)) throw new Error(`duplicate step id "${step.id}"`);
     stepIds.add(step.id);
+    for (const key of ['primaryButton', 'secondaryButton']) checkButton(`step "${step.id}" ${key}`, step[key]);
   }
   checkExpression('targetingLogic', targetingLogic);
   checkExpression('data.completionCriteria', data.completionCriteria);
@@ -81,6 +82,15 @@ export function parseFlowDefinition(file: string, text: string): FlowDefinition 
     }
   }
   return { file, slug, name: doc.name, type: doc.type as FlowType, status: status as FlowStatus, targetingLogic, data: data as FlowData };
+}
+
+function checkButton(where: string, button: unknown): void {
+  if (button === undefined || button === null) return;
+  if (!isObject(button)) throw new Error(`${where} must be a mapping with title, action, uri and target`);
+  const action = button.action;
+  if (action !== undefined && action !== false && !(BUTTON_ACTIONS as readonly unknown[]).includes(action)) {
+    throw new Error(`${where} has unknown action "${String(action)}"; expected one of ${BUTTON_ACTIONS.join(', ')}, or false`);
+  }
 }
 
 function checkExpression(where: string, source: unknown): void {

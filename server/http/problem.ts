@@ -43,7 +43,10 @@ export function sendProblem(reply: FastifyReply, status: number, detail: string,
 }
 
 /** Maps any error thrown while handling a request to a problem: client mistakes become the right 4xx. */
-export function toProblem(error: FastifyError | HttpProblem | Error): { status: number; detail: string; field?: string; headers?: Record<string, string> } {
+export function toProblem(
+  error: FastifyError | HttpProblem | Error,
+  bodyLimit?: number,
+): { status: number; detail: string; field?: string; headers?: Record<string, string> } {
   if (error instanceof HttpProblem) return error;
   const e = error as FastifyError;
   if (e.validation && e.validation.length > 0) {
@@ -62,7 +65,7 @@ export function toProblem(error: FastifyError | HttpProblem | Error): { status: 
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, detail: `The request body is larger than the limit of ${e.message.match(/\d+/)?.[0] ?? 'the service'} bytes.` };
+      return { status: 413, detail: `The request body is larger than the limit${bodyLimit ? ` of ${bodyLimit} bytes` : ''}; send less at a time.` };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, detail: 'Send the body as JSON with "Content-Type: application/json".' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -1,0 +1,146 @@
+// No input produces a 500: a table of malformed requests, each answered with the right 4xx problem body and no change to stored state.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bannerFlowYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') });
+  // Something to leave untouched: a user with state, a group, and an idempotency record.
+  await service.call('POST', '/v1/public/users', { body: { userId: 'existing', properties: { plan: 'pro' }, events: [{ event: 'e' }] } });
+  await service.call('POST', '/v1/public/groups', { body: { groupId: 'team', userId: 'existing' } });
+  await service.call('POST', '/v1/public/flowStates', {
+    body: { userId: 'existing', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP' },
+    headers: { 'Idempotency-Key': 'kept' },
+  });
+});
+afterAll(() => service?.close());
+
+const TABLES = ['users', 'user_events', 'groups', 'group_events', 'group_members', 'flows', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys'];
+
+/** Every stored row, so "unchanged" means unchanged, not just the same counts. */
+async function storedState(): Promise<Record<string, unknown[]>> {
+  const state: Record<string, unknown[]> = {};
+  for (const table of TABLES) state[table] = await service.db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
+  return state;
+}
+
+const nested = (depth: number) => `{"userId":"deep","properties":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+const json = { 'Content-Type': 'application/json' };
+
+interface Case {
+  name: string;
+  method: string;
+  path: string;
+  /** A string is sent as is; anything else JSON-encoded. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  key?: string;
+  status: number;
+  /** The field the problem names; a RegExp when the exact path is long. */
+  field?: string | RegExp;
+}
+
+const CASES: Case[] = [
+  // Bodies that are not JSON objects
+  { name: 'truncated JSON', method: 'POST', path: '/v1/public/users', body: '{"userId":', status: 400, field: 'body' },
+  { name: 'trailing garbage', method: 'POST', path: '/v1/public/users', body: '{"userId":"x"} y', status: 400, field: 'body' },
+  { name: 'a JSON array', method: 'POST', path: '/v1/public/users', body: '[]', status: 400 },
+  { name: 'a JSON string', method: 'POST', path: '/v1/public/groups', body: '"x"', status: 400 },
+  { name: 'JSON null', method: 'POST', path: '/v1/public/flowStates', body: 'null', status: 400 },
+  { name: 'an empty JSON body', method: 'POST', path: '/v1/public/users', body: '', headers: json, status: 400, field: 'body' },
+  { name: 'no body at all', method: 'POST', path: '/v1/public/users', status: 400 },
+  { name: 'text/plain', method: 'POST', path: '/v1/public/users', body: '{"userId":"x"}', headers: { 'Content-Type': 'text/plain' }, status: 415 },
+  { name: 'a form body', method: 'POST', path: '/v1/public/users', body: 'userId=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, status: 415 },
+  { name: 'XML', method: 'POST', path: '/v1/public/groups', body: '<groupId>x</groupId>', headers: { 'Content-Type': 'application/xml' }, status: 415 },
+  { name: '__proto__ in the body', method: 'POST', path: '/v1/public/users', body: '{"userId":"x","properties":{"__proto__":{"admin":true}}}', status: 400 },
+  { name: 'a body over the size limit', method: 'POST', path: '/v1/public/users', body: { userId: 'big', properties: { blob: 'x'.repeat(110_000) } }, status: 413 },
+  { name: 'nesting past 32 levels', method: 'POST', path: '/v1/public/users', body: nested(40), status: 400, field: /^properties\.a(\.0)+$/ },
+  { name: 'nesting 20,000 levels deep', method: 'POST', path: '/v1/public/users', body: nested(20_000), status: 400 },
+  // Users upsert fields
+  { name: 'userId missing', method: 'POST', path: '/v1/public/users', body: { properties: {} }, status: 400, field: 'userId' },
+  { name: 'userId a number', method: 'POST', path: '/v1/public/users', body: { userId: 1 }, status: 400, field: 'userId' },
+  { name: 'userId empty', method: 'POST', path: '/v1/public/users', body: { userId: '' }, status: 400, field: 'userId' },
+  { name: 'userId of 257 characters', method: 'POST', path: '/v1/public/users', body: { userId: 'u'.repeat(257) }, status: 400, field: 'userId' },
+  { name: 'userId with a NUL', method: 'POST', path: '/v1/public/users', body: { userId: 'a\u0000b' }, status: 400, field: 'userId' },
+  { name: 'userId with a newline', method: 'POST', path: '/v1/public/users', body: { userId: 'a\nb' }, status: 400, field: 'userId' },
+  { name: 'properties an array', method: 'POST', path: '/v1/public/users', body: { userId: 'x', properties: [1] }, status: 400, field: 'properties' },
+  { name: 'properties a string', method: 'POST', path: '/v1/public/users', body: { userId: 'x', properties: 'a' }, status: 400, field: 'properties' },
+  { name: 'a property value with a NUL', method: 'POST', path: '/v1/public/users', body: { userId: 'x', properties: { a: 'b\u0000' } }, status: 400, field: 'properties.a' },
+  { name: 'a property name with a NUL', method: 'POST', path: '/v1/public/users', body: { userId: 'x', properties: { 'a\u0000': 1 } }, status: 400 },
+  { name: 'an unpaired surrogate', method: 'POST', path: '/v1/public/users', body: '{"userId":"x","properties":{"a":"\\ud800"}}', status: 400, field: 'properties.a' },
+  { name: 'events an object', method: 'POST', path: '/v1/public/users', body: { userId: 'x', events: { event: 'a' } }, status: 400, field: 'events' },
+  { name: 'an event without a name', method: 'POST', path: '/v1/public/users', body: { userId: 'x', events: [{ properties: {} }] }, status: 400, field: 'events.0.event' },
+  { name: 'an event with an unknown field', method: 'POST', path: '/v1/public/users', body: { userId: 'x', events: [{ event: 'a', at: 1 }] }, status: 400, field: 'events.0.at' },
+  { name: 'an unknown top-level field', method: 'POST', path: '/v1/public/users', body: { userId: 'x', email: 'a@b.c' }, status: 400, field: 'email' },
+  { name: 'bootstrapFlowStates a string', method: 'POST', path: '/v1/public/users', body: { userId: 'x', bootstrapFlowStates: 'yes' }, status: 400, field: 'bootstrapFlowStates' },
+  { name: 'linkGuestId a number', method: 'POST', path: '/v1/public/users', body: { userId: 'x', linkGuestId: 5 }, status: 400, field: 'linkGuestId' },
+  { name: 'a bad Idempotency-Key', method: 'POST', path: '/v1/public/users', body: { userId: 'x' }, headers: { 'Idempotency-Key': 'k'.repeat(300) }, status: 400, field: 'Idempotency-Key' },
+  { name: 'a reused Idempotency-Key with another body', method: 'POST', path: '/v1/public/users', body: { userId: 'x' }, headers: { 'Idempotency-Key': 'kept' }, status: 422, field: 'Idempotency-Key' },
+  // Groups upsert fields
+  { name: 'groupId missing', method: 'POST', path: '/v1/public/groups', body: { userId: 'x' }, status: 400, field: 'groupId' },
+  { name: 'group userId an object', method: 'POST', path: '/v1/public/groups', body: { groupId: 'g', userId: {} }, status: 400, field: 'userId' },
+  // Flow-state write fields
+  { name: 'actionType missing', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello' }, status: 400, field: 'actionType' },
+  { name: 'actionType unknown', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'FINISHED' }, status: 400, field: 'actionType' },
+  { name: 'stepId a number', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 1, actionType: 'STARTED_STEP' }, status: 400, field: 'stepId' },
+  { name: 'createdAt not a time', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: 'yesterday' }, status: 400, field: 'createdAt' },
+  { name: 'an unknown flow', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'existing', flowSlug: 'nope', stepId: 'hello', actionType: 'STARTED_STEP' }, status: 404, field: 'flowSlug' },
+  { name: 'an unknown step', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'existing', flowSlug: 'welcome', stepId: 'nope', actionType: 'COMPLETED_STEP' }, status: 404, field: 'stepId' },
+  // Query strings
+  { name: 'flowStates without userId', method: 'GET', path: '/v1/public/flowStates', status: 400, field: 'userId' },
+  { name: 'flowStates with an empty userId', method: 'GET', path: '/v1/public/flowStates?userId=', status: 400, field: 'userId' },
+  { name: 'flowStates with userId twice', method: 'GET', path: '/v1/public/flowStates?userId=a&userId=b', status: 400, field: 'userId' },
+  { name: 'flowStates with a NUL in userId', method: 'GET', path: '/v1/public/flowStates?userId=a%00b', status: 400, field: 'userId' },
+  { name: 'flowStates with an oversized userId', method: 'GET', path: `/v1/public/flowStates?userId=${'u'.repeat(300)}`, status: 400, field: 'userId' },
+  { name: 'flowStates with an oversized groupId', method: 'GET', path: `/v1/public/flowStates?userId=a&groupId=${'g'.repeat(300)}`, status: 400, field: 'groupId' },
+  { name: 'flows with limit=abc', method: 'GET', path: '/v1/public/flows?limit=abc', status: 400, field: 'limit' },
+  { name: 'flows with limit=0', method: 'GET', path: '/v1/public/flows?limit=0', status: 400, field: 'limit' },
+  { name: 'flows with limit=1001', method: 'GET', path: '/v1/public/flows?limit=1001', status: 400, field: 'limit' },
+  { name: 'flows with offset=-1', method: 'GET', path: '/v1/public/flows?offset=-1', status: 400, field: 'offset' },
+  { name: 'flows with offset=1.5', method: 'GET', path: '/v1/public/flows?offset=1.5', status: 400, field: 'offset' },
+  { name: 'flows with a huge offset', method: 'GET', path: '/v1/public/flows?offset=99999999999999999999', status: 400, field: 'offset' },
+  { name: 'delete without foreignId', method: 'DELETE', path: '/v1/users', key: PRIVATE_KEY, status: 400, field: 'foreignId' },
+  { name: 'delete with an empty foreignId', method: 'DELETE', path: '/v1/users?foreignId=', key: PRIVATE_KEY, status: 400, field: 'foreignId' },
+  { name: 'delete of an unknown user', method: 'DELETE', path: '/v1/users?foreignId=nobody', key: PRIVATE_KEY, status: 404, field: 'foreignId' },
+  // Paths and methods
+  { name: 'an unknown path', method: 'GET', path: '/v1/public/nothing', status: 404 },
+  { name: 'an unknown version', method: 'GET', path: '/v2/public/flows', key: PRIVATE_KEY, status: 404 },
+  { name: 'the root', method: 'GET', path: '/', key: PRIVATE_KEY, status: 404 },
+  { name: 'PUT on users', method: 'PUT', path: '/v1/public/users', body: { userId: 'x' }, status: 405 },
+  { name: 'GET on users', method: 'GET', path: '/v1/public/users?userId=existing', status: 405 },
+  { name: 'PATCH on flowStates', method: 'PATCH', path: '/v1/public/flowStates', body: { userId: 'x' }, status: 405 },
+  { name: 'DELETE on groups', method: 'DELETE', path: '/v1/public/groups', status: 405 },
+  { name: 'a malformed percent-encoding in the path', method: 'GET', path: '/v1/public/%E0%A4%A', status: 400 },
+];
+
+describe('malformed input', () => {
+  it.each(CASES)('answers $status for $name and changes nothing', async (c) => {
+    const before = await storedState();
+    const response = await service.call(c.method, c.path, { body: c.body, headers: c.headers, ...(c.key ? { key: c.key } : {}) });
+    expect(response.status).toBe(c.status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ type: 'about:blank', status: c.status, title: expect.any(String), detail: expect.any(String) });
+    if (typeof c.field === 'string') expect(response.body.field).toBe(c.field);
+    if (c.field instanceof RegExp) expect(response.body.field).toMatch(c.field);
+    expect(await storedState()).toEqual(before);
+  });
+
+  it('names the allowed methods on a 405', async () => {
+    const response = await service.call('PUT', '/v1/public/flowStates');
+    expect(response.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('answers a request line over the header limit with 431 and a problem body', async () => {
+    const response = await service.call('GET', `/v1/public/flowStates?userId=${'u'.repeat(20_000)}`);
+    expect(response.status).toBe(431);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.body.status).toBe(431);
+  });
+
+  it('still serves normal requests after all of that', async () => {
+    const response = await service.call('GET', '/v1/public/flowStates?userId=existing');
+    expect(response.status).toBe(200);
+    expect(response.body.eligibleFlows[0].data.steps[0].$state.started).toBe(true);
+  });
+});
