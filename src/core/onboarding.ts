@@ -3,6 +3,8 @@ import { createApiClient, type ApiClient } from '../api/client.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Flow as FlowRecord, Properties } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
+import { $elementOptions, type ElementOptions } from '../stores/options.js';
+import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
 import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.js';
 import { createOutbox, type Outbox, type OutboxEntry } from './outbox.js';
@@ -12,7 +14,7 @@ import { createSafeStorage, readJson, writeJson, type KeyValueStore } from './st
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { foldWrite, replayWrites } from './transitions.js';
 
-export interface OnboardingConfig {
+export interface OnboardingConfig extends Partial<ElementOptions> {
   /** The public API key (`pk_…`). Required. */
   publicKey: string;
   /** Base address of the onboarding service. Required. */
@@ -28,6 +30,7 @@ const EMPTY: FlowStatesResponse = { eligibleFlows: [], ineligibleFlows: [] };
 const STATE_KEY = 'state';
 const FLOWS_KEY = 'flows';
 const GROUP_KEY = 'groupId';
+const PROPERTIES_KEY = 'properties';
 const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error';
 
 const isStates = (value: unknown): value is FlowStatesResponse =>
@@ -102,6 +105,13 @@ export class Onboarding {
     if (this.client) return this.ready;
     const client = (this.client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey }));
     const storage = this.storage;
+    const { autoMount, nonce, strings } = config;
+    $elementOptions.set({
+      ...$elementOptions.get(),
+      ...(autoMount !== undefined ? { autoMount } : {}),
+      ...(nonce !== undefined ? { nonce } : {}),
+      ...(strings ? { strings } : {}),
+    });
     this.outbox = createOutbox(storage, client, {
       sent: (entry, response) => this.writeSent(entry, response),
       refused: (entry, error) => {
@@ -149,14 +159,21 @@ export class Onboarding {
     if (!nonEmpty(userId)) return void reportError('bad-user-id', new Error('Onboarding.identify needs a non-empty string user ID.'));
     clearTimeout(this.initialLoad);
     // One user's state never leaks to the next: switching real users logs the first one out.
-    if (this.userId !== userId && !isGuestId(this.userId)) this.forget();
+    const switching = this.userId !== userId && !isGuestId(this.userId);
+    if (switching) this.forget();
     const previous = this.userId;
-    const linkGuestId = previous !== userId && isGuestId(previous) ? previous : undefined;
+    // A guest made by that reset has no progress of its own to link.
+    const linkGuestId = !switching && previous !== userId && isGuestId(previous) ? previous : undefined;
     if (previous !== userId) {
       rememberUser(this.storage, userId);
       // The guest's progress is about to be linked: keep showing it until the service answers.
       this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
       this.tabs?.post({ type: 'user', userId });
+    }
+    if (properties) {
+      // Elements substitute ${name} from these; the service merges them the same way.
+      $userProperties.set({ ...$userProperties.get(), ...properties });
+      writeJson(this.storage, PROPERTIES_KEY, $userProperties.get());
     }
     const attempt = await outbox.add(userId, {
       path: 'users',
@@ -242,6 +259,8 @@ export class Onboarding {
     const guest = forgetUser(this.storage);
     this.storage.remove(STATE_KEY);
     this.storage.remove(GROUP_KEY);
+    this.storage.remove(PROPERTIES_KEY);
+    $userProperties.set({});
     this.groupId = undefined;
     if (!this.client) return;
     this.switchUser(guest, EMPTY);
@@ -250,6 +269,7 @@ export class Onboarding {
 
   private switchUser(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
+    $userProperties.set(readJson<Properties>(this.storage, PROPERTIES_KEY) ?? {});
     const cached = readJson<{ userId: string; states: unknown }>(this.storage, STATE_KEY);
     this.base = base ?? (cached?.userId === userId && isStates(cached.states) ? cached.states : EMPTY);
     this.answers++;

@@ -62,9 +62,13 @@ export function applyWrite(state: FlowState, write: FlowStateWriteRequest): Flow
     case 'COMPLETED_STEP':
     case 'SKIPPED_STEP':
       if (!step) break;
-      step.started = flow.started = true;
-      if (write.actionType === 'COMPLETED_STEP') step.completed = true;
-      else step.skipped = true;
+      flow.started = true;
+      if (write.actionType === 'COMPLETED_STEP') {
+        step.started = step.completed = true;
+        step.skipped = false;
+      } else {
+        step.skipped = true;
+      }
       pointAt(next, nextOpen(next, index));
       if (!steps.some(isOpen)) {
         flow.completed = true;
@@ -73,8 +77,9 @@ export function applyWrite(state: FlowState, write: FlowStateWriteRequest): Flow
       break;
     case 'NOT_STARTED_STEP':
       if (!step) break;
+      // Forgetting a step points at it again: this is how `back()` returns to a finished step.
       step.started = step.completed = step.skipped = false;
-      pointAt(next, steps.findIndex((s) => s.id === flow.currentStepId));
+      pointAt(next, index);
       break;
   }
   return next;

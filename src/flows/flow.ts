@@ -29,7 +29,7 @@ export interface FlowActions {
   restart(): Promise<void>;
   /** Completes the current step and moves to the next visible one. */
   forward(): Promise<void>;
-  /** Moves the pointer back to the previous visible step. */
+  /** Moves the pointer back to the previous visible step (resetting it when it was finished). */
   back(): Promise<void>;
 }
 
@@ -110,7 +110,9 @@ export function buildFlow(definition: FlowDefinition, state: FlowState, transiti
     forward: () => (currentStep ? currentStep.complete() : done),
     back() {
       const previous = currentStep && visible.filter((step) => step.index < currentStep.index).pop();
-      return previous ? previous.start() : done;
+      if (!previous) return done;
+      // The pointer only rests on an unfinished step, so a finished one is reset to go back to it.
+      return previous.state.completed || previous.state.skipped ? previous.reset() : previous.start();
     },
   };
 }
