@@ -67,3 +67,31 @@ describe('npm run server', () => {
     await run.stop();
   });
 });
+
+describe('npm run server limits', () => {
+  it('takes limits from flags and environment variables, and refuses a bad value with the usage', async () => {
+    const run = await runUntilListening(['--port', '0', '--flows', dir, '--database', 'memory', '--max-body-bytes', '300'], {
+      ONBOARDING_PUBLIC_KEYS: 'pk_env',
+      ONBOARDING_RATE_LIMIT: '3',
+    });
+    const post = (size: number) =>
+      fetch(`${run.url}/v1/public/users`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer pk_env', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ userId: 'u', properties: { pad: 'x'.repeat(size) } }),
+      });
+    expect((await post(400)).status).toBe(413);
+    expect((await post(10)).status).toBe(201);
+    expect((await post(10)).status).toBe(201);
+    expect((await post(10)).status).toBe(429);
+    await run.stop();
+
+    const refused = spawn(process.execPath, ['dist/server.mjs', '--max-events', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    refused.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => refused.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('--max-events must be a whole number');
+    expect(stderr).toContain('ONBOARDING_MAX_EVENTS');
+  });
+});
