@@ -60,6 +60,7 @@ export class Onboarding {
   private askedVersions = new Set<string>();
   private announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
   private resolveReady!: () => void;
+  private quiet = false;
 
   /** Resolves after the first state load of the current visitor (successful or not). */
   readonly ready: Promise<void> = new Promise((resolve) => {
@@ -115,6 +116,10 @@ export class Onboarding {
     this.outbox = createOutbox(storage, client, {
       sent: (entry, response) => this.writeSent(entry, response),
       refused: (entry, error) => {
+        // A rollback undoes a change the service never made: `change` fires, flow and step events do not.
+        this.quiet = true;
+        this.recompute();
+        this.quiet = false;
         reportError('write-refused', error);
         // The optimistic change is already rolled back; the service may know a newer state.
         if (entry.userId === this.userId) void this.refresh();
@@ -387,7 +392,7 @@ export class Onboarding {
     const userId = $userId.get();
     const previous = this.announced;
     this.announced = { userId, states };
-    if (previous.userId === userId) {
+    if (previous.userId === userId && !this.quiet) {
       for (const change of diffFlowStates(previous.states, states)) {
         const flow = flows[change.slug];
         if (!flow) continue;

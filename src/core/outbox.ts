@@ -26,7 +26,7 @@ export type Attempt = { sent: true; response: unknown } | { sent: false; error?:
 export interface OutboxHooks {
   /** The service accepted the entry; `response` is its body (null when it sent none). */
   sent(entry: OutboxEntry, response: unknown): void;
-  /** The service refused the entry (a 4xx); it has been dropped. */
+  /** The service refused the entry (a 4xx); it has been dropped, and `changed` follows. */
   refused(entry: OutboxEntry, error: unknown): void;
   /** The entry failed and is kept for a retry. */
   failed(entry: OutboxEntry, error: unknown): void;
@@ -75,13 +75,13 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     const entries = readJson<OutboxEntry[]>(storage, OUTBOX_KEY);
     return Array.isArray(entries) ? entries : [];
   };
-  const write = (entries: OutboxEntry[]) => {
+  const write = (entries: OutboxEntry[], notify = true) => {
     if (entries.length) writeJson(storage, OUTBOX_KEY, entries);
     else storage.remove(OUTBOX_KEY);
-    hooks.changed();
+    if (notify) hooks.changed();
   };
-  const update = (key: string, change: (entry: OutboxEntry) => OutboxEntry | null) =>
-    write(read().flatMap((entry) => (entry.key === key ? (change(entry) ?? []) : [entry])));
+  const update = (key: string, change: (entry: OutboxEntry) => OutboxEntry | null, notify = true) =>
+    write(read().flatMap((entry) => (entry.key === key ? (change(entry) ?? []) : [entry])), notify);
 
   const settle = (key: string, attempt: Attempt) => {
     const resolve = waiters.get(key);
@@ -127,8 +127,10 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         settle(entry.key, { sent: false, error, kept: true });
         return { retry: error };
       }
-      update(entry.key, () => null);
+      // The hook sees the queue without the refused entry, and rolls the change back itself.
+      update(entry.key, () => null, false);
       hooks.refused(entry, error);
+      hooks.changed();
       settle(entry.key, { sent: false, error, kept: false });
       return undefined;
     } finally {

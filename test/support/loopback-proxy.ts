@@ -8,13 +8,15 @@ export interface SeenRequest {
   path: string;
   idempotencyKey?: string;
   body: string;
+  /** Epoch milliseconds the request arrived. */
+  at: number;
 }
 
 type Match = (request: SeenRequest) => boolean;
 type Rule =
   | { kind: 'hold'; match: Match; gate: Promise<void>; arrived: () => void }
   | { kind: 'lose'; match: Match }
-  | { kind: 'answer'; match: Match; status: number; body: string };
+  | { kind: 'answer'; match: Match; status: number; body: string; headers: Record<string, string>; times: number };
 
 export interface LoopbackProxy {
   url: string;
@@ -27,8 +29,8 @@ export interface LoopbackProxy {
   hold(match: Match): { arrived: Promise<void>; release(): void };
   /** Forwards the next matching request, then resets the connection instead of answering. */
   loseAnswer(match: Match): void;
-  /** Answers every matching request itself, without forwarding. */
-  answer(match: Match, status: number, body: string): void;
+  /** Answers matching requests itself, without forwarding (every one, or the next `times`). */
+  answer(match: Match, status: number, body: string, options?: { headers?: Record<string, string>; times?: number }): void;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
     const index = rules.findIndex((rule) => rule.match(seen));
     if (index < 0) return undefined;
     const rule = rules[index]!;
-    if (rule.kind !== 'answer') rules.splice(index, 1);
+    if (rule.kind !== 'answer' || --rule.times <= 0) rules.splice(index, 1);
     return rule;
   };
 
@@ -53,11 +55,19 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       path: incoming.url ?? '/',
       idempotencyKey: incoming.headers['idempotency-key'] as string | undefined,
       body: body.toString('utf8'),
+      at: Date.now(),
     };
     requests.push(seen);
     const rule = seen.method === 'OPTIONS' ? undefined : take(seen);
     if (rule?.kind === 'answer') {
-      outgoing.writeHead(rule.status, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' }).end(rule.body);
+      outgoing
+        .writeHead(rule.status, {
+          'Content-Type': 'application/json',
+          'Access-Control-Allow-Origin': '*',
+          'Access-Control-Expose-Headers': 'Retry-After',
+          ...rule.headers,
+        })
+        .end(rule.body);
       return;
     }
     const upstreamRequest = forward(
@@ -120,8 +130,8 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
     loseAnswer(match) {
       rules.push({ kind: 'lose', match });
     },
-    answer(match, status, body) {
-      rules.push({ kind: 'answer', match, status, body });
+    answer(match, status, body, { headers = {}, times = Infinity } = {}) {
+      rules.push({ kind: 'answer', match, status, body, headers, times });
     },
     close: () =>
       new Promise<void>((resolve) => {
