@@ -14,7 +14,17 @@ export type {
 export { $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';
 export type { FlowDefinition } from './stores/flows.js';
 export type { Flow, Step, StepStateView, FlowActions, StepActions } from './flows/flow.js';
+export { OnboardingAnnouncement } from './components/announcement/announcement.component.js';
 export { OnboardingBanner } from './components/banner/banner.component.js';
+export { OnboardingCard } from './components/card/card.component.js';
+export { OnboardingChecklist } from './components/checklist/checklist.component.js';
+export { OnboardingFlow } from './components/flow/flow.component.js';
+export { OnboardingForm } from './components/form/form.component.js';
+export { OnboardingSurvey } from './components/survey/survey.component.js';
+export { OnboardingTour } from './components/tour/tour.component.js';
+export { setStrings, DEFAULT_STRINGS, type OnboardingStrings } from './components/shared/strings.js';
+export { MODAL_TYPE_ORDER } from './components/shared/modal-queue.js';
+export type { OnboardingActionDetail, OnboardingStepChangeDetail, ActionTrigger } from './components/shared/events.js';
 export { registerElements } from './components/register.js';
 export { createApiClient, ApiError } from './api/client.js';
 export type * from './api/wire.js';

@@ -1,18 +1,41 @@
-// Registers every custom element once; importing a component class alone registers nothing.
+// Registers every custom element once and starts auto-mount; importing a component class alone registers nothing.
+import { $elementOptions } from '../stores/options.js';
 import { OnboardingAnnouncement } from './announcement/announcement.component.js';
 import { OnboardingBanner } from './banner/banner.component.js';
 import { OnboardingCard } from './card/card.component.js';
 import { OnboardingChecklist } from './checklist/checklist.component.js';
+import { OnboardingFlow } from './flow/flow.component.js';
+import { OnboardingForm } from './form/form.component.js';
+import { OnboardingSurvey } from './survey/survey.component.js';
+import { OnboardingTour } from './tour/tour.component.js';
+import { startAutoMount } from './shared/auto-mount.js';
 
 const ELEMENTS: Record<string, CustomElementConstructor> = {
   'onboarding-announcement': OnboardingAnnouncement,
   'onboarding-banner': OnboardingBanner,
   'onboarding-card': OnboardingCard,
   'onboarding-checklist': OnboardingChecklist,
+  'onboarding-flow': OnboardingFlow,
+  'onboarding-form': OnboardingForm,
+  'onboarding-survey': OnboardingSurvey,
+  'onboarding-tour': OnboardingTour,
 };
 
+let autoMountStarted = false;
+
+/**
+ * Defines the elements (skipping names already defined) and, for the page's own registry, starts auto-mount and
+ * applies the `nonce` option to the `<style>` fallback Lit uses where constructable stylesheets are missing.
+ */
 export function registerElements(registry: CustomElementRegistry | undefined = globalThis.customElements): void {
   if (!registry) return;
+  if (registry === globalThis.customElements && !autoMountStarted && typeof document !== 'undefined') {
+    autoMountStarted = true;
+    $elementOptions.subscribe(({ nonce }) => {
+      if (nonce) (globalThis as { litNonce?: string }).litNonce = nonce;
+    });
+    startAutoMount(document);
+  }
   for (const [name, element] of Object.entries(ELEMENTS)) {
     if (!registry.get(name)) registry.define(name, element);
   }
@@ -24,5 +47,9 @@ declare global {
     'onboarding-banner': OnboardingBanner;
     'onboarding-card': OnboardingCard;
     'onboarding-checklist': OnboardingChecklist;
+    'onboarding-flow': OnboardingFlow;
+    'onboarding-form': OnboardingForm;
+    'onboarding-survey': OnboardingSurvey;
+    'onboarding-tour': OnboardingTour;
   }
 }

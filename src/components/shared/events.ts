@@ -2,8 +2,8 @@
 import type { ButtonAction } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
 
-/** What started an action: a button, the close button, a key, or a form submit. */
-export type ActionTrigger = 'primary' | 'secondary' | 'close' | 'escape' | 'key' | 'submit' | 'step';
+/** What started an action: a button, the close button, a key, a form submit, or a tour target that never appeared. */
+export type ActionTrigger = 'primary' | 'secondary' | 'close' | 'escape' | 'key' | 'submit' | 'timeout';
 
 export interface OnboardingActionDetail {
   flowSlug: string;

@@ -7,6 +7,7 @@ import { $flows } from '../../stores/flows.js';
 import { $userProperties } from '../../stores/user.js';
 import { markShown, runAction } from './actions.js';
 import { emit, type ActionTrigger } from './events.js';
+import { autoMounted, notePlaced } from './placement.js';
 import { plainText, richText, substitute, type Variables } from './rich-text.js';
 import { StoreController } from './store-controller.js';
 import { $strings, format, type OnboardingStrings } from './strings.js';
@@ -21,6 +22,7 @@ export class OnboardingElement extends LitElement {
   private flowOverride: Flow | undefined;
   private shownKey = '';
   private announcedKey = '';
+  private placedSlug = '';
 
   /** Slug of the flow to show. */
   @property({ reflect: true }) flow = '';
@@ -54,8 +56,29 @@ export class OnboardingElement extends LitElement {
     return flow && flow.isVisible && !flow.isCompleted && !flow.isSkipped ? flow : undefined;
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.notePlacement();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    notePlaced(this.placedSlug, -1);
+    this.placedSlug = '';
+  }
+
+  /** Counts this element as the page's own for its flow, so auto-mount does not add another. */
+  private notePlacement(): void {
+    const slug = this.isConnected && !autoMounted.has(this) ? this.flow : '';
+    if (slug === this.placedSlug) return;
+    notePlaced(this.placedSlug, -1);
+    notePlaced(slug, 1);
+    this.placedSlug = slug;
+  }
+
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
+    if (changed.has('flow')) this.notePlacement();
     const flow = this.activeFlow;
     const key = flow ? `${flow.slug}:${flow.currentStep?.id ?? ''}` : '';
     if (key !== this.announcedKey) {

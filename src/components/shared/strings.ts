@@ -8,6 +8,7 @@ export interface OnboardingStrings {
   back: string;
   done: string;
   submit: string;
+  skip: string;
   /** Tour and announcement counter; `{n}` and `{m}` are replaced. */
   stepOf: string;
   /** Checklist progress; `{n}` and `{m}` are replaced. */
@@ -24,7 +25,8 @@ export interface OnboardingStrings {
   tooLarge: string;
   npsLow: string;
   npsHigh: string;
-  thanks: string;
+  /** Accessible name of rating choice `{n}` out of `{m}`. */
+  rating: string;
 }
 
 export const DEFAULT_STRINGS: OnboardingStrings = {
@@ -33,6 +35,7 @@ export const DEFAULT_STRINGS: OnboardingStrings = {
   back: 'Back',
   done: 'Done',
   submit: 'Submit',
+  skip: 'Skip',
   stepOf: 'Step {n} of {m}',
   progress: '{n} of {m}',
   completed: 'Completed',
@@ -47,7 +50,7 @@ export const DEFAULT_STRINGS: OnboardingStrings = {
   tooLarge: 'Use {n} or less.',
   npsLow: 'Not likely',
   npsHigh: 'Very likely',
-  thanks: 'Thank you!',
+  rating: '{n} of {m}',
 };
 
 /** The built-in strings with the page's overrides (the `strings` option of init, or setStrings) applied. */

@@ -1,0 +1,114 @@
+// <onboarding-flow>: renders any flow by its type; for CUSTOM flows the page draws the UI from a slot or a <template>.
+import { html, nothing, type PropertyValues } from 'lit';
+import { BUTTON_ACTIONS, type ButtonAction } from '../../api/wire.js';
+import { OnboardingElement } from '../shared/onboarding-element.js';
+import baseStyles from '../shared/base.styles.js';
+import styles from './flow.styles.js';
+
+type ActionName = Exclude<ButtonAction, false>;
+
+/**
+ * @summary Renders a flow of any type by its type (`<onboarding-announcement>`, `-banner`, `-card`, `-checklist`,
+ * `-form`, `-survey`, `-tour`). For CUSTOM flows it renders nothing itself: while the flow is active it shows its
+ * slotted content, and stamps a child `<template>` into its light DOM. In either, `data-onboarding-text="title"`
+ * (or `subtitle`) receives the current step's text, and clicking an element with
+ * `data-onboarding-action="flow.forward"` (any button action) runs that action. `currentFlow` and `currentStep`
+ * expose the model, and `onboarding-step-change` reports every change.
+ * @tag onboarding-flow
+ *
+ * @slot - Content for a CUSTOM flow, shown while the flow is eligible, not completed and not dismissed.
+ *
+ * @event onboarding-action - Before an action runs from a `data-onboarding-action` element; cancel it to veto or take over.
+ * @event onboarding-step-change - The flow or current step changed; `detail.flow` and `detail.step` hold the model.
+ *
+ * @csspart element - The element rendered for a typed flow.
+ *
+ * @cssproperty --onboarding-surface - Passed on to the rendered element, like every --onboarding-* property.
+ */
+export class OnboardingFlow extends OnboardingElement {
+  static override styles = [baseStyles, styles];
+
+  private stamped: Element | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.addEventListener('click', this.onClick);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.removeEventListener('click', this.onClick);
+  }
+
+  protected override isShowing(): boolean {
+    // A typed flow is tracked by the element it renders; only a CUSTOM flow is this element's own.
+    return this.currentFlow?.type === 'CUSTOM' && super.isShowing();
+  }
+
+  protected override firstUpdated(changed: PropertyValues): void {
+    super.firstUpdated(changed);
+    // The inner element reports its own step changes; the page hears them once, from this element.
+    this.renderRoot.addEventListener('onboarding-step-change', (event) => {
+      if (event.target !== this) event.stopPropagation();
+    });
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (this.currentFlow?.type === 'CUSTOM') this.stamp();
+  }
+
+  private readonly onClick = (event: Event): void => {
+    const source = (event.target as Element | null)?.closest?.('[data-onboarding-action]');
+    if (!source || !this.contains(source)) return;
+    const action = source.getAttribute('data-onboarding-action') as ActionName;
+    if (!(BUTTON_ACTIONS as readonly string[]).includes(action) || !this.activeFlow) return;
+    this.act(action, 'primary', undefined, undefined, event);
+  };
+
+  /** Stamps the child <template> while the flow is active, and fills its text slots with the current step's text. */
+  private stamp(): void {
+    const step = this.currentStep;
+    const template = [...this.children].find((child): child is HTMLTemplateElement => child instanceof HTMLTemplateElement);
+    if (!step) {
+      this.stamped?.remove();
+      this.stamped = undefined;
+    } else if (template && !this.stamped) {
+      const container = document.createElement('div');
+      container.append(template.content.cloneNode(true));
+      this.append(container);
+      this.stamped = container;
+    }
+    if (!step) return;
+    for (const target of this.querySelectorAll('[data-onboarding-text]')) {
+      const key = target.getAttribute('data-onboarding-text');
+      // textContent only: step text never becomes markup in the page.
+      target.textContent = key === 'title' || key === 'subtitle' ? this.plain(step[key]) : '';
+    }
+  }
+
+  override render() {
+    const flow = this.currentFlow;
+    if (!flow) return nothing;
+    const theme = this.theme ?? nothing;
+    const pass = { strings: this.strings, variables: this.variables };
+    switch (flow.type) {
+      case 'ANNOUNCEMENT':
+        return html`<onboarding-announcement part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-announcement>`;
+      case 'BANNER':
+        return html`<onboarding-banner part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-banner>`;
+      case 'CARD':
+        return html`<onboarding-card part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-card>`;
+      case 'CHECKLIST':
+        return html`<onboarding-checklist part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-checklist>`;
+      case 'FORM':
+        return html`<onboarding-form part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-form>`;
+      case 'SURVEY':
+        return html`<onboarding-survey part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-survey>`;
+      case 'TOUR':
+        return html`<onboarding-tour part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-tour>`;
+      default:
+        return this.activeFlow ? html`<slot></slot>` : nothing;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Auto-mount: eligible ANNOUNCEMENT, TOUR and SURVEY flows get an element at the end of <body> without any markup.
+import type { FlowType } from '../../api/wire.js';
+import { $flows } from '../../stores/flows.js';
+import { $elementOptions } from '../../stores/options.js';
+import { $placedFlows, autoMounted } from './placement.js';
+
+const TAGS: Partial<Record<FlowType, string>> = {
+  ANNOUNCEMENT: 'onboarding-announcement',
+  TOUR: 'onboarding-tour',
+  SURVEY: 'onboarding-survey',
+};
+
+/**
+ * Keeps one element per eligible modal flow in the document, unless the page placed its own, auto-mount is off
+ * (`autoMount: false`), or the slug is not in the `autoMount` list. Returns a function that stops and cleans up.
+ */
+export function startAutoMount(doc: Document = document): () => void {
+  const mounted = new Map<string, Element>();
+  const sync = () => {
+    const { autoMount } = $elementOptions.get();
+    const placed = $placedFlows.get();
+    const wanted = new Map<string, string>();
+    for (const flow of Object.values($flows.get())) {
+      const tag = TAGS[flow.type];
+      if (!tag || autoMount === false || (Array.isArray(autoMount) && !autoMount.includes(flow.slug))) continue;
+      if (!flow.isVisible || flow.isCompleted || flow.isSkipped || placed[flow.slug]) continue;
+      wanted.set(flow.slug, tag);
+    }
+    for (const [slug, element] of mounted) {
+      if (wanted.get(slug) === element.localName) continue;
+      element.remove();
+      mounted.delete(slug);
+    }
+    if (!doc.body) return;
+    for (const [slug, tag] of wanted) {
+      if (mounted.has(slug) || !doc.defaultView?.customElements.get(tag)) continue;
+      const element = doc.createElement(tag);
+      autoMounted.add(element);
+      element.setAttribute('flow', slug);
+      doc.body.append(element);
+      mounted.set(slug, element);
+    }
+  };
+  const stops = [$flows.listen(sync), $elementOptions.listen(sync), $placedFlows.listen(sync)];
+  if (!doc.body) doc.addEventListener('DOMContentLoaded', sync, { once: true });
+  sync();
+  return () => {
+    for (const stop of stops) stop();
+    doc.removeEventListener('DOMContentLoaded', sync);
+    for (const element of mounted.values()) element.remove();
+    mounted.clear();
+  };
+}

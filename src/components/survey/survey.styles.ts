@@ -1,0 +1,108 @@
+// Styles of <onboarding-survey>: a corner popover (inline-end, bottom) with the NPS and rating scales.
+import { css } from 'lit';
+
+export default css`
+  :host {
+    display: contents;
+  }
+  [part='base'] {
+    position: fixed;
+    inset: auto;
+    inset-block-end: 1rem;
+    inset-inline-end: 1rem;
+    z-index: 2147483647;
+    margin: 0;
+    width: min(var(--onboarding-survey-width, 24rem), calc(100vw - 2rem));
+    padding: 1rem;
+    display: grid;
+    gap: 0.75rem;
+    box-shadow: var(--_shadow);
+    animation: rise var(--_speed) ease-out;
+  }
+  [part='base'][popover]:not(:popover-open) {
+    display: none;
+  }
+  .head {
+    display: flex;
+    align-items: flex-start;
+    justify-content: space-between;
+    gap: 0.5rem;
+  }
+  .scale {
+    display: flex;
+    gap: 0.25rem;
+  }
+  .choice {
+    position: relative;
+    flex: 1;
+  }
+  .choice input {
+    position: absolute;
+    inset: 0;
+    opacity: 0;
+    margin: 0;
+    cursor: pointer;
+  }
+  .choice span {
+    display: flex;
+    align-items: center;
+    justify-content: center;
+    min-height: 2rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 4px);
+    font-weight: 600;
+  }
+  .choice input:checked + span {
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: var(--_on-accent);
+  }
+  .choice input:focus-visible + span {
+    outline: 2px solid var(--_accent);
+    outline-offset: 2px;
+  }
+  .rating .choice span {
+    border: 0;
+    font-size: 1.5rem;
+    color: var(--_border);
+  }
+  .rating .choice:has(~ .choice input:checked) span,
+  .rating .choice input:checked + span {
+    background: none;
+    color: var(--_accent);
+  }
+  .scale-labels {
+    display: flex;
+    justify-content: space-between;
+    color: var(--_muted);
+    font-size: 0.85em;
+  }
+  .options {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .option {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  textarea {
+    width: 100%;
+    min-height: 5rem;
+    padding: 0.45rem 0.6rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) - 2px);
+    background: var(--_bg);
+    color: var(--_fg);
+    font: inherit;
+  }
+  .actions {
+    justify-content: flex-end;
+  }
+  @keyframes rise {
+    from {
+      opacity: 0;
+      transform: translateY(0.5rem);
+    }
+  }
+`;

@@ -1,0 +1,104 @@
+// Styles of <onboarding-tour>: the anchored tooltip and its arrow, the centred variant, the overlay and the spotlight.
+import { css } from 'lit';
+
+export default css`
+  :host {
+    display: contents;
+  }
+  .tooltip {
+    position: fixed;
+    z-index: 2147483647;
+    width: min(var(--onboarding-tour-width, 20rem), calc(100vw - 1rem));
+    padding: 1rem;
+    overflow: visible;
+    box-shadow: var(--_shadow);
+    animation: appear var(--_speed) ease-out;
+  }
+  .tooltip[popover]:not(:popover-open),
+  .overlay[popover]:not(:popover-open) {
+    display: none;
+  }
+  .tooltip.anchored {
+    inset: auto;
+    top: 0;
+    left: 0;
+    margin: 0;
+  }
+  .tooltip.centred {
+    inset: 0;
+    margin: auto;
+    height: fit-content;
+  }
+  .tooltip:focus {
+    outline: none;
+  }
+  .tooltip:focus-visible {
+    outline: 2px solid var(--_accent);
+  }
+  .tooltip > * + * {
+    margin-top: 0.625rem;
+  }
+  .head {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem;
+  }
+  .counter {
+    color: var(--_muted);
+    font-size: 0.85em;
+  }
+  .actions {
+    justify-content: flex-end;
+  }
+  .arrow {
+    position: absolute;
+    width: 12px;
+    height: 12px;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    transform: rotate(45deg);
+  }
+  [data-placement^='top'] .arrow {
+    border-top: 0;
+    border-left: 0;
+  }
+  [data-placement^='bottom'] .arrow {
+    border-bottom: 0;
+    border-right: 0;
+  }
+  [data-placement^='left'] .arrow {
+    border-bottom: 0;
+    border-left: 0;
+  }
+  [data-placement^='right'] .arrow {
+    border-top: 0;
+    border-right: 0;
+  }
+  .overlay {
+    position: fixed;
+    inset: 0;
+    width: 100vw;
+    height: 100vh;
+    margin: 0;
+    padding: 0;
+    border: 0;
+    z-index: 2147483646;
+    pointer-events: none;
+    background: var(--onboarding-backdrop, rgb(15 18 30 / 0.5));
+  }
+  .overlay.with-spotlight {
+    background: transparent;
+  }
+  .spotlight {
+    position: fixed;
+    border-radius: var(--_radius);
+    box-shadow: 0 0 0 100vmax var(--onboarding-backdrop, rgb(15 18 30 / 0.5));
+    transition: all var(--_speed);
+  }
+  @keyframes appear {
+    from {
+      opacity: 0;
+    }
+  }
+`;
