@@ -279,6 +279,8 @@ export class Onboarding {
     this.base = base ?? (cached?.userId === userId && isStates(cached.states) ? cached.states : EMPTY);
     this.answers++;
     this.recompute();
+    // Later changes are this user's; whatever the switch itself changed was a load, not a transition.
+    this.announced = { userId, states: $flowStates.get() };
   }
 
   private setBase(states: FlowStatesResponse, broadcast = false): void {

@@ -1,0 +1,137 @@
+// Two tabs of one site in real Chromium stay in step, send each write once, and refresh on SPA route changes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
+import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+import { startStaticSite, type StaticSite } from '../support/static-site.js';
+import { startLoopbackProxy, type LoopbackProxy } from '../support/loopback-proxy.js';
+
+let service: TestService;
+let proxy: LoopbackProxy;
+let site: StaticSite;
+let browser: LaunchedBrowser;
+
+const checklist = `
+slug: setup
+name: Set up
+type: CHECKLIST
+data:
+  steps:
+    - id: one
+      title: One
+    - id: two
+      title: Two
+    - id: three
+      title: Three
+`;
+
+beforeAll(async () => {
+  service = await startTestService({ 'setup.yaml': checklist });
+  proxy = await startLoopbackProxy(service.url);
+  site = await startStaticSite();
+  const page = (head = '') =>
+    `<!doctype html><html><head>${head}</head><body>
+      <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${proxy.url}"></script>
+      <script>
+        window.seen = [];
+        for (const name of ['flow.start', 'step.start', 'step.complete', 'change']) {
+          Onboarding.on(name, (e) => seen.push(name + (e.step ? ':' + e.step.id : '')));
+        }
+      </script>
+    </body></html>`;
+  site.page('/app.html', page());
+  site.page('/app/other', page());
+  // A browser without BroadcastChannel: the storage event keeps the tabs in step.
+  site.page('/no-channel.html', page('<script>delete window.BroadcastChannel;</script>'));
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await proxy?.close();
+  await service?.close();
+});
+
+const stepStates = (page: Page) =>
+  page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((s) => s.state.completed || s.state.skipped) ?? null);
+const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: string[] }).seen.filter((e) => e !== 'change'));
+
+async function twoTabs(path: string): Promise<[Page, Page, string[]]> {
+  const errors: string[] = [];
+  const pages: Page[] = [];
+  for (let i = 0; i < 2; i++) {
+    const page = await browser.context.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${site.url}${path}`);
+    await page.evaluate(() => window.Onboarding.ready);
+    pages.push(page);
+  }
+  return [pages[0]!, pages[1]!, errors];
+}
+
+describe('tabs', () => {
+  it('keeps two tabs in step: identity, clicks and events, with each write sent once', async () => {
+    const [a, b, errors] = await twoTabs('/app.html');
+    await a.evaluate(() => window.Onboarding.identify('tab-user'));
+    await expect.poll(() => b.evaluate(() => window.Onboarding.userId)).toBe('tab-user');
+    await expect.poll(() => stepStates(b)).toEqual([false, false, false]);
+
+    const before = proxy.requests.length;
+    await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([true, false, false]);
+    await b.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1]!.skip());
+    await expect.poll(() => stepStates(a), { timeout: 5000 }).toEqual([true, true, false]);
+    await expect
+      .poll(() => service.db.query("SELECT step_id FROM step_states WHERE user_id = 'tab-user' ORDER BY step_id"))
+      .toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
+
+    // Each tab raised each event once, whichever tab made the change.
+    for (const page of [a, b]) {
+      await expect.poll(() => seen(page)).toEqual(['flow.start', 'step.start:one', 'step.complete:one']);
+    }
+    const writes = proxy.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/flowStates');
+    expect(writes).toHaveLength(2);
+    expect(errors).toEqual([]);
+    await a.evaluate(() => window.Onboarding.reset());
+    await expect.poll(() => b.evaluate(() => window.Onboarding.userId)).toMatch(/^guest_/);
+    await a.close();
+    await b.close();
+  });
+
+  it('keeps tabs in step through the storage event when BroadcastChannel is missing', async () => {
+    const [a, b, errors] = await twoTabs('/no-channel.html');
+    await a.evaluate(() => window.Onboarding.identify('storage-tab-user'));
+    await expect.poll(() => b.evaluate(() => window.Onboarding.userId)).toBe('storage-tab-user');
+    await expect.poll(() => stepStates(b)).toEqual([false, false, false]);
+    await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([true, false, false]);
+    expect(errors).toEqual([]);
+    await a.evaluate(() => window.Onboarding.reset());
+    await a.close();
+    await b.close();
+  });
+});
+
+describe('refresh', () => {
+  it('reloads state once after a burst of SPA route changes, picking up progress made elsewhere', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${site.url}/app.html`);
+    await page.evaluate(() => window.Onboarding.identify('route-user'));
+    // Another device completes a step.
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: 'route-user', flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    const before = proxy.requests.length;
+    await page.evaluate(() => {
+      history.pushState({}, '', '/app/other');
+      history.replaceState({}, '', '/app/other?tab=2');
+      history.pushState({}, '', '/app/other#section');
+    });
+    await expect.poll(() => stepStates(page), { timeout: 5000 }).toEqual([true, false, false]);
+    await page.waitForTimeout(500);
+    const reads = proxy.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/v1/public/flowStates'));
+    expect(reads).toHaveLength(1);
+    await expect.poll(() => seen(page)).toContain('step.complete:one');
+    await page.evaluate(() => window.Onboarding.reset());
+    await page.close();
+  });
+});
