@@ -1,0 +1,82 @@
+// The CEL context over loopback HTTP: user, group, flows and now, each as the issue lists it, read through targeting.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowStatesResponse } from '../../src/api/wire.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+let service: TestService;
+
+/** One CARD flow per expression, so eligibility shows whether the expression held. */
+const EXPRESSIONS: Record<string, string> = {
+  'user-id': "user.id.startsWith('ctx-')",
+  'user-guest': 'user.isGuest',
+  'user-created': "user.createdAt <= now && user.createdAt > now - duration('1h')",
+  'user-properties': "user.properties.plan == 'pro' && user.properties.seats > 2",
+  'user-events': "user.events.clicked == 2 && !has(user.events.never)",
+  'user-groups': "'acme' in user.groups && size(user.groups) == 1",
+  'group-fields': "group.id == 'acme' && group.properties.tier == 'gold' && group.events.renewed == 1 && group.createdAt <= now && !group.isGuest",
+  'group-empty': "group.id == '' && size(group.properties) == 0 && size(group.events) == 0 && size(group.groups) == 0",
+  'flow-not-started': "flows['other'].status == 'NOT_STARTED_FLOW' && flows.other.steps.one.status == 'NOT_STARTED_STEP' && flows.other.steps.one.data == null",
+  'flow-started': "flows.other.status == 'STARTED_FLOW' && flows.other.steps.one.status == 'STARTED_STEP'",
+  'flow-completed': "flows.other.status == 'COMPLETED_FLOW' && flows.other.steps.one.status == 'COMPLETED_STEP' && flows.other.steps.one.data.answer == 'yes'",
+  'flow-skipped': "flows.other.status == 'SKIPPED_FLOW' && flows.other.steps.two.status == 'SKIPPED_STEP'",
+  'now-timestamp': "now > timestamp('2020-01-01T00:00:00Z')",
+};
+
+beforeAll(async () => {
+  const files: Record<string, string> = {
+    'other.yaml': 'slug: other\nname: Other\ntype: CHECKLIST\ndata:\n  steps:\n    - id: one\n    - id: two\n',
+  };
+  for (const [slug, expression] of Object.entries(EXPRESSIONS)) {
+    files[`${slug}.yaml`] = `slug: ${slug}\nname: ${slug}\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`;
+  }
+  service = await startTestService(files);
+});
+afterAll(() => service?.close());
+
+async function eligible(userId: string, groupId?: string): Promise<string[]> {
+  const query = `userId=${encodeURIComponent(userId)}${groupId ? `&groupId=${groupId}` : ''}`;
+  const response = await service.call('GET', `/v1/public/flowStates?${query}`);
+  expect(response.status).toBe(200);
+  return (response.body as FlowStatesResponse).eligibleFlows.map((f) => f.flowSlug).filter((slug) => slug !== 'other').sort();
+}
+
+const write = (userId: string, stepId: string, actionType: string, data?: unknown) =>
+  service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'other', stepId, actionType, data } });
+
+describe('CEL context', () => {
+  it('gives a new user its id, createdAt, empty maps, an empty group, every flow as not started, and now', async () => {
+    expect(await eligible(`ctx-${randomUUID()}`)).toEqual(['flow-not-started', 'group-empty', 'now-timestamp', 'user-created', 'user-id']);
+  });
+
+  it('marks guest_ IDs as guests', async () => {
+    expect(await eligible(`guest_${randomUUID()}`)).toContain('user-guest');
+  });
+
+  it('exposes properties, event counts and group IDs of the user, and the fields of the group', async () => {
+    const userId = `ctx-${randomUUID()}`;
+    await service.call('POST', '/v1/public/users', {
+      body: { userId, properties: { plan: 'pro', seats: 3 }, events: [{ event: 'clicked' }, { event: 'clicked' }] },
+    });
+    await service.call('POST', '/v1/public/groups', { body: { groupId: 'acme', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] } });
+    const withGroup = await eligible(userId, 'acme');
+    expect(withGroup).toEqual(expect.arrayContaining(['user-properties', 'user-events', 'user-groups', 'group-fields']));
+    expect(withGroup).not.toContain('group-empty');
+    const withoutGroup = await eligible(userId);
+    expect(withoutGroup).toContain('group-empty');
+    expect(withoutGroup).not.toContain('group-fields');
+  });
+
+  it('exposes each flow\'s status and each step\'s status and data', async () => {
+    const userId = `ctx-${randomUUID()}`;
+    await write(userId, 'one', 'STARTED_STEP');
+    expect(await eligible(userId)).toContain('flow-started');
+    await write(userId, 'one', 'COMPLETED_STEP', { answer: 'yes' });
+    await write(userId, 'two', 'COMPLETED_STEP');
+    expect(await eligible(userId)).toContain('flow-completed');
+    const skipper = `ctx-${randomUUID()}`;
+    await write(skipper, 'two', 'SKIPPED_STEP');
+    await write(skipper, '', 'SKIPPED_FLOW');
+    expect(await eligible(skipper)).toContain('flow-skipped');
+  });
+});
