@@ -40,8 +40,13 @@ export async function runAction(flow: Flow, step: Step | undefined, action: Acti
   }
 }
 
-/** Marks a flow and its step started the first time an element shows them. */
+/**
+ * Marks a flow and its first shown step started when an element first shows the flow. Later steps are not
+ * started on sight: STARTED_STEP moves the pointer, and an optimistic step shown for a moment before the service
+ * answers (a form branch, say) must not take the pointer from the step the service chose.
+ */
 export async function markShown(flow: Flow, step: Step | undefined): Promise<void> {
-  if (!flow.isStarted) await runAction(flow, step, 'flow.start');
+  if (flow.isStarted) return;
+  await runAction(flow, step, 'flow.start');
   if (step && !step.state.started && !step.state.completed) await runAction(flow, step, 'step.start');
 }

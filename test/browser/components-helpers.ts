@@ -1,0 +1,112 @@
+// Shared setup of the element suites in Chromium: a real service, a page site on another port, and what the service recorded.
+import type { Page } from 'playwright-core';
+import type { FlowData, FlowState, FlowType } from '../../src/api/wire.js';
+import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
+import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+import { startStaticSite, type StaticSite } from '../support/static-site.js';
+
+export interface FlowFile {
+  slug: string;
+  type: FlowType;
+  data: FlowData;
+  targetingLogic?: string;
+}
+
+/** A flow file for the service's folder; JSON is valid YAML. */
+export function flowFile(flow: FlowFile): [string, string] {
+  return [`${flow.slug}.yaml`, JSON.stringify({ slug: flow.slug, name: `Flow ${flow.slug}`, status: 'ACTIVE', targetingLogic: '', ...flow })];
+}
+
+export interface Env {
+  service: TestService;
+  site: StaticSite;
+  browser: LaunchedBrowser;
+  close(): Promise<void>;
+}
+
+export async function startEnv(flows: FlowFile[]): Promise<Env> {
+  const service = await startTestService(Object.fromEntries(flows.map(flowFile)));
+  const site = await startStaticSite();
+  const browser = await launchChromium();
+  return {
+    service,
+    site,
+    browser,
+    async close() {
+      await browser.close();
+      await site.close();
+      await service.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A user ID no other test uses. */
+export const newUserId = (label: string) => `${label}-${process.pid}-${++counter}`;
+
+export interface PageOptions {
+  userId: string;
+  /** Extra options for Onboarding.init, as JSON. */
+  init?: Record<string, unknown>;
+  head?: string;
+  headers?: Record<string, string>;
+}
+
+/** Serves `body` with the script and an init for `userId`, opens it, and collects page errors. */
+export async function openPage(env: Env, path: string, body: string, options: PageOptions): Promise<{ page: Page; errors: string[] }> {
+  const config = JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl: env.service.url, userId: options.userId, ...options.init });
+  env.site.page(
+    path,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${options.head ?? ''}</head><body>
+      <main>${body}</main>
+      <script src="/onboarding.js"></script>
+      <script>Onboarding.init(${config});</script>
+    </body></html>`,
+    options.headers,
+  );
+  const page = await env.browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  });
+  await page.goto(`${env.site.url}${path}`);
+  return { page, errors };
+}
+
+/** The user's state in one flow as the service reports it now. */
+export async function serverState(env: Env, userId: string, slug: string): Promise<FlowState | undefined> {
+  const read = await env.service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(userId)}`);
+  return (read.body?.eligibleFlows as FlowState[] | undefined)?.find((flow) => flow.flowSlug === slug);
+}
+
+/** The transitions the service recorded for one flow, as "ACTION_TYPE:stepId". */
+export async function recorded(env: Env, userId: string, slug: string): Promise<string[]> {
+  const state = await serverState(env, userId, slug);
+  return (state?.$state.flowResponses ?? []).map((response) => `${response.actionType}:${response.stepId}`);
+}
+
+/** The data recorded with the last response of `actionType`, decoded. */
+export async function recordedData(env: Env, userId: string, slug: string, actionType: string): Promise<unknown> {
+  const state = await serverState(env, userId, slug);
+  const response = [...(state?.$state.flowResponses ?? [])].reverse().find((r) => r.actionType === actionType);
+  return response ? JSON.parse(response.data) : undefined;
+}
+
+/** Whether the element's shadow root has an element matching `selector`. */
+export function shadowHas(page: Page, host: string, selector: string): Promise<boolean> {
+  return page.evaluate(([h, s]) => Boolean(document.querySelector(h!)?.shadowRoot?.querySelector(s!)), [host, selector]);
+}
+
+/** Waits until the element has rendered `selector` in its shadow root (locators pierce open shadow roots). */
+export async function waitForPart(page: Page, selector: string, timeout = 10_000): Promise<void> {
+  await page.locator(selector).first().waitFor({ state: 'visible', timeout });
+}
+
+/** Reloads and gives the script time to load state again (it renders from the service's answer). */
+export async function reloadAndSettle(page: Page): Promise<void> {
+  await page.reload();
+  await page.waitForFunction(() => (window as unknown as { Onboarding: { ready: Promise<void> } }).Onboarding?.ready !== undefined);
+  await page.evaluate(() => (window as unknown as { Onboarding: { ready: Promise<void> } }).Onboarding.ready);
+  await page.waitForTimeout(300);
+}
