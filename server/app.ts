@@ -123,6 +123,12 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
       ),
   });
 
+  app.addHook('preParsing', async (request) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding && encoding.trim().toLowerCase() !== 'identity') {
+      throw new HttpProblem(415, `Send the body uncompressed; Content-Encoding "${encoding}" is not accepted.`);
+    }
+  });
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined) checkJsonBody(request.body);
   });

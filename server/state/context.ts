@@ -51,12 +51,11 @@ export async function loadEntity(
     `SELECT event, count(*) AS count FROM ${eventTable} WHERE ${key} = $1 GROUP BY event`,
     [id],
   );
-  const memberships = await db.query<{ other: string }>(
+  // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.
+  const memberships =
     kind === 'user'
-      ? 'SELECT group_id AS other FROM group_members WHERE user_id = $1 ORDER BY group_id'
-      : 'SELECT user_id AS other FROM group_members WHERE group_id = $1 ORDER BY user_id',
-    [id],
-  );
+      ? await db.query<{ other: string }>('SELECT group_id AS other FROM group_members WHERE user_id = $1 ORDER BY group_id', [id])
+      : [];
   return {
     exists: Boolean(row),
     id,
@@ -64,7 +63,6 @@ export async function loadEntity(
     createdAt: row ? new Date(row.created_at) : null,
     properties: row?.properties ?? {},
     events: Object.fromEntries(counts.map((c) => [c.event, Number(c.count)])),
-    // A group's `groups` lists its members' IDs; a user's lists the groups it belongs to.
     groups: memberships.map((m) => m.other),
   };
 }

@@ -121,6 +121,7 @@ export async function applyTransition(tx: Queryable, catalog: FlowCatalog, body:
     );
   }
   const at = body.createdAt ? new Date(body.createdAt) : now;
+  if (Number.isNaN(at.getTime())) throw new HttpProblem(400, 'body field "createdAt" must be an ISO 8601 date-time', 'createdAt');
   const changed = isStepAction
     ? await applyStepAction(tx, flow, snapshot, body, stepIndex, at)
     : await applyFlowAction(tx, flow, snapshot, body, at);

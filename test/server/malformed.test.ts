@@ -53,6 +53,7 @@ const CASES: Case[] = [
   { name: 'text/plain', method: 'POST', path: '/v1/public/users', body: '{"userId":"x"}', headers: { 'Content-Type': 'text/plain' }, status: 415 },
   { name: 'a form body', method: 'POST', path: '/v1/public/users', body: 'userId=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, status: 415 },
   { name: 'XML', method: 'POST', path: '/v1/public/groups', body: '<groupId>x</groupId>', headers: { 'Content-Type': 'application/xml' }, status: 415 },
+  { name: 'a gzip Content-Encoding', method: 'POST', path: '/v1/public/users', body: '{"userId":"x"}', headers: { ...json, 'Content-Encoding': 'gzip' }, status: 415 },
   { name: '__proto__ in the body', method: 'POST', path: '/v1/public/users', body: '{"userId":"x","properties":{"__proto__":{"admin":true}}}', status: 400 },
   { name: 'a body over the size limit', method: 'POST', path: '/v1/public/users', body: { userId: 'big', properties: { blob: 'x'.repeat(110_000) } }, status: 413 },
   { name: 'nesting past 32 levels', method: 'POST', path: '/v1/public/users', body: nested(40), status: 400, field: /^properties\.a(\.0)+$/ },
@@ -85,6 +86,7 @@ const CASES: Case[] = [
   { name: 'actionType unknown', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'FINISHED' }, status: 400, field: 'actionType' },
   { name: 'stepId a number', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 1, actionType: 'STARTED_STEP' }, status: 400, field: 'stepId' },
   { name: 'createdAt not a time', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: 'yesterday' }, status: 400, field: 'createdAt' },
+  { name: 'createdAt on February 30th', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: '2024-02-30T10:00:00Z' }, status: 400, field: 'createdAt' },
   { name: 'an unknown flow', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'existing', flowSlug: 'nope', stepId: 'hello', actionType: 'STARTED_STEP' }, status: 404, field: 'flowSlug' },
   { name: 'an unknown step', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'existing', flowSlug: 'welcome', stepId: 'nope', actionType: 'COMPLETED_STEP' }, status: 404, field: 'stepId' },
   // Query strings
