@@ -181,6 +181,9 @@ export class OnboardingTour extends OnboardingElement {
   private attach(tooltip: HTMLElement): void {
     const target = this.target;
     if (!target) {
+      // A centred step: the same tooltip may have been anchored a step ago.
+      tooltip.style.left = tooltip.style.top = '';
+      delete tooltip.dataset.placement;
       this.stopAutoUpdate = () => {};
       return;
     }
