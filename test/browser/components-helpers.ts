@@ -14,7 +14,7 @@ export interface FlowFile {
 
 /** A flow file for the service's folder; JSON is valid YAML. */
 export function flowFile(flow: FlowFile): [string, string] {
-  return [`${flow.slug}.yaml`, JSON.stringify({ slug: flow.slug, name: `Flow ${flow.slug}`, status: 'ACTIVE', targetingLogic: '', ...flow })];
+  return [`${flow.slug}.yaml`, JSON.stringify({ name: `Flow ${flow.slug}`, status: 'ACTIVE', targetingLogic: '', ...flow })];
 }
 
 export interface Env {
