@@ -13,13 +13,13 @@ import { registerFlowStateRoutes } from './routes/flow-states.js';
 import { registerFlowRoutes } from './routes/flows.js';
 
 export interface Limits {
-  /** Largest accepted request body, in bytes. */
+  /** Largest accepted request body, in bytes; over it, 413. @default 102400 (100 KB) */
   bodyBytes: number;
-  /** Most tracking events in one upsert. */
+  /** Most tracking events in one upsert; over it, 400. @default 100 */
   eventsPerRequest: number;
-  /** Most keys in one `properties` object. */
+  /** Most keys in one `properties` object (user, group or event); over it, 400. @default 200 */
   propertiesPerObject: number;
-  /** Requests a key (or, without a key, an address) may make per minute. */
+  /** Requests one API key may make per minute; over it, 429 with Retry-After. @default 1200 */
   requestsPerMinute: number;
 }
 

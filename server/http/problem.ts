@@ -61,7 +61,9 @@ export function toProblem(
       ? `${where} field "${field}" is required`
       : extra
         ? `${where} field "${field}" is not allowed`
-        : `${where} field "${field}" ${issue.message ?? 'is invalid'}`;
+        : issue.keyword === 'pattern'
+          ? `${where} field "${field}" must not contain control characters`
+          : `${where} field "${field}" ${issue.message ?? 'is invalid'}`;
     return { status: 400, detail, field };
   }
   switch (e.code) {

@@ -191,6 +191,27 @@ describe('flow transitions', () => {
   });
 });
 
+describe('derived state in the read', () => {
+  it('reads blocked from startCriteria and visible from visibilityCriteria, as they change', async () => {
+    const userId = newUser();
+    const before = flow((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, 'tasks');
+    expect(before.data.steps.map((s) => [s.id, s.$state.visible, s.$state.blocked])).toEqual([['a', true, false], ['b', true, false], ['c', true, true]]);
+    await service.call('POST', '/v1/public/users', { body: { userId, properties: { unlockC: 1, hideB: true } } });
+    const after = flow((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, 'tasks');
+    expect(after.data.steps.map((s) => [s.id, s.$state.visible, s.$state.blocked])).toEqual([['a', true, false], ['b', false, false], ['c', true, false]]);
+  });
+
+  it('keeps the stored pointer while its step is visible and undone, else falls back to the first such step', async () => {
+    const userId = newUser();
+    await write(userId, 'tasks', 'b', 'STARTED_STEP');
+    const onB = flow((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, 'tasks');
+    expect(onB.$state).toMatchObject({ currentStepId: 'b', currentStepIndex: 1 });
+    await service.call('POST', '/v1/public/users', { body: { userId, properties: { hideB: true } } });
+    const hidden = flow((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, 'tasks');
+    expect(hidden.$state).toMatchObject({ currentStepId: 'a', currentStepIndex: 0 });
+  });
+});
+
 describe('repeats change nothing', () => {
   const repeats: Array<[ActionType, string]> = [
     ['STARTED_FLOW', ''],

@@ -128,6 +128,15 @@ describe('malformed input', () => {
     expect(await storedState()).toEqual(before);
   });
 
+  it('says what is wrong in words a person can act on', async () => {
+    const control = await service.call('POST', '/v1/public/users', { body: { userId: 'a\tb' } });
+    expect(control.body.detail).toBe('body field "userId" must not contain control characters');
+    const missing = await service.call('POST', '/v1/public/flowStates', { body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello' } });
+    expect(missing.body.detail).toBe('body field "actionType" is required');
+    const unknown = await service.call('POST', '/v1/public/users', { body: { userId: 'x', mail: 'a@b.c' } });
+    expect(unknown.body.detail).toBe('body field "mail" is not allowed');
+  });
+
   it('names the allowed methods on a 405', async () => {
     const response = await service.call('PUT', '/v1/public/flowStates');
     expect(response.headers.get('allow')).toBe('GET, POST');
