@@ -65,6 +65,8 @@ export async function openPage(env: Env, path: string, body: string, options: Pa
     options.headers,
   );
   const page = await env.browser.context.newPage();
+  // Fail with Playwright's message well before the test's own timeout.
+  page.setDefaultTimeout(8000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {

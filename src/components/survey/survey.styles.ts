@@ -13,6 +13,8 @@ export default css`
     z-index: 2147483647;
     margin: 0;
     width: min(var(--onboarding-survey-width, 24rem), calc(100vw - 2rem));
+    max-height: calc(100vh - 2rem);
+    overflow: auto;
     padding: 1rem;
     display: grid;
     gap: 0.75rem;

@@ -282,6 +282,7 @@ export class OnboardingTour extends OnboardingElement {
         @keydown=${this.onKeydown}
       >
         ${this.target ? html`<div part="arrow" class="arrow"></div>` : nothing}
+        <div class="content">
         <div class="head">
           <span part="counter" class="counter">${this.t('stepOf', { n, m })}</span>
           ${this.renderClose(flow)}
@@ -296,6 +297,7 @@ export class OnboardingTour extends OnboardingElement {
               ? this.renderButton(undefined, 'secondary', { fallbackTitle: this.t('back'), fallbackAction: 'flow.back' })
               : nothing}
           ${this.renderButton(step.primaryButton, 'primary', { fallbackTitle: this.t(n < m ? 'next' : 'done'), fallbackAction: 'flow.forward' })}
+        </div>
         </div>
       </div>`;
   }

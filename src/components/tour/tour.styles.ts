@@ -35,8 +35,11 @@ export default css`
   .tooltip:focus-visible {
     outline: 2px solid var(--_accent);
   }
-  .tooltip > * + * {
-    margin-top: 0.625rem;
+  .content {
+    display: grid;
+    gap: 0.625rem;
+    max-height: calc(100vh - 3rem);
+    overflow: auto;
   }
   .head {
     display: flex;
