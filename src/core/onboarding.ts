@@ -125,9 +125,9 @@ export class Onboarding {
         if (entry.userId === this.userId) void this.refresh();
       },
       failed: (_entry, error) => reportError('write-failed', error),
-      changed: () => {
+      changed: (settled) => {
         this.recompute();
-        this.tabs?.post({ type: 'outbox' });
+        this.tabs?.post({ type: 'outbox', settled });
       },
     });
     this.tabs = connectTabs((message) => this.receive(message));
@@ -373,6 +373,7 @@ export class Onboarding {
         this.recompute();
       }
     } else if (message.type === 'outbox') {
+      this.outbox?.settled(message.settled ?? []);
       this.recompute();
     } else {
       // Another tab identified, logged out, or (without BroadcastChannel) changed what is stored.

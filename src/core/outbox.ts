@@ -18,6 +18,8 @@ export type OutboxEntry = OutboxWrite & {
   attempts: number;
   /** Epoch milliseconds before which the entry is not retried. */
   retryAt: number;
+  /** Epoch milliseconds the write was made; the queue's order. */
+  at: number;
 };
 
 /** How the first attempt at sending an entry went. */
@@ -30,13 +32,15 @@ export interface OutboxHooks {
   refused(entry: OutboxEntry, error: unknown): void;
   /** The entry failed and is kept for a retry. */
   failed(entry: OutboxEntry, error: unknown): void;
-  /** The queue changed (an entry added, sent or dropped). */
-  changed(): void;
+  /** The queue changed (an entry added, sent or dropped); `settled` lists the keys that left it. */
+  changed(settled: string[]): void;
 }
 
 export interface Outbox {
   add(userId: string, write: OutboxWrite): Promise<Attempt>;
   entries(): OutboxEntry[];
+  /** Another tab sent or dropped these entries (its localStorage writes may reach this tab later). */
+  settled(keys: string[]): void;
   /** Sends what is due, one entry at a time, in one tab at a time. */
   flush(): void;
   /** The page is going away: sends everything left at once, with keepalive. Entries stay until confirmed. */
@@ -71,19 +75,45 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
   let again = false;
   let stopped = false;
 
-  const read = (): OutboxEntry[] => {
-    const entries = readJson<OutboxEntry[]>(storage, OUTBOX_KEY);
-    return Array.isArray(entries) ? entries : [];
+  // localStorage reaches other tabs' processes asynchronously, so a tab may read a queue that is a moment
+  // old. Keys known to be settled are never sent again, and a tab keeps its own writes in memory until
+  // they are settled, so a stale overwrite by another tab cannot lose them.
+  const settledKeys = new Set<string>();
+  const mine = new Map<string, OutboxEntry>();
+  const settle = (keys: string[]) => {
+    for (const key of keys) {
+      mine.delete(key);
+      settledKeys.add(key);
+    }
+    // Bounded: keys older than the last few hundred are long gone from every tab's queue.
+    for (const key of settledKeys) if (settledKeys.size > MAX_ENTRIES) settledKeys.delete(key);
   };
-  const write = (entries: OutboxEntry[], notify = true) => {
+  const read = (): OutboxEntry[] => {
+    const stored = readJson<OutboxEntry[]>(storage, OUTBOX_KEY);
+    const entries = (Array.isArray(stored) ? stored : []).filter((entry) => !settledKeys.has(entry.key));
+    const present = new Set(entries.map((entry) => entry.key));
+    for (const entry of mine.values()) if (!present.has(entry.key)) entries.push(entry);
+    return entries.sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+  };
+  const write = (entries: OutboxEntry[], notify = true, settled: string[] = []) => {
     if (entries.length) writeJson(storage, OUTBOX_KEY, entries);
     else storage.remove(OUTBOX_KEY);
-    if (notify) hooks.changed();
+    if (notify) hooks.changed(settled);
   };
-  const update = (key: string, change: (entry: OutboxEntry) => OutboxEntry | null, notify = true) =>
-    write(read().flatMap((entry) => (entry.key === key ? (change(entry) ?? []) : [entry])), notify);
+  const update = (key: string, change: (entry: OutboxEntry) => OutboxEntry | null, notify = true) => {
+    let removed = false;
+    const entries = read().flatMap((entry) => {
+      if (entry.key !== key) return [entry];
+      const changed = change(entry);
+      if (!changed) removed = true;
+      else if (mine.has(key)) mine.set(key, changed);
+      return changed ? [changed] : [];
+    });
+    if (removed) settle([key]);
+    write(entries, notify, removed ? [key] : []);
+  };
 
-  const settle = (key: string, attempt: Attempt) => {
+  const answer = (key: string, attempt: Attempt) => {
     const resolve = waiters.get(key);
     waiters.delete(key);
     resolve?.(attempt);
@@ -93,7 +123,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     const present = new Set(read().map((entry) => entry.key));
     for (const key of [...waiters.keys()]) {
       // An entry another tab already sent is gone from the queue.
-      settle(key, present.has(key) ? { sent: false, error, kept: true } : { sent: true, response: null });
+      answer(key, present.has(key) ? { sent: false, error, kept: true } : { sent: true, response: null });
     }
   };
 
@@ -117,21 +147,21 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       // The answer becomes the new state before the entry leaves the queue, so the change never flickers back.
       hooks.sent(entry, response ?? null);
       update(entry.key, () => null);
-      settle(entry.key, { sent: true, response: response ?? null });
+      answer(entry.key, { sent: true, response: response ?? null });
       return undefined;
     } catch (error) {
       if (isRetryable(error)) {
         const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
         update(entry.key, (kept) => ({ ...kept, attempts: kept.attempts + 1, retryAt: Date.now() + backoffMs(kept.attempts, retryAfterMs) }));
         if (entry.attempts === 0) hooks.failed(entry, error);
-        settle(entry.key, { sent: false, error, kept: true });
+        answer(entry.key, { sent: false, error, kept: true });
         return { retry: error };
       }
       // The hook sees the queue without the refused entry, and rolls the change back itself.
       update(entry.key, () => null, false);
       hooks.refused(entry, error);
-      hooks.changed();
-      settle(entry.key, { sent: false, error, kept: false });
+      hooks.changed([entry.key]);
+      answer(entry.key, { sent: false, error, kept: false });
       return undefined;
     } finally {
       inFlight.delete(entry.key);
@@ -193,15 +223,17 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
 
   return {
     add(userId, item) {
-      const entry = { ...item, key: newGuestId().slice(6), userId, attempts: 0, retryAt: 0 } as OutboxEntry;
+      const entry = { ...item, key: newGuestId().slice(6), userId, attempts: 0, retryAt: 0, at: Date.now() } as OutboxEntry;
       const result = new Promise<Attempt>((resolve) => waiters.set(entry.key, resolve));
       const entries = [...read(), entry];
+      mine.set(entry.key, entry);
       // A queue that outgrew its bound drops its oldest writes rather than the page's memory.
       write(entries.slice(-MAX_ENTRIES));
       flush();
       return result;
     },
     entries: read,
+    settled: settle,
     flush,
     flushOnExit() {
       if (!online()) return;

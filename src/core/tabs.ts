@@ -5,8 +5,8 @@ import { STORAGE_PREFIX } from './storage.js';
 export type TabMessage =
   /** The service answered a write with this user's state. */
   | { type: 'state'; userId: string; states: FlowStatesResponse }
-  /** The outbox changed: pending writes are re-read from storage. */
-  | { type: 'outbox' }
+  /** The outbox changed: pending writes are re-read from storage; `settled` entries were sent or dropped. */
+  | { type: 'outbox'; settled: string[] }
   /** Another tab identified a user or logged out. */
   | { type: 'user'; userId: string }
   /** Without BroadcastChannel: something this SDK keeps in localStorage changed in another tab. */

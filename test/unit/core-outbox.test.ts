@@ -5,6 +5,9 @@ import { PUBLIC_KEY, startTestService, type TestService } from '../support/servi
 import { startLoopbackProxy, type LoopbackProxy, type SeenRequest } from '../support/loopback-proxy.js';
 import { blockedYaml, checklistYaml, countRows, destroySdks, loadSdk } from './core-fixture.js';
 
+// These tests start a real service and wait for real retries; a busy 2-core machine needs the room.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
 let service: TestService;
 let proxy: LoopbackProxy;
 
