@@ -91,7 +91,6 @@ describe('tabs', () => {
       await expect.poll(() => seen(page)).toEqual(['flow.start', 'step.start:one', 'step.complete:one']);
     }
     const writes = proxy.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/flowStates');
-    if (writes.length !== 2) console.log(JSON.stringify(writes, null, 1));
     expect(writes).toHaveLength(2);
     expect(errors).toEqual([]);
     await a.evaluate(() => window.Onboarding.reset());
