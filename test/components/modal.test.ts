@@ -1,0 +1,110 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
+import { registerElements } from '../../src/components/register.js';
+import { $activeModal, releaseModal, requestModal } from '../../src/components/shared/modal-queue.js';
+import { $elementOptions } from '../../src/stores/options.js';
+import { deepQuery } from '../../src/components/tour/deep-query.js';
+import type { OnboardingAnnouncement } from '../../src/components/announcement/announcement.component.js';
+import { resetStores, seedFlow, tick } from './support.js';
+
+beforeAll(() => registerElements());
+afterEach(() => {
+  fixtureCleanup();
+  resetStores();
+  for (const slug of ['a', 'b', 'c', 'd']) releaseModal(slug);
+  $activeModal.set(null);
+});
+
+describe('the modal queue', () => {
+  it('grants announcement, then tour, then survey, one at a time', async () => {
+    requestModal('c', 'SURVEY', undefined);
+    requestModal('b', 'TOUR', undefined);
+    requestModal('a', 'ANNOUNCEMENT', undefined);
+    expect($activeModal.get()).toBeNull();
+    await tick();
+    expect($activeModal.get()).toBe('a');
+    releaseModal('a');
+    await tick();
+    expect($activeModal.get()).toBe('b');
+    releaseModal('b');
+    await tick();
+    expect($activeModal.get()).toBe('c');
+  });
+
+  it('puts a higher props.priority first, but never interrupts an open flow', async () => {
+    requestModal('a', 'ANNOUNCEMENT', 0);
+    requestModal('c', 'SURVEY', 7);
+    await tick();
+    expect($activeModal.get()).toBe('c');
+    requestModal('d', 'TOUR', 99);
+    await tick();
+    expect($activeModal.get()).toBe('c');
+    releaseModal('c');
+    await tick();
+    expect($activeModal.get()).toBe('d');
+  });
+});
+
+describe('auto-mount', () => {
+  const mounted = () => [...document.body.children].filter((el) => el.hasAttribute('flow')).map((el) => `${el.localName}:${el.getAttribute('flow')}`);
+  beforeEach(() => $elementOptions.set({ autoMount: true }));
+
+  it('adds an element for each eligible modal flow and removes it when the flow is done', async () => {
+    seedFlow('ann', 'ANNOUNCEMENT', { steps: [{ id: 's', title: 'A' }] });
+    seedFlow('sur', 'SURVEY', { steps: [{ id: 's', title: 'S' }] });
+    seedFlow('ban', 'BANNER', { steps: [{ id: 's', title: 'B' }] });
+    expect(mounted()).toEqual(['onboarding-announcement:ann', 'onboarding-survey:sur']);
+    seedFlow('ann', 'ANNOUNCEMENT', { steps: [{ id: 's', title: 'A' }] }, { skipped: true });
+    expect(mounted()).toEqual(['onboarding-survey:sur']);
+  });
+
+  it('can be turned off or restricted to slugs, and yields to an element the page placed', async () => {
+    seedFlow('ann', 'ANNOUNCEMENT', { steps: [{ id: 's', title: 'A' }] });
+    seedFlow('tour', 'TOUR', { steps: [{ id: 's', title: 'T' }] });
+    $elementOptions.set({ autoMount: ['tour'] });
+    expect(mounted()).toEqual(['onboarding-tour:tour']);
+    $elementOptions.set({ autoMount: false });
+    expect(mounted()).toEqual([]);
+    $elementOptions.set({ autoMount: true });
+    expect(mounted()).toEqual(['onboarding-announcement:ann', 'onboarding-tour:tour']);
+    await fixture(html`<onboarding-tour flow="tour"></onboarding-tour>`);
+    expect(mounted()).toEqual(['onboarding-announcement:ann']);
+  });
+});
+
+describe('<onboarding-announcement> in happy-dom', () => {
+  beforeEach(() => $elementOptions.set({ autoMount: false }));
+
+  it('renders a labelled dialog only once it holds the modal slot', async () => {
+    seedFlow('a', 'ANNOUNCEMENT', { steps: [{ id: 's1', title: 'News', subtitle: 'Body' }, { id: 's2', title: 'More' }] });
+    const el = await fixture<OnboardingAnnouncement>(html`<onboarding-announcement flow="a"></onboarding-announcement>`);
+    expect(el.shadowRoot!.querySelector('dialog')).toBeNull();
+    await tick();
+    await el.updateComplete;
+    const dialog = el.shadowRoot!.querySelector('dialog')!;
+    expect(dialog.getAttribute('aria-labelledby')).toBe('title');
+    expect(el.shadowRoot!.querySelector('#title')!.textContent).toBe('News');
+    expect(el.shadowRoot!.querySelector('[part="counter"]')!.textContent).toBe('Step 1 of 2');
+    expect(el.shadowRoot!.querySelectorAll('.dot').length).toBe(2);
+    expect(el.shadowRoot!.querySelector('[part="primary-button"]')!.textContent!.trim()).toBe('Next');
+  });
+});
+
+describe('tour target lookup', () => {
+  it('finds elements in the document, through >>> and by searching open shadow roots', () => {
+    document.body.innerHTML = '<div id="plain"></div><x-host></x-host>';
+    const host = document.querySelector('x-host')!;
+    const root = host.attachShadow({ mode: 'open' });
+    root.innerHTML = '<span class="inner"></span><y-host></y-host>';
+    const nested = root.querySelector('y-host')!.attachShadow({ mode: 'open' });
+    nested.innerHTML = '<b class="deep"></b>';
+    expect(deepQuery('#plain')).toBe(document.querySelector('#plain'));
+    expect(deepQuery('x-host >>> .inner')).toBe(root.querySelector('.inner'));
+    expect(deepQuery('x-host >>> y-host >>> .deep')).toBe(nested.querySelector('.deep'));
+    expect(deepQuery('.deep')).toBe(nested.querySelector('.deep'));
+    expect(deepQuery('x-host >>> .missing')).toBeNull();
+    expect(deepQuery('[[invalid')).toBeNull();
+    expect(deepQuery('>>> .inner')).toBeNull();
+    document.body.innerHTML = '';
+  });
+});
