@@ -1,0 +1,111 @@
+// Build step: writes dist/custom-elements.json from the JSDoc headers and decorated properties of the element classes.
+// Usage: node scripts/custom-elements-manifest.mjs [outfile]
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const componentsDir = join(root, 'src/components');
+const BASE_FILE = 'src/components/shared/onboarding-element.ts';
+
+const text = (comment) => (typeof comment === 'string' ? comment : ts.getTextOfJSDocComment(comment) ?? '').replace(/\s+/g, ' ').trim();
+
+/** "name - description" (a lone "-" is the default slot). */
+function nameAndDescription(comment) {
+  const match = /^(\S*)\s*-\s*([\s\S]*)$/.exec(text(comment));
+  return match ? { name: match[1] === '-' ? '' : match[1], description: match[2].trim() } : { name: text(comment), description: '' };
+}
+
+function docOf(node) {
+  return (node.jsDoc ?? []).map((doc) => text(doc.comment)).filter(Boolean).join(' ');
+}
+
+/** Public fields and accessors of a class, with Lit @property options turned into attributes. */
+function readMembers(node, source) {
+  const members = [];
+  const attributes = [];
+  for (const member of node.members) {
+    const name = member.name && ts.isIdentifier(member.name) ? member.name.text : undefined;
+    if (!name) continue;
+    const modifiers = ts.getModifiers(member) ?? [];
+    if (modifiers.some((m) => [ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.StaticKeyword].includes(m.kind))) continue;
+    if (!ts.isPropertyDeclaration(member) && !ts.isGetAccessorDeclaration(member)) continue;
+    if (ts.isGetAccessorDeclaration(member) && members.some((m) => m.name === name)) continue;
+    const type = member.type?.getText(source) ?? (member.initializer && ts.isStringLiteral(member.initializer) ? 'string' : member.initializer?.kind === ts.SyntaxKind.FalseKeyword || member.initializer?.kind === ts.SyntaxKind.TrueKeyword ? 'boolean' : undefined);
+    const entry = { kind: 'field', name, description: docOf(member), ...(type ? { type: { text: type } } : {}) };
+    if (ts.isPropertyDeclaration(member) && member.initializer) entry.default = member.initializer.getText(source);
+    if (ts.isGetAccessorDeclaration(member)) entry.readonly = !node.members.some((m) => ts.isSetAccessorDeclaration(m) && m.name.getText(source) === name);
+    const decorator = (ts.getDecorators(member) ?? []).find((d) => ts.isCallExpression(d.expression) && d.expression.expression.getText(source) === 'property');
+    if (decorator) {
+      const options = decorator.expression.arguments[0];
+      const option = (key) => options && ts.isObjectLiteralExpression(options) && options.properties.find((p) => p.name?.getText(source) === key)?.initializer;
+      const attribute = option('attribute');
+      if (attribute?.kind !== ts.SyntaxKind.FalseKeyword) {
+        const attributeName = attribute && ts.isStringLiteral(attribute) ? attribute.text : name.toLowerCase();
+        entry.attribute = attributeName;
+        if (option('reflect')?.kind === ts.SyntaxKind.TrueKeyword) entry.reflects = true;
+        attributes.push({ name: attributeName, fieldName: name, description: entry.description, ...(entry.type ? { type: entry.type } : {}), ...(entry.default ? { default: entry.default } : {}) });
+      }
+    }
+    members.push(entry);
+  }
+  return { members, attributes };
+}
+
+function readFile(path) {
+  const source = ts.createSourceFile(path, readFileSync(join(root, path), 'utf8'), ts.ScriptTarget.Latest, true);
+  return { source, classes: source.statements.filter(ts.isClassDeclaration) };
+}
+
+export function buildManifest() {
+  const base = readFile(BASE_FILE);
+  const baseMembers = readMembers(base.classes[0], base.source);
+  const inherited = { name: 'OnboardingElement', module: BASE_FILE };
+  const modules = [];
+  for (const folder of readdirSync(componentsDir).sort()) {
+    const path = `src/components/${folder}/${folder}.component.ts`;
+    let file;
+    try {
+      file = readFile(path);
+    } catch {
+      continue;
+    }
+    const declarations = [];
+    const exports = [];
+    for (const node of file.classes) {
+      const tags = ts.getJSDocTags(node);
+      const tag = (name) => tags.filter((t) => t.tagName.text === name);
+      const tagName = text(tag('tag')[0]?.comment);
+      if (!tagName) continue;
+      const own = readMembers(node, file.source);
+      const list = (name) => tag(name).map((t) => nameAndDescription(t.comment));
+      const declaration = {
+        kind: 'class',
+        name: node.name.text,
+        tagName,
+        customElement: true,
+        summary: text(tag('summary')[0]?.comment),
+        slots: list('slot'),
+        events: list('event').map((e) => ({ ...e, type: { text: 'CustomEvent' } })),
+        cssParts: list('csspart'),
+        cssProperties: list('cssproperty'),
+        attributes: [...own.attributes, ...baseMembers.attributes.map((a) => ({ ...a, inheritedFrom: inherited }))],
+        members: [...own.members, ...baseMembers.members.map((m) => ({ ...m, inheritedFrom: inherited }))],
+        superclass: inherited,
+      };
+      declarations.push(declaration);
+      exports.push({ kind: 'js', name: declaration.name, declaration: { name: declaration.name, module: path } });
+      exports.push({ kind: 'custom-element-definition', name: tagName, declaration: { name: declaration.name, module: path } });
+    }
+    if (declarations.length) modules.push({ kind: 'javascript-module', path, declarations, exports });
+  }
+  return { schemaVersion: '2.1.0', readme: 'README.md', modules };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const out = resolve(root, process.argv[2] ?? 'dist/custom-elements.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(buildManifest(), null, 2) + '\n');
+  console.log(`${relative(root, out)}: ${buildManifest().modules.length} elements`);
+}
