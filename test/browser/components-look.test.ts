@@ -1,0 +1,93 @@
+// Look and feel in Chromium: theme tokens and parts from the page, light and dark, RTL, and reduced motion.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUserId, openPage, startEnv, type Env } from './components-helpers.js';
+
+let env: Env;
+const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
+
+beforeAll(async () => {
+  env = await startEnv([
+    { slug: 'look-card', type: 'CARD', targetingLogic: suite('look'), data: { steps: [{ id: 'c', title: 'Card', primaryButton: { title: 'Go' } }] } },
+    { slug: 'look-tour', type: 'TOUR', targetingLogic: suite('rtl'), data: { steps: [{ id: 'a', title: 'First', selector: '#target' }, { id: 'b', title: 'Second' }] } },
+    { slug: 'look-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('motion'), data: { steps: [{ id: 'a', title: 'Calm' }] } },
+  ]);
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('look and feel in Chromium', () => {
+  it('takes --onboarding-* properties and ::part rules from the page, and follows light, dark and theme', async () => {
+    const userId = newUserId('look');
+    const { page } = await openPage(
+      env,
+      '/look.html',
+      `<onboarding-card id="plain" flow="look-card"></onboarding-card>
+       <onboarding-card id="dark" flow="look-card" theme="dark"></onboarding-card>
+       <onboarding-card id="light" flow="look-card" theme="light"></onboarding-card>`,
+      {
+        userId,
+        head: `<style>
+          #plain { --onboarding-accent: rgb(200, 0, 100); }
+          #plain::part(title) { letter-spacing: 3px; }
+        </style>`,
+      },
+    );
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'look' }), userId);
+    await page.locator('#light [part="base"]').waitFor();
+    const colours = () =>
+      page.evaluate(() =>
+        Object.fromEntries(
+          ['plain', 'dark', 'light'].map((id) => {
+            const root = document.getElementById(id)!.shadowRoot!;
+            return [id, [getComputedStyle(root.querySelector('[part="base"]')!).backgroundColor, getComputedStyle(root.querySelector('[part="primary-button"]')!).backgroundColor]];
+          }),
+        ),
+      );
+    expect(await colours()).toEqual({
+      plain: ['rgb(255, 255, 255)', 'rgb(200, 0, 100)'],
+      dark: ['rgb(31, 35, 48)', 'rgb(142, 166, 255)'],
+      light: ['rgb(255, 255, 255)', 'rgb(54, 81, 201)'],
+    });
+    expect(await page.evaluate(() => getComputedStyle(document.getElementById('plain')!.shadowRoot!.querySelector('[part="title"]')!).letterSpacing)).toBe('3px');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await colours()).toEqual({
+      plain: ['rgb(31, 35, 48)', 'rgb(200, 0, 100)'],
+      dark: ['rgb(31, 35, 48)', 'rgb(142, 166, 255)'],
+      light: ['rgb(255, 255, 255)', 'rgb(54, 81, 201)'],
+    });
+    await page.close();
+  });
+
+  it('mirrors in a right-to-left page, including the tour keys', async () => {
+    const userId = newUserId('rtl');
+    const { page } = await openPage(env, '/rtl.html', '<button id="target" style="margin: 200px">Target</button>', { userId, head: '<script>document.documentElement.dir = "rtl"</script>' });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'rtl' }), userId);
+    const counter = page.locator('onboarding-tour [part="counter"]');
+    await expect.poll(() => counter.textContent()).toBe('Step 1 of 2');
+    // The close button sits at the inline end, which is the left in RTL.
+    const close = (await page.locator('onboarding-tour [part="close-button"]').boundingBox())!;
+    const tip = (await page.locator('onboarding-tour [part="base"]').boundingBox())!;
+    expect(close.x - tip.x).toBeLessThan(tip.width / 2);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(200);
+    expect(await counter.textContent()).toBe('Step 1 of 2');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => counter.textContent()).toBe('Step 2 of 2');
+    await page.close();
+  });
+
+  it('turns animation off for prefers-reduced-motion', async () => {
+    const userId = newUserId('motion');
+    const { page } = await openPage(env, '/motion.html', '', { userId });
+    const animation = () => page.evaluate(() => getComputedStyle(document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('dialog')!).animationName);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'motion' }), userId);
+    await page.locator('onboarding-announcement dialog').waitFor();
+    expect(await animation()).toBe('none');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await animation()).toBe('enter');
+    await page.close();
+  });
+});
