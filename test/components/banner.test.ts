@@ -1,8 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
 import { registerElements } from '../../src/components/register.js';
 import { $flows } from '../../src/stores/flows.js';
 import { $userProperties } from '../../src/stores/user.js';
+import { onError } from '../../src/core/report.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
 import { recordingFlow, resetStores, seedFlow, type RecordedCall } from './support.js';
 
@@ -117,5 +118,21 @@ describe('<onboarding-banner>', () => {
     banner();
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .strings=${{ close: 'Schließen' }}></onboarding-banner>`);
     expect(el.shadowRoot!.querySelector('[part="close-button"]')!.getAttribute('aria-label')).toBe('Schließen');
+  });
+});
+
+describe('failures while rendering', () => {
+  it('are reported through the error channel instead of thrown into the page', async () => {
+    banner();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const reported: string[] = [];
+    const stop = onError((_error, code) => reported.push(code));
+    const broken = { ...$flows.get().hello!, get currentStep(): never { throw new Error('odd definition'); } };
+    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .currentFlow=${broken}></onboarding-banner>`);
+    await el.updateComplete;
+    stop();
+    warn.mockRestore();
+    expect(reported).toContain('render-failed');
+    expect(el.isConnected).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import type { ButtonAction, FlowButton } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
 import { $flows } from '../../stores/flows.js';
 import { $userProperties } from '../../stores/user.js';
+import { reportError } from '../../core/report.js';
 import { markShown, runAction } from './actions.js';
 import { emit, type ActionTrigger } from './events.js';
 import { autoMounted, notePlaced } from './placement.js';
@@ -74,6 +75,15 @@ export class OnboardingElement extends LitElement {
     notePlaced(this.placedSlug, -1);
     notePlaced(slug, 1);
     this.placedSlug = slug;
+  }
+
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    try {
+      return super.scheduleUpdate();
+    } catch (error) {
+      // A definition shaped in a way nobody foresaw must not throw into the page: report it and show nothing new.
+      reportError('render-failed', error);
+    }
   }
 
   protected override updated(changed: PropertyValues): void {
