@@ -90,7 +90,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     origin: '*',
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
-    exposedHeaders: ['ETag', 'Retry-After'],
+    exposedHeaders: ['ETag', 'Retry-After', 'Idempotent-Replayed'],
     maxAge: 86400,
     strictPreflight: false,
   });
