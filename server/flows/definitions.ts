@@ -26,7 +26,13 @@ const SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/i;
 export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[] } {
   const flows: FlowDefinition[] = [];
   const errors: FlowFileError[] = [];
-  const files = readdirSync(dir).filter((name) => /\.ya?ml$/i.test(name)).sort();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    throw new Error(`cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`);
+  }
+  const files = names.filter((name) => /\.ya?ml$/i.test(name)).sort();
   const seen = new Map<string, string>();
   for (const file of files) {
     try {
