@@ -1,7 +1,9 @@
-// Starts a real service on loopback with in-memory PGlite and a temporary flow folder, for tests.
+// Starts a real service on loopback with in-memory PGlite (or a fresh PostgreSQL database) and a temporary flow folder, for tests.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { startService, type RunningService, type ServiceOptions } from '../../server/service.js';
 
 export const PUBLIC_KEY = 'pk_test_public';
@@ -20,9 +22,10 @@ export async function startTestService(
 ): Promise<TestService> {
   const flowsDir = mkdtempSync(join(tmpdir(), 'onboarding-flows-'));
   for (const [file, yaml] of Object.entries(flows)) writeFileSync(join(flowsDir, file), yaml);
+  const server = options.database ? undefined : await freshPostgresDatabase();
   const service = await startService({
     flows: flowsDir,
-    database: 'memory',
+    database: server?.url ?? 'memory',
     watchFlows: false,
     env: { ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
     ...options,
@@ -55,9 +58,33 @@ export async function startTestService(
     },
     async close() {
       await service.close();
+      await server?.drop();
       rmSync(flowsDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * With `ONBOARDING_TEST_DATABASE=postgres://…` set, each test service gets a fresh database on that
+ * server (dropped on close), so the service suite runs against real PostgreSQL through `pg`.
+ */
+async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const base = process.env.ONBOARDING_TEST_DATABASE;
+  if (!base) return undefined;
+  const name = `onboarding_test_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 export const bannerFlowYaml = (slug = 'welcome', title = 'Welcome aboard', subtitle = 'Start here') => `
