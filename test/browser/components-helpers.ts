@@ -1,9 +1,8 @@
 // Shared setup of the element suites in Chromium: a real service, a page site on another port, and what the service recorded.
 import type { Page } from 'playwright-core';
 import type { FlowData, FlowState, FlowType } from '../../src/api/wire.js';
-import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
-import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-import { startStaticSite, type StaticSite } from '../support/static-site.js';
+import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { PUBLIC_KEY } from '../support/service.js';
 
 export interface FlowFile {
   slug: string;
@@ -17,27 +16,10 @@ export function flowFile(flow: FlowFile): [string, string] {
   return [`${flow.slug}.yaml`, JSON.stringify({ name: `Flow ${flow.slug}`, status: 'ACTIVE', targetingLogic: '', ...flow })];
 }
 
-export interface Env {
-  service: TestService;
-  site: StaticSite;
-  browser: LaunchedBrowser;
-  close(): Promise<void>;
-}
+export type Env = BrowserEnv;
 
-export async function startEnv(flows: FlowFile[]): Promise<Env> {
-  const service = await startTestService(Object.fromEntries(flows.map(flowFile)));
-  const site = await startStaticSite();
-  const browser = await launchChromium();
-  return {
-    service,
-    site,
-    browser,
-    async close() {
-      await browser.close();
-      await site.close();
-      await service.close();
-    },
-  };
+export function startEnv(flows: FlowFile[]): Promise<Env> {
+  return startBrowserEnv(Object.fromEntries(flows.map(flowFile)));
 }
 
 let counter = 0;

@@ -1,15 +1,10 @@
 // In real Chromium: storage that throws or is full, offline pauses, and the pagehide flush with keepalive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
-import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-import { startStaticSite, type StaticSite } from '../support/static-site.js';
-import { startLoopbackProxy, type LoopbackProxy } from '../support/loopback-proxy.js';
+import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { PUBLIC_KEY } from '../support/service.js';
 
-let service: TestService;
-let proxy: LoopbackProxy;
-let site: StaticSite;
-let browser: LaunchedBrowser;
+let env: BrowserEnv;
 
 const checklist = `
 slug: setup
@@ -40,42 +35,34 @@ const fullStorage = `<script>
 </script>`;
 
 beforeAll(async () => {
-  service = await startTestService({ 'setup.yaml': checklist });
-  proxy = await startLoopbackProxy(service.url);
-  site = await startStaticSite();
+  env = await startBrowserEnv({ 'setup.yaml': checklist }, { proxy: true });
   const page = (head = '') =>
     `<!doctype html><html><head>${head}</head><body>
-      <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${proxy.url}"></script>
+      <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
     </body></html>`;
-  site.page('/app.html', page());
-  site.page('/throwing.html', page(throwingStorage));
-  site.page('/full.html', page(fullStorage));
-  site.page('/elsewhere.html', '<!doctype html><p>another page</p>');
-  browser = await launchChromium();
+  env.site.page('/app.html', page());
+  env.site.page('/throwing.html', page(throwingStorage));
+  env.site.page('/full.html', page(fullStorage));
+  env.site.page('/elsewhere.html', '<!doctype html><p>another page</p>');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await proxy?.close();
-  await service?.close();
-});
+afterAll(() => env?.close());
 
 async function open(path: string): Promise<{ page: Page; errors: string[]; warnings: string[] }> {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   const errors: string[] = [];
   const warnings: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'warning' && message.text().startsWith('[onboarding]')) warnings.push(message.text());
   });
-  await page.goto(`${site.url}${path}`);
+  await page.goto(`${env.site.url}${path}`);
   await page.evaluate(() => window.Onboarding.ready);
   return { page, errors, warnings };
 }
 
 const rows = (userId: string) =>
-  service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
+  env.service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
 
 describe('storage', () => {
   for (const [name, path] of [
@@ -91,7 +78,7 @@ describe('storage', () => {
       await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
       await page.evaluate(() => window.Onboarding.track('saved'));
       await expect.poll(() => rows(userId)).toEqual([{ step_id: 'one' }]);
-      expect(await service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'saved' }]);
+      expect(await env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'saved' }]);
       expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.currentStep!.id)).toBe('two');
       expect(errors).toEqual([]);
       if (path === '/full.html') await page.evaluate(() => localStorage.clear());
@@ -104,14 +91,14 @@ describe('network', () => {
   it('waits while offline and sends the queued writes once the browser is back online', async () => {
     const { page, errors } = await open('/app.html');
     await page.evaluate(() => window.Onboarding.identify('offline-user'));
-    await browser.context.setOffline(true);
-    const before = proxy.requests.length;
+    await env.browser.context.setOffline(true);
+    const before = env.proxy!.requests.length;
     await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
     expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.state.completed)).toBe(true);
     await page.waitForTimeout(1500);
-    expect(proxy.requests.length).toBe(before);
+    expect(env.proxy!.requests.length).toBe(before);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('onboarding:outbox')!).length)).toBe(1);
-    await browser.context.setOffline(false);
+    await env.browser.context.setOffline(false);
     await expect.poll(() => rows('offline-user'), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
     expect(errors).toEqual([]);
     await page.evaluate(() => window.Onboarding.reset());
@@ -122,16 +109,16 @@ describe('network', () => {
     const { page, errors, warnings } = await open('/app.html');
     await page.evaluate(() => window.Onboarding.identify('leaving-user'));
     // The service asks for a minute's patience; the user leaves before that.
-    proxy.answer((r) => r.method === 'POST' && r.path === '/v1/public/flowStates', 503, '{"status":503}', {
+    env.proxy!.answer((r) => r.method === 'POST' && r.path === '/v1/public/flowStates', 503, '{"status":503}', {
       headers: { 'Retry-After': '60' },
       times: 1,
     });
     await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete({ rating: 5 }));
     await expect.poll(() => warnings).toHaveLength(1);
     await page.evaluate(() => window.Onboarding.track('left'));
-    await page.goto(`${site.url}/elsewhere.html`);
+    await page.goto(`${env.site.url}/elsewhere.html`);
     await expect.poll(() => rows('leaving-user'), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
-    await expect.poll(() => service.db.query("SELECT event FROM user_events WHERE user_id = 'leaving-user'")).toEqual([{ event: 'left' }]);
+    await expect.poll(() => env.service.db.query("SELECT event FROM user_events WHERE user_id = 'leaving-user'")).toEqual([{ event: 'left' }]);
     // One warning per kind of failure, however often it happens.
     expect(warnings[0]).toMatch(/^\[onboarding\] write-failed/);
     expect(errors).toEqual([]);

@@ -1,15 +1,10 @@
 // The README's async snippet in real Chromium: calls queue on the stub, replay once, and resolve after replay.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
-import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-import { startStaticSite, type StaticSite } from '../support/static-site.js';
-import { startLoopbackProxy, type LoopbackProxy } from '../support/loopback-proxy.js';
+import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { PUBLIC_KEY } from '../support/service.js';
 
-let service: TestService;
-let proxy: LoopbackProxy;
-let site: StaticSite;
-let browser: LaunchedBrowser;
+let env: BrowserEnv;
 
 // The snippet exactly as documented: the first <script> of the README block that defines the `_q` stub.
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -27,7 +22,7 @@ data:
 
 /** A page that uses Onboarding before the async script arrives; `twice` includes the snippet and the script twice. */
 function snippetPage(userId: string, twice: boolean): string {
-  const tag = `<script async src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${proxy.url}"></script>`;
+  const tag = `<script async src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>`;
   const calls = `<script>
     window.log = [];
     window.off = Onboarding.on('step.complete', (e) => log.push('step.complete:' + e.step.id));
@@ -43,18 +38,10 @@ function snippetPage(userId: string, twice: boolean): string {
 }
 
 beforeAll(async () => {
-  service = await startTestService({ 'setup.yaml': checklist });
-  proxy = await startLoopbackProxy(service.url);
-  site = await startStaticSite();
-  browser = await launchChromium();
+  env = await startBrowserEnv({ 'setup.yaml': checklist }, { proxy: true });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await proxy?.close();
-  await service?.close();
-});
+afterAll(() => env?.close());
 
 describe('async snippet', () => {
   for (const [name, twice] of [
@@ -64,12 +51,12 @@ describe('async snippet', () => {
     it(name, async () => {
       const userId = twice ? 'snippet-user-twice' : 'snippet-user';
       const path = `/${userId}.html`;
-      site.page(path, snippetPage(userId, twice));
-      const page = await browser.context.newPage();
+      env.site.page(path, snippetPage(userId, twice));
+      const page = await env.browser.context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
-      const before = proxy.requests.length;
-      await page.goto(`${site.url}${path}`);
+      const before = env.proxy!.requests.length;
+      await page.goto(`${env.site.url}${path}`);
       await page.evaluate(() => Promise.all([(window as unknown as { identified: Promise<void> }).identified, (window as unknown as { tracked: Promise<void> }).tracked]));
       const log = await page.evaluate(() => (window as unknown as { log: string[] }).log.filter((entry) => entry !== 'change'));
       expect(log).toContain(`identified as ${userId}`);
@@ -81,13 +68,13 @@ describe('async snippet', () => {
 
       // Completing the only step completes the flow: the service records both, once each.
       await expect
-        .poll(() => service.db.query('SELECT action_type, step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]))
+        .poll(() => env.service.db.query('SELECT action_type, step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]))
         .toEqual([
           { action_type: 'COMPLETED_STEP', step_id: 'one' },
           { action_type: 'COMPLETED_FLOW', step_id: 'one' },
         ]);
-      expect(await service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'opened-from-snippet' }]);
-      const upserts = proxy.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/users');
+      expect(await env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'opened-from-snippet' }]);
+      const upserts = env.proxy!.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/users');
       expect(upserts).toHaveLength(2);
       expect(errors).toEqual([]);
       await page.evaluate(() => window.Onboarding.reset());

@@ -1,15 +1,10 @@
 // Two tabs of one site in real Chromium stay in step, send each write once, and refresh on SPA route changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
-import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-import { startStaticSite, type StaticSite } from '../support/static-site.js';
-import { startLoopbackProxy, type LoopbackProxy } from '../support/loopback-proxy.js';
+import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { PUBLIC_KEY } from '../support/service.js';
 
-let service: TestService;
-let proxy: LoopbackProxy;
-let site: StaticSite;
-let browser: LaunchedBrowser;
+let env: BrowserEnv;
 
 const checklist = `
 slug: setup
@@ -26,12 +21,10 @@ data:
 `;
 
 beforeAll(async () => {
-  service = await startTestService({ 'setup.yaml': checklist });
-  proxy = await startLoopbackProxy(service.url);
-  site = await startStaticSite();
+  env = await startBrowserEnv({ 'setup.yaml': checklist }, { proxy: true });
   const page = (head = '') =>
     `<!doctype html><html><head>${head}</head><body>
-      <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${proxy.url}"></script>
+      <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
       <script>
         window.seen = [];
         for (const name of ['flow.start', 'step.start', 'step.complete', 'change']) {
@@ -39,19 +32,13 @@ beforeAll(async () => {
         }
       </script>
     </body></html>`;
-  site.page('/app.html', page());
-  site.page('/app/other', page());
+  env.site.page('/app.html', page());
+  env.site.page('/app/other', page());
   // A browser without BroadcastChannel: the storage event keeps the tabs in step.
-  site.page('/no-channel.html', page('<script>delete window.BroadcastChannel;</script>'));
-  browser = await launchChromium();
+  env.site.page('/no-channel.html', page('<script>delete window.BroadcastChannel;</script>'));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await proxy?.close();
-  await service?.close();
-});
+afterAll(() => env?.close());
 
 const stepStates = (page: Page) =>
   page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((s) => s.state.completed || s.state.skipped) ?? null);
@@ -61,9 +48,9 @@ async function twoTabs(path: string): Promise<[Page, Page, string[]]> {
   const errors: string[] = [];
   const pages: Page[] = [];
   for (let i = 0; i < 2; i++) {
-    const page = await browser.context.newPage();
+    const page = await env.browser.context.newPage();
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${site.url}${path}`);
+    await page.goto(`${env.site.url}${path}`);
     await page.evaluate(() => window.Onboarding.ready);
     pages.push(page);
   }
@@ -77,20 +64,20 @@ describe('tabs', () => {
     await expect.poll(() => b.evaluate(() => window.Onboarding.userId)).toBe('tab-user');
     await expect.poll(() => stepStates(b)).toEqual([false, false, false]);
 
-    const before = proxy.requests.length;
+    const before = env.proxy!.requests.length;
     await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
     await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([true, false, false]);
     await b.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1]!.skip());
     await expect.poll(() => stepStates(a), { timeout: 5000 }).toEqual([true, true, false]);
     await expect
-      .poll(() => service.db.query("SELECT step_id FROM step_states WHERE user_id = 'tab-user' ORDER BY step_id"))
+      .poll(() => env.service.db.query("SELECT step_id FROM step_states WHERE user_id = 'tab-user' ORDER BY step_id"))
       .toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
 
     // Each tab raised each event once, whichever tab made the change.
     for (const page of [a, b]) {
       await expect.poll(() => seen(page)).toEqual(['flow.start', 'step.start:one', 'step.complete:one']);
     }
-    const writes = proxy.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/flowStates');
+    const writes = env.proxy!.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/flowStates');
     expect(writes).toHaveLength(2);
     expect(errors).toEqual([]);
     await a.evaluate(() => window.Onboarding.reset());
@@ -115,12 +102,12 @@ describe('tabs', () => {
 
 describe('refresh', () => {
   it('reloads state once after a burst of SPA route changes, picking up progress made elsewhere', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${site.url}/app.html`);
+    const page = await env.browser.context.newPage();
+    await page.goto(`${env.site.url}/app.html`);
     await page.evaluate(() => window.Onboarding.identify('route-user'));
     // Another device completes a step.
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: 'route-user', flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
-    const before = proxy.requests.length;
+    await env.service.call('POST', '/v1/public/flowStates', { body: { userId: 'route-user', flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    const before = env.proxy!.requests.length;
     await page.evaluate(() => {
       history.pushState({}, '', '/app/other');
       history.replaceState({}, '', '/app/other?tab=2');
@@ -128,7 +115,7 @@ describe('refresh', () => {
     });
     await expect.poll(() => stepStates(page), { timeout: 5000 }).toEqual([true, false, false]);
     await page.waitForTimeout(500);
-    const reads = proxy.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/v1/public/flowStates'));
+    const reads = env.proxy!.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/v1/public/flowStates'));
     expect(reads).toHaveLength(1);
     await expect.poll(() => seen(page)).toContain('step.complete:one');
     await page.evaluate(() => window.Onboarding.reset());
