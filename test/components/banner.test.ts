@@ -92,6 +92,25 @@ describe('<onboarding-banner>', () => {
     expect(calls.filter((c) => !c.action.endsWith('start'))).toEqual([]);
   });
 
+  it('fires the action’s own cancelable event, and a veto there stops the action too', async () => {
+    banner();
+    const calls: RecordedCall[] = [];
+    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
+    el.currentFlow = recordingFlow($flows.get().hello!, calls);
+    await el.updateComplete;
+    const seen: string[] = [];
+    document.addEventListener('onboarding-step-complete', (event) => seen.push(`${event.type}:${event.detail.stepId}`), { once: true });
+    el.addEventListener('onboarding-flow-skip', (event) => {
+      seen.push(event.type);
+      event.preventDefault();
+    });
+    el.shadowRoot!.querySelector<HTMLElement>('[part="primary-button"]')!.click();
+    el.shadowRoot!.querySelector<HTMLElement>('[part="secondary-button"]')!.click();
+    await Promise.resolve();
+    expect(seen).toEqual(['onboarding-step-complete:s1', 'onboarding-flow-skip']);
+    expect(calls.filter((c) => !c.action.endsWith('start'))).toEqual([{ action: 'step.complete', stepId: 's1' }]);
+  });
+
   it('records the first showing as started, once', async () => {
     banner();
     const calls: RecordedCall[] = [];

@@ -1,40 +1,19 @@
 // Runs a definition's button action on the core's Flow and Step objects; failures are reported, never thrown.
 import type { ButtonAction } from '../../api/wire.js';
-import type { Flow, FlowActions, Step, StepActions } from '../../flows/flow.js';
+import type { Flow, Step } from '../../flows/flow.js';
 import { reportError } from '../../core/report.js';
 
 type ActionName = Exclude<ButtonAction, false>;
 
-// The core puts the actions on its Flow and Step objects; a plain object without them is left alone.
-type Actionable<T, A> = T & Partial<A>;
-
-/** Calls the Flow or Step method `action` names; `data` goes to step actions that take it. */
+/**
+ * Calls the Flow or Step method `action` names (`flow.skip` → `flow.skip()`); `data` goes to step actions that take it.
+ * A plain object without the method (a flow the core did not build) is left alone.
+ */
 export async function runAction(flow: Flow, step: Step | undefined, action: ActionName, data?: unknown): Promise<void> {
-  const f = flow as Actionable<Flow, FlowActions>;
-  const s = step as Actionable<Step, StepActions> | undefined;
+  const [scope, method] = action.split('.') as ['flow' | 'step', string];
+  const target = (scope === 'flow' ? flow : step) as Partial<Record<string, (data?: unknown) => Promise<void>>> | undefined;
   try {
-    switch (action) {
-      case 'flow.start':
-        return await f.start?.();
-      case 'flow.complete':
-        return await f.complete?.();
-      case 'flow.skip':
-        return await f.skip?.();
-      case 'flow.restart':
-        return await f.restart?.();
-      case 'flow.forward':
-        return await f.forward?.();
-      case 'flow.back':
-        return await f.back?.();
-      case 'step.start':
-        return await s?.start?.(data);
-      case 'step.complete':
-        return await s?.complete?.(data);
-      case 'step.skip':
-        return await s?.skip?.(data);
-      case 'step.reset':
-        return await s?.reset?.();
-    }
+    await target?.[method]?.(data);
   } catch (error) {
     reportError('action-failed', error);
   }

@@ -23,8 +23,16 @@ export interface OnboardingVisibilityDetail {
   flowSlug: string;
 }
 
+type ActionName = Exclude<ButtonAction, false>;
+
+/** `flow.complete` → `onboarding-flow-complete`: the action's own cancelable event. */
+export type ActionEventName<A extends ActionName = ActionName> = A extends `${infer Scope}.${infer Verb}` ? `onboarding-${Scope}-${Verb}` : never;
+
+type ActionEvents = { [A in ActionName as ActionEventName<A>]: CustomEvent<OnboardingActionDetail> };
+
 declare global {
-  interface GlobalEventHandlersEventMap {
+  /** Each action also fires its own cancelable event, such as `onboarding-step-complete` or `onboarding-flow-skip`. */
+  interface GlobalEventHandlersEventMap extends ActionEvents {
     /** Fires before every action; cancel it to veto the action or to take it over. */
     'onboarding-action': CustomEvent<OnboardingActionDetail>;
     /** A modal or popover element opened. */
@@ -37,7 +45,7 @@ declare global {
 }
 
 /** Dispatches a bubbling, composed event; returns false when a listener cancelled it. */
-export function emit<K extends 'onboarding-action' | 'onboarding-show' | 'onboarding-hide' | 'onboarding-step-change'>(
+export function emit<K extends 'onboarding-action' | 'onboarding-show' | 'onboarding-hide' | 'onboarding-step-change' | ActionEventName>(
   target: EventTarget,
   name: K,
   detail: GlobalEventHandlersEventMap[K]['detail'],

@@ -7,7 +7,7 @@ import { $flows } from '../../stores/flows.js';
 import { $userProperties } from '../../stores/user.js';
 import { reportError } from '../../core/report.js';
 import { markShown, runAction } from './actions.js';
-import { emit, type ActionTrigger } from './events.js';
+import { emit, type ActionEventName, type ActionTrigger } from './events.js';
 import { autoMounted, notePlaced } from './placement.js';
 import { plainText, richText, substitute, type Variables } from './rich-text.js';
 import { StoreController } from './store-controller.js';
@@ -132,14 +132,19 @@ export class OnboardingElement extends LitElement {
   }
 
   /**
-   * Fires the cancelable `onboarding-action`, then runs the action unless a listener cancelled it.
+   * Fires the cancelable `onboarding-action` and the action's own event (`onboarding-step-complete`, …), then runs
+   * the action unless a listener cancelled either.
    * Returns whether the action ran; a cancelled link click is prevented too.
    */
   protected act(action: ActionName, trigger: ActionTrigger, step?: Step, data?: unknown, event?: Event): boolean {
     const flow = this.currentFlow;
     if (!flow) return false;
     const target = step ?? flow.currentStep;
-    const proceed = emit(this, 'onboarding-action', { flowSlug: flow.slug, stepId: target?.id, action, trigger, data }, true);
+    const detail = { flowSlug: flow.slug, stepId: target?.id, action, trigger, data };
+    // The generic event first, then the action's own (`onboarding-step-complete`, …); either can veto.
+    const proceed =
+      emit(this, 'onboarding-action', detail, true) &&
+      emit(this, `onboarding-${action.replace('.', '-')}` as ActionEventName, detail, true);
     if (!proceed) {
       event?.preventDefault();
       return false;
