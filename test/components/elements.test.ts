@@ -8,7 +8,8 @@ import type { OnboardingCard } from '../../src/components/card/card.component.js
 import type { OnboardingChecklist } from '../../src/components/checklist/checklist.component.js';
 import type { OnboardingForm } from '../../src/components/form/form.component.js';
 import type { OnboardingFlow } from '../../src/components/flow/flow.component.js';
-import { recordingFlow, resetStores, seedFlow, type RecordedCall } from './support.js';
+import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
+import { recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
 
 beforeAll(() => registerElements());
 beforeEach(() => $elementOptions.set({ autoMount: false }));
@@ -157,15 +158,62 @@ describe('<onboarding-form>', () => {
     el.addEventListener('onboarding-action', (event) => details.push(event.detail));
     await type(el, 0, 'Ada');
     await type(el, 2, '42');
-    const y = q(el, 'input[value="y"]') as HTMLInputElement;
-    y.checked = true;
-    y.dispatchEvent(new Event('change'));
+    // Two boxes ticked before the element renders again both count.
+    for (const value of ['y', 'x']) {
+      const box = q(el, `input[value="${value}"]`) as HTMLInputElement;
+      box.checked = true;
+      box.dispatchEvent(new Event('change'));
+    }
     await el.updateComplete;
     q(el, 'form')!.dispatchEvent(new Event('submit', { cancelable: true }));
     await settle(el);
-    const data = { name: 'Ada', code: '', age: 42, mail: '', pick: ['y'] };
+    const data = { name: 'Ada', code: '', age: 42, mail: '', pick: ['y', 'x'] };
     expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data });
     expect(details).toEqual([{ flowSlug: 'f', stepId: 's', action: 'step.complete', trigger: 'submit', data }]);
+  });
+});
+
+describe('<onboarding-survey>', () => {
+  const data = {
+    steps: [
+      { id: 'rate', title: 'Rate us', type: 'rating', props: { max: 5 } },
+      { id: 'pick', title: 'What do you use?', type: 'multiple', options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }, { value: 'c', label: 'C' }] },
+      { id: 'one', title: 'Main reason?', type: 'single', options: [{ value: 'x', label: 'X' }, { value: 'y', label: 'Y' }] },
+    ],
+  };
+
+  async function answerStep(current: string, done: string[], choose: (el: OnboardingSurvey) => void): Promise<RecordedCall | undefined> {
+    seedFlow('sv', 'SURVEY', data, { current, steps: Object.fromEntries(done.map((id) => [id, { completed: true }])) });
+    const calls: RecordedCall[] = [];
+    const flow = recordingFlow($flows.get().sv!, calls);
+    const el = await fixture<OnboardingSurvey>(html`<onboarding-survey flow="sv" .currentFlow=${flow}></onboarding-survey>`);
+    await tick();
+    await settle(el);
+    const submit = q(el, '[part="primary-button"]') as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    choose(el);
+    await el.updateComplete;
+    expect(submit.disabled).toBe(false);
+    q(el, 'form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await settle(el);
+    fixtureCleanup();
+    return calls.filter((c) => c.action === 'step.complete').at(-1);
+  }
+
+  const check = (el: OnboardingSurvey, value: string) => {
+    const input = q(el, `input[value="${value}"]`) as HTMLInputElement;
+    input.checked = true;
+    input.dispatchEvent(new Event('change'));
+  };
+
+  it('sends a rating as a number, multiple choices as a list and a single choice as text', async () => {
+    expect(await answerStep('rate', [], (el) => check(el, '4'))).toEqual({ action: 'step.complete', stepId: 'rate', data: { value: 4 } });
+    expect(await answerStep('pick', ['rate'], (el) => (check(el, 'a'), check(el, 'c')))).toEqual({
+      action: 'step.complete',
+      stepId: 'pick',
+      data: { value: ['a', 'c'] },
+    });
+    expect(await answerStep('one', ['rate', 'pick'], (el) => check(el, 'y'))).toEqual({ action: 'step.complete', stepId: 'one', data: { value: 'y' } });
   });
 });
 

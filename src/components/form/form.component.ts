@@ -117,7 +117,12 @@ export class OnboardingForm extends OnboardingElement {
                 @change=${(event: Event) => {
                   const input = event.target as HTMLInputElement;
                   if (field.type === 'radio') this.setValue(field, input.value);
-                  else this.setValue(field, input.checked ? [...selected, input.value] : selected.filter((v) => v !== input.value));
+                  else {
+                    // Read the values now, not as rendered: two changes can land before the next render.
+                    const now = this.values[field.id];
+                    const rest = (Array.isArray(now) ? now : []).filter((v) => v !== input.value);
+                    this.setValue(field, input.checked ? [...rest, input.value] : rest);
+                  }
                 }}
                 @blur=${() => this.touch(field)}
                 id=${`${id}-${i}`} />

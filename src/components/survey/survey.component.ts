@@ -151,7 +151,9 @@ export class OnboardingSurvey extends OnboardingElement {
             .checked=${kind === 'single' ? this.answer === value : chosen.includes(value)}
             @change=${(event: Event) => {
               const checked = (event.target as HTMLInputElement).checked;
-              this.answer = kind === 'single' ? value : checked ? [...chosen, value] : chosen.filter((v) => v !== value);
+              // Read the answer now, not as rendered: two changes can land before the next render.
+              const now = Array.isArray(this.answer) ? this.answer.filter((v) => v !== value) : [];
+              this.answer = kind === 'single' ? value : checked ? [...now, value] : now;
             }} />
           <span>${this.plain(option.label)}</span>
         </label>`;
