@@ -21,10 +21,7 @@ export default css`
     gap: 0.75rem;
   }
   .head {
-    display: flex;
     align-items: center;
-    justify-content: space-between;
-    gap: 0.5rem;
     min-height: 2rem;
   }
   .counter {

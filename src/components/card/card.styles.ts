@@ -11,10 +11,4 @@ export default css`
     padding: var(--onboarding-card-padding, 1rem);
     box-shadow: var(--onboarding-card-shadow, 0 1px 3px rgb(0 0 0 / 0.08));
   }
-  .head {
-    display: flex;
-    align-items: flex-start;
-    justify-content: space-between;
-    gap: 0.5rem;
-  }
 `;

@@ -10,12 +10,6 @@ export default css`
     gap: 0.875rem;
     padding: var(--onboarding-form-padding, 1rem);
   }
-  .head {
-    display: flex;
-    align-items: flex-start;
-    justify-content: space-between;
-    gap: 0.5rem;
-  }
   .counter {
     color: var(--_muted);
     font-size: 0.85em;

@@ -54,6 +54,12 @@ export default css`
     border-radius: var(--_radius);
     text-align: start;
   }
+  .head {
+    display: flex;
+    align-items: flex-start;
+    justify-content: space-between;
+    gap: 0.5rem;
+  }
   .title {
     margin: 0;
     font-weight: 600;

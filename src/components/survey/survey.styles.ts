@@ -24,12 +24,6 @@ export default css`
   [part='base'][popover]:not(:popover-open) {
     display: none;
   }
-  .head {
-    display: flex;
-    align-items: flex-start;
-    justify-content: space-between;
-    gap: 0.5rem;
-  }
   .scale {
     display: flex;
     gap: 0.25rem;

@@ -42,10 +42,7 @@ export default css`
     overflow: auto;
   }
   .head {
-    display: flex;
     align-items: center;
-    justify-content: space-between;
-    gap: 0.5rem;
   }
   .counter {
     color: var(--_muted);
