@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
-import { PUBLIC_KEY } from '../support/service.js';
+import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
 
@@ -10,15 +10,6 @@ let env: BrowserEnv;
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const snippet = /```html\n(<script>\n[^`]*?_q[^`]*?<\/script>)/.exec(readme)![1]!;
 
-const checklist = `
-slug: setup
-name: Set up
-type: CHECKLIST
-data:
-  steps:
-    - id: one
-      title: One
-`;
 
 /** A page that uses Onboarding before the async script arrives; `twice` includes the snippet and the script twice. */
 function snippetPage(userId: string, twice: boolean): string {
@@ -38,7 +29,7 @@ function snippetPage(userId: string, twice: boolean): string {
 }
 
 beforeAll(async () => {
-  env = await startBrowserEnv({ 'setup.yaml': checklist }, { proxy: true });
+  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 1) }, { proxy: true });
 });
 
 afterAll(() => env?.close());

@@ -2,26 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
-import { PUBLIC_KEY } from '../support/service.js';
+import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
 
-const checklist = `
-slug: setup
-name: Set up
-type: CHECKLIST
-data:
-  steps:
-    - id: one
-      title: One
-    - id: two
-      title: Two
-    - id: three
-      title: Three
-`;
 
 beforeAll(async () => {
-  env = await startBrowserEnv({ 'setup.yaml': checklist }, { proxy: true });
+  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 3) }, { proxy: true });
   const page = (head = '') =>
     `<!doctype html><html><head>${head}</head><body>
       <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>

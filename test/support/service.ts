@@ -98,3 +98,17 @@ data:
       title: ${title}
       subtitle: ${subtitle}
 `;
+
+const CHECKLIST_STEPS = ['one', 'two', 'three'];
+
+/** A checklist flow with up to three steps, `one`, `two` and `three`, titled One, Two and Three. */
+export const checklistYaml = (slug = 'setup', targeting = '', stepCount = 3) => `
+slug: ${slug}
+name: Set up
+type: CHECKLIST
+${targeting ? `targetingLogic: "${targeting}"` : ''}
+data:
+  steps:
+${CHECKLIST_STEPS.slice(0, stepCount)
+  .map((id) => `    - id: ${id}\n      title: ${id[0]!.toUpperCase()}${id.slice(1)}\n`)
+  .join('')}`;

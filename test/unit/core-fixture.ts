@@ -29,21 +29,6 @@ export function destroySdks(): void {
   for (const sdk of running.splice(0)) sdk.destroy();
 }
 
-export const checklistYaml = (slug = 'setup', targeting = '') => `
-slug: ${slug}
-name: Set up
-type: CHECKLIST
-${targeting ? `targetingLogic: "${targeting}"` : ''}
-data:
-  steps:
-    - id: one
-      title: One
-    - id: two
-      title: Two
-    - id: three
-      title: Three
-`;
-
 export const blockedYaml = `
 slug: gated
 name: Gated

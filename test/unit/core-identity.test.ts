@@ -1,8 +1,8 @@
 // Identity against the real service: guests, linking on login, logout, switching users, the one-round-trip identify.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 import { startLoopbackProxy } from '../support/loopback-proxy.js';
-import { checklistYaml, countRows, destroySdks, loadSdk } from './core-fixture.js';
+import { countRows, destroySdks, loadSdk } from './core-fixture.js';
 
 // These tests start a real service and wait for real retries; a busy 2-core machine needs the room.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });

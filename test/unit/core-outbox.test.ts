@@ -1,9 +1,9 @@
 // The outbox and optimistic transitions against the real service: outages, retries, refusals, stale answers, reloads.
 import nodeConsole from 'node:console';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 import { startLoopbackProxy, type LoopbackProxy, type SeenRequest } from '../support/loopback-proxy.js';
-import { blockedYaml, checklistYaml, countRows, destroySdks, loadSdk } from './core-fixture.js';
+import { blockedYaml, countRows, destroySdks, loadSdk } from './core-fixture.js';
 
 // These tests start a real service and wait for real retries; a busy 2-core machine needs the room.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
