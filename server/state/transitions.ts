@@ -109,6 +109,8 @@ export async function applyTransition(tx: Queryable, catalog: FlowCatalog, body:
   if (stepIndex < 0 && (isStepAction || body.stepId !== '')) {
     throw new HttpProblem(404, `Flow "${body.flowSlug}" has no step "${body.stepId}".`, 'stepId');
   }
+  const at = body.createdAt ? new Date(body.createdAt) : now;
+  if (Number.isNaN(at.getTime())) throw new HttpProblem(400, 'body field "createdAt" must be an ISO 8601 date-time', 'createdAt');
   await lockUser(tx, body.userId);
   const flows = catalog.list();
   const snapshot = await loadUserSnapshot(tx, body.userId, body.groupId, flows);
@@ -120,8 +122,6 @@ export async function applyTransition(tx: Queryable, catalog: FlowCatalog, body:
       'flowSlug',
     );
   }
-  const at = body.createdAt ? new Date(body.createdAt) : now;
-  if (Number.isNaN(at.getTime())) throw new HttpProblem(400, 'body field "createdAt" must be an ISO 8601 date-time', 'createdAt');
   const changed = isStepAction
     ? await applyStepAction(tx, flow, snapshot, body, stepIndex, at)
     : await applyFlowAction(tx, flow, snapshot, body, at);
