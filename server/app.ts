@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FlowCatalog } from './flows/catalog.js';
 import type { Database } from './storage/database.js';
 import { bearerKey, scopeOf, type ApiKeys } from './http/auth.js';
-import { checkJsonBody } from './http/json-guard.js';
+import { parseJsonBody } from './http/json-body.js';
 import { HttpProblem, problemBody, toProblem } from './http/problem.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerGroupRoutes } from './routes/groups.js';
@@ -21,6 +21,12 @@ export interface Limits {
   propertiesPerObject: number;
   /** Requests one API key may make per minute; over it, 429 with Retry-After. @default 1200 */
   requestsPerMinute: number;
+  /** Largest `data` of one transition, in bytes of JSON; over it, 400. @default 8192 (8 KB) */
+  dataBytes: number;
+  /** Most property keys stored for one user or one group; a request that would pass it gets 409. @default 1000 */
+  storedProperties: number;
+  /** Largest stored properties object of one user or one group, in bytes of JSON; past it, 409. @default 262144 (256 KB) */
+  storedPropertyBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -28,6 +34,9 @@ export const DEFAULT_LIMITS: Limits = {
   eventsPerRequest: 100,
   propertiesPerObject: 200,
   requestsPerMinute: 1200,
+  dataBytes: 8192,
+  storedProperties: 1000,
+  storedPropertyBytes: 262_144,
 };
 
 export interface AppDeps {
@@ -44,6 +53,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     // Bodies are validated as sent: a number is not quietly turned into a string.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
+    // Node would answer a missing Host with an empty 400; the onRequest hook below answers it with a problem.
+    http: { requireHostHeader: false },
     // Malformed URLs and broken HTTP get problem bodies too, not Fastify's own JSON shape.
     frameworkErrors: (error, _request, rawReply) => {
       const problem = toProblem(error);
@@ -63,6 +74,20 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     },
   });
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  // Node answers an unknown Expect with an empty 417 unless someone listens; this listener sends a problem.
+  app.server.on('checkExpectation', (request, response) => {
+    const body = JSON.stringify(problemBody(417, `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not supported; only "100-continue" is.`));
+    response.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error as Error, deps.limits.bodyBytes);
@@ -96,6 +121,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   });
 
   app.addHook('onRequest', async (request) => {
+    // RFC 9112: a server must answer 400 to an HTTP/1.1 request without a Host header.
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      throw new HttpProblem(400, 'Send a Host header: HTTP/1.1 requests need one.', 'Host');
+    }
     if (request.method === 'OPTIONS') return;
     const scope = scopeOf(deps.keys, request.headers.authorization);
     if (scope === 'missing') {
@@ -128,9 +157,6 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     if (encoding && encoding.trim().toLowerCase() !== 'identity') {
       throw new HttpProblem(415, `Send the body uncompressed; Content-Encoding "${encoding}" is not accepted.`);
     }
-  });
-  app.addHook('preValidation', async (request) => {
-    if (request.body !== undefined) checkJsonBody(request.body);
   });
 
   registerUserRoutes(app, deps);

@@ -13,6 +13,14 @@ export const LIMIT_SETTINGS: LimitSetting[] = [
   { key: 'eventsPerRequest', flag: 'max-events', env: 'ONBOARDING_MAX_EVENTS', meaning: 'most tracking events in one upsert' },
   { key: 'propertiesPerObject', flag: 'max-properties', env: 'ONBOARDING_MAX_PROPERTIES', meaning: 'most keys in one properties object' },
   { key: 'requestsPerMinute', flag: 'rate-limit', env: 'ONBOARDING_RATE_LIMIT', meaning: 'requests per minute per API key' },
+  { key: 'dataBytes', flag: 'max-data-bytes', env: 'ONBOARDING_MAX_DATA_BYTES', meaning: 'largest data of one transition, in bytes of JSON' },
+  { key: 'storedProperties', flag: 'max-stored-properties', env: 'ONBOARDING_MAX_STORED_PROPERTIES', meaning: 'most property keys stored per user or group' },
+  {
+    key: 'storedPropertyBytes',
+    flag: 'max-stored-property-bytes',
+    env: 'ONBOARDING_MAX_STORED_PROPERTY_BYTES',
+    meaning: 'largest stored properties of a user or group, in bytes of JSON',
+  },
 ];
 
 /** Reads every limit; throws an Error naming the flag or variable when a value is not a positive whole number. */

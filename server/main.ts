@@ -11,9 +11,10 @@ export type { ServiceOptions, RunningService } from './service.js';
 
 const USAGE = `Usage: onboarding-server [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
+                         [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
 
 Limits (flag, or environment variable; default):
-${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(16)} ${s.env.padEnd(27)} ${String(DEFAULT_LIMITS[s.key]).padStart(6)}  ${s.meaning}`).join('\n')}
+${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(37)} ${String(DEFAULT_LIMITS[s.key]).padStart(7)}  ${s.meaning}`).join('\n')}
 
 Keys come from ONBOARDING_PUBLIC_KEYS and ONBOARDING_PRIVATE_KEYS (comma-separated).
 When both are unset, a key pair is made on first start, kept with the data, and printed.`;

@@ -1,4 +1,4 @@
-// Idempotency-Key on every POST: the first response is kept for 24 h and replayed; the work is never applied twice.
+// Idempotency-Key on every POST: a small record of the first answer is kept for 24 h and replayed; the work is never applied twice.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../storage/database.js';
@@ -10,10 +10,18 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
-export interface StoredResponse {
+export interface IdempotentResult {
   status: number;
   body: unknown;
+  /**
+   * What a replay needs, stored with the key in place of the body; it must stay small whatever the
+   * user has done. Absent: the body itself is stored (only for small, fixed answers such as `{}`).
+   */
+  keep?: unknown;
 }
+
+/** Rebuilds a replayed answer from what was kept, inside the replay's transaction. */
+export type Replay = (tx: Queryable, kept: unknown) => Promise<unknown>;
 
 interface KeyRow {
   request_hash: string;
@@ -28,13 +36,17 @@ const lastSweep = new WeakMap<Database, number>();
  * transaction, so a concurrent duplicate waits for the first and then replays its response; a
  * refused request (4xx) rolls back and keeps nothing, so it may be retried with the same key.
  * `userId` ties the record to a user so that deleting the user deletes it too.
+ *
+ * State answers are not stored: a replay of a write that answers with flow states gets the user's
+ * current state, rebuilt by `replay` from the small value the work chose to keep.
  */
 export async function runIdempotent(
   db: Database,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string | null,
-  work: (tx: Queryable) => Promise<StoredResponse>,
+  work: (tx: Queryable) => Promise<IdempotentResult>,
+  replay?: Replay,
 ): Promise<FastifyReply> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) {
@@ -68,16 +80,17 @@ export async function runIdempotent(
           'Idempotency-Key',
         );
       }
-      return { replayed: true, status: kept.status, body: JSON.parse(kept.body) as unknown };
+      const stored = JSON.parse(kept.body) as unknown;
+      return { replayed: true, status: kept.status, body: replay ? await replay(tx, stored) : stored };
     }
     const result = await work(tx);
     await tx.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE api_key = $1 AND key = $2', [
       apiKey,
       header,
       result.status,
-      JSON.stringify(result.body),
+      JSON.stringify(('keep' in result ? result.keep : result.body) ?? null),
     ]);
-    return { replayed: false, ...result };
+    return { replayed: false, status: result.status, body: result.body };
   });
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ACTION_TYPES, type FlowStatesQuery, type FlowStateWriteRequest, type FlowStateWriteResponse } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
+import { HttpProblem } from '../http/problem.js';
 import { idSchema } from '../http/schemas.js';
 import { readFlowStates } from '../state/read.js';
 import { applyTransition } from '../state/transitions.js';
@@ -43,10 +44,30 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         },
       },
     },
-    async (request, reply) =>
-      runIdempotent(deps.db, request, reply, request.body.userId, async (tx) => {
-        const body: FlowStateWriteResponse = await applyTransition(tx, deps.catalog, request.body, new Date());
-        return { status: 201, body };
-      }),
+    async (request, reply) => {
+      checkDataSize(request.body.data, deps.limits.dataBytes);
+      const { userId, groupId } = request.body;
+      return runIdempotent(
+        deps.db,
+        request,
+        reply,
+        userId,
+        async (tx) => {
+          const body: FlowStateWriteResponse = await applyTransition(tx, deps.catalog, request.body, new Date());
+          return { status: 201, body, keep: null };
+        },
+        // A replay answers with the user's state as it is now.
+        (tx) => readFlowStates(tx, deps.catalog, userId, groupId),
+      );
+    },
   );
+}
+
+/** A transition's `data` is kept with every later state answer, so its size is capped. */
+function checkDataSize(data: unknown, limit: number): void {
+  if (data === undefined) return;
+  const bytes = Buffer.byteLength(JSON.stringify(data));
+  if (bytes > limit) {
+    throw new HttpProblem(400, `body field "data" is ${bytes} bytes as JSON; a transition's data may be at most ${limit} bytes`, 'data');
+  }
 }

@@ -26,7 +26,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) =>
       runIdempotent(deps.db, request, reply, request.body.userId ?? null, async (tx) => {
-        await upsertGroup(tx, request.body);
+        await upsertGroup(tx, request.body, deps.limits);
         const body: GroupUpsertResponse = {};
         return { status: 201, body };
       }),

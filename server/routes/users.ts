@@ -28,16 +28,24 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) =>
-      runIdempotent(deps.db, request, reply, request.body.userId, async (tx) => {
-        const body = request.body;
-        const guestLinked = await upsertUser(tx, deps.catalog, body, new Date());
-        const response: UserUpsertResponse = {
-          userId: body.userId,
-          guestLinked,
-          flowStates: await readFlowStates(tx, deps.catalog, body.userId),
-        };
-        return { status: 201, body: response };
-      }),
+      runIdempotent(
+        deps.db,
+        request,
+        reply,
+        request.body.userId,
+        async (tx) => {
+          const body = request.body;
+          const guestLinked = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
+          const response: UserUpsertResponse = {
+            userId: body.userId,
+            guestLinked,
+            flowStates: await readFlowStates(tx, deps.catalog, body.userId),
+          };
+          return { status: 201, body: response, keep: { userId: body.userId, guestLinked } };
+        },
+        // A replay answers with the user's state as it is now.
+        async (tx, kept) => ({ ...(kept as Omit<UserUpsertResponse, 'flowStates'>), flowStates: await readFlowStates(tx, deps.catalog, request.body.userId) }),
+      ),
   );
 
   app.delete<{ Querystring: DeleteUserQuery }>(

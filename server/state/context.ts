@@ -26,7 +26,7 @@ export interface UserSnapshot {
   flows: Map<string, StoredFlowState>;
   /** flowSlug → stepId → state */
   steps: Map<string, Map<string, StoredStepState>>;
-  /** flowSlug → responses, oldest first */
+  /** flowSlug → the latest flow-level response and the latest response of each step, oldest first */
   responses: Map<string, FlowResponse[]>;
 }
 
@@ -94,13 +94,24 @@ export async function loadUserSnapshot(db: Queryable, userId: string, groupId: s
     data: unknown;
     last_action_at: Date | null;
   }>('SELECT flow_slug, step_id, started, completed, skipped, data, last_action_at FROM step_states WHERE user_id = $1', [userId]);
+  // State answers carry a bounded summary of the log, never all of it: per flow, the latest flow-level
+  // response and the latest response of each step. The whole log stays in the table.
   const responseRows = await db.query<{
     flow_slug: string;
     step_id: string;
     action_type: FlowResponse['actionType'];
     data: string;
     created_at: Date;
-  }>('SELECT flow_slug, step_id, action_type, data, created_at FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
+  }>(
+    `SELECT flow_slug, step_id, action_type, data, created_at FROM (
+       SELECT DISTINCT ON (flow_slug, step_key) id, flow_slug, step_id, action_type, data, created_at
+       FROM (SELECT id, flow_slug, step_id, action_type, data, created_at,
+                    CASE WHEN action_type LIKE '%FLOW' THEN NULL ELSE step_id END AS step_key
+             FROM flow_responses WHERE user_id = $1) AS log
+       ORDER BY flow_slug, step_key, id DESC
+     ) AS latest ORDER BY id`,
+    [userId],
+  );
 
   const flows = new Map<string, StoredFlowState>();
   for (const row of flowRows) {

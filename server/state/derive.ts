@@ -1,7 +1,9 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
-import type { FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
+import type { ActionType, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
 import type { CatalogFlow } from '../flows/catalog.js';
 import type { UserSnapshot } from './context.js';
+
+const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);
 
 export function deriveFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot): FlowStatesResponse {
   const eligibleFlows: FlowState[] = [];
@@ -32,7 +34,7 @@ export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot): Flow
       visible: step.visibility?.(snapshot.cel) ?? true,
       blocked: step.start ? !step.start(snapshot.cel) : false,
       ...(s?.lastActionAt ? { lastActionAt: s.lastActionAt } : {}),
-      flowResponses: responses.filter((r) => r.stepId === id),
+      flowResponses: responses.filter((r) => r.stepId === id && !FLOW_ACTIONS.has(r.actionType)),
     };
     return { id, $state: state };
   });

@@ -2,15 +2,16 @@
 import type { GroupUpsertRequest } from '../../src/api/wire.js';
 import type { Queryable } from '../storage/database.js';
 import { lockUser } from './transitions.js';
-import { appendEvents } from './users.js';
+import { appendEvents, checkStoredProperties, type StoredLimits } from './users.js';
 
 /** Creates or updates the group; with `userId`, that user (created when unknown) becomes a member. */
-export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest): Promise<void> {
+export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limits: StoredLimits): Promise<void> {
   await tx.query(
     `INSERT INTO groups (id, properties) VALUES ($1, $2::jsonb)
      ON CONFLICT (id) DO UPDATE SET properties = groups.properties || EXCLUDED.properties, updated_at = now()`,
     [body.groupId, JSON.stringify(body.properties ?? {})],
   );
+  if (body.properties && Object.keys(body.properties).length > 0) await checkStoredProperties(tx, 'group', body.groupId, limits);
   await appendEvents(tx, 'group', body.groupId, body.events);
   if (body.userId !== undefined) {
     await lockUser(tx, body.userId);

@@ -1,25 +1,53 @@
 // Users: upsert (properties merge, events append), guest linking, bootstrapFlowStates, and hard delete.
 import type { TrackingEvent, UserUpsertRequest } from '../../src/api/wire.js';
+import type { Limits } from '../app.js';
 import type { FlowCatalog } from '../flows/catalog.js';
+import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot } from './context.js';
 import { deriveFlowState, isEligible } from './derive.js';
 import { appendResponse, lockUser, setStep } from './transitions.js';
 
+export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes'>;
+
 /** Upserts the user (linking the guest and bootstrapping first when asked); returns whether a guest was linked. */
-export async function upsertUser(tx: Queryable, catalog: FlowCatalog, body: UserUpsertRequest, now: Date): Promise<boolean> {
+export async function upsertUser(tx: Queryable, catalog: FlowCatalog, body: UserUpsertRequest, now: Date, limits: StoredLimits): Promise<boolean> {
   await lockUser(tx, body.userId);
   const guestLinked = body.linkGuestId ? await linkGuest(tx, body.userId, body.linkGuestId) : false;
   // Top-level keys merge: a supplied key replaces the stored value, keys not supplied stay.
-  if (body.properties && Object.keys(body.properties).length > 0) {
+  const merging = Boolean(body.properties && Object.keys(body.properties).length > 0);
+  if (merging) {
     await tx.query('UPDATE users SET properties = properties || $2::jsonb, updated_at = now() WHERE id = $1', [
       body.userId,
       JSON.stringify(body.properties),
     ]);
   }
+  if (merging || guestLinked) await checkStoredProperties(tx, 'user', body.userId, limits);
   await appendEvents(tx, 'user', body.userId, body.events);
   if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, body.userId, now);
   return guestLinked;
+}
+
+/**
+ * Refuses (409) a write that leaves a user's or group's stored properties past the limits. It runs
+ * inside the write's transaction, so the refused write rolls back and nothing of it is kept.
+ */
+export async function checkStoredProperties(tx: Queryable, kind: 'user' | 'group', id: string, limits: StoredLimits): Promise<void> {
+  const table = kind === 'user' ? 'users' : 'groups';
+  const [row] = await tx.query<{ keys: number; bytes: number }>(
+    `SELECT (SELECT count(*) FROM jsonb_object_keys(properties))::int AS keys, octet_length(properties::text) AS bytes FROM ${table} WHERE id = $1`,
+    [id],
+  );
+  if (!row) return;
+  const refuse = (what: string) => {
+    throw new HttpProblem(
+      409,
+      `This would store ${what} for ${kind} "${id}". Update the keys it already has instead of adding new ones; nothing of this request was stored.`,
+      'properties',
+    );
+  };
+  if (row.keys > limits.storedProperties) refuse(`${row.keys} property keys, over the limit of ${limits.storedProperties},`);
+  if (row.bytes > limits.storedPropertyBytes) refuse(`${row.bytes} bytes of properties, over the limit of ${limits.storedPropertyBytes},`);
 }
 
 /** Appends tracking events to a user or a group; earlier events are never touched. */

@@ -64,17 +64,22 @@ export async function serverState(env: Env, userId: string, slug: string): Promi
   return (read.body?.eligibleFlows as FlowState[] | undefined)?.find((flow) => flow.flowSlug === slug);
 }
 
-/** The transitions the service recorded for one flow, as "ACTION_TYPE:stepId". */
+/** The transitions the service recorded for one flow (its whole response log), as "ACTION_TYPE:stepId". */
 export async function recorded(env: Env, userId: string, slug: string): Promise<string[]> {
-  const state = await serverState(env, userId, slug);
-  return (state?.$state.flowResponses ?? []).map((response) => `${response.actionType}:${response.stepId}`);
+  const rows = await env.service.db.query<{ action_type: string; step_id: string }>(
+    'SELECT action_type, step_id FROM flow_responses WHERE user_id = $1 AND flow_slug = $2 ORDER BY id',
+    [userId, slug],
+  );
+  return rows.map((row) => `${row.action_type}:${row.step_id}`);
 }
 
 /** The data recorded with the last response of `actionType`, decoded. */
 export async function recordedData(env: Env, userId: string, slug: string, actionType: string): Promise<unknown> {
-  const state = await serverState(env, userId, slug);
-  const response = [...(state?.$state.flowResponses ?? [])].reverse().find((r) => r.actionType === actionType);
-  return response ? JSON.parse(response.data) : undefined;
+  const [row] = await env.service.db.query<{ data: string }>(
+    'SELECT data FROM flow_responses WHERE user_id = $1 AND flow_slug = $2 AND action_type = $3 ORDER BY id DESC LIMIT 1',
+    [userId, slug, actionType],
+  );
+  return row ? JSON.parse(row.data) : undefined;
 }
 
 /** Whether the element's shadow root has an element matching `selector`. */

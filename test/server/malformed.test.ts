@@ -1,4 +1,5 @@
 // No input produces a 500: a table of malformed requests, each answered with the right 4xx problem body and no change to stored state.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bannerFlowYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
 
@@ -70,6 +71,11 @@ const CASES: Case[] = [
   { name: 'a property value with a NUL', method: 'POST', path: '/v1/public/users', body: { userId: 'x', properties: { a: 'b\u0000' } }, status: 400, field: 'properties.a' },
   { name: 'a property name with a NUL', method: 'POST', path: '/v1/public/users', body: { userId: 'x', properties: { 'a\u0000': 1 } }, status: 400 },
   { name: 'an unpaired surrogate', method: 'POST', path: '/v1/public/users', body: '{"userId":"x","properties":{"a":"\\ud800"}}', status: 400, field: 'properties.a' },
+  { name: 'a number that overflows (1e309)', method: 'POST', path: '/v1/public/users', body: '{"userId":"x","properties":{"big":1e309}}', status: 400, field: 'properties.big' },
+  { name: 'a negative number that overflows', method: 'POST', path: '/v1/public/users', body: '{"userId":"x","events":[{"event":"e","properties":{"n":-1e309}}]}', status: 400, field: 'events.0.properties.n' },
+  { name: 'a number that underflows to 0 (1e-400)', method: 'POST', path: '/v1/public/flowStates', body: '{"userId":"x","flowSlug":"welcome","stepId":"hello","actionType":"STARTED_STEP","data":{"tiny":1e-400}}', status: 400, field: 'data.tiny' },
+  { name: 'an integer beyond 2^53', method: 'POST', path: '/v1/public/groups', body: '{"groupId":"g","properties":{"id":9007199254740993}}', status: 400, field: 'properties.id' },
+  { name: 'an integer beyond 2^53 in an array', method: 'POST', path: '/v1/public/users', body: '{"userId":"x","properties":{"ids":[1,12345678901234567890]}}', status: 400, field: 'properties.ids.1' },
   { name: 'events an object', method: 'POST', path: '/v1/public/users', body: { userId: 'x', events: { event: 'a' } }, status: 400, field: 'events' },
   { name: 'an event without a name', method: 'POST', path: '/v1/public/users', body: { userId: 'x', events: [{ properties: {} }] }, status: 400, field: 'events.0.event' },
   { name: 'an event with an unknown field', method: 'POST', path: '/v1/public/users', body: { userId: 'x', events: [{ event: 'a', at: 1 }] }, status: 400, field: 'events.0.at' },
@@ -116,6 +122,22 @@ const CASES: Case[] = [
   { name: 'a malformed percent-encoding in the path', method: 'GET', path: '/v1/public/%E0%A4%A', status: 400 },
 ];
 
+/** Sends bytes as they are over a socket (fetch always adds a Host header) and reads the answer. */
+async function rawHttp(request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { port } = new URL(service.url);
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+  });
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
 describe('malformed input', () => {
   it.each(CASES)('answers $status for $name and changes nothing', async (c) => {
     const before = await storedState();
@@ -147,6 +169,37 @@ describe('malformed input', () => {
     expect(response.status).toBe(431);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(response.body.status).toBe(431);
+  });
+
+  it('stores numbers exactly as sent when a JavaScript number holds them', async () => {
+    const body = '{"userId":"numbers","properties":{"max":1e308,"min":-1e308,"tiny":5e-324,"safe":9007199254740991,"tenth":0.1,"long":0.12345678901234567890,"zero":0,"negZero":-0.0}}';
+    expect((await service.call('POST', '/v1/public/users', { body })).status).toBe(201);
+    const [row] = await service.db.query<{ properties: Record<string, number> }>("SELECT properties FROM users WHERE id = 'numbers'");
+    expect(row!.properties).toMatchObject({ max: 1e308, min: -1e308, tiny: 5e-324, safe: 9007199254740991, tenth: 0.1, zero: 0 });
+  });
+
+  it('answers 400 to a body that is not valid UTF-8, and stores nothing', async () => {
+    const before = await storedState();
+    const bytes = Buffer.concat([Buffer.from('{"userId":"utf","properties":{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}')]);
+    const response = await fetch(`${service.url}/v1/public/users`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer pk_test_public', 'Content-Type': 'application/json' },
+      body: bytes,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 400, field: 'body', detail: expect.stringContaining('UTF-8') });
+    expect(await storedState()).toEqual(before);
+  });
+
+  it('answers a request without a Host header, and an unknown Expect, with problem bodies', async () => {
+    const noHost = await rawHttp(`GET /v1/public/flows HTTP/1.1\r\nAuthorization: Bearer pk_test_public\r\nConnection: close\r\n\r\n`);
+    expect(noHost.status).toBe(400);
+    expect(noHost.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(noHost.body)).toMatchObject({ status: 400, field: 'Host' });
+    const expectation = await rawHttp(`GET /v1/public/flows HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\nAuthorization: Bearer pk_test_public\r\nConnection: close\r\n\r\n`);
+    expect(expectation.status).toBe(417);
+    expect(expectation.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(expectation.body)).toMatchObject({ status: 417, title: 'Expectation Failed' });
   });
 
   it('still serves normal requests after all of that', async () => {
