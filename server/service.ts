@@ -39,15 +39,22 @@ const quietLogger: Logger = { warn: () => {}, info: () => {} };
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.logger ?? quietLogger;
   const db = await openDatabase(options.database ?? 'memory');
-  const keys = await resolveKeys(db, options.env ?? process.env);
-  const catalog = new FlowCatalog(db, options.flows, log);
-  await catalog.load();
-  const app = await buildApp(
-    { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits } },
-    { logger: options.httpLog ?? false },
-  );
+  let app: FastifyInstance | undefined;
+  let keys: ApiKeys;
+  let catalog: FlowCatalog;
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 0, host });
+  try {
+    keys = await resolveKeys(db, options.env ?? process.env);
+    catalog = new FlowCatalog(db, options.flows, log);
+    await catalog.load();
+    app = await buildApp({ db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits } }, { logger: options.httpLog ?? false });
+    await app.listen({ port: options.port ?? 0, host });
+  } catch (error) {
+    // A service that could not start lets go of its database (and the data directory's lock).
+    await app?.close().catch(() => {});
+    await db.close().catch(() => {});
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   let watcher: FSWatcher | undefined;

@@ -65,15 +65,22 @@ export class FlowCatalog {
   /** Reads the folder, records a new version for every changed file, and swaps in the new set. */
   async load(): Promise<FlowFileError[]> {
     const { flows, errors } = readFlowDirectory(this.dir);
-    for (const error of errors) this.log.warn(`flow file ${error.file} refused: ${error.message}`);
     const previous = [...this.flows.values()];
     const next = new Map<string, CatalogFlow>();
     for (const definition of flows) {
-      const row = await this.sync(definition);
+      let row: FlowRow;
+      try {
+        row = await this.sync(definition);
+      } catch (error) {
+        // One file the database will not take must not stop the others from loading.
+        errors.push({ file: definition.file, message: `could not be stored: ${error instanceof Error ? error.message : String(error)}` });
+        continue;
+      }
       // An unchanged version keeps its compiled expressions.
       const kept = previous.find((entry) => entry.flow.id === row.id && entry.definition.file === definition.file);
       next.set(definition.slug, kept ?? compile(definition, row, (message) => this.warnOnce(row.id, message)));
     }
+    for (const error of errors) this.log.warn(`flow file ${error.file} refused: ${error.message}`);
     // A file that loaded before and is broken now keeps serving its last good version.
     for (const error of errors) {
       const lastGood = previous.find((entry) => entry.definition.file === error.file);

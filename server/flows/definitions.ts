@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BUTTON_ACTIONS, FLOW_STATUSES, FLOW_TYPES, type FlowData, type FlowStatus, type FlowType } from '../../src/api/wire.js';
+import { findUnstorableText } from '../http/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
 
 export interface FlowDefinition {
@@ -57,6 +58,10 @@ export function parseFlowDefinition(file: string, text: string): FlowDefinition 
     throw new Error(`bad YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   if (!isObject(doc)) throw new Error('bad YAML: the file must hold a mapping with slug, name, type, status and data');
+  const unstorable = findUnstorableText(doc);
+  if (unstorable !== undefined) {
+    throw new Error(`"${unstorable}" holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored`);
+  }
   const slug = doc.slug;
   if (typeof slug !== 'string' || !SLUG.test(slug)) throw new Error('"slug" must be letters, digits, "-" or "_"');
   if (typeof doc.name !== 'string' || !doc.name) throw new Error('"name" must be a non-empty string');

@@ -34,6 +34,25 @@ function unstorable(field: string): HttpProblem {
   return new HttpProblem(400, `body field "${field}" holds a NUL character or an unpaired surrogate, which cannot be stored`, field);
 }
 
+/** The dotted path of the first string or key in `value` that cannot be stored as text ('' for `value` itself), if any. */
+export function findUnstorableText(value: unknown): string | undefined {
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path: '' }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item.value === 'string') {
+      if (UNSTORABLE.test(item.value)) return item.path;
+      continue;
+    }
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    for (const [key, child] of Object.entries(item.value)) {
+      const path = item.path ? `${item.path}.${key}` : key;
+      if (!Array.isArray(item.value) && UNSTORABLE.test(key)) return path;
+      stack.push({ value: child, path });
+    }
+  }
+  return undefined;
+}
+
 /** True when a query or header value can be stored as text. */
 export function isStorableText(value: string): boolean {
   return !UNSTORABLE.test(value);

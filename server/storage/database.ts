@@ -2,6 +2,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
+import { lockDataDirectory } from './data-lock.js';
 import { migrate } from './schema.js';
 
 export interface Queryable {
@@ -21,14 +22,26 @@ export async function openDatabase(location: string): Promise<Database> {
   const db = location.startsWith('postgres://') || location.startsWith('postgresql://')
     ? openPostgres(location)
     : await openPglite(location);
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
   return db;
 }
 
 async function openPglite(location: string): Promise<Database> {
   const inMemory = location === 'memory' || location === ':memory:';
   if (!inMemory) mkdirSync(location, { recursive: true });
-  const lite = await PGlite.create(inMemory ? undefined : location);
+  const lock = inMemory ? undefined : lockDataDirectory(location);
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(inMemory ? undefined : location);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<Row>(sql: string, params?: unknown[]) {
       return (await q.query<Row>(sql, params)).rows;
@@ -38,7 +51,13 @@ async function openPglite(location: string): Promise<Database> {
     kind: inMemory ? 'memory' : 'pglite',
     ...wrap(lite),
     transaction: (work) => lite.transaction((tx) => work(wrap(tx))),
-    close: () => lite.close(),
+    async close() {
+      try {
+        await lite.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 

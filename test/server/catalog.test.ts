@@ -20,6 +20,9 @@ const INVALID: Record<string, string> = {
   'bad-cel.yaml': checklist('bad-cel', ['a'], 'targetingLogic: "user.properties.plan == "\n'),
   'bad-step-cel.yaml': 'slug: bad-step-cel\nname: x\ntype: CARD\ndata:\n  steps:\n    - id: a\n      startCriteria: "(("\n',
   'bad-action.yaml': 'slug: bad-action\nname: x\ntype: CARD\ndata:\n  steps:\n    - id: a\n      primaryButton: { title: Go, action: step.finish }\n',
+  // YAML escapes that PostgreSQL cannot store: once, either of these stopped the whole service at start.
+  'nul.yaml': 'slug: nul\nname: x\ntype: CARD\ndata:\n  steps:\n    - id: a\n      title: "a\\0b"\n',
+  'surrogate.yaml': 'slug: surrogate\nname: "\\uD800"\ntype: CARD\ndata:\n  steps:\n    - id: a\n',
 };
 
 beforeAll(async () => {
@@ -48,6 +51,8 @@ describe('invalid flow files', () => {
       'bad-cel.yaml': /targetingLogic does not compile as CEL/,
       'bad-step-cel.yaml': /step "a" startCriteria does not compile as CEL/,
       'bad-action.yaml': /unknown action "step.finish"/,
+      'nul.yaml': /"data\.steps\.0\.title" holds a NUL character/,
+      'surrogate.yaml': /"name" holds a NUL character \(\\0\) or an unpaired surrogate/,
     };
     for (const [file, problem] of Object.entries(problems)) {
       const warning = warnings.find((w) => w.includes(`flow file ${file} refused`));

@@ -30,10 +30,10 @@ async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}) {
     });
     child.on('exit', (code) => reject(new Error(`server exited ${code}:\n${output}`)));
   });
-  const stop = () =>
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.kill('SIGTERM');
+      child.kill(signal);
     });
   return { output, url: /listening on (\S+)/.exec(output)![1]!, stop };
 }
@@ -65,6 +65,33 @@ describe('npm run server', () => {
     }
     expect(run.output).not.toContain('public key:');
     await run.stop();
+  });
+});
+
+describe('npm run server on an embedded data directory', () => {
+  it('refuses to start a second service on a data directory in use, and takes over the lock of a killed one', async () => {
+    const args = ['--port', '0', '--flows', dir, '--database', join(dir, 'locked')];
+    const env = { ONBOARDING_PUBLIC_KEYS: 'pk_lock' };
+    const first = await runUntilListening(args, env);
+    const second = await runUntilListening(args, env).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(second).toMatch(/server exited 1/);
+    expect(second).toMatch(/data directory .*locked is in use by another onboarding service \(process \d+/);
+    // The first one still answers, and its writes stay.
+    const write = await fetch(`${first.url}/v1/public/users`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer pk_lock', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: 'kept-by-the-first' }),
+    });
+    expect(write.status).toBe(201);
+    // A crash leaves the lock file behind; the next start sees that its process is gone and takes it over.
+    await first.stop('SIGKILL');
+    const third = await runUntilListening(args, env);
+    const read = await fetch(`${third.url}/v1/public/flowStates?userId=kept-by-the-first`, { headers: { Authorization: 'Bearer pk_lock' } });
+    expect(read.status).toBe(200);
+    await third.stop();
   });
 });
 
