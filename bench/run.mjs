@@ -1,0 +1,31 @@
+// `npm run bench`: runs the benchmarks, prints their tables, and writes every figure to bench/results.json.
+// Usage: npm run bench [-- <name> …]   (names: attack; default: all)
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { printAttack, runAttack } from './attack-bloat.mjs';
+
+const BENCHMARKS = {
+  /** Issue: a public key could crash the service by bloating one user; answers must stay bounded, RSS flat. */
+  attack: { run: () => runAttack(), print: printAttack },
+};
+
+const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
+const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const unknown = requested.filter((name) => !(name in BENCHMARKS));
+if (unknown.length) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}.`);
+  process.exit(2);
+}
+const names = requested.length ? requested : Object.keys(BENCHMARKS);
+// Keep the figures of benchmarks not run this time, so one run of one benchmark does not erase the others.
+const results = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : {};
+results.machine = { node: process.version, platform: `${process.platform}-${process.arch}`, at: new Date().toISOString() };
+for (const name of names) {
+  const benchmark = BENCHMARKS[name];
+  console.log(`\n== ${name} ==`);
+  const result = await benchmark.run();
+  benchmark.print(result);
+  results[name] = result;
+}
+writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nFigures written to bench/results.json.`);

@@ -1,0 +1,88 @@
+// Benchmark support: the built service as its own process on loopback, temporary flow folders, and RSS sampling from /proc.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export function tempFlows(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'onboarding-bench-flows-'));
+  for (const [name, yaml] of Object.entries(files)) writeFileSync(join(dir, name), yaml);
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts `node dist/server.mjs` on a free loopback port with its own data directory; resolves once it listens. */
+export async function startServiceProcess({ flows, database, args = [], env = {} }) {
+  const dataDir = database ? undefined : mkdtempSync(join(tmpdir(), 'onboarding-bench-data-'));
+  const publicKey = 'pk_bench_public';
+  const privateKey = 'sk_bench_private';
+  const child = spawn(process.execPath, ['dist/server.mjs', '--port', '0', '--flows', flows, '--database', database ?? dataDir, ...args], {
+    cwd: root,
+    env: { ...process.env, ONBOARDING_PUBLIC_KEYS: publicKey, ONBOARDING_PRIVATE_KEYS: privateKey, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 60_000);
+    child.stdout.on('data', () => {
+      const match = /listening on (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the service exited ${code}:\n${output}`)));
+  });
+  // The start-up line "limits: max-body-bytes 102400, …" names every limit in force.
+  const limitLine = /limits:\s+(.*)/.exec(output)?.[1] ?? '';
+  const limits = Object.fromEntries(
+    [...limitLine.matchAll(/([a-z-]+) (\d+)/g)].map(([, flag, value]) => [flag.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), Number(value)]),
+  );
+  return {
+    url,
+    pid: child.pid,
+    publicKey,
+    privateKey,
+    output: () => output,
+    limits: { dataBytes: limits.maxDataBytes ?? 8192, ...limits },
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => {
+          if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident set size of a process, in MiB. */
+export function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/**
+ * Samples RSS every 20 ms: for `ms`, or, with `untilStopped`, until `stop()` is called.
+ * Resolves (or `stop()` resolves) to the mean and the maximum, in MiB with one decimal.
+ */
+export function sampleRss(pid, ms, { untilStopped = false } = {}) {
+  const samples = [];
+  const take = () => samples.push(rssMiB(pid));
+  take();
+  const timer = setInterval(take, 20);
+  const finish = () => {
+    clearInterval(timer);
+    take();
+    const round = (n) => Number(n.toFixed(1));
+    return { mean: round(samples.reduce((a, b) => a + b, 0) / samples.length), max: round(Math.max(...samples)) };
+  };
+  if (untilStopped) return { stop: async () => finish() };
+  return new Promise((resolve) => setTimeout(() => resolve(finish()), ms));
+}
