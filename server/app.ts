@@ -11,6 +11,7 @@ import { registerUserRoutes } from './routes/users.js';
 import { registerGroupRoutes } from './routes/groups.js';
 import { registerFlowStateRoutes } from './routes/flow-states.js';
 import { registerFlowRoutes } from './routes/flows.js';
+import { registerSessionRoutes } from './routes/sessions.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes; over it, 413. @default 102400 (100 KB) */
@@ -86,7 +87,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   // Node answers an unknown Expect with an empty 417 unless someone listens; this listener sends a problem.
   app.server.on('checkExpectation', (request, response) => {
     const body = JSON.stringify(problemBody(417, `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not supported; only "100-continue" is.`));
-    response.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
+    response.writeHead(417, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -114,7 +115,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+    // Frigade's SDKs send their version and platform with every request.
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Frigade-SDK-Version', 'X-Frigade-SDK-Platform'],
     exposedHeaders: ['ETag', 'Retry-After', 'Idempotent-Replayed'],
     maxAge: 86400,
     strictPreflight: false,
@@ -163,5 +165,6 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   registerGroupRoutes(app, deps);
   registerFlowStateRoutes(app, deps);
   registerFlowRoutes(app, deps);
+  registerSessionRoutes(app, deps);
   return app;
 }

@@ -24,3 +24,22 @@ export function eventsSchema(limits: Limits) {
     },
   } as const;
 }
+
+/**
+ * Where the client is (Frigade's SDKs send `url`, `userAgent` and `registeredCollectionIds`). Any
+ * object is taken; only a string `url` is kept, with each flow response.
+ */
+export const contextSchema = { type: 'object' } as const;
+
+/** `?content=none` on any endpoint that answers flow states: the flows' definitions are left out. */
+export const contentQuerySchema = {
+  type: 'object',
+  properties: { content: { type: 'string', enum: ['all', 'none'] } },
+} as const;
+
+/** Flow versions a client holds, by slug, so their definitions are left out of the answer. */
+export const knownVersionsSchema = {
+  type: 'object',
+  maxProperties: 10_000,
+  additionalProperties: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+} as const;

@@ -1,12 +1,22 @@
-// /v1/public/flowStates: read one user's state in every flow (an unknown user reads as new and is not created), and write a transition.
+// /v1/public/flowStates: read one user's state in every flow (GET, or POST without actionType) and write a transition (POST).
 import type { FastifyInstance } from 'fastify';
-import { ACTION_TYPES, type FlowStatesQuery, type FlowStateWriteRequest, type FlowStateWriteResponse } from '../../src/api/wire.js';
+import {
+  ACTION_TYPES,
+  type FlowContentMode,
+  type FlowStatesQuery,
+  type FlowStatesReadRequest,
+  type FlowStateWriteRequest,
+  type FlowStateWriteResponse,
+} from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
-import { idSchema } from '../http/schemas.js';
+import { contentQuerySchema, contextSchema, idSchema, knownVersionsSchema } from '../http/schemas.js';
 import { readFlowStates } from '../state/read.js';
 import { applyTransition } from '../state/transitions.js';
+
+/** Fields only a write carries: a body with any of them and no actionType is a write missing its action. */
+const WRITE_FIELDS = ['flowSlug', 'stepId', 'data', 'createdAt'] as const;
 
 export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: FlowStatesQuery }>(
@@ -16,48 +26,62 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         querystring: {
           type: 'object',
           required: ['userId'],
-          properties: { userId: idSchema, groupId: idSchema },
+          properties: { userId: idSchema, groupId: idSchema, ...contentQuerySchema.properties },
         },
       },
     },
-    async (request) => readFlowStates(deps.db, deps.catalog, request.query.userId, request.query.groupId),
+    async (request) => readFlowStates(deps.db, deps.catalog, request.query.userId, request.query.groupId, { content: request.query.content }),
   );
 
-  app.post<{ Body: FlowStateWriteRequest }>(
+  app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest; Querystring: { content?: FlowContentMode } }>(
     '/v1/public/flowStates',
     {
       schema: {
+        querystring: contentQuerySchema,
         body: {
           type: 'object',
-          required: ['userId', 'flowSlug', 'stepId', 'actionType'],
+          required: ['userId'],
           additionalProperties: false,
           properties: {
             userId: idSchema,
             groupId: idSchema,
             flowSlug: idSchema,
-            // Empty is allowed for flow-level actions; step actions need a step of the flow.
+            // Flow actions may leave it out or send ""; step actions need a step of the flow.
             stepId: { ...idSchema, minLength: 0 },
             actionType: { type: 'string', enum: [...ACTION_TYPES] },
             data: {},
             createdAt: { type: 'string', format: 'date-time', maxLength: 64 },
+            context: contextSchema,
+            knownVersions: knownVersionsSchema,
           },
         },
       },
     },
     async (request, reply) => {
-      checkDataSize(request.body.data, deps.limits.dataBytes);
-      const { userId, groupId } = request.body;
+      const body = request.body;
+      const content = request.query.content;
+      if (body.actionType === undefined) {
+        // No actionType: a read, answered like the GET, unless the body carries what only a write has.
+        const writeField = WRITE_FIELDS.find((field) => body[field] !== undefined);
+        if (writeField) throw new HttpProblem(400, 'body field "actionType" is required', 'actionType');
+        const states = await readFlowStates(deps.db, deps.catalog, body.userId, body.groupId, { content, knownVersions: body.knownVersions });
+        return reply.code(200).send(states);
+      }
+      if (body.knownVersions !== undefined) throw new HttpProblem(400, 'body field "knownVersions" is only taken by a read (no actionType)', 'knownVersions');
+      if (body.flowSlug === undefined) throw new HttpProblem(400, 'body field "flowSlug" is required', 'flowSlug');
+      const write = body as FlowStateWriteRequest;
+      checkDataSize(write.data, deps.limits.dataBytes);
       return runIdempotent(
         deps.db,
         request,
         reply,
-        userId,
+        write.userId,
         async (tx) => {
-          const body: FlowStateWriteResponse = await applyTransition(tx, deps.catalog, request.body, new Date());
-          return { status: 201, body, keep: null };
+          const states: FlowStateWriteResponse = await applyTransition(tx, deps.catalog, write, new Date(), { content });
+          return { status: 201, body: states, keep: null };
         },
         // A replay answers with the user's state as it is now.
-        (tx) => readFlowStates(tx, deps.catalog, userId, groupId),
+        (tx) => readFlowStates(tx, deps.catalog, write.userId, write.groupId, { content }),
       );
     },
   );

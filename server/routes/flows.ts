@@ -1,9 +1,10 @@
 // GET /v1/public/flows?offset=&limit=: the organisation's flow definitions, paged (default 100, at most 1000), with an ETag.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { FlowsResponse } from '../../src/api/wire.js';
+import type { Flow, FlowsResponse } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
 import { HttpProblem } from '../http/problem.js';
+import { idSchema } from '../http/schemas.js';
 
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 1000;
@@ -26,6 +27,18 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 export function registerFlowRoutes(app: FastifyInstance, deps: AppDeps): void {
+  // One flow by slug (older clients read flows one at a time); the same record as in the listing.
+  app.get<{ Params: { slug: string } }>(
+    '/v1/public/flows/:slug',
+    { schema: { params: { type: 'object', required: ['slug'], properties: { slug: idSchema } } } },
+    async (request) => {
+      const entry = deps.catalog.get(request.params.slug);
+      if (!entry) throw new HttpProblem(404, `There is no flow with slug "${request.params.slug}".`, 'slug');
+      const flow: Flow = entry.flow;
+      return flow;
+    },
+  );
+
   app.get<{ Querystring: { offset?: string; limit?: string } }>('/v1/public/flows', async (request, reply) => {
     const offset = pageParam('offset', request.query.offset, 0, 0, Number.MAX_SAFE_INTEGER);
     const limit = pageParam('limit', request.query.limit, DEFAULT_PAGE, 1, MAX_PAGE);

@@ -1,12 +1,19 @@
-// POST /v1/public/groups: upsert a group and, with userId, add that user to it; answers 201 {}.
+// POST /v1/public/groups: upsert a group and, with userId, add that user to it; answers 201 {}. Also the older POST /v1/public/userGroups.
 import type { FastifyInstance } from 'fastify';
-import type { GroupUpsertRequest, GroupUpsertResponse } from '../../src/api/wire.js';
+import type { GroupUpsertRequest, GroupUpsertResponse, UserGroupRequest } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
 import { upsertGroup } from '../state/groups.js';
 
 export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const upsert = (request: Parameters<typeof runIdempotent>[1], reply: Parameters<typeof runIdempotent>[2], body: GroupUpsertRequest) =>
+    runIdempotent(deps.db, request, reply, body.userId ?? null, async (tx) => {
+      await upsertGroup(tx, body, deps.limits);
+      const response: GroupUpsertResponse = {};
+      return { status: 201, body: response };
+    });
+
   app.post<{ Body: GroupUpsertRequest }>(
     '/v1/public/groups',
     {
@@ -24,11 +31,30 @@ export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
     },
-    async (request, reply) =>
-      runIdempotent(deps.db, request, reply, request.body.userId ?? null, async (tx) => {
-        await upsertGroup(tx, request.body, deps.limits);
-        const body: GroupUpsertResponse = {};
-        return { status: 201, body };
-      }),
+    async (request, reply) => upsert(request, reply, request.body),
+  );
+
+  // The older spelling of the same upsert, kept for clients written against it.
+  app.post<{ Body: UserGroupRequest }>(
+    '/v1/public/userGroups',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['foreignUserId', 'foreignUserGroupId'],
+          additionalProperties: false,
+          properties: {
+            foreignUserId: idSchema,
+            foreignUserGroupId: idSchema,
+            properties: propertiesSchema(deps.limits),
+            events: eventsSchema(deps.limits),
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { foreignUserId, foreignUserGroupId, properties, events } = request.body;
+      return upsert(request, reply, { groupId: foreignUserGroupId, userId: foreignUserId, properties, events });
+    },
   );
 }

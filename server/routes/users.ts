@@ -1,24 +1,35 @@
-// Users: POST /v1/public/users (upsert, answered with flow states) and DELETE /v1/users?foreignId= (private key, hard delete).
+// Users: POST /v1/public/users (upsert, answered with flow states), and with a private key GET /v1/users?foreignId= (export) and DELETE (hard delete).
 import type { FastifyInstance } from 'fastify';
-import type { DeleteUserQuery, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
+import type { DeleteUserQuery, FlowContentMode, UserRecord, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
-import { eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
+import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
 import { readFlowStates } from '../state/read.js';
-import { deleteUser, upsertUser } from '../state/users.js';
+import { deleteUser, readUserRecord, upsertUser } from '../state/users.js';
+
+/** The older alias `foreignId` names the user as `userId` does; both may be sent only when they agree. */
+function userIdOf(body: Partial<UserUpsertRequest> & { foreignId?: string }): string {
+  if (body.userId !== undefined && body.foreignId !== undefined && body.userId !== body.foreignId) {
+    throw new HttpProblem(400, 'body fields "userId" and "foreignId" name different users; send one of them', 'foreignId');
+  }
+  const userId = body.userId ?? body.foreignId;
+  if (userId === undefined) throw new HttpProblem(400, 'body field "userId" is required', 'userId');
+  return userId;
+}
 
 export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.post<{ Body: UserUpsertRequest }>(
+  app.post<{ Body: Partial<UserUpsertRequest> & { foreignId?: string }; Querystring: { content?: FlowContentMode } }>(
     '/v1/public/users',
     {
       schema: {
+        querystring: contentQuerySchema,
         body: {
           type: 'object',
-          required: ['userId'],
           additionalProperties: false,
           properties: {
             userId: idSchema,
+            foreignId: idSchema,
             properties: propertiesSchema(deps.limits),
             events: eventsSchema(deps.limits),
             bootstrapFlowStates: { type: 'boolean' },
@@ -27,43 +38,48 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
     },
-    async (request, reply) =>
-      runIdempotent(
+    async (request, reply) => {
+      const { foreignId: _alias, ...rest } = request.body;
+      const body: UserUpsertRequest = { ...rest, userId: userIdOf(request.body) };
+      const content = request.query.content;
+      return runIdempotent(
         deps.db,
         request,
         reply,
-        request.body.userId,
+        body.userId,
         async (tx) => {
-          const body = request.body;
           const guestLinked = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
           const response: UserUpsertResponse = {
             userId: body.userId,
             guestLinked,
-            flowStates: await readFlowStates(tx, deps.catalog, body.userId),
+            flowStates: await readFlowStates(tx, deps.catalog, body.userId, undefined, { content }),
           };
           return { status: 201, body: response, keep: { userId: body.userId, guestLinked } };
         },
         // A replay answers with the user's state as it is now.
-        async (tx, kept) => ({ ...(kept as Omit<UserUpsertResponse, 'flowStates'>), flowStates: await readFlowStates(tx, deps.catalog, request.body.userId) }),
-      ),
+        async (tx, kept) => ({
+          ...(kept as Omit<UserUpsertResponse, 'flowStates'>),
+          flowStates: await readFlowStates(tx, deps.catalog, body.userId, undefined, { content }),
+        }),
+      );
+    },
   );
 
-  app.delete<{ Querystring: DeleteUserQuery }>(
-    '/v1/users',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['foreignId'],
-          properties: { foreignId: idSchema },
-        },
-      },
-    },
-    async (request, reply) => {
-      const { foreignId } = request.query;
-      const deleted = await deps.db.transaction((tx) => deleteUser(tx, foreignId));
-      if (!deleted) throw new HttpProblem(404, `There is no user "${foreignId}".`, 'foreignId');
-      return reply.code(204).send();
-    },
-  );
+  const foreignIdQuery = {
+    querystring: { type: 'object', required: ['foreignId'], properties: { foreignId: idSchema } },
+  } as const;
+
+  app.get<{ Querystring: DeleteUserQuery }>('/v1/users', { schema: foreignIdQuery }, async (request) => {
+    const { foreignId } = request.query;
+    const record: UserRecord | undefined = await readUserRecord(deps.db, foreignId);
+    if (!record) throw new HttpProblem(404, `There is no user "${foreignId}".`, 'foreignId');
+    return record;
+  });
+
+  app.delete<{ Querystring: DeleteUserQuery }>('/v1/users', { schema: foreignIdQuery }, async (request, reply) => {
+    const { foreignId } = request.query;
+    const deleted = await deps.db.transaction((tx) => deleteUser(tx, foreignId));
+    if (!deleted) throw new HttpProblem(404, `There is no user "${foreignId}".`, 'foreignId');
+    return reply.code(204).send();
+  });
 }

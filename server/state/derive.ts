@@ -1,18 +1,46 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
-import type { ActionType, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
+import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
 import type { CatalogFlow } from '../flows/catalog.js';
 import type { UserSnapshot } from './context.js';
 
 const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);
 
-export function deriveFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot): FlowStatesResponse {
+/** What a state answer carries besides the state itself. */
+export interface ReadOptions {
+  /** `none` leaves every flow's definition out. @default 'all' */
+  content?: FlowContentMode;
+  /** Flow versions the client already holds, by slug: their definitions are left out. */
+  knownVersions?: Record<string, number>;
+}
+
+export function deriveFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): FlowStatesResponse {
   const eligibleFlows: FlowState[] = [];
   const ineligibleFlows: string[] = [];
   for (const flow of flows) {
-    if (isEligible(flow, snapshot)) eligibleFlows.push(deriveFlowState(flow, snapshot));
-    else ineligibleFlows.push(flow.flow.slug);
+    if (!isEligible(flow, snapshot)) {
+      ineligibleFlows.push(flow.flow.slug);
+      continue;
+    }
+    const state = deriveFlowState(flow, snapshot);
+    const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
+    eligibleFlows.push(known ? state : withContent(flow, state));
   }
   return { eligibleFlows, ineligibleFlows };
+}
+
+/**
+ * The flow's definition in its state: every field of the YAML `data`, and each step's definition
+ * beside its `id` and `$state`, so a client can draw the flow from this answer alone.
+ */
+function withContent(flow: CatalogFlow, state: FlowState): FlowState {
+  const { steps: _steps, ...fields } = flow.definition.data;
+  return {
+    ...state,
+    data: {
+      ...fields,
+      steps: state.data.steps.map((step, index) => ({ ...flow.steps[index]!.definition, id: step.id, $state: step.$state })),
+    },
+  };
 }
 
 export function isEligible(flow: CatalogFlow, snapshot: UserSnapshot): boolean {

@@ -3,10 +3,16 @@ import type { FlowStatesResponse } from '../../src/api/wire.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import { loadUserSnapshot } from './context.js';
-import { deriveFlowStates } from './derive.js';
+import { deriveFlowStates, type ReadOptions } from './derive.js';
 
-export async function readFlowStates(db: Queryable, catalog: FlowCatalog, userId: string, groupId?: string): Promise<FlowStatesResponse> {
+export async function readFlowStates(
+  db: Queryable,
+  catalog: FlowCatalog,
+  userId: string,
+  groupId?: string,
+  options: ReadOptions = {},
+): Promise<FlowStatesResponse> {
   const flows = catalog.list();
   const snapshot = await loadUserSnapshot(db, userId, groupId, flows);
-  return deriveFlowStates(flows, snapshot);
+  return deriveFlowStates(flows, snapshot, options);
 }

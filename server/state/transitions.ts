@@ -4,7 +4,7 @@ import type { CatalogFlow, FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
 import { loadUserSnapshot, type UserSnapshot } from './context.js';
-import { deriveFlowState, deriveFlowStates, isEligible } from './derive.js';
+import { deriveFlowState, deriveFlowStates, isEligible, type ReadOptions } from './derive.js';
 
 const STEP_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP']);
 
@@ -14,7 +14,7 @@ export async function lockUser(tx: Queryable, userId: string): Promise<void> {
   await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
 }
 
-/** Appends one Flow response; `data` is stored JSON-encoded. */
+/** Appends one Flow response; `data` is stored JSON-encoded, with the page address when the client sent one. */
 export async function appendResponse(
   tx: Queryable,
   userId: string,
@@ -23,10 +23,11 @@ export async function appendResponse(
   actionType: ActionType,
   data: unknown,
   at: Date,
+  url: string | null = null,
 ): Promise<void> {
   await tx.query(
-    'INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [userId, flowSlug, stepId, actionType, JSON.stringify(data === undefined ? {} : data), at],
+    'INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [userId, flowSlug, stepId, actionType, JSON.stringify(data === undefined ? {} : data), at, url],
   );
 }
 
@@ -95,19 +96,34 @@ function conflict(detail: string, field?: string): HttpProblem {
   return new HttpProblem(409, detail, field);
 }
 
+/** Longest page address kept with a flow response; longer ones are cut. */
+export const MAX_URL_LENGTH = 2048;
+
 /**
  * Applies one transition and answers with the user's full flow-state read. Unknown flows and steps
- * are 404; a transition the state does not allow is 409; repeating one that already happened
- * changes nothing (and records nothing).
+ * are 404; a flow the user is not eligible for, and a hidden or blocked step, are 409. Every other
+ * transition answers 2xx with the true state: one that would change nothing (a repeat, or any move
+ * but a restart in a finished flow) is not applied and not recorded, so a client that applies the
+ * answer agrees with the service.
  */
-export async function applyTransition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date): Promise<FlowStatesResponse> {
+export async function applyTransition(
+  tx: Queryable,
+  catalog: FlowCatalog,
+  body: FlowStateWriteRequest,
+  now: Date,
+  options: ReadOptions = {},
+): Promise<FlowStatesResponse> {
   const flow = catalog.get(body.flowSlug);
   if (!flow) throw new HttpProblem(404, `There is no flow with slug "${body.flowSlug}".`, 'flowSlug');
   const isStepAction = STEP_ACTIONS.has(body.actionType);
-  const stepIndex = flow.steps.findIndex((step) => step.definition.id === body.stepId);
-  // Flow actions may leave stepId empty; a non-empty one must still name a step of the flow.
-  if (stepIndex < 0 && (isStepAction || body.stepId !== '')) {
-    throw new HttpProblem(404, `Flow "${body.flowSlug}" has no step "${body.stepId}".`, 'stepId');
+  const stepId = body.stepId ?? '';
+  if (isStepAction && stepId === '') {
+    throw new HttpProblem(400, `body field "stepId" is required for ${body.actionType}`, 'stepId');
+  }
+  const stepIndex = flow.steps.findIndex((step) => step.definition.id === stepId);
+  // Flow actions may leave stepId out; a non-empty one must still name a step of the flow.
+  if (stepIndex < 0 && stepId !== '') {
+    throw new HttpProblem(404, `Flow "${body.flowSlug}" has no step "${stepId}".`, 'stepId');
   }
   const at = body.createdAt ? new Date(body.createdAt) : now;
   if (Number.isNaN(at.getTime())) throw new HttpProblem(400, 'body field "createdAt" must be an ISO 8601 date-time', 'createdAt');
@@ -122,96 +138,78 @@ export async function applyTransition(tx: Queryable, catalog: FlowCatalog, body:
       'flowSlug',
     );
   }
-  const changed = isStepAction
-    ? await applyStepAction(tx, flow, snapshot, body, stepIndex, at)
-    : await applyFlowAction(tx, flow, snapshot, body, at);
-  if (changed) await appendResponse(tx, body.userId, flow.flow.slug, body.stepId, body.actionType, body.data, at);
-  if (changed && (body.actionType === 'COMPLETED_STEP' || body.actionType === 'SKIPPED_STEP')) {
-    await movePointer(tx, flows, flow, body, stepIndex, at);
+  const write: Write = { ...body, stepId };
+  const changed = isStepAction ? await applyStepAction(tx, flow, snapshot, write, stepIndex, at) : await applyFlowAction(tx, flow, snapshot, write, at);
+  if (changed) {
+    const url = typeof body.context?.url === 'string' ? body.context.url.slice(0, MAX_URL_LENGTH) : null;
+    await appendResponse(tx, body.userId, flow.flow.slug, stepId, body.actionType, body.data, at, url);
+    if (body.actionType === 'COMPLETED_STEP' || body.actionType === 'SKIPPED_STEP') await movePointer(tx, flows, flow, write, stepIndex, at, url);
   }
-  return deriveFlowStates(flows, await loadUserSnapshot(tx, body.userId, body.groupId, flows));
+  return deriveFlowStates(flows, await loadUserSnapshot(tx, body.userId, body.groupId, flows), options);
 }
 
-/** Returns false when the transition already happened. */
-async function applyFlowAction(tx: Queryable, flow: CatalogFlow, snapshot: UserSnapshot, body: FlowStateWriteRequest, at: Date): Promise<boolean> {
+/** A write whose stepId is known ("" for a flow action that named no step). */
+type Write = FlowStateWriteRequest & { stepId: string };
+
+/** Returns false when the transition would change nothing. */
+async function applyFlowAction(tx: Queryable, flow: CatalogFlow, snapshot: UserSnapshot, body: Write, at: Date): Promise<boolean> {
   const slug = flow.flow.slug;
   const stored = snapshot.flows.get(slug);
   const view = deriveFlowState(flow, snapshot).$state;
-  switch (body.actionType) {
-    case 'STARTED_FLOW':
-      if (view.completed || view.skipped) {
-        throw conflict(`Flow "${slug}" is already ${view.completed ? 'completed' : 'skipped'}; restart it (NOT_STARTED_FLOW) to start it again.`, 'actionType');
-      }
-      if (stored?.started) return false;
-      await setFlow(tx, body.userId, slug, at, { started: true });
-      return true;
-    case 'COMPLETED_FLOW':
-      if (stored?.completed) return false;
-      if (view.skipped) throw conflict(`Flow "${slug}" is skipped; restart it (NOT_STARTED_FLOW) before completing it.`, 'actionType');
-      await setFlow(tx, body.userId, slug, at, { started: true, completed: true });
-      return true;
-    case 'SKIPPED_FLOW':
-      if (stored?.skipped) return false;
-      if (view.completed) throw conflict(`Flow "${slug}" is completed; restart it (NOT_STARTED_FLOW) before skipping it.`, 'actionType');
-      await setFlow(tx, body.userId, slug, at, { skipped: true });
-      return true;
-    default: {
-      // NOT_STARTED_FLOW: a restart clears the flow and all of its steps; the response log is kept.
-      if (!stored && !snapshot.steps.get(slug)?.size) return false;
-      await tx.query('DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', [body.userId, slug]);
-      await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2', [body.userId, slug]);
-      return true;
-    }
+  if (body.actionType === 'NOT_STARTED_FLOW') {
+    // A restart clears the flow and all of its steps; the response log is kept.
+    if (!stored && !snapshot.steps.get(slug)?.size) return false;
+    await tx.query('DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', [body.userId, slug]);
+    await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2', [body.userId, slug]);
+    return true;
   }
+  if (body.actionType === 'COMPLETED_FLOW') {
+    // A flow that reads completed through its criteria is stored as completed, so the completion stays.
+    if (stored?.completed || view.skipped) return false;
+    await setFlow(tx, body.userId, slug, at, { started: true, completed: true });
+    return true;
+  }
+  // A finished flow stays finished until it is restarted.
+  if (view.completed || view.skipped) return false;
+  if (body.actionType === 'STARTED_FLOW') {
+    if (stored?.started) return false;
+    await setFlow(tx, body.userId, slug, at, { started: true });
+    return true;
+  }
+  // SKIPPED_FLOW
+  await setFlow(tx, body.userId, slug, at, { skipped: true });
+  return true;
 }
 
-/** Returns false when the transition already happened. */
-async function applyStepAction(
-  tx: Queryable,
-  flow: CatalogFlow,
-  snapshot: UserSnapshot,
-  body: FlowStateWriteRequest,
-  stepIndex: number,
-  at: Date,
-): Promise<boolean> {
+/** Returns false when the transition would change nothing. */
+async function applyStepAction(tx: Queryable, flow: CatalogFlow, snapshot: UserSnapshot, body: Write, stepIndex: number, at: Date): Promise<boolean> {
   const slug = flow.flow.slug;
   const view: FlowState = deriveFlowState(flow, snapshot);
   const step = view.data.steps[stepIndex]!;
   if (!step.$state.visible) throw conflict(`Step "${step.id}" of flow "${slug}" is not visible to this user.`, 'stepId');
   if (step.$state.blocked) throw conflict(`Step "${step.id}" of flow "${slug}" is blocked: its startCriteria does not hold.`, 'stepId');
+  // Steps of a finished flow stay as they are until the flow is restarted.
+  if (view.$state.completed || view.$state.skipped) return false;
   const stored = snapshot.steps.get(slug)?.get(step.id);
-  const finished = view.$state.completed || view.$state.skipped;
-  const refuseFinished = () => {
-    if (finished) {
-      throw conflict(
-        `Flow "${slug}" is already ${view.$state.completed ? 'completed' : 'skipped'}; restart it (NOT_STARTED_FLOW) to change its steps.`,
-        'actionType',
-      );
-    }
-  };
   switch (body.actionType) {
     case 'STARTED_STEP':
-      refuseFinished();
       if (stored?.started && snapshot.flows.get(slug)?.currentStepId === step.id) return false;
       await setStep(tx, body.userId, slug, step.id, at, { started: true, data: body.data });
       await setFlow(tx, body.userId, slug, at, { started: true, currentStepId: step.id });
       return true;
     case 'COMPLETED_STEP':
       if (stored?.completed) return false;
-      refuseFinished();
       await setStep(tx, body.userId, slug, step.id, at, { started: true, completed: true, skipped: false, data: body.data });
       await setFlow(tx, body.userId, slug, at, { started: true });
       return true;
     case 'SKIPPED_STEP':
-      if (stored?.skipped) return false;
-      refuseFinished();
-      if (stored?.completed) throw conflict(`Step "${step.id}" is completed; reset it (NOT_STARTED_STEP) before skipping it.`, 'actionType');
+      // A completed step stays completed until it is reset.
+      if (stored?.skipped || stored?.completed) return false;
       await setStep(tx, body.userId, slug, step.id, at, { skipped: true, data: body.data });
       await setFlow(tx, body.userId, slug, at, { started: true });
       return true;
     default:
       // NOT_STARTED_STEP: forget the step and point at it again (this is how "back" works).
-      refuseFinished();
       if (!stored) return false;
       await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = $3', [body.userId, slug, step.id]);
       await setFlow(tx, body.userId, slug, at, { currentStepId: step.id });
@@ -227,9 +225,10 @@ async function movePointer(
   tx: Queryable,
   flows: CatalogFlow[],
   flow: CatalogFlow,
-  body: FlowStateWriteRequest,
+  body: Write,
   stepIndex: number,
   at: Date,
+  url: string | null,
 ): Promise<void> {
   const slug = flow.flow.slug;
   const snapshot = await loadUserSnapshot(tx, body.userId, body.groupId, flows);
@@ -242,5 +241,5 @@ async function movePointer(
     return;
   }
   await setFlow(tx, body.userId, slug, at, { started: true, completed: true });
-  await appendResponse(tx, body.userId, slug, body.stepId, 'COMPLETED_FLOW', { reason: 'last-step' }, at);
+  await appendResponse(tx, body.userId, slug, body.stepId, 'COMPLETED_FLOW', { reason: 'last-step' }, at, url);
 }

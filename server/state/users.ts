@@ -1,5 +1,5 @@
 // Users: upsert (properties merge, events append), guest linking, bootstrapFlowStates, and hard delete.
-import type { TrackingEvent, UserUpsertRequest } from '../../src/api/wire.js';
+import type { Properties, TrackingEvent, UserRecord, UserUpsertRequest } from '../../src/api/wire.js';
 import type { Limits } from '../app.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../http/problem.js';
@@ -98,9 +98,9 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
  * step): steps whose criteria hold are stored as completed, and the flow is stored as completed when
  * its own criteria hold or no visible step is left undone. Each is recorded as a Flow response.
  */
-async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, userId: string, now: Date): Promise<void> {
+export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, userId: string, now: Date, groupId?: string): Promise<void> {
   const flows = catalog.list();
-  const snapshot = await loadUserSnapshot(tx, userId, undefined, flows);
+  const snapshot = await loadUserSnapshot(tx, userId, groupId, flows);
   for (const flow of flows) {
     const slug = flow.flow.slug;
     const hasCriteria = flow.completion !== null || flow.steps.some((step) => step.completion !== null);
@@ -132,4 +132,29 @@ export async function deleteUser(tx: Queryable, userId: string): Promise<boolean
   if (deleted.length === 0) return false;
   await tx.query('DELETE FROM idempotency_keys WHERE user_id = $1', [userId]);
   return true;
+}
+
+/** Everything stored about one user (for `GET /v1/users?foreignId=`, a private-key export), or undefined. */
+export async function readUserRecord(db: Queryable, userId: string): Promise<UserRecord | undefined> {
+  const [user] = await db.query<{ properties: Properties; created_at: Date; updated_at: Date }>(
+    'SELECT properties, created_at, updated_at FROM users WHERE id = $1',
+    [userId],
+  );
+  if (!user) return undefined;
+  const events = await db.query<{ event: string; properties: Properties; created_at: Date }>(
+    'SELECT event, properties, created_at FROM user_events WHERE user_id = $1 ORDER BY id',
+    [userId],
+  );
+  const groups = await db.query<{ id: string; properties: Properties }>(
+    'SELECT g.id, g.properties FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = $1 ORDER BY g.id',
+    [userId],
+  );
+  return {
+    userId,
+    properties: user.properties,
+    createdAt: new Date(user.created_at).toISOString(),
+    updatedAt: new Date(user.updated_at).toISOString(),
+    events: events.map((e) => ({ event: e.event, properties: e.properties, createdAt: new Date(e.created_at).toISOString() })),
+    groups: groups.map((g) => ({ groupId: g.id, properties: g.properties })),
+  };
 }

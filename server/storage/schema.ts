@@ -99,6 +99,10 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX idempotency_keys_user ON idempotency_keys(user_id);
   `,
+  // 2: the page a flow response was made on (the `context.url` of the write).
+  `
+  ALTER TABLE flow_responses ADD COLUMN url text;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -52,12 +52,44 @@ export interface TrackingEvent {
 
 // ---- Requests ----
 
+/**
+ * Where the client is, sent with flow-state reads and writes (Frigade's SDKs send it). `url` is
+ * stored with each flow response; other fields are accepted and ignored.
+ */
+export interface FlowStateContext {
+  url?: string;
+  userAgent?: string;
+  registeredCollectionIds?: string[];
+  [extra: string]: unknown;
+}
+
 export interface UserUpsertRequest {
+  /** Required unless the older alias `foreignId` is sent instead. */
   userId: string;
   properties?: Properties;
   events?: TrackingEvent[];
   bootstrapFlowStates?: boolean;
   linkGuestId?: string;
+}
+
+/** `POST /v1/public/sessions`: one users upsert plus, with `groupId`, one groups upsert with membership, in one transaction. */
+export interface SessionRequest {
+  userId: string;
+  groupId?: string;
+  userProperties?: Properties;
+  userEvents?: TrackingEvent[];
+  groupProperties?: Properties;
+  groupEvents?: TrackingEvent[];
+  linkGuestId?: string;
+  bootstrapFlowStates?: boolean;
+}
+
+/** `POST /v1/public/userGroups` (older clients): a groups upsert with the user as a member. */
+export interface UserGroupRequest {
+  foreignUserId: string;
+  foreignUserGroupId: string;
+  properties?: Properties;
+  events?: TrackingEvent[];
 }
 
 export interface GroupUpsertRequest {
@@ -71,18 +103,40 @@ export interface FlowStateWriteRequest {
   userId: string;
   groupId?: string;
   flowSlug: string;
-  stepId: string;
+  /** Required for step actions; flow actions may leave it out or send "". */
+  stepId?: string;
   actionType: ActionType;
   /** Any JSON value; the service stores it JSON-encoded in the Flow response. */
   data?: unknown;
   /** ISO 8601 time the action happened on the client; defaults to the time the service received it. */
   createdAt?: string;
+  context?: FlowStateContext;
 }
 
+/** `POST /v1/public/flowStates` without `actionType` is a read, answered like the GET. */
+export interface FlowStatesReadRequest {
+  userId: string;
+  groupId?: string;
+  context?: FlowStateContext;
+  /**
+   * Flow versions whose content the client already holds, by slug: their `data` comes back without
+   * the definition fields (only `steps[].id` and `$state`).
+   */
+  knownVersions?: Record<string, number>;
+}
+
+/**
+ * Query of `GET /v1/public/flowStates`. Every endpoint that answers flow states also takes
+ * `content=none`: each flow's `data` then carries only `steps[].id` and `$state`.
+ */
 export interface FlowStatesQuery {
   userId: string;
   groupId?: string;
+  content?: FlowContentMode;
 }
+
+/** `all` (the default): every flow's definition rides in its state; `none`: state only. */
+export type FlowContentMode = 'all' | 'none';
 
 export interface FlowsQuery {
   offset?: number;
@@ -127,9 +181,15 @@ export interface FlowStateState {
   flowResponses: FlowResponse[];
 }
 
-export interface StepWithState {
+/** A step in a state answer: its definition fields (unless the client asked for no content), its `id` and its `$state`. */
+export interface StepWithState extends Partial<StepDefinition> {
   id: string;
   $state: StepState;
+}
+
+/** A flow's `data` in a state answer: the YAML `data` fields (unless left out on request) with each step's state. */
+export interface FlowStateData extends Partial<Omit<FlowData, 'steps'>> {
+  steps: StepWithState[];
 }
 
 /** One eligible flow in the flow-state read. */
@@ -137,7 +197,7 @@ export interface FlowState {
   flowSlug: string;
   flowName: string;
   flowType: FlowType;
-  data: { steps: StepWithState[] };
+  data: FlowStateData;
   $state: FlowStateState;
   version: number;
 }
@@ -158,6 +218,19 @@ export interface UserUpsertResponse {
   userId: string;
   guestLinked: boolean;
   flowStates: FlowStatesResponse;
+}
+
+/** `POST /v1/public/sessions` answers 201 like the users upsert, with flow states read with the session's group. */
+export type SessionResponse = UserUpsertResponse;
+
+/** `GET /v1/users?foreignId=` (private key): everything stored about one user, for export. */
+export interface UserRecord {
+  userId: string;
+  properties: Properties;
+  createdAt: string;
+  updatedAt: string;
+  events: Array<{ event: string; properties: Properties; createdAt: string }>;
+  groups: Array<{ groupId: string; properties: Properties }>;
 }
 
 /** A flow definition as listed by `GET /v1/public/flows`. */

@@ -108,7 +108,9 @@ describe('keys and CORS', () => {
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, Content-Type, Idempotency-Key, X-Frigade-SDK-Version, X-Frigade-SDK-Platform',
+    );
     expect(response.headers.get('access-control-max-age')).toBe('86400');
   });
 });

@@ -3,8 +3,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bannerFlowYaml } from '../support/service.js';
+
+// Each test starts the built service as a process, some on a new embedded data directory: seconds each on a busy 2-core machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 let dir: string;
 
@@ -21,7 +24,7 @@ async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}) {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout!.on('data', () => {
       if (/public key:.*\n.*private key/s.test(output) || (/listening on/.test(output) && env.ONBOARDING_PUBLIC_KEYS)) {
         clearTimeout(timer);

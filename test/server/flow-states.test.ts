@@ -1,4 +1,4 @@
-// POST /v1/public/flowStates over loopback HTTP: every transition type, pointer moves, repeats, and the 404/409 rules.
+// POST /v1/public/flowStates over loopback HTTP: every transition type, pointer moves, no-ops answered with the true state, and the 404/409 rules.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionType, FlowState, FlowStatesResponse } from '../../src/api/wire.js';
@@ -241,7 +241,7 @@ describe('repeats change nothing', () => {
   });
 });
 
-describe('refused transitions', () => {
+describe('refused and no-op transitions', () => {
   async function expectRefused(userId: string, status: number, field: string, ...args: Parameters<typeof write>) {
     const before = await storedCounts(userId);
     const response = await write(...args);
@@ -257,7 +257,7 @@ describe('refused transitions', () => {
     await expectRefused(userId, 404, 'flowSlug', userId, 'no-such-flow', 'a', 'STARTED_STEP');
     await expectRefused(userId, 404, 'stepId', userId, 'tasks', 'no-such-step', 'COMPLETED_STEP');
     await expectRefused(userId, 404, 'stepId', userId, 'tasks', 'no-such-step', 'STARTED_FLOW');
-    await expectRefused(userId, 404, 'stepId', userId, 'tasks', '', 'STARTED_STEP');
+    await expectRefused(userId, 400, 'stepId', userId, 'tasks', '', 'STARTED_STEP');
   });
 
   it('answers 409 for a blocked step, an invisible step, and a flow the user is not eligible for', async () => {
@@ -270,24 +270,36 @@ describe('refused transitions', () => {
     await expectRefused(userId, 409, 'flowSlug', userId, 'draft-card', '', 'STARTED_FLOW');
   });
 
-  it('answers 409 for moves out of a finished flow until it is restarted', async () => {
+  it('answers every move but a restart in a finished flow with 201 and the true state, changing nothing', async () => {
     const userId = newUser();
     await write(userId, 'tasks', '', 'COMPLETED_FLOW');
-    await expectRefused(userId, 409, 'actionType', userId, 'tasks', '', 'STARTED_FLOW');
-    await expectRefused(userId, 409, 'actionType', userId, 'tasks', '', 'SKIPPED_FLOW');
-    await expectRefused(userId, 409, 'actionType', userId, 'tasks', 'a', 'COMPLETED_STEP');
+    const before = await storedCounts(userId);
+    for (const [stepId, actionType] of [['', 'STARTED_FLOW'], ['', 'SKIPPED_FLOW'], ['a', 'COMPLETED_STEP'], ['a', 'SKIPPED_STEP'], ['a', 'NOT_STARTED_STEP']] as const) {
+      const response = await write(userId, 'tasks', stepId, actionType);
+      expect(response.status, actionType).toBe(201);
+      expect(flow(response.body, 'tasks').$state).toMatchObject({ completed: true, skipped: false, visible: false });
+    }
+    expect(await storedCounts(userId)).toEqual(before);
+
     const skipper = newUser();
     await write(skipper, 'tasks', '', 'SKIPPED_FLOW');
-    await expectRefused(skipper, 409, 'actionType', skipper, 'tasks', '', 'COMPLETED_FLOW');
-    await expectRefused(skipper, 409, 'actionType', skipper, 'tasks', 'a', 'STARTED_STEP');
+    for (const [stepId, actionType] of [['', 'COMPLETED_FLOW'], ['a', 'STARTED_STEP'], ['a', 'COMPLETED_STEP']] as const) {
+      const response = await write(skipper, 'tasks', stepId, actionType);
+      expect(response.status, actionType).toBe(201);
+      expect(flow(response.body, 'tasks').$state).toMatchObject({ skipped: true, completed: false });
+    }
     expect((await write(skipper, 'tasks', '', 'NOT_STARTED_FLOW')).status).toBe(201);
-    expect((await write(skipper, 'tasks', 'a', 'STARTED_STEP')).status).toBe(201);
+    const started = await write(skipper, 'tasks', 'a', 'STARTED_STEP');
+    expect(flow(started.body, 'tasks').$state).toMatchObject({ skipped: false, started: true, currentStepId: 'a' });
   });
 
-  it('answers 409 for skipping a completed step until it is reset', async () => {
+  it('answers skipping a completed step with 201 and the step still completed', async () => {
     const userId = newUser();
     await write(userId, 'tasks', 'a', 'COMPLETED_STEP');
-    await expectRefused(userId, 409, 'actionType', userId, 'tasks', 'a', 'SKIPPED_STEP');
+    const response = await write(userId, 'tasks', 'a', 'SKIPPED_STEP');
+    expect(response.status).toBe(201);
+    expect(flow(response.body, 'tasks').data.steps[0]!.$state).toMatchObject({ completed: true, skipped: false });
+    expect(await storedCounts(userId)).toMatchObject({ responses: 1 });
   });
 
   it('evaluates targeting against the group named in the write', async () => {

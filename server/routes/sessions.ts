@@ -1,0 +1,75 @@
+// POST /v1/public/sessions: identify and group in one request (Frigade's SDKs use it), answered like the users upsert.
+import type { FastifyInstance } from 'fastify';
+import type { FlowContentMode, SessionRequest, SessionResponse } from '../../src/api/wire.js';
+import type { AppDeps } from '../app.js';
+import { runIdempotent } from '../http/idempotency.js';
+import { HttpProblem } from '../http/problem.js';
+import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
+import { upsertGroup } from '../state/groups.js';
+import { readFlowStates } from '../state/read.js';
+import { bootstrapFlowStates, upsertUser } from '../state/users.js';
+
+export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post<{ Body: SessionRequest; Querystring: { content?: FlowContentMode } }>(
+    '/v1/public/sessions',
+    {
+      schema: {
+        querystring: contentQuerySchema,
+        body: {
+          type: 'object',
+          required: ['userId'],
+          additionalProperties: false,
+          properties: {
+            userId: idSchema,
+            groupId: idSchema,
+            userProperties: propertiesSchema(deps.limits),
+            userEvents: eventsSchema(deps.limits),
+            groupProperties: propertiesSchema(deps.limits),
+            groupEvents: eventsSchema(deps.limits),
+            linkGuestId: idSchema,
+            bootstrapFlowStates: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const content = request.query.content;
+      if (body.groupId === undefined && (body.groupProperties !== undefined || body.groupEvents !== undefined)) {
+        const field = body.groupProperties !== undefined ? 'groupProperties' : 'groupEvents';
+        throw new HttpProblem(400, `body field "${field}" needs "groupId", the group it belongs to`, field);
+      }
+      return runIdempotent(
+        deps.db,
+        request,
+        reply,
+        body.userId,
+        async (tx) => {
+          // One transaction: the user (guest link, properties, events), then the group with the user as a member.
+          const now = new Date();
+          const guestLinked = await upsertUser(
+            tx,
+            deps.catalog,
+            { userId: body.userId, properties: body.userProperties, events: body.userEvents, linkGuestId: body.linkGuestId },
+            now,
+            deps.limits,
+          );
+          if (body.groupId !== undefined) {
+            await upsertGroup(tx, { groupId: body.groupId, userId: body.userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits);
+          }
+          if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, deps.catalog, body.userId, now, body.groupId);
+          const response: SessionResponse = {
+            userId: body.userId,
+            guestLinked,
+            flowStates: await readFlowStates(tx, deps.catalog, body.userId, body.groupId, { content }),
+          };
+          return { status: 201, body: response, keep: { userId: body.userId, guestLinked } };
+        },
+        async (tx, kept) => ({
+          ...(kept as Omit<SessionResponse, 'flowStates'>),
+          flowStates: await readFlowStates(tx, deps.catalog, body.userId, body.groupId, { content }),
+        }),
+      );
+    },
+  );
+}

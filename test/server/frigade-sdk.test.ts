@@ -1,0 +1,154 @@
+// Frigade's own JavaScript SDK (@frigade/js 0.9, 0.7 and 0.4) against this service on loopback, in Node: only the apiUrl changes.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FlowState, FlowStatesResponse } from '../../src/api/wire.js';
+import { FRIGADE_FLOWS } from '../support/frigade-flows.js';
+import { PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+
+/** The slice of the SDK these journeys use; every listed version has it. */
+interface FrigadeStep {
+  id: string;
+  title?: string;
+  $state: { completed: boolean; skipped: boolean; started: boolean };
+  complete(properties?: Record<string, unknown>): Promise<void>;
+}
+interface FrigadeFlow {
+  id: string;
+  title?: string;
+  isCompleted: boolean;
+  isSkipped: boolean;
+  isStarted: boolean;
+  steps: Map<string, FrigadeStep>;
+  complete(): Promise<void>;
+  skip(): Promise<void>;
+  restart(): Promise<void>;
+}
+interface FrigadeSdk {
+  getFlows(): Promise<FrigadeFlow[]>;
+  getFlow(id: string): Promise<FrigadeFlow | undefined>;
+  identify(userId: string, properties?: Record<string, unknown>): Promise<void>;
+  group(groupId: string, properties?: Record<string, unknown>): Promise<void>;
+  track(event: string, properties?: Record<string, unknown>): Promise<void>;
+  destroy(): void;
+}
+type FrigadeClass = new (apiKey: string, config: { apiUrl: string; userId?: string; syncOnWindowUpdates?: boolean }) => FrigadeSdk;
+
+const SDKS: Record<string, () => Promise<{ Frigade: FrigadeClass }>> = {
+  '0.9.12': () => import('@frigade/js') as never,
+  '0.7.22': () => import('@frigade/js-0.7') as never,
+  '0.4.22': () => import('@frigade/js-0.4') as never,
+};
+
+let service: TestService;
+let warnings: unknown[][];
+beforeAll(async () => {
+  service = await startTestService(FRIGADE_FLOWS);
+});
+afterAll(() => service?.close());
+beforeEach(() => {
+  warnings = [];
+  // The SDK reports a failed call with console.warn and then carries on with an empty answer: any warning is a failure here.
+  vi.spyOn(console, 'warn').mockImplementation((...args) => void warnings.push(args));
+  vi.spyOn(console, 'debug').mockImplementation(() => {});
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function storedFlow(userId: string, slug: string, groupId?: string): Promise<FlowState | undefined> {
+  const query = `userId=${encodeURIComponent(userId)}${groupId ? `&groupId=${encodeURIComponent(groupId)}` : ''}&content=none`;
+  const states = (await service.call('GET', `/v1/public/flowStates?${query}`)).body as FlowStatesResponse;
+  return states.eligibleFlows.find((flow) => flow.flowSlug === slug);
+}
+
+/** The SDK's view of a flow and the service's stored state, in the same terms. */
+function sdkView(flow: FrigadeFlow) {
+  return {
+    completed: flow.isCompleted,
+    skipped: flow.isSkipped,
+    steps: [...flow.steps.values()].map((step) => [step.id, step.$state.completed, step.$state.skipped]),
+  };
+}
+function storedView(state: FlowState | undefined) {
+  return {
+    completed: state?.$state.completed,
+    skipped: state?.$state.skipped,
+    steps: state?.data.steps.map((step) => [step.id, step.$state.completed, step.$state.skipped]),
+  };
+}
+
+describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
+  let Frigade: FrigadeClass;
+  const sdks: FrigadeSdk[] = [];
+  const open = (userId: string) => {
+    const sdk = new Frigade(PUBLIC_KEY, { apiUrl: `${service.url}/`, userId, syncOnWindowUpdates: false });
+    sdks.push(sdk);
+    return sdk;
+  };
+  beforeAll(async () => {
+    ({ Frigade } = await SDKS[version]!());
+  });
+  afterAll(() => sdks.forEach((sdk) => sdk.destroy()));
+
+  it('gets the eligible flows with their titles and step titles', async () => {
+    const frigade = open(`frigade-${randomUUID()}`);
+    const flows = await frigade.getFlows();
+    expect(flows.map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
+    const welcome = flows.find((flow) => flow.id === 'welcome')!;
+    expect(welcome.title).toBe('Welcome aboard');
+    expect([...welcome.steps.values()].map((step) => step.title)).toEqual(['Hello there', 'See you around']);
+    expect(warnings).toEqual([]);
+  });
+
+  it('stores step.complete, flow.complete, flow.restart and flow.skip', async () => {
+    const userId = `frigade-${randomUUID()}`;
+    const frigade = open(userId);
+    const setup = (await frigade.getFlow('setup'))!;
+    await setup.steps.get('connect')!.complete({ source: 'csv' });
+    expect((await storedFlow(userId, 'setup'))!.data.steps[0]!.$state.completed).toBe(true);
+    const [row] = await service.db.query<{ data: unknown }>("SELECT data FROM step_states WHERE user_id = $1 AND step_id = 'connect'", [userId]);
+    expect(row!.data).toEqual({ source: 'csv' });
+
+    await setup.complete();
+    expect((await storedFlow(userId, 'setup'))!.$state.completed).toBe(true);
+    await setup.restart();
+    expect((await storedFlow(userId, 'setup'))!.$state).toMatchObject({ completed: false, started: false });
+    expect((await storedFlow(userId, 'setup'))!.data.steps[0]!.$state.completed).toBe(false);
+    await setup.skip();
+    expect((await storedFlow(userId, 'setup'))!.$state.skipped).toBe(true);
+    expect(sdkView((await frigade.getFlow('setup'))!)).toEqual(storedView(await storedFlow(userId, 'setup')));
+    expect(warnings).toEqual([]);
+  });
+
+  it('makes a property-targeted flow eligible through identify, a group-targeted one through group, an event-gated one through track', async () => {
+    const userId = `frigade-${randomUUID()}`;
+    const groupId = `team-${randomUUID()}`;
+    const frigade = open(userId);
+    const ids = async () => (await frigade.getFlows()).map((flow) => flow.id);
+    expect(await ids()).not.toContain('pro-tips');
+    await frigade.identify(userId, { plan: 'pro' });
+    expect(await ids()).toContain('pro-tips');
+    expect((await frigade.getFlow('pro-tips'))!.title).toBe('Tips for pro users');
+    await frigade.group(groupId, { tier: 'gold' });
+    expect(await ids()).toContain('team-banner');
+    expect(await service.db.query('SELECT user_id FROM group_members WHERE group_id = $1', [groupId])).toEqual([{ user_id: userId }]);
+    await frigade.track('exported', { format: 'csv' });
+    expect(await ids()).toContain('upgrade-nudge');
+    expect(await service.db.query('SELECT event, properties FROM user_events WHERE user_id = $1', [userId])).toEqual([
+      { event: 'exported', properties: { format: 'csv' } },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('agrees with the stored state after actions the state makes moot', async () => {
+    const userId = `frigade-${randomUUID()}`;
+    const frigade = open(userId);
+    const setup = (await frigade.getFlow('setup'))!;
+    await setup.complete();
+    // Completing a step of a finished flow, and skipping a completed flow, change nothing on the service.
+    await setup.steps.get('invite')!.complete();
+    await setup.skip();
+    const stored = await storedFlow(userId, 'setup');
+    expect(stored!.$state).toMatchObject({ completed: true, skipped: false });
+    expect(sdkView((await frigade.getFlow('setup'))!)).toEqual(storedView(stored));
+    expect(warnings).toEqual([]);
+  });
+});
