@@ -1,0 +1,154 @@
+// Frigade's own JavaScript SDK (@frigade/js) in real Chromium, on a page of another origin, against this service: only the apiUrl changes.
+import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowState, FlowStatesResponse } from '../../src/api/wire.js';
+import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { FRIGADE_FLOWS } from '../support/frigade-flows.js';
+import { PUBLIC_KEY } from '../support/service.js';
+
+let env: BrowserEnv;
+
+beforeAll(async () => {
+  env = await startBrowserEnv(FRIGADE_FLOWS);
+  // The SDK as a page would bundle it: one script that puts the Frigade class on window.
+  const bundle = await build({
+    stdin: { contents: "import { Frigade } from '@frigade/js'; window.Frigade = Frigade;", resolveDir: process.cwd(), loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    write: false,
+    logLevel: 'silent',
+  });
+  env.site.page('/frigade.js', bundle.outputFiles[0]!.text, { 'Content-Type': 'text/javascript' });
+  env.site.page('/app.html', '<!doctype html><html><body><h1>An app that used Frigade</h1><script src="/frigade.js"></script></body></html>');
+});
+afterAll(() => env?.close());
+
+interface PageTools {
+  page: Page;
+  errors: string[];
+  /** Every answer of the service that was not a success, and every failed call the SDK reported (it warns and carries on). */
+  warnings: string[];
+}
+
+async function openApp(userId: string): Promise<PageTools> {
+  const page = await env.browser.context.newPage();
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.text().includes('Frigade')) warnings.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.url().startsWith(env.service.url) && response.status() >= 400) warnings.push(`${response.status()} ${response.url()}`);
+  });
+  await page.goto(`${env.site.url}/app.html`);
+  await page.evaluate(
+    ([key, apiUrl, id]) => {
+      const Frigade = (window as unknown as { Frigade: new (key: string, config: object) => unknown }).Frigade;
+      (window as unknown as { frigade: unknown }).frigade = new Frigade(key!, { apiUrl, userId: id });
+    },
+    [PUBLIC_KEY, env.service.url, userId],
+  );
+  return { page, errors, warnings };
+}
+
+async function storedFlow(userId: string, slug: string): Promise<FlowState | undefined> {
+  const states = (await env.service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(userId)}&content=none`)).body as FlowStatesResponse;
+  return states.eligibleFlows.find((flow) => flow.flowSlug === slug);
+}
+
+/** Runs code against `window.frigade` in the page. */
+type Sdk = {
+  getFlows(): Promise<Array<{ id: string; title?: string; isCompleted: boolean; isSkipped: boolean; steps: Map<string, { id: string; title?: string; $state: { completed: boolean; skipped: boolean }; complete(): Promise<void> }> }>>;
+  getFlow(id: string): Promise<{ isCompleted: boolean; isSkipped: boolean; steps: Map<string, { id: string; $state: { completed: boolean; skipped: boolean }; complete(data?: object): Promise<void> }>; complete(): Promise<void>; skip(): Promise<void>; restart(): Promise<void> }>;
+  identify(userId: string, properties?: object): Promise<void>;
+  group(groupId: string, properties?: object): Promise<void>;
+  track(event: string, properties?: object): Promise<void>;
+};
+declare global {
+  interface Window {
+    frigade: Sdk;
+  }
+}
+
+describe('@frigade/js in Chromium, from another origin', () => {
+  it('gets the eligible flows with their titles and step titles', async () => {
+    const { page, errors, warnings } = await openApp(`chromium-frigade-${Date.now()}`);
+    const flows = await page.evaluate(async () =>
+      (await window.frigade.getFlows()).map((flow) => ({ id: flow.id, title: flow.title, steps: [...flow.steps.values()].map((step) => step.title) })),
+    );
+    expect(flows.map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
+    expect(flows.find((flow) => flow.id === 'welcome')).toEqual({ id: 'welcome', title: 'Welcome aboard', steps: ['Hello there', 'See you around'] });
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    await page.close();
+  });
+
+  it('stores step.complete, flow.complete, flow.restart and flow.skip', async () => {
+    const userId = `chromium-frigade-${Date.now()}-actions`;
+    const { page, errors, warnings } = await openApp(userId);
+    await page.evaluate(async () => (await window.frigade.getFlow('setup')).steps.get('connect')!.complete({ source: 'csv' }));
+    expect((await storedFlow(userId, 'setup'))!.data.steps[0]!.$state.completed).toBe(true);
+    await page.evaluate(async () => (await window.frigade.getFlow('setup')).complete());
+    expect((await storedFlow(userId, 'setup'))!.$state.completed).toBe(true);
+    await page.evaluate(async () => (await window.frigade.getFlow('setup')).restart());
+    expect((await storedFlow(userId, 'setup'))!.$state).toMatchObject({ completed: false, started: false });
+    await page.evaluate(async () => (await window.frigade.getFlow('setup')).skip());
+    expect((await storedFlow(userId, 'setup'))!.$state.skipped).toBe(true);
+    // The page's context reached the service: each response knows the page it was made on.
+    const urls = await env.service.db.query<{ url: string }>('SELECT DISTINCT url FROM flow_responses WHERE user_id = $1', [userId]);
+    expect(urls).toEqual([{ url: `${env.site.url}/app.html` }]);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    await page.close();
+  });
+
+  it('makes flows eligible through identify, group and track', async () => {
+    const userId = `chromium-frigade-${Date.now()}-targeting`;
+    const { page, errors, warnings } = await openApp(userId);
+    // The SDK answers a POST identical to one it sent in the last 250 ms from its own cache, so the
+    // journey waits that long between calls, as any real page would.
+    const ids = async () => {
+      await page.waitForTimeout(300);
+      return page.evaluate(async () => (await window.frigade.getFlows()).map((flow) => flow.id));
+    };
+    expect(await ids()).not.toContain('pro-tips');
+    await page.evaluate((id) => window.frigade.identify(id, { plan: 'pro' }), userId);
+    expect(await ids()).toContain('pro-tips');
+    await page.evaluate(() => window.frigade.group(`gold-team-${Date.now()}`, { tier: 'gold' }));
+    expect(await ids()).toContain('team-banner');
+    await page.evaluate(() => window.frigade.track('exported'));
+    expect(await ids()).toContain('upgrade-nudge');
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    await page.close();
+  });
+
+  it('agrees with the stored state after an action the state makes moot', async () => {
+    const userId = `chromium-frigade-${Date.now()}-moot`;
+    const { page, errors, warnings } = await openApp(userId);
+    const view = await page.evaluate(async () => {
+      const flow = await window.frigade.getFlow('setup');
+      await flow.complete();
+      await flow.steps.get('invite')!.complete();
+      await flow.skip();
+      const after = await window.frigade.getFlow('setup');
+      return {
+        completed: after.isCompleted,
+        skipped: after.isSkipped,
+        steps: [...after.steps.values()].map((step) => [step.id, step.$state.completed, step.$state.skipped]),
+      };
+    });
+    const stored = await storedFlow(userId, 'setup');
+    expect(view).toEqual({
+      completed: stored!.$state.completed,
+      skipped: stored!.$state.skipped,
+      steps: stored!.data.steps.map((step) => [step.id, step.$state.completed, step.$state.skipped]),
+    });
+    expect(view).toMatchObject({ completed: true, skipped: false });
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    await page.close();
+  });
+});
