@@ -4,7 +4,8 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FlowCatalog } from './flows/catalog.js';
 import type { Database } from './storage/database.js';
-import { bearerKey, scopeOf, type ApiKeys } from './http/auth.js';
+import { bearerKey, scopeOf, type ApiKeys, type KeyScope } from './http/auth.js';
+import { checkIdentity, type IdentityConfig } from './http/identity.js';
 import { parseJsonBody } from './http/json-body.js';
 import { HttpProblem, problemBody, toProblem } from './http/problem.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -45,6 +46,14 @@ export interface AppDeps {
   catalog: FlowCatalog;
   keys: ApiKeys;
   limits: Limits;
+  identity: IdentityConfig;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The scope of the request's API key, set once the key is checked. */
+    apiScope: KeyScope | undefined;
+  }
 }
 
 export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
@@ -122,6 +131,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     strictPreflight: false,
   });
 
+  app.decorateRequest('apiScope', undefined);
   app.addHook('onRequest', async (request) => {
     // RFC 9112: a server must answer 400 to an HTTP/1.1 request without a Host header.
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
@@ -138,6 +148,12 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     if (scope === 'public' && !path.startsWith('/v1/public/')) {
       throw new HttpProblem(403, `${path} needs a private key; public keys reach only /v1/public/ paths.`);
     }
+    request.apiScope = scope;
+  });
+  // After validation, so the user a route names is read from a checked body or query.
+  app.addHook('preHandler', async (request) => {
+    const named = request.routeOptions.config.namesUser?.(request);
+    if (named && request.apiScope) checkIdentity(deps.identity, request.apiScope, named);
   });
 
   await app.register(rateLimit, {

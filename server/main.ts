@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from './app.js';
 import { LIMIT_SETTINGS, resolveLimits } from './config.js';
+import { resolveIdentity } from './http/identity.js';
 import { startService } from './service.js';
 
 export { startService } from './service.js';
@@ -12,12 +13,17 @@ export type { ServiceOptions, RunningService } from './service.js';
 const USAGE = `Usage: onboarding-server [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
+                         [--identity-secret s1,s2] [--require-identity]
 
 Limits (flag, or environment variable; default):
 ${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(37)} ${String(DEFAULT_LIMITS[s.key]).padStart(7)}  ${s.meaning}`).join('\n')}
 
 Keys come from ONBOARDING_PUBLIC_KEYS and ONBOARDING_PRIVATE_KEYS (comma-separated).
-When both are unset, a key pair is made on first start, kept with the data, and printed.`;
+When both are unset, a key pair is made on first start, kept with the data, and printed.
+
+Identity verification: --identity-secret (ONBOARDING_IDENTITY_SECRET), comma-separated so one can be
+rotated, and --require-identity (ONBOARDING_REQUIRE_IDENTITY=true): public-key requests that name a
+user then need userHash = hex(HMAC-SHA256(secret, userId)). See docs/security.md.`;
 
 export async function main(argv: string[]): Promise<void> {
   let values;
@@ -30,6 +36,8 @@ export async function main(argv: string[]): Promise<void> {
         flows: { type: 'string', default: './flows' },
         database: { type: 'string', default: './.data/onboarding' },
         help: { type: 'boolean', default: false },
+        'identity-secret': { type: 'string' },
+        'require-identity': { type: 'boolean' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
     }));
@@ -47,14 +55,17 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   let limits;
+  let identity;
   try {
     limits = resolveLimits(values as unknown as Record<string, string | undefined>, process.env);
+    identity = resolveIdentity({ secret: values['identity-secret'], require: values['require-identity'] }, process.env);
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     process.exit(2);
   }
   const service = await startService({
     limits,
+    identity,
     port,
     host: values.host,
     flows: values.flows,
@@ -66,6 +77,7 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${values.database}`);
   console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
+  console.log(`  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`);
   if (service.keys.generated) {
     console.log(`  public key:  ${service.keys.public[0]}`);
     console.log(`  private key: ${service.keys.private[0]}  (keep it secret)`);

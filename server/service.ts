@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_LIMITS, type Limits } from './app.js';
 import { FlowCatalog, type Logger } from './flows/catalog.js';
 import { resolveKeys, type ApiKeys } from './http/auth.js';
+import { IDENTITY_OFF_WARNING, NO_IDENTITY, type IdentityConfig } from './http/identity.js';
 import { openDatabase, type Database } from './storage/database.js';
 
 export interface ServiceOptions {
@@ -23,6 +24,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Log requests that fail with a 5xx. @default false */
   httpLog?: boolean;
+  /** Identity verification (userHash). @default off, with a warning at start */
+  identity?: IdentityConfig;
 }
 
 export interface RunningService {
@@ -47,7 +50,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     keys = await resolveKeys(db, options.env ?? process.env);
     catalog = new FlowCatalog(db, options.flows, log);
     await catalog.load();
-    app = await buildApp({ db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits } }, { logger: options.httpLog ?? false });
+    const identity = options.identity ?? NO_IDENTITY;
+    app = await buildApp({ db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity }, { logger: options.httpLog ?? false });
+    if (!identity.required) log.warn(IDENTITY_OFF_WARNING);
     await app.listen({ port: options.port ?? 0, host });
   } catch (error) {
     // A service that could not start lets go of its database (and the data directory's lock).

@@ -43,3 +43,6 @@ export const knownVersionsSchema = {
   maxProperties: 10_000,
   additionalProperties: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
 } as const;
+
+/** `userHash`: hex(HMAC-SHA256(identity secret, userId)), for identity verification. Checked against the secrets, not here. */
+export const userHashSchema = { type: 'string', maxLength: 128 } as const;

@@ -11,7 +11,8 @@ import {
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
-import { contentQuerySchema, contextSchema, idSchema, knownVersionsSchema } from '../http/schemas.js';
+import { userInBody } from '../http/identity.js';
+import { contentQuerySchema, contextSchema, idSchema, knownVersionsSchema, userHashSchema } from '../http/schemas.js';
 import { readFlowStates } from '../state/read.js';
 import { applyTransition } from '../state/transitions.js';
 
@@ -22,20 +23,22 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
   app.get<{ Querystring: FlowStatesQuery }>(
     '/v1/public/flowStates',
     {
+      config: { namesUser: userInBody },
       schema: {
         querystring: {
           type: 'object',
           required: ['userId'],
-          properties: { userId: idSchema, groupId: idSchema, ...contentQuerySchema.properties },
+          properties: { userId: idSchema, groupId: idSchema, userHash: userHashSchema, ...contentQuerySchema.properties },
         },
       },
     },
     async (request) => readFlowStates(deps.db, deps.catalog, request.query.userId, request.query.groupId, { content: request.query.content }),
   );
 
-  app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest; Querystring: { content?: FlowContentMode } }>(
+  app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest & { userHash?: string }; Querystring: { content?: FlowContentMode } }>(
     '/v1/public/flowStates',
     {
+      config: { namesUser: userInBody },
       schema: {
         querystring: contentQuerySchema,
         body: {
@@ -44,6 +47,7 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
           additionalProperties: false,
           properties: {
             userId: idSchema,
+            userHash: userHashSchema,
             groupId: idSchema,
             flowSlug: idSchema,
             // Flow actions may leave it out or send ""; step actions need a step of the flow.

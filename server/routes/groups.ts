@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { GroupUpsertRequest, GroupUpsertResponse, UserGroupRequest } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
-import { eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
+import { userInBody } from '../http/identity.js';
+import { eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
 import { upsertGroup } from '../state/groups.js';
 
 export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -17,6 +18,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: GroupUpsertRequest }>(
     '/v1/public/groups',
     {
+      config: { namesUser: userInBody },
       schema: {
         body: {
           type: 'object',
@@ -25,19 +27,29 @@ export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
           properties: {
             groupId: idSchema,
             userId: idSchema,
+            userHash: userHashSchema,
             properties: propertiesSchema(deps.limits),
             events: eventsSchema(deps.limits),
           },
         },
       },
     },
-    async (request, reply) => upsert(request, reply, request.body),
+    async (request, reply) => {
+      const { userHash: _hash, ...body } = request.body as GroupUpsertRequest & { userHash?: string };
+      return upsert(request, reply, body);
+    },
   );
 
   // The older spelling of the same upsert, kept for clients written against it.
   app.post<{ Body: UserGroupRequest }>(
     '/v1/public/userGroups',
     {
+      config: {
+        namesUser: (request) => {
+          const body = (request.body ?? {}) as { foreignUserId?: string; userHash?: string };
+          return { userId: body.foreignUserId, userHash: body.userHash };
+        },
+      },
       schema: {
         body: {
           type: 'object',
@@ -46,6 +58,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
           properties: {
             foreignUserId: idSchema,
             foreignUserGroupId: idSchema,
+            userHash: userHashSchema,
             properties: propertiesSchema(deps.limits),
             events: eventsSchema(deps.limits),
           },
@@ -54,6 +67,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { foreignUserId, foreignUserGroupId, properties, events } = request.body;
+      // userHash was checked before the handler; it is not part of the upsert.
       return upsert(request, reply, { groupId: foreignUserGroupId, userId: foreignUserId, properties, events });
     },
   );

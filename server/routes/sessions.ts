@@ -4,7 +4,8 @@ import type { FlowContentMode, SessionRequest, SessionResponse } from '../../src
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
-import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
+import { userInBody } from '../http/identity.js';
+import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
 import { upsertGroup } from '../state/groups.js';
 import { readFlowStates } from '../state/read.js';
 import { bootstrapFlowStates, upsertUser } from '../state/users.js';
@@ -13,6 +14,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
   app.post<{ Body: SessionRequest; Querystring: { content?: FlowContentMode } }>(
     '/v1/public/sessions',
     {
+      config: { namesUser: userInBody },
       schema: {
         querystring: contentQuerySchema,
         body: {
@@ -21,6 +23,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
           additionalProperties: false,
           properties: {
             userId: idSchema,
+            userHash: userHashSchema,
             groupId: idSchema,
             userProperties: propertiesSchema(deps.limits),
             userEvents: eventsSchema(deps.limits),

@@ -4,7 +4,7 @@ import type { DeleteUserQuery, FlowContentMode, UserRecord, UserUpsertRequest, U
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
-import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema } from '../http/schemas.js';
+import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
 import { readFlowStates } from '../state/read.js';
 import { deleteUser, readUserRecord, upsertUser } from '../state/users.js';
 
@@ -19,9 +19,14 @@ function userIdOf(body: Partial<UserUpsertRequest> & { foreignId?: string }): st
 }
 
 export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.post<{ Body: Partial<UserUpsertRequest> & { foreignId?: string }; Querystring: { content?: FlowContentMode } }>(
+  app.post<{ Body: Partial<UserUpsertRequest> & { foreignId?: string; userHash?: string }; Querystring: { content?: FlowContentMode } }>(
     '/v1/public/users',
     {
+      // The older alias names the user as well.
+      config: { namesUser: (request) => {
+        const body = (request.body ?? {}) as { userId?: string; foreignId?: string; userHash?: string };
+        return { userId: body.userId ?? body.foreignId, userHash: body.userHash };
+      } },
       schema: {
         querystring: contentQuerySchema,
         body: {
@@ -30,6 +35,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
           properties: {
             userId: idSchema,
             foreignId: idSchema,
+            userHash: userHashSchema,
             properties: propertiesSchema(deps.limits),
             events: eventsSchema(deps.limits),
             bootstrapFlowStates: { type: 'boolean' },
@@ -39,7 +45,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const { foreignId: _alias, ...rest } = request.body;
+      const { foreignId: _alias, userHash: _hash, ...rest } = request.body;
       const body: UserUpsertRequest = { ...rest, userId: userIdOf(request.body) };
       const content = request.query.content;
       return runIdempotent(

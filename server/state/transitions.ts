@@ -96,6 +96,11 @@ function conflict(detail: string, field?: string): HttpProblem {
   return new HttpProblem(409, detail, field);
 }
 
+/** The earliest `createdAt` a transition may carry (2000-01-01T00:00:00Z). */
+export const EARLIEST_CREATED_AT = Date.UTC(2000, 0, 1);
+/** How far ahead of the service's clock a client's `createdAt` may be. */
+export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
+
 /** Longest page address kept with a flow response; longer ones are cut. */
 export const MAX_URL_LENGTH = 2048;
 
@@ -127,6 +132,11 @@ export async function applyTransition(
   }
   const at = body.createdAt ? new Date(body.createdAt) : now;
   if (Number.isNaN(at.getTime())) throw new HttpProblem(400, 'body field "createdAt" must be an ISO 8601 date-time', 'createdAt');
+  // Queued writes may arrive long after they were made, and clocks drift; anything outside this is a bug, and
+  // a year such as 0000 is not even a time PostgreSQL can store.
+  if (at.getTime() < EARLIEST_CREATED_AT || at.getTime() > now.getTime() + MAX_CLOCK_AHEAD_MS) {
+    throw new HttpProblem(400, 'body field "createdAt" must be a time from 2000-01-01 to 24 hours after the service\'s clock', 'createdAt');
+  }
   await lockUser(tx, body.userId);
   const flows = catalog.list();
   const snapshot = await loadUserSnapshot(tx, body.userId, body.groupId, flows);

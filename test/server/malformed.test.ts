@@ -93,6 +93,9 @@ const CASES: Case[] = [
   { name: 'stepId a number', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 1, actionType: 'STARTED_STEP' }, status: 400, field: 'stepId' },
   { name: 'createdAt not a time', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: 'yesterday' }, status: 400, field: 'createdAt' },
   { name: 'createdAt on February 30th', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: '2024-02-30T10:00:00Z' }, status: 400, field: 'createdAt' },
+  { name: 'createdAt in the year 0000', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: '0000-01-01T00:00:00Z' }, status: 400, field: 'createdAt' },
+  { name: 'createdAt before 2000', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: '1999-12-31T23:59:59Z' }, status: 400, field: 'createdAt' },
+  { name: 'createdAt two days ahead', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP', createdAt: new Date(Date.now() + 48 * 3600_000).toISOString() }, status: 400, field: 'createdAt' },
   { name: 'an unknown flow', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'existing', flowSlug: 'nope', stepId: 'hello', actionType: 'STARTED_STEP' }, status: 404, field: 'flowSlug' },
   { name: 'an unknown step', method: 'POST', path: '/v1/public/flowStates', body: { userId: 'existing', flowSlug: 'welcome', stepId: 'nope', actionType: 'COMPLETED_STEP' }, status: 404, field: 'stepId' },
   // Query strings
