@@ -191,7 +191,7 @@ describe('fuzzing every endpoint', () => {
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(REQUEST, async (request) => {
-        const response = await fetch(service.url + request.path, { method: request.method, headers: request.headers, body: request.body });
+        const response = await fetch(service.url + request.path, { method: request.method, headers: request.headers, body: request.body as BodyInit | undefined });
         const text = await response.text();
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         const after = await digest();
