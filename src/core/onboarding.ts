@@ -1,5 +1,5 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
-import { createApiClient, type ApiClient } from '../api/client.js';
+import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Flow as FlowRecord, Properties } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
@@ -7,7 +7,7 @@ import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
 import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.js';
-import { createOutbox, type Outbox, type OutboxEntry } from './outbox.js';
+import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
 import { createSafeStorage, readJson, writeJson, type KeyValueStore } from './storage.js';
@@ -35,6 +35,8 @@ const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start 
 
 const isStates = (value: unknown): value is FlowStatesResponse =>
   Boolean(value) && Array.isArray((value as FlowStatesResponse).eligibleFlows) && Array.isArray((value as FlowStatesResponse).ineligibleFlows);
+/** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
+const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
@@ -114,13 +116,14 @@ export class Onboarding {
       ...(strings ? { strings } : {}),
     });
     this.outbox = createOutbox(storage, client, {
-      sent: (entry, response) => this.writeSent(entry, response),
-      refused: (entry, error) => {
+      sent: (entry, response, badAnswer) => this.writeSent(entry, response, badAnswer),
+      dropped: (entry, error) => {
         // A rollback undoes a change the service never made: `change` fires, flow and step events do not.
         this.quiet = true;
         this.recompute();
         this.quiet = false;
-        reportError('write-refused', error);
+        if (error instanceof ApiError) reportError('write-refused', error);
+        else reportError('write-dropped', dropError(entry, error));
         // The optimistic change is already rolled back; the service may know a newer state.
         if (entry.userId === this.userId) void this.refresh();
       },
@@ -229,13 +232,12 @@ export class Onboarding {
     const answers = this.answers;
     const promise = client
       .getFlowStates(userId, groupId)
-      .then(
-        (states) => {
-          // A write's answer that arrived meanwhile is newer than this read.
-          if (userId === this.userId && answers === this.answers && isStates(states)) this.setBase(states);
-        },
-        (error) => reportError('load-failed', error),
-      )
+      .then((states) => {
+        // A write's answer that arrived meanwhile is newer than this read.
+        if (userId === this.userId && answers === this.answers) this.setBase(states);
+      })
+      // A wrong-shaped answer keeps the state the script has; so does a read that failed.
+      .catch((error) => reportError(failureCode(error, 'load-failed'), error))
       .finally(() => {
         if (this.reading?.promise === promise) this.reading = undefined;
         this.loaded(userId);
@@ -313,14 +315,16 @@ export class Onboarding {
     if (!same($flowStates.get(), view)) $flowStates.set(view);
   }
 
-  private writeSent(entry: OutboxEntry, response: unknown): void {
+  private writeSent(entry: OutboxEntry, response: unknown, badAnswer?: ApiError): void {
+    // The write was applied, but its answer cannot be used: the service's state is read instead.
+    if (badAnswer) reportError('bad-answer', badAnswer);
     if (entry.userId !== this.userId) return;
     let states: unknown;
     if (entry.path === 'flowStates') states = isStates(response) ? response : foldWrite(this.base, entry.body);
     // The users upsert answers without the group, so with a group the read below decides eligibility.
     else if (entry.path === 'users' && !this.groupId) states = (response as { flowStates?: unknown } | null)?.flowStates;
     if (isStates(states)) this.setBase(states, true);
-    else if (entry.path === 'users') void this.refresh();
+    if (badAnswer || (entry.path === 'users' && !isStates(states))) void this.refresh();
   }
 
   private async transition(flowSlug: string, actionType: ActionType, stepId: string, data?: unknown): Promise<void> {
@@ -348,18 +352,18 @@ export class Onboarding {
     if (!client) return Promise.resolve();
     return (this.loadingFlows ??= client
       .getFlows()
-      .then(
-        (response) => {
-          const definitions = parseDefinitions(response.data, $flowDefinitions.get());
-          const current = $flowDefinitions.get();
-          const changed =
-            Object.keys(definitions).length !== Object.keys(current).length ||
-            Object.entries(definitions).some(([slug, definition]) => current[slug] !== definition);
-          if (changed) $flowDefinitions.set(definitions);
-          writeJson(this.storage, FLOWS_KEY, response.data);
-        },
-        (error) => reportError('flows-failed', error),
-      )
+      .then((response) => {
+        let refused = 0;
+        const definitions = parseDefinitions(response.data, $flowDefinitions.get(), () => refused++);
+        if (refused) reportError('bad-answer', new Error(`${refused} listed flows have no usable definition (data with steps that have string ids) and are left out.`));
+        const current = $flowDefinitions.get();
+        const changed =
+          Object.keys(definitions).length !== Object.keys(current).length ||
+          Object.entries(definitions).some(([slug, definition]) => current[slug] !== definition);
+        if (changed) $flowDefinitions.set(definitions);
+        writeJson(this.storage, FLOWS_KEY, Object.values(definitions).map((definition) => definition.record));
+      })
+      .catch((error) => reportError(failureCode(error, 'flows-failed'), error))
       .finally(() => {
         this.loadingFlows = undefined;
       }));

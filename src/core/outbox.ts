@@ -1,9 +1,11 @@
 // The outbox: one persisted queue for every write (users, groups, track, flowStates), sent in order,
 // each with an Idempotency-Key kept across retries and reloads, retried with backoff while the network fails.
-import { ApiError, type ApiClient } from '../api/client.js';
+import { ApiError, isRetryable, type ApiClient } from '../api/client.js';
+import { isQueuedWrite } from '../api/guards.js';
 import type { FlowStateWriteRequest, GroupUpsertRequest, UserUpsertRequest } from '../api/wire.js';
 import { newGuestId } from './identity.js';
-import { readJson, writeJson, type KeyValueStore } from './storage.js';
+import { reportError } from './report.js';
+import { writeJson, type KeyValueStore } from './storage.js';
 
 export type OutboxWrite =
   | { path: 'users'; body: UserUpsertRequest }
@@ -26,10 +28,16 @@ export type OutboxEntry = OutboxWrite & {
 export type Attempt = { sent: true; response: unknown } | { sent: false; error?: unknown; kept: boolean };
 
 export interface OutboxHooks {
-  /** The service accepted the entry; `response` is its body (null when it sent none). */
-  sent(entry: OutboxEntry, response: unknown): void;
-  /** The service refused the entry (a 4xx); it has been dropped, and `changed` follows. */
-  refused(entry: OutboxEntry, error: unknown): void;
+  /**
+   * The service accepted the entry; `response` is its body (null when it sent none). With `badAnswer`, a 2xx
+   * came back whose body is not usable (not JSON, or not of the expected shape): the write was applied all the same.
+   */
+  sent(entry: OutboxEntry, response: unknown, badAnswer?: ApiError): void;
+  /**
+   * The entry left the queue unsent and is never retried: the service refused it (an ApiError, a 4xx), or it could
+   * not be sent at all (any other error, such as a body that cannot be serialised). `changed` follows.
+   */
+  dropped(entry: OutboxEntry, error: unknown): void;
   /** The entry failed and is kept for a retry. */
   failed(entry: OutboxEntry, error: unknown): void;
   /** The queue changed (an entry added, sent or dropped); `settled` lists the keys that left it. */
@@ -57,15 +65,17 @@ const MAX_BACKOFF_MS = 30_000;
 const KEEPALIVE_BYTES = 60_000;
 const REQUEST_TIMEOUT_MS = 20_000;
 
+const isKept = (attempt: Attempt): attempt is { sent: false; error?: unknown; kept: true } => !attempt.sent && attempt.kept;
+
+/** The error reported as `write-dropped`: it names the path of the write that left the queue unsent. */
+export const dropError = (entry: { path: string }, error: unknown) =>
+  new Error(`A ${entry.path} write was dropped: ${error instanceof Error ? error.message : String(error)}`);
+
 /** Exponential backoff with jitter, honouring a server's Retry-After when it asks for longer. */
 export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.random): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(attempts, 16));
   return Math.max(retryAfterMs, Math.round(ceiling * (0.5 + random() / 2)));
 }
-
-/** Network failures, 408, 429 and 5xx are worth another try; any other 4xx is a refusal. */
-export const isRetryable = (error: unknown) =>
-  !(error instanceof ApiError) || error.status >= 500 || error.status === 408 || error.status === 429;
 
 export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: OutboxHooks): Outbox {
   const inFlight = new Set<string>();
@@ -88,9 +98,26 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     // Bounded: keys older than the last few hundred are long gone from every tab's queue.
     for (const key of settledKeys) if (settledKeys.size > MAX_ENTRIES) settledKeys.delete(key);
   };
+  // The stored queue, checked entry by entry: parsed again only when its text changed, so a bad entry is reported once.
+  let storedText: string | null = null;
+  let stored: OutboxEntry[] = [];
   const read = (): OutboxEntry[] => {
-    const stored = readJson<OutboxEntry[]>(storage, OUTBOX_KEY);
-    const entries = (Array.isArray(stored) ? stored : []).filter((entry) => !settledKeys.has(entry.key));
+    const text = storage.get(OUTBOX_KEY);
+    if (text !== storedText) {
+      storedText = text;
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : [];
+      } catch {
+        // Not JSON: nothing in it can be sent.
+      }
+      const list: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+      stored = list.filter(isQueuedWrite) as OutboxEntry[];
+      if (stored.length < list.length) {
+        reportError('storage-discarded', new Error(`${list.length - stored.length} unreadable queued writes in localStorage were discarded.`));
+      }
+    }
+    const entries = stored.filter((entry) => !settledKeys.has(entry.key));
     const present = new Set(entries.map((entry) => entry.key));
     for (const entry of mine.values()) if (!present.has(entry.key)) entries.push(entry);
     return entries.sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
@@ -138,34 +165,57 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     return client.writeFlowState(entry.body, options);
   }
 
-  /** One attempt at one entry; returns the error when the entry is kept for a retry. */
+  /**
+   * One attempt at one entry; returns the error when the entry is kept for a retry. Only a failure the client
+   * classified as retryable (isRetryable) keeps an entry; whatever else happens, the entry leaves the queue, so
+   * one entry can never hold up the writes behind it.
+   */
   async function attempt(entry: OutboxEntry): Promise<{ retry: unknown } | undefined> {
     inFlight.add(entry.key);
+    let result: Attempt = { sent: false, kept: false };
     try {
-      const keepalive = JSON.stringify(entry.body).length < KEEPALIVE_BYTES;
-      const response = await send(entry, keepalive);
-      // The answer becomes the new state before the entry leaves the queue, so the change never flickers back.
-      hooks.sent(entry, response ?? null);
-      update(entry.key, () => null);
-      answer(entry.key, { sent: true, response: response ?? null });
-      return undefined;
-    } catch (error) {
-      if (isRetryable(error)) {
-        const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
-        update(entry.key, (kept) => ({ ...kept, attempts: kept.attempts + 1, retryAt: Date.now() + backoffMs(kept.attempts, retryAfterMs) }));
-        if (entry.attempts === 0) hooks.failed(entry, error);
-        answer(entry.key, { sent: false, error, kept: true });
-        return { retry: error };
+      let response: unknown = null;
+      let failure: unknown;
+      try {
+        response = (await send(entry, JSON.stringify(entry.body).length < KEEPALIVE_BYTES)) ?? null;
+      } catch (error) {
+        failure = error ?? new Error('The write failed without an error.');
       }
-      // The hook sees the queue without the refused entry, and rolls the change back itself.
-      update(entry.key, () => null, false);
-      hooks.refused(entry, error);
-      hooks.changed([entry.key]);
-      answer(entry.key, { sent: false, error, kept: false });
-      return undefined;
+      if (isRetryable(failure)) {
+        const retryAfterMs = (failure as ApiError).retryAfterMs;
+        update(entry.key, (kept) => ({ ...kept, attempts: kept.attempts + 1, retryAt: Date.now() + backoffMs(kept.attempts, retryAfterMs) }));
+        if (entry.attempts === 0) hooks.failed(entry, failure);
+        result = { sent: false, error: failure, kept: true };
+      } else if (failure === undefined || (failure instanceof ApiError && failure.kind === 'bad-answer')) {
+        // A 2xx reached the service, usable or not. The answer becomes the new state before the entry leaves the
+        // queue, so the change never flickers back.
+        result = { sent: true, response };
+        hooks.sent(entry, response, failure as ApiError | undefined);
+        update(entry.key, () => null);
+      } else {
+        // The hook sees the queue without the dropped entry, and rolls the change back itself.
+        result = { sent: false, error: failure, kept: false };
+        update(entry.key, () => null, false);
+        hooks.dropped(entry, failure);
+        hooks.changed([entry.key]);
+      }
+    } catch (error) {
+      // Handling the entry threw (a hook, say): it leaves the queue all the same, and the queue moves on.
+      result = { sent: false, error, kept: false };
+      reportError('write-dropped', dropError(entry, error));
+      settle([entry.key]);
+      try {
+        write(read(), true, [entry.key]);
+      } catch {
+        // The key is settled, so the entry is never read again; the next write stores the queue without it.
+      }
     } finally {
+      // The guard: an entry that is not kept for a retry is settled, whatever happened above, and never sent again.
+      if (!isKept(result)) settle([entry.key]);
       inFlight.delete(entry.key);
+      answer(entry.key, result);
     }
+    return isKept(result) ? { retry: result.error } : undefined;
   }
 
   const schedule = (ms: number) => {

@@ -1,0 +1,122 @@
+// In real Chromium: the script keeps working, and keeps sending writes, through failures that are not the network's (issue 14).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Flow as FlowRecord, FlowStatesResponse } from '../../src/api/wire.js';
+import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import type { SeenRequest } from '../support/loopback-proxy.js';
+import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
+
+let env: BrowserEnv;
+
+beforeAll(async () => {
+  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 3) }, { proxy: true });
+});
+
+afterAll(() => env?.close());
+
+type Seed = Record<string, string>;
+
+/**
+ * A page that puts `seed` into localStorage (under the `onboarding:` prefix) before the script loads, records
+ * unhandled rejections and the codes of the `error` event, then initialises the script.
+ */
+const html = (seed: Seed = {}, head = '') => `<!doctype html><html><head>
+  <script>
+    window.rejections = [];
+    window.codes = [];
+    addEventListener('unhandledrejection', (event) => rejections.push(String(event.reason)));
+    localStorage.clear();
+    for (const [key, value] of Object.entries(${JSON.stringify(seed)})) localStorage.setItem('onboarding:' + key, value);
+  </script>${head}
+</head><body>
+  <script src="/onboarding.js"></script>
+  <script>
+    Onboarding.on('error', (event) => codes.push(event.code));
+    Onboarding.init({ publicKey: '${PUBLIC_KEY}', apiUrl: '${env.apiUrl}' });
+  </script>
+</body></html>`;
+
+let pages = 0;
+
+/** Serves a fresh page with `seed` and opens it; `errors` collects uncaught errors and unhandled rejections. */
+async function open(seed: Seed = {}, head = ''): Promise<{ page: Page; errors: string[] }> {
+  const path = `/hardening-${++pages}.html`;
+  env.site.page(path, html(seed, head));
+  const page = await env.browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${env.site.url}${path}`);
+  return { page, errors };
+}
+
+interface PageGlobals {
+  codes: string[];
+  rejections: string[];
+  timerCalls: number;
+}
+const codes = (page: Page) => page.evaluate(() => (window as unknown as PageGlobals).codes);
+/** Uncaught errors, and unhandled rejections as the page itself saw them. */
+const problems = async (page: Page, errors: string[]) => [...errors, ...(await page.evaluate(() => (window as unknown as PageGlobals).rejections))];
+
+/** Whether `Onboarding.ready` resolves within `ms`. */
+const readyWithin = (page: Page, ms: number) =>
+  page.evaluate(
+    (ms) => Promise.race([window.Onboarding.ready.then(() => 'resolved'), new Promise((resolve) => setTimeout(() => resolve('pending'), ms))]),
+    ms,
+  );
+
+const events = (userId: string) => env.service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1 ORDER BY id', [userId]);
+const responses = (userId: string) =>
+  env.service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
+const outbox = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as Array<{ retryAt: number }>);
+const completed = (page: Page) => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((step) => step.state.completed) ?? null);
+const isWrite = (path: string, ...includes: string[]) => (r: SeenRequest) =>
+  r.method === 'POST' && r.path === path && includes.every((part) => r.body.includes(part));
+const isRead = (r: SeenRequest) => r.method === 'GET' && r.path.startsWith('/v1/public/flowStates');
+
+/** The service's own listing of the setup flow, as the script caches it. */
+async function setupRecord(): Promise<FlowRecord> {
+  const listed = await env.service.call('GET', '/v1/public/flows');
+  return (listed.body.data as FlowRecord[]).find((record) => record.slug === 'setup')!;
+}
+
+/** The service's current flow-state read of `userId`, as the script caches it. */
+async function stateOf(userId: string): Promise<FlowStatesResponse> {
+  return (await env.service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body as FlowStatesResponse;
+}
+
+describe('a write that fails for a reason other than the network (issue 14, item 8)', () => {
+  it('drops a queued write that has no body, reports it, and sends the writes queued behind it', async () => {
+    const stuck = { key: 'no-body-1', userId: 'queue-user', path: 'users', attempts: 0, retryAt: 0, at: 1 };
+    const { page, errors } = await open({ outbox: JSON.stringify([stuck]) });
+    await page.evaluate(() => window.Onboarding.identify('queue-user'));
+    await page.evaluate(() => window.Onboarding.track('behind-no-body'));
+    await expect.poll(() => events('queue-user'), { timeout: 10_000 }).toEqual([{ event: 'behind-no-body' }]);
+    await expect.poll(() => outbox(page)).toEqual([]);
+    expect(await codes(page)).toContain('storage-discarded');
+    expect(await problems(page, errors)).toEqual([]);
+    await page.close();
+  });
+
+  it('takes a 2xx answer that is not JSON as sent, reports bad-answer, reads the state, and sends the writes behind it', async () => {
+    const { page, errors } = await open();
+    await page.evaluate(() => window.Onboarding.identify('bad-answer-user'));
+    // The service applies the write; the answer that comes back is not JSON (a broken proxy, say).
+    const stepOne = isWrite('/v1/public/flowStates', '"userId":"bad-answer-user"', '"stepId":"one"');
+    env.proxy!.answer(stepOne, 201, '<html>not JSON</html>', { forward: true });
+    const readsBefore = env.proxy!.requests.filter(isRead).length;
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await page.evaluate(() => window.Onboarding.track('behind-bad-answer'));
+    await expect.poll(() => events('bad-answer-user'), { timeout: 10_000 }).toEqual([{ event: 'behind-bad-answer' }]);
+    await expect.poll(() => outbox(page)).toEqual([]);
+    // Sent once: the write reached the service, so it is not sent again.
+    expect(env.proxy!.requests.filter(stepOne)).toHaveLength(1);
+    expect(await responses('bad-answer-user')).toEqual([{ step_id: 'one' }]);
+    expect(await codes(page)).toContain('bad-answer');
+    // The state comes from a read instead of the unusable answer.
+    await expect.poll(() => env.proxy!.requests.filter(isRead).length).toBeGreaterThan(readsBefore);
+    expect(await completed(page)).toEqual([true, false, false]);
+    expect(await problems(page, errors)).toEqual([]);
+    await page.close();
+  });
+});
