@@ -1,6 +1,7 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
-import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Flow as FlowRecord, Properties } from '../api/wire.js';
+import { isFlowStates, isId, isObject, isString } from '../api/guards.js';
+import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
@@ -10,7 +11,7 @@ import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.j
 import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { createSafeStorage, readJson, writeJson, type KeyValueStore } from './storage.js';
+import { createSafeStorage, readStored, writeJson, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { foldWrite, replayWrites } from './transitions.js';
 
@@ -33,8 +34,8 @@ const GROUP_KEY = 'groupId';
 const PROPERTIES_KEY = 'properties';
 const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error';
 
-const isStates = (value: unknown): value is FlowStatesResponse =>
-  Boolean(value) && Array.isArray((value as FlowStatesResponse).eligibleFlows) && Array.isArray((value as FlowStatesResponse).ineligibleFlows);
+/** The user's last known state, as cached in localStorage. */
+const isCachedState = (value: unknown) => isObject(value) && isString(value.userId) && isFlowStates(value.states);
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -138,8 +139,10 @@ export class Onboarding {
     this.stops.push($flows.listen(() => this.announce()));
 
     // Render from cache at once; the service's answers replace it (stale-while-revalidate).
-    $flowDefinitions.set(parseDefinitions(readJson<FlowRecord[]>(storage, FLOWS_KEY) ?? []));
-    this.groupId = storage.get(GROUP_KEY) ?? undefined;
+    let discarded = 0;
+    $flowDefinitions.set(parseDefinitions(readStored<unknown[]>(storage, FLOWS_KEY, Array.isArray) ?? [], {}, () => discarded++));
+    if (discarded) reportError('storage-discarded', new Error(`${discarded} cached flow definitions in localStorage were unreadable and are discarded.`));
+    this.groupId = this.storedGroup();
     this.switchUser(currentUserId(storage));
 
     const onPageHide = () => this.outbox?.flushOnExit();
@@ -189,7 +192,7 @@ export class Onboarding {
     });
     if (this.userId !== userId) return;
     // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
-    const answered = attempt.sent && isStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
+    const answered = attempt.sent && isFlowStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
     if (attempt.sent && !answered) await this.refresh();
     this.loaded(userId);
   }
@@ -257,6 +260,10 @@ export class Onboarding {
 
   // ---- internals ----
 
+  private storedGroup(): string | undefined {
+    return readStored<string>(this.storage, GROUP_KEY, isId, true);
+  }
+
   private loaded(userId: string): void {
     if (userId === this.userId) this.resolveReady();
   }
@@ -276,9 +283,9 @@ export class Onboarding {
 
   private switchUser(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
-    $userProperties.set(readJson<Properties>(this.storage, PROPERTIES_KEY) ?? {});
-    const cached = readJson<{ userId: string; states: unknown }>(this.storage, STATE_KEY);
-    this.base = base ?? (cached?.userId === userId && isStates(cached.states) ? cached.states : EMPTY);
+    $userProperties.set(readStored<Properties>(this.storage, PROPERTIES_KEY, isObject) ?? {});
+    const cached = readStored<{ userId: string; states: FlowStatesResponse }>(this.storage, STATE_KEY, isCachedState);
+    this.base = base ?? (cached?.userId === userId ? cached.states : EMPTY);
     this.answers++;
     this.recompute();
     // Later changes are this user's; whatever the switch itself changed was a load, not a transition.
@@ -320,11 +327,11 @@ export class Onboarding {
     if (badAnswer) reportError('bad-answer', badAnswer);
     if (entry.userId !== this.userId) return;
     let states: unknown;
-    if (entry.path === 'flowStates') states = isStates(response) ? response : foldWrite(this.base, entry.body);
+    if (entry.path === 'flowStates') states = isFlowStates(response) ? response : foldWrite(this.base, entry.body);
     // The users upsert answers without the group, so with a group the read below decides eligibility.
     else if (entry.path === 'users' && !this.groupId) states = (response as { flowStates?: unknown } | null)?.flowStates;
-    if (isStates(states)) this.setBase(states, true);
-    if (badAnswer || (entry.path === 'users' && !isStates(states))) void this.refresh();
+    if (isFlowStates(states)) this.setBase(states, true);
+    if (badAnswer || (entry.path === 'users' && !isFlowStates(states))) void this.refresh();
   }
 
   private async transition(flowSlug: string, actionType: ActionType, stepId: string, data?: unknown): Promise<void> {
@@ -371,18 +378,18 @@ export class Onboarding {
 
   private receive(message: TabMessage): void {
     if (message.type === 'state') {
-      if (message.userId === this.userId && isStates(message.states)) {
+      if (message.userId === this.userId && isFlowStates(message.states)) {
         this.base = message.states;
         this.answers++;
         this.recompute();
       }
     } else if (message.type === 'outbox') {
-      this.outbox?.settled(message.settled ?? []);
+      this.outbox?.settled(Array.isArray(message.settled) ? message.settled : []);
       this.recompute();
     } else {
       // Another tab identified, logged out, or (without BroadcastChannel) changed what is stored.
-      const userId = message.type === 'user' ? message.userId : currentUserId(this.storage);
-      this.groupId = this.storage.get(GROUP_KEY) ?? undefined;
+      const userId = message.type === 'user' && isId(message.userId) ? message.userId : currentUserId(this.storage);
+      this.groupId = this.storedGroup();
       if (userId !== this.userId) {
         this.switchUser(userId);
         void this.refresh();

@@ -2,6 +2,7 @@
 import { atom, computed } from 'nanostores';
 import { flowDataOf, isObject, isString } from '../api/guards.js';
 import type { Flow as FlowRecord, FlowData, FlowState } from '../api/wire.js';
+import { reportError } from '../core/report.js';
 import { buildFlow, type Flow, type Transition } from '../flows/flow.js';
 
 export interface FlowDefinition {
@@ -35,7 +36,13 @@ export const $flows = computed([$flowDefinitions, $flowStates], (definitions, st
   const flows: Record<string, Flow> = {};
   for (const [slug, state] of Object.entries(states)) {
     const definition = definitions[slug];
-    if (definition) flows[slug] = buildFlow(definition, state, runTransition);
+    if (!definition) continue;
+    try {
+      flows[slug] = buildFlow(definition, state, runTransition);
+    } catch (error) {
+      // The guards keep such a definition out; should one get past them, it is left out, not thrown at the page.
+      reportError('render-failed', error);
+    }
   }
   return flows;
 });

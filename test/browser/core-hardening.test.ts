@@ -119,4 +119,91 @@ describe('a write that fails for a reason other than the network (issue 14, item
     expect(await problems(page, errors)).toEqual([]);
     await page.close();
   });
+
+  it('ignores a cached definition without steps, raises nothing in the page, and keeps sending writes', async () => {
+    // The same id and version as the service's, so nothing but validation replaces the cached copy.
+    const record = { ...(await setupRecord()), data: JSON.stringify({ title: 'No steps here' }) };
+    const { page, errors } = await open({ flows: JSON.stringify([record]) });
+    expect(await readyWithin(page, 10_000)).toBe('resolved');
+    await page.evaluate(() => window.Onboarding.identify('no-steps-user'));
+    await page.evaluate(() => window.Onboarding.track('behind-no-steps'));
+    await expect.poll(() => events('no-steps-user'), { timeout: 10_000 }).toEqual([{ event: 'behind-no-steps' }]);
+    // The service's definition takes the place of the broken one.
+    await expect.poll(() => completed(page)).toEqual([false, false, false]);
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await expect.poll(() => responses('no-steps-user'), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
+    expect(await codes(page)).toContain('storage-discarded');
+    expect(await problems(page, errors)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () => {
+  const kept = { key: 'kept-entry-1', userId: 'storage-outbox-user', path: 'users', body: { userId: 'storage-outbox-user', events: [{ event: 'kept' }] }, attempts: 0, retryAt: 0, at: 1 };
+  const cases: Array<[string, string, Seed]> = [
+    ['a null queued write beside a good one', 'storage-outbox-user', { userId: 'storage-outbox-user', outbox: JSON.stringify([null, kept]) }],
+    [
+      'a malformed cached state',
+      'storage-state-user',
+      { userId: 'storage-state-user', state: JSON.stringify({ userId: 'storage-state-user', states: { eligibleFlows: [null, { flowSlug: 'setup' }], ineligibleFlows: [] } }) },
+    ],
+    ['null in the cached flows', 'storage-flows-user', { userId: 'storage-flows-user', flows: '[null]' }],
+    ['cached properties that are not an object', 'storage-properties-user', { userId: 'storage-properties-user', properties: '[1,2]' }],
+    ['an empty group ID', 'storage-group-user', { userId: 'storage-group-user', groupId: '' }],
+  ];
+
+  for (const [name, userId, seed] of cases) {
+    it(`discards ${name}, reports it, and keeps working`, async () => {
+      const { page, errors } = await open(seed);
+      expect(await readyWithin(page, 10_000)).toBe('resolved');
+      expect(await codes(page)).toContain('storage-discarded');
+      expect(await page.evaluate(() => window.Onboarding.userId)).toBe(userId);
+      const outcomes = await page.evaluate(async (id) => {
+        const settled: string[] = [];
+        for (const call of [() => window.Onboarding.identify(id, { plan: 'pro' }), () => window.Onboarding.track('after')]) {
+          await call().then(
+            () => settled.push('resolved'),
+            () => settled.push('rejected'),
+          );
+        }
+        return settled;
+      }, userId);
+      expect(outcomes).toEqual(['resolved', 'resolved']);
+      await expect.poll(() => completed(page), { timeout: 10_000 }).toEqual([false, false, false]);
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+      const expected = seed.outbox ? [{ event: 'kept' }, { event: 'after' }] : [{ event: 'after' }];
+      await expect.poll(() => events(userId), { timeout: 10_000 }).toEqual(expected);
+      await expect.poll(() => responses(userId), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
+      expect(await problems(page, errors)).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('keeps the cached state when the service answers well-formed JSON of the wrong shape, reports bad-answer, and keeps working', async () => {
+    const userId = 'shape-user';
+    await env.service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    const seed = { userId, state: JSON.stringify({ userId, states: await stateOf(userId) }), flows: JSON.stringify([await setupRecord()]) };
+    const wrongStates = { eligibleFlows: [{ flowSlug: 'setup', data: {} }], ineligibleFlows: [] };
+    env.proxy!.answer(isRead, 200, JSON.stringify(wrongStates), { times: 1 });
+    env.proxy!.answer((r) => r.method === 'GET' && r.path.startsWith('/v1/public/flows?'), 200, JSON.stringify({ data: [{ slug: 'setup', data: '{}' }], offset: 0, limit: 1 }), { times: 1 });
+    const { page, errors } = await open(seed);
+    expect(await readyWithin(page, 10_000)).toBe('resolved');
+    expect(await codes(page)).toContain('bad-answer');
+    // The cached state and definition stay.
+    expect(await completed(page)).toEqual([true, false, false]);
+
+    env.proxy!.answer(isWrite('/v1/public/users'), 201, JSON.stringify({ userId, guestLinked: false, flowStates: wrongStates }), { times: 1, forward: true });
+    const outcomes = await page.evaluate(async (id) => {
+      const settled: string[] = [];
+      const calls = [() => window.Onboarding.identify(id, { plan: 'pro' }), () => window.Onboarding.track('after-shape'), () => window.Onboarding.getFlow('setup')!.steps[1]!.complete()];
+      for (const call of calls) await call().then(() => settled.push('resolved'), () => settled.push('rejected'));
+      return settled;
+    }, userId);
+    expect(outcomes).toEqual(['resolved', 'resolved', 'resolved']);
+    await expect.poll(() => events(userId), { timeout: 10_000 }).toEqual([{ event: 'after-shape' }]);
+    await expect.poll(() => responses(userId), { timeout: 10_000 }).toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
+    await expect.poll(() => completed(page)).toEqual([true, true, false]);
+    expect(await problems(page, errors)).toEqual([]);
+    await page.close();
+  });
 });
