@@ -7,6 +7,18 @@ type Json = Record<string, unknown>;
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const isString = (value: unknown): value is string => typeof value === 'string';
 
+/**
+ * A value that can go over the wire: absent, or one that JSON.stringify turns into text. A BigInt or a circular
+ * structure throws there; a function or a symbol turns into nothing.
+ */
+export function isJson(value: unknown): boolean {
+  try {
+    return value === undefined || JSON.stringify(value) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** An ID as the service takes it: 1 to 256 characters, none of them a control character. */
 export const isId = (value: unknown): value is string => isString(value) && /^[^\u0000-\u001f\u007f]{1,256}$/.test(value);
 

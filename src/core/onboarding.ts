@@ -1,6 +1,6 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
-import { isFlowStates, isId, isObject, isString } from '../api/guards.js';
+import { isFlowStates, isId, isJson, isObject, isString } from '../api/guards.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
@@ -40,6 +40,12 @@ const isCachedState = (value: unknown) => isObject(value) && isString(value.user
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const ID_RULE = 'a string of 1 to 256 characters, none of them a control character.';
+/** The step actions that take `data`, by the transition they write. */
+const STEP_METHODS: Partial<Record<ActionType, string>> = { STARTED_STEP: 'step.start()', COMPLETED_STEP: 'step.complete()', SKIPPED_STEP: 'step.skip()' };
+/** Refuses one call given a value that cannot go over the wire; nothing is queued or applied, and the call resolves. */
+const badValue = (method: string) =>
+  reportError('bad-value', new Error(`${method} was given a value that is not JSON (a BigInt, a circular structure, a function…); the call did nothing.`));
 
 export class Onboarding {
   private client: ApiClient | null = null;
@@ -167,47 +173,57 @@ export class Onboarding {
   async identify(userId: string, properties?: Properties): Promise<void> {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
-    if (!nonEmpty(userId)) return void reportError('bad-user-id', new Error('Onboarding.identify needs a non-empty string user ID.'));
-    clearTimeout(this.initialLoad);
-    // One user's state never leaks to the next: switching real users logs the first one out.
-    const switching = this.userId !== userId && !isGuestId(this.userId);
-    if (switching) this.forget();
-    const previous = this.userId;
-    // A guest made by that reset has no progress of its own to link.
-    const linkGuestId = !switching && previous !== userId && isGuestId(previous) ? previous : undefined;
-    if (previous !== userId) {
-      rememberUser(this.storage, userId);
-      // The guest's progress is about to be linked: keep showing it until the service answers.
-      this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
-      this.tabs?.post({ type: 'user', userId });
+    if (!isId(userId)) return void reportError('bad-user-id', new Error(`Onboarding.identify needs a user ID: ${ID_RULE}`));
+    if (!isJson(properties)) return badValue('Onboarding.identify');
+    try {
+      clearTimeout(this.initialLoad);
+      // One user's state never leaks to the next: switching real users logs the first one out.
+      const switching = this.userId !== userId && !isGuestId(this.userId);
+      if (switching) this.forget();
+      const previous = this.userId;
+      // A guest made by that reset has no progress of its own to link.
+      const linkGuestId = !switching && previous !== userId && isGuestId(previous) ? previous : undefined;
+      if (previous !== userId) {
+        rememberUser(this.storage, userId);
+        // The guest's progress is about to be linked: keep showing it until the service answers.
+        this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
+        this.tabs?.post({ type: 'user', userId });
+      }
+      if (properties) {
+        // Elements substitute ${name} from these; the service merges them the same way.
+        $userProperties.set({ ...$userProperties.get(), ...properties });
+        writeJson(this.storage, PROPERTIES_KEY, $userProperties.get());
+      }
+      const attempt = await outbox.add(userId, {
+        path: 'users',
+        body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
+      });
+      if (this.userId !== userId) return;
+      // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
+      const answered = attempt.sent && isFlowStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
+      if (attempt.sent && !answered) await this.refresh();
+      this.loaded(userId);
+    } catch (error) {
+      reportError('internal-error', error);
     }
-    if (properties) {
-      // Elements substitute ${name} from these; the service merges them the same way.
-      $userProperties.set({ ...$userProperties.get(), ...properties });
-      writeJson(this.storage, PROPERTIES_KEY, $userProperties.get());
-    }
-    const attempt = await outbox.add(userId, {
-      path: 'users',
-      body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
-    });
-    if (this.userId !== userId) return;
-    // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
-    const answered = attempt.sent && isFlowStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
-    if (attempt.sent && !answered) await this.refresh();
-    this.loaded(userId);
   }
 
   /** Upserts a group with the current user as a member; later reads and writes carry its ID. */
   async group(groupId: string, properties?: Properties): Promise<void> {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.group was called before Onboarding.init.'));
-    if (!nonEmpty(groupId)) return void reportError('bad-group-id', new Error('Onboarding.group needs a non-empty string group ID.'));
-    this.groupId = groupId;
-    this.storage.set(GROUP_KEY, groupId);
-    const userId = this.userId;
-    const attempt = await outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
-    // Group membership can change which flows the user is eligible for.
-    if (attempt.sent) await this.refresh();
+    if (!isId(groupId)) return void reportError('bad-group-id', new Error(`Onboarding.group needs a group ID: ${ID_RULE}`));
+    if (!isJson(properties)) return badValue('Onboarding.group');
+    try {
+      this.groupId = groupId;
+      this.storage.set(GROUP_KEY, groupId);
+      const userId = this.userId;
+      const attempt = await outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
+      // Group membership can change which flows the user is eligible for.
+      if (attempt.sent) await this.refresh();
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   /** Records a tracking event on the current user (through the users upsert `events`). */
@@ -215,14 +231,23 @@ export class Onboarding {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.track was called before Onboarding.init.'));
     if (!nonEmpty(event)) return void reportError('bad-event', new Error('Onboarding.track needs a non-empty event name.'));
-    const userId = this.userId;
-    await outbox.add(userId, { path: 'users', body: { userId, events: [{ event, ...(properties ? { properties } : {}) }] } });
+    if (!isJson(properties)) return badValue('Onboarding.track');
+    try {
+      const userId = this.userId;
+      await outbox.add(userId, { path: 'users', body: { userId, events: [{ event, ...(properties ? { properties } : {}) }] } });
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   /** Logs out: forgets the user and their cached state, and starts a new guest. Queued writes are still sent. */
   async reset(): Promise<void> {
-    this.forget();
-    if (this.client) await this.refresh();
+    try {
+      this.forget();
+      if (this.client) await this.refresh();
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   /** Reloads the current user's state from the service. Calls while a read for the same user runs share it. */
@@ -340,18 +365,23 @@ export class Onboarding {
     if (!$flowStates.get()[flowSlug]) {
       return void reportError('unknown-flow', new Error(`There is no eligible flow "${flowSlug}" for this user.`));
     }
-    const userId = this.userId;
-    const body: FlowStateWriteRequest = {
-      userId,
-      ...(this.groupId ? { groupId: this.groupId } : {}),
-      flowSlug,
-      stepId,
-      actionType,
-      ...(data !== undefined ? { data } : {}),
-      createdAt: new Date().toISOString(),
-    };
-    // Adding the entry updates the view at once (optimistic); the service's answer replaces it later.
-    void outbox.add(userId, { path: 'flowStates', body });
+    if (!isJson(data)) return badValue(`${STEP_METHODS[actionType] ?? actionType} on step "${stepId}" of "${flowSlug}"`);
+    try {
+      const userId = this.userId;
+      const body: FlowStateWriteRequest = {
+        userId,
+        ...(this.groupId ? { groupId: this.groupId } : {}),
+        flowSlug,
+        stepId,
+        actionType,
+        ...(data !== undefined ? { data } : {}),
+        createdAt: new Date().toISOString(),
+      };
+      // Adding the entry updates the view at once (optimistic); the service's answer replaces it later.
+      void outbox.add(userId, { path: 'flowStates', body });
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   private loadDefinitions(): Promise<void> {

@@ -138,6 +138,51 @@ describe('a write that fails for a reason other than the network (issue 14, item
   });
 });
 
+describe('values that are not JSON (issue 14, item 9)', () => {
+  it('refuses each call given a value that is not JSON, resolves its promise, and keeps later calls working', async () => {
+    const { page, errors } = await open();
+    await page.evaluate(() => window.Onboarding.identify('json-user'));
+    await expect.poll(() => completed(page)).toEqual([false, false, false]);
+    const outcomes = await page.evaluate(async () => {
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      const sdk = window.Onboarding;
+      const step = (index: number) => sdk.getFlow('setup')!.steps[index]!;
+      const calls = [
+        () => sdk.track('bigint', { n: BigInt(1) }),
+        () => sdk.track('circular', circular),
+        () => sdk.identify('json-user', { self: circular }),
+        () => sdk.group('json-group', { n: BigInt(2) }),
+        () => step(0).complete(BigInt(3)),
+        () => step(0).complete(circular),
+        () => step(0).skip(() => 1),
+        () => sdk.track('fine', { ok: true }),
+        () => step(1).complete({ ok: true }),
+      ];
+      const settled: string[] = [];
+      for (const call of calls) {
+        try {
+          await call();
+          settled.push('resolved');
+        } catch {
+          settled.push('rejected');
+        }
+      }
+      return settled;
+    });
+    expect(outcomes).toEqual(Array(9).fill('resolved'));
+    expect((await codes(page)).filter((code) => code === 'bad-value')).toHaveLength(7);
+    await expect.poll(() => events('json-user'), { timeout: 10_000 }).toEqual([{ event: 'fine' }]);
+    await expect.poll(() => responses('json-user'), { timeout: 10_000 }).toEqual([{ step_id: 'two' }]);
+    expect(await env.service.db.query("SELECT id FROM groups WHERE id = 'json-group'")).toEqual([]);
+    // The refused step actions changed nothing, here or there.
+    expect(await completed(page)).toEqual([false, true, false]);
+    expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.state.skipped)).toBe(false);
+    expect(await problems(page, errors)).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () => {
   const kept = { key: 'kept-entry-1', userId: 'storage-outbox-user', path: 'users', body: { userId: 'storage-outbox-user', events: [{ event: 'kept' }] }, attempts: 0, retryAt: 0, at: 1 };
   const cases: Array<[string, string, Seed]> = [
