@@ -21,6 +21,7 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Let the request outlive the page (used when flushing on pagehide). */
   keepalive?: boolean;
+  /** @default a timeout: 10 s for reads, 20 s for writes */
   signal?: AbortSignal;
 }
 
@@ -59,6 +60,11 @@ export interface ApiClient {
 
 const anything = () => true;
 
+/** No request hangs for ever: a read gives up after 10 s, a write (which may carry more, and is retried) after 20 s. */
+const READ_TIMEOUT_MS = 10_000;
+const WRITE_TIMEOUT_MS = 20_000;
+const timeout = (ms: number) => (typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(ms) : undefined);
+
 export function createApiClient(config: ClientConfig): ApiClient {
   const base = config.apiUrl.replace(/\/+$/, '');
   const doFetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -79,7 +85,8 @@ export function createApiClient(config: ClientConfig): ApiClient {
     let response: Response;
     let text: string;
     try {
-      response = await doFetch(base + path, { method, headers, body: payload, keepalive: options.keepalive, signal: options.signal, credentials: 'omit' });
+      const signal = options.signal ?? timeout(method === 'GET' ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
+      response = await doFetch(base + path, { method, headers, body: payload, keepalive: options.keepalive, signal, credentials: 'omit' });
       text = await response.text();
     } catch (error) {
       throw new ApiError(0, { detail: `No answer from the service: ${error instanceof Error ? error.message : String(error)}` }, undefined, 'network');

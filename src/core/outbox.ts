@@ -63,7 +63,6 @@ export const MAX_ENTRIES = 500;
 const MAX_BACKOFF_MS = 30_000;
 /** keepalive requests share a 64 KiB budget; a larger body is sent without it. */
 const KEEPALIVE_BYTES = 60_000;
-const REQUEST_TIMEOUT_MS = 20_000;
 
 const isKept = (attempt: Attempt): attempt is { sent: false; error?: unknown; kept: true } => !attempt.sent && attempt.kept;
 
@@ -157,9 +156,8 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
   const online = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
   function send(entry: OutboxEntry, keepalive: boolean): Promise<unknown> {
-    // A request that hangs must not hold the queue (and the cross-tab lock) for ever.
-    const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(REQUEST_TIMEOUT_MS) : undefined;
-    const options = { idempotencyKey: entry.key, keepalive, signal };
+    // The client times every request out, so one that hangs cannot hold the queue (and the cross-tab lock) for ever.
+    const options = { idempotencyKey: entry.key, keepalive };
     if (entry.path === 'users') return client.upsertUser(entry.body, options);
     if (entry.path === 'groups') return client.upsertGroup(entry.body, options);
     return client.writeFlowState(entry.body, options);

@@ -183,6 +183,27 @@ describe('values that are not JSON (issue 14, item 9)', () => {
   });
 });
 
+describe('reads that never answer (issue 14, item 10)', () => {
+  it('times the first read out, resolves ready, and reads again on refresh once the service answers', { timeout: 45_000 }, async () => {
+    const held = env.proxy!.hold(isRead);
+    const { page, errors } = await open();
+    await held.arrived;
+    expect(await readyWithin(page, 15_000)).toBe('resolved');
+    expect(await codes(page)).toContain('load-failed');
+    // The service answers again, and knows of progress made on another device.
+    const guest = await page.evaluate(() => window.Onboarding.userId);
+    const made = await env.service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    expect(made.status).toBe(201);
+    const refreshed = await page.evaluate(() =>
+      Promise.race([window.Onboarding.refresh().then(() => 'resolved'), new Promise((resolve) => setTimeout(() => resolve('pending'), 5000))]),
+    );
+    expect(refreshed).toBe('resolved');
+    expect(await completed(page)).toEqual([true, false, false]);
+    expect(await problems(page, errors)).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () => {
   const kept = { key: 'kept-entry-1', userId: 'storage-outbox-user', path: 'users', body: { userId: 'storage-outbox-user', events: [{ event: 'kept' }] }, attempts: 0, retryAt: 0, at: 1 };
   const cases: Array<[string, string, Seed]> = [

@@ -85,4 +85,23 @@ describe('API client failures', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect(isRetryable(error)).toBe(false);
   });
+
+  it('gives every request a timeout signal unless the caller passes one', async () => {
+    const signals: Array<AbortSignal | null | undefined> = [];
+    const client = createApiClient({
+      apiUrl: 'https://onboarding.test',
+      publicKey: 'pk_test',
+      fetch: async (_input, init) => {
+        signals.push(init?.signal);
+        return new Response('', { status: 200 });
+      },
+    });
+    const own = new AbortController().signal;
+    await client.getFlowStates('u');
+    await client.getFlows();
+    await client.writeFlowState(write);
+    await client.upsertGroup({ groupId: 'g' }, { signal: own });
+    expect(signals.slice(0, 3).every((signal) => signal instanceof AbortSignal && !signal.aborted)).toBe(true);
+    expect(signals[3]).toBe(own);
+  });
 });
