@@ -176,13 +176,20 @@ export class Onboarding {
     if (!isId(userId)) return void reportError('bad-user-id', new Error(`Onboarding.identify needs a user ID: ${ID_RULE}`));
     if (!isJson(properties)) return badValue('Onboarding.identify');
     try {
-      clearTimeout(this.initialLoad);
-      // One user's state never leaks to the next: switching real users logs the first one out.
-      const switching = this.userId !== userId && !isGuestId(this.userId);
-      if (switching) this.forget();
       const previous = this.userId;
-      // A guest made by that reset has no progress of its own to link.
-      const linkGuestId = !switching && previous !== userId && isGuestId(previous) ? previous : undefined;
+      // One user's state never leaks to the next: switching real users logs the first one out.
+      const switching = previous !== userId && !isGuestId(previous);
+      // A guest's progress carries over; the guest made by logging the previous user out has none to link.
+      const linkGuestId = previous !== userId && isGuestId(previous) ? previous : undefined;
+      // Queued first: a write the outbox refuses (`outbox-full`) changes nothing here either.
+      const pending = outbox.add(userId, {
+        path: 'users',
+        body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
+      });
+      // Still the previous visitor: their state is loaded, so `ready` resolves all the same.
+      if (!pending) return await this.refresh();
+      clearTimeout(this.initialLoad);
+      if (switching) this.forget();
       if (previous !== userId) {
         rememberUser(this.storage, userId);
         // The guest's progress is about to be linked: keep showing it until the service answers.
@@ -194,10 +201,7 @@ export class Onboarding {
         $userProperties.set({ ...$userProperties.get(), ...properties });
         writeJson(this.storage, PROPERTIES_KEY, $userProperties.get());
       }
-      const attempt = await outbox.add(userId, {
-        path: 'users',
-        body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
-      });
+      const attempt = await pending;
       if (this.userId !== userId) return;
       // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
       const answered = attempt.sent && isFlowStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
@@ -215,12 +219,13 @@ export class Onboarding {
     if (!isId(groupId)) return void reportError('bad-group-id', new Error(`Onboarding.group needs a group ID: ${ID_RULE}`));
     if (!isJson(properties)) return badValue('Onboarding.group');
     try {
+      const userId = this.userId;
+      const pending = outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
+      if (!pending) return;
       this.groupId = groupId;
       this.storage.set(GROUP_KEY, groupId);
-      const userId = this.userId;
-      const attempt = await outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
       // Group membership can change which flows the user is eligible for.
-      if (attempt.sent) await this.refresh();
+      if ((await pending).sent) await this.refresh();
     } catch (error) {
       reportError('internal-error', error);
     }

@@ -5,7 +5,7 @@ import { isQueuedWrite } from '../api/guards.js';
 import type { FlowStateWriteRequest, GroupUpsertRequest, UserUpsertRequest } from '../api/wire.js';
 import { newGuestId } from './identity.js';
 import { reportError } from './report.js';
-import { writeJson, type KeyValueStore } from './storage.js';
+import type { KeyValueStore } from './storage.js';
 
 export type OutboxWrite =
   | { path: 'users'; body: UserUpsertRequest }
@@ -45,7 +45,11 @@ export interface OutboxHooks {
 }
 
 export interface Outbox {
-  add(userId: string, write: OutboxWrite): Promise<Attempt>;
+  /**
+   * Queues a write and resolves with how its first attempt went. Returns undefined, having queued nothing, when
+   * the write would take the queue over its budget (`outbox-full`) or cannot be serialised (`write-dropped`).
+   */
+  add(userId: string, write: OutboxWrite): Promise<Attempt> | undefined;
   entries(): OutboxEntry[];
   /** Another tab sent or dropped these entries (its localStorage writes may reach this tab later). */
   settled(keys: string[]): void;
@@ -58,8 +62,16 @@ export interface Outbox {
 
 const OUTBOX_KEY = 'outbox';
 const LOCK_NAME = 'onboarding:outbox';
-/** Bounds: the queue never grows without limit, and the backoff never waits longer than this. */
-export const MAX_ENTRIES = 500;
+/**
+ * The queue's budget: at most 1 MiB of JSON text. localStorage holds about 5 million characters per origin, shared
+ * with the host site, so the queue takes at most a fifth of it. Within the budget every write is kept, however many;
+ * a new write that would go over it is refused at once (`outbox-full`), and nothing already queued is dropped.
+ */
+export const OUTBOX_BUDGET = 1 << 20;
+/** Entries sent in one pass while holding the cross-tab lock; a longer queue goes on in the next pass. */
+const MAX_PER_PASS = 1000;
+/** Settled keys remembered against stale copies of the queue written back by other tabs (a moment old at most). */
+const MAX_SETTLED_KEYS = 1000;
 const MAX_BACKOFF_MS = 30_000;
 /** keepalive requests share a 64 KiB budget; a larger body is sent without it. */
 const KEEPALIVE_BYTES = 60_000;
@@ -94,8 +106,11 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       mine.delete(key);
       settledKeys.add(key);
     }
-    // Bounded: keys older than the last few hundred are long gone from every tab's queue.
-    for (const key of settledKeys) if (settledKeys.size > MAX_ENTRIES) settledKeys.delete(key);
+    // Bounded: older keys are long gone from every tab's queue.
+    for (const key of settledKeys) {
+      if (settledKeys.size <= MAX_SETTLED_KEYS) break;
+      settledKeys.delete(key);
+    }
   };
   // The stored queue, checked entry by entry: parsed again only when its text changed, so a bad entry is reported once.
   let storedText: string | null = null;
@@ -121,9 +136,12 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     for (const entry of mine.values()) if (!present.has(entry.key)) entries.push(entry);
     return entries.sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
   };
-  const write = (entries: OutboxEntry[], notify = true, settled: string[] = []) => {
-    if (entries.length) writeJson(storage, OUTBOX_KEY, entries);
+  const write = (entries: OutboxEntry[], notify = true, settled: string[] = [], text = JSON.stringify(entries)) => {
+    if (entries.length) storage.set(OUTBOX_KEY, text);
     else storage.remove(OUTBOX_KEY);
+    // What was just stored needs no parsing and checking when it is read back.
+    storedText = entries.length ? text : null;
+    stored = entries;
     if (notify) hooks.changed(settled);
   };
   const update = (key: string, change: (entry: OutboxEntry) => OutboxEntry | null, notify = true) => {
@@ -224,10 +242,13 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
   /** Sends entries in queue order until the queue is empty or the head must wait. */
   async function drain(): Promise<void> {
     let lastError: unknown;
-    for (let sent = 0; sent < MAX_ENTRIES && !stopped; sent++) {
+    for (let sent = 0; !stopped; sent++) {
       const head = read()[0];
-      if (!head) break;
-      if (!online()) break;
+      if (!head || !online()) break;
+      if (sent === MAX_PER_PASS) {
+        schedule(0);
+        break;
+      }
       // The head is on its way from a pagehide flush; its answer flushes again.
       if (inFlight.has(head.key)) return;
       const wait = head.retryAt - Date.now();
@@ -272,11 +293,24 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
   return {
     add(userId, item) {
       const entry = { ...item, key: newGuestId().slice(6), userId, attempts: 0, retryAt: 0, at: Date.now() } as OutboxEntry;
-      const result = new Promise<Attempt>((resolve) => waiters.set(entry.key, resolve));
       const entries = [...read(), entry];
+      let text: string;
+      try {
+        text = JSON.stringify(entries);
+      } catch (error) {
+        // The callers refuse such values first (`bad-value`); this guard keeps one from ever entering the queue.
+        return void reportError('write-dropped', dropError(entry, error));
+      }
+      if (text.length > OUTBOX_BUDGET) {
+        const size = text.length - JSON.stringify(entries.slice(0, -1)).length;
+        return void reportError(
+          'outbox-full',
+          new Error(`The outbox is full (${entries.length - 1} writes waiting, budget ${OUTBOX_BUDGET} characters): a ${item.path} write of ${size} characters was refused and not applied.`),
+        );
+      }
+      const result = new Promise<Attempt>((resolve) => waiters.set(entry.key, resolve));
       mine.set(entry.key, entry);
-      // A queue that outgrew its bound drops its oldest writes rather than the page's memory.
-      write(entries.slice(-MAX_ENTRIES));
+      write(entries, true, [], text);
       flush();
       return result;
     },

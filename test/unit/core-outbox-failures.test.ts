@@ -1,7 +1,8 @@
 // The outbox against a fake client: only network and retryable failures keep an entry; anything else lets the queue move on.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type ApiClient } from '../../src/api/client.js';
-import { createOutbox, type Outbox, type OutboxEntry, type OutboxHooks } from '../../src/core/outbox.js';
+import type { UserUpsertRequest } from '../../src/api/wire.js';
+import { createOutbox, OUTBOX_BUDGET, type Outbox, type OutboxEntry, type OutboxHooks } from '../../src/core/outbox.js';
 import { onError } from '../../src/core/report.js';
 import { createSafeStorage } from '../../src/core/storage.js';
 
@@ -119,5 +120,20 @@ describe('outbox failures', () => {
       outbox.stop();
     }
     expect(reported.filter((r) => r.code === 'storage-discarded')).toHaveLength(2);
+  });
+
+  it('refuses a write that would take the queue over its byte budget, and keeps every write already queued', async () => {
+    outbox = createOutbox(createSafeStorage(), fakeClient({ big: () => new ApiError(0, {}, undefined, 'network') }), hooks());
+    const blob = 'x'.repeat(OUTBOX_BUDGET / 4);
+    const big = (i: number) => ({ path: 'users' as const, body: { userId: 'u', events: [{ event: 'big', properties: { i, blob } }] } });
+    const added = [0, 1, 2].map((i) => outbox!.add('u', big(i)));
+    expect(added.every((attempt) => attempt instanceof Promise)).toBe(true);
+    expect(outbox.add('u', big(3))).toBeUndefined();
+    expect(reported.map((r) => r.code)).toEqual(['outbox-full']);
+    expect(reported[0]!.message).toMatch(/^The outbox is full \(3 writes waiting, budget 1048576 characters\): a users write of \d+ characters was refused and not applied\.$/);
+    expect(outbox.entries().map((entry) => (entry.body as UserUpsertRequest).events![0]!.properties!.i)).toEqual([0, 1, 2]);
+    expect(localStorage.getItem('onboarding:outbox')!.length).toBeLessThanOrEqual(OUTBOX_BUDGET);
+    // A small write still fits.
+    expect(outbox.add('u', track('small'))).toBeInstanceOf(Promise);
   });
 });
