@@ -60,6 +60,19 @@ export interface ApiClient {
 
 const anything = () => true;
 
+/**
+ * The longest the script waits before trying a request again, whatever a Retry-After asks: 10 minutes. It also keeps
+ * every delay far below setTimeout's limit (2^31 - 1 ms), past which browsers fire the timer at once, over and over.
+ */
+export const MAX_WAIT_MS = 10 * 60_000;
+
+/** A Retry-After header (delta-seconds or an HTTP date) in milliseconds, at most MAX_WAIT_MS; undefined when absent, past or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const ms = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
+  return ms > 0 ? Math.min(ms, MAX_WAIT_MS) : undefined;
+}
+
 /** No request hangs for ever: a read gives up after 10 s, a write (which may carry more, and is retried) after 20 s. */
 const READ_TIMEOUT_MS = 10_000;
 const WRITE_TIMEOUT_MS = 20_000;
@@ -98,8 +111,7 @@ export function createApiClient(config: ClientConfig): ApiClient {
       } catch {
         // Not a problem body (a proxy's HTML page, say); the status says enough.
       }
-      const retryAfter = Number(response.headers.get('Retry-After'));
-      throw new ApiError(response.status, isObject(problem) ? problem : { status: response.status }, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
+      throw new ApiError(response.status, isObject(problem) ? problem : { status: response.status }, retryAfterMs(response.headers.get('Retry-After')));
     }
     // A service that follows only the spec may answer a write with an empty body.
     if (!text.trim()) return null;

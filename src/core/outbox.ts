@@ -1,6 +1,6 @@
 // The outbox: one persisted queue for every write (users, groups, track, flowStates), sent in order,
 // each with an Idempotency-Key kept across retries and reloads, retried with backoff while the network fails.
-import { ApiError, isRetryable, type ApiClient } from '../api/client.js';
+import { ApiError, isRetryable, MAX_WAIT_MS, type ApiClient } from '../api/client.js';
 import { isQueuedWrite } from '../api/guards.js';
 import type { FlowStateWriteRequest, GroupUpsertRequest, UserUpsertRequest } from '../api/wire.js';
 import { newGuestId } from './identity.js';
@@ -82,10 +82,10 @@ const isKept = (attempt: Attempt): attempt is { sent: false; error?: unknown; ke
 export const dropError = (entry: { path: string }, error: unknown) =>
   new Error(`A ${entry.path} write was dropped: ${error instanceof Error ? error.message : String(error)}`);
 
-/** Exponential backoff with jitter, honouring a server's Retry-After when it asks for longer. */
+/** Exponential backoff with jitter, honouring a server's Retry-After when it asks for longer, up to MAX_WAIT_MS. */
 export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.random): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(attempts, 16));
-  return Math.max(retryAfterMs, Math.round(ceiling * (0.5 + random() / 2)));
+  return Math.min(MAX_WAIT_MS, Math.max(retryAfterMs, Math.round(ceiling * (0.5 + random() / 2))));
 }
 
 export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: OutboxHooks): Outbox {
@@ -236,7 +236,8 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
 
   const schedule = (ms: number) => {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(flush, Math.max(0, ms));
+    // Within [0, MAX_WAIT_MS] whatever `ms` is (NaN included), so no delay can overflow the timer.
+    if (!stopped) timer = setTimeout(flush, Math.max(0, Math.min(MAX_WAIT_MS, ms)) || 0);
   };
 
   /** Sends entries in queue order until the queue is empty or the head must wait. */
@@ -251,7 +252,12 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       }
       // The head is on its way from a pagehide flush; its answer flushes again.
       if (inFlight.has(head.key)) return;
-      const wait = head.retryAt - Date.now();
+      let wait = head.retryAt - Date.now();
+      if (wait > MAX_WAIT_MS) {
+        // No entry waits longer than that, not even one an older version of the script stored.
+        wait = MAX_WAIT_MS;
+        update(head.key, (entry) => ({ ...entry, retryAt: Date.now() + wait }), false);
+      }
       if (wait > 0) {
         schedule(wait);
         break;

@@ -204,6 +204,39 @@ describe('reads that never answer (issue 14, item 10)', () => {
   });
 });
 
+describe('a huge Retry-After (issue 14, item 12)', () => {
+  // Counts every timer the page sets, from before the script loads.
+  const countTimers = `<script>
+    window.timerCalls = 0;
+    const setTimeoutOfPage = window.setTimeout;
+    window.setTimeout = function (...args) { window.timerCalls++; return setTimeoutOfPage.apply(this, args); };
+  </script>`;
+
+  it('waits at most ten minutes without spinning the page, and sends the write once the browser is back online', async () => {
+    const { page, errors } = await open({}, countTimers);
+    await page.evaluate(() => window.Onboarding.identify('retry-after-user'));
+    await expect.poll(() => completed(page)).toEqual([false, false, false]);
+    env.proxy!.answer(isWrite('/v1/public/flowStates'), 503, '{"status":503}', { headers: { 'Retry-After': '4000000' }, times: 1 });
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await expect.poll(() => codes(page)).toContain('write-failed');
+    await page.waitForTimeout(200);
+    const timers = () => page.evaluate(() => (window as unknown as PageGlobals).timerCalls);
+    const before = await timers();
+    await page.waitForTimeout(1000);
+    expect((await timers()) - before).toBeLessThan(10);
+    const [entry] = await outbox(page);
+    const wait = entry!.retryAt - Date.now();
+    expect(wait).toBeGreaterThan(9 * 60_000);
+    expect(wait).toBeLessThanOrEqual(10 * 60_000);
+    // Coming back online sends what waits at once.
+    await env.browser.context.setOffline(true);
+    await env.browser.context.setOffline(false);
+    await expect.poll(() => responses('retry-after-user'), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
+    expect(await problems(page, errors)).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () => {
   const kept = { key: 'kept-entry-1', userId: 'storage-outbox-user', path: 'users', body: { userId: 'storage-outbox-user', events: [{ event: 'kept' }] }, attempts: 0, retryAt: 0, at: 1 };
   const cases: Array<[string, string, Seed]> = [

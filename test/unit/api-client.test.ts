@@ -1,6 +1,6 @@
 // The API client's classification of failures, and its checks of the answers it gets, against a fake fetch.
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApiClient, isRetryable } from '../../src/api/client.js';
+import { ApiError, createApiClient, isRetryable, retryAfterMs } from '../../src/api/client.js';
 
 type Answer = { status?: number; body?: string; headers?: Record<string, string> } | Error;
 
@@ -103,5 +103,17 @@ describe('API client failures', () => {
     await client.upsertGroup({ groupId: 'g' }, { signal: own });
     expect(signals.slice(0, 3).every((signal) => signal instanceof AbortSignal && !signal.aborted)).toBe(true);
     expect(signals[3]).toBe(own);
+  });
+
+  it('reads Retry-After as delta-seconds or an HTTP date, at most ten minutes', async () => {
+    const now = Date.parse('2026-03-01T09:00:00.000Z');
+    expect(retryAfterMs('1', now)).toBe(1000);
+    expect(retryAfterMs(' 120 ', now)).toBe(120_000);
+    expect(retryAfterMs('Sun, 01 Mar 2026 09:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('4000000', now)).toBe(600_000);
+    expect(retryAfterMs('Fri, 01 Jan 2100 00:00:00 GMT', now)).toBe(600_000);
+    for (const header of [null, '', '0', '-5', '1.5', 'soon', 'Sat, 28 Feb 2026 09:00:00 GMT']) expect(retryAfterMs(header, now)).toBeUndefined();
+    const error = await failureOf(clientAnswering({ status: 503, headers: { 'Retry-After': '4000000' } }).writeFlowState(write));
+    expect(error).toMatchObject({ kind: 'retry', retryAfterMs: 600_000 });
   });
 });

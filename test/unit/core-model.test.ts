@@ -97,6 +97,8 @@ describe('backoff', () => {
     expect(backoffMs(3, 0, () => 1)).toBe(4000);
     expect(backoffMs(40, 0, () => 1)).toBe(30_000);
     expect(backoffMs(0, 5000, () => 1)).toBe(5000);
+    // No Retry-After makes it wait longer than ten minutes.
+    expect(backoffMs(0, 4_000_000_000, () => 1)).toBe(600_000);
   });
 
   it('retries network failures, 408, 429 and 5xx, and treats other 4xx as refusals', () => {

@@ -136,4 +136,21 @@ describe('outbox failures', () => {
     // A small write still fits.
     expect(outbox.add('u', track('small'))).toBeInstanceOf(Promise);
   });
+
+  it('waits at most ten minutes for an entry, even one stored with a later retry time', async () => {
+    const entry: OutboxEntry = { ...track('later'), key: 'k1', userId: 'u', attempts: 3, retryAt: Date.now() + 4_000_000_000, at: 1 };
+    localStorage.setItem('onboarding:outbox', JSON.stringify([entry]));
+    const delays: number[] = [];
+    const setTimeoutOfPage = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: () => void, ms?: number) => {
+      delays.push(ms ?? 0);
+      return setTimeoutOfPage(handler, 0x7fffffff);
+    }) as typeof setTimeout);
+    outbox = createOutbox(createSafeStorage(), fakeClient(), hooks());
+    outbox.flush();
+    await new Promise((resolve) => setTimeoutOfPage(resolve, 20));
+    expect(Math.max(...delays)).toBe(10 * 60_000);
+    expect(outbox.entries()[0]!.retryAt - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    expect(sent).toEqual([]);
+  });
 });
