@@ -11,7 +11,7 @@ import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.j
 import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { createSafeStorage, readStored, writeJson, type KeyValueStore } from './storage.js';
+import { createSafeStorage, discarded, readStored, writeJson, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { foldWrite, replayWrites } from './transitions.js';
 
@@ -40,12 +40,12 @@ const isCachedState = (value: unknown) => isObject(value) && isString(value.user
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
-const ID_RULE = 'a string of 1 to 256 characters, none of them a control character.';
+const ID_RULE = '1 to 256 characters, no control characters.';
 /** The step actions that take `data`, by the transition they write. */
 const STEP_METHODS: Partial<Record<ActionType, string>> = { STARTED_STEP: 'step.start()', COMPLETED_STEP: 'step.complete()', SKIPPED_STEP: 'step.skip()' };
 /** Refuses one call given a value that cannot go over the wire; nothing is queued or applied, and the call resolves. */
 const badValue = (method: string) =>
-  reportError('bad-value', new Error(`${method} was given a value that is not JSON (a BigInt, a circular structure, a function…); the call did nothing.`));
+  reportError('bad-value', new Error(`${method} got a value that is not JSON (a BigInt, a cycle, a function); the call did nothing.`));
 
 export class Onboarding {
   private client: ApiClient | null = null;
@@ -145,9 +145,9 @@ export class Onboarding {
     this.stops.push($flows.listen(() => this.announce()));
 
     // Render from cache at once; the service's answers replace it (stale-while-revalidate).
-    let discarded = 0;
-    $flowDefinitions.set(parseDefinitions(readStored<unknown[]>(storage, FLOWS_KEY, Array.isArray) ?? [], {}, () => discarded++));
-    if (discarded) reportError('storage-discarded', new Error(`${discarded} cached flow definitions in localStorage were unreadable and are discarded.`));
+    let refused = 0;
+    $flowDefinitions.set(parseDefinitions(readStored<unknown[]>(storage, FLOWS_KEY, Array.isArray) ?? [], {}, () => refused++));
+    if (refused) discarded(`${refused} cached flows`);
     this.groupId = this.storedGroup();
     this.switchUser(currentUserId(storage));
 
@@ -397,7 +397,7 @@ export class Onboarding {
       .then((response) => {
         let refused = 0;
         const definitions = parseDefinitions(response.data, $flowDefinitions.get(), () => refused++);
-        if (refused) reportError('bad-answer', new Error(`${refused} listed flows have no usable definition (data with steps that have string ids) and are left out.`));
+        if (refused) reportError('bad-answer', new Error(`${refused} listed flows have no usable steps; left out.`));
         const current = $flowDefinitions.get();
         const changed =
           Object.keys(definitions).length !== Object.keys(current).length ||

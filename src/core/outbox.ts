@@ -5,7 +5,7 @@ import { isQueuedWrite } from '../api/guards.js';
 import type { FlowStateWriteRequest, GroupUpsertRequest, UserUpsertRequest } from '../api/wire.js';
 import { newGuestId } from './identity.js';
 import { reportError } from './report.js';
-import type { KeyValueStore } from './storage.js';
+import { discarded, type KeyValueStore } from './storage.js';
 
 export type OutboxWrite =
   | { path: 'users'; body: UserUpsertRequest }
@@ -128,7 +128,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       const list: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
       stored = list.filter(isQueuedWrite) as OutboxEntry[];
       if (stored.length < list.length) {
-        reportError('storage-discarded', new Error(`${list.length - stored.length} unreadable queued writes in localStorage were discarded.`));
+        discarded(`${list.length - stored.length} queued writes`);
       }
     }
     const entries = stored.filter((entry) => !settledKeys.has(entry.key));
@@ -195,7 +195,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       try {
         response = (await send(entry, JSON.stringify(entry.body).length < KEEPALIVE_BYTES)) ?? null;
       } catch (error) {
-        failure = error ?? new Error('The write failed without an error.');
+        failure = error ?? new Error('no error given');
       }
       if (isRetryable(failure)) {
         const retryAfterMs = (failure as ApiError).retryAfterMs;
@@ -308,11 +308,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         return void reportError('write-dropped', dropError(entry, error));
       }
       if (text.length > OUTBOX_BUDGET) {
-        const size = text.length - JSON.stringify(entries.slice(0, -1)).length;
-        return void reportError(
-          'outbox-full',
-          new Error(`The outbox is full (${entries.length - 1} writes waiting, budget ${OUTBOX_BUDGET} characters): a ${item.path} write of ${size} characters was refused and not applied.`),
-        );
+        return void reportError('outbox-full', new Error(`Outbox full (${entries.length - 1} writes, ${OUTBOX_BUDGET} characters): a ${item.path} write was refused, not applied.`));
       }
       const result = new Promise<Attempt>((resolve) => waiters.set(entry.key, resolve));
       mine.set(entry.key, entry);

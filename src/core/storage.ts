@@ -68,9 +68,12 @@ export function readStored<T>(storage: KeyValueStore, key: string, valid: (value
     // Not JSON: discarded below.
   }
   storage.remove(key);
-  reportError('storage-discarded', new Error(`The ${key} kept in localStorage was unreadable and is discarded.`));
+  discarded(key);
   return undefined;
 }
+
+/** Reports what was read back from localStorage, did not fit, and was thrown away. */
+export const discarded = (what: string) => reportError('storage-discarded', new Error(`Unreadable, discarded from localStorage: ${what}.`));
 
 export function writeJson(storage: KeyValueStore, key: string, value: unknown): void {
   storage.set(key, JSON.stringify(value));

@@ -108,7 +108,7 @@ describe('outbox failures', () => {
     expect(outbox.entries()).toEqual([good]);
     expect(outbox.entries()).toEqual([good]);
     expect(reported.filter((r) => r.code === 'storage-discarded')).toEqual([
-      { code: 'storage-discarded', message: '5 unreadable queued writes in localStorage were discarded.' },
+      { code: 'storage-discarded', message: 'Unreadable, discarded from localStorage: 5 queued writes.' },
     ]);
   });
 
@@ -130,7 +130,7 @@ describe('outbox failures', () => {
     expect(added.every((attempt) => attempt instanceof Promise)).toBe(true);
     expect(outbox.add('u', big(3))).toBeUndefined();
     expect(reported.map((r) => r.code)).toEqual(['outbox-full']);
-    expect(reported[0]!.message).toMatch(/^The outbox is full \(3 writes waiting, budget 1048576 characters\): a users write of \d+ characters was refused and not applied\.$/);
+    expect(reported[0]!.message).toBe('Outbox full (3 writes, 1048576 characters): a users write was refused, not applied.');
     expect(outbox.entries().map((entry) => (entry.body as UserUpsertRequest).events![0]!.properties!.i)).toEqual([0, 1, 2]);
     expect(localStorage.getItem('onboarding:outbox')!.length).toBeLessThanOrEqual(OUTBOX_BUDGET);
     // A small write still fits.
