@@ -20,7 +20,7 @@ type Seed = Record<string, string>;
  * A page that puts `seed` into localStorage (under the `onboarding:` prefix) before the script loads, records
  * unhandled rejections and the codes of the `error` event, then initialises the script.
  */
-const html = (seed: Seed = {}, head = '') => `<!doctype html><html><head>
+const html = (seed: Seed = {}, head = '', body = '') => `<!doctype html><html><head>
   <script>
     window.rejections = [];
     window.codes = [];
@@ -28,7 +28,7 @@ const html = (seed: Seed = {}, head = '') => `<!doctype html><html><head>
     localStorage.clear();
     for (const [key, value] of Object.entries(${JSON.stringify(seed)})) localStorage.setItem('onboarding:' + key, value);
   </script>${head}
-</head><body>
+</head><body>${body}
   <script src="/onboarding.js"></script>
   <script>
     Onboarding.on('error', (event) => codes.push(event.code));
@@ -39,9 +39,9 @@ const html = (seed: Seed = {}, head = '') => `<!doctype html><html><head>
 let pages = 0;
 
 /** Serves a fresh page with `seed` and opens it; `errors` collects uncaught errors and unhandled rejections. */
-async function open(seed: Seed = {}, head = ''): Promise<{ page: Page; errors: string[] }> {
+async function open(seed: Seed = {}, head = '', body = ''): Promise<{ page: Page; errors: string[] }> {
   const path = `/hardening-${++pages}.html`;
-  env.site.page(path, html(seed, head));
+  env.site.page(path, html(seed, head, body));
   const page = await env.browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -123,15 +123,19 @@ describe('a write that fails for a reason other than the network (issue 14, item
   it('ignores a cached definition without steps, raises nothing in the page, and keeps sending writes', async () => {
     // The same id and version as the service's, so nothing but validation replaces the cached copy.
     const record = { ...(await setupRecord()), data: JSON.stringify({ title: 'No steps here' }) };
-    const { page, errors } = await open({ flows: JSON.stringify([record]) });
+    const { page, errors } = await open({ flows: JSON.stringify([record]) }, '', '<onboarding-checklist flow="setup"></onboarding-checklist>');
     expect(await readyWithin(page, 10_000)).toBe('resolved');
     await page.evaluate(() => window.Onboarding.identify('no-steps-user'));
     await page.evaluate(() => window.Onboarding.track('behind-no-steps'));
     await expect.poll(() => events('no-steps-user'), { timeout: 10_000 }).toEqual([{ event: 'behind-no-steps' }]);
-    // The service's definition takes the place of the broken one.
+    // The service's definition takes the place of the broken one, and the element renders it.
     await expect.poll(() => completed(page)).toEqual([false, false, false]);
+    await expect.poll(() => page.locator('onboarding-checklist [part~="step"]').count()).toBe(3);
     await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
-    await expect.poll(() => responses('no-steps-user'), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
+    // The element on the page records its first showing (STARTED_FLOW, STARTED_STEP) as well.
+    const completions = () =>
+      env.service.db.query("SELECT step_id FROM flow_responses WHERE user_id = 'no-steps-user' AND action_type = 'COMPLETED_STEP'");
+    await expect.poll(completions, { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
     expect(await codes(page)).toContain('storage-discarded');
     expect(await problems(page, errors)).toEqual([]);
     await page.close();
