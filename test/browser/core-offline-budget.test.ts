@@ -1,6 +1,6 @@
 // In real Chromium: writes made offline are kept within the outbox's byte budget and all sent once back online;
 // a write past the budget is refused at once and reported, and nothing already queued is lost.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
@@ -22,10 +22,10 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await env?.browser.context.setOffline(false);
-  await env?.close();
-});
+// Each test goes offline; none leaves the browser so for the next, whether it passed or not.
+afterEach(() => env.browser.context.setOffline(false));
+
+afterAll(() => env?.close());
 
 async function open(): Promise<{ page: Page; errors: string[] }> {
   const page = await env.browser.context.newPage();
