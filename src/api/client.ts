@@ -1,4 +1,5 @@
-// HTTP client for the onboarding service: one function per endpoint, Bearer auth, problem bodies as ApiError.
+// HTTP client for the onboarding service: one function per endpoint, Bearer auth, answers checked, failures classified as ApiError.
+import { isFlowsResponse, isFlowStates, isObject, isUserUpsertResponse } from './guards.js';
 import type {
   FlowsResponse,
   FlowStatesResponse,
@@ -20,20 +21,34 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Let the request outlive the page (used when flushing on pagehide). */
   keepalive?: boolean;
+  /** @default a timeout: 10 s for reads, 20 s for writes */
   signal?: AbortSignal;
 }
 
-/** A response the service answered with a non-2xx status. */
+/**
+ * Why a request failed. `network` (no answer: fetch rejected or was aborted) and `retry` (408, 429, 5xx) are
+ * worth another try. `refused` (any other 4xx) and `bad-answer` (a 2xx whose body is not JSON or not of the
+ * expected shape: the request reached the service) are not.
+ */
+export type FailureKind = 'network' | 'retry' | 'refused' | 'bad-answer';
+
+/** A request that failed: no answer (status 0), a non-2xx answer, or a 2xx answer the script cannot use. */
 export class ApiError extends Error {
+  readonly kind: FailureKind;
   constructor(
     readonly status: number,
     readonly problem: Partial<Problem>,
     readonly retryAfterMs?: number,
+    kind?: FailureKind,
   ) {
     super(problem.detail ?? problem.title ?? `HTTP ${status}`);
     this.name = 'ApiError';
+    this.kind = kind ?? (status >= 500 || status === 408 || status === 429 ? 'retry' : 'refused');
   }
 }
+
+/** Only a failure the client classified as the network's or as a retryable status is tried again; nothing else ever is. */
+export const isRetryable = (error: unknown): boolean => error instanceof ApiError && (error.kind === 'network' || error.kind === 'retry');
 
 export interface ApiClient {
   upsertUser(body: UserUpsertRequest, options?: RequestOptions): Promise<UserUpsertResponse | null>;
@@ -43,37 +58,74 @@ export interface ApiClient {
   getFlows(options?: RequestOptions): Promise<FlowsResponse>;
 }
 
+const anything = () => true;
+
+/**
+ * The longest the script waits before trying a request again, whatever a Retry-After asks: 10 minutes. It also keeps
+ * every delay far below setTimeout's limit (2^31 - 1 ms), past which browsers fire the timer at once, over and over.
+ */
+export const MAX_WAIT_MS = 10 * 60_000;
+
+/** A Retry-After header (delta-seconds or an HTTP date) in milliseconds, at most MAX_WAIT_MS; undefined when absent, past or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const ms = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
+  return ms > 0 ? Math.min(ms, MAX_WAIT_MS) : undefined;
+}
+
+/** No request hangs for ever: a read gives up after 10 s, a write (which may carry more, and is retried) after 20 s. */
+const READ_TIMEOUT_MS = 10_000;
+const WRITE_TIMEOUT_MS = 20_000;
+const timeout = (ms: number) => (typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(ms) : undefined);
+
 export function createApiClient(config: ClientConfig): ApiClient {
   const base = config.apiUrl.replace(/\/+$/, '');
   const doFetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T | null> {
+  /** One request; the answer is null when the service sent an empty body or `{}`, and otherwise passes `valid`. */
+  async function request<T>(
+    method: string,
+    path: string,
+    valid: (value: unknown) => boolean,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<T | null> {
     const headers: Record<string, string> = { Authorization: `Bearer ${config.publicKey}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-    const response = await doFetch(base + path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      keepalive: options.keepalive,
-      signal: options.signal,
-      credentials: 'omit',
-    });
-    const text = await response.text();
+    // Outside the try below: a body that cannot be serialised is not a network failure, and is not retried.
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    let response: Response;
+    let text: string;
+    try {
+      const signal = options.signal ?? timeout(method === 'GET' ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
+      response = await doFetch(base + path, { method, headers, body: payload, keepalive: options.keepalive, signal, credentials: 'omit' });
+      text = await response.text();
+    } catch (error) {
+      throw new ApiError(0, { detail: `No answer from the service: ${error instanceof Error ? error.message : String(error)}` }, undefined, 'network');
+    }
     if (!response.ok) {
-      let problem: Partial<Problem> = { status: response.status };
+      let problem: unknown;
       try {
-        problem = JSON.parse(text) as Problem;
+        problem = JSON.parse(text);
       } catch {
         // Not a problem body (a proxy's HTML page, say); the status says enough.
       }
-      const retryAfter = Number(response.headers.get('Retry-After'));
-      throw new ApiError(response.status, problem, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
+      throw new ApiError(response.status, isObject(problem) ? problem : { status: response.status }, retryAfterMs(response.headers.get('Retry-After')));
     }
     // A service that follows only the spec may answer a write with an empty body.
     if (!text.trim()) return null;
-    const parsed = JSON.parse(text) as T;
-    return parsed && typeof parsed === 'object' && Object.keys(parsed).length === 0 ? null : parsed;
+    const badAnswer = (what: string) =>
+      new ApiError(response.status, { detail: `The service's answer to ${method} ${path.split('?')[0]} ${what}.` }, undefined, 'bad-answer');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw badAnswer('is not JSON');
+    }
+    if (isObject(parsed) && Object.keys(parsed).length === 0) return null;
+    if (!valid(parsed)) throw badAnswer('does not have the expected shape');
+    return parsed as T;
   }
 
   const query = (params: Record<string, string | undefined>) =>
@@ -83,17 +135,17 @@ export function createApiClient(config: ClientConfig): ApiClient {
       .join('&');
 
   return {
-    upsertUser: (body, options) => request<UserUpsertResponse>('POST', '/v1/public/users', body, options),
+    upsertUser: (body, options) => request<UserUpsertResponse>('POST', '/v1/public/users', isUserUpsertResponse, body, options),
     upsertGroup: async (body, options) => {
-      await request('POST', '/v1/public/groups', body, options);
+      await request('POST', '/v1/public/groups', anything, body, options);
     },
-    writeFlowState: (body, options) => request<FlowStatesResponse>('POST', '/v1/public/flowStates', body, options),
+    writeFlowState: (body, options) => request<FlowStatesResponse>('POST', '/v1/public/flowStates', isFlowStates, body, options),
     getFlowStates: async (userId, groupId, options) =>
-      (await request<FlowStatesResponse>('GET', `/v1/public/flowStates?${query({ userId, groupId })}`, undefined, options)) ?? {
+      (await request<FlowStatesResponse>('GET', `/v1/public/flowStates?${query({ userId, groupId })}`, isFlowStates, undefined, options)) ?? {
         eligibleFlows: [],
         ineligibleFlows: [],
       },
     getFlows: async (options) =>
-      (await request<FlowsResponse>('GET', '/v1/public/flows?limit=1000', undefined, options)) ?? { data: [], offset: 0, limit: 0 },
+      (await request<FlowsResponse>('GET', '/v1/public/flows?limit=1000', isFlowsResponse, undefined, options)) ?? { data: [], offset: 0, limit: 0 },
   };
 }

@@ -1,10 +1,12 @@
 // Who the visitor is: a remembered real user, or a guest_<uuid> kept across visits.
-import type { KeyValueStore } from './storage.js';
+import { isId } from '../api/guards.js';
+import { readStored, type KeyValueStore } from './storage.js';
 
 const USER_KEY = 'userId';
 const GUEST_KEY = 'guestId';
 
 export const isGuestId = (id: string) => id.startsWith('guest_');
+const isStoredGuest = (value: unknown) => isId(value) && isGuestId(value);
 
 export function newGuestId(): string {
   const uuid =
@@ -19,9 +21,9 @@ export function newGuestId(): string {
 
 /** The current user ID: the identified user if one is remembered, else this browser's guest ID (made on first use). */
 export function currentUserId(storage: KeyValueStore): string {
-  const user = storage.get(USER_KEY);
+  const user = readStored<string>(storage, USER_KEY, isId, true);
   if (user) return user;
-  let guest = storage.get(GUEST_KEY);
+  let guest = readStored<string>(storage, GUEST_KEY, isStoredGuest, true);
   if (!guest) {
     guest = newGuestId();
     storage.set(GUEST_KEY, guest);

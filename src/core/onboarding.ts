@@ -1,16 +1,17 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
-import { createApiClient, type ApiClient } from '../api/client.js';
-import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Flow as FlowRecord, Properties } from '../api/wire.js';
+import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
+import { isFlowStates, isId, isJson, isObject, isString } from '../api/guards.js';
+import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
 import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.js';
-import { createOutbox, type Outbox, type OutboxEntry } from './outbox.js';
+import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { createSafeStorage, readJson, writeJson, type KeyValueStore } from './storage.js';
+import { createSafeStorage, discarded, readStored, writeJson, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { foldWrite, replayWrites } from './transitions.js';
 
@@ -33,10 +34,18 @@ const GROUP_KEY = 'groupId';
 const PROPERTIES_KEY = 'properties';
 const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error';
 
-const isStates = (value: unknown): value is FlowStatesResponse =>
-  Boolean(value) && Array.isArray((value as FlowStatesResponse).eligibleFlows) && Array.isArray((value as FlowStatesResponse).ineligibleFlows);
+/** The user's last known state, as cached in localStorage. */
+const isCachedState = (value: unknown) => isObject(value) && isString(value.userId) && isFlowStates(value.states);
+/** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
+const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const ID_RULE = '1 to 256 characters, no control characters.';
+/** The step actions that take `data`, by the transition they write. */
+const STEP_METHODS: Partial<Record<ActionType, string>> = { STARTED_STEP: 'step.start()', COMPLETED_STEP: 'step.complete()', SKIPPED_STEP: 'step.skip()' };
+/** Refuses one call given a value that cannot go over the wire; nothing is queued or applied, and the call resolves. */
+const badValue = (method: string) =>
+  reportError('bad-value', new Error(`${method} got a value that is not JSON (a BigInt, a cycle, a function); the call did nothing.`));
 
 export class Onboarding {
   private client: ApiClient | null = null;
@@ -114,13 +123,14 @@ export class Onboarding {
       ...(strings ? { strings } : {}),
     });
     this.outbox = createOutbox(storage, client, {
-      sent: (entry, response) => this.writeSent(entry, response),
-      refused: (entry, error) => {
+      sent: (entry, response, badAnswer) => this.writeSent(entry, response, badAnswer),
+      dropped: (entry, error) => {
         // A rollback undoes a change the service never made: `change` fires, flow and step events do not.
         this.quiet = true;
         this.recompute();
         this.quiet = false;
-        reportError('write-refused', error);
+        if (error instanceof ApiError) reportError('write-refused', error);
+        else reportError('write-dropped', dropError(entry, error));
         // The optimistic change is already rolled back; the service may know a newer state.
         if (entry.userId === this.userId) void this.refresh();
       },
@@ -135,8 +145,10 @@ export class Onboarding {
     this.stops.push($flows.listen(() => this.announce()));
 
     // Render from cache at once; the service's answers replace it (stale-while-revalidate).
-    $flowDefinitions.set(parseDefinitions(readJson<FlowRecord[]>(storage, FLOWS_KEY) ?? []));
-    this.groupId = storage.get(GROUP_KEY) ?? undefined;
+    let refused = 0;
+    $flowDefinitions.set(parseDefinitions(readStored<unknown[]>(storage, FLOWS_KEY, Array.isArray) ?? [], {}, () => refused++));
+    if (refused) discarded(`${refused} cached flows`);
+    this.groupId = this.storedGroup();
     this.switchUser(currentUserId(storage));
 
     const onPageHide = () => this.outbox?.flushOnExit();
@@ -161,47 +173,62 @@ export class Onboarding {
   async identify(userId: string, properties?: Properties): Promise<void> {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
-    if (!nonEmpty(userId)) return void reportError('bad-user-id', new Error('Onboarding.identify needs a non-empty string user ID.'));
-    clearTimeout(this.initialLoad);
-    // One user's state never leaks to the next: switching real users logs the first one out.
-    const switching = this.userId !== userId && !isGuestId(this.userId);
-    if (switching) this.forget();
-    const previous = this.userId;
-    // A guest made by that reset has no progress of its own to link.
-    const linkGuestId = !switching && previous !== userId && isGuestId(previous) ? previous : undefined;
-    if (previous !== userId) {
-      rememberUser(this.storage, userId);
-      // The guest's progress is about to be linked: keep showing it until the service answers.
-      this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
-      this.tabs?.post({ type: 'user', userId });
+    if (!isId(userId)) return void reportError('bad-user-id', new Error(`Onboarding.identify needs a user ID: ${ID_RULE}`));
+    if (!isJson(properties)) return badValue('Onboarding.identify');
+    try {
+      const previous = this.userId;
+      // One user's state never leaks to the next: switching real users logs the first one out.
+      const switching = previous !== userId && !isGuestId(previous);
+      // A guest's progress carries over; the guest made by logging the previous user out has none to link.
+      const linkGuestId = previous !== userId && isGuestId(previous) ? previous : undefined;
+      // Queued first: a write the outbox refuses (`outbox-full`) changes nothing here either.
+      const pending = outbox.add(userId, {
+        path: 'users',
+        body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
+      });
+      // Still the previous visitor: their state is loaded, so `ready` resolves all the same.
+      if (!pending) return await this.refresh();
+      clearTimeout(this.initialLoad);
+      if (switching) this.forget();
+      if (previous !== userId) {
+        rememberUser(this.storage, userId);
+        // The guest's progress is about to be linked: keep showing it until the service answers.
+        this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
+        this.tabs?.post({ type: 'user', userId });
+      }
+      if (properties) {
+        // Elements substitute ${name} from these; the service merges them the same way.
+        $userProperties.set({ ...$userProperties.get(), ...properties });
+        writeJson(this.storage, PROPERTIES_KEY, $userProperties.get());
+      }
+      const attempt = await pending;
+      if (this.userId !== userId) return;
+      // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
+      const answered = attempt.sent && isFlowStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
+      if (attempt.sent && !answered) await this.refresh();
+      this.loaded(userId);
+    } catch (error) {
+      reportError('internal-error', error);
     }
-    if (properties) {
-      // Elements substitute ${name} from these; the service merges them the same way.
-      $userProperties.set({ ...$userProperties.get(), ...properties });
-      writeJson(this.storage, PROPERTIES_KEY, $userProperties.get());
-    }
-    const attempt = await outbox.add(userId, {
-      path: 'users',
-      body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
-    });
-    if (this.userId !== userId) return;
-    // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
-    const answered = attempt.sent && isStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
-    if (attempt.sent && !answered) await this.refresh();
-    this.loaded(userId);
   }
 
   /** Upserts a group with the current user as a member; later reads and writes carry its ID. */
   async group(groupId: string, properties?: Properties): Promise<void> {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.group was called before Onboarding.init.'));
-    if (!nonEmpty(groupId)) return void reportError('bad-group-id', new Error('Onboarding.group needs a non-empty string group ID.'));
-    this.groupId = groupId;
-    this.storage.set(GROUP_KEY, groupId);
-    const userId = this.userId;
-    const attempt = await outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
-    // Group membership can change which flows the user is eligible for.
-    if (attempt.sent) await this.refresh();
+    if (!isId(groupId)) return void reportError('bad-group-id', new Error(`Onboarding.group needs a group ID: ${ID_RULE}`));
+    if (!isJson(properties)) return badValue('Onboarding.group');
+    try {
+      const userId = this.userId;
+      const pending = outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
+      if (!pending) return;
+      this.groupId = groupId;
+      this.storage.set(GROUP_KEY, groupId);
+      // Group membership can change which flows the user is eligible for.
+      if ((await pending).sent) await this.refresh();
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   /** Records a tracking event on the current user (through the users upsert `events`). */
@@ -209,14 +236,23 @@ export class Onboarding {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.track was called before Onboarding.init.'));
     if (!nonEmpty(event)) return void reportError('bad-event', new Error('Onboarding.track needs a non-empty event name.'));
-    const userId = this.userId;
-    await outbox.add(userId, { path: 'users', body: { userId, events: [{ event, ...(properties ? { properties } : {}) }] } });
+    if (!isJson(properties)) return badValue('Onboarding.track');
+    try {
+      const userId = this.userId;
+      await outbox.add(userId, { path: 'users', body: { userId, events: [{ event, ...(properties ? { properties } : {}) }] } });
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   /** Logs out: forgets the user and their cached state, and starts a new guest. Queued writes are still sent. */
   async reset(): Promise<void> {
-    this.forget();
-    if (this.client) await this.refresh();
+    try {
+      this.forget();
+      if (this.client) await this.refresh();
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   /** Reloads the current user's state from the service. Calls while a read for the same user runs share it. */
@@ -229,13 +265,12 @@ export class Onboarding {
     const answers = this.answers;
     const promise = client
       .getFlowStates(userId, groupId)
-      .then(
-        (states) => {
-          // A write's answer that arrived meanwhile is newer than this read.
-          if (userId === this.userId && answers === this.answers && isStates(states)) this.setBase(states);
-        },
-        (error) => reportError('load-failed', error),
-      )
+      .then((states) => {
+        // A write's answer that arrived meanwhile is newer than this read.
+        if (userId === this.userId && answers === this.answers) this.setBase(states);
+      })
+      // A wrong-shaped answer keeps the state the script has; so does a read that failed.
+      .catch((error) => reportError(failureCode(error, 'load-failed'), error))
       .finally(() => {
         if (this.reading?.promise === promise) this.reading = undefined;
         this.loaded(userId);
@@ -254,6 +289,10 @@ export class Onboarding {
   }
 
   // ---- internals ----
+
+  private storedGroup(): string | undefined {
+    return readStored<string>(this.storage, GROUP_KEY, isId, true);
+  }
 
   private loaded(userId: string): void {
     if (userId === this.userId) this.resolveReady();
@@ -274,9 +313,9 @@ export class Onboarding {
 
   private switchUser(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
-    $userProperties.set(readJson<Properties>(this.storage, PROPERTIES_KEY) ?? {});
-    const cached = readJson<{ userId: string; states: unknown }>(this.storage, STATE_KEY);
-    this.base = base ?? (cached?.userId === userId && isStates(cached.states) ? cached.states : EMPTY);
+    $userProperties.set(readStored<Properties>(this.storage, PROPERTIES_KEY, isObject) ?? {});
+    const cached = readStored<{ userId: string; states: FlowStatesResponse }>(this.storage, STATE_KEY, isCachedState);
+    this.base = base ?? (cached?.userId === userId ? cached.states : EMPTY);
     this.answers++;
     this.recompute();
     // Later changes are this user's; whatever the switch itself changed was a load, not a transition.
@@ -313,14 +352,16 @@ export class Onboarding {
     if (!same($flowStates.get(), view)) $flowStates.set(view);
   }
 
-  private writeSent(entry: OutboxEntry, response: unknown): void {
+  private writeSent(entry: OutboxEntry, response: unknown, badAnswer?: ApiError): void {
+    // The write was applied, but its answer cannot be used: the service's state is read instead.
+    if (badAnswer) reportError('bad-answer', badAnswer);
     if (entry.userId !== this.userId) return;
     let states: unknown;
-    if (entry.path === 'flowStates') states = isStates(response) ? response : foldWrite(this.base, entry.body);
+    if (entry.path === 'flowStates') states = isFlowStates(response) ? response : foldWrite(this.base, entry.body);
     // The users upsert answers without the group, so with a group the read below decides eligibility.
     else if (entry.path === 'users' && !this.groupId) states = (response as { flowStates?: unknown } | null)?.flowStates;
-    if (isStates(states)) this.setBase(states, true);
-    else if (entry.path === 'users') void this.refresh();
+    if (isFlowStates(states)) this.setBase(states, true);
+    if (badAnswer || (entry.path === 'users' && !isFlowStates(states))) void this.refresh();
   }
 
   private async transition(flowSlug: string, actionType: ActionType, stepId: string, data?: unknown): Promise<void> {
@@ -329,18 +370,23 @@ export class Onboarding {
     if (!$flowStates.get()[flowSlug]) {
       return void reportError('unknown-flow', new Error(`There is no eligible flow "${flowSlug}" for this user.`));
     }
-    const userId = this.userId;
-    const body: FlowStateWriteRequest = {
-      userId,
-      ...(this.groupId ? { groupId: this.groupId } : {}),
-      flowSlug,
-      stepId,
-      actionType,
-      ...(data !== undefined ? { data } : {}),
-      createdAt: new Date().toISOString(),
-    };
-    // Adding the entry updates the view at once (optimistic); the service's answer replaces it later.
-    void outbox.add(userId, { path: 'flowStates', body });
+    if (!isJson(data)) return badValue(`${STEP_METHODS[actionType] ?? actionType} on step "${stepId}" of "${flowSlug}"`);
+    try {
+      const userId = this.userId;
+      const body: FlowStateWriteRequest = {
+        userId,
+        ...(this.groupId ? { groupId: this.groupId } : {}),
+        flowSlug,
+        stepId,
+        actionType,
+        ...(data !== undefined ? { data } : {}),
+        createdAt: new Date().toISOString(),
+      };
+      // Adding the entry updates the view at once (optimistic); the service's answer replaces it later.
+      void outbox.add(userId, { path: 'flowStates', body });
+    } catch (error) {
+      reportError('internal-error', error);
+    }
   }
 
   private loadDefinitions(): Promise<void> {
@@ -348,18 +394,18 @@ export class Onboarding {
     if (!client) return Promise.resolve();
     return (this.loadingFlows ??= client
       .getFlows()
-      .then(
-        (response) => {
-          const definitions = parseDefinitions(response.data, $flowDefinitions.get());
-          const current = $flowDefinitions.get();
-          const changed =
-            Object.keys(definitions).length !== Object.keys(current).length ||
-            Object.entries(definitions).some(([slug, definition]) => current[slug] !== definition);
-          if (changed) $flowDefinitions.set(definitions);
-          writeJson(this.storage, FLOWS_KEY, response.data);
-        },
-        (error) => reportError('flows-failed', error),
-      )
+      .then((response) => {
+        let refused = 0;
+        const definitions = parseDefinitions(response.data, $flowDefinitions.get(), () => refused++);
+        if (refused) reportError('bad-answer', new Error(`${refused} listed flows have no usable steps; left out.`));
+        const current = $flowDefinitions.get();
+        const changed =
+          Object.keys(definitions).length !== Object.keys(current).length ||
+          Object.entries(definitions).some(([slug, definition]) => current[slug] !== definition);
+        if (changed) $flowDefinitions.set(definitions);
+        writeJson(this.storage, FLOWS_KEY, Object.values(definitions).map((definition) => definition.record));
+      })
+      .catch((error) => reportError(failureCode(error, 'flows-failed'), error))
       .finally(() => {
         this.loadingFlows = undefined;
       }));
@@ -367,18 +413,18 @@ export class Onboarding {
 
   private receive(message: TabMessage): void {
     if (message.type === 'state') {
-      if (message.userId === this.userId && isStates(message.states)) {
+      if (message.userId === this.userId && isFlowStates(message.states)) {
         this.base = message.states;
         this.answers++;
         this.recompute();
       }
     } else if (message.type === 'outbox') {
-      this.outbox?.settled(message.settled ?? []);
+      this.outbox?.settled(Array.isArray(message.settled) ? message.settled : []);
       this.recompute();
     } else {
       // Another tab identified, logged out, or (without BroadcastChannel) changed what is stored.
-      const userId = message.type === 'user' ? message.userId : currentUserId(this.storage);
-      this.groupId = this.storage.get(GROUP_KEY) ?? undefined;
+      const userId = message.type === 'user' && isId(message.userId) ? message.userId : currentUserId(this.storage);
+      this.groupId = this.storedGroup();
       if (userId !== this.userId) {
         this.switchUser(userId);
         void this.refresh();

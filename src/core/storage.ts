@@ -1,4 +1,5 @@
 // Safe key-value storage: localStorage when it works, memory when it throws, is full or is disabled.
+import { reportError } from './report.js';
 
 export interface KeyValueStore {
   get(key: string): string | null;
@@ -53,15 +54,26 @@ export function createSafeStorage(prefix = STORAGE_PREFIX): KeyValueStore {
   };
 }
 
-/** Reads a JSON value; anything missing or unreadable is `undefined`. */
-export function readJson<T>(storage: KeyValueStore, key: string): T | undefined {
+/**
+ * Reads a stored value that passes `valid`: parsed as JSON, or the text itself with `raw`. Anything else stored
+ * under the key (corrupted, or written by someone else) is removed and reported as `storage-discarded`.
+ */
+export function readStored<T>(storage: KeyValueStore, key: string, valid: (value: unknown) => boolean, raw = false): T | undefined {
+  const text = storage.get(key);
+  if (text === null) return undefined;
   try {
-    const text = storage.get(key);
-    return text ? (JSON.parse(text) as T) : undefined;
+    const value: unknown = raw ? text : JSON.parse(text);
+    if (valid(value)) return value as T;
   } catch {
-    return undefined;
+    // Not JSON: discarded below.
   }
+  storage.remove(key);
+  discarded(key);
+  return undefined;
 }
+
+/** Reports what was read back from localStorage, did not fit, and was thrown away. */
+export const discarded = (what: string) => reportError('storage-discarded', new Error(`Unreadable, discarded from localStorage: ${what}.`));
 
 export function writeJson(storage: KeyValueStore, key: string, value: unknown): void {
   storage.set(key, JSON.stringify(value));

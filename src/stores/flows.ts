@@ -1,6 +1,8 @@
 // The flow stores: definitions from GET /v1/public/flows joined with the user's flow states.
 import { atom, computed } from 'nanostores';
+import { flowDataOf, isObject, isString } from '../api/guards.js';
 import type { Flow as FlowRecord, FlowData, FlowState } from '../api/wire.js';
+import { reportError } from '../core/report.js';
 import { buildFlow, type Flow, type Transition } from '../flows/flow.js';
 
 export interface FlowDefinition {
@@ -34,24 +36,40 @@ export const $flows = computed([$flowDefinitions, $flowStates], (definitions, st
   const flows: Record<string, Flow> = {};
   for (const [slug, state] of Object.entries(states)) {
     const definition = definitions[slug];
-    if (definition) flows[slug] = buildFlow(definition, state, runTransition);
+    if (!definition) continue;
+    try {
+      flows[slug] = buildFlow(definition, state, runTransition);
+    } catch (error) {
+      // The guards keep such a definition out; should one get past them, it is left out, not thrown at the page.
+      reportError('render-failed', error);
+    }
   }
   return flows;
 });
 
-/** Parses listed definitions, reusing the parsed entry of every slug whose version did not change. */
-export function parseDefinitions(records: FlowRecord[], previous: Record<string, FlowDefinition> = {}): Record<string, FlowDefinition> {
+/**
+ * Parses listed definitions, reusing the parsed entry of every slug whose version did not change. A record that
+ * is no usable definition (no string slug, or data that is not JSON with a `steps` array of objects with string
+ * ids) is passed to `refuse` and left out, rather than breaking the others; its slug keeps the definition it had.
+ */
+export function parseDefinitions(
+  records: readonly unknown[],
+  previous: Record<string, FlowDefinition> = {},
+  refuse: (record: unknown) => void = () => {},
+): Record<string, FlowDefinition> {
   const out: Record<string, FlowDefinition> = {};
-  for (const record of records) {
-    const known = previous[record.slug];
+  for (const item of records) {
+    const record = item as FlowRecord;
+    const known = isObject(item) && isString(record.slug) ? previous[record.slug] : undefined;
     if (known && known.record.version === record.version && known.record.id === record.id) {
       out[record.slug] = known;
       continue;
     }
-    try {
-      out[record.slug] = { record, data: JSON.parse(record.data) as FlowData };
-    } catch {
-      // A definition whose data is not JSON cannot render; it is left out rather than breaking the others.
+    const data = flowDataOf(record);
+    if (data) out[record.slug] = { record, data };
+    else {
+      refuse(item);
+      if (known) out[record.slug] = known;
     }
   }
   return out;

@@ -1,5 +1,6 @@
 // A loopback HTTP proxy in front of the real service, for tests of a network that fails: it can refuse
-// connections, hold an answer, lose an answer after the service applied the request, or replace an answer.
+// connections, hold an answer, lose an answer after the service applied the request, or replace an answer
+// (with or without letting the service apply the request first).
 import { createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -16,7 +17,7 @@ type Match = (request: SeenRequest) => boolean;
 type Rule =
   | { kind: 'hold'; match: Match; gate: Promise<void>; arrived: () => void }
   | { kind: 'lose'; match: Match }
-  | { kind: 'answer'; match: Match; status: number; body: string; headers: Record<string, string>; times: number };
+  | { kind: 'answer'; match: Match; status: number; body: string; headers: Record<string, string>; times: number; forward: boolean };
 
 export interface LoopbackProxy {
   url: string;
@@ -29,8 +30,11 @@ export interface LoopbackProxy {
   hold(match: Match): { arrived: Promise<void>; release(): void };
   /** Forwards the next matching request, then resets the connection instead of answering. */
   loseAnswer(match: Match): void;
-  /** Answers matching requests itself, without forwarding (every one, or the next `times`). */
-  answer(match: Match, status: number, body: string, options?: { headers?: Record<string, string>; times?: number }): void;
+  /**
+   * Answers matching requests itself (every one, or the next `times`). With `forward`, the service gets the
+   * request and applies it first, and its answer is replaced; without, the service never sees it.
+   */
+  answer(match: Match, status: number, body: string, options?: { headers?: Record<string, string>; times?: number; forward?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -59,15 +63,17 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
     };
     requests.push(seen);
     const rule = seen.method === 'OPTIONS' ? undefined : take(seen);
-    if (rule?.kind === 'answer') {
+    const replace = (answer: Extract<Rule, { kind: 'answer' }>) =>
       outgoing
-        .writeHead(rule.status, {
+        .writeHead(answer.status, {
           'Content-Type': 'application/json',
           'Access-Control-Allow-Origin': '*',
           'Access-Control-Expose-Headers': 'Retry-After',
-          ...rule.headers,
+          ...answer.headers,
         })
-        .end(rule.body);
+        .end(answer.body);
+    if (rule?.kind === 'answer' && !rule.forward) {
+      replace(rule);
       return;
     }
     const upstreamRequest = forward(
@@ -85,6 +91,10 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
             await rule.gate;
           }
           if (outgoing.destroyed) return;
+          if (rule?.kind === 'answer') {
+            replace(rule);
+            return;
+          }
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
         });
       },
@@ -130,8 +140,8 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
     loseAnswer(match) {
       rules.push({ kind: 'lose', match });
     },
-    answer(match, status, body, { headers = {}, times = Infinity } = {}) {
-      rules.push({ kind: 'answer', match, status, body, headers, times });
+    answer(match, status, body, { headers = {}, times = Infinity, forward = false } = {}) {
+      rules.push({ kind: 'answer', match, status, body, headers, times, forward });
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FlowState, FlowStateWriteRequest } from '../../src/api/wire.js';
 import { applyWrite, replayWrites } from '../../src/core/transitions.js';
 import { createEmitter, diffFlowStates } from '../../src/core/events.js';
-import { backoffMs, isRetryable } from '../../src/core/outbox.js';
+import { backoffMs } from '../../src/core/outbox.js';
 import { watchForRefresh } from '../../src/core/refresh.js';
 import { drainSnippet, type QueuedCall } from '../../src/core/snippet.js';
-import { ApiError } from '../../src/api/client.js';
+import { ApiError, isRetryable } from '../../src/api/client.js';
 
 const flowState = (over: Partial<FlowState['$state']> = {}, visible = [true, true, true]): FlowState => ({
   flowSlug: 'tour',
@@ -97,12 +97,21 @@ describe('backoff', () => {
     expect(backoffMs(3, 0, () => 1)).toBe(4000);
     expect(backoffMs(40, 0, () => 1)).toBe(30_000);
     expect(backoffMs(0, 5000, () => 1)).toBe(5000);
+    // No Retry-After makes it wait longer than ten minutes.
+    expect(backoffMs(0, 4_000_000_000, () => 1)).toBe(600_000);
   });
 
   it('retries network failures, 408, 429 and 5xx, and treats other 4xx as refusals', () => {
-    expect(isRetryable(new TypeError('Failed to fetch'))).toBe(true);
+    expect(isRetryable(new ApiError(0, {}, undefined, 'network'))).toBe(true);
     for (const status of [408, 429, 500, 503]) expect(isRetryable(new ApiError(status, {}))).toBe(true);
     for (const status of [400, 401, 404, 409, 422]) expect(isRetryable(new ApiError(status, {}))).toBe(false);
+  });
+
+  it('never retries what the client did not classify as the network or a retryable status', () => {
+    // A TypeError thrown by code (not by fetch) is not a network failure.
+    expect(isRetryable(new TypeError("Cannot read properties of undefined (reading 'steps')"))).toBe(false);
+    expect(isRetryable(new ApiError(201, {}, undefined, 'bad-answer'))).toBe(false);
+    expect(isRetryable(undefined)).toBe(false);
   });
 });
 

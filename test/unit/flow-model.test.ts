@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import type { FlowState } from '../../src/api/wire.js';
+// The flow model: definitions parsed and checked, joined with state into Flow and Step objects.
+import { describe, expect, it, vi } from 'vitest';
+import type { FlowData, FlowState } from '../../src/api/wire.js';
+import { onError } from '../../src/core/report.js';
 import { buildFlow } from '../../src/flows/flow.js';
-import { parseDefinitions } from '../../src/stores/flows.js';
+import { $flowDefinitions, $flows, $flowStates, parseDefinitions } from '../../src/stores/flows.js';
 
 const definitions = parseDefinitions([
   {
@@ -45,5 +47,46 @@ describe('buildFlow', () => {
 
   it('leaves out a definition whose data is not JSON', () => {
     expect(parseDefinitions([{ ...definitions.tour!.record, slug: 'broken', data: '{nope' }])).toEqual({});
+  });
+
+  it('refuses a record without a string slug, data without steps, or a step without a string id, and keeps what the slug had', () => {
+    const tour = definitions.tour!.record;
+    const refused: unknown[] = [];
+    const records = [
+      null,
+      { ...tour, slug: 7 },
+      { ...tour, slug: 'no-steps', data: JSON.stringify({ title: 'No steps' }) },
+      { ...tour, slug: 'bad-step', data: JSON.stringify({ steps: [{ title: 'No id' }] }) },
+      { ...tour, slug: 'null-step', data: JSON.stringify({ steps: [null] }) },
+      { ...tour, version: 4, data: JSON.stringify({ steps: 'none' }) },
+    ];
+    const parsed = parseDefinitions(records, definitions, (record) => refused.push(record));
+    expect(Object.keys(parsed)).toEqual(['tour']);
+    expect(parsed.tour).toBe(definitions.tour);
+    expect(refused).toEqual(records);
+  });
+
+  it('leaves out a flow whose definition cannot be built, reports it, and keeps the others', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const codes: string[] = [];
+    const stop = onError((_error, code) => codes.push(code));
+    const state = (flowSlug: string): FlowState => ({
+      flowSlug,
+      flowName: flowSlug,
+      flowType: 'CHECKLIST',
+      version: 3,
+      data: { steps: [step('a')] },
+      $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
+    });
+    // Past the guards, as a page that sets the store itself could do.
+    const broken = { record: { ...definitions.tour!.record, slug: 'broken' }, data: { title: 'No steps' } as unknown as FlowData };
+    $flowDefinitions.set({ tour: definitions.tour!, broken });
+    $flowStates.set({ tour: state('tour'), broken: state('broken') });
+    expect(Object.keys($flows.get())).toEqual(['tour']);
+    expect(codes).toEqual(['render-failed']);
+    stop();
+    $flowDefinitions.set({});
+    $flowStates.set({});
+    vi.restoreAllMocks();
   });
 });

@@ -1,5 +1,7 @@
+// Who the visitor is: guest IDs, remembered users, and what is read back from storage.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentUserId, forgetUser, isGuestId, rememberUser } from '../../src/core/identity.js';
+import { onError } from '../../src/core/report.js';
 import { createSafeStorage } from '../../src/core/storage.js';
 
 afterEach(() => {
@@ -38,5 +40,21 @@ describe('identity', () => {
     const id = currentUserId(storage);
     expect(isGuestId(id)).toBe(true);
     expect(currentUserId(storage)).toBe(id);
+  });
+
+  it('discards a remembered ID the service would refuse, and a guest ID that is not a guest’s, and reports each', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const codes: string[] = [];
+    const stop = onError((_error, code) => codes.push(code));
+    localStorage.setItem('onboarding:userId', 'user\u0000one');
+    localStorage.setItem('onboarding:guestId', 'user-7');
+    const id = currentUserId(createSafeStorage());
+    expect(isGuestId(id)).toBe(true);
+    expect(localStorage.getItem('onboarding:userId')).toBeNull();
+    expect(localStorage.getItem('onboarding:guestId')).toBe(id);
+    localStorage.setItem('onboarding:userId', 'x'.repeat(257));
+    expect(currentUserId(createSafeStorage())).toBe(id);
+    expect(codes).toEqual(['storage-discarded', 'storage-discarded', 'storage-discarded']);
+    stop();
   });
 });
