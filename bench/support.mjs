@@ -86,3 +86,10 @@ export function sampleRss(pid, ms, { untilStopped = false } = {}) {
   if (untilStopped) return { stop: async () => finish() };
   return new Promise((resolve) => setTimeout(() => resolve(finish()), ms));
 }
+
+/** CPU time a process has used so far (user + system), in milliseconds, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // After "pid (comm) ", utime and stime are the 12th and 13th fields.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

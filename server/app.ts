@@ -13,6 +13,7 @@ import { registerGroupRoutes } from './routes/groups.js';
 import { registerFlowStateRoutes } from './routes/flow-states.js';
 import { registerFlowRoutes } from './routes/flows.js';
 import { registerSessionRoutes } from './routes/sessions.js';
+import { registerBenchRoutes } from './routes/bench.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes; over it, 413. @default 102400 (100 KB) */
@@ -47,6 +48,8 @@ export interface AppDeps {
   keys: ApiKeys;
   limits: Limits;
   identity: IdentityConfig;
+  /** Adds the benchmark's ceiling route (`npm run bench` only). @default false */
+  benchRoutes?: boolean;
 }
 
 declare module 'fastify' {
@@ -182,5 +185,6 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
   registerFlowStateRoutes(app, deps);
   registerFlowRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  if (deps.benchRoutes) registerBenchRoutes(app, deps);
   return app;
 }

@@ -26,6 +26,8 @@ export interface ServiceOptions {
   httpLog?: boolean;
   /** Identity verification (userHash). @default off, with a warning at start */
   identity?: IdentityConfig;
+  /** Adds the benchmark's ceiling route. @default ONBOARDING_BENCH_ROUTES=1 in the environment */
+  benchRoutes?: boolean;
 }
 
 export interface RunningService {
@@ -51,7 +53,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     catalog = new FlowCatalog(db, options.flows, log);
     await catalog.load();
     const identity = options.identity ?? NO_IDENTITY;
-    app = await buildApp({ db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity }, { logger: options.httpLog ?? false });
+    const benchRoutes = options.benchRoutes ?? (options.env ?? process.env).ONBOARDING_BENCH_ROUTES === '1';
+    app = await buildApp(
+      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes },
+      { logger: options.httpLog ?? false },
+    );
     if (!identity.required) log.warn(IDENTITY_OFF_WARNING);
     await app.listen({ port: options.port ?? 0, host });
   } catch (error) {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/database.js';
-import { compileExpression, type Predicate } from '../targeting/cel.js';
+import { compileExpression, type CelContext, type Predicate } from '../targeting/cel.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 
 export interface CompiledStep {
@@ -18,6 +18,16 @@ export interface CatalogFlow {
   targeting: Predicate;
   completion: Predicate | null;
   steps: CompiledStep[];
+}
+
+/**
+ * One loaded set of flows, swapped whole on every reload, with what each request would otherwise
+ * recompute: flows by slug, and the CEL `flows` map of a user who has touched nothing.
+ */
+export interface CatalogVersion {
+  flows: CatalogFlow[];
+  bySlug: Map<string, CatalogFlow>;
+  celFlows: CelContext['flows'];
 }
 
 export interface Logger {
@@ -53,6 +63,7 @@ export function codeSnippetFor(slug: string, type: FlowType): string {
 
 export class FlowCatalog {
   private flows = new Map<string, CatalogFlow>();
+  private version: CatalogVersion = versionOf([]);
   /** Flow version ids whose runtime error has been logged. */
   private readonly warned = new Set<number>();
 
@@ -90,6 +101,7 @@ export class FlowCatalog {
       }
     }
     this.flows = new Map([...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)));
+    this.version = versionOf([...this.flows.values()]);
     return errors;
   }
 
@@ -100,7 +112,12 @@ export class FlowCatalog {
   }
 
   list(): CatalogFlow[] {
-    return [...this.flows.values()];
+    return this.version.flows;
+  }
+
+  /** The flows as loaded now; a reload replaces the whole value, so one request sees one version throughout. */
+  current(): CatalogVersion {
+    return this.version;
   }
 
   get(slug: string): CatalogFlow | undefined {
@@ -140,6 +157,16 @@ export class FlowCatalog {
       return inserted!;
     });
   }
+}
+
+function versionOf(flows: CatalogFlow[]): CatalogVersion {
+  const celFlows: CelContext['flows'] = {};
+  for (const flow of flows) {
+    const steps: Record<string, { status: string; data: unknown }> = {};
+    for (const step of flow.steps) steps[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
+    celFlows[flow.flow.slug] = { status: 'NOT_STARTED_FLOW', steps };
+  }
+  return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows };
 }
 
 function contentHash(definition: FlowDefinition): string {

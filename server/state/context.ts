@@ -1,6 +1,6 @@
 // Loads what targeting and state derivation need about one user: entity facts for CEL plus stored flow progress.
 import type { FlowResponse } from '../../src/api/wire.js';
-import type { CatalogFlow } from '../flows/catalog.js';
+import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import { emptyEntity, type CelContext, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
 
@@ -32,145 +32,115 @@ export interface UserSnapshot {
 
 export const isGuestId = (id: string) => id.startsWith('guest_');
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+/** Stored rows come back through JSON, where timestamps are strings such as 2026-03-01T09:30:00.123456+00:00. */
+const isoOrNull = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
-export async function loadEntity(
-  db: Queryable,
-  kind: 'user' | 'group',
-  id: string | undefined,
-): Promise<CelEntity & { exists: boolean }> {
-  if (!id) return { ...emptyEntity(), exists: false };
-  const table = kind === 'user' ? 'users' : 'groups';
-  const eventTable = kind === 'user' ? 'user_events' : 'group_events';
-  const key = kind === 'user' ? 'user_id' : 'group_id';
-  const [row] = await db.query<{ properties: Record<string, unknown>; created_at: Date }>(
-    `SELECT properties, created_at FROM ${table} WHERE id = $1`,
-    [id],
-  );
-  const counts = await db.query<{ event: string; count: string | number }>(
-    `SELECT event, count(*) AS count FROM ${eventTable} WHERE ${key} = $1 GROUP BY event`,
-    [id],
-  );
-  // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.
-  const memberships =
-    kind === 'user'
-      ? await db.query<{ other: string }>('SELECT group_id AS other FROM group_members WHERE user_id = $1 ORDER BY group_id', [id])
-      : [];
-  return {
-    exists: Boolean(row),
-    id,
-    isGuest: kind === 'user' && isGuestId(id),
-    createdAt: row ? new Date(row.created_at) : null,
-    properties: row?.properties ?? {},
-    events: Object.fromEntries(counts.map((c) => [c.event, Number(c.count)])),
-    groups: memberships.map((m) => m.other),
-  };
+interface SnapshotRow {
+  user_properties: Record<string, unknown> | null;
+  user_created_at: Date | string | null;
+  user_events: Record<string, number> | null;
+  user_groups: string[] | null;
+  group_properties: Record<string, unknown> | null;
+  group_created_at: Date | string | null;
+  group_events: Record<string, number> | null;
+  /** [flow_slug, current_step_id, started, completed, skipped, last_action_at] */
+  flows: Array<[string, string | null, boolean, boolean, boolean, string | null]> | null;
+  /** [flow_slug, step_id, started, completed, skipped, data, last_action_at] */
+  steps: Array<[string, string, boolean, boolean, boolean, unknown, string | null]> | null;
+  /** [flow_slug, step_id, action_type, data, created_at], oldest first */
+  responses: Array<[string, string, FlowResponse['actionType'], string, string]> | null;
 }
 
+// Everything a read needs about one user (and their group) in one statement. State answers carry a bounded
+// summary of the response log, never all of it: per flow, the latest flow-level response and the latest
+// response of each step. Event counts come from the counts kept beside the event log.
+const SNAPSHOT_SQL = `
+SELECT
+  u.properties AS user_properties,
+  u.created_at AS user_created_at,
+  (SELECT json_object_agg(event, count) FROM user_event_counts WHERE user_id = $1) AS user_events,
+  (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,
+  g.properties AS group_properties,
+  g.created_at AS group_created_at,
+  (SELECT json_object_agg(event, count) FROM group_event_counts WHERE group_id = $2) AS group_events,
+  (SELECT json_agg(json_build_array(flow_slug, current_step_id, started, completed, skipped, last_action_at))
+     FROM flow_states WHERE user_id = $1) AS flows,
+  (SELECT json_agg(json_build_array(flow_slug, step_id, started, completed, skipped, data, last_action_at))
+     FROM step_states WHERE user_id = $1) AS steps,
+  (SELECT json_agg(json_build_array(flow_slug, step_id, action_type, data, created_at) ORDER BY id)
+     FROM (SELECT DISTINCT ON (flow_slug, step_key) id, flow_slug, step_id, action_type, data, created_at
+           FROM (SELECT id, flow_slug, step_id, action_type, data, created_at,
+                        CASE WHEN action_type LIKE '%FLOW' THEN NULL ELSE step_id END AS step_key
+                 FROM flow_responses WHERE user_id = $1) AS log
+           ORDER BY flow_slug, step_key, id DESC) AS latest) AS responses
+FROM (SELECT 1) AS one
+LEFT JOIN users u ON u.id = $1
+LEFT JOIN groups g ON g.id = $2`;
+
 /**
- * Loads one user's facts and progress. `catalog` fills the CEL `flows` map, so every known flow and
- * step can be named in an expression even before the user has touched it.
+ * Loads one user's facts and progress in one statement. The catalog's CEL defaults fill the `flows`
+ * map, so every known flow and step can be named in an expression even before the user has touched it.
  */
-export async function loadUserSnapshot(db: Queryable, userId: string, groupId: string | undefined, catalog: CatalogFlow[]): Promise<UserSnapshot> {
+export async function loadUserSnapshot(db: Queryable, userId: string, groupId: string | undefined, catalog: CatalogVersion): Promise<UserSnapshot> {
   const now = new Date();
-  const user = await loadEntity(db, 'user', userId);
-  // An unknown user reads as a new one: created now.
-  if (!user.exists) user.createdAt = now;
-  const group = await loadEntity(db, 'group', groupId);
-  const flowRows = await db.query<{
-    flow_slug: string;
-    current_step_id: string | null;
-    started: boolean;
-    completed: boolean;
-    skipped: boolean;
-    last_action_at: Date | null;
-  }>('SELECT flow_slug, current_step_id, started, completed, skipped, last_action_at FROM flow_states WHERE user_id = $1', [userId]);
-  const stepRows = await db.query<{
-    flow_slug: string;
-    step_id: string;
-    started: boolean;
-    completed: boolean;
-    skipped: boolean;
-    data: unknown;
-    last_action_at: Date | null;
-  }>('SELECT flow_slug, step_id, started, completed, skipped, data, last_action_at FROM step_states WHERE user_id = $1', [userId]);
-  // State answers carry a bounded summary of the log, never all of it: per flow, the latest flow-level
-  // response and the latest response of each step. The whole log stays in the table.
-  const responseRows = await db.query<{
-    flow_slug: string;
-    step_id: string;
-    action_type: FlowResponse['actionType'];
-    data: string;
-    created_at: Date;
-  }>(
-    `SELECT flow_slug, step_id, action_type, data, created_at FROM (
-       SELECT DISTINCT ON (flow_slug, step_key) id, flow_slug, step_id, action_type, data, created_at
-       FROM (SELECT id, flow_slug, step_id, action_type, data, created_at,
-                    CASE WHEN action_type LIKE '%FLOW' THEN NULL ELSE step_id END AS step_key
-             FROM flow_responses WHERE user_id = $1) AS log
-       ORDER BY flow_slug, step_key, id DESC
-     ) AS latest ORDER BY id`,
-    [userId],
-  );
+  const [row] = await db.query<SnapshotRow>(SNAPSHOT_SQL, [userId, groupId ?? null]);
+  const exists = row!.user_properties !== null;
 
   const flows = new Map<string, StoredFlowState>();
-  for (const row of flowRows) {
-    flows.set(row.flow_slug, {
-      currentStepId: row.current_step_id,
-      started: row.started,
-      completed: row.completed,
-      skipped: row.skipped,
-      lastActionAt: iso(row.last_action_at),
-    });
+  for (const [slug, currentStepId, started, completed, skipped, lastActionAt] of row!.flows ?? []) {
+    flows.set(slug, { currentStepId, started, completed, skipped, lastActionAt: isoOrNull(lastActionAt) });
   }
   const steps = new Map<string, Map<string, StoredStepState>>();
-  for (const row of stepRows) {
-    let byStep = steps.get(row.flow_slug);
-    if (!byStep) steps.set(row.flow_slug, (byStep = new Map()));
-    byStep.set(row.step_id, {
-      started: row.started,
-      completed: row.completed,
-      skipped: row.skipped,
-      data: row.data,
-      lastActionAt: iso(row.last_action_at),
-    });
+  for (const [slug, stepId, started, completed, skipped, data, lastActionAt] of row!.steps ?? []) {
+    let byStep = steps.get(slug);
+    if (!byStep) steps.set(slug, (byStep = new Map()));
+    byStep.set(stepId, { started, completed, skipped, data, lastActionAt: isoOrNull(lastActionAt) });
   }
   const responses = new Map<string, FlowResponse[]>();
-  for (const row of responseRows) {
-    let list = responses.get(row.flow_slug);
-    if (!list) responses.set(row.flow_slug, (list = []));
-    list.push({
-      flowSlug: row.flow_slug,
-      actionType: row.action_type,
-      stepId: row.step_id,
-      data: row.data,
-      createdAt: new Date(row.created_at).toISOString(),
-    });
+  for (const [flowSlug, stepId, actionType, data, createdAt] of row!.responses ?? []) {
+    let list = responses.get(flowSlug);
+    if (!list) responses.set(flowSlug, (list = []));
+    list.push({ flowSlug, actionType, stepId, data, createdAt: new Date(createdAt).toISOString() });
   }
 
-  const celFlows: CelContext['flows'] = {};
-  const slugs = new Set([...catalog.map((entry) => entry.flow.slug), ...flows.keys(), ...steps.keys()]);
-  for (const slug of slugs) {
-    const stored = flows.get(slug);
-    const stepMap: Record<string, { status: string; data: unknown }> = {};
-    for (const step of catalog.find((entry) => entry.flow.slug === slug)?.steps ?? []) {
-      stepMap[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
-    }
-    for (const [stepId, step] of steps.get(slug) ?? []) {
-      stepMap[stepId] = { status: stepStatusName(step), data: step.data ?? null };
-    }
-    celFlows[slug] = { status: flowStatusName(stored), steps: stepMap };
-  }
-
-  const { exists, ...userEntity } = user;
-  const { exists: _groupExists, ...groupEntity } = group;
-  return {
-    exists,
-    cel: { user: userEntity, group: groupEntity, flows: celFlows, now },
-    flows,
-    steps,
-    responses,
+  const user: CelEntity = {
+    id: userId,
+    isGuest: isGuestId(userId),
+    // An unknown user reads as a new one: created now.
+    createdAt: row!.user_created_at === null ? now : new Date(row!.user_created_at),
+    properties: row!.user_properties ?? {},
+    events: row!.user_events ?? {},
+    groups: row!.user_groups ?? [],
   };
+  // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.
+  const group: CelEntity = groupId
+    ? {
+        id: groupId,
+        isGuest: false,
+        createdAt: row!.group_created_at === null ? null : new Date(row!.group_created_at),
+        properties: row!.group_properties ?? {},
+        events: row!.group_events ?? {},
+        groups: [],
+      }
+    : emptyEntity();
+  const snapshot: UserSnapshot = { exists, cel: { user, group, flows: { ...catalog.celFlows }, now }, flows, steps, responses };
+  for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
+  return snapshot;
+}
+
+/** Rebuilds one flow's entry of the CEL `flows` map from the snapshot's stored state (after a load or a change). */
+export function refreshCelFlow(snapshot: UserSnapshot, catalog: CatalogVersion, slug: string): void {
+  const stored = snapshot.flows.get(slug);
+  const storedSteps = snapshot.steps.get(slug);
+  if (!stored && !storedSteps?.size) {
+    const defaults = catalog.celFlows[slug];
+    if (defaults) snapshot.cel.flows[slug] = defaults;
+    else delete snapshot.cel.flows[slug];
+    return;
+  }
+  const stepMap: Record<string, { status: string; data: unknown }> = { ...catalog.celFlows[slug]?.steps };
+  for (const [stepId, step] of storedSteps ?? []) stepMap[stepId] = { status: stepStatusName(step), data: step.data ?? null };
+  snapshot.cel.flows[slug] = { status: flowStatusName(stored), steps: stepMap };
 }
 
 export function flowStatusName(state: StoredFlowState | undefined): FlowStatusName {

@@ -12,7 +12,7 @@ export async function readFlowStates(
   groupId?: string,
   options: ReadOptions = {},
 ): Promise<FlowStatesResponse> {
-  const flows = catalog.list();
-  const snapshot = await loadUserSnapshot(db, userId, groupId, flows);
-  return deriveFlowStates(flows, snapshot, options);
+  const version = catalog.current();
+  const snapshot = await loadUserSnapshot(db, userId, groupId, version);
+  return deriveFlowStates(version.flows, snapshot, options);
 }

@@ -1,108 +1,145 @@
 // Flow-state transitions (POST /v1/public/flowStates): checks, pointer moves, and the append-only response log.
-import type { ActionType, FlowState, FlowStateWriteRequest, FlowStatesResponse } from '../../src/api/wire.js';
-import type { CatalogFlow, FlowCatalog } from '../flows/catalog.js';
+// A transition reads the user once, applies the change to that snapshot in memory, and writes only what changed.
+import type { ActionType, FlowStateWriteRequest, FlowStatesResponse } from '../../src/api/wire.js';
+import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
-import { loadUserSnapshot, type UserSnapshot } from './context.js';
+import { loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
 import { deriveFlowState, deriveFlowStates, isEligible, type ReadOptions } from './derive.js';
 
 const STEP_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP']);
-
-/** Creates the user row when missing and locks it, so one user's transitions apply one at a time. */
-export async function lockUser(tx: Queryable, userId: string): Promise<void> {
-  await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
-  await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-}
-
-/** Appends one Flow response; `data` is stored JSON-encoded, with the page address when the client sent one. */
-export async function appendResponse(
-  tx: Queryable,
-  userId: string,
-  flowSlug: string,
-  stepId: string,
-  actionType: ActionType,
-  data: unknown,
-  at: Date,
-  url: string | null = null,
-): Promise<void> {
-  await tx.query(
-    'INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [userId, flowSlug, stepId, actionType, JSON.stringify(data === undefined ? {} : data), at, url],
-  );
-}
-
-/** Upserts the flow's stored row, setting the given columns. */
-async function setFlow(
-  tx: Queryable,
-  userId: string,
-  slug: string,
-  at: Date,
-  changes: { started?: boolean; completed?: boolean; skipped?: boolean; currentStepId?: string | null },
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
-     VALUES ($1, $2, $3, COALESCE($4, false), COALESCE($5, false), COALESCE($6, false), $7)
-     ON CONFLICT (user_id, flow_slug) DO UPDATE SET
-       current_step_id = CASE WHEN $8 THEN EXCLUDED.current_step_id ELSE flow_states.current_step_id END,
-       started = COALESCE($4, flow_states.started),
-       completed = COALESCE($5, flow_states.completed),
-       skipped = COALESCE($6, flow_states.skipped),
-       last_action_at = EXCLUDED.last_action_at`,
-    [
-      userId,
-      slug,
-      changes.currentStepId ?? null,
-      changes.started ?? null,
-      changes.completed ?? null,
-      changes.skipped ?? null,
-      at,
-      changes.currentStepId !== undefined,
-    ],
-  );
-}
-
-/** Upserts one step's stored row, setting the given columns. */
-export async function setStep(
-  tx: Queryable,
-  userId: string,
-  slug: string,
-  stepId: string,
-  at: Date,
-  changes: { started?: boolean; completed?: boolean; skipped?: boolean; data?: unknown },
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, skipped, data, last_action_at)
-     VALUES ($1, $2, $3, COALESCE($4, false), COALESCE($5, false), COALESCE($6, false), $7::jsonb, $8)
-     ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET
-       started = COALESCE($4, step_states.started),
-       completed = COALESCE($5, step_states.completed),
-       skipped = COALESCE($6, step_states.skipped),
-       data = COALESCE($7::jsonb, step_states.data),
-       last_action_at = EXCLUDED.last_action_at`,
-    [
-      userId,
-      slug,
-      stepId,
-      changes.started ?? null,
-      changes.completed ?? null,
-      changes.skipped ?? null,
-      changes.data === undefined ? null : JSON.stringify(changes.data),
-      at,
-    ],
-  );
-}
-
-function conflict(detail: string, field?: string): HttpProblem {
-  return new HttpProblem(409, detail, field);
-}
 
 /** The earliest `createdAt` a transition may carry (2000-01-01T00:00:00Z). */
 export const EARLIEST_CREATED_AT = Date.UTC(2000, 0, 1);
 /** How far ahead of the service's clock a client's `createdAt` may be. */
 export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
-
 /** Longest page address kept with a flow response; longer ones are cut. */
 export const MAX_URL_LENGTH = 2048;
+
+/**
+ * Locks the user's row for this transaction, creating it when missing, so one user's writes apply
+ * one at a time. A row deleted while this waited (a delete, a guest link) is created again.
+ */
+export async function lockUser(tx: Queryable, userId: string): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if ((await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId])).length > 0) return;
+    await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
+  }
+  throw new HttpProblem(409, `User "${userId}" changed under this request three times; send it again.`, 'userId');
+}
+
+/** One response to append to the log. */
+interface NewResponse {
+  stepId: string;
+  actionType: ActionType;
+  data: unknown;
+  at: Date;
+  url: string | null;
+}
+
+/** What one transition changes in one flow: the new state of rows, never a delta, so the write is plain. */
+interface FlowChange {
+  /** NOT_STARTED_FLOW: the flow's row and all its step rows go. */
+  reset?: true;
+  /** The new row of one step, or null to delete it. */
+  step?: { id: string; state: StoredStepState | null };
+  /** The new row of the flow. */
+  flow?: StoredFlowState;
+  responses: NewResponse[];
+}
+
+/** Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one. */
+export async function appendResponses(tx: Queryable, userId: string, flowSlug: string, responses: NewResponse[]): Promise<void> {
+  if (responses.length === 0) return;
+  await tx.query(
+    `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url)
+     SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[]) WITH ORDINALITY AS r(step_id, action_type, data, created_at, url, n)
+     ORDER BY r.n`,
+    [
+      userId,
+      flowSlug,
+      responses.map((r) => r.stepId),
+      responses.map((r) => r.actionType),
+      responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data)),
+      responses.map((r) => r.at.toISOString()),
+      responses.map((r) => r.url),
+    ],
+  );
+}
+
+/** Writes a flow's row as it now is. */
+export async function writeFlowRow(tx: Queryable, userId: string, slug: string, row: StoredFlowState): Promise<void> {
+  await tx.query(
+    `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (user_id, flow_slug) DO UPDATE SET current_step_id = EXCLUDED.current_step_id, started = EXCLUDED.started,
+       completed = EXCLUDED.completed, skipped = EXCLUDED.skipped, last_action_at = EXCLUDED.last_action_at`,
+    [userId, slug, row.currentStepId, row.started, row.completed, row.skipped, row.lastActionAt],
+  );
+}
+
+/** Writes a step's row as it now is. */
+export async function writeStepRow(tx: Queryable, userId: string, slug: string, stepId: string, row: StoredStepState): Promise<void> {
+  await tx.query(
+    `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, skipped, data, last_action_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
+     ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET started = EXCLUDED.started, completed = EXCLUDED.completed,
+       skipped = EXCLUDED.skipped, data = EXCLUDED.data, last_action_at = EXCLUDED.last_action_at`,
+    [userId, slug, stepId, row.started, row.completed, row.skipped, row.data === null || row.data === undefined ? null : JSON.stringify(row.data), row.lastActionAt],
+  );
+}
+
+async function persist(tx: Queryable, userId: string, slug: string, change: FlowChange): Promise<void> {
+  if (change.reset) {
+    await tx.query(
+      `WITH gone AS (DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2)
+       DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2`,
+      [userId, slug],
+    );
+  }
+  if (change.step) {
+    if (change.step.state) await writeStepRow(tx, userId, slug, change.step.id, change.step.state);
+    else await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = $3', [userId, slug, change.step.id]);
+  }
+  if (change.flow) await writeFlowRow(tx, userId, slug, change.flow);
+  await appendResponses(tx, userId, slug, change.responses);
+}
+
+/** Puts a change into the snapshot, so the answer is derived without reading the user again. */
+function applyToSnapshot(snapshot: UserSnapshot, catalog: CatalogVersion, slug: string, change: FlowChange): void {
+  if (change.reset) {
+    snapshot.flows.delete(slug);
+    snapshot.steps.delete(slug);
+  }
+  if (change.step) {
+    let steps = snapshot.steps.get(slug);
+    if (!steps) snapshot.steps.set(slug, (steps = new Map()));
+    if (change.step.state) steps.set(change.step.id, change.step.state);
+    else steps.delete(change.step.id);
+  }
+  if (change.flow) snapshot.flows.set(slug, change.flow);
+  const log = snapshot.responses.get(slug) ?? [];
+  for (const response of change.responses) {
+    // The answer keeps the latest response of each step and of the flow (see context.ts).
+    const flowLevel = response.actionType.endsWith('FLOW');
+    const kept = log.filter((r) => (flowLevel ? !r.actionType.endsWith('FLOW') : r.actionType.endsWith('FLOW') || r.stepId !== response.stepId));
+    kept.push({
+      flowSlug: slug,
+      actionType: response.actionType,
+      stepId: response.stepId,
+      data: JSON.stringify(response.data === undefined ? {} : response.data),
+      createdAt: response.at.toISOString(),
+    });
+    log.splice(0, log.length, ...kept);
+  }
+  snapshot.responses.set(slug, log);
+  refreshCelFlow(snapshot, catalog, slug);
+}
+
+function conflict(detail: string, field?: string): HttpProblem {
+  return new HttpProblem(409, detail, field);
+}
 
 /**
  * Applies one transition and answers with the user's full flow-state read. Unknown flows and steps
@@ -118,7 +155,8 @@ export async function applyTransition(
   now: Date,
   options: ReadOptions = {},
 ): Promise<FlowStatesResponse> {
-  const flow = catalog.get(body.flowSlug);
+  const version = catalog.current();
+  const flow = version.bySlug.get(body.flowSlug);
   if (!flow) throw new HttpProblem(404, `There is no flow with slug "${body.flowSlug}".`, 'flowSlug');
   const isStepAction = STEP_ACTIONS.has(body.actionType);
   const stepId = body.stepId ?? '';
@@ -138,8 +176,7 @@ export async function applyTransition(
     throw new HttpProblem(400, 'body field "createdAt" must be a time from 2000-01-01 to 24 hours after the service\'s clock', 'createdAt');
   }
   await lockUser(tx, body.userId);
-  const flows = catalog.list();
-  const snapshot = await loadUserSnapshot(tx, body.userId, body.groupId, flows);
+  const snapshot = await loadUserSnapshot(tx, body.userId, body.groupId, version);
   if (!isEligible(flow, snapshot)) {
     throw conflict(
       flow.flow.status === 'ACTIVE'
@@ -148,82 +185,87 @@ export async function applyTransition(
       'flowSlug',
     );
   }
-  const write: Write = { ...body, stepId };
-  const changed = isStepAction ? await applyStepAction(tx, flow, snapshot, write, stepIndex, at) : await applyFlowAction(tx, flow, snapshot, write, at);
-  if (changed) {
-    const url = typeof body.context?.url === 'string' ? body.context.url.slice(0, MAX_URL_LENGTH) : null;
-    await appendResponse(tx, body.userId, flow.flow.slug, stepId, body.actionType, body.data, at, url);
-    if (body.actionType === 'COMPLETED_STEP' || body.actionType === 'SKIPPED_STEP') await movePointer(tx, flows, flow, write, stepIndex, at, url);
+  const url = typeof body.context?.url === 'string' ? body.context.url.slice(0, MAX_URL_LENGTH) : null;
+  const write: Write = { ...body, stepId, at: at.toISOString(), url, date: at };
+  const change = isStepAction ? planStepAction(flow, snapshot, write, stepIndex) : planFlowAction(flow, snapshot, write);
+  if (change) {
+    const slug = flow.flow.slug;
+    applyToSnapshot(snapshot, version, slug, change);
+    if (body.actionType === 'COMPLETED_STEP' || body.actionType === 'SKIPPED_STEP') {
+      const pointer = movePointer(flow, snapshot, write, stepIndex);
+      change.flow = pointer.flow;
+      change.responses.push(...pointer.responses);
+      applyToSnapshot(snapshot, version, slug, { flow: pointer.flow, responses: pointer.responses });
+    }
+    await persist(tx, body.userId, slug, change);
   }
-  return deriveFlowStates(flows, await loadUserSnapshot(tx, body.userId, body.groupId, flows), options);
+  return deriveFlowStates(version.flows, snapshot, options);
 }
 
-/** A write whose stepId is known ("" for a flow action that named no step). */
-type Write = FlowStateWriteRequest & { stepId: string };
+/** A write whose stepId is known ("" for a flow action that named no step), with its time and page. */
+type Write = FlowStateWriteRequest & { stepId: string; at: string; date: Date; url: string | null };
 
-/** Returns false when the transition would change nothing. */
-async function applyFlowAction(tx: Queryable, flow: CatalogFlow, snapshot: UserSnapshot, body: Write, at: Date): Promise<boolean> {
+const NO_FLOW: StoredFlowState = { currentStepId: null, started: false, completed: false, skipped: false, lastActionAt: null };
+const NO_STEP: StoredStepState = { started: false, completed: false, skipped: false, data: null, lastActionAt: null };
+
+const response = (write: Write): NewResponse => ({ stepId: write.stepId, actionType: write.actionType, data: write.data, at: write.date, url: write.url });
+
+/** The change a flow action makes, or null when it would change nothing. */
+function planFlowAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write): FlowChange | null {
   const slug = flow.flow.slug;
   const stored = snapshot.flows.get(slug);
+  const base = { ...(stored ?? NO_FLOW), lastActionAt: write.at };
   const view = deriveFlowState(flow, snapshot).$state;
-  if (body.actionType === 'NOT_STARTED_FLOW') {
+  if (write.actionType === 'NOT_STARTED_FLOW') {
     // A restart clears the flow and all of its steps; the response log is kept.
-    if (!stored && !snapshot.steps.get(slug)?.size) return false;
-    await tx.query('DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', [body.userId, slug]);
-    await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2', [body.userId, slug]);
-    return true;
+    if (!stored && !snapshot.steps.get(slug)?.size) return null;
+    return { reset: true, responses: [response(write)] };
   }
-  if (body.actionType === 'COMPLETED_FLOW') {
+  if (write.actionType === 'COMPLETED_FLOW') {
     // A flow that reads completed through its criteria is stored as completed, so the completion stays.
-    if (stored?.completed || view.skipped) return false;
-    await setFlow(tx, body.userId, slug, at, { started: true, completed: true });
-    return true;
+    if (stored?.completed || view.skipped) return null;
+    return { flow: { ...base, started: true, completed: true }, responses: [response(write)] };
   }
   // A finished flow stays finished until it is restarted.
-  if (view.completed || view.skipped) return false;
-  if (body.actionType === 'STARTED_FLOW') {
-    if (stored?.started) return false;
-    await setFlow(tx, body.userId, slug, at, { started: true });
-    return true;
+  if (view.completed || view.skipped) return null;
+  if (write.actionType === 'STARTED_FLOW') {
+    if (stored?.started) return null;
+    return { flow: { ...base, started: true }, responses: [response(write)] };
   }
   // SKIPPED_FLOW
-  await setFlow(tx, body.userId, slug, at, { skipped: true });
-  return true;
+  return { flow: { ...base, skipped: true }, responses: [response(write)] };
 }
 
-/** Returns false when the transition would change nothing. */
-async function applyStepAction(tx: Queryable, flow: CatalogFlow, snapshot: UserSnapshot, body: Write, stepIndex: number, at: Date): Promise<boolean> {
+/** The change a step action makes, or null when it would change nothing; 409 for a hidden or blocked step. */
+function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): FlowChange | null {
   const slug = flow.flow.slug;
-  const view: FlowState = deriveFlowState(flow, snapshot);
+  const view = deriveFlowState(flow, snapshot);
   const step = view.data.steps[stepIndex]!;
   if (!step.$state.visible) throw conflict(`Step "${step.id}" of flow "${slug}" is not visible to this user.`, 'stepId');
   if (step.$state.blocked) throw conflict(`Step "${step.id}" of flow "${slug}" is blocked: its startCriteria does not hold.`, 'stepId');
   // Steps of a finished flow stay as they are until the flow is restarted.
-  if (view.$state.completed || view.$state.skipped) return false;
+  if (view.$state.completed || view.$state.skipped) return null;
+  const storedFlow = snapshot.flows.get(slug);
   const stored = snapshot.steps.get(slug)?.get(step.id);
-  switch (body.actionType) {
+  const flowBase = { ...(storedFlow ?? NO_FLOW), lastActionAt: write.at };
+  // A step keeps the data of its latest transition that carried one.
+  const stepBase = { ...(stored ?? NO_STEP), lastActionAt: write.at, data: write.data === undefined ? (stored?.data ?? null) : write.data };
+  const responses = [response(write)];
+  switch (write.actionType) {
     case 'STARTED_STEP':
-      if (stored?.started && snapshot.flows.get(slug)?.currentStepId === step.id) return false;
-      await setStep(tx, body.userId, slug, step.id, at, { started: true, data: body.data });
-      await setFlow(tx, body.userId, slug, at, { started: true, currentStepId: step.id });
-      return true;
+      if (stored?.started && storedFlow?.currentStepId === step.id) return null;
+      return { step: { id: step.id, state: { ...stepBase, started: true } }, flow: { ...flowBase, started: true, currentStepId: step.id }, responses };
     case 'COMPLETED_STEP':
-      if (stored?.completed) return false;
-      await setStep(tx, body.userId, slug, step.id, at, { started: true, completed: true, skipped: false, data: body.data });
-      await setFlow(tx, body.userId, slug, at, { started: true });
-      return true;
+      if (stored?.completed) return null;
+      return { step: { id: step.id, state: { ...stepBase, started: true, completed: true, skipped: false } }, flow: { ...flowBase, started: true }, responses };
     case 'SKIPPED_STEP':
       // A completed step stays completed until it is reset.
-      if (stored?.skipped || stored?.completed) return false;
-      await setStep(tx, body.userId, slug, step.id, at, { skipped: true, data: body.data });
-      await setFlow(tx, body.userId, slug, at, { started: true });
-      return true;
+      if (stored?.skipped || stored?.completed) return null;
+      return { step: { id: step.id, state: { ...stepBase, skipped: true } }, flow: { ...flowBase, started: true }, responses };
     default:
       // NOT_STARTED_STEP: forget the step and point at it again (this is how "back" works).
-      if (!stored) return false;
-      await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = $3', [body.userId, slug, step.id]);
-      await setFlow(tx, body.userId, slug, at, { currentStepId: step.id });
-      return true;
+      if (!stored) return null;
+      return { step: { id: step.id, state: null }, flow: { ...flowBase, currentStepId: step.id }, responses };
   }
 }
 
@@ -231,25 +273,15 @@ async function applyStepAction(tx: Queryable, flow: CatalogFlow, snapshot: UserS
  * After a step is completed or skipped: point at the next visible undone step (looking after it
  * first, then from the start); with none left, the flow is completed, and that is recorded too.
  */
-async function movePointer(
-  tx: Queryable,
-  flows: CatalogFlow[],
-  flow: CatalogFlow,
-  body: Write,
-  stepIndex: number,
-  at: Date,
-  url: string | null,
-): Promise<void> {
-  const slug = flow.flow.slug;
-  const snapshot = await loadUserSnapshot(tx, body.userId, body.groupId, flows);
+function movePointer(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): { flow: StoredFlowState; responses: NewResponse[] } {
+  const stored = snapshot.flows.get(flow.flow.slug) ?? NO_FLOW;
   const steps = deriveFlowState(flow, snapshot).data.steps;
   const open = (i: number) => steps[i]!.$state.visible && !steps[i]!.$state.completed && !steps[i]!.$state.skipped;
   const order = [...steps.keys()].filter((i) => i > stepIndex).concat([...steps.keys()].filter((i) => i < stepIndex));
   const next = order.find(open);
-  if (next !== undefined) {
-    await setFlow(tx, body.userId, slug, at, { currentStepId: steps[next]!.id });
-    return;
-  }
-  await setFlow(tx, body.userId, slug, at, { started: true, completed: true });
-  await appendResponse(tx, body.userId, slug, body.stepId, 'COMPLETED_FLOW', { reason: 'last-step' }, at, url);
+  if (next !== undefined) return { flow: { ...stored, currentStepId: steps[next]!.id }, responses: [] };
+  return {
+    flow: { ...stored, started: true, completed: true },
+    responses: [{ stepId: write.stepId, actionType: 'COMPLETED_FLOW', data: { reason: 'last-step' }, at: write.date, url: write.url }],
+  };
 }

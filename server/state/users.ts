@@ -6,7 +6,7 @@ import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot } from './context.js';
 import { deriveFlowState, isEligible } from './derive.js';
-import { appendResponse, lockUser, setStep } from './transitions.js';
+import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './transitions.js';
 
 export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes'>;
 
@@ -50,14 +50,20 @@ export async function checkStoredProperties(tx: Queryable, kind: 'user' | 'group
   if (row.bytes > limits.storedPropertyBytes) refuse(`${row.bytes} bytes of properties, over the limit of ${limits.storedPropertyBytes},`);
 }
 
-/** Appends tracking events to a user or a group; earlier events are never touched. */
+/**
+ * Appends tracking events to a user or a group, in their order, and adds them to the counts kept
+ * beside the log (targeting reads counts, so a read never counts the log). Earlier events never change.
+ */
 export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: string, events: TrackingEvent[] | undefined): Promise<void> {
   if (!events?.length) return;
-  const sql = kind === 'user'
-    ? 'INSERT INTO user_events (user_id, event, properties) VALUES ($1, $2, $3)'
-    : 'INSERT INTO group_events (group_id, event, properties) VALUES ($1, $2, $3)';
-  // One insert per event keeps their order; the count is bounded by the events-per-request limit.
-  for (const event of events) await tx.query(sql, [id, event.event, JSON.stringify(event.properties ?? {})]);
+  const [log, counts, key] = kind === 'user' ? ['user_events', 'user_event_counts', 'user_id'] : ['group_events', 'group_event_counts', 'group_id'];
+  await tx.query(
+    `WITH batch AS (SELECT e.event, e.properties, e.n FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(event, properties, n)),
+          logged AS (INSERT INTO ${log} (${key}, event, properties) SELECT $1, event, properties FROM batch ORDER BY n)
+     INSERT INTO ${counts} (${key}, event, count) SELECT $1, event, count(*) FROM batch GROUP BY event
+     ON CONFLICT (${key}, event) DO UPDATE SET count = ${counts}.count + EXCLUDED.count`,
+    [id, events.map((e) => e.event), events.map((e) => JSON.stringify(e.properties ?? {}))],
+  );
 }
 
 /**
@@ -85,6 +91,11 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
     await tx.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [userId, guestId]);
   }
   await tx.query(
+    `INSERT INTO user_event_counts (user_id, event, count) SELECT $1, event, count FROM user_event_counts WHERE user_id = $2
+     ON CONFLICT (user_id, event) DO UPDATE SET count = user_event_counts.count + EXCLUDED.count`,
+    [userId, guestId],
+  );
+  await tx.query(
     `INSERT INTO group_members (group_id, user_id) SELECT group_id, $1 FROM group_members WHERE user_id = $2
      ON CONFLICT DO NOTHING`,
     [userId, guestId],
@@ -99,29 +110,37 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
  * its own criteria hold or no visible step is left undone. Each is recorded as a Flow response.
  */
 export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, userId: string, now: Date, groupId?: string): Promise<void> {
-  const flows = catalog.list();
-  const snapshot = await loadUserSnapshot(tx, userId, groupId, flows);
-  for (const flow of flows) {
+  const version = catalog.current();
+  const snapshot = await loadUserSnapshot(tx, userId, groupId, version);
+  const at = now.toISOString();
+  for (const flow of version.flows) {
     const slug = flow.flow.slug;
     const hasCriteria = flow.completion !== null || flow.steps.some((step) => step.completion !== null);
     if (!hasCriteria || snapshot.flows.get(slug)?.completed || !isEligible(flow, snapshot)) continue;
     const stored = snapshot.steps.get(slug);
     const view = deriveFlowState(flow, snapshot);
+    const responses: Parameters<typeof appendResponses>[3] = [];
     for (const [index, step] of flow.steps.entries()) {
-      if (!step.completion?.(snapshot.cel) || stored?.get(step.definition.id)?.completed) continue;
-      await setStep(tx, userId, slug, step.definition.id, now, { started: true, completed: true, skipped: false });
-      await appendResponse(tx, userId, slug, step.definition.id, 'COMPLETED_STEP', { reason: 'bootstrap' }, now);
+      const id = step.definition.id;
+      if (!step.completion?.(snapshot.cel) || stored?.get(id)?.completed) continue;
+      const previous = stored?.get(id);
+      await writeStepRow(tx, userId, slug, id, { started: true, completed: true, skipped: false, data: previous?.data ?? null, lastActionAt: at });
+      responses.push({ stepId: id, actionType: 'COMPLETED_STEP', data: { reason: 'bootstrap' }, at: now, url: null });
       view.data.steps[index]!.$state.completed = true;
     }
     const undone = view.data.steps.some((s) => s.$state.visible && !s.$state.completed && !s.$state.skipped);
     if (flow.completion?.(snapshot.cel) || !undone) {
-      await tx.query(
-        `INSERT INTO flow_states (user_id, flow_slug, started, completed, last_action_at) VALUES ($1, $2, true, true, $3)
-         ON CONFLICT (user_id, flow_slug) DO UPDATE SET started = true, completed = true, last_action_at = EXCLUDED.last_action_at`,
-        [userId, slug, now],
-      );
-      await appendResponse(tx, userId, slug, view.$state.currentStepId, 'COMPLETED_FLOW', { reason: 'bootstrap' }, now);
+      const storedFlow = snapshot.flows.get(slug);
+      await writeFlowRow(tx, userId, slug, {
+        currentStepId: storedFlow?.currentStepId ?? null,
+        started: true,
+        completed: true,
+        skipped: storedFlow?.skipped ?? false,
+        lastActionAt: at,
+      });
+      responses.push({ stepId: view.$state.currentStepId, actionType: 'COMPLETED_FLOW', data: { reason: 'bootstrap' }, at: now, url: null });
     }
+    await appendResponses(tx, userId, slug, responses);
   }
 }
 

@@ -103,6 +103,25 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE flow_responses ADD COLUMN url text;
   `,
+  // 3: event counts kept beside the event logs, so a read looks counts up instead of counting the log;
+  // and the index a read needs to find a user's groups.
+  `
+  CREATE TABLE user_event_counts (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    event text NOT NULL,
+    count bigint NOT NULL,
+    PRIMARY KEY (user_id, event)
+  );
+  INSERT INTO user_event_counts (user_id, event, count) SELECT user_id, event, count(*) FROM user_events GROUP BY user_id, event;
+  CREATE TABLE group_event_counts (
+    group_id text NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+    event text NOT NULL,
+    count bigint NOT NULL,
+    PRIMARY KEY (group_id, event)
+  );
+  INSERT INTO group_event_counts (group_id, event, count) SELECT group_id, event, count(*) FROM group_events GROUP BY group_id, event;
+  CREATE INDEX group_members_user ON group_members(user_id);
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

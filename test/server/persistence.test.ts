@@ -25,7 +25,7 @@ const FLOWS = {
 };
 
 describe('restart on the same data directory', () => {
-  it('loses nothing and replays idempotent requests made before the restart', async () => {
+  it('loses nothing and replays idempotent requests made before the restart', { timeout: 90_000 }, async () => {
     const first = await startTestService(FLOWS, { database: dataDir });
     const upsert = { userId: 'kept', properties: { plan: 'pro' }, events: [{ event: 'signed-up', properties: { via: 'ad' } }] };
     const created = await first.call('POST', '/v1/public/users', { body: upsert, headers: { 'Idempotency-Key': 'before-restart' } });

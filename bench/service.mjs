@@ -1,0 +1,277 @@
+// The service benchmark: 10,000 seeded users and 50 targeted flows, on the embedded store and on PostgreSQL, loaded with
+// autocannon at 1, 16 and 64 connections; each endpoint against a one-SELECT ceiling route, growth in users and flows, and RSS.
+// Usage: node bench/service.mjs [--duration 5] [--stores embedded,postgres] [--no-growth]
+import autocannon from 'autocannon';
+import { rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
+import { cpuMs, sampleRss, startServiceProcess, tempFlows } from './support.mjs';
+
+const TARGETING = [
+  '', // everyone: the transitions run on these
+  "has(user.properties.plan) && user.properties.plan == 'pro'",
+  "'exported' in user.events",
+  "has(group.properties.tier) && group.properties.tier == 'gold'",
+  "!user.isGuest && user.createdAt < now - duration('24h')",
+];
+
+/** `count` flows, a fifth of them for everyone, the rest targeted by property, event, group or age; five steps each. */
+export function benchFlows(count) {
+  const files = {};
+  for (let i = 0; i < count; i++) {
+    const slug = `bench-flow-${String(i).padStart(3, '0')}`;
+    const targeting = TARGETING[i % TARGETING.length];
+    files[`${slug}.yaml`] = `slug: ${slug}
+name: Bench flow ${i}
+type: CHECKLIST
+${targeting ? `targetingLogic: "${targeting.replaceAll('"', '\\"')}"\n` : ''}data:
+  title: Flow ${i}
+  subtitle: Five steps to get going
+  props: { priority: ${i % 3} }
+  steps:
+${['one', 'two', 'three', 'four', 'five']
+  .map(
+    (id, s) => `    - id: ${id}
+      title: Step ${s + 1} of flow ${i}
+      subtitle: A sentence or two of help text for this step, as a real flow would have.
+      primaryButton: { title: Do it, action: step.complete }
+      secondaryButton: { title: Later, action: step.skip }
+${s === 2 ? "      completionCriteria: \"has(user.properties.done) && user.properties.done == true\"\n" : ''}`,
+  )
+  .join('')}`;
+  }
+  return files;
+}
+
+export const everyoneFlows = (count) => Array.from({ length: count }, (_, i) => i).filter((i) => i % TARGETING.length === 0).map((i) => `bench-flow-${String(i).padStart(3, '0')}`);
+
+/** Seeds users, events, groups, memberships, flow and step states and responses with set-based SQL. */
+async function seed(db, users, flowSlugs) {
+  const q = (sql, params = []) => db.query(sql, params);
+  await q(
+    `INSERT INTO users (id, properties, created_at)
+     SELECT 'bench-user-' || n,
+            jsonb_build_object('plan', CASE WHEN n % 3 = 0 THEN 'pro' ELSE 'free' END, 'country', 'c' || (n % 20), 'name', 'User ' || n),
+            now() - (n % 30) * interval '1 day'
+     FROM generate_series(0, $1::int - 1) AS n`,
+    [users],
+  );
+  await q(`INSERT INTO user_events (user_id, event) SELECT 'bench-user-' || n, 'signed-in' FROM generate_series(0, $1::int - 1) AS n`, [users]);
+  await q(`INSERT INTO user_events (user_id, event) SELECT 'bench-user-' || n, 'exported' FROM generate_series(0, $1::int - 1) AS n WHERE n % 4 = 0`, [users]);
+  await q(
+    `INSERT INTO groups (id, properties) SELECT 'bench-group-' || g, jsonb_build_object('tier', CASE WHEN g % 2 = 0 THEN 'gold' ELSE 'silver' END)
+     FROM generate_series(0, 99) AS g`,
+  );
+  await q(`INSERT INTO group_members (group_id, user_id) SELECT 'bench-group-' || (n % 100), 'bench-user-' || n FROM generate_series(0, $1::int - 1) AS n WHERE n % 5 = 0`, [users]);
+  const slugs = flowSlugs.slice(0, 3);
+  await q(
+    `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, last_action_at)
+     SELECT 'bench-user-' || n, slug, 'two', true, now() FROM generate_series(0, $1::int - 1) AS n, unnest($2::text[]) AS slug WHERE n % 2 = 0`,
+    [users, slugs],
+  );
+  await q(
+    `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, data, last_action_at)
+     SELECT 'bench-user-' || n, slug, 'one', true, true, '{"answer":"seeded"}'::jsonb, now() FROM generate_series(0, $1::int - 1) AS n, unnest($2::text[]) AS slug WHERE n % 2 = 0`,
+    [users, slugs],
+  );
+  await q(
+    `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at)
+     SELECT 'bench-user-' || n, slug, 'one', 'COMPLETED_STEP', '{"answer":"seeded"}', now() FROM generate_series(0, $1::int - 1) AS n, unnest($2::text[]) AS slug WHERE n % 2 = 0`,
+    [users, slugs],
+  );
+  // Derived tables that the service keeps beside the logs, when this schema has them.
+  const [counts] = await q("SELECT to_regclass('user_event_counts') IS NOT NULL AS present");
+  if (counts.present) {
+    await q('INSERT INTO user_event_counts (user_id, event, count) SELECT user_id, event, count(*) FROM user_events GROUP BY user_id, event');
+  }
+  await q('ANALYZE');
+}
+
+/** A data location seeded with `users` users and the given flows: a PGlite directory, or a fresh database on a PostgreSQL server. */
+async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
+  const { startService } = await import('../dist/server.mjs');
+  let location;
+  let dropDatabase = async () => {};
+  if (store === 'embedded') {
+    location = mkdtempSync(join(tmpdir(), 'onboarding-bench-db-'));
+    dropDatabase = async () => rmSync(location, { recursive: true, force: true });
+  } else {
+    const { default: pgModule } = await import('pg');
+    const name = `bench_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const admin = new pgModule.Client({ connectionString: pg.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(pg.url);
+    url.pathname = `/${name}`;
+    location = url.toString();
+    dropDatabase = async () => {
+      const client = new pgModule.Client({ connectionString: pg.url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  }
+  // The service itself makes the schema and the flow versions; the rows go in with set-based SQL.
+  const service = await startService({ flows: flowsDir, database: location, watchFlows: false, env: { ONBOARDING_PUBLIC_KEYS: 'pk_seed' } });
+  await seed(service.db, users, flowSlugs);
+  await service.close();
+  return { location, dropDatabase };
+}
+
+async function load(url, { connections, duration, request, headers, pid }) {
+  const cpuBefore = pid ? cpuMs(pid) : 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    headers,
+    requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }],
+  });
+  return {
+    connections,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    status503: result['5xx'] ?? 0,
+    total: result.requests.total,
+    // The service's own CPU per request: steadier than req/s when the machine is shared.
+    cpuMicrosPerRequest: pid && result.requests.total ? Math.round(((cpuMs(pid) - cpuBefore) * 1000) / result.requests.total) : undefined,
+  };
+}
+
+function scenarios(users, flowSlugs) {
+  const user = () => `bench-user-${Math.floor(Math.random() * users)}`;
+  const group = () => (Math.random() < 0.3 ? `&groupId=bench-group-${Math.floor(Math.random() * 100)}` : '');
+  const everyone = everyoneFlows(flowSlugs.length);
+  const steps = ['one', 'two', 'three', 'four', 'five'];
+  const actions = ['STARTED_STEP', 'COMPLETED_STEP', 'NOT_STARTED_STEP'];
+  let counter = 0;
+  return {
+    ceiling: () => ({ method: 'GET', path: `/v1/public/bench/ceiling?userId=${user()}` }),
+    'GET flowStates': () => ({ method: 'GET', path: `/v1/public/flowStates?userId=${user()}${group()}` }),
+    'POST flowStates (read)': () => ({ method: 'POST', path: '/v1/public/flowStates', body: JSON.stringify({ userId: user() }) }),
+    transition: () => ({
+      method: 'POST',
+      path: '/v1/public/flowStates?content=none',
+      body: JSON.stringify({
+        userId: user(),
+        flowSlug: everyone[Math.floor(Math.random() * everyone.length)],
+        stepId: steps[Math.floor(Math.random() * steps.length)],
+        actionType: actions[Math.floor(Math.random() * actions.length)],
+        data: { n: counter++ },
+      }),
+    }),
+    'users upsert': () => ({
+      method: 'POST',
+      path: '/v1/public/users?content=none',
+      body: JSON.stringify({ userId: user(), properties: { lastSeen: counter++ }, events: [{ event: 'bench' }] }),
+    }),
+  };
+}
+
+const LIMIT_ARGS = ['--rate-limit', '100000000'];
+
+/** One store: seed, start the service as its own process, load every endpoint at each concurrency, sample RSS. */
+async function benchStore(store, { pg, duration, connections, users = 10_000, flows = 50 }) {
+  const files = benchFlows(flows);
+  const flowsDir = tempFlows(files);
+  const slugs = Object.keys(files).map((file) => file.replace(/\.yaml$/, ''));
+  const { location, dropDatabase } = await seededLocation(store, pg, users, flowsDir.dir, slugs);
+  const service = await startServiceProcess({ flows: flowsDir.dir, database: location, args: LIMIT_ARGS, env: { ONBOARDING_BENCH_ROUTES: '1' } });
+  try {
+    const headers = { authorization: `Bearer ${service.publicKey}`, 'content-type': 'application/json' };
+    // Warm up: a second of reads, then the idle figure.
+    await load(service.url, { connections: 4, duration: 1, request: scenarios(users, slugs)['GET flowStates'], headers });
+    const idleRss = await sampleRss(service.pid, 2000);
+    const rows = {};
+    for (const [name, request] of Object.entries(scenarios(users, slugs))) {
+      rows[name] = [];
+      for (const c of connections) rows[name].push(await load(service.url, { connections: c, duration, request, headers, pid: service.pid }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const afterRss = await sampleRss(service.pid, 2000);
+    return { store, users, flows, rows, idleRssMiB: idleRss.mean, afterRssMiB: afterRss.mean, rssRatio: Number((afterRss.mean / idleRss.mean).toFixed(2)) };
+  } finally {
+    await service.stop();
+    await dropDatabase();
+    flowsDir.remove();
+  }
+}
+
+/** Read latency at 16 connections for one size of the data. */
+async function readLatency(store, { pg, duration, users, flows }) {
+  const files = benchFlows(flows);
+  const flowsDir = tempFlows(files);
+  const slugs = Object.keys(files).map((file) => file.replace(/\.yaml$/, ''));
+  const { location, dropDatabase } = await seededLocation(store, pg, users, flowsDir.dir, slugs);
+  const service = await startServiceProcess({ flows: flowsDir.dir, database: location, args: LIMIT_ARGS });
+  try {
+    const headers = { authorization: `Bearer ${service.publicKey}` };
+    const request = scenarios(users, slugs)['GET flowStates'];
+    await load(service.url, { connections: 4, duration: 1, request, headers });
+    return { users, flows, ...(await load(service.url, { connections: 16, duration, request, headers })) };
+  } finally {
+    await service.stop();
+    await dropDatabase();
+    flowsDir.remove();
+  }
+}
+
+export async function runServiceBench({ duration = 5, stores = ['embedded', 'postgres'], growth = true } = {}) {
+  const connections = [1, 16, 64];
+  const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
+  try {
+    const result = { duration, connections, stores: {}, growth: {} };
+    for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections });
+    if (growth) {
+      for (const store of stores) {
+        result.growth[store] = {
+          users: [await readLatency(store, { pg, duration, users: 1_000, flows: 50 }), await readLatency(store, { pg, duration, users: 100_000, flows: 50 })],
+          flows: [await readLatency(store, { pg, duration, users: 10_000, flows: 10 }), await readLatency(store, { pg, duration, users: 10_000, flows: 500 })],
+        };
+      }
+    }
+    return result;
+  } finally {
+    pg?.stop();
+  }
+}
+
+export function printServiceBench(result) {
+  for (const [store, bench] of Object.entries(result.stores)) {
+    console.log(`\nService on ${store === 'embedded' ? 'the embedded store (PGlite, data directory)' : 'PostgreSQL (Debian package, durable settings)'}: ${bench.users} users, ${bench.flows} flows, ${result.duration} s per run`);
+    console.log('  endpoint               | conns |  req/s |  p50 ms |  p99 ms | errors | non-2xx | vs ceiling | CPU µs/req');
+    const ceiling = Object.fromEntries(bench.rows.ceiling.map((row) => [row.connections, row.requestsPerSecond]));
+    for (const [name, rows] of Object.entries(bench.rows)) {
+      for (const row of rows) {
+        const ratio = name === 'ceiling' ? '' : `${Math.round((100 * row.requestsPerSecond) / (ceiling[row.connections] || 1))}%`;
+        console.log(
+          `  ${name.padEnd(22)} | ${String(row.connections).padStart(5)} | ${String(row.requestsPerSecond).padStart(6)} | ${String(row.p50).padStart(7)} | ${String(row.p99).padStart(7)} | ${String(row.errors).padStart(6)} | ${String(row.non2xx).padStart(7)} | ${ratio.padStart(10)} | ${String(row.cpuMicrosPerRequest ?? '').padStart(10)}`,
+        );
+      }
+    }
+    console.log(`  RSS: ${bench.idleRssMiB} MiB idle after start, ${bench.afterRssMiB} MiB after the benchmark (${bench.rssRatio}×)`);
+  }
+  for (const [store, growth] of Object.entries(result.growth)) {
+    console.log(`\nGrowth on ${store} (GET flowStates, 16 connections):`);
+    for (const row of [...growth.users, ...growth.flows]) {
+      console.log(`  ${String(row.users).padStart(7)} users, ${String(row.flows).padStart(3)} flows: ${String(row.requestsPerSecond).padStart(6)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
+    }
+    const [few, many] = growth.flows;
+    console.log(`  read latency at 500 flows is ${(many.p50 / Math.max(few.p50, 0.01)).toFixed(1)}× that at 10 flows (p50; target: at most 5×)`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '5' }, stores: { type: 'string', default: 'embedded,postgres' }, 'no-growth': { type: 'boolean', default: false } },
+  });
+  const result = await runServiceBench({ duration: Number(values.duration), stores: values.stores.split(','), growth: !values['no-growth'] });
+  printServiceBench(result);
+}
