@@ -1,11 +1,12 @@
 // Builds the Fastify app: CORS, auth, rate limit, body limit, problem errors, and the /v1 routes.
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
 import type { FlowCatalog } from './flows/catalog.js';
 import type { Database } from './storage/database.js';
 import { bearerKey, scopeOf, type ApiKeys, type KeyScope } from './http/auth.js';
 import { checkIdentity, type IdentityConfig } from './http/identity.js';
+import { registerRateLimits } from './http/rate-limits.js';
+import { registerBackpressure } from './http/backpressure.js';
 import { parseJsonBody } from './http/json-body.js';
 import { HttpProblem, problemBody, toProblem } from './http/problem.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -22,8 +23,16 @@ export interface Limits {
   eventsPerRequest: number;
   /** Most keys in one `properties` object (user, group or event); over it, 400. @default 200 */
   propertiesPerObject: number;
-  /** Requests one API key may make per minute; over it, 429 with Retry-After. @default 1200 */
+  /** Requests a public key may make per minute from one visitor address; over it, 429 with Retry-After. @default 1200 */
   requestsPerMinute: number;
+  /** Requests a private key may make per minute. @default 12000 */
+  privateRequestsPerMinute: number;
+  /** Writes per minute for one user ID, from any address, with a public key. @default 300 */
+  userWritesPerMinute: number;
+  /** Expected wait (ms) behind the requests in flight past which a new one is answered 503 at once. @default 200 */
+  maxWaitMs: number;
+  /** Mean event loop delay (ms) past which requests are answered 503; 0 turns the check off. @default 200 */
+  eventLoopDelayMs: number;
   /** Largest `data` of one transition, in bytes of JSON; over it, 400. @default 8192 (8 KB) */
   dataBytes: number;
   /** Most property keys stored for one user or one group; a request that would pass it gets 409. @default 1000 */
@@ -37,6 +46,10 @@ export const DEFAULT_LIMITS: Limits = {
   eventsPerRequest: 100,
   propertiesPerObject: 200,
   requestsPerMinute: 1200,
+  privateRequestsPerMinute: 12_000,
+  userWritesPerMinute: 300,
+  maxWaitMs: 200,
+  eventLoopDelayMs: 200,
   dataBytes: 8192,
   storedProperties: 1000,
   storedPropertyBytes: 262_144,
@@ -56,11 +69,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The scope of the request's API key, set once the key is checked. */
     apiScope: KeyScope | undefined;
+    /** The request's API key, set once it is checked. */
+    apiKeyValue: string;
   }
 }
 
-export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+/** Trusts the nearest `hops` proxies, as proxy-addr's hop count does. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+export async function buildApp(deps: AppDeps, options: { logger?: boolean; trustProxy?: boolean | number | string } = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // Only behind a proxy the operator names does X-Forwarded-For decide the visitor's address.
+    trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     logger: options.logger ? { level: 'warn' } : false,
     bodyLimit: deps.limits.bodyBytes,
     // Bodies are validated as sent: a number is not quietly turned into a string.
@@ -134,7 +154,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     strictPreflight: false,
   });
 
+  await registerBackpressure(app, deps.limits);
+
   app.decorateRequest('apiScope', undefined);
+  app.decorateRequest('apiKeyValue', '');
   app.addHook('onRequest', async (request) => {
     // RFC 9112: a server must answer 400 to an HTTP/1.1 request without a Host header.
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
@@ -152,6 +175,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
       throw new HttpProblem(403, `${path} needs a private key; public keys reach only /v1/public/ paths.`);
     }
     request.apiScope = scope;
+    request.apiKeyValue = bearerKey(request.headers.authorization) ?? '';
   });
   // After validation, so the user a route names is read from a checked body or query.
   app.addHook('preHandler', async (request) => {
@@ -159,19 +183,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean } = {}
     if (named && request.apiScope) checkIdentity(deps.identity, request.apiScope, named);
   });
 
-  await app.register(rateLimit, {
-    global: true,
-    max: deps.limits.requestsPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => bearerKey(request.headers.authorization) ?? request.ip,
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(
-        new HttpProblem(429, `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}.`, undefined, {
-          'Retry-After': String(Math.ceil(context.ttl / 1000)),
-        }),
-        { statusCode: 429 },
-      ),
-  });
+  await registerRateLimits(app, deps.limits);
 
   app.addHook('preParsing', async (request) => {
     const encoding = request.headers['content-encoding'];

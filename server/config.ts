@@ -6,13 +6,19 @@ export interface LimitSetting {
   flag: string;
   env: string;
   meaning: string;
+  /** The smallest value taken. @default 1 */
+  min?: number;
 }
 
 export const LIMIT_SETTINGS: LimitSetting[] = [
   { key: 'bodyBytes', flag: 'max-body-bytes', env: 'ONBOARDING_MAX_BODY_BYTES', meaning: 'largest request body, in bytes' },
   { key: 'eventsPerRequest', flag: 'max-events', env: 'ONBOARDING_MAX_EVENTS', meaning: 'most tracking events in one upsert' },
   { key: 'propertiesPerObject', flag: 'max-properties', env: 'ONBOARDING_MAX_PROPERTIES', meaning: 'most keys in one properties object' },
-  { key: 'requestsPerMinute', flag: 'rate-limit', env: 'ONBOARDING_RATE_LIMIT', meaning: 'requests per minute per API key' },
+  { key: 'requestsPerMinute', flag: 'rate-limit', env: 'ONBOARDING_RATE_LIMIT', meaning: 'requests per minute per public key and visitor address' },
+  { key: 'privateRequestsPerMinute', flag: 'private-rate-limit', env: 'ONBOARDING_PRIVATE_RATE_LIMIT', meaning: 'requests per minute per private key' },
+  { key: 'userWritesPerMinute', flag: 'user-write-limit', env: 'ONBOARDING_USER_WRITE_LIMIT', meaning: 'writes per minute per user ID (public keys)' },
+  { key: 'maxWaitMs', flag: 'max-wait-ms', env: 'ONBOARDING_MAX_WAIT_MS', meaning: 'expected queueing, in ms, past which 503' },
+  { key: 'eventLoopDelayMs', flag: 'max-event-loop-delay', env: 'ONBOARDING_MAX_EVENT_LOOP_DELAY', meaning: 'mean event loop delay, in ms, past which 503 (0: off)', min: 0 },
   { key: 'dataBytes', flag: 'max-data-bytes', env: 'ONBOARDING_MAX_DATA_BYTES', meaning: 'largest data of one transition, in bytes of JSON' },
   { key: 'storedProperties', flag: 'max-stored-properties', env: 'ONBOARDING_MAX_STORED_PROPERTIES', meaning: 'most property keys stored per user or group' },
   {
@@ -30,11 +36,26 @@ export function resolveLimits(flags: Record<string, string | undefined>, env: No
     const fromFlag = flags[setting.flag];
     const raw = fromFlag ?? env[setting.env];
     if (raw === undefined || raw === '') continue;
-    if (!/^\d{1,12}$/.test(raw) || Number(raw) < 1) {
+    const min = setting.min ?? 1;
+    if (!/^\d{1,12}$/.test(raw) || Number(raw) < min) {
       const name = fromFlag !== undefined ? `--${setting.flag}` : setting.env;
-      throw new Error(`${name} must be a whole number of at least 1 (${setting.meaning}); got "${raw}"`);
+      throw new Error(`${name} must be a whole number of at least ${min} (${setting.meaning}); got "${raw}"`);
     }
     limits[setting.key] = Number(raw);
   }
   return limits;
+}
+
+/**
+ * `--trust-proxy` / `ONBOARDING_TRUST_PROXY`: whether to take the visitor's address from X-Forwarded-For.
+ * `true` trusts every proxy, a number trusts that many hops, and a comma-separated list trusts those
+ * addresses or CIDR ranges. Off by default, so a client cannot choose its own address.
+ */
+export function resolveTrustProxy(flag: string | undefined, env: NodeJS.ProcessEnv): boolean | number | string {
+  const raw = (flag ?? env.ONBOARDING_TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  if (/^[0-9a-fA-F:.\/,\s]+$/.test(raw)) return raw.split(',').map((part) => part.trim()).filter(Boolean).join(',');
+  throw new Error(`--trust-proxy must be true, a number of hops, or a comma-separated list of proxy addresses or CIDR ranges; got "${raw}"`);
 }

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from './app.js';
-import { LIMIT_SETTINGS, resolveLimits } from './config.js';
+import { LIMIT_SETTINGS, resolveLimits, resolveTrustProxy } from './config.js';
 import { resolveIdentity } from './http/identity.js';
 import { startService } from './service.js';
 
@@ -13,7 +13,8 @@ export type { ServiceOptions, RunningService } from './service.js';
 const USAGE = `Usage: onboarding-server [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
-                         [--identity-secret s1,s2] [--require-identity]
+                         [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
+                         [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms]
 
 Limits (flag, or environment variable; default):
 ${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(37)} ${String(DEFAULT_LIMITS[s.key]).padStart(7)}  ${s.meaning}`).join('\n')}
@@ -37,6 +38,7 @@ export async function main(argv: string[]): Promise<void> {
         database: { type: 'string', default: './.data/onboarding' },
         help: { type: 'boolean', default: false },
         'identity-secret': { type: 'string' },
+        'trust-proxy': { type: 'string' },
         'require-identity': { type: 'boolean' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
@@ -56,8 +58,10 @@ export async function main(argv: string[]): Promise<void> {
   }
   let limits;
   let identity;
+  let trustProxy;
   try {
     limits = resolveLimits(values as unknown as Record<string, string | undefined>, process.env);
+    trustProxy = resolveTrustProxy(values['trust-proxy'], process.env);
     identity = resolveIdentity({ secret: values['identity-secret'], require: values['require-identity'] }, process.env);
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
@@ -66,6 +70,7 @@ export async function main(argv: string[]): Promise<void> {
   const service = await startService({
     limits,
     identity,
+    trustProxy,
     port,
     host: values.host,
     flows: values.flows,
@@ -77,6 +82,7 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${values.database}`);
   console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
+  console.log(`  proxies:  ${trustProxy === false ? 'not trusted (the visitor address is the connection\'s)' : `X-Forwarded-For trusted (${String(trustProxy)})`}`);
   console.log(`  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`);
   if (service.keys.generated) {
     console.log(`  public key:  ${service.keys.public[0]}`);

@@ -28,6 +28,8 @@ export interface ServiceOptions {
   identity?: IdentityConfig;
   /** Adds the benchmark's ceiling route. @default ONBOARDING_BENCH_ROUTES=1 in the environment */
   benchRoutes?: boolean;
+  /** Take visitor addresses from X-Forwarded-For: true, a hop count, or trusted proxy addresses. @default false */
+  trustProxy?: boolean | number | string;
 }
 
 export interface RunningService {
@@ -56,7 +58,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const benchRoutes = options.benchRoutes ?? (options.env ?? process.env).ONBOARDING_BENCH_ROUTES === '1';
     app = await buildApp(
       { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes },
-      { logger: options.httpLog ?? false },
+      { logger: options.httpLog ?? false, trustProxy: options.trustProxy },
     );
     if (!identity.required) log.warn(IDENTITY_OFF_WARNING);
     await app.listen({ port: options.port ?? 0, host });

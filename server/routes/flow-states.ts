@@ -38,7 +38,8 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
   app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest & { userHash?: string }; Querystring: { content?: FlowContentMode } }>(
     '/v1/public/flowStates',
     {
-      config: { namesUser: userInBody },
+      // Without actionType it is a read, which the per-user write limit does not count.
+      config: { namesUser: userInBody, isWrite: (request) => (request.body as { actionType?: string } | undefined)?.actionType !== undefined },
       schema: {
         querystring: contentQuerySchema,
         body: {

@@ -8,7 +8,7 @@ let service: TestService;
 beforeAll(async () => {
   service = await startTestService(
     { 'banner.yaml': bannerFlowYaml('welcome') },
-    { limits: { bodyBytes: 2048, eventsPerRequest: 3, propertiesPerObject: 4, requestsPerMinute: 15 } },
+    { limits: { bodyBytes: 2048, eventsPerRequest: 3, propertiesPerObject: 4, requestsPerMinute: 1000, privateRequestsPerMinute: 15 } },
   );
 });
 afterAll(() => service?.close());
@@ -61,7 +61,7 @@ describe('configured limits', () => {
     }
   });
 
-  it('answers 429 with Retry-After once a key passes its rate, leaving other keys alone', async () => {
+  it('answers 429 with Retry-After once a private key passes its rate, leaving public keys alone', async () => {
     const statuses: number[] = [];
     let limited;
     for (let i = 0; i < 16; i++) {

@@ -29,6 +29,8 @@ export async function startTestService(
     watchFlows: false,
     env: { ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
     ...options,
+    // Several services share a test process, so one's start-up would look like another's stuck event loop.
+    limits: { eventLoopDelayMs: 0, ...options.limits },
   });
   return {
     ...service,

@@ -1,0 +1,169 @@
+// A real site's traffic over loopback: one public key shared by many visitors, one abusive address, one user's writes
+// from everywhere, X-Forwarded-For only behind a trusted proxy, and a fast 503 when the database queue is long.
+import { request as httpRequest } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../server/app.js';
+import { addressKey } from '../../server/http/rate-limits.js';
+import { bannerFlowYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request from a chosen loopback address (every 127.x.y.z reaches the loopback device), optionally with headers. */
+function send(service: TestService, method: string, path: string, from: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const url = new URL(service.url + path);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        localAddress: from,
+        agent: false,
+        headers: { Authorization: `Bearer ${PUBLIC_KEY}`, ...(payload ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Runs `tasks` with at most `width` at a time. */
+async function pooled<T>(tasks: Array<() => Promise<T>>, width = 32): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < tasks.length) {
+        const index = next++;
+        results[index] = await tasks[index]!();
+      }
+    }),
+  );
+  return results;
+}
+
+const visitor = (n: number) => `127.0.${Math.floor(n / 250) + 10}.${(n % 250) + 1}`;
+
+describe('with the default limits', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') });
+  });
+  afterAll(() => service?.close());
+
+  it('serves 1,000 visitors behind one public key without throttling any of them', async () => {
+    const tasks = Array.from({ length: 1000 }, (_, n) => async () => {
+      const userId = `guest_${randomUUID()}`;
+      const read = await send(service, 'GET', `/v1/public/flowStates?userId=${userId}`, visitor(n));
+      const write = await send(service, 'POST', '/v1/public/flowStates?content=none', visitor(n), { userId, flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP' });
+      return [read.status, write.status];
+    });
+    const statuses = (await pooled(tasks)).flat();
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    expect(new Set(statuses)).toEqual(new Set([200, 201]));
+  }, 120_000);
+
+  it('throttles one address that passes its limit, with Retry-After, and leaves the others alone', async () => {
+    const abuser = '127.0.200.1';
+    const tasks = Array.from({ length: DEFAULT_LIMITS.requestsPerMinute + 20 }, () => () => send(service, 'GET', '/v1/public/flows', abuser));
+    const answers = await pooled(tasks, 16);
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(20);
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(DEFAULT_LIMITS.requestsPerMinute);
+    expect(Number(limited[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited[0]!.headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(limited[0]!.body)).toMatchObject({ status: 429, title: 'Too Many Requests' });
+    // A header cannot buy a new address: X-Forwarded-For is not trusted by default.
+    expect((await send(service, 'GET', '/v1/public/flows', abuser, undefined, { 'X-Forwarded-For': '203.0.113.9' })).status).toBe(429);
+    expect((await send(service, 'GET', '/v1/public/flows', '127.0.200.2')).status).toBe(200);
+  }, 120_000);
+});
+
+describe('with small limits', () => {
+  let service: TestService;
+  let proxied: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { limits: { userWritesPerMinute: 5, requestsPerMinute: 10_000 } });
+    proxied = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { limits: { requestsPerMinute: 3 }, trustProxy: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await proxied?.close();
+  });
+
+  it('limits writes per user ID from any address, and not the user\'s reads', async () => {
+    const userId = `user-${randomUUID()}`;
+    const statuses: number[] = [];
+    for (let n = 0; n < 7; n++) {
+      const answer = await send(service, 'POST', '/v1/public/users', visitor(n), { userId, events: [{ event: `e${n}` }] });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+    const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_events WHERE user_id = $1', [userId]);
+    expect(row!.n).toBe(5);
+    expect((await send(service, 'POST', '/v1/public/flowStates', visitor(9), { userId })).status).toBe(200);
+    expect((await send(service, 'POST', '/v1/public/users', visitor(9), { userId: `user-${randomUUID()}` })).status).toBe(201);
+  });
+
+  it('takes the visitor address from X-Forwarded-For only behind a trusted proxy', async () => {
+    const through = (client: string) => send(proxied, 'GET', '/v1/public/flows', '127.0.0.1', undefined, { 'X-Forwarded-For': client });
+    expect([(await through('198.51.100.1')).status, (await through('198.51.100.1')).status, (await through('198.51.100.1')).status]).toEqual([200, 200, 200]);
+    expect((await through('198.51.100.1')).status).toBe(429);
+    expect((await through('198.51.100.2')).status).toBe(200);
+  });
+
+  it('counts an IPv6 visitor by its /64', () => {
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:bbbb:cccc:dddd:eeee'));
+    expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
+    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+  });
+});
+
+describe('backpressure', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    // A loop delay of 5 ms is already too much here, so sustained load must be shed.
+    service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { limits: { eventLoopDelayMs: 5, maxWaitMs: 5 } });
+  });
+  afterAll(() => service?.close());
+
+  it('answers load it cannot serve in time with fast 503s and Retry-After, and serves the rest', async () => {
+    const answers: Array<Answer & { ms: number; userId: string }> = [];
+    const until = Date.now() + 3000;
+    let n = 0;
+    await Promise.all(
+      Array.from({ length: 48 }, async (_, worker) => {
+        while (Date.now() < until) {
+          const userId = `burst-${n++}`;
+          const started = Date.now();
+          const answer = await send(service, 'POST', '/v1/public/users', visitor(worker), { userId, events: [{ event: 'e' }], properties: { big: 'x'.repeat(2000) } });
+          answers.push({ ...answer, ms: Date.now() - started, userId });
+        }
+      }),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status !== 201 && status !== 503)).toEqual([]);
+    expect(statuses).toContain(201);
+    expect(statuses).toContain(503);
+    const shed = answers.filter((answer) => answer.status === 503);
+    expect(shed[0]!.headers['retry-after']).toBe('1');
+    expect(shed[0]!.headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(shed[0]!.body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    // Nothing of a shed write was stored, and every applied one was.
+    const stored = await service.db.query<{ id: string }>("SELECT id FROM users WHERE id LIKE 'burst-%'");
+    expect(new Set(stored.map((row) => row.id))).toEqual(new Set(answers.filter((a) => a.status === 201).map((a) => a.userId)));
+  }, 30_000);
+});
