@@ -104,7 +104,7 @@ const MIGRATIONS: string[] = [
   ALTER TABLE flow_responses ADD COLUMN url text;
   `,
   // 3: event counts kept beside the event logs, so a read looks counts up instead of counting the log;
-  // and the index a read needs to find a user's groups.
+  // the index a read needs to find a user's groups, and the one the hourly sweep of old idempotency keys needs.
   `
   CREATE TABLE user_event_counts (
     user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
@@ -121,6 +121,7 @@ const MIGRATIONS: string[] = [
   );
   INSERT INTO group_event_counts (group_id, event, count) SELECT group_id, event, count(*) FROM group_events GROUP BY group_id, event;
   CREATE INDEX group_members_user ON group_members(user_id);
+  CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
   `,
 ];
 

@@ -1,0 +1,83 @@
+// Every SQL statement a request runs uses an index: each one is recorded during real requests and EXPLAINed with
+// sequential scans disabled, so a plan that still scans a table means no index can serve it.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../server/storage/database.js';
+import { checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
+
+let service: TestService;
+const recorded: Array<{ sql: string; params: unknown[] }> = [];
+
+beforeAll(async () => {
+  service = await startTestService({ 'setup.yaml': checklistYaml('setup'), 'team.yaml': checklistYaml('team', "group.properties.tier == 'gold'") });
+  // Some rows, so the tables are not trivially empty.
+  for (let i = 0; i < 30; i++) {
+    await service.call('POST', '/v1/public/sessions', {
+      body: { userId: `seed-${i}`, groupId: `g-${i % 3}`, userEvents: [{ event: 'e' }], groupProperties: { tier: 'gold' } },
+    });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: `seed-${i}`, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+  }
+  // From here on, every statement the service runs is recorded.
+  const db = service.db as { query: Queryable['query']; transaction: typeof service.db.transaction };
+  const record = (target: Queryable): Queryable => ({
+    query: (sql, params = []) => {
+      recorded.push({ sql, params });
+      return target.query(sql, params);
+    },
+  });
+  const query = db.query.bind(db);
+  const transaction = db.transaction.bind(db);
+  db.query = (sql, params) => record({ query }).query(sql, params);
+  db.transaction = (work) => transaction((tx) => work(record(tx)));
+});
+afterAll(() => service?.close());
+
+/** Tables whose size grows with users and use; a scan of one of them per request would not scale. */
+const GROWING = ['users', 'user_events', 'user_event_counts', 'groups', 'group_events', 'group_event_counts', 'group_members', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys'];
+
+function scannedTables(plan: unknown): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const entry = node as Record<string, unknown>;
+    if (entry['Node Type'] === 'Seq Scan' && typeof entry['Relation Name'] === 'string') found.push(entry['Relation Name']);
+    for (const value of Object.values(entry)) {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') walk(value);
+    }
+  };
+  walk(plan);
+  return found;
+}
+
+describe('query plans', () => {
+  it('use an index for every statement of reads, transitions, upserts, sessions, links and deletes', async () => {
+    const userId = `plan-${randomUUID()}`;
+    const guest = `guest_${randomUUID()}`;
+    const key = { 'Idempotency-Key': randomUUID() };
+    await service.call('GET', `/v1/public/flowStates?userId=seed-1&groupId=g-1`);
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: 'seed-2', groupId: 'g-2', knownVersions: { setup: 1 } } });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP', data: { a: 1 } } });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' }, headers: key });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' }, headers: key });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', actionType: 'NOT_STARTED_FLOW' } });
+    await service.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest, properties: { plan: 'pro' }, events: [{ event: 'a' }, { event: 'b' }], bootstrapFlowStates: true } });
+    await service.call('POST', '/v1/public/groups', { body: { groupId: 'g-1', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] } });
+    await service.call('POST', '/v1/public/sessions', { body: { userId, groupId: 'g-2', userProperties: { a: 1 }, groupEvents: [{ event: 'x' }] } });
+    await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
+    await service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
+
+    const statements = [...new Map(recorded.map((entry) => [entry.sql, entry])).values()];
+    expect(statements.length).toBeGreaterThan(10);
+    const scans: string[] = [];
+    await service.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      for (const { sql, params } of statements) {
+        const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+        const tables = scannedTables(row!['QUERY PLAN']).filter((table) => GROWING.includes(table));
+        if (tables.length) scans.push(`${tables.join(', ')} in: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+      }
+    });
+    expect(scans).toEqual([]);
+  });
+});
