@@ -33,6 +33,8 @@ export interface Limits {
   maxWaitMs: number;
   /** Mean event loop delay (ms) past which requests are answered 503; 0 turns the check off. @default 200 */
   eventLoopDelayMs: number;
+  /** Users whose rows the embedded store keeps in memory for reads; 0 turns the cache off. @default 10000 */
+  cacheUsers: number;
   /** Largest `data` of one transition, in bytes of JSON; over it, 400. @default 8192 (8 KB) */
   dataBytes: number;
   /** Most property keys stored for one user or one group; a request that would pass it gets 409. @default 1000 */
@@ -50,6 +52,7 @@ export const DEFAULT_LIMITS: Limits = {
   userWritesPerMinute: 300,
   maxWaitMs: 200,
   eventLoopDelayMs: 200,
+  cacheUsers: 10_000,
   dataBytes: 8192,
   storedProperties: 1000,
   storedPropertyBytes: 262_144,

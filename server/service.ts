@@ -45,7 +45,7 @@ const quietLogger: Logger = { warn: () => {}, info: () => {} };
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.logger ?? quietLogger;
-  const db = await openDatabase(options.database ?? 'memory');
+  const db = await openDatabase(options.database ?? 'memory', { cacheUsers: options.limits?.cacheUsers ?? DEFAULT_LIMITS.cacheUsers });
   let app: FastifyInstance | undefined;
   let keys: ApiKeys;
   let catalog: FlowCatalog;

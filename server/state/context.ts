@@ -2,6 +2,7 @@
 import type { FlowResponse } from '../../src/api/wire.js';
 import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
+import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
 import { emptyEntity, type CelContext, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
 
 export interface StoredFlowState {
@@ -78,52 +79,69 @@ LEFT JOIN users u ON u.id = $1
 LEFT JOIN groups g ON g.id = $2`;
 
 /**
- * Loads one user's facts and progress in one statement. The catalog's CEL defaults fill the `flows`
- * map, so every known flow and step can be named in an expression even before the user has touched it.
+ * Loads one user's facts and progress: from the embedded store's cache when it holds them, otherwise
+ * in one statement. The catalog's CEL defaults fill the `flows` map, so every known flow and step can
+ * be named in an expression even before the user has touched it.
  */
 export async function loadUserSnapshot(db: Queryable, userId: string, groupId: string | undefined, catalog: CatalogVersion): Promise<UserSnapshot> {
-  const now = new Date();
-  const [row] = await db.query<SnapshotRow>(SNAPSHOT_SQL, [userId, groupId ?? null]);
-  const exists = row!.user_properties !== null;
+  const cache = db.cache;
+  let user = cache?.user(userId);
+  let group = groupId ? cache?.group(groupId) : undefined;
+  if (!user || (groupId && !group)) {
+    const generation = cache?.begin() ?? 0;
+    const [row] = await db.query<SnapshotRow>(SNAPSHOT_SQL, [userId, groupId ?? null]);
+    user = {
+      exists: row!.user_properties !== null,
+      properties: row!.user_properties ?? {},
+      createdAt: row!.user_created_at === null ? null : new Date(row!.user_created_at),
+      events: row!.user_events ?? {},
+      groups: row!.user_groups ?? [],
+      flows: row!.flows ?? [],
+      steps: row!.steps ?? [],
+      responses: row!.responses ?? [],
+    };
+    group = groupId
+      ? { properties: row!.group_properties ?? {}, createdAt: row!.group_created_at === null ? null : new Date(row!.group_created_at), events: row!.group_events ?? {} }
+      : undefined;
+    cache?.store(generation, userId, user, groupId && group ? { id: groupId, rows: group } : undefined);
+  }
+  return buildSnapshot(userId, groupId, user, group, catalog);
+}
 
+/** A fresh snapshot from loaded rows: new maps and lists, so a transition may change it without touching the cache. */
+function buildSnapshot(userId: string, groupId: string | undefined, rows: CachedUser, groupRows: CachedGroup | undefined, catalog: CatalogVersion): UserSnapshot {
+  const now = new Date();
   const flows = new Map<string, StoredFlowState>();
-  for (const [slug, currentStepId, started, completed, skipped, lastActionAt] of row!.flows ?? []) {
+  for (const [slug, currentStepId, started, completed, skipped, lastActionAt] of rows.flows) {
     flows.set(slug, { currentStepId, started, completed, skipped, lastActionAt: isoOrNull(lastActionAt) });
   }
   const steps = new Map<string, Map<string, StoredStepState>>();
-  for (const [slug, stepId, started, completed, skipped, data, lastActionAt] of row!.steps ?? []) {
+  for (const [slug, stepId, started, completed, skipped, data, lastActionAt] of rows.steps) {
     let byStep = steps.get(slug);
     if (!byStep) steps.set(slug, (byStep = new Map()));
     byStep.set(stepId, { started, completed, skipped, data, lastActionAt: isoOrNull(lastActionAt) });
   }
   const responses = new Map<string, FlowResponse[]>();
-  for (const [flowSlug, stepId, actionType, data, createdAt] of row!.responses ?? []) {
+  for (const [flowSlug, stepId, actionType, data, createdAt] of rows.responses) {
     let list = responses.get(flowSlug);
     if (!list) responses.set(flowSlug, (list = []));
-    list.push({ flowSlug, actionType, stepId, data, createdAt: new Date(createdAt).toISOString() });
+    list.push({ flowSlug, actionType: actionType as FlowResponse['actionType'], stepId, data, createdAt: new Date(createdAt).toISOString() });
   }
-
   const user: CelEntity = {
     id: userId,
     isGuest: isGuestId(userId),
     // An unknown user reads as a new one: created now.
-    createdAt: row!.user_created_at === null ? now : new Date(row!.user_created_at),
-    properties: row!.user_properties ?? {},
-    events: row!.user_events ?? {},
-    groups: row!.user_groups ?? [],
+    createdAt: rows.createdAt ?? now,
+    properties: rows.properties,
+    events: rows.events,
+    groups: rows.groups,
   };
   // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.
-  const group: CelEntity = groupId
-    ? {
-        id: groupId,
-        isGuest: false,
-        createdAt: row!.group_created_at === null ? null : new Date(row!.group_created_at),
-        properties: row!.group_properties ?? {},
-        events: row!.group_events ?? {},
-        groups: [],
-      }
-    : emptyEntity();
-  const snapshot: UserSnapshot = { exists, cel: { user, group, flows: { ...catalog.celFlows }, now }, flows, steps, responses };
+  const group: CelEntity =
+    groupId && groupRows
+      ? { id: groupId, isGuest: false, createdAt: groupRows.createdAt, properties: groupRows.properties, events: groupRows.events, groups: [] }
+      : emptyEntity();
+  const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: { ...catalog.celFlows }, now }, flows, steps, responses };
   for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;
 }

@@ -6,6 +6,7 @@ import { appendEvents, checkStoredProperties, type StoredLimits } from './users.
 
 /** Creates or updates the group; with `userId`, that user (created when unknown) becomes a member. */
 export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limits: StoredLimits): Promise<void> {
+  tx.touchGroup?.(body.groupId);
   await tx.query(
     `INSERT INTO groups (id, properties) VALUES ($1, $2::jsonb)
      ON CONFLICT (id) DO UPDATE SET properties = groups.properties || EXCLUDED.properties, updated_at = now()`,
@@ -15,6 +16,7 @@ export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limit
   await appendEvents(tx, 'group', body.groupId, body.events);
   if (body.userId !== undefined) {
     await lockUser(tx, body.userId);
+    tx.touchUser?.(body.userId);
     await tx.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [body.groupId, body.userId]);
   }
 }

@@ -18,9 +18,14 @@ export const MAX_URL_LENGTH = 2048;
 
 /**
  * Locks the user's row for this transaction, creating it when missing, so one user's writes apply
- * one at a time. A row deleted while this waited (a delete, a guest link) is created again.
+ * one at a time. A row deleted while this waited (a delete, a guest link) is created again. PGlite
+ * runs one transaction at a time, so there the row only needs to exist.
  */
 export async function lockUser(tx: Queryable, userId: string): Promise<void> {
+  if (tx.exclusive) {
+    if (!tx.cache?.user(userId)?.exists) await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
+    return;
+  }
   for (let attempt = 0; attempt < 3; attempt++) {
     if ((await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId])).length > 0) return;
     await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
@@ -91,6 +96,7 @@ export async function writeStepRow(tx: Queryable, userId: string, slug: string, 
 }
 
 async function persist(tx: Queryable, userId: string, slug: string, change: FlowChange): Promise<void> {
+  tx.touchUser?.(userId);
   if (change.reset) {
     await tx.query(
       `WITH gone AS (DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2)

@@ -13,6 +13,7 @@ export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyByte
 /** Upserts the user (linking the guest and bootstrapping first when asked); returns whether a guest was linked. */
 export async function upsertUser(tx: Queryable, catalog: FlowCatalog, body: UserUpsertRequest, now: Date, limits: StoredLimits): Promise<boolean> {
   await lockUser(tx, body.userId);
+  tx.touchUser?.(body.userId);
   const guestLinked = body.linkGuestId ? await linkGuest(tx, body.userId, body.linkGuestId) : false;
   // Top-level keys merge: a supplied key replaces the stored value, keys not supplied stay.
   const merging = Boolean(body.properties && Object.keys(body.properties).length > 0);
@@ -56,6 +57,8 @@ export async function checkStoredProperties(tx: Queryable, kind: 'user' | 'group
  */
 export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: string, events: TrackingEvent[] | undefined): Promise<void> {
   if (!events?.length) return;
+  if (kind === 'user') tx.touchUser?.(id);
+  else tx.touchGroup?.(id);
   const [log, counts, key] = kind === 'user' ? ['user_events', 'user_event_counts', 'user_id'] : ['group_events', 'group_event_counts', 'group_id'];
   await tx.query(
     `WITH batch AS (SELECT e.event, e.properties, e.n FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(event, properties, n)),
@@ -73,6 +76,7 @@ export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: st
  */
 async function linkGuest(tx: Queryable, userId: string, guestId: string): Promise<boolean> {
   if (!isGuestId(guestId) || guestId === userId) return false;
+  tx.touchUser?.(guestId);
   const [guest] = await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [guestId]);
   if (!guest) return false;
   const [state] = await tx.query<{ has_state: boolean }>(
@@ -112,6 +116,7 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
 export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, userId: string, now: Date, groupId?: string): Promise<void> {
   const version = catalog.current();
   const snapshot = await loadUserSnapshot(tx, userId, groupId, version);
+  tx.touchUser?.(userId);
   const at = now.toISOString();
   for (const flow of version.flows) {
     const slug = flow.flow.slug;
@@ -147,6 +152,7 @@ export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, u
 /** Hard-deletes the user and everything tied to it; false when there is no such user. */
 export async function deleteUser(tx: Queryable, userId: string): Promise<boolean> {
   // Events, memberships, flow and step states and responses go with the user row (ON DELETE CASCADE).
+  tx.touchUser?.(userId);
   const deleted = await tx.query('DELETE FROM users WHERE id = $1 RETURNING id', [userId]);
   if (deleted.length === 0) return false;
   await tx.query('DELETE FROM idempotency_keys WHERE user_id = $1', [userId]);

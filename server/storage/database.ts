@@ -3,10 +3,19 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { lockDataDirectory } from './data-lock.js';
+import { SnapshotCache } from './snapshot-cache.js';
 import { migrate } from './schema.js';
 
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** The embedded store's read cache (absent on PostgreSQL). */
+  readonly cache?: SnapshotCache;
+  /** True when transactions run one at a time (PGlite), so no row lock is needed to order them. */
+  readonly exclusive?: boolean;
+  /** A write changed this user's rows: the cache forgets them now and again when the transaction ends. */
+  touchUser?(userId: string): void;
+  /** A write changed this group's rows. */
+  touchGroup?(groupId: string): void;
 }
 
 export interface Database extends Queryable {
@@ -17,11 +26,16 @@ export interface Database extends Queryable {
   readonly kind: 'memory' | 'pglite' | 'postgres';
 }
 
+export interface DatabaseOptions {
+  /** Users whose rows the embedded store keeps in memory for reads (0: none). @default 10000 */
+  cacheUsers?: number;
+}
+
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
-export async function openDatabase(location: string): Promise<Database> {
+export async function openDatabase(location: string, options: DatabaseOptions = {}): Promise<Database> {
   const db = location.startsWith('postgres://') || location.startsWith('postgresql://')
     ? openPostgres(location)
-    : await openPglite(location);
+    : await openPglite(location, options.cacheUsers ?? 10_000);
   try {
     await migrate(db);
   } catch (error) {
@@ -31,7 +45,7 @@ export async function openDatabase(location: string): Promise<Database> {
   return db;
 }
 
-async function openPglite(location: string): Promise<Database> {
+async function openPglite(location: string, cacheUsers: number): Promise<Database> {
   const inMemory = location === 'memory' || location === ':memory:';
   if (!inMemory) mkdirSync(location, { recursive: true });
   const lock = inMemory ? undefined : lockDataDirectory(location);
@@ -42,15 +56,35 @@ async function openPglite(location: string): Promise<Database> {
     lock?.release();
     throw error;
   }
-  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
+  const cache = new SnapshotCache(cacheUsers);
+  const wrap = (q: Pick<PGlite, 'query'>, touched?: { users: Set<string>; groups: Set<string> }): Queryable => ({
     async query<Row>(sql: string, params?: unknown[]) {
       return (await q.query<Row>(sql, params)).rows;
+    },
+    cache,
+    exclusive: true,
+    touchUser(userId) {
+      cache.dropUser(userId);
+      touched?.users.add(userId);
+    },
+    touchGroup(groupId) {
+      cache.dropGroup(groupId);
+      touched?.groups.add(groupId);
     },
   });
   return {
     kind: inMemory ? 'memory' : 'pglite',
     ...wrap(lite),
-    transaction: (work) => lite.transaction((tx) => work(wrap(tx))),
+    async transaction(work) {
+      // Dropped once when touched and once more at the end: a read that loaded while this ran cannot keep old rows.
+      const touched = { users: new Set<string>(), groups: new Set<string>() };
+      try {
+        return await lite.transaction((tx) => work(wrap(tx, touched)));
+      } finally {
+        for (const userId of touched.users) cache.dropUser(userId);
+        for (const groupId of touched.groups) cache.dropGroup(groupId);
+      }
+    },
     async close() {
       try {
         await lite.close();

@@ -1,0 +1,68 @@
+// The embedded store's read cache never answers with old rows: reads interleaved with every kind of write agree with
+// a read that goes to the database, user by user.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowStatesResponse } from '../../src/api/wire.js';
+import { readFlowStates } from '../../server/state/read.js';
+import { checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({
+    'setup.yaml': checklistYaml('setup'),
+    'pro.yaml': checklistYaml('pro', "has(user.properties.plan) && user.properties.plan == 'pro'"),
+    'team.yaml': checklistYaml('team', "has(group.properties.tier) && group.properties.tier == 'gold'"),
+    'busy.yaml': checklistYaml('busy', "'exported' in user.events"),
+  });
+});
+afterAll(() => service?.close());
+
+/** The state straight from the database: the same read without the cache. */
+const uncached = (userId: string, groupId?: string): Promise<FlowStatesResponse> =>
+  readFlowStates({ query: service.db.query.bind(service.db) }, service.catalog, userId, groupId);
+const cached = async (userId: string, groupId?: string): Promise<FlowStatesResponse> =>
+  (await service.call('GET', `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}`)).body;
+
+describe('the read cache', () => {
+  it('serves reads without the database once it holds a user', async () => {
+    const userId = `user-${randomUUID()}`;
+    await cached(userId);
+    const before = service.db.cache!.size;
+    expect(service.db.cache!.user(userId)).toBeDefined();
+    await cached(userId);
+    expect(service.db.cache!.size).toBe(before);
+  });
+
+  it('agrees with the database after reads raced every kind of write', async () => {
+    const users = Array.from({ length: 6 }, () => `user-${randomUUID()}`);
+    const guests = users.map(() => `guest_${randomUUID()}`);
+    const groupId = `team-${randomUUID()}`;
+    const steps = ['one', 'two', 'three'];
+    const actions = ['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP'];
+    const operations: Array<() => Promise<unknown>> = [];
+    for (let round = 0; round < 12; round++) {
+      users.forEach((userId, i) => {
+        operations.push(() => cached(userId, round % 2 ? groupId : undefined));
+        operations.push(() =>
+          service.call('POST', '/v1/public/flowStates', {
+            body: { userId, flowSlug: 'setup', stepId: steps[(round + i) % 3], actionType: actions[(round * 3 + i) % 4] },
+          }),
+        );
+        operations.push(() => cached(userId));
+        if (round === 2) operations.push(() => service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: i % 2 ? 'pro' : 'free' } } }));
+        if (round === 4) operations.push(() => service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }] } }));
+        if (round === 6) operations.push(() => service.call('POST', '/v1/public/groups', { body: { groupId, userId, properties: { tier: i % 2 ? 'gold' : 'silver' } } }));
+        if (round === 8) operations.push(() => service.call('POST', '/v1/public/flowStates', { body: { userId: guests[i], flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } }));
+        if (round === 9) operations.push(() => service.call('POST', '/v1/public/sessions', { body: { userId: `new-${users[i]}`, linkGuestId: guests[i] } }));
+        if (round === 10 && i === 0) operations.push(() => service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }));
+      });
+    }
+    // All at once, so reads and writes interleave.
+    await Promise.all(operations.map((operation) => operation()));
+    for (const userId of [...users, ...guests, ...users.map((u) => `new-${u}`)]) {
+      for (const group of [undefined, groupId]) {
+        expect(await cached(userId, group), userId).toEqual(await uncached(userId, group));
+      }
+    }
+  });
+});
