@@ -29,6 +29,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
+          // what only the embedded store has (the data-directory lock, restarts on a directory, the read cache) or
+          // the CLI's processes.
+          name: 'service-postgres',
+          include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+          exclude: ['test/server/cli.test.ts', 'test/server/persistence.test.ts', 'test/server/cache.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/build-bundle.ts', 'test/support/postgres-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',

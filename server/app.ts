@@ -29,12 +29,14 @@ export interface Limits {
   privateRequestsPerMinute: number;
   /** Writes per minute for one user ID, from any address, with a public key. @default 300 */
   userWritesPerMinute: number;
-  /** Expected wait (ms) behind the requests in flight past which a new one is answered 503 at once. @default 200 */
+  /** Expected wait (ms) for a database connection past which a request is answered 503 at once. @default 200 */
   maxWaitMs: number;
   /** Mean event loop delay (ms) past which requests are answered 503; 0 turns the check off. @default 200 */
   eventLoopDelayMs: number;
   /** Users whose rows the embedded store keeps in memory for reads; 0 turns the cache off. @default 10000 */
   cacheUsers: number;
+  /** Connections to a PostgreSQL server (per instance). @default 10 */
+  poolSize: number;
   /** Largest `data` of one transition, in bytes of JSON; over it, 400. @default 8192 (8 KB) */
   dataBytes: number;
   /** Most property keys stored for one user or one group; a request that would pass it gets 409. @default 1000 */
@@ -53,6 +55,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxWaitMs: 200,
   eventLoopDelayMs: 200,
   cacheUsers: 10_000,
+  poolSize: 10,
   dataBytes: 8192,
   storedProperties: 1000,
   storedPropertyBytes: 262_144,
@@ -157,7 +160,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     strictPreflight: false,
   });
 
-  await registerBackpressure(app, deps.limits);
+  await registerBackpressure(app, deps.db, deps.limits);
 
   app.decorateRequest('apiScope', undefined);
   app.decorateRequest('apiKeyValue', '');

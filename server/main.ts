@@ -14,7 +14,7 @@ const USAGE = `Usage: onboarding-server [--port 3100] [--host 127.0.0.1] [--flow
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
-                         [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n]
+                         [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
 
 Limits (flag, or environment variable; default):
 ${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(37)} ${String(DEFAULT_LIMITS[s.key]).padStart(7)}  ${s.meaning}`).join('\n')}

@@ -45,7 +45,10 @@ const quietLogger: Logger = { warn: () => {}, info: () => {} };
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.logger ?? quietLogger;
-  const db = await openDatabase(options.database ?? 'memory', { cacheUsers: options.limits?.cacheUsers ?? DEFAULT_LIMITS.cacheUsers });
+  const db = await openDatabase(options.database ?? 'memory', {
+    cacheUsers: options.limits?.cacheUsers ?? DEFAULT_LIMITS.cacheUsers,
+    poolSize: options.limits?.poolSize ?? DEFAULT_LIMITS.poolSize,
+  });
   let app: FastifyInstance | undefined;
   let keys: ApiKeys;
   let catalog: FlowCatalog;

@@ -1,7 +1,8 @@
 // Backpressure: when requests would queue too long (behind the event loop or the database), answer 503 with Retry-After at once.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import underPressure from '@fastify/under-pressure';
 import type { Limits } from '../app.js';
+import type { Database } from '../storage/database.js';
 import { HttpProblem } from './problem.js';
 
 /** How long a client should wait after a 503, in seconds; the script's outbox honours it. */
@@ -14,47 +15,18 @@ const START_GRACE_MS = 2000;
 const overloaded = (detail: string) =>
   new HttpProblem(503, `${detail}; retry in ${RETRY_AFTER_SECONDS} s.`, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
 
-const started = Symbol('started');
-const ahead = Symbol('ahead');
-type Timed = FastifyRequest & { [started]?: number; [ahead]?: number };
-
-/** Ends a request's timing once, whether it was answered or aborted. */
-function finish(request: Timed): number | undefined {
-  if (request[started] === undefined) return undefined;
-  const elapsed = performance.now() - request[started]!;
-  request[started] = undefined;
-  return elapsed;
-}
-
 /**
  * Two guards, one for each place requests queue. On the embedded store a request runs from start to
  * end on the event loop, so the rest wait in the loop's own queue: @fastify/under-pressure sheds load
- * when the loop's mean delay passes `eventLoopDelayMs`. On PostgreSQL requests overlap while they
- * wait for the pool: an estimate of how long a new request would wait behind those in flight (their
- * number times the time one takes on its own, measured as they finish) past `maxWaitMs` sheds it.
- * Either way the answer is a 503 with Retry-After before any work is done.
+ * when the loop's mean delay passes `eventLoopDelayMs` while the loop is busy. On PostgreSQL requests
+ * wait for a connection from the pool: when the work already waiting would keep a new request
+ * waiting past `maxWaitMs`, it is shed. Either way the answer is a 503 with Retry-After before any
+ * work is done.
  */
-export async function registerBackpressure(app: FastifyInstance, limits: Pick<Limits, 'maxWaitMs' | 'eventLoopDelayMs'>): Promise<void> {
-  let inFlight = 0;
-  let serviceMs = 1;
-  app.addHook('onRequest', async (request: Timed) => {
-    const expectedWaitMs = inFlight * serviceMs;
-    if (expectedWaitMs > limits.maxWaitMs) {
-      throw overloaded(`The service is busy (${inFlight} requests ahead, about ${Math.round(expectedWaitMs)} ms)`);
-    }
-    request[ahead] = inFlight;
-    request[started] = performance.now();
-    inFlight++;
-  });
-  app.addHook('onResponse', async (request: Timed) => {
-    const elapsed = finish(request);
-    if (elapsed === undefined) return;
-    inFlight--;
-    // A request's time includes waiting for those ahead of it; dividing that out leaves its own.
-    serviceMs = 0.9 * serviceMs + (0.1 * elapsed) / (request[ahead]! + 1);
-  });
-  app.addHook('onRequestAbort', async (request: Timed) => {
-    if (finish(request) !== undefined) inFlight--;
+export async function registerBackpressure(app: FastifyInstance, db: Pick<Database, 'expectedWaitMs'>, limits: Pick<Limits, 'maxWaitMs' | 'eventLoopDelayMs'>): Promise<void> {
+  app.addHook('onRequest', async () => {
+    const wait = db.expectedWaitMs;
+    if (wait > limits.maxWaitMs) throw overloaded(`The service is busy (about ${Math.round(wait)} ms of database work is waiting)`);
   });
   if (limits.eventLoopDelayMs > 0) {
     let readyAt = Infinity;

@@ -24,17 +24,21 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** `memory`, `pglite` (a data directory) or `postgres`. */
   readonly kind: 'memory' | 'pglite' | 'postgres';
+  /** How long new work would wait for a connection, in ms (an estimate; PGlite has no pool, so 0). */
+  readonly expectedWaitMs: number;
 }
 
 export interface DatabaseOptions {
   /** Users whose rows the embedded store keeps in memory for reads (0: none). @default 10000 */
   cacheUsers?: number;
+  /** Connections to a PostgreSQL server. @default 10 */
+  poolSize?: number;
 }
 
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
 export async function openDatabase(location: string, options: DatabaseOptions = {}): Promise<Database> {
   const db = location.startsWith('postgres://') || location.startsWith('postgresql://')
-    ? openPostgres(location)
+    ? openPostgres(location, options.poolSize ?? 10)
     : await openPglite(location, options.cacheUsers ?? 10_000);
   try {
     await migrate(db);
@@ -74,6 +78,7 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   });
   return {
     kind: inMemory ? 'memory' : 'pglite',
+    expectedWaitMs: 0,
     ...wrap(lite),
     async transaction(work) {
       // Dropped once when touched and once more at the end: a read that loaded while this ran cannot keep old rows.
@@ -95,31 +100,55 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   };
 }
 
-function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** PostgreSQL errors after which a transaction may simply run again: a deadlock, or a serialization failure. */
+const RETRYABLE_CODES = new Set(['40P01', '40001']);
+
+function openPostgres(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // How long work holds a connection, on average: with the number waiting, what a new request would wait.
+  let holdMs = 5;
+  const held = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    const started = performance.now();
+    try {
+      return await work(client);
+    } finally {
+      holdMs = 0.9 * holdMs + 0.1 * (performance.now() - started);
+      client.release();
+    }
+  };
   return {
     kind: 'postgres',
-    async query<Row>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as Row[];
+    get expectedWaitMs() {
+      // Everything waiting for a connection goes before a new request, poolSize at a time.
+      return (pool.waitingCount / poolSize) * holdMs;
     },
+    query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(sql, params)).rows as Row[]),
     async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work({
-          async query<Row>(sql: string, params?: unknown[]) {
-            return (await client.query(sql, params)).rows as Row[];
-          },
-        });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await held(async (client) => {
+            try {
+              await client.query('BEGIN');
+              const result = await work({
+                async query<Row>(sql: string, params?: unknown[]) {
+                  return (await client.query(sql, params)).rows as Row[];
+                },
+              });
+              await client.query('COMMIT');
+              return result;
+            } catch (error) {
+              await client.query('ROLLBACK').catch(() => {});
+              throw error;
+            }
+          });
+        } catch (error) {
+          // Two writers that lock the same rows in opposite orders: PostgreSQL aborts one; it runs again.
+          if (attempt < 3 && RETRYABLE_CODES.has((error as { code?: string }).code ?? '')) continue;
+          throw error;
+        }
       }
     },
     close: () => pool.end(),

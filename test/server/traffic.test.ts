@@ -65,16 +65,28 @@ describe('with the default limits', () => {
   afterAll(() => service?.close());
 
   it('serves 1,000 visitors behind one public key without throttling any of them', async () => {
+    const seen: number[] = [];
+    // As the script does: a 503 (the service shedding load on a busy machine) is retried after Retry-After.
+    const patiently = async (attempt: () => Promise<Answer>) => {
+      for (let tries = 0; ; tries++) {
+        const answer = await attempt();
+        seen.push(answer.status);
+        if (answer.status !== 503 || tries === 10) return answer.status;
+        await new Promise((resolve) => setTimeout(resolve, Number(answer.headers['retry-after']) * 1000));
+      }
+    };
     const tasks = Array.from({ length: 1000 }, (_, n) => async () => {
       const userId = `guest_${randomUUID()}`;
-      const read = await send(service, 'GET', `/v1/public/flowStates?userId=${userId}`, visitor(n));
-      const write = await send(service, 'POST', '/v1/public/flowStates?content=none', visitor(n), { userId, flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP' });
-      return [read.status, write.status];
+      const read = await patiently(() => send(service, 'GET', `/v1/public/flowStates?userId=${userId}`, visitor(n)));
+      const write = await patiently(() =>
+        send(service, 'POST', '/v1/public/flowStates?content=none', visitor(n), { userId, flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP' }),
+      );
+      return [read, write];
     });
     const statuses = (await pooled(tasks)).flat();
-    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    expect(seen.filter((status) => status === 429)).toEqual([]);
     expect(new Set(statuses)).toEqual(new Set([200, 201]));
-  }, 120_000);
+  }, 180_000);
 
   it('throttles one address that passes its limit, with Retry-After, and leaves the others alone', async () => {
     const abuser = '127.0.200.1';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { startService, type RunningService, type ServiceOptions } from '../../server/service.js';
 
 export const PUBLIC_KEY = 'pk_test_public';
@@ -67,11 +68,12 @@ export async function startTestService(
 }
 
 /**
- * With `ONBOARDING_TEST_DATABASE=postgres://…` set, each test service gets a fresh database on that
+ * In the `service-postgres` project (its global setup starts a cluster), or with
+ * `ONBOARDING_TEST_DATABASE=postgres://…` set, each test service gets a fresh database on that
  * server (dropped on close), so the service suite runs against real PostgreSQL through `pg`.
  */
 async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const base = process.env.ONBOARDING_TEST_DATABASE;
+  const base = process.env.ONBOARDING_TEST_DATABASE ?? inject('postgresUrl');
   if (!base) return undefined;
   const name = `onboarding_test_${randomBytes(6).toString('hex')}`;
   const admin = async (sql: string) => {
