@@ -127,6 +127,8 @@ export class FlowCatalog {
   private async sync(definition: FlowDefinition): Promise<FlowRow> {
     const hash = contentHash(definition);
     return this.db.transaction(async (tx) => {
+      // Several instances loading the same folder at once record one new version, not one each.
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('onboarding:flow:' || $1))", [definition.slug]);
       const [latest] = await tx.query<FlowRow>(
         'SELECT id, slug, version, content_hash, code_snippet, created_at, modified_at FROM flows WHERE slug = $1 ORDER BY version DESC LIMIT 1',
         [definition.slug],

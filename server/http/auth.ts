@@ -26,6 +26,8 @@ export async function resolveKeys(db: Database, env: NodeJS.ProcessEnv = process
   const fromEnv = { public: splitKeys(env.ONBOARDING_PUBLIC_KEYS), private: splitKeys(env.ONBOARDING_PRIVATE_KEYS) };
   if (fromEnv.public.length || fromEnv.private.length) return { ...fromEnv, generated: false };
   return db.transaction(async (tx) => {
+    // Several instances starting at once on one database make one pair, not one each.
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('onboarding:keys'))");
     const rows = await tx.query<{ key: string; scope: KeyScope }>('SELECT key, scope FROM api_keys ORDER BY created_at, key');
     if (rows.length === 0) {
       const pair = { public: newKey('public'), private: newKey('private') };

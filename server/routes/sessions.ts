@@ -50,7 +50,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
         async (tx) => {
           // One transaction: the user (guest link, properties, events), then the group with the user as a member.
           const now = new Date();
-          const guestLinked = await upsertUser(
+          const { userId, guestLinked } = await upsertUser(
             tx,
             deps.catalog,
             { userId: body.userId, properties: body.userProperties, events: body.userEvents, linkGuestId: body.linkGuestId },
@@ -58,20 +58,20 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
             deps.limits,
           );
           if (body.groupId !== undefined) {
-            await upsertGroup(tx, { groupId: body.groupId, userId: body.userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits);
+            await upsertGroup(tx, { groupId: body.groupId, userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits);
           }
-          if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, deps.catalog, body.userId, now, body.groupId);
+          if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, deps.catalog, userId, now, body.groupId);
           const response: SessionResponse = {
-            userId: body.userId,
+            userId,
             guestLinked,
-            flowStates: await readFlowStates(tx, deps.catalog, body.userId, body.groupId, { content }),
+            flowStates: await readFlowStates(tx, deps.catalog, userId, body.groupId, { content }),
           };
-          return { status: 201, body: response, keep: { userId: body.userId, guestLinked } };
+          return { status: 201, body: response, keep: { userId, guestLinked } };
         },
-        async (tx, kept) => ({
-          ...(kept as Omit<SessionResponse, 'flowStates'>),
-          flowStates: await readFlowStates(tx, deps.catalog, body.userId, body.groupId, { content }),
-        }),
+        async (tx, kept) => {
+          const previous = kept as Omit<SessionResponse, 'flowStates'>;
+          return { ...previous, flowStates: await readFlowStates(tx, deps.catalog, previous.userId, body.groupId, { content }) };
+        },
       );
     },
   );

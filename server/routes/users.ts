@@ -54,19 +54,19 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         reply,
         body.userId,
         async (tx) => {
-          const guestLinked = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
+          const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
           const response: UserUpsertResponse = {
-            userId: body.userId,
+            userId,
             guestLinked,
-            flowStates: await readFlowStates(tx, deps.catalog, body.userId, undefined, { content }),
+            flowStates: await readFlowStates(tx, deps.catalog, userId, undefined, { content }),
           };
-          return { status: 201, body: response, keep: { userId: body.userId, guestLinked } };
+          return { status: 201, body: response, keep: { userId, guestLinked } };
         },
         // A replay answers with the user's state as it is now.
-        async (tx, kept) => ({
-          ...(kept as Omit<UserUpsertResponse, 'flowStates'>),
-          flowStates: await readFlowStates(tx, deps.catalog, body.userId, undefined, { content }),
-        }),
+        async (tx, kept) => {
+          const previous = kept as Omit<UserUpsertResponse, 'flowStates'>;
+          return { ...previous, flowStates: await readFlowStates(tx, deps.catalog, previous.userId, undefined, { content }) };
+        },
       );
     },
   );

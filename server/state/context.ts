@@ -50,6 +50,8 @@ interface SnapshotRow {
   steps: Array<[string, string, boolean, boolean, boolean, unknown, string | null]> | null;
   /** [flow_slug, step_id, action_type, data, created_at], oldest first */
   responses: Array<[string, string, FlowResponse['actionType'], string, string]> | null;
+  /** The user a guest was linked into. */
+  linked_to: string | null;
 }
 
 // Everything a read needs about one user (and their group) in one statement. State answers carry a bounded
@@ -59,6 +61,7 @@ const SNAPSHOT_SQL = `
 SELECT
   u.properties AS user_properties,
   u.created_at AS user_created_at,
+  (SELECT user_id FROM guest_links WHERE guest_id = $1) AS linked_to,
   (SELECT json_object_agg(event, count) FROM user_event_counts WHERE user_id = $1) AS user_events,
   (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,
   g.properties AS group_properties,
@@ -90,6 +93,8 @@ export async function loadUserSnapshot(db: Queryable, userId: string, groupId: s
   if (!user || (groupId && !group)) {
     const generation = cache?.begin() ?? 0;
     const [row] = await db.query<SnapshotRow>(SNAPSHOT_SQL, [userId, groupId ?? null]);
+    // A guest that was linked reads as the user it became.
+    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog);
     user = {
       exists: row!.user_properties !== null,
       properties: row!.user_properties ?? {},

@@ -15,8 +15,8 @@ export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limit
   if (body.properties && Object.keys(body.properties).length > 0) await checkStoredProperties(tx, 'group', body.groupId, limits);
   await appendEvents(tx, 'group', body.groupId, body.events);
   if (body.userId !== undefined) {
-    await lockUser(tx, body.userId);
-    tx.touchUser?.(body.userId);
-    await tx.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [body.groupId, body.userId]);
+    const userId = await lockUser(tx, body.userId);
+    tx.touchUser?.(userId);
+    await tx.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [body.groupId, userId]);
   }
 }

@@ -4,7 +4,7 @@ import type { ActionType, FlowStateWriteRequest, FlowStatesResponse } from '../.
 import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
-import { loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
+import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
 import { deriveFlowState, deriveFlowStates, isEligible, type ReadOptions } from './derive.js';
 
 const STEP_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP']);
@@ -18,19 +18,38 @@ export const MAX_URL_LENGTH = 2048;
 
 /**
  * Locks the user's row for this transaction, creating it when missing, so one user's writes apply
- * one at a time. A row deleted while this waited (a delete, a guest link) is created again. PGlite
- * runs one transaction at a time, so there the row only needs to exist.
+ * one at a time, and returns the user the write belongs to: a guest that was linked into a user
+ * (even while this waited for the lock) is that user, so a late write of the guest is never
+ * orphaned. A row deleted while this waited is created again. PGlite runs one transaction at a
+ * time, so there the row only needs to exist.
  */
-export async function lockUser(tx: Queryable, userId: string): Promise<void> {
+export async function lockUser(tx: Queryable, userId: string): Promise<string> {
   if (tx.exclusive) {
-    if (!tx.cache?.user(userId)?.exists) await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
-    return;
-  }
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if ((await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId])).length > 0) return;
+    if (tx.cache?.user(userId)?.exists) return userId;
+    if (isGuestId(userId)) {
+      const linked = await linkedUser(tx, userId);
+      if (linked) return linked;
+    }
     await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
+    return userId;
   }
-  throw new HttpProblem(409, `User "${userId}" changed under this request three times; send it again.`, 'userId');
+  let id = userId;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if ((await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id])).length > 0) return id;
+    const linked = isGuestId(id) ? await linkedUser(tx, id) : undefined;
+    if (linked) {
+      id = linked;
+      continue;
+    }
+    await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id]);
+  }
+  throw new HttpProblem(409, `User "${userId}" changed under this request several times; send it again.`, 'userId');
+}
+
+/** The user a guest was linked into, if it was. */
+export async function linkedUser(tx: Queryable, guestId: string): Promise<string | undefined> {
+  const [row] = await tx.query<{ user_id: string }>('SELECT user_id FROM guest_links WHERE guest_id = $1', [guestId]);
+  return row?.user_id;
 }
 
 /** One response to append to the log. */
@@ -181,12 +200,12 @@ export async function applyTransition(
   if (at.getTime() < EARLIEST_CREATED_AT || at.getTime() > now.getTime() + MAX_CLOCK_AHEAD_MS) {
     throw new HttpProblem(400, 'body field "createdAt" must be a time from 2000-01-01 to 24 hours after the service\'s clock', 'createdAt');
   }
-  await lockUser(tx, body.userId);
-  const snapshot = await loadUserSnapshot(tx, body.userId, body.groupId, version);
+  const userId = await lockUser(tx, body.userId);
+  const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version);
   if (!isEligible(flow, snapshot)) {
     throw conflict(
       flow.flow.status === 'ACTIVE'
-        ? `User "${body.userId}" is not eligible for flow "${flow.flow.slug}" (its targeting does not hold).`
+        ? `User "${userId}" is not eligible for flow "${flow.flow.slug}" (its targeting does not hold).`
         : `Flow "${flow.flow.slug}" is ${flow.flow.status}, so no user can move through it.`,
       'flowSlug',
     );
@@ -203,7 +222,7 @@ export async function applyTransition(
       change.responses.push(...pointer.responses);
       applyToSnapshot(snapshot, version, slug, { flow: pointer.flow, responses: pointer.responses });
     }
-    await persist(tx, body.userId, slug, change);
+    await persist(tx, userId, slug, change);
   }
   return deriveFlowStates(version.flows, snapshot, options);
 }

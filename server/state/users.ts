@@ -10,23 +10,34 @@ import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './transit
 
 export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes'>;
 
-/** Upserts the user (linking the guest and bootstrapping first when asked); returns whether a guest was linked. */
-export async function upsertUser(tx: Queryable, catalog: FlowCatalog, body: UserUpsertRequest, now: Date, limits: StoredLimits): Promise<boolean> {
-  await lockUser(tx, body.userId);
-  tx.touchUser?.(body.userId);
-  const guestLinked = body.linkGuestId ? await linkGuest(tx, body.userId, body.linkGuestId) : false;
+/**
+ * Upserts the user (linking the guest and bootstrapping first when asked). Returns the user it wrote
+ * (a guest that was already linked is its user) and whether a guest was linked now.
+ */
+export async function upsertUser(
+  tx: Queryable,
+  catalog: FlowCatalog,
+  body: UserUpsertRequest,
+  now: Date,
+  limits: StoredLimits,
+): Promise<{ userId: string; guestLinked: boolean }> {
+  // With a guest to link, both rows are locked in one order, so two links that name each other wait
+  // for one another instead of deadlocking.
+  if (body.linkGuestId && body.linkGuestId !== body.userId && !tx.exclusive) {
+    await tx.query('SELECT id FROM users WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [[body.userId, body.linkGuestId]]);
+  }
+  const userId = await lockUser(tx, body.userId);
+  tx.touchUser?.(userId);
+  const guestLinked = body.linkGuestId ? await linkGuest(tx, userId, body.linkGuestId) : false;
   // Top-level keys merge: a supplied key replaces the stored value, keys not supplied stay.
   const merging = Boolean(body.properties && Object.keys(body.properties).length > 0);
   if (merging) {
-    await tx.query('UPDATE users SET properties = properties || $2::jsonb, updated_at = now() WHERE id = $1', [
-      body.userId,
-      JSON.stringify(body.properties),
-    ]);
+    await tx.query('UPDATE users SET properties = properties || $2::jsonb, updated_at = now() WHERE id = $1', [userId, JSON.stringify(body.properties)]);
   }
-  if (merging || guestLinked) await checkStoredProperties(tx, 'user', body.userId, limits);
-  await appendEvents(tx, 'user', body.userId, body.events);
-  if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, body.userId, now);
-  return guestLinked;
+  if (merging || guestLinked) await checkStoredProperties(tx, 'user', userId, limits);
+  await appendEvents(tx, 'user', userId, body.events);
+  if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, userId, now);
+  return { userId, guestLinked };
 }
 
 /**
@@ -102,6 +113,12 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
   await tx.query(
     `INSERT INTO group_members (group_id, user_id) SELECT group_id, $1 FROM group_members WHERE user_id = $2
      ON CONFLICT DO NOTHING`,
+    [userId, guestId],
+  );
+  // The guest's later writes (a retry, another tab) go to the user; so do those of guests linked into this one.
+  await tx.query('UPDATE guest_links SET user_id = $1 WHERE user_id = $2', [userId, guestId]);
+  await tx.query(
+    `INSERT INTO guest_links (guest_id, user_id) VALUES ($2, $1) ON CONFLICT (guest_id) DO UPDATE SET user_id = EXCLUDED.user_id, linked_at = now()`,
     [userId, guestId],
   );
   await tx.query('DELETE FROM users WHERE id = $1', [guestId]);

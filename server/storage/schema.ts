@@ -123,19 +123,45 @@ const MIGRATIONS: string[] = [
   CREATE INDEX group_members_user ON group_members(user_id);
   CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
   `,
+  // 4: where each linked guest went, so a guest's write that arrives after the link (a retry, a
+  // second tab) lands on the user instead of making an orphan guest.
+  `
+  CREATE TABLE guest_links (
+    guest_id text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    linked_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX guest_links_user ON guest_links(user_id);
+  `,
 ];
 
-export async function migrate(db: Database): Promise<void> {
-  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-  const applied = new Set(
-    (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version),
-  );
-  for (const [index, sql] of MIGRATIONS.entries()) {
-    const version = index + 1;
-    if (applied.has(version)) continue;
-    await db.transaction(async (tx) => {
+/** The schema version this build needs: `/readyz` answers 503 until the database has it. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the schema up to date, in one transaction under an advisory lock: several instances
+ * starting at once on one PostgreSQL run the migrations once, and the others wait and find them done.
+ * Returns the versions it applied.
+ */
+export async function migrate(db: Database): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('onboarding:migrate'))");
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const applied = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
+    const done: number[] = [];
+    for (const [index, sql] of MIGRATIONS.entries()) {
+      const version = index + 1;
+      if (applied.has(version)) continue;
       for (const statement of sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
-    });
-  }
+      done.push(version);
+    }
+    return done;
+  });
+}
+
+/** The newest schema version the database has. */
+export async function schemaVersion(db: Pick<Database, 'query'>): Promise<number> {
+  const [row] = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  return row?.version ?? 0;
 }
