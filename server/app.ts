@@ -189,7 +189,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     if (named && request.apiScope) checkIdentity(deps.identity, request.apiScope, named);
   });
 
-  await registerRateLimits(app, deps.limits);
+  await registerRateLimits(app, deps.limits, deps.db);
 
   app.addHook('preParsing', async (request) => {
     const encoding = request.headers['content-encoding'];

@@ -2,7 +2,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Limits } from '../app.js';
+import type { Database } from '../storage/database.js';
 import { HttpProblem } from './problem.js';
+import { postgresRateLimitStore } from './rate-limit-store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,9 +39,11 @@ const tooMany = (what: string, max: number, seconds: number) =>
  * are limited per user ID as well, whatever address they come from. Requests without a valid key are
  * refused before they are counted.
  */
-export async function registerRateLimits(app: FastifyInstance, limits: Limits): Promise<void> {
+export async function registerRateLimits(app: FastifyInstance, limits: Limits, db: Database): Promise<void> {
   await app.register(rateLimit, {
     global: true,
+    // On PostgreSQL several instances share the counters; the embedded store has one process and counts in memory.
+    ...(db.kind === 'postgres' ? { store: postgresRateLimitStore(db) } : {}),
     timeWindow: 60_000,
     // Enough counters for a busy site's visitors in one window; the oldest are dropped first.
     cache: 100_000,

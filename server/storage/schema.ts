@@ -133,6 +133,14 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX guest_links_user ON guest_links(user_id);
   `,
+  // 5: rate-limit counters shared by every instance on one PostgreSQL; disposable, so unlogged.
+  `
+  CREATE UNLOGGED TABLE rate_limits (
+    key text PRIMARY KEY,
+    window_end timestamptz NOT NULL,
+    count integer NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

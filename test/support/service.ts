@@ -68,6 +68,28 @@ export async function startTestService(
 }
 
 /**
+ * Several service instances on one fresh PostgreSQL database (the `service-postgres` project's
+ * server), started at the same moment, as a deployment behind a load balancer would run them.
+ */
+export async function startTestInstances(
+  count: number,
+  flows: Record<string, string>,
+  options: Partial<ServiceOptions> = {},
+): Promise<{ instances: TestService[]; database: string; close(): Promise<void> }> {
+  const database = await freshPostgresDatabase();
+  if (!database) throw new Error('Several instances need PostgreSQL: run this in the service-postgres project, or set ONBOARDING_TEST_DATABASE.');
+  const instances = await Promise.all(Array.from({ length: count }, () => startTestService(flows, { ...options, database: database.url })));
+  return {
+    instances,
+    database: database.url,
+    async close() {
+      await Promise.all(instances.map((instance) => instance.close()));
+      await database.drop();
+    },
+  };
+}
+
+/**
  * In the `service-postgres` project (its global setup starts a cluster), or with
  * `ONBOARDING_TEST_DATABASE=postgres://…` set, each test service gets a fresh database on that
  * server (dropped on close), so the service suite runs against real PostgreSQL through `pg`.
