@@ -15,6 +15,8 @@ import { registerFlowStateRoutes } from './routes/flow-states.js';
 import { registerFlowRoutes } from './routes/flows.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerBenchRoutes } from './routes/bench.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerScriptRoutes, type ScriptBuild } from './routes/script.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes; over it, 413. @default 102400 (100 KB) */
@@ -69,6 +71,17 @@ export interface AppDeps {
   identity: IdentityConfig;
   /** Adds the benchmark's ceiling route (`npm run bench` only). @default false */
   benchRoutes?: boolean;
+  /** The built script the service serves; absent when it has not been built. */
+  script?: ScriptBuild;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Served without an API key (the script, health checks). */
+    public?: boolean;
+    /** Never shed by backpressure (health checks). */
+    alwaysServe?: boolean;
+  }
 }
 
 declare module 'fastify' {
@@ -169,7 +182,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       throw new HttpProblem(400, 'Send a Host header: HTTP/1.1 requests need one.', 'Host');
     }
-    if (request.method === 'OPTIONS') return;
+    // Unknown paths go on to the 404 (or 405) answer, and public routes need no key.
+    if (request.method === 'OPTIONS' || request.routeOptions.url === undefined || request.routeOptions.config.public) return;
     const scope = scopeOf(deps.keys, request.headers.authorization);
     if (scope === 'missing') {
       throw new HttpProblem(401, 'Send an API key as "Authorization: Bearer <key>".');
@@ -203,6 +217,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
   registerFlowStateRoutes(app, deps);
   registerFlowRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  registerHealthRoutes(app, deps);
+  registerScriptRoutes(app, deps.script);
   if (deps.benchRoutes) registerBenchRoutes(app, deps);
   return app;
 }

@@ -1,4 +1,4 @@
-// Command line: `npm run server -- --port <n> --flows <dir> --database <memory|path|postgres-url>`.
+// Command line: `npm run server -- --port <n> --flows <dir> --database <memory|path|postgres-url>`, and `migrate`.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -6,15 +6,25 @@ import { DEFAULT_LIMITS } from './app.js';
 import { LIMIT_SETTINGS, resolveLimits, resolveTrustProxy } from './config.js';
 import { resolveIdentity } from './http/identity.js';
 import { startService } from './service.js';
+import { openDatabase } from './storage/database.js';
+import { schemaVersion } from './storage/schema.js';
 
 export { startService } from './service.js';
 export type { ServiceOptions, RunningService } from './service.js';
 
-const USAGE = `Usage: onboarding-server [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
+const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
                          [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
+
+  migrate     bring the database schema up to date and exit (starting the service does it too)
+
+Where (flag, or environment variable; default):
+  --port      ONBOARDING_PORT       3100
+  --host      ONBOARDING_HOST       127.0.0.1 (0.0.0.0 in a container)
+  --flows     ONBOARDING_FLOWS      ./flows
+  --database  ONBOARDING_DATABASE   ./.data/onboarding   (memory, a data directory, or a postgres:// URL)
 
 Limits (flag, or environment variable; default):
 ${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(37)} ${String(DEFAULT_LIMITS[s.key]).padStart(7)}  ${s.meaning}`).join('\n')}
@@ -26,16 +36,31 @@ Identity verification: --identity-secret (ONBOARDING_IDENTITY_SECRET), comma-sep
 rotated, and --require-identity (ONBOARDING_REQUIRE_IDENTITY=true): public-key requests that name a
 user then need userHash = hex(HMAC-SHA256(secret, userId)). See docs/security.md.`;
 
+/** A database address fit to print: a URL's password is hidden. */
+export function redactDatabase(location: string): string {
+  try {
+    const url = new URL(location);
+    if (!url.password) return location;
+    url.password = '***';
+    return url.toString();
+  } catch {
+    return location;
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
+  const env = process.env;
+  const command = argv[0] === 'migrate' ? 'migrate' : 'serve';
+  if (command === 'migrate') argv = argv.slice(1);
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        port: { type: 'string', default: '3100' },
-        host: { type: 'string', default: '127.0.0.1' },
-        flows: { type: 'string', default: './flows' },
-        database: { type: 'string', default: './.data/onboarding' },
+        port: { type: 'string', default: env.ONBOARDING_PORT ?? '3100' },
+        host: { type: 'string', default: env.ONBOARDING_HOST ?? '127.0.0.1' },
+        flows: { type: 'string', default: env.ONBOARDING_FLOWS ?? './flows' },
+        database: { type: 'string', default: env.ONBOARDING_DATABASE ?? './.data/onboarding' },
         help: { type: 'boolean', default: false },
         'identity-secret': { type: 'string' },
         'trust-proxy': { type: 'string' },
@@ -49,6 +74,13 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (values.help) {
     console.log(USAGE);
+    return;
+  }
+  if (command === 'migrate') {
+    const db = await openDatabase(values.database, { cacheUsers: 0 });
+    const version = await schemaVersion(db);
+    await db.close();
+    console.log(`Database ${redactDatabase(values.database)} is at schema version ${version}.`);
     return;
   }
   const port = Number(values.port);
@@ -80,7 +112,7 @@ export async function main(argv: string[]): Promise<void> {
   });
   console.log(`Onboarding service listening on ${service.url}`);
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
-  console.log(`  database: ${values.database}`);
+  console.log(`  database: ${redactDatabase(values.database)}`);
   console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
   console.log(`  proxies:  ${trustProxy === false ? 'not trusted (the visitor address is the connection\'s)' : `X-Forwarded-For trusted (${String(trustProxy)})`}`);
   console.log(`  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`);
@@ -88,11 +120,19 @@ export async function main(argv: string[]): Promise<void> {
     console.log(`  public key:  ${service.keys.public[0]}`);
     console.log(`  private key: ${service.keys.private[0]}  (keep it secret)`);
   }
-  const stop = () => {
+  if (service.script) {
+    console.log(`  script:   ${service.url}/script/${service.script.build}/onboarding.js (cached for good; ${service.url}/onboarding.js follows upgrades)`);
+    console.log(`            <script src="${service.url}/script/${service.script.build}/onboarding.js" integrity="${service.script.integrity}" crossorigin="anonymous" data-public-key="…" data-api-url="${service.url}"></script>`);
+  } else {
+    console.log('  script:   not built, so not served (npm run build)');
+  }
+  // On SIGTERM: stop accepting, let the requests in flight finish, then close the database.
+  const stop = (signal: string) => {
+    console.log(`[onboarding] ${signal}: finishing the requests in flight, then stopping`);
     service.close().then(() => process.exit(0), () => process.exit(1));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;

@@ -6,6 +6,7 @@ import { FlowCatalog, type Logger } from './flows/catalog.js';
 import { resolveKeys, type ApiKeys } from './http/auth.js';
 import { IDENTITY_OFF_WARNING, NO_IDENTITY, type IdentityConfig } from './http/identity.js';
 import { openDatabase, type Database } from './storage/database.js';
+import { loadScriptBuild, type ScriptBuild } from './routes/script.js';
 
 export interface ServiceOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -34,6 +35,8 @@ export interface ServiceOptions {
 
 export interface RunningService {
   url: string;
+  /** The built script this service serves, when there is one. */
+  script: ScriptBuild | undefined;
   keys: ApiKeys;
   app: FastifyInstance;
   db: Database;
@@ -42,6 +45,8 @@ export interface RunningService {
 }
 
 const quietLogger: Logger = { warn: () => {}, info: () => {} };
+/** How long a shutdown waits for requests in flight before it closes their connections. */
+const CLOSE_DEADLINE_MS = 10_000;
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.logger ?? quietLogger;
@@ -52,6 +57,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let app: FastifyInstance | undefined;
   let keys: ApiKeys;
   let catalog: FlowCatalog;
+  let script: ScriptBuild | undefined;
   const host = options.host ?? '127.0.0.1';
   try {
     keys = await resolveKeys(db, options.env ?? process.env);
@@ -59,8 +65,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await catalog.load();
     const identity = options.identity ?? NO_IDENTITY;
     const benchRoutes = options.benchRoutes ?? (options.env ?? process.env).ONBOARDING_BENCH_ROUTES === '1';
+    script = loadScriptBuild();
     app = await buildApp(
-      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes },
+      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script },
       { logger: options.httpLog ?? false, trustProxy: options.trustProxy },
     );
     if (!identity.required) log.warn(IDENTITY_OFF_WARNING);
@@ -87,13 +94,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    script,
     keys,
     app,
     db,
     catalog,
     async close() {
       watcher?.close();
-      await app.close();
+      // In-flight requests finish; a client that never reads its answer cannot hold the shutdown for ever.
+      const deadline = setTimeout(() => app.server.closeAllConnections(), CLOSE_DEADLINE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(deadline);
+      }
       await db.close();
     },
   };

@@ -64,6 +64,8 @@ export function codeSnippetFor(slug: string, type: FlowType): string {
 export class FlowCatalog {
   private flows = new Map<string, CatalogFlow>();
   private version: CatalogVersion = versionOf([]);
+  /** True once the folder has been read and synced at least once. */
+  loaded = false;
   /** Flow version ids whose runtime error has been logged. */
   private readonly warned = new Set<number>();
 
@@ -102,6 +104,7 @@ export class FlowCatalog {
     }
     this.flows = new Map([...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)));
     this.version = versionOf([...this.flows.values()]);
+    this.loaded = true;
     return errors;
   }
 

@@ -24,7 +24,8 @@ const overloaded = (detail: string) =>
  * work is done.
  */
 export async function registerBackpressure(app: FastifyInstance, db: Pick<Database, 'expectedWaitMs'>, limits: Pick<Limits, 'maxWaitMs' | 'eventLoopDelayMs'>): Promise<void> {
-  app.addHook('onRequest', async () => {
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.alwaysServe) return;
     const wait = db.expectedWaitMs;
     if (wait > limits.maxWaitMs) throw overloaded(`The service is busy (about ${Math.round(wait)} ms of database work is waiting)`);
   });
