@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bannerFlowYaml } from '../support/service.js';
 
@@ -17,9 +19,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}) {
+async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
   const { ONBOARDING_PUBLIC_KEYS: _p, ONBOARDING_PRIVATE_KEYS: _s, ...base } = process.env;
-  const child: ChildProcess = spawn(process.execPath, ['dist/server.mjs', ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('../../dist/server.mjs', import.meta.url)), ...args], {
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd ? { cwd } : {}),
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -38,22 +44,23 @@ async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}) {
       child.once('exit', () => resolve());
       child.kill(signal);
     });
-  return { output, url: /listening on (\S+)/.exec(output)![1]!, stop };
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { output: () => output, initial: output, url: /listening on (\S+)/.exec(output)![1]!, stop, child, exited };
 }
 
 describe('npm run server', () => {
   it('makes a key pair on first start, prints it, and reuses it on the same data directory', async () => {
     const args = ['--port', '0', '--flows', dir, '--database', join(dir, 'data')];
     const first = await runUntilListening(args);
-    const publicKey = /public key:\s+(pk_\S+)/.exec(first.output)![1]!;
-    const privateKey = /private key:\s+(sk_\S+)/.exec(first.output)![1]!;
+    const publicKey = /public key:\s+(pk_\S+)/.exec(first.initial)![1]!;
+    const privateKey = /private key:\s+(sk_\S+)/.exec(first.initial)![1]!;
     const response = await fetch(`${first.url}/v1/public/flows`, { headers: { Authorization: `Bearer ${publicKey}` } });
     expect(response.status).toBe(200);
     await first.stop();
 
     const second = await runUntilListening(args);
-    expect(second.output).toContain(publicKey);
-    expect(second.output).toContain(privateKey);
+    expect(second.initial).toContain(publicKey);
+    expect(second.initial).toContain(privateKey);
     await second.stop();
   });
 
@@ -66,7 +73,7 @@ describe('npm run server', () => {
       const response = await fetch(`${run.url}/v1/public/flows`, { headers: { Authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
     }
-    expect(run.output).not.toContain('public key:');
+    expect(run.initial).not.toContain('public key:');
     await run.stop();
   });
 });
@@ -95,6 +102,48 @@ describe('npm run server on an embedded data directory', () => {
     const read = await fetch(`${third.url}/v1/public/flowStates?userId=kept-by-the-first`, { headers: { Authorization: 'Bearer pk_lock' } });
     expect(read.status).toBe(200);
     await third.stop();
+  });
+});
+
+describe('npm run server in production', () => {
+  it('takes where to listen, the flows and the database from environment variables, and migrates with `migrate`', async () => {
+    const data = join(dir, 'env-data');
+    const migrate = spawn(process.execPath, ['dist/server.mjs', 'migrate'], { env: { ...process.env, ONBOARDING_DATABASE: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    migrate.stdout!.on('data', (chunk) => (printed += chunk));
+    expect(await new Promise((resolve) => migrate.on('exit', resolve))).toBe(0);
+    expect(printed).toMatch(/schema version \d+/);
+    const run = await runUntilListening([], { ONBOARDING_PUBLIC_KEYS: 'pk_env', ONBOARDING_PORT: '0', ONBOARDING_FLOWS: dir, ONBOARDING_DATABASE: data });
+    expect((await fetch(`${run.url}/readyz`)).status).toBe(200);
+    await expect.poll(() => run.output()).toMatch(/integrity="sha384-/);
+    expect(run.output()).toContain(`database: ${data}`);
+    await run.stop();
+  });
+
+  it('finishes the requests in flight on SIGTERM, then exits 0 and takes no new ones', async () => {
+    const run = await runUntilListening(['--port', '0', '--flows', dir, '--database', 'memory'], { ONBOARDING_PUBLIC_KEYS: 'pk_term' });
+    const { port } = new URL(run.url);
+    const body = JSON.stringify({ userId: 'in-flight', events: [{ event: 'kept' }] });
+    // A request whose body is still arriving when the signal comes.
+    const answer = new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST /v1/public/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer pk_term\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+        );
+        setTimeout(() => {
+          run.child.kill('SIGTERM');
+          setTimeout(() => socket.write(body.slice(10)), 500);
+        }, 200);
+      });
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect((await answer).split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain('SIGTERM: finishing the requests in flight');
+    await expect(fetch(`${run.url}/healthz`)).rejects.toThrow();
   });
 });
 
