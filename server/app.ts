@@ -8,6 +8,7 @@ import { checkIdentity, type IdentityConfig } from './http/identity.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerBackpressure } from './http/backpressure.js';
 import { parseJsonBody } from './http/json-body.js';
+import { serializeReply } from './http/raw-json.js';
 import { HttpProblem, problemBody, toProblem } from './http/problem.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerGroupRoutes } from './routes/groups.js';
@@ -125,6 +126,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
       );
     },
   });
+  // State answers arrive as ready JSON text (RawJson); everything else is serialised as usual.
+  app.setReplySerializer(serializeReply);
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {

@@ -18,6 +18,39 @@ export interface CatalogFlow {
   targeting: Predicate;
   completion: Predicate | null;
   steps: CompiledStep[];
+  /** This version's parts of a state answer, as JSON text made once (see renderFlowState). */
+  json: FlowJson;
+}
+
+/** A flow's constant parts of a state answer, serialised once per version. */
+export interface FlowJson {
+  /** `{"flowSlug":…,"flowName":…,"flowType":…,"data":{` */
+  head: string;
+  /** The YAML `data` fields other than steps, each followed by a comma (or ''). */
+  fields: string;
+  /** Per step: its definition fields other than `id`, each followed by a comma (or ''). */
+  stepFields: string[];
+  /** Per step: `"id":"…","$state":` */
+  stepIds: string[];
+  /** `,"version":n}` */
+  tail: string;
+}
+
+/** JSON object members without the braces, each followed by a comma; '' for none. */
+const members = (value: Record<string, unknown>): string => {
+  const text = JSON.stringify(value).slice(1, -1);
+  return text ? `${text},` : '';
+};
+
+function flowJson(definition: FlowDefinition, version: number, name: string, type: string): FlowJson {
+  const { steps, ...fields } = definition.data;
+  return {
+    head: `{"flowSlug":${JSON.stringify(definition.slug)},"flowName":${JSON.stringify(name)},"flowType":${JSON.stringify(type)},"data":{`,
+    fields: members(fields),
+    stepFields: steps.map(({ id: _id, ...stepFields }) => members(stepFields)),
+    stepIds: steps.map((step) => `"id":${JSON.stringify(step.id)},"$state":`),
+    tail: `,"version":${version}}`,
+  };
 }
 
 /**
@@ -201,6 +234,7 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
       codeSnippet: row.code_snippet,
     },
     definition,
+    json: flowJson(definition, row.version, definition.name, definition.type),
     targeting: compileExpression(definition.targetingLogic, onRuntimeError),
     completion: optional(definition.data.completionCriteria),
     steps: definition.data.steps.map((step) => ({

@@ -6,15 +6,14 @@ import {
   type FlowStatesQuery,
   type FlowStatesReadRequest,
   type FlowStateWriteRequest,
-  type FlowStateWriteResponse,
 } from '../../src/api/wire.js';
 import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
 import { userInBody } from '../http/identity.js';
 import { contentQuerySchema, contextSchema, idSchema, knownVersionsSchema, userHashSchema } from '../http/schemas.js';
-import { readFlowStates } from '../state/read.js';
-import { applyTransition } from '../state/transitions.js';
+import { readFlowStatesJson } from '../state/read.js';
+import { applyTransitionJson } from '../state/transitions.js';
 
 /** Fields only a write carries: a body with any of them and no actionType is a write missing its action. */
 const WRITE_FIELDS = ['flowSlug', 'stepId', 'data', 'createdAt'] as const;
@@ -32,7 +31,7 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         },
       },
     },
-    async (request) => readFlowStates(deps.db, deps.catalog, request.query.userId, request.query.groupId, { content: request.query.content }),
+    async (request) => readFlowStatesJson(deps.db, deps.catalog, request.query.userId, request.query.groupId, { content: request.query.content }),
   );
 
   app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest & { userHash?: string }; Querystring: { content?: FlowContentMode } }>(
@@ -69,7 +68,7 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         // No actionType: a read, answered like the GET, unless the body carries what only a write has.
         const writeField = WRITE_FIELDS.find((field) => body[field] !== undefined);
         if (writeField) throw new HttpProblem(400, 'body field "actionType" is required', 'actionType');
-        const states = await readFlowStates(deps.db, deps.catalog, body.userId, body.groupId, { content, knownVersions: body.knownVersions });
+        const states = await readFlowStatesJson(deps.db, deps.catalog, body.userId, body.groupId, { content, knownVersions: body.knownVersions });
         return reply.code(200).send(states);
       }
       if (body.knownVersions !== undefined) throw new HttpProblem(400, 'body field "knownVersions" is only taken by a read (no actionType)', 'knownVersions');
@@ -81,12 +80,9 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         request,
         reply,
         write.userId,
-        async (tx) => {
-          const states: FlowStateWriteResponse = await applyTransition(tx, deps.catalog, write, new Date(), { content });
-          return { status: 201, body: states, keep: null };
-        },
+        async (tx) => ({ status: 201, body: await applyTransitionJson(tx, deps.catalog, write, new Date(), { content }), keep: null }),
         // A replay answers with the user's state as it is now.
-        (tx) => readFlowStates(tx, deps.catalog, write.userId, write.groupId, { content }),
+        (tx) => readFlowStatesJson(tx, deps.catalog, write.userId, write.groupId, { content }),
       );
     },
   );

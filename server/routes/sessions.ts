@@ -7,7 +7,8 @@ import { HttpProblem } from '../http/problem.js';
 import { userInBody } from '../http/identity.js';
 import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
 import { upsertGroup } from '../state/groups.js';
-import { readFlowStates } from '../state/read.js';
+import { identifiedJson } from '../http/raw-json.js';
+import { readFlowStatesJson } from '../state/read.js';
 import { bootstrapFlowStates, upsertUser } from '../state/users.js';
 
 export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -61,16 +62,12 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
             await upsertGroup(tx, { groupId: body.groupId, userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits);
           }
           if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, deps.catalog, userId, now, body.groupId);
-          const response: SessionResponse = {
-            userId,
-            guestLinked,
-            flowStates: await readFlowStates(tx, deps.catalog, userId, body.groupId, { content }),
-          };
-          return { status: 201, body: response, keep: { userId, guestLinked } };
+          const states = await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { content });
+          return { status: 201, body: identifiedJson(userId, guestLinked, states), keep: { userId, guestLinked } };
         },
         async (tx, kept) => {
-          const previous = kept as Omit<SessionResponse, 'flowStates'>;
-          return { ...previous, flowStates: await readFlowStates(tx, deps.catalog, previous.userId, body.groupId, { content }) };
+          const { userId, guestLinked } = kept as Omit<SessionResponse, 'flowStates'>;
+          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { content }));
         },
       );
     },

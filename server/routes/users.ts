@@ -5,7 +5,8 @@ import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
 import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
-import { readFlowStates } from '../state/read.js';
+import { identifiedJson } from '../http/raw-json.js';
+import { readFlowStatesJson } from '../state/read.js';
 import { deleteUser, readUserRecord, upsertUser } from '../state/users.js';
 
 /** The older alias `foreignId` names the user as `userId` does; both may be sent only when they agree. */
@@ -55,17 +56,13 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         body.userId,
         async (tx) => {
           const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
-          const response: UserUpsertResponse = {
-            userId,
-            guestLinked,
-            flowStates: await readFlowStates(tx, deps.catalog, userId, undefined, { content }),
-          };
-          return { status: 201, body: response, keep: { userId, guestLinked } };
+          const states = await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content });
+          return { status: 201, body: identifiedJson(userId, guestLinked, states), keep: { userId, guestLinked } };
         },
         // A replay answers with the user's state as it is now.
         async (tx, kept) => {
-          const previous = kept as Omit<UserUpsertResponse, 'flowStates'>;
-          return { ...previous, flowStates: await readFlowStates(tx, deps.catalog, previous.userId, undefined, { content }) };
+          const { userId, guestLinked } = kept as Omit<UserUpsertResponse, 'flowStates'>;
+          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content }));
         },
       );
     },

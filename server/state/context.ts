@@ -3,7 +3,7 @@ import type { FlowResponse } from '../../src/api/wire.js';
 import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
-import { emptyEntity, type CelContext, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
+import { contextChanged, emptyEntity, type CelContext, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -153,6 +153,7 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
 
 /** Rebuilds one flow's entry of the CEL `flows` map from the snapshot's stored state (after a load or a change). */
 export function refreshCelFlow(snapshot: UserSnapshot, catalog: CatalogVersion, slug: string): void {
+  contextChanged(snapshot.cel);
   const stored = snapshot.flows.get(slug);
   const storedSteps = snapshot.steps.get(slug);
   if (!stored && !storedSteps?.size) {

@@ -3,7 +3,8 @@ import type { FlowStatesResponse } from '../../src/api/wire.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import { loadUserSnapshot } from './context.js';
-import { deriveFlowStates, type ReadOptions } from './derive.js';
+import { RawJson } from '../http/raw-json.js';
+import { deriveFlowStates, renderFlowStates, type ReadOptions } from './derive.js';
 
 export async function readFlowStates(
   db: Queryable,
@@ -15,4 +16,17 @@ export async function readFlowStates(
   const version = catalog.current();
   const snapshot = await loadUserSnapshot(db, userId, groupId, version);
   return deriveFlowStates(version.flows, snapshot, options);
+}
+
+/** The same read, as the JSON text a route sends. */
+export async function readFlowStatesJson(
+  db: Queryable,
+  catalog: FlowCatalog,
+  userId: string,
+  groupId?: string,
+  options: ReadOptions = {},
+): Promise<RawJson> {
+  const version = catalog.current();
+  const snapshot = await loadUserSnapshot(db, userId, groupId, version);
+  return new RawJson(renderFlowStates(version.flows, snapshot, options));
 }

@@ -5,7 +5,8 @@ import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.
 import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
-import { deriveFlowState, deriveFlowStates, isEligible, type ReadOptions } from './derive.js';
+import { RawJson } from '../http/raw-json.js';
+import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStates, type ReadOptions } from './derive.js';
 
 const STEP_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP']);
 
@@ -180,6 +181,17 @@ export async function applyTransition(
   now: Date,
   options: ReadOptions = {},
 ): Promise<FlowStatesResponse> {
+  const { version, snapshot } = await transition(tx, catalog, body, now);
+  return deriveFlowStates(version.flows, snapshot, options);
+}
+
+/** The same transition, answered with the JSON text a route sends. */
+export async function applyTransitionJson(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date, options: ReadOptions = {}): Promise<RawJson> {
+  const { version, snapshot } = await transition(tx, catalog, body, now);
+  return new RawJson(renderFlowStates(version.flows, snapshot, options));
+}
+
+async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date): Promise<{ version: CatalogVersion; snapshot: UserSnapshot }> {
   const version = catalog.current();
   const flow = version.bySlug.get(body.flowSlug);
   if (!flow) throw new HttpProblem(404, `There is no flow with slug "${body.flowSlug}".`, 'flowSlug');
@@ -224,7 +236,7 @@ export async function applyTransition(
     }
     await persist(tx, userId, slug, change);
   }
-  return deriveFlowStates(version.flows, snapshot, options);
+  return { version, snapshot };
 }
 
 /** A write whose stepId is known ("" for a flow action that named no step), with its time and page. */

@@ -23,18 +23,40 @@ export type Predicate = (context: CelContext) => boolean;
 
 const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
 
+/** Parsed programs by source text: a catalog often repeats a rule ("pro users") across many flows. */
+const programs = new Map<string, ReturnType<Environment['parse']>>();
+/** Results by source text for each context: within one read, each distinct rule runs once. */
+const results = new WeakMap<CelContext, Map<string, boolean>>();
+
+/** Forgets what was evaluated against `context`, after it changed (a transition updates the `flows` map). */
+export function contextChanged(context: CelContext): void {
+  results.delete(context);
+}
+
 /** Parses `source` or throws an Error whose message says what is wrong. An empty source always holds. */
 export function compileExpression(source: string | undefined, onRuntimeError: (error: unknown) => void): Predicate {
   const text = source?.trim();
   if (!text) return () => true;
-  const evaluate = environment.parse(text);
+  let evaluate = programs.get(text);
+  if (!evaluate) {
+    evaluate = environment.parse(text);
+    programs.set(text, evaluate);
+  }
+  const program = evaluate;
   return (context) => {
-    try {
-      return evaluate(context as unknown as Record<string, unknown>) === true;
-    } catch (error) {
-      onRuntimeError(error);
-      return false;
+    let memo = results.get(context);
+    if (!memo) results.set(context, (memo = new Map()));
+    let result = memo.get(text);
+    if (result === undefined) {
+      try {
+        result = program(context as unknown as Record<string, unknown>) === true;
+      } catch (error) {
+        onRuntimeError(error);
+        result = false;
+      }
+      memo.set(text, result);
     }
+    return result;
   };
 }
 
