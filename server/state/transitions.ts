@@ -6,7 +6,9 @@ import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
 import { RawJson } from '../http/raw-json.js';
+import { recordProgress, type ProgressUpdate } from '../analytics/progress.js';
 import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStates, type ReadOptions } from './derive.js';
+import { emitEvents, progressEvents } from './events.js';
 
 const STEP_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP']);
 
@@ -73,12 +75,15 @@ interface FlowChange {
   responses: NewResponse[];
 }
 
-/** Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one. */
-export async function appendResponses(tx: Queryable, userId: string, flowSlug: string, responses: NewResponse[]): Promise<void> {
+/**
+ * Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one and
+ * the flow version the user was shown (analytics filters by it).
+ */
+export async function appendResponses(tx: Queryable, userId: string, flowSlug: string, responses: NewResponse[], flowVersion: number | null = null): Promise<void> {
   if (responses.length === 0) return;
   await tx.query(
-    `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url)
-     SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url
+    `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
+     SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, $8
      FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[]) WITH ORDINALITY AS r(step_id, action_type, data, created_at, url, n)
      ORDER BY r.n`,
     [
@@ -89,6 +94,7 @@ export async function appendResponses(tx: Queryable, userId: string, flowSlug: s
       responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data)),
       responses.map((r) => r.at.toISOString()),
       responses.map((r) => r.url),
+      flowVersion,
     ],
   );
 }
@@ -115,7 +121,12 @@ export async function writeStepRow(tx: Queryable, userId: string, slug: string, 
   );
 }
 
-async function persist(tx: Queryable, userId: string, slug: string, change: FlowChange): Promise<void> {
+/**
+ * Writes the rows of one transition, then what derives from the responses it appends: the analytics facts
+ * and rollups (`progress`), and the events (`startedBefore`: the flow's row said started before the change).
+ */
+async function persist(tx: Queryable, userId: string, flow: CatalogFlow, change: FlowChange, progress: ProgressUpdate | null, startedBefore: boolean): Promise<void> {
+  const slug = flow.flow.slug;
   tx.touchUser?.(userId);
   if (change.reset) {
     await tx.query(
@@ -129,7 +140,10 @@ async function persist(tx: Queryable, userId: string, slug: string, change: Flow
     else await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = $3', [userId, slug, change.step.id]);
   }
   if (change.flow) await writeFlowRow(tx, userId, slug, change.flow);
-  await appendResponses(tx, userId, slug, change.responses);
+  const version = { slug, version: flow.flow.version, type: flow.flow.type };
+  await appendResponses(tx, userId, slug, change.responses, version.version);
+  if (progress) await recordProgress(tx, userId, version, progress);
+  await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
 }
 
 /** Puts a change into the snapshot, so the answer is derived without reading the user again. */
@@ -227,6 +241,7 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
   const change = isStepAction ? planStepAction(flow, snapshot, write, stepIndex) : planFlowAction(flow, snapshot, write);
   if (change) {
     const slug = flow.flow.slug;
+    const startedBefore = snapshot.flows.get(slug)?.started === true;
     applyToSnapshot(snapshot, version, slug, change);
     if (body.actionType === 'COMPLETED_STEP' || body.actionType === 'SKIPPED_STEP') {
       const pointer = movePointer(flow, snapshot, write, stepIndex);
@@ -234,9 +249,31 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
       change.responses.push(...pointer.responses);
       applyToSnapshot(snapshot, version, slug, { flow: pointer.flow, responses: pointer.responses });
     }
-    await persist(tx, userId, slug, change);
+    await persist(tx, userId, flow, change, progressOf(flow, snapshot, write, change), startedBefore);
   }
   return { version, snapshot };
+}
+
+/**
+ * What a change did, as analytics counts it (null for a restart, which counts nothing): whether the flow
+ * is started now, its stored completion or skip, the step acted on, and the step the user now sees.
+ */
+function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, change: FlowChange): ProgressUpdate | null {
+  if (change.reset) return null;
+  const slug = flow.flow.slug;
+  const steps: ProgressUpdate['steps'] = [];
+  if (STEP_ACTIONS.has(write.actionType) && write.actionType !== 'NOT_STARTED_STEP') {
+    steps.push({ id: write.stepId, completed: write.actionType === 'COMPLETED_STEP', skipped: write.actionType === 'SKIPPED_STEP' });
+  }
+  const view = deriveFlowState(flow, snapshot).$state;
+  if (!view.completed && !view.skipped && view.currentStepId && view.currentStepId !== steps[0]?.id) steps.push({ id: view.currentStepId });
+  return {
+    at: write.date,
+    started: snapshot.flows.get(slug)?.started === true,
+    completed: change.responses.some((r) => r.actionType === 'COMPLETED_FLOW'),
+    skipped: change.responses.some((r) => r.actionType === 'SKIPPED_FLOW'),
+    steps,
+  };
 }
 
 /** A write whose stepId is known ("" for a flow action that named no step), with its time and page. */

@@ -7,6 +7,8 @@ import type { Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot } from './context.js';
 import { deriveFlowState, isEligible } from './derive.js';
 import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './transitions.js';
+import { forgetProgress } from '../analytics/progress.js';
+import { emitEvents, progressEvents, userEvent } from './events.js';
 
 export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes'>;
 
@@ -102,7 +104,10 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
      FROM users AS g WHERE u.id = $1 AND g.id = $2`,
     [userId, guestId],
   );
-  for (const table of ['user_events', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys']) {
+  // The analytics facts move too (the user has none: it has no responses), and so do the guest's undelivered
+  // events, so that deleting the user later deletes them as well.
+  const tables = ['user_events', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'webhook_outbox'];
+  for (const table of tables) {
     await tx.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [userId, guestId]);
   }
   await tx.query(
@@ -122,6 +127,7 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
     [userId, guestId],
   );
   await tx.query('DELETE FROM users WHERE id = $1', [guestId]);
+  await emitEvents(tx, [userEvent('user.linked', userId, guestId)]);
   return true;
 }
 
@@ -162,17 +168,27 @@ export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, u
       });
       responses.push({ stepId: view.$state.currentStepId, actionType: 'COMPLETED_FLOW', data: { reason: 'bootstrap' }, at: now, url: null });
     }
-    await appendResponses(tx, userId, slug, responses);
+    await appendResponses(tx, userId, slug, responses, flow.flow.version);
+    // Completions the service made are events (step.completed, flow.completed), but not views: analytics leaves them out.
+    await emitEvents(tx, progressEvents(userId, { slug, version: flow.flow.version, type: flow.flow.type }, responses, { answers: false }));
   }
 }
 
-/** Hard-deletes the user and everything tied to it; false when there is no such user. */
+/**
+ * Hard-deletes the user and everything tied to it, takes them out of the analytics counts, drops their
+ * undelivered webhook events (they carry what is being erased) and emits `user.deleted`; false when there
+ * is no such user.
+ */
 export async function deleteUser(tx: Queryable, userId: string): Promise<boolean> {
-  // Events, memberships, flow and step states and responses go with the user row (ON DELETE CASCADE).
+  // Events, memberships, flow and step states, responses and analytics facts go with the user row (ON DELETE CASCADE).
   tx.touchUser?.(userId);
+  if (!tx.exclusive) await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  await forgetProgress(tx, userId);
   const deleted = await tx.query('DELETE FROM users WHERE id = $1 RETURNING id', [userId]);
   if (deleted.length === 0) return false;
   await tx.query('DELETE FROM idempotency_keys WHERE user_id = $1', [userId]);
+  await tx.query('DELETE FROM webhook_outbox WHERE user_id = $1', [userId]);
+  await emitEvents(tx, [userEvent('user.deleted', userId)]);
   return true;
 }
 

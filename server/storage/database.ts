@@ -6,8 +6,18 @@ import { lockDataDirectory } from './data-lock.js';
 import { SnapshotCache } from './snapshot-cache.js';
 import { migrate } from './schema.js';
 
+/** Where events go (the webhook outbox), when the service has endpoints for them. */
+export interface EventSink {
+  /** The endpoints that take events of this type; none means the event is not stored. */
+  endpointsFor(type: string): readonly string[];
+  /** Events were queued in this transaction: delivery can begin once it commits. */
+  queued(): void;
+}
+
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** The webhook outbox's routing, inside the service's transactions (absent: no endpoints, so no events are stored). */
+  readonly events?: EventSink;
   /** The embedded store's read cache (absent on PostgreSQL). */
   readonly cache?: SnapshotCache;
   /** True when transactions run one at a time (PGlite), so no row lock is needed to order them. */

@@ -141,6 +141,105 @@ const MIGRATIONS: string[] = [
     count integer NOT NULL
   );
   `,
+  // 6: analytics. Each new response records the flow version it was made on (older rows stay NULL: unknown).
+  // Each user's first start, completion and skip of a flow and of its steps (the facts), and counts per flow,
+  // UTC day of first start, version and step (the rollups), kept at write time so a report reads a few rows
+  // per day instead of the response log. The facts go with the user; the rollups are counts, and a deleted
+  // user is subtracted from them. The existing log is folded in once, as version 0 (unknown); the service's
+  // own bootstrap completions are not views, so they are left out.
+  `
+  ALTER TABLE flow_responses ADD COLUMN flow_version integer;
+  CREATE INDEX flow_responses_answers ON flow_responses (flow_slug, created_at, id) WHERE action_type = 'COMPLETED_STEP';
+  CREATE TABLE analytics_flow_users (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    flow_slug text NOT NULL,
+    flow_version integer NOT NULL,
+    started_at timestamptz NOT NULL,
+    completed_at timestamptz,
+    skipped_at timestamptz,
+    PRIMARY KEY (user_id, flow_slug)
+  );
+  CREATE TABLE analytics_step_users (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    flow_slug text NOT NULL,
+    step_id text NOT NULL,
+    reached_at timestamptz NOT NULL,
+    completed_at timestamptz,
+    skipped_at timestamptz,
+    PRIMARY KEY (user_id, flow_slug, step_id)
+  );
+  CREATE TABLE analytics_daily (
+    flow_slug text NOT NULL,
+    day date NOT NULL,
+    flow_version integer NOT NULL,
+    step_id text NOT NULL,
+    started bigint NOT NULL DEFAULT 0,
+    completed bigint NOT NULL DEFAULT 0,
+    skipped bigint NOT NULL DEFAULT 0,
+    reached bigint NOT NULL DEFAULT 0,
+    dropped bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (flow_slug, day, flow_version, step_id)
+  );
+  CREATE INDEX analytics_daily_flows ON analytics_daily (day) WHERE step_id = '';
+  CREATE TABLE analytics_durations (
+    flow_slug text NOT NULL,
+    day date NOT NULL,
+    flow_version integer NOT NULL,
+    bucket smallint NOT NULL,
+    count bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (flow_slug, day, flow_version, bucket)
+  );
+  CREATE INDEX analytics_durations_day ON analytics_durations (day);
+  INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
+    SELECT user_id, flow_slug, 0, min(created_at),
+           min(created_at) FILTER (WHERE action_type = 'COMPLETED_FLOW'), min(created_at) FILTER (WHERE action_type = 'SKIPPED_FLOW')
+    FROM flow_responses
+    WHERE action_type NOT IN ('NOT_STARTED_FLOW', 'NOT_STARTED_STEP') AND data <> '{"reason":"bootstrap"}'
+    GROUP BY user_id, flow_slug;
+  INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
+    SELECT r.user_id, r.flow_slug, r.step_id, min(r.created_at),
+           min(r.created_at) FILTER (WHERE r.action_type = 'COMPLETED_STEP'), min(r.created_at) FILTER (WHERE r.action_type = 'SKIPPED_STEP')
+    FROM flow_responses r JOIN analytics_flow_users f ON f.user_id = r.user_id AND f.flow_slug = r.flow_slug
+    WHERE r.action_type IN ('STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP') AND r.data <> '{"reason":"bootstrap"}'
+    GROUP BY r.user_id, r.flow_slug, r.step_id;
+  INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped)
+    SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date, flow_version, '', count(*), count(completed_at), count(skipped_at)
+    FROM analytics_flow_users GROUP BY 1, 2, 3;
+  INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, reached, completed, skipped, dropped)
+    SELECT s.flow_slug, (f.started_at AT TIME ZONE 'UTC')::date, f.flow_version, s.step_id, count(*), count(s.completed_at), count(s.skipped_at),
+           count(*) FILTER (WHERE s.completed_at IS NULL AND s.skipped_at IS NULL AND f.completed_at IS NULL)
+    FROM analytics_step_users s JOIN analytics_flow_users f ON f.user_id = s.user_id AND f.flow_slug = s.flow_slug
+    GROUP BY 1, 2, 3, 4;
+  INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count)
+    SELECT flow_slug, day, flow_version, bucket, count(*) FROM (
+      SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version,
+             CASE WHEN completed_at - started_at < interval '1 second' THEN 0
+                  ELSE LEAST(1 + floor(4 * log(2.0, extract(epoch FROM completed_at - started_at)::numeric)), 127) END AS bucket
+      FROM analytics_flow_users WHERE completed_at IS NOT NULL
+    ) AS d GROUP BY 1, 2, 3, 4;
+  `,
+  // 7: the webhook outbox: one row per event and endpoint, written in the transaction that made the change,
+  // claimed by one instance at a time (a lease in next_attempt_at), deleted once delivered. Rows that ran out
+  // of attempts keep failed_at for a week. user_id ties a row to its user, so deleting the user deletes it.
+  `
+  CREATE TABLE webhook_outbox (
+    id bigserial PRIMARY KEY,
+    event_id text NOT NULL,
+    endpoint text NOT NULL,
+    event_type text NOT NULL,
+    user_id text,
+    payload text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    last_error text,
+    failed_at timestamptz,
+    UNIQUE (event_id, endpoint)
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox (next_attempt_at, id) WHERE failed_at IS NULL;
+  CREATE INDEX webhook_outbox_failed ON webhook_outbox (failed_at) WHERE failed_at IS NOT NULL;
+  CREATE INDEX webhook_outbox_user ON webhook_outbox (user_id);
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

@@ -314,3 +314,182 @@ export interface FlowData {
   steps: StepDefinition[];
   [extra: string]: unknown;
 }
+
+// ---- Analytics (private key only; see docs/analytics.md) ----
+
+/**
+ * Query of every `GET /v1/analytics/…` endpoint. Counts are kept per UTC day, so the window is widened to
+ * whole days: `from` rounds down to midnight UTC and `to` up to the next one. At most 366 days.
+ */
+export interface AnalyticsQuery {
+  /** ISO 8601 time or date, UTC. @default 30 days before `to` */
+  from?: string;
+  /** ISO 8601 time or date, UTC (exclusive). @default now */
+  to?: string;
+  /** Only users who started on this version of the flow, and answers given on it. @default every version, and rows from before versions were recorded */
+  version?: number;
+}
+
+/** The window an answer covers, after rounding to whole UTC days, and the version filter it applied. */
+export interface AnalyticsWindow {
+  from: string;
+  to: string;
+  version: number | null;
+}
+
+/** Counts of the users who started a flow in the window (a cohort, by the day each first started it). */
+export interface FlowCounts {
+  /** Users who started the flow (saw it and acted, or it started on its own), each counted once, on the day of their first start. */
+  started: number;
+  /** Of those, users who completed it (their first completion, whenever it came). */
+  completed: number;
+  /** Of those, users who dismissed it. */
+  skipped: number;
+  /** completed / started, 0 to 1; null when nobody started. */
+  completionRate: number | null;
+  /** Median time from first start to first completion, in seconds (from a histogram with 19 % wide buckets); null when nobody completed. */
+  medianSecondsToComplete: number | null;
+}
+
+export interface FlowSummary extends FlowCounts {
+  slug: string;
+  name: string;
+  type: FlowType;
+  /** The flow's status, or null when its file has been removed (its history is kept). */
+  status: FlowStatus | null;
+  /** The flow's newest version. */
+  version: number;
+}
+
+/** `GET /v1/analytics/flows`: one row per flow. */
+export interface AnalyticsFlowsResponse extends AnalyticsWindow {
+  flows: FlowSummary[];
+}
+
+/** One step of the funnel, among the users who started the flow in the window. */
+export interface StepFunnel {
+  stepId: string;
+  /** The step's title in the definition read, or null for a step it no longer has. */
+  title: string | null;
+  /** Users whose current step it became, or who acted on it. */
+  reached: number;
+  completed: number;
+  skipped: number;
+  /** Users who reached it, neither completed nor skipped it, and have not completed the flow: they stopped here (or are still here). */
+  dropped: number;
+}
+
+export interface FlowDay {
+  /** The UTC day, `YYYY-MM-DD`: the users who first started the flow that day. */
+  date: string;
+  started: number;
+  completed: number;
+  skipped: number;
+  steps: Array<Omit<StepFunnel, 'title'>>;
+}
+
+/** One survey step's answers in the window. */
+export type SurveyStepReport =
+  | { kind: 'nps'; stepId: string; title: string | null; responses: number; score: number | null; promoters: number; passives: number; detractors: number; distribution: number[] }
+  | { kind: 'rating'; stepId: string; title: string | null; responses: number; average: number | null; distribution: number[] }
+  | { kind: 'single' | 'multiple'; stepId: string; title: string | null; responses: number; options: Array<{ value: string; label: string; count: number }> }
+  | { kind: 'text'; stepId: string; title: string | null; responses: number; comments: SurveyComment[] };
+
+export interface SurveyComment {
+  userId: string;
+  value: string;
+  createdAt: string;
+  url: string | null;
+}
+
+/** `GET /v1/analytics/flows/{slug}`: the flow's counts, its step funnel, both by day, and for a survey its answers. */
+export interface AnalyticsFlowResponse extends AnalyticsWindow {
+  flow: FlowSummary;
+  steps: StepFunnel[];
+  /** Every day of the window, oldest first, zeros included. */
+  days: FlowDay[];
+  /** SURVEY flows only. */
+  survey?: { steps: SurveyStepReport[] };
+}
+
+/** One answer: a field of a form step, or a survey step's `value`. */
+export interface AnswerRow {
+  responseId: string;
+  userId: string;
+  stepId: string;
+  /** The form field's ID, or `value` for a survey answer (and for step data that is not an object). */
+  field: string;
+  /** As sent: a string, number, boolean, list or object. */
+  value: unknown;
+  createdAt: string;
+  url: string | null;
+  /** The flow version the answer was given on; null for answers recorded before versions were. */
+  version: number | null;
+}
+
+/** Query of `GET /v1/analytics/flows/{slug}/responses` (JSON; `Accept: text/csv` streams every answer of the window instead). */
+export interface AnalyticsResponsesQuery extends AnalyticsQuery {
+  /** Only this step's answers. */
+  stepId?: string;
+  /** Answers per page, 1 to 1000. @default 100 */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface AnalyticsResponsesResponse extends AnalyticsWindow {
+  /** Newest first. */
+  data: AnswerRow[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+// ---- Webhooks (see docs/analytics.md) ----
+
+export const WEBHOOK_EVENT_TYPES = [
+  'flow.started',
+  'flow.completed',
+  'flow.skipped',
+  'step.completed',
+  'step.skipped',
+  'form.submitted',
+  'survey.answered',
+  'user.linked',
+  'user.deleted',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+interface WebhookEventBase {
+  /** Unique per event; a receiver that keeps the IDs it has handled sees each event once. */
+  id: string;
+  /** When it happened: the transition's time (the client's `createdAt`), or the service's clock. */
+  createdAt: string;
+  userId: string;
+}
+
+/** A change in a user's progress through a flow. */
+export interface FlowWebhookEvent extends WebhookEventBase {
+  type: 'flow.started' | 'flow.completed' | 'flow.skipped' | 'step.completed' | 'step.skipped' | 'form.submitted' | 'survey.answered';
+  flowSlug: string;
+  flowVersion: number;
+  /** The step acted on; for flow events, the step the transition named ("" when none). */
+  stepId: string;
+  /** The transition's `data`: a form's values, a survey's `{ value }`, `{ "reason": "last-step" }`, …; null when none. */
+  data: unknown;
+  /** The page it happened on, when the client sent one. */
+  url: string | null;
+}
+
+/** A guest's progress moved to a user. */
+export interface UserLinkedWebhookEvent extends WebhookEventBase {
+  type: 'user.linked';
+  guestId: string;
+}
+
+/** A user and everything stored about them were deleted. */
+export interface UserDeletedWebhookEvent extends WebhookEventBase {
+  type: 'user.deleted';
+}
+
+/** The JSON body of one webhook delivery. */
+export type WebhookEvent = FlowWebhookEvent | UserLinkedWebhookEvent | UserDeletedWebhookEvent;

@@ -1,0 +1,280 @@
+// Analytics kept at write time: each user's first start, completion and skip of a flow and its steps (the facts),
+// and counts by flow, UTC day of first start, version and step (the rollups), so a report reads a few rows a day.
+import type { Queryable } from '../storage/database.js';
+
+/** What one transition did to a flow, as analytics counts it. */
+export interface ProgressUpdate {
+  at: Date;
+  /** The flow's row says started after the transition. */
+  started: boolean;
+  /** The transition stored the flow's completion. */
+  completed: boolean;
+  /** The transition stored the flow's skip. */
+  skipped: boolean;
+  /** Steps reached (acted on, or now the current step), with what was done to them. */
+  steps: Array<{ id: string; completed?: boolean; skipped?: boolean }>;
+}
+
+interface StepFacts {
+  reachedAt: number;
+  completedAt: number | null;
+  skippedAt: number | null;
+}
+
+interface Facts {
+  version: number;
+  startedAt: number;
+  completedAt: number | null;
+  skippedAt: number | null;
+  steps: Map<string, StepFacts>;
+}
+
+/** One rollup row's change: flow-level when stepId is "". */
+interface DailyDelta {
+  slug: string;
+  day: string;
+  version: number;
+  stepId: string;
+  started: number;
+  completed: number;
+  skipped: number;
+  reached: number;
+  dropped: number;
+}
+
+interface DurationDelta {
+  slug: string;
+  day: string;
+  version: number;
+  bucket: number;
+  count: number;
+}
+
+/**
+ * The histogram bucket of a time to complete: 0 below one second, then four buckets per doubling
+ * (each about 19 % wide) up to 127. The report interpolates the median within its bucket.
+ */
+export function durationBucket(ms: number): number {
+  const seconds = ms / 1000;
+  return seconds < 1 ? 0 : Math.min(1 + Math.floor(4 * Math.log2(seconds)), 127);
+}
+
+/** The lower and upper bound of a bucket, in seconds. */
+export function bucketBounds(bucket: number): [number, number] {
+  return bucket === 0 ? [0, 1] : [2 ** ((bucket - 1) / 4), 2 ** (bucket / 4)];
+}
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const time = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).getTime());
+
+interface FactsRow {
+  flow_slug: string;
+  flow_version: number;
+  started_at: Date | string;
+  completed_at: Date | string | null;
+  skipped_at: Date | string | null;
+  /** [step_id, reached_at, completed_at, skipped_at] */
+  steps: Array<[string, string, string | null, string | null]> | null;
+}
+
+const FACTS_SQL = `
+SELECT f.flow_slug, f.flow_version, f.started_at, f.completed_at, f.skipped_at,
+       (SELECT json_agg(json_build_array(s.step_id, s.reached_at, s.completed_at, s.skipped_at))
+          FROM analytics_step_users s WHERE s.user_id = f.user_id AND s.flow_slug = f.flow_slug) AS steps
+FROM analytics_flow_users f WHERE f.user_id = $1`;
+
+function factsOf(row: FactsRow): Facts {
+  return {
+    version: row.flow_version,
+    startedAt: time(row.started_at)!,
+    completedAt: time(row.completed_at),
+    skippedAt: time(row.skipped_at),
+    steps: new Map((row.steps ?? []).map(([id, reached, completed, skipped]) => [id, { reachedAt: time(reached)!, completedAt: time(completed), skippedAt: time(skipped) }])),
+  };
+}
+
+/** What one user's facts add to the rollups. */
+function contributions(slug: string, facts: Facts): { daily: DailyDelta[]; durations: DurationDelta[] } {
+  const day = utcDay(facts.startedAt);
+  const key = { slug, day, version: facts.version };
+  const daily: DailyDelta[] = [
+    { ...key, stepId: '', started: 1, completed: facts.completedAt === null ? 0 : 1, skipped: facts.skippedAt === null ? 0 : 1, reached: 0, dropped: 0 },
+  ];
+  for (const [stepId, step] of facts.steps) {
+    const open = step.completedAt === null && step.skippedAt === null && facts.completedAt === null;
+    daily.push({ ...key, stepId, started: 0, completed: step.completedAt === null ? 0 : 1, skipped: step.skippedAt === null ? 0 : 1, reached: 1, dropped: open ? 1 : 0 });
+  }
+  const durations =
+    facts.completedAt === null ? [] : [{ ...key, bucket: durationBucket(Math.max(0, facts.completedAt - facts.startedAt)), count: 1 }];
+  return { daily, durations };
+}
+
+/** after − before, row by row, without the rows that do not change. */
+function difference(slug: string, before: Facts | undefined, after: Facts | undefined): { daily: DailyDelta[]; durations: DurationDelta[] } {
+  const daily = new Map<string, DailyDelta>();
+  const durations = new Map<string, DurationDelta>();
+  const add = (facts: Facts | undefined, sign: 1 | -1) => {
+    if (!facts) return;
+    const { daily: rows, durations: buckets } = contributions(slug, facts);
+    for (const row of rows) {
+      const key = `${row.day}\u0000${row.version}\u0000${row.stepId}`;
+      const sum = daily.get(key) ?? { ...row, started: 0, completed: 0, skipped: 0, reached: 0, dropped: 0 };
+      for (const field of ['started', 'completed', 'skipped', 'reached', 'dropped'] as const) sum[field] += sign * row[field];
+      daily.set(key, sum);
+    }
+    for (const row of buckets) {
+      const key = `${row.day}\u0000${row.version}\u0000${row.bucket}`;
+      const sum = durations.get(key) ?? { ...row, count: 0 };
+      sum.count += sign * row.count;
+      durations.set(key, sum);
+    }
+  };
+  add(after, 1);
+  add(before, -1);
+  return {
+    daily: [...daily.values()].filter((d) => d.started || d.completed || d.skipped || d.reached || d.dropped),
+    durations: [...durations.values()].filter((d) => d.count !== 0),
+  };
+}
+
+/** The facts after an update: only first times are kept, so a restart never counts a user twice. */
+function applyUpdate(before: Facts | undefined, update: ProgressUpdate, version: number): Facts | undefined {
+  const at = update.at.getTime();
+  if (!before && !update.started) return undefined;
+  const facts: Facts = before
+    ? { ...before, steps: new Map([...before.steps].map(([id, step]) => [id, { ...step }])) }
+    : { version, startedAt: at, completedAt: null, skippedAt: null, steps: new Map() };
+  for (const step of update.steps) {
+    const known = facts.steps.get(step.id) ?? { reachedAt: at, completedAt: null, skippedAt: null };
+    if (step.completed) known.completedAt ??= at;
+    if (step.skipped) known.skippedAt ??= at;
+    facts.steps.set(step.id, known);
+  }
+  if (update.completed) facts.completedAt ??= at;
+  if (update.skipped) facts.skippedAt ??= at;
+  return facts;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** Adds the rows' changes to the rollups, in key order, so concurrent writers lock rows in one order. */
+async function writeRollups(tx: Queryable, changes: { daily: DailyDelta[]; durations: DurationDelta[] }): Promise<void> {
+  const daily = [...changes.daily].sort((a, b) => (a.slug + a.day + a.version + a.stepId < b.slug + b.day + b.version + b.stepId ? -1 : 1));
+  if (daily.length > 0) {
+    await tx.query(
+      `INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped)
+       SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[])
+       ORDER BY 1, 2, 3, 4
+       ON CONFLICT (flow_slug, day, flow_version, step_id) DO UPDATE SET
+         started = analytics_daily.started + EXCLUDED.started, completed = analytics_daily.completed + EXCLUDED.completed,
+         skipped = analytics_daily.skipped + EXCLUDED.skipped, reached = analytics_daily.reached + EXCLUDED.reached,
+         dropped = analytics_daily.dropped + EXCLUDED.dropped`,
+      [
+        daily.map((d) => d.slug),
+        daily.map((d) => d.day),
+        daily.map((d) => d.version),
+        daily.map((d) => d.stepId),
+        daily.map((d) => d.started),
+        daily.map((d) => d.completed),
+        daily.map((d) => d.skipped),
+        daily.map((d) => d.reached),
+        daily.map((d) => d.dropped),
+      ],
+    );
+  }
+  if (changes.durations.length > 0) {
+    await tx.query(
+      `INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count)
+       SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::smallint[], $5::int[]) ORDER BY 1, 2, 3, 4
+       ON CONFLICT (flow_slug, day, flow_version, bucket) DO UPDATE SET count = analytics_durations.count + EXCLUDED.count`,
+      [
+        changes.durations.map((d) => d.slug),
+        changes.durations.map((d) => d.day),
+        changes.durations.map((d) => d.version),
+        changes.durations.map((d) => d.bucket),
+        changes.durations.map((d) => d.count),
+      ],
+    );
+  }
+}
+
+/**
+ * Records what one transition did to a user's progress in a flow: the first start (on `version`), the first
+ * completion and skip, and the steps reached, completed and skipped; and adds the change to the rollups.
+ * Runs in the transition's transaction, after the user's row is locked.
+ */
+export async function recordProgress(tx: Queryable, userId: string, flow: { slug: string; version: number }, update: ProgressUpdate): Promise<void> {
+  const [row] = await tx.query<FactsRow>(`${FACTS_SQL} AND f.flow_slug = $2`, [userId, flow.slug]);
+  const before = row ? factsOf(row) : undefined;
+  const after = applyUpdate(before, update, flow.version);
+  if (!after) return;
+  const changes = difference(flow.slug, before, after);
+  if (changes.daily.length === 0 && changes.durations.length === 0) return;
+  const steps = [...after.steps].filter(([id, step]) => {
+    const old = before?.steps.get(id);
+    return !old || old.completedAt !== step.completedAt || old.skippedAt !== step.skippedAt;
+  });
+  await tx.query(
+    `WITH flow AS (
+       INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at
+     )
+     INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
+     SELECT $1, $2, s.step_id, s.reached_at, s.completed_at, s.skipped_at
+     FROM unnest($7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[]) AS s(step_id, reached_at, completed_at, skipped_at)
+     ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
+    [
+      userId,
+      flow.slug,
+      after.version,
+      iso(after.startedAt),
+      iso(after.completedAt),
+      iso(after.skippedAt),
+      steps.map(([id]) => id),
+      steps.map(([, step]) => iso(step.reachedAt)),
+      steps.map(([, step]) => iso(step.completedAt)),
+      steps.map(([, step]) => iso(step.skippedAt)),
+    ],
+  );
+  await writeRollups(tx, changes);
+}
+
+/**
+ * Takes a user out of the rollups, before the user is deleted (the facts go with the user's row), so a
+ * deleted user is in no count.
+ */
+export async function forgetProgress(tx: Queryable, userId: string): Promise<void> {
+  const rows = await tx.query<FactsRow>(FACTS_SQL, [userId]);
+  const changes = { daily: [] as DailyDelta[], durations: [] as DurationDelta[] };
+  for (const row of rows) {
+    const { daily, durations } = difference(row.flow_slug, factsOf(row), undefined);
+    changes.daily.push(...daily);
+    changes.durations.push(...durations);
+  }
+  await writeRollups(tx, changes);
+}
+
+/**
+ * The rollups as the facts say they should be (what the write path keeps up to date), for checks and for
+ * seeding benchmarks: one row per flow, day, version and step, and one per duration bucket.
+ */
+export const ROLLUPS_FROM_FACTS_SQL = {
+  daily: `
+    SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version, '' AS step_id,
+           count(*)::int AS started, count(completed_at)::int AS completed, count(skipped_at)::int AS skipped, 0 AS reached, 0 AS dropped
+    FROM analytics_flow_users GROUP BY 1, 2, 3
+    UNION ALL
+    SELECT s.flow_slug, (f.started_at AT TIME ZONE 'UTC')::date, f.flow_version, s.step_id,
+           0, count(s.completed_at)::int, count(s.skipped_at)::int, count(*)::int,
+           (count(*) FILTER (WHERE s.completed_at IS NULL AND s.skipped_at IS NULL AND f.completed_at IS NULL))::int
+    FROM analytics_step_users s JOIN analytics_flow_users f ON f.user_id = s.user_id AND f.flow_slug = s.flow_slug
+    GROUP BY 1, 2, 3, 4`,
+  durations: `
+    SELECT flow_slug, day, flow_version, bucket, count(*)::int AS count FROM (
+      SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version,
+             CASE WHEN completed_at - started_at < interval '1 second' THEN 0
+                  ELSE LEAST(1 + floor(4 * log(2.0, extract(epoch FROM completed_at - started_at)::numeric)), 127) END AS bucket
+      FROM analytics_flow_users WHERE completed_at IS NOT NULL
+    ) AS d GROUP BY 1, 2, 3, 4`,
+};
