@@ -18,6 +18,7 @@ import { registerSessionRoutes } from './routes/sessions.js';
 import { registerBenchRoutes } from './routes/bench.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerScriptRoutes, type ScriptBuild } from './routes/script.js';
+import { registerAnalyticsRoutes } from './routes/analytics.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes; over it, 413. @default 102400 (100 KB) */
@@ -221,6 +222,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
   registerFlowRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerHealthRoutes(app, deps);
+  registerAnalyticsRoutes(app, deps);
   registerScriptRoutes(app, deps.script);
   if (deps.benchRoutes) registerBenchRoutes(app, deps);
   return app;

@@ -274,7 +274,7 @@ export const ROLLUPS_FROM_FACTS_SQL = {
     SELECT flow_slug, day, flow_version, bucket, count(*)::int AS count FROM (
       SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version,
              CASE WHEN completed_at - started_at < interval '1 second' THEN 0
-                  ELSE LEAST(1 + floor(4 * log(2.0, extract(epoch FROM completed_at - started_at)::numeric)), 127) END AS bucket
+                  ELSE LEAST(1 + floor(4 * log(2.0, extract(epoch FROM completed_at - started_at)::numeric)), 127) END::int AS bucket
       FROM analytics_flow_users WHERE completed_at IS NOT NULL
     ) AS d GROUP BY 1, 2, 3, 4`,
 };

@@ -32,6 +32,9 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET /v1/public/flowStates', method: 'GET', request: (userId) => ({ path: `/v1/public/flowStates?userId=${userId}` }), success: 200, isPrivate: false },
   { name: 'GET /v1/public/flows', method: 'GET', request: () => ({ path: '/v1/public/flows' }), success: 200, isPrivate: false },
   { name: 'DELETE /v1/users', method: 'DELETE', request: (userId) => ({ path: `/v1/users?foreignId=${userId}` }), success: 204, isPrivate: true },
+  { name: 'GET /v1/analytics/flows', method: 'GET', request: () => ({ path: '/v1/analytics/flows' }), success: 200, isPrivate: true },
+  { name: 'GET /v1/analytics/flows/{slug}', method: 'GET', request: () => ({ path: '/v1/analytics/flows/welcome' }), success: 200, isPrivate: true },
+  { name: 'GET /v1/analytics/flows/{slug}/responses', method: 'GET', request: () => ({ path: '/v1/analytics/flows/welcome/responses' }), success: 200, isPrivate: true },
 ];
 
 async function userCount(): Promise<number> {

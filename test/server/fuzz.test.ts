@@ -179,7 +179,11 @@ const REQUEST: fc.Arbitrary<FuzzRequest> = fc.oneof(
       },
     })),
   ),
-  fc.tuple(fc.constantFrom('/v1/public/flowStates', '/v1/public/flows', '/v1/users', '/v1/public/flows/setup', '/v1/public/flows/nope'), query(['userId', 'groupId', 'content', 'userHash', 'offset', 'limit', 'foreignId']), fc.constantFrom(PUBLIC_KEY, PRIVATE_KEY))
+  fc.tuple(
+    fc.constantFrom('/v1/public/flowStates', '/v1/public/flows', '/v1/users', '/v1/public/flows/setup', '/v1/public/flows/nope', '/v1/analytics/flows', '/v1/analytics/flows/setup', '/v1/analytics/flows/setup/responses'),
+    query(['userId', 'groupId', 'content', 'userHash', 'offset', 'limit', 'foreignId', 'from', 'to', 'version', 'cursor', 'stepId']),
+    fc.constantFrom(PUBLIC_KEY, PRIVATE_KEY),
+  )
     .map(([path, search, key]): FuzzRequest => ({ method: 'GET', path: `${path}?${search}`, headers: { Authorization: `Bearer ${key}` } })),
   fc.tuple(query(['foreignId']), fc.constantFrom(PUBLIC_KEY, PRIVATE_KEY))
     .map(([search, key]): FuzzRequest => ({ method: 'DELETE', path: `/v1/users?${search}`, headers: { Authorization: `Bearer ${key}` } })),

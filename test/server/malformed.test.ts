@@ -17,7 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const TABLES = ['users', 'user_events', 'groups', 'group_events', 'group_members', 'flows', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys'];
+const TABLES = [
+  'users', 'user_events', 'groups', 'group_events', 'group_members', 'flows', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys',
+  'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'webhook_outbox',
+];
 
 /** Every stored row, so "unchanged" means unchanged, not just the same counts. */
 async function storedState(): Promise<Record<string, unknown[]>> {
@@ -114,6 +117,19 @@ const CASES: Case[] = [
   { name: 'delete without foreignId', method: 'DELETE', path: '/v1/users', key: PRIVATE_KEY, status: 400, field: 'foreignId' },
   { name: 'delete with an empty foreignId', method: 'DELETE', path: '/v1/users?foreignId=', key: PRIVATE_KEY, status: 400, field: 'foreignId' },
   { name: 'delete of an unknown user', method: 'DELETE', path: '/v1/users?foreignId=nobody', key: PRIVATE_KEY, status: 404, field: 'foreignId' },
+  // Analytics queries (private key)
+  { name: 'analytics with from not a date', method: 'GET', path: '/v1/analytics/flows?from=last-week', key: PRIVATE_KEY, status: 400, field: 'from' },
+  { name: 'analytics with from after to', method: 'GET', path: '/v1/analytics/flows?from=2024-03-02&to=2024-03-01', key: PRIVATE_KEY, status: 400, field: 'from' },
+  { name: 'analytics over more than 366 days', method: 'GET', path: '/v1/analytics/flows?from=2022-01-01&to=2024-01-01', key: PRIVATE_KEY, status: 400, field: 'from' },
+  { name: 'analytics with version=abc', method: 'GET', path: '/v1/analytics/flows/welcome?version=abc', key: PRIVATE_KEY, status: 400, field: 'version' },
+  { name: 'analytics with an unknown query field', method: 'GET', path: '/v1/analytics/flows?since=2024-01-01', key: PRIVATE_KEY, status: 400, field: 'since' },
+  { name: 'analytics of an unknown flow', method: 'GET', path: '/v1/analytics/flows/nope', key: PRIVATE_KEY, status: 404, field: 'slug' },
+  { name: 'analytics of an unknown version', method: 'GET', path: '/v1/analytics/flows/welcome?version=9', key: PRIVATE_KEY, status: 404, field: 'version' },
+  { name: 'answers with limit=0', method: 'GET', path: '/v1/analytics/flows/welcome/responses?limit=0', key: PRIVATE_KEY, status: 400, field: 'limit' },
+  { name: 'answers with a forged cursor', method: 'GET', path: '/v1/analytics/flows/welcome/responses?cursor=WyJ4IiwiMSIsImEiXQ', key: PRIVATE_KEY, status: 400, field: 'cursor' },
+  { name: 'answers as CSV of an unknown flow', method: 'GET', path: '/v1/analytics/flows/nope/responses', key: PRIVATE_KEY, headers: { Accept: 'text/csv' }, status: 404, field: 'slug' },
+  { name: 'analytics with a public key', method: 'GET', path: '/v1/analytics/flows', status: 403 },
+  { name: 'POST on analytics', method: 'POST', path: '/v1/analytics/flows', key: PRIVATE_KEY, body: {}, status: 405 },
   // Paths and methods
   { name: 'an unknown path', method: 'GET', path: '/v1/public/nothing', status: 404 },
   { name: 'an unknown version', method: 'GET', path: '/v2/public/flows', key: PRIVATE_KEY, status: 404 },

@@ -9,13 +9,18 @@ let service: TestService;
 const recorded: Array<{ sql: string; params: unknown[] }> = [];
 
 beforeAll(async () => {
-  service = await startTestService({ 'setup.yaml': checklistYaml('setup'), 'team.yaml': checklistYaml('team', "group.properties.tier == 'gold'") });
+  service = await startTestService({
+    'setup.yaml': checklistYaml('setup'),
+    'team.yaml': checklistYaml('team', "group.properties.tier == 'gold'"),
+    'survey.yaml': 'slug: survey\nname: Survey\ntype: SURVEY\ndata:\n  steps:\n    - id: score\n    - id: pick\n      type: single\n    - id: why\n',
+  });
   // Some rows, so the tables are not trivially empty.
   for (let i = 0; i < 30; i++) {
     await service.call('POST', '/v1/public/sessions', {
       body: { userId: `seed-${i}`, groupId: `g-${i % 3}`, userEvents: [{ event: 'e' }], groupProperties: { tier: 'gold' } },
     });
     await service.call('POST', '/v1/public/flowStates', { body: { userId: `seed-${i}`, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: `seed-${i}`, flowSlug: 'survey', stepId: 'score', actionType: 'COMPLETED_STEP', data: { value: i % 11 } } });
   }
   // From here on, every statement the service runs is recorded.
   const db = service.db as { query: Queryable['query']; transaction: typeof service.db.transaction };
@@ -33,7 +38,10 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 /** Tables whose size grows with users and use; a scan of one of them per request would not scale. */
-const GROWING = ['users', 'user_events', 'user_event_counts', 'groups', 'group_events', 'group_event_counts', 'group_members', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys'];
+const GROWING = [
+  'users', 'user_events', 'user_event_counts', 'groups', 'group_events', 'group_event_counts', 'group_members', 'flow_states', 'step_states', 'flow_responses',
+  'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'webhook_outbox',
+];
 
 function scannedTables(plan: unknown): string[] {
   const found: string[] = [];
@@ -51,7 +59,7 @@ function scannedTables(plan: unknown): string[] {
 }
 
 describe('query plans', () => {
-  it('use an index for every statement of reads, transitions, upserts, sessions, links and deletes', async () => {
+  it('use an index for every statement of reads, transitions, upserts, sessions, links, deletes and analytics reports', async () => {
     const userId = `plan-${randomUUID()}`;
     const guest = `guest_${randomUUID()}`;
     const key = { 'Idempotency-Key': randomUUID() };
@@ -66,6 +74,12 @@ describe('query plans', () => {
     await service.call('POST', '/v1/public/sessions', { body: { userId, groupId: 'g-2', userProperties: { a: 1 }, groupEvents: [{ event: 'x' }] } });
     await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
     await service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
+    for (const path of ['/v1/analytics/flows', '/v1/analytics/flows/setup?version=1', '/v1/analytics/flows/survey']) {
+      expect((await service.call('GET', path, { key: PRIVATE_KEY })).status).toBe(200);
+    }
+    const page = await service.call('GET', '/v1/analytics/flows/survey/responses?limit=2', { key: PRIVATE_KEY });
+    await service.call('GET', `/v1/analytics/flows/survey/responses?limit=2&cursor=${page.body.nextCursor}`, { key: PRIVATE_KEY });
+    await service.call('GET', '/v1/analytics/flows/survey/responses', { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
 
     const statements = [...new Map(recorded.map((entry) => [entry.sql, entry])).values()];
     expect(statements.length).toBeGreaterThan(10);

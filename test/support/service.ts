@@ -1,5 +1,5 @@
 // Starts a real service on loopback with in-memory PGlite (or a fresh PostgreSQL database) and a temporary flow folder, for tests.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,8 @@ export interface TestService extends RunningService {
   flowsDir: string;
   /** Writes (or replaces) one flow file and reloads the catalog. */
   writeFlow(file: string, yaml: string): Promise<void>;
+  /** Removes one flow file and reloads the catalog. */
+  removeFlow(file: string): Promise<void>;
   call(method: string, path: string, init?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
 }
 
@@ -38,6 +40,10 @@ export async function startTestService(
     flowsDir,
     async writeFlow(file, yaml) {
       writeFileSync(join(flowsDir, file), yaml);
+      await service.catalog.load();
+    },
+    async removeFlow(file) {
+      unlinkSync(join(flowsDir, file));
       await service.catalog.load();
     },
     async call(method, path, init = {}) {

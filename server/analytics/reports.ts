@@ -1,0 +1,351 @@
+// Analytics reports, aggregated in SQL: flows and step funnels from the daily rollups, answers from the response log's index.
+import type {
+  AnalyticsFlowResponse,
+  AnalyticsFlowsResponse,
+  AnswerRow,
+  FlowData,
+  FlowDay,
+  FlowStatus,
+  FlowSummary,
+  FlowType,
+  StepDefinition,
+  StepFunnel,
+  SurveyStepReport,
+} from '../../src/api/wire.js';
+import type { FlowCatalog } from '../flows/catalog.js';
+import { HttpProblem } from '../http/problem.js';
+import type { Queryable } from '../storage/database.js';
+import { bucketBounds } from './progress.js';
+import type { AnalyticsWindow } from './window.js';
+
+interface FlowMeta {
+  slug: string;
+  name: string;
+  type: FlowType;
+  status: FlowStatus | null;
+  version: number;
+  steps: StepDefinition[];
+}
+
+/** The window's fields of an answer. */
+const windowOf = (window: AnalyticsWindow) => ({ from: window.from.toISOString(), to: window.to.toISOString(), version: window.version });
+
+/** Median of a histogram of durations, interpolated within its bucket (geometrically: the buckets grow by 2^¼). */
+export function medianSeconds(buckets: Array<{ bucket: number; count: number }>): number | null {
+  const total = buckets.reduce((sum, b) => sum + b.count, 0);
+  if (total <= 0) return null;
+  const half = total / 2;
+  let below = 0;
+  for (const { bucket, count } of [...buckets].sort((a, b) => a.bucket - b.bucket)) {
+    if (count <= 0) continue;
+    if (below + count >= half) {
+      const share = (half - below) / count;
+      const [low, high] = bucketBounds(bucket);
+      const seconds = bucket === 0 ? low + share * (high - low) : low * (high / low) ** share;
+      return Math.round(seconds * 10) / 10;
+    }
+    below += count;
+  }
+  return null;
+}
+
+const rate = (completed: number, started: number) => (started > 0 ? Math.round((completed / started) * 10_000) / 10_000 : null);
+
+/** The newest stored version of every flow (the flows table holds one row per version; it is small). */
+async function storedFlows(db: Queryable): Promise<Map<string, FlowMeta>> {
+  const rows = await db.query<{ slug: string; name: string; type: FlowType; version: number; data: FlowData }>(
+    'SELECT DISTINCT ON (slug) slug, name, type, version, data FROM flows ORDER BY slug, version DESC',
+  );
+  return new Map(rows.map((row) => [row.slug, { slug: row.slug, name: row.name, type: row.type, status: null, version: row.version, steps: row.data.steps ?? [] }]));
+}
+
+/** `GET /v1/analytics/flows`: every flow being served (in the catalog's order), then removed flows that have counts. */
+export async function flowsReport(db: Queryable, catalog: FlowCatalog, window: AnalyticsWindow): Promise<AnalyticsFlowsResponse> {
+  const params = [window.days[0], window.to.toISOString().slice(0, 10), window.version];
+  const counts = await db.query<{ flow_slug: string; started: number; completed: number; skipped: number }>(
+    `SELECT flow_slug, sum(started)::int AS started, sum(completed)::int AS completed, sum(skipped)::int AS skipped
+     FROM analytics_daily WHERE step_id = '' AND day >= $1::date AND day < $2::date AND ($3::int IS NULL OR flow_version = $3)
+     GROUP BY flow_slug`,
+    params,
+  );
+  const durations = await db.query<{ flow_slug: string; bucket: number; count: number }>(
+    `SELECT flow_slug, bucket, sum(count)::int AS count
+     FROM analytics_durations WHERE day >= $1::date AND day < $2::date AND ($3::int IS NULL OR flow_version = $3)
+     GROUP BY flow_slug, bucket`,
+    params,
+  );
+  const bySlug = new Map(counts.map((row) => [row.flow_slug, row]));
+  const histograms = new Map<string, Array<{ bucket: number; count: number }>>();
+  for (const row of durations) {
+    let list = histograms.get(row.flow_slug);
+    if (!list) histograms.set(row.flow_slug, (list = []));
+    list.push({ bucket: row.bucket, count: row.count });
+  }
+  const served: FlowMeta[] = catalog.list().map(({ flow, definition }) => ({
+    slug: flow.slug,
+    name: flow.name,
+    type: flow.type,
+    status: flow.status,
+    version: flow.version,
+    steps: definition.data.steps,
+  }));
+  const servedSlugs = new Set(served.map((flow) => flow.slug));
+  const removed = [...bySlug.keys()].filter((slug) => !servedSlugs.has(slug)).sort();
+  const stored = removed.length > 0 ? await storedFlows(db) : new Map<string, FlowMeta>();
+  const flows = [...served, ...removed.flatMap((slug) => stored.get(slug) ?? [])].map((meta) =>
+    summary(meta, bySlug.get(meta.slug), histograms.get(meta.slug) ?? []),
+  );
+  return { ...windowOf(window), flows };
+}
+
+function summary(meta: FlowMeta, counts: { started: number; completed: number; skipped: number } | undefined, histogram: Array<{ bucket: number; count: number }>): FlowSummary {
+  const started = counts?.started ?? 0;
+  const completed = counts?.completed ?? 0;
+  return {
+    slug: meta.slug,
+    name: meta.name,
+    type: meta.type,
+    status: meta.status,
+    version: meta.version,
+    started,
+    completed,
+    skipped: counts?.skipped ?? 0,
+    completionRate: rate(completed, started),
+    medianSecondsToComplete: medianSeconds(histogram),
+  };
+}
+
+/** The definition a flow report reads: the version asked for, else the one being served, else the newest stored. */
+async function flowMeta(db: Queryable, catalog: FlowCatalog, slug: string, version: number | null): Promise<FlowMeta> {
+  const served = catalog.get(slug);
+  if (served && (version === null || served.flow.version === version)) {
+    const { flow, definition } = served;
+    return { slug, name: flow.name, type: flow.type, status: flow.status, version: flow.version, steps: definition.data.steps };
+  }
+  const [row] = await db.query<{ name: string; type: FlowType; version: number; data: FlowData }>(
+    `SELECT name, type, version, data FROM flows WHERE slug = $1 AND ($2::int IS NULL OR version = $2) ORDER BY version DESC LIMIT 1`,
+    [slug, version],
+  );
+  if (!row) {
+    if (version !== null && (served || (await db.query('SELECT 1 FROM flows WHERE slug = $1 LIMIT 1', [slug])).length > 0)) {
+      throw new HttpProblem(404, `Flow "${slug}" has no version ${version}.`, 'version');
+    }
+    throw new HttpProblem(404, `There is no flow with slug "${slug}".`, 'slug');
+  }
+  return { slug, name: row.name, type: row.type, status: served?.flow.status ?? null, version: served?.flow.version ?? row.version, steps: row.data.steps ?? [] };
+}
+
+/** `GET /v1/analytics/flows/{slug}`: the flow's counts, its step funnel, both by day, and a survey's answers. */
+export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow): Promise<AnalyticsFlowResponse> {
+  const meta = await flowMeta(db, catalog, slug, window.version);
+  const params = [slug, window.days[0], window.to.toISOString().slice(0, 10), window.version];
+  const rows = await db.query<{ day: string; step_id: string; started: number; completed: number; skipped: number; reached: number; dropped: number }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(started)::int AS started, sum(completed)::int AS completed,
+            sum(skipped)::int AS skipped, sum(reached)::int AS reached, sum(dropped)::int AS dropped
+     FROM analytics_daily WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+     GROUP BY day, step_id ORDER BY day, step_id`,
+    params,
+  );
+  const histogram = await db.query<{ bucket: number; count: number }>(
+    `SELECT bucket, sum(count)::int AS count FROM analytics_durations
+     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) GROUP BY bucket`,
+    params,
+  );
+  const totals = { started: 0, completed: 0, skipped: 0 };
+  const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, { stepId: step.id, title: step.title ?? null, reached: 0, completed: 0, skipped: 0, dropped: 0 }]));
+  const days = new Map<string, FlowDay>(window.days.map((date) => [date, { date, started: 0, completed: 0, skipped: 0, steps: [] }]));
+  for (const row of rows) {
+    const day = days.get(row.day);
+    if (row.step_id === '') {
+      totals.started += row.started;
+      totals.completed += row.completed;
+      totals.skipped += row.skipped;
+      if (day) Object.assign(day, { started: row.started, completed: row.completed, skipped: row.skipped });
+      continue;
+    }
+    let step = funnel.get(row.step_id);
+    // A step the definition no longer has keeps its counts, after the others.
+    if (!step) funnel.set(row.step_id, (step = { stepId: row.step_id, title: null, reached: 0, completed: 0, skipped: 0, dropped: 0 }));
+    step.reached += row.reached;
+    step.completed += row.completed;
+    step.skipped += row.skipped;
+    step.dropped += row.dropped;
+    day?.steps.push({ stepId: row.step_id, reached: row.reached, completed: row.completed, skipped: row.skipped, dropped: row.dropped });
+  }
+  const report: AnalyticsFlowResponse = {
+    ...windowOf(window),
+    flow: summary(meta, totals, histogram),
+    steps: [...funnel.values()],
+    days: [...days.values()],
+  };
+  if (meta.type === 'SURVEY') report.survey = { steps: await surveyReport(db, meta, window) };
+  return report;
+}
+
+/** A survey step's kind, as the survey element decides it: its `type`, else `nps` first and `text` after. */
+function surveyKind(step: StepDefinition, index: number): SurveyStepReport['kind'] {
+  const kinds = ['nps', 'rating', 'single', 'multiple', 'text'];
+  if (typeof step.type === 'string' && kinds.includes(step.type)) return step.type as SurveyStepReport['kind'];
+  return index === 0 ? 'nps' : 'text';
+}
+
+/** Where a survey's answers are: completed steps of the flow in the window (on the version asked for). */
+const ANSWERS_WHERE = `r.flow_slug = $1 AND r.action_type = 'COMPLETED_STEP' AND r.created_at >= $2 AND r.created_at < $3
+  AND ($4::int IS NULL OR r.flow_version = $4)`;
+
+/** Comments shown per text step; the rest are in the responses export. */
+const LATEST_COMMENTS = 20;
+
+async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWindow): Promise<SurveyStepReport[]> {
+  const base = [meta.slug, window.from.toISOString(), window.to.toISOString(), window.version];
+  const steps = meta.steps.map((step, index) => ({ step, kind: surveyKind(step, index) }));
+  const responses = await db.query<{ step_id: string; n: number }>(
+    `SELECT r.step_id, count(*)::int AS n FROM flow_responses r
+     WHERE ${ANSWERS_WHERE} AND r.step_id = ANY($5::text[]) AND jsonb_typeof(r.data::jsonb) = 'object' AND r.data::jsonb ? 'value'
+     GROUP BY r.step_id`,
+    [...base, steps.map(({ step }) => step.id)],
+  );
+  const answered = new Map(responses.map((row) => [row.step_id, row.n]));
+  const counted = steps.filter(({ kind }) => kind !== 'text').map(({ step }) => step.id);
+  // Each value of each step, a multiple choice's list counted value by value; bounded, however many distinct values clients sent.
+  const values = counted.length === 0 ? [] : await db.query<{ step_id: string; value: string; n: number }>(
+    `SELECT r.step_id, v.value, count(*)::int AS n
+     FROM flow_responses r
+     CROSS JOIN LATERAL (SELECT r.data::jsonb -> 'value' AS answer) AS a
+     CROSS JOIN LATERAL jsonb_array_elements_text(CASE jsonb_typeof(a.answer) WHEN 'array' THEN a.answer ELSE jsonb_build_array(a.answer) END) AS v(value)
+     WHERE ${ANSWERS_WHERE} AND r.step_id = ANY($5::text[]) AND v.value IS NOT NULL
+     GROUP BY r.step_id, v.value ORDER BY n DESC LIMIT 5000`,
+    [...base, counted],
+  );
+  const reports: SurveyStepReport[] = [];
+  for (const { step, kind } of steps) {
+    const title = step.title ?? null;
+    const counts = new Map(values.filter((row) => row.step_id === step.id).map((row) => [row.value, row.n]));
+    const count = (value: number | string) => counts.get(String(value)) ?? 0;
+    if (kind === 'nps') {
+      const distribution = Array.from({ length: 11 }, (_, score) => count(score));
+      const total = distribution.reduce((a, b) => a + b, 0);
+      const promoters = distribution[9]! + distribution[10]!;
+      const detractors = distribution.slice(0, 7).reduce((a, b) => a + b, 0);
+      reports.push({
+        kind, stepId: step.id, title, responses: total, promoters, passives: total - promoters - detractors, detractors, distribution,
+        score: total > 0 ? Math.round(((promoters - detractors) / total) * 1000) / 10 : null,
+      });
+    } else if (kind === 'rating') {
+      const max = Math.min(Math.max(Number(step.props?.max) || 5, 2), 10);
+      const distribution = Array.from({ length: max }, (_, i) => count(i + 1));
+      const total = distribution.reduce((a, b) => a + b, 0);
+      const sum = distribution.reduce((a, n, i) => a + n * (i + 1), 0);
+      reports.push({ kind, stepId: step.id, title, responses: total, average: total > 0 ? Math.round((sum / total) * 100) / 100 : null, distribution });
+    } else if (kind === 'single' || kind === 'multiple') {
+      const options = (Array.isArray(step.options) ? (step.options as Array<{ value: unknown; label?: unknown }>) : []).map((option) => ({
+        value: String(option.value),
+        label: typeof option.label === 'string' ? option.label : String(option.value),
+        count: count(String(option.value)),
+      }));
+      reports.push({ kind, stepId: step.id, title, responses: answered.get(step.id) ?? 0, options });
+    } else {
+      const comments = await db.query<{ user_id: string; value: string; created_at: Date | string; url: string | null }>(
+        `SELECT r.user_id, r.data::jsonb ->> 'value' AS value, r.created_at, r.url FROM flow_responses r
+         WHERE ${ANSWERS_WHERE} AND r.step_id = $5 AND jsonb_typeof(r.data::jsonb -> 'value') = 'string' AND r.data::jsonb ->> 'value' <> ''
+         ORDER BY r.created_at DESC, r.id DESC LIMIT ${LATEST_COMMENTS}`,
+        [...base, step.id],
+      );
+      reports.push({
+        kind: 'text', stepId: step.id, title, responses: answered.get(step.id) ?? 0,
+        comments: comments.map((c) => ({ userId: c.user_id, value: c.value, createdAt: new Date(c.created_at).toISOString(), url: c.url })),
+      });
+    }
+  }
+  return reports;
+}
+
+/** Position after the last answer of a page: the response's time (to the microsecond), its ID, and the field. */
+type Cursor = [at: string, id: string, field: string];
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+export function decodeCursor(text: string): Cursor {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (
+    !Array.isArray(value) || value.length !== 3 || !value.every((part) => typeof part === 'string') ||
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value[0]) || !/^\d{1,19}$/.test(value[1]) || Number.isNaN(Date.parse(value[0]))
+  ) {
+    throw new HttpProblem(400, 'query field "cursor" is not a cursor this service made; pass the nextCursor of the previous page', 'cursor');
+  }
+  return value as Cursor;
+}
+
+/** The page of answers after `cursor`, newest first: each form field, or a survey's `value`, one row each. */
+export async function answersPage(
+  db: Queryable,
+  catalog: FlowCatalog,
+  slug: string,
+  window: AnalyticsWindow,
+  options: { stepId?: string; limit: number; cursor?: Cursor; checked?: boolean },
+): Promise<{ rows: AnswerRow[]; next: Cursor | null }> {
+  if (!options.checked) await flowMeta(db, catalog, slug, window.version);
+  const cursor = options.cursor;
+  const rows = await db.query<{
+    id: string; at: string; user_id: string; step_id: string; created_at: Date | string; url: string | null; flow_version: number | null; field: string; value: unknown;
+  }>(
+    `SELECT r.id::text AS id, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, r.user_id, r.step_id,
+            r.created_at, r.url, r.flow_version, f.key AS field, f.value
+     FROM flow_responses r
+     CROSS JOIN LATERAL jsonb_each(CASE jsonb_typeof(r.data::jsonb) WHEN 'object' THEN r.data::jsonb ELSE jsonb_build_object('value', r.data::jsonb) END) AS f
+     WHERE ${ANSWERS_WHERE} AND r.data <> '{"reason":"bootstrap"}' AND ($5::text IS NULL OR r.step_id = $5)
+       AND ($6::timestamptz IS NULL OR (r.created_at, r.id) <= ($6::timestamptz, $7::bigint))
+       AND ($6::timestamptz IS NULL OR (r.created_at, r.id) < ($6::timestamptz, $7::bigint) OR f.key > $8)
+     ORDER BY r.created_at DESC, r.id DESC, f.key
+     LIMIT $9`,
+    [slug, window.from.toISOString(), window.to.toISOString(), window.version, options.stepId ?? null, cursor?.[0] ?? null, cursor?.[1] ?? null, cursor?.[2] ?? null, options.limit + 1],
+  );
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map((row) => ({
+      responseId: row.id,
+      userId: row.user_id,
+      stepId: row.step_id,
+      field: row.field,
+      value: row.value,
+      createdAt: new Date(row.created_at).toISOString(),
+      url: row.url,
+      version: row.flow_version,
+    })),
+    next: rows.length > options.limit && last ? [last.at, last.id, last.field] : null,
+  };
+}
+
+/** The CSV columns, in order. */
+export const CSV_COLUMNS = ['created_at', 'user_id', 'step_id', 'field', 'value', 'url', 'version', 'response_id'] as const;
+
+/** One CSV cell (RFC 4180). Text that a spreadsheet would run as a formula (=, +, -, @) gets a leading apostrophe. */
+export function csvCell(value: unknown): string {
+  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Every answer of the window as CSV lines (header first), read a thousand at a time. */
+export async function* answersCsv(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow, stepId?: string): AsyncGenerator<string> {
+  await flowMeta(db, catalog, slug, window.version);
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  let cursor: Cursor | undefined;
+  // Bounded: each page moves the cursor past at least one answer, and the window holds finitely many.
+  for (;;) {
+    const { rows, next } = await answersPage(db, catalog, slug, window, { stepId, limit: 1000, cursor, checked: true });
+    if (rows.length > 0) {
+      yield rows.map((row) => [row.createdAt, row.userId, row.stepId, row.field, row.value, row.url, row.version, row.responseId].map(csvCell).join(',')).join('\r\n') + '\r\n';
+    }
+    if (!next) return;
+    cursor = next;
+  }
+}

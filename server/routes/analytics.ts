@@ -1,0 +1,88 @@
+// /v1/analytics/…: flows, one flow's funnel and survey, and its answers (JSON pages or a CSV stream); private key only.
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AnalyticsResponsesResponse } from '../../src/api/wire.js';
+import type { AppDeps } from '../app.js';
+import { HttpProblem } from '../http/problem.js';
+import { idSchema } from '../http/schemas.js';
+import { answersCsv, answersPage, decodeCursor, encodeCursor, flowReport, flowsReport } from '../analytics/reports.js';
+import { parseWindow, windowQueryProperties } from '../analytics/window.js';
+
+/** Answers per page of the responses endpoint. */
+export const DEFAULT_ANSWERS_PAGE = 100;
+export const MAX_ANSWERS_PAGE = 1000;
+
+type WindowQuery = { from?: string; to?: string; version?: string };
+type ResponsesQuery = WindowQuery & { stepId?: string; limit?: string; cursor?: string };
+
+const windowQuery = { type: 'object', additionalProperties: false, properties: windowQueryProperties } as const;
+const slugParams = { type: 'object', required: ['slug'], properties: { slug: idSchema } } as const;
+
+/** Whether the client asked for CSV (`Accept: text/csv`, alone or in a list). */
+const wantsCsv = (accept: string | undefined) => (accept ?? '').split(',').some((part) => part.trim().toLowerCase().startsWith('text/csv'));
+
+/** Reports hold users' answers: never kept by a browser or a proxy. */
+const onSend = async (_request: unknown, reply: FastifyReply) => {
+  reply.header('Cache-Control', 'no-store');
+};
+
+export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.get<{ Querystring: WindowQuery }>('/v1/analytics/flows', { onSend, schema: { querystring: windowQuery } }, async (request) =>
+    flowsReport(deps.db, deps.catalog, parseWindow(request.query)),
+  );
+
+  app.get<{ Params: { slug: string }; Querystring: WindowQuery }>(
+    '/v1/analytics/flows/:slug',
+    { onSend, schema: { params: slugParams, querystring: windowQuery } },
+    async (request) => flowReport(deps.db, deps.catalog, request.params.slug, parseWindow(request.query)),
+  );
+
+  app.get<{ Params: { slug: string }; Querystring: ResponsesQuery }>(
+    '/v1/analytics/flows/:slug/responses',
+    {
+      onSend,
+      schema: {
+        params: slugParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...windowQueryProperties, stepId: idSchema, limit: { type: 'string', maxLength: 16 }, cursor: { type: 'string', maxLength: 2048 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const window = parseWindow(request.query);
+      const { stepId } = request.query;
+      if (wantsCsv(request.headers.accept)) {
+        const generator = answersCsv(deps.db, deps.catalog, slug, window, stepId);
+        // The first chunk (the header) is read before answering, so an unknown flow is still a 404 problem.
+        const first = await generator.next();
+        const name = `${slug.replace(/[^\w.-]/g, '_')}-answers-${window.days[0]}-to-${window.days.at(-1)}.csv`;
+        reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${name}"`);
+        return reply.send(Readable.from((async function* () {
+          if (!first.done) yield first.value;
+          yield* generator;
+        })()));
+      }
+      const limitText = request.query.limit;
+      if (limitText !== undefined && (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_ANSWERS_PAGE)) {
+        throw new HttpProblem(400, `query field "limit" must be a whole number from 1 to ${MAX_ANSWERS_PAGE}`, 'limit');
+      }
+      const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      const { rows, next } = await answersPage(deps.db, deps.catalog, slug, window, {
+        stepId,
+        limit: limitText === undefined ? DEFAULT_ANSWERS_PAGE : Number(limitText),
+        cursor,
+      });
+      const body: AnalyticsResponsesResponse = {
+        from: window.from.toISOString(),
+        to: window.to.toISOString(),
+        version: window.version,
+        data: rows,
+        nextCursor: next ? encodeCursor(next) : null,
+      };
+      return body;
+    },
+  );
+}

@@ -1,0 +1,437 @@
+// The analytics API over loopback HTTP: flow counts, step funnels by day, versions, survey answers, answer pages and CSV, deletes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  ActionType,
+  AnalyticsFlowResponse,
+  AnalyticsFlowsResponse,
+  AnalyticsResponsesResponse,
+  SurveyStepReport,
+} from '../../src/api/wire.js';
+import { ROLLUPS_FROM_FACTS_SQL } from '../../server/analytics/progress.js';
+import { checklistYaml, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+
+const DAY = 86_400_000;
+/** Midnight UTC today, and a day `n` days before it. */
+const today = Math.floor(Date.now() / DAY) * DAY;
+const daysAgo = (n: number, seconds = 0) => new Date(today - n * DAY + 10 * 3600_000 + seconds * 1000).toISOString();
+const dateOf = (n: number) => new Date(today - n * DAY).toISOString().slice(0, 10);
+
+const surveyYaml = (slug: string) => `
+slug: ${slug}
+name: Happiness survey
+type: SURVEY
+data:
+  steps:
+    - id: score
+      title: How likely are you to recommend us?
+    - id: stars
+      type: rating
+      title: Rate the setup
+      props: { max: 5 }
+    - id: reason
+      type: single
+      title: What brought you here?
+      options: [{ value: ads, label: An ad }, { value: friend, label: A friend }]
+    - id: why
+      title: Why?
+`;
+
+const formYaml = (slug: string) => `
+slug: ${slug}
+name: Profile form
+type: FORM
+data:
+  steps:
+    - id: profile
+      title: About you
+      fields:
+        - { id: name, type: text, label: Name }
+        - { id: role, type: select, label: Role, options: [{ value: dev, label: Developer }] }
+    - id: team
+      title: Your team
+      fields:
+        - { id: size, type: number, label: Size }
+`;
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({});
+});
+afterAll(() => service?.close());
+
+let flowCounter = 0;
+/** A flow of its own for one test, so the counts of one test never mix with another's. */
+async function newFlow(kind: 'checklist' | 'survey' | 'form'): Promise<string> {
+  const slug = `${kind}-${++flowCounter}`;
+  const yaml = kind === 'checklist' ? checklistYaml(slug) : kind === 'survey' ? surveyYaml(slug) : formYaml(slug);
+  await service.writeFlow(`${slug}.yaml`, yaml);
+  return slug;
+}
+
+async function act(userId: string, flowSlug: string, actionType: ActionType, stepId = '', createdAt?: string, data?: unknown, url?: string): Promise<void> {
+  const response = await service.call('POST', '/v1/public/flowStates', {
+    body: { userId, flowSlug, stepId, actionType, ...(createdAt ? { createdAt } : {}), ...(data !== undefined ? { data } : {}), ...(url ? { context: { url } } : {}) },
+  });
+  expect(response.status, response.text).toBe(201);
+}
+
+async function get<T>(path: string, headers: Record<string, string> = {}): Promise<T> {
+  const response = await service.call('GET', path, { key: PRIVATE_KEY, headers });
+  expect(response.status, response.text).toBe(200);
+  return response.body as T;
+}
+
+const window = `from=${dateOf(10)}&to=${dateOf(-1)}`;
+
+/** The rollups as kept at write time, and as the facts say they should be. */
+async function rollups(): Promise<{ kept: unknown[]; expected: unknown[] }> {
+  const order = 'ORDER BY 1, 2, 3, 4';
+  const nonZero = 'WHERE started <> 0 OR completed <> 0 OR skipped <> 0 OR reached <> 0 OR dropped <> 0';
+  const kept = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD') AS day, flow_version, step_id, started::int, completed::int, skipped::int, reached::int, dropped::int FROM analytics_daily ${nonZero} ${order}`,
+  );
+  const expected = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD') AS day, flow_version, step_id, started, completed, skipped, reached, dropped FROM (${ROLLUPS_FROM_FACTS_SQL.daily}) AS r ${nonZero} ${order}`,
+  );
+  const keptDurations = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, count::int FROM analytics_durations WHERE count <> 0 ${order}`);
+  const expectedDurations = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, count FROM (${ROLLUPS_FROM_FACTS_SQL.durations}) AS d ${order}`);
+  return { kept: [...kept, ...keptDurations], expected: [...expected, ...expectedDurations] };
+}
+
+describe('GET /v1/analytics/flows', () => {
+  it('counts each user once per flow: started, completed, skipped, the completion rate and the median time to complete', async () => {
+    const slug = await newFlow('checklist');
+    // a: done in 30 s; b: done in 90 s; c: dismissed; d: done in 60 s, then restarted and done again (still once).
+    for (const [user, seconds] of [['a', 30], ['b', 90], ['d', 60]] as const) {
+      await act(`${slug}-${user}`, slug, 'STARTED_FLOW', '', daysAgo(3));
+      await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'one', daysAgo(3, seconds / 3));
+      await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'two', daysAgo(3, (2 * seconds) / 3));
+      await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'three', daysAgo(3, seconds));
+    }
+    await act(`${slug}-c`, slug, 'STARTED_FLOW', '', daysAgo(3));
+    await act(`${slug}-c`, slug, 'SKIPPED_FLOW', '', daysAgo(3, 5));
+    await act(`${slug}-d`, slug, 'NOT_STARTED_FLOW', '', daysAgo(2));
+    await act(`${slug}-d`, slug, 'COMPLETED_FLOW', '', daysAgo(2, 1));
+
+    const report = await get<AnalyticsFlowsResponse>(`/v1/analytics/flows?${window}`);
+    const row = report.flows.find((flow) => flow.slug === slug)!;
+    expect(row).toMatchObject({ name: 'Set up', type: 'CHECKLIST', status: 'ACTIVE', version: 1, started: 4, completed: 3, skipped: 1, completionRate: 0.75 });
+    // The median of 30, 60 and 90 s, read from buckets about 19 % wide.
+    expect(row.medianSecondsToComplete).toBeGreaterThan(60 / 1.2);
+    expect(row.medianSecondsToComplete).toBeLessThan(60 * 1.2);
+    expect(report).toMatchObject({ from: `${dateOf(10)}T00:00:00.000Z`, to: `${dateOf(-1)}T00:00:00.000Z`, version: null });
+  });
+
+  it('lists every served flow, with zeros for a flow nobody started', async () => {
+    const slug = await newFlow('checklist');
+    const report = await get<AnalyticsFlowsResponse>('/v1/analytics/flows');
+    expect(report.flows.find((flow) => flow.slug === slug)).toMatchObject({ started: 0, completed: 0, skipped: 0, completionRate: null, medianSecondsToComplete: null });
+  });
+
+  it('keeps counting a flow whose file was removed', async () => {
+    const slug = await newFlow('checklist');
+    await act(`${slug}-a`, slug, 'STARTED_FLOW', '', daysAgo(1));
+    await service.removeFlow(`${slug}.yaml`);
+    const report = await get<AnalyticsFlowsResponse>(`/v1/analytics/flows?${window}`);
+    expect(report.flows.find((flow) => flow.slug === slug)).toMatchObject({ name: 'Set up', status: null, started: 1 });
+    const detail = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(detail.flow).toMatchObject({ status: null, started: 1 });
+    expect(detail.steps.map((step) => step.stepId)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('counts only the users who started on the version asked for, and answers given on it', async () => {
+    const slug = await newFlow('survey');
+    await act(`${slug}-old`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: 3 });
+    await service.writeFlow(`${slug}.yaml`, surveyYaml(slug).replace('Why?', 'Why, in a few words?'));
+    await act(`${slug}-new`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: 10 });
+    await act(`${slug}-new2`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: 9 });
+
+    const all = await get<AnalyticsFlowsResponse>(`/v1/analytics/flows?${window}`);
+    const v1 = await get<AnalyticsFlowsResponse>(`/v1/analytics/flows?${window}&version=1`);
+    const v2 = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}&version=2`);
+    expect(all.flows.find((f) => f.slug === slug)!.started).toBe(3);
+    expect(v1.flows.find((f) => f.slug === slug)!.started).toBe(1);
+    expect(v2.flow.started).toBe(2);
+    expect(v2.version).toBe(2);
+    const nps = v2.survey!.steps.find((s) => s.kind === 'nps') as Extract<SurveyStepReport, { kind: 'nps' }>;
+    expect(nps).toMatchObject({ responses: 2, promoters: 2, score: 100 });
+    expect(v2.survey!.steps.find((s) => s.stepId === 'why')!.title).toBe('Why, in a few words?');
+    const answers = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&version=1`);
+    expect(answers.data.map((row) => [row.userId, row.value, row.version])).toEqual([[`${slug}-old`, 3, 1]]);
+    const missing = await service.call('GET', `/v1/analytics/flows/${slug}?version=7`, { key: PRIVATE_KEY });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ status: 404, field: 'version' });
+  });
+});
+
+describe('GET /v1/analytics/flows/{slug}', () => {
+  it('reports the step funnel: users who reached each step, completed it, skipped it, and dropped there', async () => {
+    const slug = await newFlow('checklist');
+    // a finishes; b completes one and stops at two; c skips two and stops at three; d dismisses the flow at one.
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'one', daysAgo(2));
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'two', daysAgo(2, 1));
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'three', daysAgo(2, 2));
+    await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'one', daysAgo(2));
+    await act(`${slug}-c`, slug, 'COMPLETED_STEP', 'one', daysAgo(1));
+    await act(`${slug}-c`, slug, 'SKIPPED_STEP', 'two', daysAgo(1, 1));
+    await act(`${slug}-d`, slug, 'STARTED_FLOW', '', daysAgo(1));
+    await act(`${slug}-d`, slug, 'SKIPPED_FLOW', '', daysAgo(1, 1));
+
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(report.flow).toMatchObject({ slug, started: 4, completed: 1, skipped: 1, completionRate: 0.25 });
+    expect(report.steps).toEqual([
+      { stepId: 'one', title: 'One', reached: 4, completed: 3, skipped: 0, dropped: 1 },
+      { stepId: 'two', title: 'Two', reached: 3, completed: 1, skipped: 1, dropped: 1 },
+      { stepId: 'three', title: 'Three', reached: 2, completed: 1, skipped: 0, dropped: 1 },
+    ]);
+    expect(report.survey).toBeUndefined();
+  });
+
+  it('gives the same counts for every day of the window, by the day each user first started', async () => {
+    const slug = await newFlow('checklist');
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'one', daysAgo(3));
+    await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'one', daysAgo(1));
+    // b's later completion counts on the day b started.
+    await act(`${slug}-b`, slug, 'COMPLETED_FLOW', '', daysAgo(0));
+
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?from=${daysAgo(4)}&to=${dateOf(0)}T05:00:00Z`);
+    expect(report.from).toBe(`${dateOf(4)}T00:00:00.000Z`);
+    expect(report.to).toBe(`${dateOf(-1)}T00:00:00.000Z`);
+    expect(report.days.map((day) => day.date)).toEqual([dateOf(4), dateOf(3), dateOf(2), dateOf(1), dateOf(0)]);
+    expect(report.days.map((day) => [day.started, day.completed])).toEqual([[0, 0], [1, 0], [0, 0], [1, 1], [0, 0]]);
+    expect(report.days[1]!.steps).toEqual([
+      { stepId: 'one', reached: 1, completed: 1, skipped: 0, dropped: 0 },
+      { stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 1 },
+    ]);
+    expect(report.days[3]!.steps.find((step) => step.stepId === 'two')).toEqual({ stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 0 });
+  });
+
+  it('reports a survey: the NPS score and distribution, a rating, a choice, and the latest comments', async () => {
+    const slug = await newFlow('survey');
+    const scores = [10, 9, 9, 8, 7, 6, 3, 0];
+    for (const [i, value] of scores.entries()) await act(`${slug}-${i}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, i), { value });
+    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'stars', daysAgo(1, 20), { value: 5 });
+    await act(`${slug}-1`, slug, 'COMPLETED_STEP', 'stars', daysAgo(1, 20), { value: 2 });
+    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 30), { value: 'friend' });
+    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 40), { value: 'Setup took five minutes' }, 'https://app.example/home');
+    await act(`${slug}-6`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 31), { value: 'ads' });
+    await act(`${slug}-6`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 41), { value: 'The export is slow' });
+
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(report.survey!.steps).toEqual([
+      {
+        kind: 'nps', stepId: 'score', title: 'How likely are you to recommend us?', responses: 8, promoters: 3, passives: 2, detractors: 3, score: 0,
+        distribution: [1, 0, 0, 1, 0, 0, 1, 1, 1, 2, 1],
+      },
+      { kind: 'rating', stepId: 'stars', title: 'Rate the setup', responses: 2, average: 3.5, distribution: [0, 1, 0, 0, 1] },
+      {
+        kind: 'single', stepId: 'reason', title: 'What brought you here?', responses: 2,
+        options: [{ value: 'ads', label: 'An ad', count: 1 }, { value: 'friend', label: 'A friend', count: 1 }],
+      },
+      {
+        kind: 'text', stepId: 'why', title: 'Why?', responses: 2,
+        comments: [
+          { userId: `${slug}-6`, value: 'The export is slow', createdAt: daysAgo(1, 41), url: null },
+          { userId: `${slug}-0`, value: 'Setup took five minutes', createdAt: daysAgo(1, 40), url: 'https://app.example/home' },
+        ],
+      },
+    ]);
+  });
+
+  it('answers 404 for an unknown flow', async () => {
+    const response = await service.call('GET', '/v1/analytics/flows/no-such-flow', { key: PRIVATE_KEY });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ status: 404, field: 'slug' });
+  });
+});
+
+describe('GET /v1/analytics/flows/{slug}/responses', () => {
+  it('pages every form field and survey answer, newest first, with its user, step, time, page and version', async () => {
+    const slug = await newFlow('form');
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'profile', daysAgo(2), { name: 'Ada', role: 'dev' }, 'https://app.example/welcome');
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'team', daysAgo(2, 5), { size: 12 });
+    await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'profile', daysAgo(1), { name: 'Grace' });
+    // Steps completed without answers, and other actions, are not answers.
+    await act(`${slug}-c`, slug, 'STARTED_STEP', 'profile', daysAgo(1), { draft: true });
+    await act(`${slug}-c`, slug, 'COMPLETED_STEP', 'profile', daysAgo(1));
+
+    const first = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&limit=2`);
+    expect(first.data.map((row) => [row.userId, row.stepId, row.field, row.value])).toEqual([
+      [`${slug}-b`, 'profile', 'name', 'Grace'],
+      [`${slug}-a`, 'team', 'size', 12],
+    ]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&limit=2&cursor=${first.nextCursor}`);
+    expect(second.data).toEqual([
+      { responseId: expect.any(String), userId: `${slug}-a`, stepId: 'profile', field: 'name', value: 'Ada', createdAt: daysAgo(2), url: 'https://app.example/welcome', version: 1 },
+      { responseId: second.data[0]!.responseId, userId: `${slug}-a`, stepId: 'profile', field: 'role', value: 'dev', createdAt: daysAgo(2), url: 'https://app.example/welcome', version: 1 },
+    ]);
+    expect(second.nextCursor).toBeNull();
+    const oneStep = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&stepId=team`);
+    expect(oneStep.data.map((row) => row.field)).toEqual(['size']);
+  });
+
+  it('streams every answer of the window as CSV, quoted and safe to open in a spreadsheet', async () => {
+    const slug = await newFlow('survey');
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: 9 });
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 1), { value: 'Fast, "simple"\nand cheap' }, 'https://app.example/?a=1,2');
+    await act(`${slug}-=cmd`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 2), { value: '=HYPERLINK("http://evil")' });
+    await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 3), { value: ['ads', 'friend'] });
+
+    const response = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}&limit=1`, { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${slug}-answers-${dateOf(10)}-to-${dateOf(0)}.csv"`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const lines = response.text.split('\r\n');
+    expect(lines[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id');
+    expect(lines.slice(1, -1).map((line) => line.replace(/,\d+$/, ''))).toEqual([
+      `${daysAgo(1, 3)},${slug}-b,reason,value,"[""ads"",""friend""]",,1`,
+      `${daysAgo(1, 2)},${slug}-=cmd,why,value,"'=HYPERLINK(""http://evil"")",,1`,
+      `${daysAgo(1, 1)},${slug}-a,why,value,"Fast, ""simple""\nand cheap","https://app.example/?a=1,2",1`,
+      `${daysAgo(1)},${slug}-a,score,value,9,,1`,
+    ]);
+    expect(lines.at(-1)).toBe('');
+  });
+
+  it('reads a thousand answers page by page, each once', async () => {
+    const slug = await newFlow('survey');
+    await service.db.query(
+      `INSERT INTO users (id) SELECT '${slug}-' || n FROM generate_series(1, 1005) AS n`,
+    );
+    // Several answers share a time, so the cursor must order by more than the time.
+    await service.db.query(
+      `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, flow_version)
+       SELECT '${slug}-' || n, $1, 'score', 'COMPLETED_STEP', '{"value":' || (n % 11) || '}', $2::timestamptz + (n / 3) * interval '1 second', 1
+       FROM generate_series(1, 1005) AS n`,
+      [slug, daysAgo(1)],
+    );
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    for (let page = 0; cursor !== null && page < 10; page++) {
+      const body: AnalyticsResponsesResponse = await get(`/v1/analytics/flows/${slug}/responses?${window}&limit=400${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...body.data.map((row) => row.userId));
+      cursor = body.nextCursor;
+    }
+    expect(cursor).toBeNull();
+    expect(seen).toHaveLength(1005);
+    expect(new Set(seen).size).toBe(1005);
+    const csv = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}`, { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
+    expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(1006);
+  });
+});
+
+describe('analytics and the rest of the service', () => {
+  it('keeps the rollups equal to what the facts say, through starts, resets, restarts, links and deletes', async () => {
+    const slug = await newFlow('checklist');
+    const actions: Array<[ActionType, string]> = [
+      ['STARTED_FLOW', ''], ['STARTED_STEP', 'two'], ['COMPLETED_STEP', 'one'], ['SKIPPED_STEP', 'two'], ['NOT_STARTED_STEP', 'two'],
+      ['COMPLETED_STEP', 'three'], ['SKIPPED_FLOW', ''], ['NOT_STARTED_FLOW', ''], ['COMPLETED_FLOW', ''], ['COMPLETED_STEP', 'two'],
+    ];
+    // A fixed pseudo-random walk, so a failure can be replayed.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let i = 0; i < 120; i++) {
+      const user = next(3) === 0 ? `guest_${slug}-${next(6)}` : `${slug}-${next(6)}`;
+      const [actionType, stepId] = actions[next(actions.length)]!;
+      await act(user, slug, actionType, stepId, daysAgo(next(4), next(5000)));
+    }
+    const linked = await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-linked`, linkGuestId: `guest_${slug}-1` } });
+    expect(linked.status).toBe(201);
+    for (const user of [`${slug}-2`, `${slug}-linked`]) {
+      expect((await service.call('DELETE', `/v1/users?foreignId=${user}`, { key: PRIVATE_KEY })).status).toBe(204);
+    }
+    const { kept, expected } = await rollups();
+    expect(kept).toEqual(expected);
+    expect(kept.length).toBeGreaterThan(5);
+  });
+
+  it('carries a guest\'s progress into the user it is linked to', async () => {
+    const slug = await newFlow('checklist');
+    const guest = `guest_${slug}`;
+    await act(guest, slug, 'COMPLETED_STEP', 'one', daysAgo(1));
+    const linked = await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-user`, linkGuestId: guest } });
+    expect(linked.body.guestLinked).toBe(true);
+    await act(`${slug}-user`, slug, 'COMPLETED_STEP', 'two', daysAgo(0));
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(report.flow.started).toBe(1);
+    expect(report.steps.map((s) => [s.stepId, s.reached, s.completed, s.dropped])).toEqual([['one', 1, 1, 0], ['two', 1, 1, 0], ['three', 1, 0, 1]]);
+  });
+
+  it('takes a deleted user out of every count and every answer', async () => {
+    const slug = await newFlow('survey');
+    for (const user of ['keep', 'gone']) {
+      await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: user === 'keep' ? 10 : 0 });
+      await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 1), { value: `I am ${user}` });
+    }
+    const before = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(before.flow.started).toBe(2);
+    expect((await service.call('DELETE', `/v1/users?foreignId=${slug}-gone`, { key: PRIVATE_KEY })).status).toBe(204);
+
+    const after = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(after.flow).toMatchObject({ started: 1, completed: 0 });
+    expect(after.steps.find((s) => s.stepId === 'score')).toMatchObject({ reached: 1, completed: 1 });
+    expect(after.survey!.steps[0]).toMatchObject({ kind: 'nps', responses: 1, score: 100 });
+    expect((after.survey!.steps[3] as Extract<SurveyStepReport, { kind: 'text' }>).comments.map((c) => c.value)).toEqual(['I am keep']);
+    const answers = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}`);
+    expect(answers.data.every((row) => row.userId === `${slug}-keep`)).toBe(true);
+    for (const table of ['analytics_flow_users', 'analytics_step_users', 'flow_responses', 'webhook_outbox']) {
+      expect(await service.db.query(`SELECT 1 FROM ${table} WHERE user_id = $1`, [`${slug}-gone`])).toEqual([]);
+    }
+  });
+
+  it('leaves completions made by bootstrap out of the counts', async () => {
+    const slug = `boot-${++flowCounter}`;
+    await service.writeFlow(`${slug}.yaml`, checklistYaml(slug).replace('title: One', 'title: One\n      completionCriteria: "true"'));
+    await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-a`, bootstrapFlowStates: true } });
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}`);
+    expect(report.flow.started).toBe(0);
+    const answers = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses`);
+    expect(answers.data).toEqual([]);
+  });
+});
+
+describe('analytics access and bad input', () => {
+  const paths = ['/v1/analytics/flows', '/v1/analytics/flows/x', '/v1/analytics/flows/x/responses'];
+
+  it.each(paths)('answers 403 to a public key and 401 to no key on %s', async (path) => {
+    const publicKey = await service.call('GET', path, { key: PUBLIC_KEY });
+    expect(publicKey.status).toBe(403);
+    expect(publicKey.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(publicKey.body.detail).toContain('private key');
+    expect((await service.call('GET', path, { key: null })).status).toBe(401);
+  });
+
+  const bad: Array<[string, string, string]> = [
+    ['from not a date', '/v1/analytics/flows?from=yesterday', 'from'],
+    ['from on February 30th', '/v1/analytics/flows?from=2024-02-30', 'from'],
+    ['a time without a zone', '/v1/analytics/flows?from=2024-02-01T10:00:00', 'from'],
+    ['to at hour 25', '/v1/analytics/flows?to=2024-02-01T25:00:00Z', 'to'],
+    ['from after to', '/v1/analytics/flows?from=2024-03-02&to=2024-03-01', 'from'],
+    ['a window of 400 days', '/v1/analytics/flows?from=2023-01-01&to=2024-02-05', 'from'],
+    ['from before 2000', '/v1/analytics/flows?from=1999-12-31', 'from'],
+    ['from twice', '/v1/analytics/flows?from=2024-01-01&from=2024-01-02', 'from'],
+    ['version 0', '/v1/analytics/flows?version=0', 'version'],
+    ['version a word', '/v1/analytics/flows/x?version=latest', 'version'],
+    ['an unknown query field', '/v1/analytics/flows?form=2024-01-01', 'form'],
+    ['limit 0', '/v1/analytics/flows/x/responses?limit=0', 'limit'],
+    ['limit 1001', '/v1/analytics/flows/x/responses?limit=1001', 'limit'],
+    ['a cursor that is not one', '/v1/analytics/flows/x/responses?cursor=abc', 'cursor'],
+    ['a stepId with a control character', '/v1/analytics/flows/x/responses?stepId=a%0Ab', 'stepId'],
+  ];
+
+  it.each(bad)('answers 400 with a problem for %s', async (_name, path, field) => {
+    const response = await service.call('GET', path, { key: PRIVATE_KEY });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ status: 400, field });
+  });
+
+  it('answers a slug longer than a path segment may be with a 414 problem', async () => {
+    const response = await service.call('GET', `/v1/analytics/flows/${'s'.repeat(300)}`, { key: PRIVATE_KEY });
+    expect(response.status).toBe(414);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+});
