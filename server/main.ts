@@ -8,6 +8,7 @@ import { resolveIdentity } from './http/identity.js';
 import { startService } from './service.js';
 import { openDatabase } from './storage/database.js';
 import { schemaVersion } from './storage/schema.js';
+import { endpointsFromSettings } from './webhooks/config.js';
 
 export { startService } from './service.js';
 export type { ServiceOptions, RunningService } from './service.js';
@@ -17,6 +18,7 @@ const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
                          [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
+                         [--webhook url]… [--webhook-secret s] [--webhook-events e1,e2]
 
   migrate     bring the database schema up to date and exit (starting the service does it too)
 
@@ -34,7 +36,11 @@ When both are unset, a key pair is made on first start, kept with the data, and 
 
 Identity verification: --identity-secret (ONBOARDING_IDENTITY_SECRET), comma-separated so one can be
 rotated, and --require-identity (ONBOARDING_REQUIRE_IDENTITY=true): public-key requests that name a
-user then need userHash = hex(HMAC-SHA256(secret, userId)). See docs/security.md.`;
+user then need userHash = hex(HMAC-SHA256(secret, userId)). See docs/security.md.
+
+Webhooks: --webhook (repeatable; ONBOARDING_WEBHOOK_URLS, comma-separated) with --webhook-secret
+(ONBOARDING_WEBHOOK_SECRET, at least 16 characters) and --webhook-events (ONBOARDING_WEBHOOK_EVENTS, comma-separated;
+default every event), and/or webhooks.yaml in the flow folder. See docs/analytics.md.`;
 
 /** A database address fit to print: a URL's password is hidden. */
 export function redactDatabase(location: string): string {
@@ -65,6 +71,9 @@ export async function main(argv: string[]): Promise<void> {
         'identity-secret': { type: 'string' },
         'trust-proxy': { type: 'string' },
         'require-identity': { type: 'boolean' },
+        webhook: { type: 'string', multiple: true },
+        'webhook-secret': { type: 'string' },
+        'webhook-events': { type: 'string' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
     }));
@@ -91,10 +100,12 @@ export async function main(argv: string[]): Promise<void> {
   let limits;
   let identity;
   let trustProxy;
+  let endpoints;
   try {
     limits = resolveLimits(values as unknown as Record<string, string | undefined>, process.env);
     trustProxy = resolveTrustProxy(values['trust-proxy'], process.env);
     identity = resolveIdentity({ secret: values['identity-secret'], require: values['require-identity'] }, process.env);
+    endpoints = endpointsFromSettings({ urls: values.webhook, secret: values['webhook-secret'], events: values['webhook-events'] }, process.env);
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     process.exit(2);
@@ -103,6 +114,7 @@ export async function main(argv: string[]): Promise<void> {
     limits,
     identity,
     trustProxy,
+    webhooks: { endpoints },
     port,
     host: values.host,
     flows: values.flows,
@@ -115,6 +127,9 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`  database: ${redactDatabase(values.database)}`);
   console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
   console.log(`  proxies:  ${trustProxy === false ? 'not trusted (the visitor address is the connection\'s)' : `X-Forwarded-For trusted (${String(trustProxy)})`}`);
+  // Only the origin: a webhook URL may hold a token in its path.
+  const hooks = service.webhooks.configured;
+  console.log(`  webhooks: ${hooks.length === 0 ? 'none' : hooks.map((h) => `${new URL(h.url).origin}/… (${h.events?.join(', ') ?? 'every event'})`).join('; ')}`);
   console.log(`  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`);
   if (service.keys.generated) {
     console.log(`  public key:  ${service.keys.public[0]}`);

@@ -7,6 +7,8 @@ import { resolveKeys, type ApiKeys } from './http/auth.js';
 import { IDENTITY_OFF_WARNING, NO_IDENTITY, type IdentityConfig } from './http/identity.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { loadScriptBuild, type ScriptBuild } from './routes/script.js';
+import { checkDistinct, endpointsFromFile, type WebhookEndpoint } from './webhooks/config.js';
+import { DEFAULT_DELIVERY, WebhookDelivery, withEventSink, type DeliverySettings } from './webhooks/delivery.js';
 
 export interface ServiceOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -31,6 +33,11 @@ export interface ServiceOptions {
   benchRoutes?: boolean;
   /** Take visitor addresses from X-Forwarded-For: true, a hop count, or trusted proxy addresses. @default false */
   trustProxy?: boolean | number | string;
+  /**
+   * Webhook endpoints (from flags or environment variables; `webhooks.yaml` in the flow folder adds its own),
+   * and the delivery's timing. @default none, and DEFAULT_DELIVERY
+   */
+  webhooks?: { endpoints?: WebhookEndpoint[]; delivery?: Partial<DeliverySettings> };
 }
 
 export interface RunningService {
@@ -41,6 +48,8 @@ export interface RunningService {
   app: FastifyInstance;
   db: Database;
   catalog: FlowCatalog;
+  /** The webhook outbox's delivery: its endpoints, as configured now. */
+  webhooks: WebhookDelivery;
   close(): Promise<void>;
 }
 
@@ -50,21 +59,28 @@ const CLOSE_DEADLINE_MS = 10_000;
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.logger ?? quietLogger;
-  const db = await openDatabase(options.database ?? 'memory', {
+  const storage = await openDatabase(options.database ?? 'memory', {
     cacheUsers: options.limits?.cacheUsers ?? DEFAULT_LIMITS.cacheUsers,
     poolSize: options.limits?.poolSize ?? DEFAULT_LIMITS.poolSize,
   });
+  const webhooks = new WebhookDelivery(storage, log, { ...DEFAULT_DELIVERY, ...options.webhooks?.delivery });
+  // Transactions carry the outbox's routing, so every write path queues its events in its own transaction.
+  const db = withEventSink(storage, webhooks);
+  const env = options.env ?? process.env;
+  const configuredEndpoints = options.webhooks?.endpoints ?? [];
+  const webhookEndpoints = () => checkDistinct([...configuredEndpoints, ...endpointsFromFile(options.flows, env)]);
   let app: FastifyInstance | undefined;
   let keys: ApiKeys;
   let catalog: FlowCatalog;
   let script: ScriptBuild | undefined;
   const host = options.host ?? '127.0.0.1';
   try {
-    keys = await resolveKeys(db, options.env ?? process.env);
+    keys = await resolveKeys(db, env);
     catalog = new FlowCatalog(db, options.flows, log);
     await catalog.load();
+    webhooks.setEndpoints(webhookEndpoints());
     const identity = options.identity ?? NO_IDENTITY;
-    const benchRoutes = options.benchRoutes ?? (options.env ?? process.env).ONBOARDING_BENCH_ROUTES === '1';
+    const benchRoutes = options.benchRoutes ?? env.ONBOARDING_BENCH_ROUTES === '1';
     script = loadScriptBuild();
     app = await buildApp(
       { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script },
@@ -75,6 +91,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     // A service that could not start lets go of its database (and the data directory's lock).
     await app?.close().catch(() => {});
+    await webhooks.stop();
     await db.close().catch(() => {});
     throw error;
   }
@@ -88,6 +105,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       clearTimeout(timer);
       timer = setTimeout(() => {
         reloading = reloading.then(() => catalog.load().then(() => undefined, (error) => log.warn(`flow reload failed: ${String(error)}`)));
+        reloading = reloading.then(() => {
+          try {
+            webhooks.setEndpoints(webhookEndpoints());
+          } catch (error) {
+            log.warn(`webhooks not reloaded, the previous endpoints stay: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        });
       }, 100);
     });
     watcher.on('error', () => {});
@@ -99,6 +123,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     app,
     db,
     catalog,
+    webhooks,
     async close() {
       watcher?.close();
       // In-flight requests finish; a client that never reads its answer cannot hold the shutdown for ever.
@@ -108,6 +133,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       } finally {
         clearTimeout(deadline);
       }
+      // Events queued by the last requests stay in the outbox for the next start.
+      await webhooks.stop();
       await db.close();
     },
   };

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { BUTTON_ACTIONS, FLOW_STATUSES, FLOW_TYPES, type FlowData, type FlowStatus, type FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../http/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
+import { WEBHOOK_FILES } from '../webhooks/config.js';
 
 export interface FlowDefinition {
   file: string;
@@ -23,7 +24,7 @@ export interface FlowFileError {
 
 const SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/i;
 
-/** Reads every `.yaml`/`.yml` file in `dir`. Invalid files are reported, and the others still load. */
+/** Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml. Invalid files are reported, and the others still load. */
 export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[] } {
   const flows: FlowDefinition[] = [];
   const errors: FlowFileError[] = [];
@@ -33,7 +34,8 @@ export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; error
   } catch (error) {
     throw new Error(`cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`);
   }
-  const files = names.filter((name) => /\.ya?ml$/i.test(name)).sort();
+  // webhooks.yaml beside the flows configures webhooks (server/webhooks/config.ts); it is not a flow.
+  const files = names.filter((name) => /\.ya?ml$/i.test(name) && !WEBHOOK_FILES.includes(name.toLowerCase())).sort();
   const seen = new Map<string, string>();
   for (const file of files) {
     try {

@@ -267,13 +267,10 @@ function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, cha
   }
   const view = deriveFlowState(flow, snapshot).$state;
   if (!view.completed && !view.skipped && view.currentStepId && view.currentStepId !== steps[0]?.id) steps.push({ id: view.currentStepId });
-  return {
-    at: write.date,
-    started: snapshot.flows.get(slug)?.started === true,
-    completed: change.responses.some((r) => r.actionType === 'COMPLETED_FLOW'),
-    skipped: change.responses.some((r) => r.actionType === 'SKIPPED_FLOW'),
-    steps,
-  };
+  const completed = change.responses.some((r) => r.actionType === 'COMPLETED_FLOW');
+  const skipped = change.responses.some((r) => r.actionType === 'SKIPPED_FLOW');
+  // Dismissing a flow that was never marked started still means the user saw it.
+  return { at: write.date, started: snapshot.flows.get(slug)?.started === true || completed || skipped, completed, skipped, steps };
 }
 
 /** A write whose stepId is known ("" for a flow action that named no step), with its time and page. */
