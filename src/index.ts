@@ -3,6 +3,7 @@ import { Onboarding } from './core/onboarding.js';
 
 export { Onboarding } from './core/onboarding.js';
 export type { OnboardingConfig } from './core/onboarding.js';
+export type { ForwardTarget } from './core/forward.js';
 export type {
   OnboardingEventMap,
   OnboardingEventName,

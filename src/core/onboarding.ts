@@ -14,6 +14,7 @@ import { onError, reportError } from './report.js';
 import { createSafeStorage, discarded, readStored, writeJson, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { foldWrite, replayWrites } from './transitions.js';
+import { forwardEvents, type ForwardTarget } from './forward.js';
 
 export interface OnboardingConfig extends Partial<ElementOptions> {
   /** The public API key (`pk_…`). Required. */
@@ -24,6 +25,8 @@ export interface OnboardingConfig extends Partial<ElementOptions> {
   userId?: string;
   /** Reloads state when the SPA route changes (history and hash navigation). @default true */
   refreshOnRouteChange?: boolean;
+  /** Sends flow and step events to PostHog and/or Segment when they are on the page. @default undefined (nothing is sent) */
+  forward?: ForwardTarget | ForwardTarget[];
 }
 
 const EMPTY: FlowStatesResponse = { eligibleFlows: [], ineligibleFlows: [] };
@@ -141,6 +144,7 @@ export class Onboarding {
       },
     });
     this.tabs = connectTabs((message) => this.receive(message));
+    if (config.forward) forwardEvents(this.emitter.on, config.forward);
     setTransition((...args) => this.transition(...args));
     this.stops.push($flows.listen(() => this.announce()));
 
