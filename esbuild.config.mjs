@@ -1,5 +1,6 @@
-// Build: the script-tag IIFE, the ESM build for bundlers, and the service's runnable build, all with source maps.
-// Usage: node esbuild.config.mjs [--only=browser|server]
+// Build: the script-tag IIFE, the ESM build for bundlers, the service's runnable build and the dashboard, all with source maps.
+// Usage: node esbuild.config.mjs [--only=browser|server|dashboard]
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
@@ -43,8 +44,21 @@ export const builds = {
     sourcemap: true,
     logLevel: 'warning',
   },
+  /** dist/dashboard/: the analytics dashboard the service serves at /dashboard (a module script, its page and stylesheet). */
+  dashboard: {
+    ...browserShared,
+    entryPoints: ['src/dashboard/main.ts'],
+    outfile: 'dist/dashboard/dashboard.js',
+    format: 'esm',
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+  },
 };
 
 const selected =
-  only === 'browser' ? [builds.iife, builds.esm] : only === 'server' ? [builds.server] : Object.values(builds);
+  only === 'browser' ? [builds.iife, builds.esm] : only === 'server' ? [builds.server] : only === 'dashboard' ? [builds.dashboard] : Object.values(builds);
 await Promise.all(selected.map((options) => build(options)));
+if (selected.includes(builds.dashboard)) {
+  mkdirSync('dist/dashboard', { recursive: true });
+  for (const file of ['index.html', 'dashboard.css']) copyFileSync(`src/dashboard/${file}`, `dist/dashboard/${file}`);
+}

@@ -19,6 +19,7 @@ import { registerBenchRoutes } from './routes/bench.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerScriptRoutes, type ScriptBuild } from './routes/script.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
+import { registerDashboardRoutes, type DashboardBuild } from './routes/dashboard.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes; over it, 413. @default 102400 (100 KB) */
@@ -75,6 +76,8 @@ export interface AppDeps {
   benchRoutes?: boolean;
   /** The built script the service serves; absent when it has not been built. */
   script?: ScriptBuild;
+  /** The dashboard at /dashboard: absent when it is off, null when it is on but not built. @default off */
+  dashboard?: DashboardBuild | null;
 }
 
 declare module 'fastify' {
@@ -223,6 +226,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
   registerSessionRoutes(app, deps);
   registerHealthRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
+  if (deps.dashboard !== undefined) registerDashboardRoutes(app, deps.dashboard);
   registerScriptRoutes(app, deps.script);
   if (deps.benchRoutes) registerBenchRoutes(app, deps);
   return app;

@@ -18,7 +18,7 @@ const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
                          [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
-                         [--webhook url]… [--webhook-secret s] [--webhook-events e1,e2]
+                         [--webhook url]… [--webhook-secret s] [--webhook-events e1,e2] [--dashboard]
 
   migrate     bring the database schema up to date and exit (starting the service does it too)
 
@@ -40,7 +40,9 @@ user then need userHash = hex(HMAC-SHA256(secret, userId)). See docs/security.md
 
 Webhooks: --webhook (repeatable; ONBOARDING_WEBHOOK_URLS, comma-separated) with --webhook-secret
 (ONBOARDING_WEBHOOK_SECRET, at least 16 characters) and --webhook-events (ONBOARDING_WEBHOOK_EVENTS, comma-separated;
-default every event), and/or webhooks.yaml in the flow folder. See docs/analytics.md.`;
+default every event), and/or webhooks.yaml in the flow folder. See docs/analytics.md.
+
+Dashboard: --dashboard (ONBOARDING_DASHBOARD=true) serves the analytics dashboard at /dashboard; sign in with a private key.`;
 
 /** A database address fit to print: a URL's password is hidden. */
 export function redactDatabase(location: string): string {
@@ -74,6 +76,7 @@ export async function main(argv: string[]): Promise<void> {
         webhook: { type: 'string', multiple: true },
         'webhook-secret': { type: 'string' },
         'webhook-events': { type: 'string' },
+        dashboard: { type: 'boolean', default: env.ONBOARDING_DASHBOARD === 'true' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
     }));
@@ -115,6 +118,7 @@ export async function main(argv: string[]): Promise<void> {
     identity,
     trustProxy,
     webhooks: { endpoints },
+    dashboard: values.dashboard,
     port,
     host: values.host,
     flows: values.flows,
@@ -127,6 +131,7 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`  database: ${redactDatabase(values.database)}`);
   console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
   console.log(`  proxies:  ${trustProxy === false ? 'not trusted (the visitor address is the connection\'s)' : `X-Forwarded-For trusted (${String(trustProxy)})`}`);
+  console.log(`  dashboard: ${values.dashboard ? `${service.url}/dashboard (sign in with a private key)` : 'off (--dashboard or ONBOARDING_DASHBOARD=true turns it on)'}`);
   // Only the origin: a webhook URL may hold a token in its path.
   const hooks = service.webhooks.configured;
   console.log(`  webhooks: ${hooks.length === 0 ? 'none' : hooks.map((h) => `${new URL(h.url).origin}/… (${h.events?.join(', ') ?? 'every event'})`).join('; ')}`);

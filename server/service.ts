@@ -7,6 +7,7 @@ import { resolveKeys, type ApiKeys } from './http/auth.js';
 import { IDENTITY_OFF_WARNING, NO_IDENTITY, type IdentityConfig } from './http/identity.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { loadScriptBuild, type ScriptBuild } from './routes/script.js';
+import { loadDashboardBuild } from './routes/dashboard.js';
 import { checkDistinct, endpointsFromFile, type WebhookEndpoint } from './webhooks/config.js';
 import { DEFAULT_DELIVERY, WebhookDelivery, withEventSink, type DeliverySettings } from './webhooks/delivery.js';
 
@@ -38,6 +39,8 @@ export interface ServiceOptions {
    * and the delivery's timing. @default none, and DEFAULT_DELIVERY
    */
   webhooks?: { endpoints?: WebhookEndpoint[]; delivery?: Partial<DeliverySettings> };
+  /** Serve the analytics dashboard at /dashboard. @default false */
+  dashboard?: boolean;
 }
 
 export interface RunningService {
@@ -82,8 +85,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const identity = options.identity ?? NO_IDENTITY;
     const benchRoutes = options.benchRoutes ?? env.ONBOARDING_BENCH_ROUTES === '1';
     script = loadScriptBuild();
+    const dashboard = options.dashboard ? (loadDashboardBuild() ?? null) : undefined;
+    if (dashboard === null) log.warn('the dashboard is on but not built, so /dashboard answers 404; run npm run build');
     app = await buildApp(
-      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script },
+      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script, dashboard },
       { logger: options.httpLog ?? false, trustProxy: options.trustProxy },
     );
     if (!identity.required) log.warn(IDENTITY_OFF_WARNING);

@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bannerFlowYaml } from '../support/service.js';
+import { startWebhookReceiver, verifySignature } from '../support/webhook-receiver.js';
 
 // Each test starts the built service as a process, some on a new embedded data directory: seconds each on a busy 2-core machine.
 vi.setConfig({ testTimeout: 90_000 });
@@ -172,5 +173,44 @@ describe('npm run server limits', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--max-events must be a whole number');
     expect(stderr).toContain('ONBOARDING_MAX_EVENTS');
+  });
+});
+
+describe('npm run server analytics settings', () => {
+  it('turns the dashboard and webhooks on from environment variables, and refuses a webhook without a secret', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const run = await runUntilListening(['--port', '0', '--flows', dir, '--database', 'memory'], {
+        ONBOARDING_PUBLIC_KEYS: 'pk_env',
+        ONBOARDING_PRIVATE_KEYS: 'sk_env',
+        ONBOARDING_DASHBOARD: 'true',
+        ONBOARDING_WEBHOOK_URLS: receiver.url,
+        ONBOARDING_WEBHOOK_SECRET: 'whsec_cli_0123456789abcdef',
+        ONBOARDING_WEBHOOK_EVENTS: 'flow.skipped',
+      });
+      await expect.poll(() => run.output()).toContain(`dashboard: ${run.url}/dashboard`);
+      // Only the origin is printed: a webhook URL may hold a token in its path.
+      await expect.poll(() => run.output()).toContain(`webhooks: ${new URL(receiver.url).origin}/… (flow.skipped)`);
+      expect(run.output()).not.toContain(receiver.url);
+      expect((await fetch(`${run.url}/dashboard`)).status).toBe(200);
+      const skip = await fetch(`${run.url}/v1/public/flowStates`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer pk_env', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ userId: 'u', flowSlug: 'welcome', actionType: 'SKIPPED_FLOW' }),
+      });
+      expect(skip.status).toBe(201);
+      await receiver.waitFor((r) => r.accepted().length >= 1);
+      expect(receiver.accepted()[0]).toMatchObject({ type: 'flow.skipped', userId: 'u', flowSlug: 'welcome' });
+      expect(verifySignature('whsec_cli_0123456789abcdef', receiver.deliveries[0]!.headers['onboarding-signature'] as string, receiver.deliveries[0]!.body)).toBe(true);
+      await run.stop();
+    } finally {
+      await receiver.close();
+    }
+
+    const refused = spawn(process.execPath, ['dist/server.mjs', '--webhook', 'https://hooks.example/x'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    refused.stderr!.on('data', (chunk) => (stderr += chunk));
+    expect(await new Promise((resolve) => refused.on('exit', resolve))).toBe(2);
+    expect(stderr).toContain('needs a secret of at least 16 characters');
   });
 });

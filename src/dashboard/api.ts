@@ -1,0 +1,78 @@
+// The dashboard's calls to the analytics API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
+import type { AnalyticsFlowResponse, AnalyticsFlowsResponse, AnalyticsResponsesResponse, Problem } from '../api/wire.js';
+
+const KEY = 'onboarding-dashboard:key';
+
+/** The pasted key, for this tab only: sessionStorage is dropped when the tab closes and is never sent anywhere but the header. */
+export const session = {
+  get key(): string | null {
+    try {
+      return sessionStorage.getItem(KEY);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string): void {
+    sessionStorage.setItem(KEY, key);
+  },
+  clear(): void {
+    sessionStorage.removeItem(KEY);
+  },
+};
+
+/** A refused call: `status` 401 or 403 means the key is not a private key of this service. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The window and filters of a report. */
+export interface ReportQuery {
+  /** Days up to and including today. */
+  days: number;
+  version?: number;
+}
+
+/** `from` is midnight UTC `days - 1` days ago; `to` is left to the service (the end of today). */
+function search(query: ReportQuery, extra: Record<string, string | undefined> = {}): string {
+  const from = new Date(Date.now() - (query.days - 1) * 86_400_000).toISOString().slice(0, 10);
+  const params = new URLSearchParams({ from });
+  if (query.version) params.set('version', String(query.version));
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) params.set(name, value);
+  return params.toString();
+}
+
+async function call(path: string, accept: string, key = session.key): Promise<Response> {
+  const response = await fetch(path, { headers: { Authorization: `Bearer ${key ?? ''}`, Accept: accept }, cache: 'no-store' });
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => undefined)) as Problem | undefined;
+    throw new ApiError(response.status, problem?.detail ?? `The service answered ${response.status}.`);
+  }
+  return response;
+}
+
+const json = async <T>(path: string, key?: string) => (await (await call(path, 'application/json', key)).json()) as T;
+
+export const api = {
+  /** Checks a key by asking for the smallest report; throws ApiError when it is refused. */
+  check: (key: string) => json<AnalyticsFlowsResponse>(`/v1/analytics/flows?${search({ days: 1 })}`, key),
+  flows: (query: ReportQuery) => json<AnalyticsFlowsResponse>(`/v1/analytics/flows?${search(query)}`),
+  flow: (slug: string, query: ReportQuery) => json<AnalyticsFlowResponse>(`/v1/analytics/flows/${encodeURIComponent(slug)}?${search(query)}`),
+  answers: (slug: string, query: ReportQuery, cursor?: string) =>
+    json<AnalyticsResponsesResponse>(`/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query, { cursor, limit: '25' })}`),
+  /** Fetches the CSV with the key in the header and hands it to the browser as a download. */
+  async downloadCsv(slug: string, query: ReportQuery): Promise<void> {
+    const response = await call(`/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query)}`, 'text/csv');
+    const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `${slug}-answers.csv`;
+    const url = URL.createObjectURL(await response.blob());
+    const link = Object.assign(document.createElement('a'), { href: url, download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  },
+};

@@ -1,0 +1,111 @@
+// <ob-flow-view>: one flow's report: its totals, its trend by day, its step funnel, a survey's answers, and every answer.
+import { html, LitElement, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { AnalyticsFlowResponse } from '../api/wire.js';
+import { api } from './api.js';
+import { bar, chartStyles, trendChart } from './charts.js';
+import { count, day, duration, percent, TYPE_LABELS } from './format.js';
+import shared from './styles.js';
+import styles from './view.styles.js';
+
+/** The address of a flow's report with these filters. */
+export const flowHref = (slug: string, days: number, version?: number) =>
+  `#/flows/${encodeURIComponent(slug)}?days=${days}${version ? `&version=${version}` : ''}`;
+
+const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+
+/**
+ * @summary One flow's report. The funnel and trend count the users who first started the flow in the window.
+ * @event ob-error - A call failed; `detail` is the error.
+ */
+export class ObFlowView extends LitElement {
+  static override styles = [shared, chartStyles, styles];
+
+  @property() slug = '';
+  /** Days up to and including today. */
+  @property({ type: Number }) days = 30;
+  /** Only users who started on this version; 0 for every version. */
+  @property({ type: Number }) version = 0;
+  @state() private report: AnalyticsFlowResponse | undefined;
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('slug') || changed.has('days') || changed.has('version')) void this.load();
+  }
+
+  private async load(): Promise<void> {
+    const asked = `${this.slug}|${this.days}|${this.version}`;
+    if (this.report && this.report.flow.slug !== this.slug) this.report = undefined;
+    try {
+      const report = await api.flow(this.slug, { days: this.days, version: this.version || undefined });
+      if (asked === `${this.slug}|${this.days}|${this.version}`) this.report = report;
+    } catch (error) {
+      this.dispatchEvent(new CustomEvent('ob-error', { detail: error, bubbles: true, composed: true }));
+    }
+  }
+
+  private chooseVersion(event: Event): void {
+    location.hash = flowHref(this.slug, this.days, Number((event.target as HTMLSelectElement).value));
+  }
+
+  private renderFunnel(report: AnalyticsFlowResponse) {
+    const started = report.flow.started;
+    const of = (n: number, whole: number) => html`<span class="of">${whole > 0 ? percent(n / whole) : ''}</span>`;
+    return html`<section class="card" aria-labelledby="funnel-title">
+      <div class="card-head"><h2 id="funnel-title">Step funnel</h2><span class="hint">Share of users who reached each step</span></div>
+      <div class="scroll"><table class="funnel">
+        <thead><tr><th scope="col">Step</th><th scope="col" class="wide">Reached</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Dropped</th></tr></thead>
+        <tbody>${report.steps.map(
+          (step, index) => html`<tr>
+            <th scope="row"><span class="step-index">${index + 1}</span>${step.title ?? step.stepId}${step.title === null ? html` <span class="badge plain">removed</span>` : ''}</th>
+            <td><span class="rate">${bar(share(step.reached, started))}<span class="num">${count(step.reached)}</span></span></td>
+            <td class="num">${count(step.completed)} ${of(step.completed, step.reached)}</td>
+            <td class="num">${count(step.skipped)} ${of(step.skipped, step.reached)}</td>
+            <td class="num ${step.dropped > 0 ? 'dropped' : ''}">${count(step.dropped)} ${of(step.dropped, step.reached)}</td>
+          </tr>`,
+        )}</tbody>
+      </table></div>
+    </section>`;
+  }
+
+  private renderTrend(report: AnalyticsFlowResponse) {
+    return html`<section class="card" aria-labelledby="trend-title">
+      <div class="card-head"><h2 id="trend-title">Trend by day <span class="hint">users by the day they first started</span></h2>
+        <span class="legend" aria-hidden="true"><span>Started</span><span class="completed">Completed</span></span></div>
+      ${trendChart(report.days)}
+      <details><summary>Show the numbers</summary>
+        <div class="scroll days"><table>
+          <thead><tr><th scope="col">Day (UTC)</th><th scope="col" class="num">Started</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th></tr></thead>
+          <tbody>${[...report.days].reverse().map((d) => html`<tr><th scope="row">${day(d.date)}</th><td class="num">${d.started}</td><td class="num">${d.completed}</td><td class="num">${d.skipped}</td></tr>`)}</tbody>
+        </table></div>
+      </details>
+    </section>`;
+  }
+
+  override render() {
+    const report = this.report;
+    const back = html`<a class="back" href="#/?days=${this.days}">← All flows</a>`;
+    if (!report) return html`${back}<p class="muted" role="status">Loading the report…</p>`;
+    const flow = report.flow;
+    return html`${back}
+      <div class="title-row">
+        <h1 tabindex="-1">${flow.name}</h1>
+        <span class="badge">${TYPE_LABELS[flow.type] ?? flow.type}</span>
+        ${flow.status !== 'ACTIVE' ? html`<span class="badge plain">${flow.status ? flow.status.toLowerCase() : 'removed'}</span>` : ''}
+        <label class="version">Version
+          <select @change=${this.chooseVersion}>
+            <option value="0" ?selected=${!this.version}>All versions</option>
+            ${Array.from({ length: flow.version }, (_, i) => flow.version - i).map((v) => html`<option value=${v} ?selected=${this.version === v}>v${v}${v === flow.version ? ' (current)' : ''}</option>`)}
+          </select>
+        </label>
+      </div>
+      <section class="kpis" aria-label="Totals">
+        <div class="kpi"><span class="kpi-label">Started</span><span class="kpi-value">${count(flow.started)}</span></div>
+        <div class="kpi"><span class="kpi-label">Completed</span><span class="kpi-value">${count(flow.completed)}<small> ${percent(flow.completionRate)}</small></span></div>
+        <div class="kpi"><span class="kpi-label">Skipped</span><span class="kpi-value">${count(flow.skipped)}<small> ${flow.started ? percent(flow.skipped / flow.started) : ''}</small></span></div>
+        <div class="kpi"><span class="kpi-label">Median time to complete</span><span class="kpi-value">${duration(flow.medianSecondsToComplete)}</span></div>
+      </section>
+      <div class="stack">${this.renderTrend(report)}${this.renderFunnel(report)}</div>
+      ${report.survey ? html`<ob-survey-panel .steps=${report.survey.steps}></ob-survey-panel>` : ''}
+      <ob-answers slug=${flow.slug} days=${this.days} version=${this.version} ?optional=${flow.type !== 'FORM' && flow.type !== 'SURVEY'}></ob-answers>`;
+  }
+}

@@ -1,0 +1,40 @@
+// Numbers, shares, durations and dates as the dashboard shows them.
+
+const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
+export const count = (n: number) => (n >= 100_000 ? compact.format(n) : integer.format(n));
+
+/** A share 0..1 as a percentage; "–" when there is none. */
+export const percent = (share: number | null) => (share === null ? '–' : `${Math.round(share * 1000) / 10}%`);
+
+/** Seconds as the largest unit that reads well: 42 s, 3.5 min, 2.1 h, 4 d. */
+export function duration(seconds: number | null): string {
+  if (seconds === null) return '–';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 6) / 10} min`;
+  if (seconds < 86_400) return `${Math.round(seconds / 360) / 10} h`;
+  return `${Math.round(seconds / 8640) / 10} d`;
+}
+
+const dayFormat = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const timeFormat = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+
+/** `2026-03-01` as "Mar 1" (UTC, as the service counts days). */
+export const day = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
+/** An ISO time as "Mar 1, 09:30" UTC. */
+export const time = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
+
+/** Any JSON value as short text. */
+export const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+export const TYPE_LABELS: Record<string, string> = {
+  ANNOUNCEMENT: 'Announcement',
+  BANNER: 'Banner',
+  CARD: 'Card',
+  CHECKLIST: 'Checklist',
+  CUSTOM: 'Custom',
+  FORM: 'Form',
+  SURVEY: 'Survey',
+  TOUR: 'Tour',
+};

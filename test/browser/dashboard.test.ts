@@ -1,0 +1,202 @@
+// The analytics dashboard in real Chromium, on a real service with a month of traffic: sign-in, every view, keyboard use, CSV, axe, CSP, light and dark.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
+import { SEED_FLOWS, seedMonth } from '../support/analytics-seed.js';
+import { PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** Set to a folder to keep the screenshots this suite takes (light and dark, every view). */
+const SCREENSHOTS = process.env.ONBOARDING_DASHBOARD_SCREENSHOTS;
+
+let service: TestService;
+let browser: LaunchedBrowser;
+
+beforeAll(async () => {
+  service = await startTestService(SEED_FLOWS, { dashboard: true });
+  await seedMonth(service);
+  browser = await launchChromium();
+  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+interface Watched {
+  page: Page;
+  /** Console errors, page errors and CSP violations. */
+  problems: string[];
+  /** Every address the page asked for. */
+  requests: string[];
+}
+
+async function open(colorScheme: 'light' | 'dark' = 'light'): Promise<Watched> {
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('request', (request) => requests.push(request.url()));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+  });
+  await page.goto(`${service.url}/dashboard`);
+  return { page, problems, requests };
+}
+
+async function signIn(page: Page, key = PRIVATE_KEY): Promise<void> {
+  await page.locator('ob-sign-in input').fill(key);
+  await page.keyboard.press('Enter');
+}
+
+/** The element that has focus, through open shadow roots. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    let element: Element | null = document.activeElement;
+    while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+    return element ? `${element.tagName.toLowerCase()}:${(element.textContent ?? '').trim().slice(0, 40)}` : '';
+  });
+
+async function tabTo(page: Page, target: string): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    if ((await focused(page)) === target) return;
+  }
+  throw new Error(`Tab never reached ${target}`);
+}
+
+async function serious(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol: the page's CSP refuses an injected script tag, as it should.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+describe('the dashboard', () => {
+  it('refuses a public key, signs in with a private key, and never puts the key in an address', async () => {
+    const { page, problems, requests } = await open();
+    await shoot(page, 'sign-in-light');
+    await signIn(page, PUBLIC_KEY);
+    await expect.poll(() => page.locator('ob-sign-in [role="alert"]').textContent()).toContain('private key');
+    await signIn(page);
+    await page.locator('ob-flows-list table').waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('onboarding-dashboard:key'))).toBe(PRIVATE_KEY);
+    expect(requests.some((url) => url.includes(PRIVATE_KEY) || url.includes(PUBLIC_KEY))).toBe(false);
+    expect(page.url()).not.toContain(PRIVATE_KEY);
+    // A reload keeps the session of this tab; signing out forgets the key.
+    await page.reload();
+    await page.locator('ob-flows-list table').waitFor();
+    await page.locator('ob-dashboard button', { hasText: 'Sign out' }).click();
+    await page.locator('ob-sign-in input').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(problems.filter((p) => !p.includes('401') && !p.includes('403'))).toEqual([]);
+    await page.close();
+  });
+
+  it('lists every flow with its numbers, busiest first', async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    const rows = page.locator('ob-flows-list tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(5);
+    const first = await rows.first().locator('td').allTextContents();
+    expect(first[0]).toContain('Getting started');
+    const report = (await service.call('GET', '/v1/analytics/flows?from=' + new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10), { key: PRIVATE_KEY })).body;
+    const started = report.flows.find((f: { slug: string }) => f.slug === 'getting-started').started;
+    expect(first[2]).toBe(String(started));
+    await shoot(page, 'flows-light');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('works by keyboard: a survey\'s NPS, its comments, the answers and their CSV download', async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    await page.locator('ob-flows-list tbody tr').first().waitFor();
+    await tabTo(page, 'a:Quarterly NPS');
+    await page.keyboard.press('Enter');
+    await page.locator('ob-survey-panel .score-value').waitFor();
+    expect(page.url()).toMatch(/#\/flows\/nps\?days=30$/);
+    // The new page's heading takes focus, for screen readers.
+    await expect.poll(() => focused(page)).toBe('h1:Quarterly NPS');
+    const nps = (await service.call('GET', `/v1/analytics/flows/nps?from=${new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)}`, { key: PRIVATE_KEY })).body.survey.steps[0];
+    expect(await page.locator('ob-survey-panel .score-value').textContent()).toBe(`${nps.score > 0 ? '+' : ''}${Math.round(nps.score)}`);
+    expect(await page.locator('ob-survey-panel .comments li').count()).toBeGreaterThan(3);
+    await page.locator('ob-answers tbody tr').first().waitFor();
+    await shoot(page, 'survey-light');
+    // The README's picture: the top of a survey's report, down to its NPS.
+    const card = await page.locator('ob-survey-panel section.nps').boundingBox();
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(card!.y + card!.height + 24) } });
+
+    await tabTo(page, 'button:Download CSV');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    expect(download.suggestedFilename()).toMatch(/^nps-answers-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id');
+    expect(csv.split('\r\n').length).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a flow\'s totals, trend by day and step funnel, and filters by version and range', async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    await page.locator('ob-flows-list tbody tr').first().waitFor();
+    await page.locator('ob-flows-list a', { hasText: 'Getting started' }).click();
+    const funnel = page.locator('ob-flow-view table.funnel tbody tr');
+    await funnel.first().waitFor();
+    expect(await funnel.count()).toBe(4);
+    expect(await funnel.first().locator('th').textContent()).toContain('Connect your data');
+    // A checklist has no answers: no empty answers card either.
+    await page.waitForTimeout(200);
+    expect(await page.locator('ob-answers section').count()).toBe(0);
+    expect(await page.locator('ob-flow-view svg.trend').getAttribute('aria-label')).toMatch(/^\d+ started and \d+ of them completed/);
+    await shoot(page, 'flow-light');
+    await page.locator('ob-dashboard select#range').selectOption('7');
+    await expect.poll(() => page.url()).toMatch(/days=7$/);
+    await page.locator('ob-flow-view select').selectOption('1');
+    await expect.poll(() => page.url()).toMatch(/days=7&version=1$/);
+    await expect.poll(() => page.locator('ob-flow-view details tbody tr').count()).toBe(7);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it.each(['light', 'dark'] as const)('has no serious or critical axe violation on any view, %s', async (scheme) => {
+    const { page, problems } = await open(scheme);
+    expect(await serious(page)).toEqual([]);
+    if (scheme === 'dark') await shoot(page, 'sign-in-dark');
+    await signIn(page);
+    await page.locator('ob-flows-list tbody tr').first().waitFor();
+    expect(await serious(page)).toEqual([]);
+    if (scheme === 'dark') await shoot(page, 'flows-dark');
+    for (const slug of ['nps', 'getting-started', 'profile']) {
+      await page.evaluate((s) => (location.hash = `#/flows/${s}?days=30`), slug);
+      await page.locator('ob-flow-view table.funnel tbody tr').first().waitFor();
+      // A checklist has no answers, so its answers card stays empty.
+      if (slug !== 'getting-started') await page.locator('ob-answers table').waitFor();
+      expect(await serious(page), slug).toEqual([]);
+      if (scheme === 'dark') await shoot(page, `${slug}-dark`);
+    }
+    // Dark means dark: the page's background follows the system setting.
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe(scheme === 'dark' ? 'rgb(13, 16, 23)' : 'rgb(245, 246, 250)');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
