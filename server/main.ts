@@ -11,6 +11,8 @@ import { schemaVersion } from './storage/schema.js';
 import { endpointsFromSettings } from './webhooks/config.js';
 
 export { startService } from './service.js';
+// The analytics benchmark seeds the rollups from its facts with the service's own SQL.
+export { ROLLUPS_FROM_FACTS_SQL } from './analytics/progress.js';
 export type { ServiceOptions, RunningService } from './service.js';
 
 const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]

@@ -1,5 +1,6 @@
 // Analytics kept at write time: each user's first start, completion and skip of a flow and its steps (the facts),
-// and counts by flow, UTC day of first start, version and step (the rollups), so a report reads a few rows a day.
+// counts by flow, UTC day of first start, version and step (the rollups), and answers counted by UTC day, step and
+// value, so a report reads a few rows a day.
 import type { Queryable } from '../storage/database.js';
 
 /** What one transition did to a flow, as analytics counts it. */
@@ -241,8 +242,8 @@ export async function recordProgress(tx: Queryable, userId: string, flow: { slug
 }
 
 /**
- * Takes a user out of the rollups, before the user is deleted (the facts go with the user's row), so a
- * deleted user is in no count.
+ * Takes a user out of the rollups and the answer counts, before the user is deleted (the facts and the log go
+ * with the user's row), so a deleted user is in no count.
  */
 export async function forgetProgress(tx: Queryable, userId: string): Promise<void> {
   const rows = await tx.query<FactsRow>(FACTS_SQL, [userId]);
@@ -253,6 +254,68 @@ export async function forgetProgress(tx: Queryable, userId: string): Promise<voi
     changes.durations.push(...durations);
   }
   await writeRollups(tx, changes);
+  await writeAnswerCounts(
+    tx,
+    `SELECT flow_slug, step_id, action_type, data, created_at, flow_version FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'`,
+    -1,
+    [userId],
+  );
+}
+
+/** Longest string an answer's value may be to be counted as a choice; longer ones are comments, read from the log. */
+export const MAX_COUNTED_VALUE_LENGTH = 100;
+
+/**
+ * The answer counts (analytics_answers) that the responses of `source` make, times `sign`: a completed step whose
+ * data has a `value` adds one to its step's row with value '' (the step's answers), and one to the row of each
+ * value it gave, as JSON text (`9`, `"friend"`, `true`; a list counts each item, a long string none), by the UTC
+ * day of the answer. One SQL for new answers, a deleted user's, and the check against the log, so all agree.
+ * `source` yields flow_slug, step_id, action_type, data (JSON text), created_at and flow_version.
+ */
+function answerCounts(source: string, sign: 1 | -1): string {
+  return `
+    SELECT r.flow_slug, (r.created_at AT TIME ZONE 'UTC')::date AS day, coalesce(r.flow_version, 0) AS flow_version, r.step_id, v.value,
+           (${sign} * count(*))::int AS count
+    FROM (${source}) AS r
+    CROSS JOIN LATERAL (SELECT r.data::jsonb AS doc) AS d
+    CROSS JOIN LATERAL (
+      SELECT '' AS value
+      UNION ALL
+      SELECT e::text FROM jsonb_array_elements(CASE jsonb_typeof(d.doc -> 'value') WHEN 'array' THEN d.doc -> 'value' ELSE jsonb_build_array(d.doc -> 'value') END) AS e
+      WHERE jsonb_typeof(e) IN ('number', 'boolean') OR (jsonb_typeof(e) = 'string' AND length(e #>> '{}') <= ${MAX_COUNTED_VALUE_LENGTH})
+    ) AS v
+    WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND d.doc ? 'value'
+    GROUP BY 1, 2, 3, 4, 5`;
+}
+
+/** Adds counts to analytics_answers, in key order, so concurrent writers lock rows in one order. */
+async function writeAnswerCounts(tx: Queryable, source: string, sign: 1 | -1, params: unknown[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count)
+     SELECT * FROM (${answerCounts(source, sign)}) AS c ORDER BY 1, 2, 3, 4, 5
+     ON CONFLICT (flow_slug, day, flow_version, step_id, value) DO UPDATE SET count = analytics_answers.count + EXCLUDED.count`,
+    params,
+  );
+}
+
+/** Whether a response's data is an answer that analytics_answers counts (the SQL decides which values). */
+export const isCountedAnswer = (actionType: string, data: unknown): boolean =>
+  actionType === 'COMPLETED_STEP' && typeof data === 'object' && data !== null && !Array.isArray(data) && Object.hasOwn(data, 'value');
+
+/** Counts the answers among new responses of one flow (given as JSON text), in the transaction that appends them. */
+export async function countAnswers(
+  tx: Queryable,
+  flow: { slug: string; version: number | null },
+  answers: Array<{ stepId: string; data: string; at: Date }>,
+): Promise<void> {
+  if (answers.length === 0) return;
+  await writeAnswerCounts(
+    tx,
+    `SELECT $1::text AS flow_slug, a.step_id, 'COMPLETED_STEP' AS action_type, a.data, a.created_at, $2::int AS flow_version
+     FROM unnest($3::text[], $4::text[], $5::timestamptz[]) AS a(step_id, data, created_at)`,
+    1,
+    [flow.slug, flow.version, answers.map((a) => a.stepId), answers.map((a) => a.data), answers.map((a) => a.at.toISOString())],
+  );
 }
 
 /**
@@ -277,4 +340,6 @@ export const ROLLUPS_FROM_FACTS_SQL = {
                   ELSE LEAST(1 + floor(4 * log(2.0, extract(epoch FROM completed_at - started_at)::numeric)), 127) END::int AS bucket
       FROM analytics_flow_users WHERE completed_at IS NOT NULL
     ) AS d GROUP BY 1, 2, 3, 4`,
+  /** analytics_answers from the response log. */
+  answers: answerCounts('SELECT flow_slug, step_id, action_type, data, created_at, flow_version FROM flow_responses', 1),
 };

@@ -195,33 +195,43 @@ const ANSWERS_WHERE = `r.flow_slug = $1 AND r.action_type = 'COMPLETED_STEP' AND
 
 /** Comments shown per text step; the rest are in the responses export. */
 const LATEST_COMMENTS = 20;
+/** Latest answers of a text step that the comments are picked from, so the read is bounded. */
+const COMMENT_SCAN = 500;
+/** Distinct values read per survey, however many different values clients sent. */
+const MAX_VALUES = 5000;
 
 async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWindow): Promise<SurveyStepReport[]> {
   const base = [meta.slug, window.from.toISOString(), window.to.toISOString(), window.version];
   const steps = meta.steps.map((step, index) => ({ step, kind: surveyKind(step, index) }));
-  const responses = await db.query<{ step_id: string; n: number }>(
-    `SELECT r.step_id, count(*)::int AS n FROM flow_responses r
-     WHERE ${ANSWERS_WHERE} AND r.step_id = ANY($5::text[]) AND jsonb_typeof(r.data::jsonb) = 'object' AND r.data::jsonb ? 'value'
-     GROUP BY r.step_id`,
-    [...base, steps.map(({ step }) => step.id)],
-  );
-  const answered = new Map(responses.map((row) => [row.step_id, row.n]));
   const counted = steps.filter(({ kind }) => kind !== 'text').map(({ step }) => step.id);
-  // Each value of each step, a multiple choice's list counted value by value; bounded, however many distinct values clients sent.
-  const values = counted.length === 0 ? [] : await db.query<{ step_id: string; value: string; n: number }>(
-    `SELECT r.step_id, v.value, count(*)::int AS n
-     FROM flow_responses r
-     CROSS JOIN LATERAL (SELECT r.data::jsonb -> 'value' AS answer) AS a
-     CROSS JOIN LATERAL jsonb_array_elements_text(CASE jsonb_typeof(a.answer) WHEN 'array' THEN a.answer ELSE jsonb_build_array(a.answer) END) AS v(value)
-     WHERE ${ANSWERS_WHERE} AND r.step_id = ANY($5::text[]) AND v.value IS NOT NULL
-     GROUP BY r.step_id, v.value ORDER BY n DESC LIMIT 5000`,
-    [...base, counted],
+  // From the answer counts kept at write time: each step's answers (value ''), and each value of the steps that count them.
+  const rows = await db.query<{ step_id: string; value: string; n: number }>(
+    `SELECT step_id, value, sum(count)::int AS n FROM analytics_answers
+     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+       AND step_id = ANY($5::text[]) AND (value = '' OR step_id = ANY($6::text[]))
+     GROUP BY step_id, value HAVING sum(count) > 0
+     ORDER BY value = '' DESC, n DESC LIMIT ${MAX_VALUES + meta.steps.length}`,
+    [meta.slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, steps.map(({ step }) => step.id), counted],
   );
+  const answered = new Map<string, number>();
+  const valueCounts = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    if (row.value === '') {
+      answered.set(row.step_id, row.n);
+      continue;
+    }
+    // 9 and "9" are one answer to a score, as the survey element sends either.
+    const parsed: unknown = JSON.parse(row.value);
+    const key = String(parsed);
+    let counts = valueCounts.get(row.step_id);
+    if (!counts) valueCounts.set(row.step_id, (counts = new Map()));
+    counts.set(key, (counts.get(key) ?? 0) + row.n);
+  }
   const reports: SurveyStepReport[] = [];
   for (const { step, kind } of steps) {
     const title = step.title ?? null;
-    const counts = new Map(values.filter((row) => row.step_id === step.id).map((row) => [row.value, row.n]));
-    const count = (value: number | string) => counts.get(String(value)) ?? 0;
+    const counts = valueCounts.get(step.id);
+    const count = (value: number | string) => counts?.get(String(value)) ?? 0;
     if (kind === 'nps') {
       const distribution = Array.from({ length: 11 }, (_, score) => count(score));
       const total = distribution.reduce((a, b) => a + b, 0);
@@ -245,10 +255,14 @@ async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWind
       }));
       reports.push({ kind, stepId: step.id, title, responses: answered.get(step.id) ?? 0, options });
     } else {
+      // The latest answers through the index by step, newest first; the non-empty texts among them are the comments.
       const comments = await db.query<{ user_id: string; value: string; created_at: Date | string; url: string | null }>(
-        `SELECT r.user_id, r.data::jsonb ->> 'value' AS value, r.created_at, r.url FROM flow_responses r
-         WHERE ${ANSWERS_WHERE} AND r.step_id = $5 AND jsonb_typeof(r.data::jsonb -> 'value') = 'string' AND r.data::jsonb ->> 'value' <> ''
-         ORDER BY r.created_at DESC, r.id DESC LIMIT ${LATEST_COMMENTS}`,
+        `SELECT latest.user_id, a.doc ->> 'value' AS value, latest.created_at, latest.url
+         FROM (SELECT r.id, r.user_id, r.data, r.created_at, r.url FROM flow_responses r
+               WHERE ${ANSWERS_WHERE} AND r.step_id = $5 ORDER BY r.created_at DESC, r.id DESC LIMIT ${COMMENT_SCAN}) AS latest
+         CROSS JOIN LATERAL (SELECT latest.data::jsonb AS doc) AS a
+         WHERE jsonb_typeof(a.doc -> 'value') = 'string' AND a.doc ->> 'value' <> ''
+         ORDER BY latest.created_at DESC, latest.id DESC LIMIT ${LATEST_COMMENTS}`,
         [...base, step.id],
       );
       reports.push({

@@ -6,7 +6,7 @@ import { HttpProblem } from '../http/problem.js';
 import type { Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
 import { RawJson } from '../http/raw-json.js';
-import { recordProgress, type ProgressUpdate } from '../analytics/progress.js';
+import { countAnswers, isCountedAnswer, recordProgress, type ProgressUpdate } from '../analytics/progress.js';
 import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStates, type ReadOptions } from './derive.js';
 import { emitEvents, progressEvents } from './events.js';
 
@@ -77,10 +77,11 @@ interface FlowChange {
 
 /**
  * Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one and
- * the flow version the user was shown (analytics filters by it).
+ * the flow version the user was shown (analytics filters by it). Answers among them are counted for analytics.
  */
 export async function appendResponses(tx: Queryable, userId: string, flowSlug: string, responses: NewResponse[], flowVersion: number | null = null): Promise<void> {
   if (responses.length === 0) return;
+  const texts = responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
   await tx.query(
     `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
      SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, $8
@@ -91,11 +92,16 @@ export async function appendResponses(tx: Queryable, userId: string, flowSlug: s
       flowSlug,
       responses.map((r) => r.stepId),
       responses.map((r) => r.actionType),
-      responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data)),
+      texts,
       responses.map((r) => r.at.toISOString()),
       responses.map((r) => r.url),
       flowVersion,
     ],
+  );
+  await countAnswers(
+    tx,
+    { slug: flowSlug, version: flowVersion },
+    responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : [])),
   );
 }
 

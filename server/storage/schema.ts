@@ -240,6 +240,35 @@ const MIGRATIONS: string[] = [
   CREATE INDEX webhook_outbox_failed ON webhook_outbox (failed_at) WHERE failed_at IS NOT NULL;
   CREATE INDEX webhook_outbox_user ON webhook_outbox (user_id);
   `,
+  // 8: survey answers counted at write time, so a survey's report reads a few rows a day instead of every answer:
+  // per flow, UTC day of the answer, version (0: unknown) and step, the step's answers (value '') and how often each
+  // value came (JSON text; a list counts each item; strings over 100 characters are comments, not counted). A
+  // deleted user's answers are subtracted. The log is folded in once. The latest comments of a step are read
+  // from the log through an index by step.
+  `
+  CREATE TABLE analytics_answers (
+    flow_slug text NOT NULL,
+    day date NOT NULL,
+    flow_version integer NOT NULL,
+    step_id text NOT NULL,
+    value text NOT NULL,
+    count bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (flow_slug, day, flow_version, step_id, value)
+  );
+  CREATE INDEX flow_responses_step_answers ON flow_responses (flow_slug, step_id, created_at, id) WHERE action_type = 'COMPLETED_STEP';
+  INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count)
+    SELECT r.flow_slug, (r.created_at AT TIME ZONE 'UTC')::date, coalesce(r.flow_version, 0), r.step_id, v.value, count(*)
+    FROM flow_responses AS r
+    CROSS JOIN LATERAL (SELECT r.data::jsonb AS doc) AS d
+    CROSS JOIN LATERAL (
+      SELECT '' AS value
+      UNION ALL
+      SELECT e::text FROM jsonb_array_elements(CASE jsonb_typeof(d.doc -> 'value') WHEN 'array' THEN d.doc -> 'value' ELSE jsonb_build_array(d.doc -> 'value') END) AS e
+      WHERE jsonb_typeof(e) IN ('number', 'boolean') OR (jsonb_typeof(e) = 'string' AND length(e #>> '{}') <= 100)
+    ) AS v
+    WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND d.doc ? 'value'
+    GROUP BY 1, 2, 3, 4, 5;
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

@@ -84,8 +84,8 @@ async function get<T>(path: string, headers: Record<string, string> = {}): Promi
 
 const window = `from=${dateOf(10)}&to=${dateOf(-1)}`;
 
-/** The rollups as kept at write time, and as the facts say they should be. */
-async function rollups(): Promise<{ kept: unknown[]; expected: unknown[] }> {
+/** The rollups and answer counts as kept at write time, and as the facts and the log say they should be. */
+async function rollups(answersOf: string): Promise<{ kept: unknown[]; expected: unknown[] }> {
   const order = 'ORDER BY 1, 2, 3, 4';
   const nonZero = 'WHERE started <> 0 OR completed <> 0 OR skipped <> 0 OR reached <> 0 OR dropped <> 0';
   const kept = await service.db.query(
@@ -96,7 +96,16 @@ async function rollups(): Promise<{ kept: unknown[]; expected: unknown[] }> {
   );
   const keptDurations = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, count::int FROM analytics_durations WHERE count <> 0 ${order}`);
   const expectedDurations = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, count FROM (${ROLLUPS_FROM_FACTS_SQL.durations}) AS d ${order}`);
-  return { kept: [...kept, ...keptDurations], expected: [...expected, ...expectedDurations] };
+  // One flow's answers: another test writes answers straight into the log.
+  const keptAnswers = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, value, count::int FROM analytics_answers WHERE count <> 0 AND flow_slug = $1 ORDER BY 1, 2, 3, 4, 5`,
+    [answersOf],
+  );
+  const expectedAnswers = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, value, count FROM (${ROLLUPS_FROM_FACTS_SQL.answers}) AS a WHERE flow_slug = $1 ORDER BY 1, 2, 3, 4, 5`,
+    [answersOf],
+  );
+  return { kept: [...kept, ...keptDurations, ...keptAnswers], expected: [...expected, ...expectedDurations, ...expectedAnswers] };
 }
 
 describe('GET /v1/analytics/flows', () => {
@@ -324,7 +333,7 @@ describe('GET /v1/analytics/flows/{slug}/responses', () => {
 });
 
 describe('analytics and the rest of the service', () => {
-  it('keeps the rollups equal to what the facts say, through starts, resets, restarts, links and deletes', async () => {
+  it('keeps the rollups and answer counts equal to what the facts and the log say, through starts, resets, restarts, links and deletes', async () => {
     const slug = await newFlow('checklist');
     const actions: Array<[ActionType, string]> = [
       ['STARTED_FLOW', ''], ['STARTED_STEP', 'two'], ['COMPLETED_STEP', 'one'], ['SKIPPED_STEP', 'two'], ['NOT_STARTED_STEP', 'two'],
@@ -332,20 +341,24 @@ describe('analytics and the rest of the service', () => {
     ];
     // A fixed pseudo-random walk, so a failure can be replayed.
     let seed = 7;
-    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    // A 32-bit LCG in integer arithmetic, read from its high bits (the low ones of an LCG repeat quickly).
+    const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % n;
     for (let i = 0; i < 120; i++) {
       const user = next(3) === 0 ? `guest_${slug}-${next(6)}` : `${slug}-${next(6)}`;
       const [actionType, stepId] = actions[next(actions.length)]!;
-      await act(user, slug, actionType, stepId, daysAgo(next(4), next(5000)));
+      // Answers of every shape: a score, a choice, a list, a comment too long to count, a form's fields, none.
+      const answers = [{ value: i % 11 }, { value: 'friend' }, { value: ['ads', 'friend', null] }, { value: 'x'.repeat(150) }, { name: 'Ada' }, undefined];
+      await act(user, slug, actionType, stepId, daysAgo(next(4), next(5000)), actionType === 'COMPLETED_STEP' ? answers[i % answers.length] : undefined);
     }
     const linked = await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-linked`, linkGuestId: `guest_${slug}-1` } });
     expect(linked.status).toBe(201);
     for (const user of [`${slug}-2`, `${slug}-linked`]) {
       expect((await service.call('DELETE', `/v1/users?foreignId=${user}`, { key: PRIVATE_KEY })).status).toBe(204);
     }
-    const { kept, expected } = await rollups();
+    const { kept, expected } = await rollups(slug);
     expect(kept).toEqual(expected);
     expect(kept.length).toBeGreaterThan(5);
+    expect(kept.filter((row) => 'value' in (row as object)).length).toBeGreaterThan(3);
   });
 
   it('carries a guest\'s progress into the user it is linked to', async () => {

@@ -19,7 +19,7 @@ afterAll(() => service?.close());
 
 const TABLES = [
   'users', 'user_events', 'groups', 'group_events', 'group_members', 'flows', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys',
-  'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'webhook_outbox',
+  'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers', 'webhook_outbox',
 ];
 
 /** Every stored row, so "unchanged" means unchanged, not just the same counts. */

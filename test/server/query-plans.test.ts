@@ -40,7 +40,7 @@ afterAll(() => service?.close());
 /** Tables whose size grows with users and use; a scan of one of them per request would not scale. */
 const GROWING = [
   'users', 'user_events', 'user_event_counts', 'groups', 'group_events', 'group_event_counts', 'group_members', 'flow_states', 'step_states', 'flow_responses',
-  'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'webhook_outbox',
+  'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers', 'webhook_outbox',
 ];
 
 function scannedTables(plan: unknown): string[] {
@@ -69,6 +69,7 @@ describe('query plans', () => {
     await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' }, headers: key });
     await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' }, headers: key });
     await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', actionType: 'NOT_STARTED_FLOW' } });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'survey', stepId: 'why', actionType: 'COMPLETED_STEP', data: { value: 'Fine' } } });
     await service.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest, properties: { plan: 'pro' }, events: [{ event: 'a' }, { event: 'b' }], bootstrapFlowStates: true } });
     await service.call('POST', '/v1/public/groups', { body: { groupId: 'g-1', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] } });
     await service.call('POST', '/v1/public/sessions', { body: { userId, groupId: 'g-2', userProperties: { a: 1 }, groupEvents: [{ event: 'x' }] } });
