@@ -1,5 +1,5 @@
 // Users: upsert (properties merge, events append), guest linking, bootstrapFlowStates, and hard delete.
-import type { Properties, TrackingEvent, UserRecord, UserUpsertRequest } from '../../src/api/wire.js';
+import type { ActionType, Properties, TrackingEvent, UserRecord, UserUpsertRequest } from '../../src/api/wire.js';
 import type { Limits } from '../app.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../http/problem.js';
@@ -192,7 +192,10 @@ export async function deleteUser(tx: Queryable, userId: string): Promise<boolean
   return true;
 }
 
-/** Everything stored about one user (for `GET /v1/users?foreignId=`, a private-key export), or undefined. */
+/**
+ * Everything stored about one user (for `GET /v1/users?foreignId=`, a private-key export), or undefined. The
+ * analytics facts are not listed: they are read off the response log, which is.
+ */
 export async function readUserRecord(db: Queryable, userId: string): Promise<UserRecord | undefined> {
   const [user] = await db.query<{ properties: Properties; created_at: Date; updated_at: Date }>(
     'SELECT properties, created_at, updated_at FROM users WHERE id = $1',
@@ -207,6 +210,10 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
     'SELECT g.id, g.properties FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = $1 ORDER BY g.id',
     [userId],
   );
+  const responses = await db.query<{ flow_slug: string; step_id: string; action_type: ActionType; data: string; created_at: Date; url: string | null; flow_version: number | null }>(
+    'SELECT flow_slug, step_id, action_type, data, created_at, url, flow_version FROM flow_responses WHERE user_id = $1 ORDER BY id',
+    [userId],
+  );
   return {
     userId,
     properties: user.properties,
@@ -214,5 +221,15 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
     updatedAt: new Date(user.updated_at).toISOString(),
     events: events.map((e) => ({ event: e.event, properties: e.properties, createdAt: new Date(e.created_at).toISOString() })),
     groups: groups.map((g) => ({ groupId: g.id, properties: g.properties })),
+    // The log holds the JSON the service wrote itself.
+    flowResponses: responses.map((r) => ({
+      flowSlug: r.flow_slug,
+      stepId: r.step_id,
+      actionType: r.action_type,
+      data: JSON.parse(r.data) as unknown,
+      createdAt: new Date(r.created_at).toISOString(),
+      url: r.url,
+      flowVersion: r.flow_version,
+    })),
   };
 }

@@ -231,6 +231,19 @@ export interface UserRecord {
   updatedAt: string;
   events: Array<{ event: string; properties: Properties; createdAt: string }>;
   groups: Array<{ groupId: string; properties: Properties }>;
+  /** The user's response log, oldest first: every transition with its `data` (form and survey answers), time and page. */
+  flowResponses: UserFlowResponse[];
+}
+
+export interface UserFlowResponse {
+  flowSlug: string;
+  stepId: string;
+  actionType: ActionType;
+  data: unknown;
+  createdAt: string;
+  url: string | null;
+  /** The flow version it was made on; null for responses recorded before versions were. */
+  flowVersion: number | null;
 }
 
 /** A flow definition as listed by `GET /v1/public/flows`. */

@@ -290,6 +290,17 @@ describe('older clients', () => {
     expect(missing.body).toMatchObject({ status: 404, field: 'slug' });
   });
 
+  it('export a user\'s response log with their answers in GET /v1/users?foreignId=', async () => {
+    const userId = newUser();
+    const at = '2026-03-01T09:00:00.000Z';
+    const body = { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP', data: { value: 9 }, createdAt: at, context: { url: 'https://app.example/' } };
+    expect((await service.call('POST', '/v1/public/flowStates', { body })).status).toBe(201);
+    const record = (await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY })).body as UserRecord;
+    expect(record.flowResponses).toContainEqual({
+      flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP', data: { value: 9 }, createdAt: at, url: 'https://app.example/', flowVersion: 1,
+    });
+  });
+
   it('read a user\'s record with GET /v1/users?foreignId= and a private key only', async () => {
     const userId = newUser();
     await service.call('POST', '/v1/public/users', { body: { userId, properties: { name: 'Ada' }, events: [{ event: 'a' }, { event: 'b', properties: { n: 1 } }] } });
@@ -305,6 +316,7 @@ describe('older clients', () => {
         { event: 'b', properties: { n: 1 }, createdAt: expect.any(String) },
       ],
       groups: [],
+      flowResponses: [],
     });
     const publicKey = await service.call('GET', `/v1/users?foreignId=${userId}`);
     expect(publicKey.status).toBe(403);
