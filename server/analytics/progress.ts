@@ -288,13 +288,35 @@ function answerCounts(source: string, sign: 1 | -1): string {
     GROUP BY 1, 2, 3, 4, 5`;
 }
 
-/** Adds counts to analytics_answers, in key order, so concurrent writers lock rows in one order. */
+interface AnswerKey {
+  flow_slug: string;
+  day: string;
+  flow_version: number;
+  step_id: string;
+  value: string;
+  count: number;
+}
+
+/**
+ * Adds counts to analytics_answers, in key order, so concurrent writers lock rows in one order. A row brought
+ * down to zero goes: its value may be the text of the answer being taken out.
+ */
 async function writeAnswerCounts(tx: Queryable, source: string, sign: 1 | -1, params: unknown[]): Promise<void> {
-  await tx.query(
+  const rows = await tx.query<AnswerKey>(
     `INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count)
      SELECT * FROM (${answerCounts(source, sign)}) AS c ORDER BY 1, 2, 3, 4, 5
-     ON CONFLICT (flow_slug, day, flow_version, step_id, value) DO UPDATE SET count = analytics_answers.count + EXCLUDED.count`,
+     ON CONFLICT (flow_slug, day, flow_version, step_id, value) DO UPDATE SET count = analytics_answers.count + EXCLUDED.count
+     RETURNING flow_slug, to_char(day, 'YYYY-MM-DD') AS day, flow_version, step_id, value, count::int AS count`,
     params,
+  );
+  const emptied = rows.filter((row) => row.count === 0);
+  if (emptied.length === 0) return;
+  await tx.query(
+    `DELETE FROM analytics_answers a
+     USING unnest($1::text[], $2::date[], $3::int[], $4::text[], $5::text[]) AS z(flow_slug, day, flow_version, step_id, value)
+     WHERE a.flow_slug = z.flow_slug AND a.day = z.day AND a.flow_version = z.flow_version AND a.step_id = z.step_id AND a.value = z.value
+       AND a.count = 0`,
+    [emptied.map((r) => r.flow_slug), emptied.map((r) => r.day), emptied.map((r) => r.flow_version), emptied.map((r) => r.step_id), emptied.map((r) => r.value)],
   );
 }
 

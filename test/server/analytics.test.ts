@@ -393,6 +393,8 @@ describe('analytics and the rest of the service', () => {
     for (const table of ['analytics_flow_users', 'analytics_step_users', 'flow_responses', 'webhook_outbox']) {
       expect(await service.db.query(`SELECT 1 FROM ${table} WHERE user_id = $1`, [`${slug}-gone`])).toEqual([]);
     }
+    // The answer counts keep no row of the deleted answers, not even an empty one: a value can be what the user wrote.
+    expect(await service.db.query(`SELECT value FROM analytics_answers WHERE flow_slug = $1 AND value IN ('0', '"I am gone"')`, [slug])).toEqual([]);
   });
 
   it('leaves completions made by bootstrap out of the counts', async () => {
