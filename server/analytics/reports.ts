@@ -155,6 +155,8 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, { stepId: step.id, title: step.title ?? null, reached: 0, completed: 0, skipped: 0, dropped: 0 }]));
   const days = new Map<string, FlowDay>(window.days.map((date) => [date, { date, started: 0, completed: 0, skipped: 0, steps: [] }]));
   for (const row of rows) {
+    // A deleted user's rows can be left at zero: they add nothing and are not shown.
+    if (!row.started && !row.completed && !row.skipped && !row.reached && !row.dropped) continue;
     const day = days.get(row.day);
     if (row.step_id === '') {
       totals.started += row.started;

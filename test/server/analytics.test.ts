@@ -375,6 +375,8 @@ describe('analytics and the rest of the service', () => {
 
   it('takes a deleted user out of every count and every answer', async () => {
     const slug = await newFlow('survey');
+    // The one to go first starts the day before.
+    await act(`${slug}-gone`, slug, 'STARTED_FLOW', '', daysAgo(2));
     for (const user of ['keep', 'gone']) {
       await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: user === 'keep' ? 10 : 0 });
       await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 1), { value: `I am ${user}` });
@@ -386,6 +388,8 @@ describe('analytics and the rest of the service', () => {
     const after = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
     expect(after.flow).toMatchObject({ started: 1, completed: 0 });
     expect(after.steps.find((s) => s.stepId === 'score')).toMatchObject({ reached: 1, completed: 1 });
+    // The day only the deleted user had is empty, with no rows of zeros.
+    expect(after.days.find((d) => d.date === dateOf(2))).toEqual({ date: dateOf(2), started: 0, completed: 0, skipped: 0, steps: [] });
     expect(after.survey!.steps[0]).toMatchObject({ kind: 'nps', responses: 1, score: 100 });
     expect((after.survey!.steps[3] as Extract<SurveyStepReport, { kind: 'text' }>).comments.map((c) => c.value)).toEqual(['I am keep']);
     const answers = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}`);
