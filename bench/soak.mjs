@@ -96,9 +96,25 @@ export async function runSoak({ duration = 180, visitors = 120 } = {}) {
   // Many visitors from one loopback address: the per-address limit is not what this measures.
   const args = ['--rate-limit', '100000000', '--user-write-limit', '100000000'];
   const start = (port) => startServiceProcess({ flows: flows.dir, database: pg.url, env, args: [...args, ...(port ? ['--port', String(port)] : [])] });
-  let instances = [await start(), await start()];
-  const backends = instances.map((instance) => ({ port: Number(new URL(instance.url).port) }));
-  const balancer = await startBalancer(backends);
+  const instances = [];
+  let balancer;
+  const cleanUp = async () => {
+    await balancer?.close();
+    for (const instance of instances) await instance.stop();
+    pg.stop();
+    flows.remove();
+  };
+  try {
+    instances.push(await start(), await start());
+    const backends = instances.map((instance) => ({ port: Number(new URL(instance.url).port) }));
+    balancer = await startBalancer(backends);
+    return await soak({ core, pg, instances, backends, balancer, start, publicKey, duration, visitors });
+  } finally {
+    await cleanUp();
+  }
+}
+
+async function soak({ core, pg, instances, backends, balancer, start, publicKey, duration, visitors }) {
 
   const latencies = [];
   const statuses = new Map();
@@ -219,10 +235,6 @@ export async function runSoak({ duration = 180, visitors = 120 } = {}) {
     transitions: tally(responses, expected.responses),
     orphanedGuests: orphans,
   };
-  await balancer.close();
-  for (const instance of instances) await instance.stop();
-  pg.stop();
-  flows.remove();
   return result;
 }
 
