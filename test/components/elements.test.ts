@@ -10,6 +10,7 @@ import type { OnboardingForm } from '../../src/components/form/form.component.js
 import type { OnboardingFlow } from '../../src/components/flow/flow.component.js';
 import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
 import { recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
+import type { FlowData } from '../../src/api/wire.js';
 
 beforeAll(() => registerElements());
 beforeEach(() => $elementOptions.set({ autoMount: false }));
@@ -174,7 +175,7 @@ describe('<onboarding-form>', () => {
 });
 
 describe('<onboarding-survey>', () => {
-  const data = {
+  const data: FlowData = {
     steps: [
       { id: 'rate', title: 'Rate us', type: 'rating', props: { max: 5 } },
       { id: 'pick', title: 'What do you use?', type: 'multiple', options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }, { value: 'c', label: 'C' }] },
