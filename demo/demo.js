@@ -172,15 +172,18 @@ export function setupDemo(onboarding, options = {}) {
   window.addEventListener('hashchange', onHash);
   onHash();
 
-  // The custom flow's own data (props.emoji) is the page's to draw.
-  document.addEventListener('onboarding-step-change', (event) => {
-    const emoji = event.detail.step?.props?.emoji;
-    // The template is stamped right after the event, so look on the next frame.
+  // The custom flow's own data (its steps' props) is the page's to draw. The element may have drawn its first
+  // step before this module ran, so read it now too, and on the next frame (the template is stamped after the event).
+  const showNews = (element) =>
     requestAnimationFrame(() => {
-      const slot = event.target.querySelector?.('.news-emoji');
-      if (slot) slot.textContent = typeof emoji === 'string' ? emoji : '';
+      const date = element.currentStep?.props?.date;
+      const slot = element.querySelector('.news-date');
+      if (slot) slot.textContent = typeof date === 'string' ? `· ${date}` : '';
     });
+  document.addEventListener('onboarding-step-change', (event) => {
+    if (event.target.localName === 'onboarding-flow') showNews(event.target);
   });
+  document.querySelectorAll('onboarding-flow').forEach(showNews);
 
   onboarding.ready.then(() => {
     showUser();

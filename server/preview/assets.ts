@@ -506,6 +506,8 @@ html[data-theme='dark'] .frame {
   margin-bottom: 96px;
 }
 .target {
+  direction: ltr;
+  unicode-bidi: isolate;
   padding: 8px;
   border: 1px dashed #9aa3c0;
   border-radius: 6px;
@@ -534,5 +536,41 @@ html[data-theme='dark'] .frame {
 }
 .custom h3 {
   margin: 6px 0 2px;
+}
+@media (prefers-color-scheme: dark) {
+  :root:not([data-theme]) {
+    color-scheme: dark;
+    color: #e6e9f2;
+  }
+  .page {
+    background: #0b0e17;
+  }
+  .note,
+  .meta,
+  .mode figcaption {
+    color: #9aa3b8;
+  }
+  .flow {
+    background: #131827;
+    border-color: #232a3d;
+  }
+  .mode iframe {
+    border-color: #232a3d;
+  }
+  .badge {
+    background: #1e2340;
+    color: #a5b0ff;
+  }
+  .restart {
+    background: #1a1f33;
+    border-color: #343b59;
+  }
+  .error {
+    background: #2a1416;
+    border-color: #7a2e2e;
+  }
+  .error h2 {
+    color: #ff8a80;
+  }
 }
 `;
