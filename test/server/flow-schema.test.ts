@@ -32,7 +32,7 @@ data:
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'onboarding-check-'));
-  writeFileSync(join(dir, 'a-good.yaml'), readFileSync('demo/flows/welcome-banner.yaml'));
+  writeFileSync(join(dir, 'a-good.yaml'), readFileSync('demo/flows/upgrade-banner.yaml'));
   writeFileSync(join(dir, 'b-form.yaml'), FORM_WITH_MISTAKES);
   writeFileSync(join(dir, 'c-image.yaml'), 'slug: news\nname: News\ntype: ANNOUNCEMENT\ndata:\n  steps:\n    - id: a\n      title: New\n      image: /new.png\n');
 });
