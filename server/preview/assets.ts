@@ -69,6 +69,7 @@ export const PAGE_JS = String.raw`(function () {
     var section = el('section', 'flow');
     section.id = 'flow-' + flow.slug;
     section.dataset.key = key;
+    section.dataset.type = flow.type;
     var head = el('header', 'flow-head');
     var meta = [flow.file, 'v' + flow.version, plural(flow.data.steps.length, 'step')];
     if (flow.status !== 'ACTIVE') meta.push(flow.status);
@@ -114,15 +115,29 @@ export const PAGE_JS = String.raw`(function () {
       errorsBox.append(box);
     });
     var kept = {};
-    state.flows.forEach(function (flow) {
+    state.flows.forEach(function (flow, index) {
       var key = flow.file + '@' + flow.version;
       var section = document.getElementById('flow-' + flow.slug);
-      if (!section || section.dataset.key !== key) {
+      if (section && section.dataset.key !== key && section.dataset.type === flow.type) {
+        // Same flow, new version: the frames redraw in place, without loading the script again.
+        var head = build(flow, key).querySelector('.flow-head');
+        section.querySelector('.flow-head').replaceWith(head);
+        section.dataset.key = key;
+        section.querySelectorAll('iframe').forEach(function (frame) {
+          frame.contentWindow.postMessage({ previewFlow: flow }, location.origin);
+        });
+        head.querySelector('.restart').addEventListener('click', function () {
+          section.querySelectorAll('iframe').forEach(function (frame) {
+            frame.contentWindow.location.reload();
+          });
+        });
+      } else if (!section || section.dataset.key !== key) {
         var fresh = build(flow, key);
         if (section) section.replaceWith(fresh);
         section = fresh;
       }
-      main.append(section);
+      // Moving an iframe reloads it: move a section only when it is out of place.
+      if (main.children[index] !== section) main.insertBefore(section, main.children[index] || null);
       kept[section.id] = true;
     });
     Array.prototype.slice.call(main.children).forEach(function (child) {
@@ -149,7 +164,9 @@ export const PAGE_JS = String.raw`(function () {
   });
 
   var events = new EventSource('/preview/events');
-  events.addEventListener('reload', load);
+  events.addEventListener('reload', function (event) {
+    render(JSON.parse(event.data));
+  });
   events.addEventListener('open', function () {
     live.classList.remove('off');
   });
@@ -343,20 +360,34 @@ export const FRAME_JS = String.raw`(function () {
   });
   new ResizeObserver(postHeight).observe(document.body);
 
+  function draw(flow) {
+    definition = flow;
+    if (!definition) {
+      stage.textContent = 'No flow "' + slug + '" is loaded.';
+      return;
+    }
+    // A new version may change the steps or the tour's targets: draw everything anew.
+    stage.textContent = '';
+    element = undefined;
+    reset();
+    show(undefined);
+    render();
+  }
+
+  // The page hands over a new version of the flow: draw it again from the start.
+  window.addEventListener('message', function (event) {
+    if (event.origin === location.origin && event.source === parent && event.data && event.data.previewFlow) draw(event.data.previewFlow);
+  });
   fetch('/preview/flows.json', { cache: 'no-store' })
     .then(function (response) {
       return response.json();
     })
     .then(function (all) {
-      definition = all.flows.filter(function (flow) {
-        return flow.slug === slug;
-      })[0];
-      if (!definition) {
-        stage.textContent = 'No flow "' + slug + '" is loaded.';
-        return;
-      }
-      reset();
-      render();
+      draw(
+        all.flows.filter(function (flow) {
+          return flow.slug === slug;
+        })[0],
+      );
     });
 })();
 `;

@@ -39,12 +39,15 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   const { catalog } = options;
   const script = options.script ?? findScript();
   const streams = new Set<ServerResponse>();
+  // Each reload carries the flows, so the page redraws without asking again.
   const stopListening = catalog.onLoad(() => {
-    for (const stream of streams) stream.write('event: reload\ndata: {}\n\n');
+    if (!streams.size) return;
+    const event = `event: reload\ndata: ${flowsJson()}\n\n`;
+    for (const stream of streams) stream.write(event);
   });
 
-  const flowsJson = () =>
-    JSON.stringify({
+  function flowsJson(): string {
+    return JSON.stringify({
       flows: catalog.list().map(({ definition, flow }) => ({
         file: definition.file,
         slug: flow.slug,
@@ -57,6 +60,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       })),
       errors: catalog.errors().map((error) => ({ file: error.file, problems: error.problems })),
     });
+  }
 
   const send = (response: ServerResponse, type: string, body: string | Buffer) => {
     response.writeHead(200, { ...SECURITY, 'Content-Type': type }).end(body);

@@ -13,6 +13,8 @@ import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const SHOTS = 'test-results/screenshots';
+/** expect.poll with room for a busy machine (its default gives up after one second). */
+const poll = <T>(check: () => T | Promise<T>, timeout = 10_000) => expect.poll(check, { timeout, interval: 50 });
 const SIZES = [
   [1280, 800],
   [390, 844],
@@ -133,7 +135,7 @@ async function completeChecklistStep(title: string, button: string): Promise<voi
   const step = checklistStep(title);
   if ((await step.locator('[part="step-header"]').getAttribute('aria-expanded')) !== 'true') await step.locator('[part="step-header"]').click();
   await step.locator('[part="primary-button"]', { hasText: button }).click();
-  await expect.poll(() => step.getAttribute('part')).toBe('step step-done');
+  await poll(() => step.getAttribute('part')).toBe('step step-done');
 }
 
 const tour = () => page.locator('onboarding-tour [part="base"]');
@@ -141,7 +143,7 @@ const tourCounter = () => page.locator('onboarding-tour [part="counter"]').textC
 
 async function tourNext(expected: string): Promise<void> {
   await page.locator('onboarding-tour [part="primary-button"]').click();
-  await expect.poll(tourCounter, { timeout: 10_000 }).toBe(expected);
+  await poll(tourCounter).toBe(expected);
 }
 
 /** Whether the tour's tooltip sits right by `target` (within 40 px of one of its edges). */
@@ -160,11 +162,11 @@ describe('the demo, one visitor through it', () => {
     firstGuest = await userId();
     expect(firstGuest).toMatch(/^guest_/);
     const title = page.locator('onboarding-announcement [part="title"]');
-    await expect.poll(() => title.textContent()).toBe('Welcome to Lumen, there!');
+    await poll(() => title.textContent()).toBe('Welcome to Lumen, there!');
     await snap('1-welcome');
     await page.locator('onboarding-announcement [part="close-button"]').click();
-    await expect.poll(() => page.locator('onboarding-announcement dialog').count()).toBe(0);
-    await expect.poll(async () => (await serviceState(firstGuest, 'welcome'))?.$state.skipped).toBe(true);
+    await poll(() => page.locator('onboarding-announcement dialog').count()).toBe(0);
+    await poll(async () => (await serviceState(firstGuest, 'welcome'))?.$state.skipped).toBe(true);
 
     await page.reload();
     await settle();
@@ -181,10 +183,10 @@ describe('the demo, one visitor through it', () => {
 
     await page.selectOption('#demo-user', 'ada');
     await page.click('#demo-login');
-    await expect.poll(() => userId()).toBe('ada');
-    await expect.poll(() => page.locator('#demo-who').textContent()).toBe('You are Ada Lovelace');
+    await poll(() => userId()).toBe('ada');
+    await poll(() => page.locator('#demo-who').textContent()).toBe('You are Ada Lovelace');
     expect(await progress()).toBe('2 of 5');
-    await expect.poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.filter((step) => step.$state.completed).length).toBe(2);
+    await poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.filter((step) => step.$state.completed).length).toBe(2);
     const ada = await serviceState('ada', 'setup-guide');
     expect(ada?.data.steps.filter((step) => step.$state.completed).map((step) => step.id)).toEqual(['invite', 'dashboard']);
     await snap('2-logged-in');
@@ -194,13 +196,13 @@ describe('the demo, one visitor through it', () => {
     expect(await checklistStep('Connect a data source').getAttribute('part')).not.toBe('step step-done');
     expect(await checklistStep('Set up an alert').getAttribute('part')).toBe('step step-blocked');
     await page.check('#demo-connected');
-    await expect.poll(() => checklistStep('Connect a data source').getAttribute('part')).toBe('step step-done');
+    await poll(() => checklistStep('Connect a data source').getAttribute('part')).toBe('step step-done');
     expect(await progress()).toBe('3 of 5');
     // Targeting reacts too: on the Pro plan the upgrade banner goes, and the alert step opens.
     await page.selectOption('#demo-plan', 'pro');
-    await expect.poll(() => page.locator('onboarding-banner [part="base"]').count()).toBe(0);
-    await expect.poll(() => checklistStep('Set up an alert').getAttribute('part')).toBe('step step-pending');
-    await expect.poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.find((step) => step.id === 'connect')?.$state.completed).toBe(true);
+    await poll(() => page.locator('onboarding-banner [part="base"]').count()).toBe(0);
+    await poll(() => checklistStep('Set up an alert').getAttribute('part')).toBe('step step-pending');
+    await poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.find((step) => step.id === 'connect')?.$state.completed).toBe(true);
     await snap('3-property');
   });
 
@@ -210,18 +212,18 @@ describe('the demo, one visitor through it', () => {
     await form.locator('input[type="number"]').fill('12');
     await form.locator('[part="primary-button"]').click();
     // Engineering takes the data-source branch; the marketing one stays hidden.
-    await expect.poll(() => form.locator('[part="title"]').textContent()).toBe('Where does your data live?');
+    await poll(() => form.locator('[part="title"]').textContent()).toBe('Where does your data live?');
     await form.locator('input[value="postgres"]').check();
     await form.locator('input[value="bigquery"]').check();
     await snap('4-form-branch');
     await form.locator('[part="primary-button"]').click();
-    await expect.poll(() => form.locator('[part="title"]').textContent()).toBe('What should Lumen answer first?');
+    await poll(() => form.locator('[part="title"]').textContent()).toBe('What should Lumen answer first?');
     await form.locator('textarea').fill('Which features do our best customers use?');
     await form.locator('[part="primary-button"]').click();
-    await expect.poll(() => form.locator('[part="base"]').count()).toBe(0);
+    await poll(() => form.locator('[part="base"]').count()).toBe(0);
 
     // The write queue sends on its own time: wait for the service to have it.
-    await expect.poll(async () => (await serviceState('ada', 'team-profile'))?.$state.completed).toBe(true);
+    await poll(async () => (await serviceState('ada', 'team-profile'))?.$state.completed).toBe(true);
     const stored = await serviceState('ada', 'team-profile');
     expect(stepData(stored, 'about')).toEqual({ role: 'engineering', teamSize: 12 });
     expect(stepData(stored, 'stack')).toEqual({ sources: ['postgres', 'bigquery'] });
@@ -231,7 +233,7 @@ describe('the demo, one visitor through it', () => {
 
   it('5. the tour runs over every target, the one in a shadow root and the late one, and resumes after a reload', async () => {
     await page.click('#tour-button');
-    await expect.poll(tourCounter).toBe('Step 1 of 5');
+    await poll(tourCounter).toBe('Step 1 of 5');
     expect(await anchoredTo(page.locator('#nav-reports'))).toBe(true);
     await tourNext('Step 2 of 5');
     expect(await anchoredTo(page.locator('#new-dashboard'))).toBe(true);
@@ -242,35 +244,35 @@ describe('the demo, one visitor through it', () => {
     // Reload mid-tour, with the late list slower still: the tour resumes at step 3, then waits for the list.
     await page.goto(`${demo.site}?reportsDelay=4000`);
     await settle();
-    await expect.poll(tourCounter).toBe('Step 3 of 5');
+    await poll(tourCounter).toBe('Step 3 of 5');
     await page.locator('onboarding-tour [part="primary-button"]').click();
     await page.waitForTimeout(500);
     expect(await page.locator('#recent-reports').count()).toBe(0);
     expect(await tour().count()).toBe(0);
-    await expect.poll(tourCounter, { timeout: 10_000 }).toBe('Step 4 of 5');
+    await poll(tourCounter).toBe('Step 4 of 5');
     expect(await page.locator('#recent-reports').count()).toBe(1);
     await page.waitForTimeout(600);
     expect(await anchoredTo(page.locator('#recent-reports'))).toBe(true);
     await snap('5-tour-late-target');
     await tourNext('Step 5 of 5');
     await page.locator('onboarding-tour [part="primary-button"]').click();
-    await expect.poll(() => tour().count()).toBe(0);
-    await expect.poll(async () => (await serviceState('ada', 'product-tour'))?.$state.completed).toBe(true);
+    await poll(() => tour().count()).toBe(0);
+    await poll(async () => (await serviceState('ada', 'product-tour'))?.$state.completed).toBe(true);
     // The checklist's tour step completes from the tour's state.
-    await expect.poll(() => checklistStep('Take the one-minute tour').getAttribute('part')).toBe('step step-done');
+    await poll(() => checklistStep('Take the one-minute tour').getAttribute('part')).toBe('step step-done');
   });
 
   it('6. the NPS survey, for signed-in users after the tour, records a score and a comment', async () => {
     const survey = page.locator('onboarding-survey');
-    await expect.poll(() => survey.locator('[part="title"]').textContent()).toBe('How likely are you to recommend Lumen to a colleague?');
+    await poll(() => survey.locator('[part="title"]').textContent()).toBe('How likely are you to recommend Lumen to a colleague?');
     await survey.locator('input[value="9"]').check();
     await snap('6-nps');
     await survey.locator('[part="primary-button"]').click();
-    await expect.poll(() => survey.locator('[part="title"]').textContent()).toBe('What is the main reason for your score?');
+    await poll(() => survey.locator('[part="title"]').textContent()).toBe('What is the main reason for your score?');
     await survey.locator('textarea').fill('The setup guide made the first hour easy.');
     await survey.locator('[part="primary-button"]').click();
-    await expect.poll(() => survey.locator('[part="base"]').count()).toBe(0);
-    await expect.poll(async () => stepData(await serviceState('ada', 'nps'), 'comment')).toBeDefined();
+    await poll(() => survey.locator('[part="base"]').count()).toBe(0);
+    await poll(async () => stepData(await serviceState('ada', 'nps'), 'comment')).toBeDefined();
     const nps = await serviceState('ada', 'nps');
     expect(stepData(nps, 'score')).toEqual({ value: 9 });
     expect(stepData(nps, 'comment')).toEqual({ value: 'The setup guide made the first hour easy.' });
@@ -278,12 +280,12 @@ describe('the demo, one visitor through it', () => {
 
   it('7. logging out shows a fresh guest with none of the state of ada', async () => {
     await page.click('#demo-logout');
-    await expect.poll(() => userId()).toMatch(/^guest_/);
+    await poll(() => userId()).toMatch(/^guest_/);
     const guest = await userId();
     expect(guest).not.toBe(firstGuest);
-    await expect.poll(progress).toBe('0 of 5');
+    await poll(progress).toBe('0 of 5');
     // A new guest: welcomed again, on the Free plan, with an empty form.
-    await expect.poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Welcome to Lumen, there!');
+    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Welcome to Lumen, there!');
     expect(await page.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
     expect(await page.locator('onboarding-form [part="title"]').textContent()).toBe('Personalise your workspace');
     expect(await page.locator('#demo-connected').isChecked()).toBe(false);
@@ -299,13 +301,13 @@ describe('the demo, one visitor through it', () => {
     await preview.setViewportSize({ width: 1280, height: 800 });
     await preview.goto(demo.preview);
     const frame = preview.frameLocator('iframe[data-slug="upgrade-banner"][data-mode="light"]');
-    await expect.poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
+    await poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
     expect(await preview.locator('iframe').count()).toBe(8 * 3);
     await preview.waitForTimeout(500);
     const file = join(flowsDir, 'upgrade-banner.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('You are on the <b>Free</b> plan', 'Pro is 20% off this week'));
     const started = Date.now();
-    await expect.poll(() => frame.locator('onboarding-banner [part="title"]').textContent(), { timeout: 2000, interval: 50 }).toBe('Pro is 20% off this week');
+    await poll(() => frame.locator('onboarding-banner [part="title"]').textContent(), 2000).toBe('Pro is 20% off this week');
     expect(Date.now() - started).toBeLessThan(2000);
     await snap('8-preview', preview);
     await preview.close();
@@ -331,9 +333,9 @@ describe('the demo, one visitor through it', () => {
         await preview.setViewportSize({ width: 1280, height: 800 });
         await preview.goto(second.preview);
         const error = preview.locator('.error[data-file="broken-card.yaml"]');
-        await expect.poll(() => error.textContent()).toContain('data.steps[0].image: unknown key');
+        await poll(() => error.textContent()).toContain('data.steps[0].image: unknown key');
         // The other flows still load.
-        await expect.poll(() => preview.locator('section.flow').count()).toBe(8);
+        await poll(() => preview.locator('section.flow').count()).toBe(8);
         await snap('9-refused', preview);
         await preview.close();
       } finally {
