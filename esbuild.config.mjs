@@ -13,6 +13,17 @@ const browserShared = {
   logLevel: 'warning',
 };
 
+const nodeShared = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+  banner: { js: '#!/usr/bin/env node' },
+};
+
 export const builds = {
   /** dist/onboarding.js: minified IIFE for a <script> tag; sets window.Onboarding. */
   iife: {
@@ -31,20 +42,20 @@ export const builds = {
     format: 'esm',
     external: ['lit', 'lit/*', 'nanostores'],
   },
-  /** dist/server.mjs: the reference service; npm dependencies stay external. */
+  /** dist/server.mjs: the reference service; npm dependencies stay external. Also the `onboarding-server` bin. */
   server: {
     entryPoints: ['server/main.ts'],
     outfile: 'dist/server.mjs',
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
+    ...nodeShared,
+  },
+  /** dist/flows.mjs: `onboarding-flows check <dir>`, the flow file checker teams run in their CI. */
+  flows: {
+    entryPoints: ['server/flows/cli.ts'],
+    outfile: 'dist/flows.mjs',
+    ...nodeShared,
   },
 };
 
 const selected =
-  only === 'browser' ? [builds.iife, builds.esm] : only === 'server' ? [builds.server] : Object.values(builds);
+  only === 'browser' ? [builds.iife, builds.esm] : only === 'server' ? [builds.server, builds.flows] : Object.values(builds);
 await Promise.all(selected.map((options) => build(options)));

@@ -5,18 +5,22 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from './app.js';
 import { LIMIT_SETTINGS, resolveLimits, resolveTrustProxy } from './config.js';
 import { resolveIdentity } from './http/identity.js';
+import { startPreview } from './preview/server.js';
 import { startService } from './service.js';
 import { openDatabase } from './storage/database.js';
 import { schemaVersion } from './storage/schema.js';
 
 export { startService } from './service.js';
 export type { ServiceOptions, RunningService } from './service.js';
+export { startPreview } from './preview/server.js';
+export type { PreviewOptions, RunningPreview } from './preview/server.js';
 
 const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
                          [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
+                         [--preview [--preview-port 3101]]
 
   migrate     bring the database schema up to date and exit (starting the service does it too)
 
@@ -34,7 +38,11 @@ When both are unset, a key pair is made on first start, kept with the data, and 
 
 Identity verification: --identity-secret (ONBOARDING_IDENTITY_SECRET), comma-separated so one can be
 rotated, and --require-identity (ONBOARDING_REQUIRE_IDENTITY=true): public-key requests that name a
-user then need userHash = hex(HMAC-SHA256(secret, userId)). See docs/security.md.`;
+user then need userHash = hex(HMAC-SHA256(secret, userId)). See docs/security.md.
+
+Development: --preview serves a live preview of every flow in the folder, drawn by the real elements in
+light, dark and right-to-left, on its own port (--preview-port, default 3101), reloading as files change.
+It shows drafts and needs no key: do not turn it on in production.`;
 
 /** A database address fit to print: a URL's password is hidden. */
 export function redactDatabase(location: string): string {
@@ -65,6 +73,8 @@ export async function main(argv: string[]): Promise<void> {
         'identity-secret': { type: 'string' },
         'trust-proxy': { type: 'string' },
         'require-identity': { type: 'boolean' },
+        preview: { type: 'boolean', default: false },
+        'preview-port': { type: 'string', default: '3101' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
     }));
@@ -84,9 +94,12 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--port must be a number from 0 to 65535\n\n${USAGE}`);
-    process.exit(2);
+  const previewPort = Number(values['preview-port']);
+  for (const [flag, value] of [['--port', port], ['--preview-port', previewPort]] as const) {
+    if (!Number.isInteger(value) || value < 0 || value > 65535) {
+      console.error(`${flag} must be a number from 0 to 65535\n\n${USAGE}`);
+      process.exit(2);
+    }
   }
   let limits;
   let identity;
@@ -110,12 +123,14 @@ export async function main(argv: string[]): Promise<void> {
     httpLog: true,
     logger: { warn: (m) => console.warn(`[onboarding] ${m}`), info: (m) => console.log(`[onboarding] ${m}`) },
   });
+  const preview = values.preview ? await startPreview({ catalog: service.catalog, host: values.host, port: previewPort }) : undefined;
   console.log(`Onboarding service listening on ${service.url}`);
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${redactDatabase(values.database)}`);
   console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
   console.log(`  proxies:  ${trustProxy === false ? 'not trusted (the visitor address is the connection\'s)' : `X-Forwarded-For trusted (${String(trustProxy)})`}`);
   console.log(`  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`);
+  if (preview) console.log(`  preview:  ${preview.url} (development only)`);
   if (service.keys.generated) {
     console.log(`  public key:  ${service.keys.public[0]}`);
     console.log(`  private key: ${service.keys.private[0]}  (keep it secret)`);
@@ -129,7 +144,7 @@ export async function main(argv: string[]): Promise<void> {
   // On SIGTERM: stop accepting, let the requests in flight finish, then close the database.
   const stop = (signal: string) => {
     console.log(`[onboarding] ${signal}: finishing the requests in flight, then stopping`);
-    service.close().then(() => process.exit(0), () => process.exit(1));
+    Promise.all([preview?.close(), service.close()]).then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

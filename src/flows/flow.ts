@@ -48,7 +48,7 @@ export interface Flow extends FlowActions {
   data: FlowData;
   steps: Step[];
   currentStep: Step | undefined;
-  /** Share of visible steps that are completed or skipped, 0..1. */
+  /** Share of visible steps that are completed or skipped, 0..1; 1 once the flow is completed, however it was. */
   progress: number;
   isStarted: boolean;
   isCompleted: boolean;
@@ -98,7 +98,8 @@ export function buildFlow(definition: FlowDefinition, state: FlowState, transiti
     data: definition.data,
     steps,
     currentStep,
-    progress: visible.length ? finished / visible.length : 0,
+    // A flow completed before its last step (`flow.complete` from a button, or its criteria) is all the way done.
+    progress: state.$state.completed ? 1 : visible.length ? finished / visible.length : 0,
     isStarted: state.$state.started,
     isCompleted: state.$state.completed,
     isSkipped: state.$state.skipped,

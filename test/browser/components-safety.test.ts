@@ -49,17 +49,17 @@ const step = (id: string, extra: Partial<StepDefinition> = {}): StepDefinition =
   id,
   title: payload,
   subtitle: payload,
-  imageUri: `javascript:__xss('image')`,
-  videoUri: `data:text/html,<script>__xss('video-uri')</script>`,
   primaryButton: button('primary'),
   secondaryButton: { ...button('secondary'), uri: `\${url}` },
   ...extra,
 });
+// Media only where the flow schema takes it: announcements, cards and tours.
+const media = { imageUri: `javascript:__xss('image')`, videoUri: `data:text/html,<script>__xss('video-uri')</script>` };
 const hostile = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
 
 const FLOWS: FlowFile[] = [
   { slug: 'x-banner', type: 'BANNER', targetingLogic: hostile('xss'), data: { steps: [step('s')] } },
-  { slug: 'x-card', type: 'CARD', targetingLogic: hostile('xss'), data: { steps: [step('s')] } },
+  { slug: 'x-card', type: 'CARD', targetingLogic: hostile('xss'), data: { steps: [step('s', media)] } },
   { slug: 'x-checklist', type: 'CHECKLIST', targetingLogic: hostile('xss'), data: { title: payload, steps: [step('s'), step('t')] } },
   {
     slug: 'x-form',
@@ -77,8 +77,8 @@ const FLOWS: FlowFile[] = [
       ],
     },
   },
-  { slug: 'x-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('xss'), data: { props: { priority: 3 }, steps: [step('s'), step('t')] } },
-  { slug: 'x-tour', type: 'TOUR', targetingLogic: hostile('xss'), data: { props: { priority: 2 }, steps: [step('s', { selector: '#target' })] } },
+  { slug: 'x-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('xss'), data: { props: { priority: 3 }, steps: [step('s', media), step('t', media)] } },
+  { slug: 'x-tour', type: 'TOUR', targetingLogic: hostile('xss'), data: { props: { priority: 2 }, steps: [step('s', { ...media, selector: '#target' })] } },
   {
     slug: 'x-survey',
     type: 'SURVEY',
@@ -218,7 +218,7 @@ describe('a page with hostile global CSS in Chromium', () => {
       return { display: s.display, background: s.backgroundColor, padding: s.paddingTop, title: title.color, size: title.fontSize, button: button.backgroundColor, buttonDisplay: button.display };
     });
     expect(style).toEqual({
-      display: 'flex',
+      display: 'grid',
       background: 'rgb(238, 241, 251)',
       padding: '12px',
       title: 'rgb(27, 31, 42)',

@@ -45,6 +45,19 @@ describe('buildFlow', () => {
     expect(flow.steps[2]!.state.visible).toBe(false);
   });
 
+  it('reports progress 1 for a flow completed before its last step', () => {
+    const state: FlowState = {
+      flowSlug: 'tour',
+      flowName: 'Tour',
+      flowType: 'CHECKLIST',
+      version: 3,
+      data: { steps: [step('a', { completed: true }), step('b', { started: true }), step('c')] },
+      $state: { currentStepId: 'b', currentStepIndex: 1, started: true, completed: true, skipped: false, visible: true, flowResponses: [] },
+    };
+    expect(buildFlow(definitions.tour!, state).progress).toBe(1);
+    expect(buildFlow(definitions.tour!, { ...state, $state: { ...state.$state, completed: false, skipped: true } }).progress).toBeCloseTo(1 / 3);
+  });
+
   it('leaves out a definition whose data is not JSON', () => {
     expect(parseDefinitions([{ ...definitions.tour!.record, slug: 'broken', data: '{nope' }])).toEqual({});
   });
