@@ -1,9 +1,9 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
-import { isFlowStates, isId, isJson, isObject, isString } from '../api/guards.js';
+import { isDefinition, isFlowStates, isId, isJson, isObject } from '../api/guards.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
-import type { Flow } from '../flows/flow.js';
-import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
+import type { Flow, FlowDefinition } from '../flows/flow.js';
+import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition, $userId } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
@@ -11,9 +11,10 @@ import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.j
 import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { createSafeStorage, discarded, readStored, writeJson, type KeyValueStore } from './storage.js';
+import { definitionOf, forgetState, knownVersions, readContent, readState, stateOnly, writeContent, writeState, type KnownVersions } from './cache.js';
+import { createSafeStorage, readStored, writeJson, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
-import { foldWrite, replayWrites } from './transitions.js';
+import { foldWrite, replayWrites, sameFlowState } from './transitions.js';
 
 export interface OnboardingConfig extends Partial<ElementOptions> {
   /** The public API key (`pk_…`). Required. */
@@ -27,18 +28,14 @@ export interface OnboardingConfig extends Partial<ElementOptions> {
 }
 
 const EMPTY: FlowStatesResponse = { eligibleFlows: [], ineligibleFlows: [] };
-/** localStorage keys (under the `onboarding:` prefix). */
-const STATE_KEY = 'state';
-const FLOWS_KEY = 'flows';
+/** localStorage keys (under the `onboarding:` prefix); core/cache.ts keeps the content and the state. */
 const GROUP_KEY = 'groupId';
 const PROPERTIES_KEY = 'properties';
 const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error';
 
-/** The user's last known state, as cached in localStorage. */
-const isCachedState = (value: unknown) => isObject(value) && isString(value.userId) && isFlowStates(value.states);
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const ID_RULE = '1 to 256 characters, no control characters.';
 /** The step actions that take `data`, by the transition they write. */
@@ -64,9 +61,11 @@ export class Onboarding {
   private answers = 0;
   private groupId: string | undefined;
   private reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
-  private loadingFlows: Promise<void> | undefined;
-  /** Flow versions already asked for, so a state naming an unknown version fetches definitions once. */
+  /** Flow versions already read for, so a state naming a version without content reads once more, not for ever. */
   private askedVersions = new Set<string>();
+  /** Pending writes of the caches to localStorage, kept off the path of an answer or a click. */
+  private persisting: ReturnType<typeof setTimeout> | undefined;
+  private persistContent = false;
   private announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
   private resolveReady!: () => void;
   private quiet = false;
@@ -141,17 +140,18 @@ export class Onboarding {
       },
     });
     this.tabs = connectTabs((message) => this.receive(message));
-    setTransition((...args) => this.transition(...args));
+    $transition.set((...args) => this.transition(...args));
     this.stops.push($flows.listen(() => this.announce()));
 
     // Render from cache at once; the service's answers replace it (stale-while-revalidate).
-    let refused = 0;
-    $flowDefinitions.set(parseDefinitions(readStored<unknown[]>(storage, FLOWS_KEY, Array.isArray) ?? [], {}, () => refused++));
-    if (refused) discarded(`${refused} cached flows`);
+    $flowDefinitions.set(readContent(storage));
     this.groupId = this.storedGroup();
     this.switchUser(currentUserId(storage));
 
-    const onPageHide = () => this.outbox?.flushOnExit();
+    const onPageHide = () => {
+      this.persist();
+      this.outbox?.flushOnExit();
+    };
     const onVisibility = () => this.outbox?.flush();
     addEventListener('pagehide', onPageHide);
     document.addEventListener('visibilitychange', onVisibility);
@@ -161,7 +161,6 @@ export class Onboarding {
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
     );
 
-    void this.loadDefinitions();
     this.outbox.flush();
     if (nonEmpty(config.userId)) void this.identify(config.userId);
     // An identify that follows init at once loads the state itself; the guest read is then not needed.
@@ -263,12 +262,11 @@ export class Onboarding {
     const groupId = this.groupId;
     if (this.reading?.userId === userId && this.reading.groupId === groupId) return this.reading.promise;
     const answers = this.answers;
+    const known = knownVersions($flowDefinitions.get());
     const promise = client
-      .getFlowStates(userId, groupId)
-      .then((states) => {
-        // A write's answer that arrived meanwhile is newer than this read.
-        if (userId === this.userId && answers === this.answers) this.setBase(states);
-      })
+      .readFlowStates({ userId, ...(groupId ? { groupId } : {}), knownVersions: known })
+      // A write's answer that arrived meanwhile is newer than this read; the content this one carries is kept all the same.
+      .then((states) => this.take(states, known, userId === this.userId && answers === this.answers))
       // A wrong-shaped answer keeps the state the script has; so does a read that failed.
       .catch((error) => reportError(failureCode(error, 'load-failed'), error))
       .finally(() => {
@@ -283,6 +281,7 @@ export class Onboarding {
   /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
   destroy(): void {
     clearTimeout(this.initialLoad);
+    this.persist();
     for (const stop of this.stops.splice(0)) stop();
     this.outbox?.stop();
     this.tabs?.close();
@@ -301,7 +300,7 @@ export class Onboarding {
   /** Forgets the identified user: a new guest, no cached state, no group. */
   private forget(): void {
     const guest = forgetUser(this.storage);
-    this.storage.remove(STATE_KEY);
+    forgetState(this.storage);
     this.storage.remove(GROUP_KEY);
     this.storage.remove(PROPERTIES_KEY);
     $userProperties.set({});
@@ -314,33 +313,77 @@ export class Onboarding {
   private switchUser(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
     $userProperties.set(readStored<Properties>(this.storage, PROPERTIES_KEY, isObject) ?? {});
-    const cached = readStored<{ userId: string; states: FlowStatesResponse }>(this.storage, STATE_KEY, isCachedState);
-    this.base = base ?? (cached?.userId === userId ? cached.states : EMPTY);
+    this.base = base ?? readState(this.storage, userId) ?? EMPTY;
     this.answers++;
     this.recompute();
     // Later changes are this user's; whatever the switch itself changed was a load, not a transition.
     this.announced = { userId, states: $flowStates.get() };
   }
 
-  private setBase(states: FlowStatesResponse, broadcast = false): void {
+  /**
+   * Takes an answer: the content it carries (every flow whose version was not in `known`; none with `known` null)
+   * joins the definitions, and with `apply` its state, without content, becomes the base.
+   */
+  private take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false): void {
+    const added: FlowDefinition[] = [];
+    if (known) {
+      const held = $flowDefinitions.get();
+      for (const state of answer.eligibleFlows) {
+        const had = held[state.flowSlug];
+        if (known[state.flowSlug] === state.version || (had && had.version === state.version) || (had && !apply && had.version > state.version)) continue;
+        const definition = definitionOf(state);
+        if (definition) added.push(definition);
+      }
+      this.addDefinitions(added);
+    }
+    if (!apply) return;
+    this.setBase({ eligibleFlows: answer.eligibleFlows.map(stateOnly), ineligibleFlows: answer.ineligibleFlows }, broadcast ? added : undefined);
+  }
+
+  private addDefinitions(added: FlowDefinition[]): void {
+    if (!added.length) return;
+    const definitions = { ...$flowDefinitions.get() };
+    for (const definition of added) definitions[definition.slug] = definition;
+    $flowDefinitions.set(definitions);
+    this.persistContent = true;
+    this.schedulePersist();
+  }
+
+  /** `definitions`: the content this answer brought, sent to the other tabs with it. */
+  private setBase(states: FlowStatesResponse, definitions?: FlowDefinition[]): void {
     const userId = this.userId;
     this.base = states;
     this.answers++;
-    writeJson(this.storage, STATE_KEY, { userId, states });
-    if (broadcast) this.tabs?.post({ type: 'state', userId, states });
+    this.schedulePersist();
+    if (definitions) this.tabs?.post({ type: 'state', userId, states, definitions });
     this.recompute();
-    // A state naming a flow version the cache does not hold means the definitions changed.
-    const definitions = $flowDefinitions.get();
-    const missing = states.eligibleFlows
-      .map((state) => `${state.flowSlug}@${state.version}`)
-      .filter((key) => !this.askedVersions.has(key) && definitions[key.split('@')[0]!]?.record.version !== Number(key.split('@')[1]));
-    if (missing.length) {
-      for (const key of missing) this.askedVersions.add(key);
-      void this.loadDefinitions();
+    // A state naming a version the script has no content for (a write's answer carries none): read once more for it.
+    const held = $flowDefinitions.get();
+    let missing = false;
+    for (const state of states.eligibleFlows) {
+      const key = `${state.flowSlug}@${state.version}`;
+      if (held[state.flowSlug]?.version === state.version || this.askedVersions.has(key)) continue;
+      this.askedVersions.add(key);
+      missing = true;
     }
+    if (missing) void this.refresh();
   }
 
-  /** The view: the base with every pending flowStates write of this user replayed on top. */
+  private schedulePersist(): void {
+    if (this.persisting === undefined) this.persisting = setTimeout(() => this.persist(), 50);
+  }
+
+  /** Writes the caches now: the state of the current user, and the content when it changed. */
+  private persist(): void {
+    clearTimeout(this.persisting);
+    this.persisting = undefined;
+    if (!this.client) return;
+    writeState(this.storage, this.userId, this.base);
+    if (this.persistContent) writeContent(this.storage, $flowDefinitions.get(), this.base.eligibleFlows.map((state) => state.flowSlug));
+    this.persistContent = false;
+  }
+
+  /** The view: the base with every pending flowStates write of this user replayed on top; unchanged flows keep their objects. */
   private recompute(): void {
     const userId = this.userId;
     const pending: FlowStateWriteRequest[] = [];
@@ -348,19 +391,26 @@ export class Onboarding {
       if (entry.path === 'flowStates' && entry.userId === userId) pending.push(entry.body);
     }
     const view = replayWrites(this.base, pending);
-    if (!same($ineligibleFlows.get(), this.base.ineligibleFlows)) $ineligibleFlows.set(this.base.ineligibleFlows);
-    if (!same($flowStates.get(), view)) $flowStates.set(view);
+    const previous = $flowStates.get();
+    let changed = !sameList(Object.keys(previous), Object.keys(view));
+    for (const slug in view) {
+      const before = previous[slug];
+      if (before && sameFlowState(before, view[slug]!)) view[slug] = before;
+      else changed = true;
+    }
+    if (!sameList($ineligibleFlows.get(), this.base.ineligibleFlows)) $ineligibleFlows.set(this.base.ineligibleFlows);
+    if (changed) $flowStates.set(view);
   }
 
   private writeSent(entry: OutboxEntry, response: unknown, badAnswer?: ApiError): void {
     // The write was applied, but its answer cannot be used: the service's state is read instead.
     if (badAnswer) reportError('bad-answer', badAnswer);
     if (entry.userId !== this.userId) return;
-    let states: unknown;
-    if (entry.path === 'flowStates') states = isFlowStates(response) ? response : foldWrite(this.base, entry.body);
+    // A transition's answer carries no content; the users upsert's carries all of it.
+    if (entry.path === 'flowStates') this.take(isFlowStates(response) ? response : foldWrite(this.base, entry.body), null, true, true);
     // The users upsert answers without the group, so with a group the read below decides eligibility.
-    else if (entry.path === 'users' && !this.groupId) states = (response as { flowStates?: unknown } | null)?.flowStates;
-    if (isFlowStates(states)) this.setBase(states, true);
+    const states = entry.path === 'users' && !this.groupId ? (response as { flowStates?: unknown } | null)?.flowStates : undefined;
+    if (isFlowStates(states)) this.take(states, {}, true, true);
     if (badAnswer || (entry.path === 'users' && !isFlowStates(states))) void this.refresh();
   }
 
@@ -389,31 +439,10 @@ export class Onboarding {
     }
   }
 
-  private loadDefinitions(): Promise<void> {
-    const client = this.client;
-    if (!client) return Promise.resolve();
-    return (this.loadingFlows ??= client
-      .getFlows()
-      .then((response) => {
-        let refused = 0;
-        const definitions = parseDefinitions(response.data, $flowDefinitions.get(), () => refused++);
-        if (refused) reportError('bad-answer', new Error(`${refused} listed flows have no usable steps; left out.`));
-        const current = $flowDefinitions.get();
-        const changed =
-          Object.keys(definitions).length !== Object.keys(current).length ||
-          Object.entries(definitions).some(([slug, definition]) => current[slug] !== definition);
-        if (changed) $flowDefinitions.set(definitions);
-        writeJson(this.storage, FLOWS_KEY, Object.values(definitions).map((definition) => definition.record));
-      })
-      .catch((error) => reportError(failureCode(error, 'flows-failed'), error))
-      .finally(() => {
-        this.loadingFlows = undefined;
-      }));
-  }
-
   private receive(message: TabMessage): void {
     if (message.type === 'state') {
       if (message.userId === this.userId && isFlowStates(message.states)) {
+        this.addDefinitions(Array.isArray(message.definitions) ? message.definitions.filter(isDefinition) : []);
         this.base = message.states;
         this.answers++;
         this.recompute();
@@ -429,6 +458,7 @@ export class Onboarding {
         this.switchUser(userId);
         void this.refresh();
       } else if (message.type === 'storage') {
+        $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.storage) });
         this.switchUser(userId);
       }
     }

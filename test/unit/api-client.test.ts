@@ -64,19 +64,18 @@ describe('API client failures', () => {
     expect(notJson).toMatchObject({ status: 201, kind: 'bad-answer' });
     expect(isRetryable(notJson)).toBe(false);
     for (const body of ['[]', '"text"', '{"eligibleFlows":[{"flowSlug":"f"}],"ineligibleFlows":[]}', '{"eligibleFlows":[],"ineligibleFlows":[1]}']) {
-      expect(await failureOf(clientAnswering({ body }).getFlowStates('u'))).toMatchObject({ kind: 'bad-answer' });
+      expect(await failureOf(clientAnswering({ body }).readFlowStates({ userId: 'u' }))).toMatchObject({ kind: 'bad-answer' });
     }
     expect(await failureOf(clientAnswering({ status: 201, body: '{"userId":"u","flowStates":{"eligibleFlows":"no"}}' }).upsertUser({ userId: 'u' }))).toMatchObject({
       kind: 'bad-answer',
     });
-    expect(await failureOf(clientAnswering({ body: '{"data":"no"}' }).getFlows())).toMatchObject({ kind: 'bad-answer' });
   });
 
   it('takes an empty body or an empty object as no answer, and passes a well-shaped one through', async () => {
     expect(await clientAnswering({ status: 201, body: '' }).writeFlowState(write)).toBeNull();
     expect(await clientAnswering({ status: 201, body: '{}' }).upsertUser({ userId: 'u' })).toBeNull();
-    expect(await clientAnswering({ body: '{}' }).getFlowStates('u')).toEqual({ eligibleFlows: [], ineligibleFlows: [] });
-    expect(await clientAnswering({ body: JSON.stringify(states) }).getFlowStates('u')).toEqual(states);
+    expect(await clientAnswering({ body: '{}' }).readFlowStates({ userId: 'u' })).toEqual({ eligibleFlows: [], ineligibleFlows: [] });
+    expect(await clientAnswering({ body: JSON.stringify(states) }).readFlowStates({ userId: 'u' })).toEqual(states);
     expect(await clientAnswering({ status: 201, body: '"ok"' }).upsertGroup({ groupId: 'g' })).toBeUndefined();
   });
 
@@ -97,12 +96,11 @@ describe('API client failures', () => {
       },
     });
     const own = new AbortController().signal;
-    await client.getFlowStates('u');
-    await client.getFlows();
+    await client.readFlowStates({ userId: 'u' });
     await client.writeFlowState(write);
     await client.upsertGroup({ groupId: 'g' }, { signal: own });
-    expect(signals.slice(0, 3).every((signal) => signal instanceof AbortSignal && !signal.aborted)).toBe(true);
-    expect(signals[3]).toBe(own);
+    expect(signals.slice(0, 2).every((signal) => signal instanceof AbortSignal && !signal.aborted)).toBe(true);
+    expect(signals[2]).toBe(own);
   });
 
   it('reads Retry-After as delta-seconds or an HTTP date, at most ten minutes', async () => {

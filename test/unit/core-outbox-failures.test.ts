@@ -23,8 +23,7 @@ function fakeClient(failures: Record<string, () => unknown> = {}): ApiClient {
     },
     upsertGroup: async () => undefined,
     writeFlowState: async () => null,
-    getFlowStates: async () => ({ eligibleFlows: [], ineligibleFlows: [] }),
-    getFlows: async () => ({ data: [], offset: 0, limit: 0 }),
+    readFlowStates: async () => ({ eligibleFlows: [], ineligibleFlows: [] }),
   };
 }
 
