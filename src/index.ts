@@ -2,7 +2,7 @@
 import { Onboarding } from './core/onboarding.js';
 
 export { Onboarding } from './core/onboarding.js';
-export type { OnboardingConfig } from './core/onboarding.js';
+export type { OnboardingConfig, IdentifyOptions } from './core/onboarding.js';
 export type {
   OnboardingEventMap,
   OnboardingEventName,

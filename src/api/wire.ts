@@ -66,6 +66,8 @@ export interface FlowStateContext {
 export interface UserUpsertRequest {
   /** Required unless the older alias `foreignId` is sent instead. */
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   properties?: Properties;
   events?: TrackingEvent[];
   bootstrapFlowStates?: boolean;
@@ -75,6 +77,8 @@ export interface UserUpsertRequest {
 /** `POST /v1/public/sessions`: one users upsert plus, with `groupId`, one groups upsert with membership, in one transaction. */
 export interface SessionRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   userProperties?: Properties;
   userEvents?: TrackingEvent[];
@@ -87,6 +91,8 @@ export interface SessionRequest {
 /** `POST /v1/public/userGroups` (older clients): a groups upsert with the user as a member. */
 export interface UserGroupRequest {
   foreignUserId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   foreignUserGroupId: string;
   properties?: Properties;
   events?: TrackingEvent[];
@@ -95,12 +101,16 @@ export interface UserGroupRequest {
 export interface GroupUpsertRequest {
   groupId: string;
   userId?: string;
+  /** The hash of `userId`, when it names one. */
+  userHash?: string;
   properties?: Properties;
   events?: TrackingEvent[];
 }
 
 export interface FlowStateWriteRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   flowSlug: string;
   /** Required for step actions; flow actions may leave it out or send "". */
@@ -116,6 +126,8 @@ export interface FlowStateWriteRequest {
 /** `POST /v1/public/flowStates` without `actionType` is a read, answered like the GET. */
 export interface FlowStatesReadRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   context?: FlowStateContext;
   /**
@@ -131,6 +143,8 @@ export interface FlowStatesReadRequest {
  */
 export interface FlowStatesQuery {
   userId: string;
+  /** Accepted in the query of the GET; the script reads with the POST read instead, so the hash stays out of URLs. */
+  userHash?: string;
   groupId?: string;
   content?: FlowContentMode;
 }

@@ -7,7 +7,7 @@ import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition, $
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
-import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.js';
+import { currentUserHash, currentUserId, forgetUser, isGuestId, isUserHash, rememberUser } from './identity.js';
 import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
@@ -21,8 +21,10 @@ export interface OnboardingConfig extends Partial<ElementOptions> {
   publicKey: string;
   /** Base address of the onboarding service. Required. */
   apiUrl: string;
-  /** Identifies this user right away, as `identify(userId)` would. @default undefined (a guest) */
+  /** Identifies this user right away, as `identify(userId, undefined, { userHash })` would. @default undefined (a guest) */
   userId?: string;
+  /** The hash of `userId` for identity verification, from your backend. @default undefined */
+  userHash?: string;
   /** Reloads state when the SPA route changes (history and hash navigation). @default true */
   refreshOnRouteChange?: boolean;
 }
@@ -44,6 +46,14 @@ const STEP_METHODS: Partial<Record<ActionType, string>> = { STARTED_STEP: 'step.
 const badValue = (method: string) =>
   reportError('bad-value', new Error(`${method} got a value that is not JSON (a BigInt, a cycle, a function); the call did nothing.`));
 
+export interface IdentifyOptions {
+  /**
+   * hex(HMAC-SHA256(identity secret, userId)) from your backend, for a service that verifies identity. It is sent
+   * in the body of every request for this user and kept with the user ID across reloads and tabs.
+   */
+  userHash?: string;
+}
+
 export class Onboarding {
   private client: ApiClient | null = null;
   private storage: KeyValueStore = createSafeStorage();
@@ -60,6 +70,8 @@ export class Onboarding {
   /** Counts answers taken as the base, so a read that overlapped one is known to be older. */
   private answers = 0;
   private groupId: string | undefined;
+  /** The current user's hash, when the page gave one. */
+  private userHash: string | undefined;
   private reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
   /** Flow versions already read for, so a state naming a version without content reads once more, not for ever. */
   private askedVersions = new Set<string>();
@@ -162,20 +174,29 @@ export class Onboarding {
     );
 
     this.outbox.flush();
-    if (nonEmpty(config.userId)) void this.identify(config.userId);
+    if (nonEmpty(config.userId)) void this.identify(config.userId, undefined, { userHash: config.userHash });
     // An identify that follows init at once loads the state itself; the guest read is then not needed.
     else this.initialLoad = setTimeout(() => void this.refresh(), 0);
     return this.ready;
   }
 
-  /** Upserts the user and loads their flow states. Never rejects: failures are reported through `error`. */
-  async identify(userId: string, properties?: Properties): Promise<void> {
+  /**
+   * Upserts the user and loads their flow states. With `userHash`, every request for this user carries it. Never
+   * rejects: failures are reported through `error`.
+   */
+  async identify(userId: string, properties?: Properties, options?: IdentifyOptions): Promise<void> {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
     if (!isId(userId)) return void reportError('bad-user-id', new Error(`Onboarding.identify needs a user ID: ${ID_RULE}`));
+    const given = options?.userHash;
+    if (given !== undefined && !isUserHash(given)) {
+      return void reportError('bad-user-hash', new Error('Onboarding.identify: userHash must be the hex string your backend computed; the call did nothing.'));
+    }
     if (!isJson(properties)) return badValue('Onboarding.identify');
     try {
       const previous = this.userId;
+      // A hash given before stays with its user; one user's hash never goes with another's requests.
+      const userHash = given ?? (previous === userId ? this.userHash : undefined);
       // One user's state never leaks to the next: switching real users logs the first one out.
       const switching = previous !== userId && !isGuestId(previous);
       // A guest's progress carries over; the guest made by logging the previous user out has none to link.
@@ -183,18 +204,21 @@ export class Onboarding {
       // Queued first: a write the outbox refuses (`outbox-full`) changes nothing here either.
       const pending = outbox.add(userId, {
         path: 'users',
-        body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
+        body: { userId, ...(userHash ? { userHash } : {}), ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
       });
       // Still the previous visitor: their state is loaded, so `ready` resolves all the same.
       if (!pending) return await this.refresh();
       clearTimeout(this.initialLoad);
       if (switching) this.forget();
+      if (previous !== userId || userHash !== this.userHash) {
+        rememberUser(this.storage, userId, userHash);
+        this.tabs?.post({ type: 'user', userId, ...(userHash ? { userHash } : {}) });
+      }
       if (previous !== userId) {
-        rememberUser(this.storage, userId);
         // The guest's progress is about to be linked: keep showing it until the service answers.
         this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
-        this.tabs?.post({ type: 'user', userId });
       }
+      this.userHash = userHash;
       if (properties) {
         // Elements substitute ${name} from these; the service merges them the same way.
         $userProperties.set({ ...$userProperties.get(), ...properties });
@@ -218,8 +242,7 @@ export class Onboarding {
     if (!isId(groupId)) return void reportError('bad-group-id', new Error(`Onboarding.group needs a group ID: ${ID_RULE}`));
     if (!isJson(properties)) return badValue('Onboarding.group');
     try {
-      const userId = this.userId;
-      const pending = outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
+      const pending = outbox.add(this.userId, { path: 'groups', body: { groupId, ...this.user(), ...(properties ? { properties } : {}) } });
       if (!pending) return;
       this.groupId = groupId;
       this.storage.set(GROUP_KEY, groupId);
@@ -237,8 +260,7 @@ export class Onboarding {
     if (!nonEmpty(event)) return void reportError('bad-event', new Error('Onboarding.track needs a non-empty event name.'));
     if (!isJson(properties)) return badValue('Onboarding.track');
     try {
-      const userId = this.userId;
-      await outbox.add(userId, { path: 'users', body: { userId, events: [{ event, ...(properties ? { properties } : {}) }] } });
+      await outbox.add(this.userId, { path: 'users', body: { ...this.user(), events: [{ event, ...(properties ? { properties } : {}) }] } });
     } catch (error) {
       reportError('internal-error', error);
     }
@@ -264,7 +286,7 @@ export class Onboarding {
     const answers = this.answers;
     const known = knownVersions($flowDefinitions.get());
     const promise = client
-      .readFlowStates({ userId, ...(groupId ? { groupId } : {}), knownVersions: known })
+      .readFlowStates({ ...this.user(), ...(groupId ? { groupId } : {}), knownVersions: known })
       // A write's answer that arrived meanwhile is newer than this read; the content this one carries is kept all the same.
       .then((states) => this.take(states, known, userId === this.userId && answers === this.answers))
       // A wrong-shaped answer keeps the state the script has; so does a read that failed.
@@ -289,6 +311,11 @@ export class Onboarding {
 
   // ---- internals ----
 
+  /** The current user as every request names them: the ID, and the hash when the page gave one. */
+  private user(): { userId: string; userHash?: string } {
+    return { userId: this.userId, ...(this.userHash ? { userHash: this.userHash } : {}) };
+  }
+
   private storedGroup(): string | undefined {
     return readStored<string>(this.storage, GROUP_KEY, isId, true);
   }
@@ -312,6 +339,7 @@ export class Onboarding {
 
   private switchUser(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
+    this.userHash = currentUserHash(this.storage, userId);
     $userProperties.set(readStored<Properties>(this.storage, PROPERTIES_KEY, isObject) ?? {});
     this.base = base ?? readState(this.storage, userId) ?? EMPTY;
     this.answers++;
@@ -424,7 +452,7 @@ export class Onboarding {
     try {
       const userId = this.userId;
       const body: FlowStateWriteRequest = {
-        userId,
+        ...this.user(),
         ...(this.groupId ? { groupId: this.groupId } : {}),
         flowSlug,
         stepId,
@@ -454,10 +482,12 @@ export class Onboarding {
       // Another tab identified, logged out, or (without BroadcastChannel) changed what is stored.
       const userId = message.type === 'user' && isId(message.userId) ? message.userId : currentUserId(this.storage);
       this.groupId = this.storedGroup();
-      if (userId !== this.userId) {
-        this.switchUser(userId);
-        void this.refresh();
-      } else if (message.type === 'storage') {
+      const switching = userId !== this.userId;
+      if (switching) this.switchUser(userId);
+      // The message may arrive before the other tab's localStorage writes do.
+      if (message.type === 'user' && isUserHash(message.userHash)) this.userHash = message.userHash;
+      if (switching) void this.refresh();
+      else if (message.type === 'storage') {
         $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.storage) });
         this.switchUser(userId);
       }

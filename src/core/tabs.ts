@@ -8,8 +8,8 @@ export type TabMessage =
   | { type: 'state'; userId: string; states: FlowStatesResponse; definitions?: FlowDefinition[] }
   /** The outbox changed: pending writes are re-read from storage; `settled` entries were sent or dropped. */
   | { type: 'outbox'; settled: string[] }
-  /** Another tab identified a user or logged out. */
-  | { type: 'user'; userId: string }
+  /** Another tab identified a user (with their hash, if any) or logged out. */
+  | { type: 'user'; userId: string; userHash?: string }
   /** Without BroadcastChannel: something this SDK keeps in localStorage changed in another tab. */
   | { type: 'storage' };
 
