@@ -310,3 +310,49 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
     await page.close();
   });
 });
+
+describe('garbage from the service (issue 9, item 3)', () => {
+  const huge = 20 * 1024 * 1024;
+  const garbage: Array<[string, string, Record<string, string>]> = [
+    ['a body that is not JSON', 'Internal error, please retry', { 'Content-Type': 'text/plain' }],
+    ['a 200 with an HTML page', '<!doctype html><html><body><h1>Welcome to our CDN</h1></body></html>', { 'Content-Type': 'text/html' }],
+    ['a 20 MB body', `{"eligibleFlows":[],"ineligibleFlows":["${'x'.repeat(huge)}"]}`, {}],
+    ['a 20 MB body announced by its Content-Length', 'y'.repeat(huge), { 'Content-Length': String(huge) }],
+  ];
+
+  for (const [name, body, headers] of garbage) {
+    it(`keeps the cached state through ${name} to a read, reports bad-answer, and keeps working`, async () => {
+      const userId = `garbage-read-${garbage.findIndex(([n]) => n === name)}`;
+      await env.service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+      const seed = { userId, state: JSON.stringify({ userId, states: await stateOf(userId) }), content: JSON.stringify([await setupDefinition()]) };
+      env.proxy!.answer(isRead, 200, body, { headers, times: 1 });
+      const { page, errors } = await open(seed);
+      expect(await readyWithin(page, 10_000)).toBe('resolved');
+      expect(await codes(page)).toContain('bad-answer');
+      expect(await completed(page)).toEqual([true, false, false]);
+      // Still working: a click is sent and taken.
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1]!.complete());
+      await expect.poll(() => responses(userId), { timeout: 10_000 }).toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
+      expect(await completed(page)).toEqual([true, true, false]);
+      expect(await problems(page, errors)).toEqual([]);
+      await page.close();
+    });
+  }
+
+  for (const [name, body, headers] of garbage.slice(1, 3)) {
+    it(`takes ${name} to a write as sent, reports bad-answer, and reads the state`, async () => {
+      const userId = `garbage-write-${garbage.findIndex(([n]) => n === name)}`;
+      const { page, errors } = await open();
+      await page.evaluate((id) => window.Onboarding.identify(id), userId);
+      await expect.poll(() => completed(page)).toEqual([false, false, false]);
+      env.proxy!.answer(carriesWrite('flowStates', `"userId":"${userId}"`), 201, body, { headers, times: 1, forward: true });
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+      await expect.poll(() => codes(page), { timeout: 10_000 }).toContain('bad-answer');
+      await expect.poll(() => outbox(page)).toEqual([]);
+      expect(await responses(userId)).toEqual([{ step_id: 'one' }]);
+      await expect.poll(() => completed(page)).toEqual([true, false, false]);
+      expect(await problems(page, errors)).toEqual([]);
+      await page.close();
+    });
+  }
+});
