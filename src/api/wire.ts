@@ -152,6 +152,47 @@ export interface FlowStatesQuery {
 /** `all` (the default): every flow's definition rides in its state; `none`: state only. */
 export type FlowContentMode = 'all' | 'none';
 
+/** The write endpoints a batch stands for. */
+export const BATCH_PATHS = ['users', 'groups', 'flowStates'] as const;
+
+/** One write of a batch: the endpoint it stands for (`/v1/public/<path>`), its own Idempotency-Key, and that endpoint's body. */
+export type BatchWrite =
+  | { path: 'users'; idempotencyKey: string; body: UserUpsertRequest }
+  | { path: 'groups'; idempotencyKey: string; body: GroupUpsertRequest }
+  | { path: 'flowStates'; idempotencyKey: string; body: FlowStateWriteRequest };
+
+/**
+ * `POST /v1/public/batch`: the writes are applied in order, each exactly once by its own key (the same key sent
+ * alone to its endpoint is the same request), then the state of the last write's user is read once.
+ */
+export interface BatchRequest {
+  /** 1 to 100 writes. */
+  writes: BatchWrite[];
+  /** As the POST read's: flows whose version the client holds come without content in `flowStates`. */
+  knownVersions?: Record<string, number>;
+}
+
+/** How one write of a batch went: what its own endpoint would have answered. */
+export interface BatchResult {
+  /** 201, or the 4xx of a refused write (with `problem`); a refused write changed nothing. */
+  status: number;
+  /** The key was used before with the same write: it was not applied again. */
+  replayed?: true;
+  /** For a users write: whether a guest was linked. */
+  guestLinked?: boolean;
+  problem?: Problem;
+}
+
+export interface BatchResponse {
+  /** One per write, in order. */
+  results: BatchResult[];
+  /**
+   * The state of the last write's user (with that write's `groupId`), read after every write; absent when that
+   * write was refused for its identity (401).
+   */
+  flowStates?: FlowStatesResponse;
+}
+
 export interface FlowsQuery {
   offset?: number;
   limit?: number;
