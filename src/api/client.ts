@@ -1,14 +1,6 @@
-// HTTP client for the onboarding service: one function per endpoint, Bearer auth, answers checked, failures classified as ApiError.
-import { isFlowStates, isObject, isUserUpsertResponse } from './guards.js';
-import type {
-  FlowStatesReadRequest,
-  FlowStatesResponse,
-  FlowStateWriteRequest,
-  GroupUpsertRequest,
-  Problem,
-  UserUpsertRequest,
-  UserUpsertResponse,
-} from './wire.js';
+// HTTP client for the onboarding service: CORS "simple" requests only (no preflight), answers checked, failures classified as ApiError.
+import { isBatchResponse, isFlowStates, isObject } from './guards.js';
+import type { BatchResponse, BatchWrite, FlowStatesReadRequest, FlowStatesResponse, Problem } from './wire.js';
 
 export interface ClientConfig {
   apiUrl: string;
@@ -18,7 +10,6 @@ export interface ClientConfig {
 }
 
 export interface RequestOptions {
-  idempotencyKey?: string;
   /** Let the request outlive the page (used when flushing on pagehide). */
   keepalive?: boolean;
   /** @default a timeout: 10 s for reads, 20 s for writes */
@@ -51,15 +42,14 @@ export class ApiError extends Error {
 export const isRetryable = (error: unknown): boolean => error instanceof ApiError && (error.kind === 'network' || error.kind === 'retry');
 
 export interface ApiClient {
-  upsertUser(body: UserUpsertRequest, options?: RequestOptions): Promise<UserUpsertResponse | null>;
-  upsertGroup(body: GroupUpsertRequest, options?: RequestOptions): Promise<void>;
-  /** A transition; the answer is the user's state without content (`?content=none`). */
-  writeFlowState(body: FlowStateWriteRequest, options?: RequestOptions): Promise<FlowStatesResponse | null>;
+  /**
+   * Writes, in order, each under its own key (`POST /v1/public/batch`). With `knownVersions`, the state read after
+   * them carries the content of the flows whose version is not in it; without, no content (`?content=none`).
+   */
+  sendBatch(writes: BatchWrite[], knownVersions?: Record<string, number>, options?: RequestOptions): Promise<BatchResponse>;
   /** The POST read: every flow's state, with the content of flows whose version is not in `knownVersions`. */
   readFlowStates(body: FlowStatesReadRequest, options?: RequestOptions): Promise<FlowStatesResponse>;
 }
-
-const anything = () => true;
 
 /**
  * The longest the script waits before trying a request again, whatever a Retry-After asks: 10 minutes. It also keeps
@@ -85,19 +75,22 @@ export function createApiClient(config: ClientConfig): ApiClient {
   const base = config.apiUrl.replace(/\/+$/, '');
   const doFetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  /** One POST; the answer is null when the service sent an empty body or `{}`, and otherwise passes `valid`. */
+  /**
+   * One POST as a CORS "simple" request, which a browser sends with no preflight: the public key in the query, the
+   * JSON as a text/plain body (fetch's default for a string), and no other header. The answer is null when the
+   * service sent an empty body or `{}`, and otherwise passes `valid`.
+   */
   async function request<T>(path: string, valid: (value: unknown) => boolean, body: unknown, options: RequestOptions = {}, ms = WRITE_TIMEOUT_MS): Promise<T | null> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${config.publicKey}`, 'Content-Type': 'application/json' };
-    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     // Outside the try below: a body that cannot be serialised is not a network failure, and is not retried.
     const payload = JSON.stringify(body);
+    const url = `${base}${path}${path.includes('?') ? '&' : '?'}publicKey=${encodeURIComponent(config.publicKey)}`;
     let response: Response;
     let text = '';
     let tooLarge = false;
     const badAnswer = (what: string) => new ApiError(response.status, { detail: `The service's answer to POST ${path.split('?')[0]} ${what}.` }, undefined, 'bad-answer');
     try {
       const signal = options.signal ?? timeout(ms);
-      response = await doFetch(base + path, { method: 'POST', headers, body: payload, keepalive: options.keepalive, signal, credentials: 'omit' });
+      response = await doFetch(url, { method: 'POST', body: payload, keepalive: options.keepalive, signal, credentials: 'omit' });
       // A body that could not be a state answer is not read at all.
       tooLarge = Number(response.headers.get('Content-Length')) > MAX_ANSWER_CHARS;
       if (tooLarge) void response.body?.cancel().catch(() => undefined);
@@ -129,11 +122,13 @@ export function createApiClient(config: ClientConfig): ApiClient {
   }
 
   return {
-    upsertUser: (body, options) => request<UserUpsertResponse>('/v1/public/users', isUserUpsertResponse, body, options),
-    upsertGroup: async (body, options) => {
-      await request('/v1/public/groups', anything, body, options);
-    },
-    writeFlowState: (body, options) => request<FlowStatesResponse>('/v1/public/flowStates?content=none', isFlowStates, body, options),
+    sendBatch: async (writes, knownVersions, options) =>
+      (await request<BatchResponse>(
+        knownVersions ? '/v1/public/batch' : '/v1/public/batch?content=none',
+        isBatchResponse,
+        { writes, ...(knownVersions ? { knownVersions } : {}) },
+        options,
+      )) ?? { results: [] },
     readFlowStates: async (body, options) =>
       (await request<FlowStatesResponse>('/v1/public/flowStates', isFlowStates, body, options, READ_TIMEOUT_MS)) ?? { eligibleFlows: [], ineligibleFlows: [] },
   };

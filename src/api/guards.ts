@@ -1,7 +1,7 @@
 // Type guards for what crosses the script's boundaries: the service's answers, and what comes back out of localStorage.
 // Hand-written, not a schema library: every byte of the script is paid for by our customers' users on every page load.
 import type { FlowDefinition } from '../flows/flow.js';
-import { ACTION_TYPES, FLOW_TYPES, type FlowState, type FlowStatesResponse, type UserUpsertResponse } from './wire.js';
+import { ACTION_TYPES, FLOW_TYPES, type BatchResponse, type FlowState, type FlowStatesResponse } from './wire.js';
 
 type Json = Record<string, unknown>;
 
@@ -44,7 +44,12 @@ export const isFlowStates = (value: unknown): value is FlowStatesResponse =>
   Array.isArray(value.ineligibleFlows) &&
   value.ineligibleFlows.every(isString);
 
-export const isUserUpsertResponse = (value: unknown): value is UserUpsertResponse => isObject(value) && isFlowStates(value.flowStates);
+/** A batch's answer: one result with a numeric status per write (the caller checks the count), and a state when there is one. */
+export const isBatchResponse = (value: unknown): value is BatchResponse =>
+  isObject(value) &&
+  Array.isArray(value.results) &&
+  value.results.every((result) => isObject(result) && typeof result.status === 'number') &&
+  (value.flowStates === undefined || isFlowStates(value.flowStates));
 
 const hasSteps = (data: unknown) => isObject(data) && Array.isArray(data.steps) && data.steps.every((step) => isObject(step) && isString(step.id));
 

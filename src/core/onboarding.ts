@@ -8,7 +8,7 @@ import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
 import { currentUserHash, currentUserId, forgetUser, isGuestId, isUserHash, rememberUser } from './identity.js';
-import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
+import { createOutbox, dropError, type Outbox, type OutboxEntry, type Sent } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
 import { definitionOf, forgetState, knownVersions, readContent, readState, stateOnly, writeContent, writeState, type KnownVersions } from './cache.js';
@@ -65,6 +65,8 @@ export class Onboarding {
   });
   private stops: Array<() => void> = [];
   private initialLoad: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the first read is still the guest's to make (an identify first makes it unneeded). */
+  private guestRead = true;
   /** The service's last answer for the current user; pending writes are replayed on top of it. */
   private base: FlowStatesResponse = EMPTY;
   /** Counts answers taken as the base, so a read that overlapped one is known to be older. */
@@ -75,7 +77,7 @@ export class Onboarding {
   private reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
   /** Flow versions already read for, so a state naming a version without content reads once more, not for ever. */
   private askedVersions = new Set<string>();
-  /** Pending writes of the caches to localStorage, kept off the path of an answer or a click. */
+  /** A pending write of new content to localStorage, for content that came without a state to apply. */
   private persisting: ReturnType<typeof setTimeout> | undefined;
   private persistContent = false;
   private announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
@@ -150,6 +152,7 @@ export class Onboarding {
         this.recompute();
         this.tabs?.post({ type: 'outbox', settled });
       },
+      knownVersions: () => knownVersions($flowDefinitions.get()),
     });
     this.tabs = connectTabs((message) => this.receive(message));
     $transition.set((...args) => this.transition(...args));
@@ -176,7 +179,17 @@ export class Onboarding {
     this.outbox.flush();
     if (nonEmpty(config.userId)) void this.identify(config.userId, undefined, { userHash: config.userHash });
     // An identify that follows init at once loads the state itself; the guest read is then not needed.
-    else this.initialLoad = setTimeout(() => void this.refresh(), 0);
+    else {
+      // After the document is parsed: an identify in a script after the tag then loads the state itself (one round
+      // trip), and the guest's read is not made at all.
+      const load = () => {
+        if (this.guestRead) this.initialLoad = setTimeout(() => void this.refresh(), 0);
+      };
+      if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', load, { once: true });
+        this.stops.push(() => document.removeEventListener('DOMContentLoaded', load));
+      } else load();
+    }
     return this.ready;
   }
 
@@ -208,6 +221,8 @@ export class Onboarding {
       });
       // Still the previous visitor: their state is loaded, so `ready` resolves all the same.
       if (!pending) return await this.refresh();
+      // The state comes with this write's answer: no guest read, now or once the document is parsed.
+      this.guestRead = false;
       clearTimeout(this.initialLoad);
       if (switching) this.forget();
       if (previous !== userId || userHash !== this.userHash) {
@@ -227,7 +242,7 @@ export class Onboarding {
       const attempt = await pending;
       if (this.userId !== userId) return;
       // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
-      const answered = attempt.sent && isFlowStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
+      const answered = attempt.sent && isFlowStates(attempt.response?.flowStates) && !this.groupId;
       if (attempt.sent && !answered) await this.refresh();
       this.loaded(userId);
     } catch (error) {
@@ -246,8 +261,9 @@ export class Onboarding {
       if (!pending) return;
       this.groupId = groupId;
       this.storage.set(GROUP_KEY, groupId);
-      // Group membership can change which flows the user is eligible for.
-      if ((await pending).sent) await this.refresh();
+      // Group membership can change which flows the user is eligible for: the batch's state is read with the group.
+      const attempt = await pending;
+      if (attempt.sent && !isFlowStates(attempt.response?.flowStates)) await this.refresh();
     } catch (error) {
       reportError('internal-error', error);
     }
@@ -382,7 +398,9 @@ export class Onboarding {
     const userId = this.userId;
     this.base = states;
     this.answers++;
-    this.schedulePersist();
+    // At once, not later: a write's entry leaves the queue as its answer becomes the base, and the next page
+    // load must find one or the other.
+    this.persist();
     if (definitions) this.tabs?.post({ type: 'state', userId, states, definitions });
     this.recompute();
     // A state naming a version the script has no content for (a write's answer carries none): read once more for it.
@@ -430,16 +448,16 @@ export class Onboarding {
     if (changed) $flowStates.set(view);
   }
 
-  private writeSent(entry: OutboxEntry, response: unknown, badAnswer?: ApiError): void {
+  private writeSent(entry: OutboxEntry, sent: Sent, badAnswer?: ApiError): void {
     // The write was applied, but its answer cannot be used: the service's state is read instead.
     if (badAnswer) reportError('bad-answer', badAnswer);
     if (entry.userId !== this.userId) return;
-    // A transition's answer carries no content; the users upsert's carries all of it.
-    if (entry.path === 'flowStates') this.take(isFlowStates(response) ? response : foldWrite(this.base, entry.body), null, true, true);
-    // The users upsert answers without the group, so with a group the read below decides eligibility.
-    const states = entry.path === 'users' && !this.groupId ? (response as { flowStates?: unknown } | null)?.flowStates : undefined;
-    if (isFlowStates(states)) this.take(states, {}, true, true);
-    if (badAnswer || (entry.path === 'users' && !isFlowStates(states))) void this.refresh();
+    // A users write's state is read without the group, so with a group the read below decides eligibility.
+    const states = entry.path === 'users' && this.groupId ? undefined : sent.flowStates;
+    if (isFlowStates(states)) this.take(states, sent.known, true, true);
+    // A write before the last of its batch: its change is kept until the batch's state (or the next read) replaces it.
+    else if (entry.path === 'flowStates') this.take(foldWrite(this.base, entry.body), null, true, true);
+    if (badAnswer || (sent.last && entry.path !== 'flowStates' && !isFlowStates(states))) void this.refresh();
   }
 
   private async transition(flowSlug: string, actionType: ActionType, stepId: string, data?: unknown): Promise<void> {

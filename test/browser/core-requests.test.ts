@@ -17,16 +17,15 @@ beforeAll(async () => {
 
 afterAll(() => env?.close());
 
-/** A page of the site's origin with the banner in its markup; `drawnAt` is when its title first showed. */
+/** A page of the site's origin with the banner in its markup; `drawnAt` is when it first rendered a step. */
 const bannerPage = (script = '') => `<!doctype html><html><body>
   <onboarding-banner flow="welcome"></onboarding-banner>
   <script>
     localStorage.clear();
-    (function watch() {
-      const title = document.querySelector('onboarding-banner')?.shadowRoot?.querySelector('[part="title"]');
-      if (title && title.textContent) window.drawnAt = Date.now();
-      else requestAnimationFrame(watch);
-    })();
+    // Fired from the element's update, right after it rendered the step.
+    document.addEventListener('onboarding-step-change', (event) => {
+      if (event.detail.flow && !window.drawnAt) window.drawnAt = Date.now();
+    });
   </script>
   <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
   ${script}
@@ -48,15 +47,14 @@ const drawnAt = (page: Page) => page.evaluate(() => (window as unknown as { draw
 const isFlowsListing = (r: SeenRequest) => /^\/v1\/public\/flows(\/|\?|$)/.test(r.path);
 
 describe('drawing from the state answer alone (issue 8)', () => {
-  it('draws a new visitor’s banner after one state request, and never lists the flows', async () => {
+  it('draws a new visitor’s banner after one state request (no preflight), and never lists the flows', async () => {
     const { page, since, errors } = await open(bannerPage());
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     const drawn = (await drawnAt(page))!;
-    const before = env.proxy!.requests.slice(since).filter((r) => r.at <= drawn);
-    const requests = before.filter((r) => r.method !== 'OPTIONS');
-    expect(requests).toHaveLength(1);
-    expect(isStateRead(requests[0]!)).toBe(true);
-    expect(before.filter((r) => r.method === 'OPTIONS').length).toBeLessThanOrEqual(1);
+    const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
+    // One request and no preflight: one round trip.
+    expect(before).toHaveLength(1);
+    expect(isStateRead(before[0]!)).toBe(true);
     expect(await page.locator('onboarding-banner [part="subtitle"]').textContent()).toBe('Drawn from the state answer');
     // The banner records its first showing; wait for those writes, then look at everything the page sent.
     await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
@@ -82,6 +80,7 @@ describe('drawing from the state answer alone (issue 8)', () => {
     expect(JSON.parse(read.body).knownVersions).toEqual({ welcome: 1, setup: 1 });
     const transitions = env.proxy!.requests.slice(since).filter((r) => writesIn(r).some((write) => write.path === 'flowStates'));
     expect(transitions.length).toBeGreaterThan(0);
+    // A click's answer carries no content: transitions alone ask for none; a batch with a users write sends the versions it holds.
     expect(transitions.every((r) => r.path.includes('content=none') || JSON.parse(r.body).knownVersions)).toBe(true);
     expect(env.proxy!.requests.slice(since).filter(isFlowsListing)).toEqual([]);
     expect(errors).toEqual([]);
@@ -101,6 +100,75 @@ describe('drawing from the state answer alone (issue 8)', () => {
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     await held.arrived;
     held.release();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+/** A page with `count` banners of the flows `many-0`…, and the script; `drawnAt` once every banner rendered a step. */
+const manyPage = (count: number) => `<!doctype html><html><body>
+  ${Array.from({ length: count }, (_, i) => `<onboarding-banner flow="many-${i}"></onboarding-banner>`).join('')}
+  <script>
+    localStorage.clear();
+    const drawn = new Set();
+    document.addEventListener('onboarding-step-change', (event) => {
+      if (event.detail.flow) drawn.add(event.detail.flow.slug);
+      if (drawn.size === ${count} && !window.drawnAt) window.drawnAt = Date.now();
+    });
+  </script>
+  <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
+</body></html>`;
+
+describe('requests on a customer’s page (issue 10)', () => {
+  it('sends the first showings of many flows in one request, each write under its own key', async () => {
+    const count = 8;
+    for (let i = 0; i < count; i++) await env.service.writeFlow(`many-${i}.yaml`, bannerFlowYaml(`many-${i}`, `Banner ${i}`, 'One of many'));
+    try {
+      const { page, since, errors } = await open(manyPage(count));
+      await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+      const guest = await page.evaluate(() => window.Onboarding.userId);
+      await expect.poll(() => env.service.db.query('SELECT count(*)::int AS n FROM flow_states WHERE user_id = $1', [guest])).toEqual([{ n: count }]);
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
+      const carrying = env.proxy!.requests.slice(since).filter((r) => writesIn(r).length > 0);
+      expect(carrying).toHaveLength(1);
+      const writes = writesIn(carrying[0]!);
+      expect(writes.filter((write) => write.body.actionType === 'STARTED_FLOW' || write.body.actionType === 'STARTED_STEP').length).toBeGreaterThanOrEqual(count);
+      expect(new Set(writes.map((write) => write.key)).size).toBe(writes.length);
+      // The answer to these writes asked for no content.
+      expect(carrying[0]!.path).toContain('content=none');
+      expect(env.proxy!.requests.slice(since).filter((r) => r.method === 'OPTIONS')).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      for (let i = 0; i < count; i++) await env.service.writeFlow(`many-${i}.yaml`, bannerFlowYaml(`many-${i}`).replace('status: ACTIVE', 'status: DRAFT'));
+    }
+  });
+
+  it('draws a new user identified right after the tag after one request, with no read before it', async () => {
+    const { page, since, errors } = await open(bannerPage(`<script>Onboarding.identify('identified-at-once', { plan: 'pro' });</script>`));
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    const drawn = (await drawnAt(page))!;
+    const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
+    expect(before).toHaveLength(1);
+    expect(writesIn(before[0]!).map((write) => [write.path, write.body.userId])).toEqual([['users', 'identified-at-once']]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('makes no preflight through a whole journey: read, identify, clicks, track, group, refresh', async () => {
+    const { page, since, errors } = await open(bannerPage());
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.evaluate(async () => {
+      await window.Onboarding.identify('no-preflight-user', { plan: 'pro' });
+      await window.Onboarding.getFlow('setup')!.steps[0]!.complete({ answer: 1 });
+      await window.Onboarding.track('clicked');
+      await window.Onboarding.group('no-preflight-team', { tier: 'gold' });
+      await window.Onboarding.refresh();
+    });
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
+    const seen = env.proxy!.requests.slice(since);
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.filter((r) => r.method === 'OPTIONS')).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });
