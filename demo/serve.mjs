@@ -19,8 +19,8 @@ const service = await startService({
 const publicKey = service.keys.public[0];
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.map': 'application/json', '.css': 'text/css' };
-// Only these files are served: the page from demo/ and the built script from dist/.
-const FILES = { '/': 'demo/index.html', '/index.html': 'demo/index.html', '/onboarding.js': 'dist/onboarding.js', '/onboarding.js.map': 'dist/onboarding.js.map' };
+// Only these files are served: the page from demo/ and the built script (and its tour chunk) from dist/.
+const FILES = { '/': 'demo/index.html', '/index.html': 'demo/index.html', '/onboarding.js': 'dist/onboarding.js', '/onboarding.js.map': 'dist/onboarding.js.map', '/onboarding-tour.js': 'dist/onboarding-tour.js', '/onboarding-tour.js.map': 'dist/onboarding-tour.js.map' };
 
 const site = createServer(async (request, response) => {
   const path = new URL(request.url ?? '/', 'http://demo').pathname;

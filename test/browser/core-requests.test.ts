@@ -6,11 +6,28 @@ import type { SeenRequest } from '../support/loopback-proxy.js';
 import { isStateRead, writesIn } from '../support/requests.js';
 import { bannerFlowYaml, checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
+/** A tour for users whose `tour` property is true. */
+const TOUR_YAML = `
+slug: guided
+name: Guided
+type: TOUR
+targetingLogic: "has(user.properties.tour) && user.properties.tour == true"
+data:
+  steps:
+    - id: here
+      title: Look here
+      selector: "#target"
+`;
+
 let env: BrowserEnv;
 
 beforeAll(async () => {
   env = await startBrowserEnv(
-    { 'a-banner.yaml': bannerFlowYaml('welcome', 'Hello, new visitor', 'Drawn from the state answer'), 'b-setup.yaml': checklistYaml('setup', '', 3) },
+    {
+      'a-banner.yaml': bannerFlowYaml('welcome', 'Hello, new visitor', 'Drawn from the state answer'),
+      'b-setup.yaml': checklistYaml('setup', '', 3),
+      'c-tour.yaml': TOUR_YAML,
+    },
     { proxy: true },
   );
 });
@@ -170,6 +187,53 @@ describe('requests on a customer’s page (issue 10)', () => {
     expect(seen.length).toBeGreaterThan(3);
     expect(seen.filter((r) => r.method === 'OPTIONS')).toEqual([]);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the tour chunk (issue 10)', () => {
+  const chunkRequests = (page: Page) => {
+    const seen: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('onboarding-tour.js')) seen.push(request.url());
+    });
+    return seen;
+  };
+
+  it('is not loaded while no tour is open for the user and no tour element is placed', async () => {
+    const page = await env.browser.context.newPage();
+    const chunks = chunkRequests(page);
+    env.site.page('/no-tour.html', bannerPage());
+    await page.goto(`${env.site.url}/no-tour.html`);
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.evaluate(() => window.Onboarding.identify('no-tour-user', { tour: false }));
+    await page.waitForTimeout(300);
+    expect(chunks).toEqual([]);
+    expect(await page.evaluate(() => customElements.get('onboarding-tour'))).toBeUndefined();
+    await page.close();
+  });
+
+  it('loads once, from beside the script, when a tour becomes open for the user, and shows the tour', async () => {
+    const page = await env.browser.context.newPage();
+    const chunks = chunkRequests(page);
+    env.site.page('/tour.html', bannerPage('<button id="target">Target</button>'));
+    await page.goto(`${env.site.url}/tour.html`);
+    await page.evaluate(() => window.Onboarding.identify('tour-user', { tour: true }));
+    await expect.poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 10_000 }).toBe('Look here');
+    expect(chunks).toEqual([`${env.site.url}/onboarding-tour.js`]);
+    await page.close();
+  });
+
+  it('loads when the page places a tour element, eligible flow or not', async () => {
+    const page = await env.browser.context.newPage();
+    const chunks = chunkRequests(page);
+    env.site.page('/placed.html', bannerPage());
+    await page.goto(`${env.site.url}/placed.html`);
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(chunks).toEqual([]);
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement('div'), { innerHTML: '<onboarding-tour flow="guided"></onboarding-tour>' })));
+    await expect.poll(() => page.evaluate(() => Boolean(customElements.get('onboarding-tour'))), { timeout: 10_000 }).toBe(true);
+    expect(chunks).toHaveLength(1);
     await page.close();
   });
 });

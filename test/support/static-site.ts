@@ -33,7 +33,7 @@ export async function startStaticSite(): Promise<StaticSite> {
       response.writeHead(answer.status ?? 200, { 'Content-Type': answer.type ?? 'application/json', 'Cache-Control': 'no-store' }).end(answer.body);
       return;
     }
-    if (path === '/onboarding.js' || path === '/onboarding.js.map' || path === '/onboarding.mjs') {
+    if (['/onboarding.js', '/onboarding.js.map', '/onboarding-tour.js', '/onboarding-tour.js.map', '/onboarding.mjs'].includes(path)) {
       const type = path.endsWith('.map') ? 'application/json' : 'text/javascript';
       response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(readFileSync(dist(path.slice(1))));
       return;
