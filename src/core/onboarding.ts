@@ -77,7 +77,7 @@ export class Onboarding {
   private reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
   /** Flow versions already read for, so a state naming a version without content reads once more, not for ever. */
   private askedVersions = new Set<string>();
-  /** A pending write of new content to localStorage, for content that came without a state to apply. */
+  /** A pending write of the caches to localStorage, off the path of an answer. */
   private persisting: ReturnType<typeof setTimeout> | undefined;
   private persistContent = false;
   private announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
@@ -368,7 +368,7 @@ export class Onboarding {
    * Takes an answer: the content it carries (every flow whose version was not in `known`; none with `known` null)
    * joins the definitions, and with `apply` its state, without content, becomes the base.
    */
-  private take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false): void {
+  private take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false, persistNow = false): void {
     const added: FlowDefinition[] = [];
     if (known) {
       const held = $flowDefinitions.get();
@@ -381,7 +381,7 @@ export class Onboarding {
       this.addDefinitions(added);
     }
     if (!apply) return;
-    this.setBase({ eligibleFlows: answer.eligibleFlows.map(stateOnly), ineligibleFlows: answer.ineligibleFlows }, broadcast ? added : undefined);
+    this.setBase({ eligibleFlows: answer.eligibleFlows.map(stateOnly), ineligibleFlows: answer.ineligibleFlows }, broadcast ? added : undefined, persistNow);
   }
 
   private addDefinitions(added: FlowDefinition[]): void {
@@ -394,14 +394,26 @@ export class Onboarding {
   }
 
   /** `definitions`: the content this answer brought, sent to the other tabs with it. */
-  private setBase(states: FlowStatesResponse, definitions?: FlowDefinition[]): void {
+  private setBase(states: FlowStatesResponse, definitions?: FlowDefinition[], persistNow = false): void {
     const userId = this.userId;
+    // A flow the answer did not change keeps its object, so later views find it unchanged by identity, not field by field.
+    const before = new Map(this.base.eligibleFlows.map((state) => [state.flowSlug, state]));
+    states.eligibleFlows = states.eligibleFlows.map((state) => {
+      const known = before.get(state.flowSlug);
+      return known && sameFlowState(known, state) ? known : state;
+    });
     this.base = states;
     this.answers++;
-    // At once, not later: a write's entry leaves the queue as its answer becomes the base, and the next page
-    // load must find one or the other.
-    this.persist();
-    if (definitions) this.tabs?.post({ type: 'state', userId, states, definitions });
+    // A write's answer at once: its entry leaves the queue as the answer becomes the base, and the next page load
+    // must find one or the other. A read's in a task of its own, off the answer's path.
+    if (persistNow) this.persist();
+    else this.schedulePersist();
+    // Other tabs get the flows this answer changed, and the order of all: they hold the others already.
+    if (definitions) {
+      const changed = states.eligibleFlows.filter((state) => before.get(state.flowSlug) !== state);
+      const order = states.eligibleFlows.map((state) => state.flowSlug);
+      this.tabs?.post({ type: 'state', userId, states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows }, order, definitions });
+    }
     this.recompute();
     // A state naming a version the script has no content for (a write's answer carries none): read once more for it.
     const held = $flowDefinitions.get();
@@ -454,9 +466,15 @@ export class Onboarding {
     if (entry.userId !== this.userId) return;
     // A users write's state is read without the group, so with a group the read below decides eligibility.
     const states = entry.path === 'users' && this.groupId ? undefined : sent.flowStates;
-    if (isFlowStates(states)) this.take(states, sent.known, true, true);
-    // A write before the last of its batch: its change is kept until the batch's state (or the next read) replaces it.
-    else if (entry.path === 'flowStates') this.take(foldWrite(this.base, entry.body), null, true, true);
+    // Written to localStorage at once: the entries leave the queue as this becomes the base.
+    if (isFlowStates(states)) this.take(states, sent.known, true, true, true);
+    else if (entry.path === 'flowStates') {
+      // A write before the last of its batch: its change stays in the base until the batch's state (or the next read)
+      // replaces it. The outbox computes the view again once for the whole batch.
+      this.base = foldWrite(this.base, entry.body);
+      this.answers++;
+      this.schedulePersist();
+    }
     if (badAnswer || (sent.last && entry.path !== 'flowStates' && !isFlowStates(states))) void this.refresh();
   }
 
@@ -487,9 +505,14 @@ export class Onboarding {
 
   private receive(message: TabMessage): void {
     if (message.type === 'state') {
-      if (message.userId === this.userId && isFlowStates(message.states)) {
+      if (message.userId === this.userId && isFlowStates(message.states) && Array.isArray(message.order)) {
         this.addDefinitions(Array.isArray(message.definitions) ? message.definitions.filter(isDefinition) : []);
-        this.base = message.states;
+        const held = new Map(this.base.eligibleFlows.map((state) => [state.flowSlug, state]));
+        for (const state of message.states.eligibleFlows) held.set(state.flowSlug, state);
+        const eligibleFlows = message.order.map((slug) => held.get(slug));
+        // A flow this tab has no state for: it reads the whole state instead.
+        if (!eligibleFlows.every((state) => state)) return void this.refresh();
+        this.base = { eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'], ineligibleFlows: message.states.ineligibleFlows };
         this.answers++;
         this.recompute();
       }

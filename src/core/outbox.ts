@@ -111,6 +111,8 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  /** A microtask will store the queue with the entries added in this task. */
+  let storing = false;
 
   // localStorage reaches other tabs' processes asynchronously, so a tab may read a queue that is a moment
   // old. Keys known to be settled are never sent again, and a tab keeps its own writes in memory until
@@ -259,6 +261,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         const badAnswer =
           (failure as ApiError | undefined) ??
           (answer!.results.length === batch.length ? undefined : new ApiError(200, { detail: `The service answered ${answer!.results.length} results for ${batch.length} writes.` }, undefined, 'bad-answer'));
+        const gone: string[] = [];
         batch.forEach((entry, index) => {
           try {
             const result = badAnswer ? undefined : answer!.results[index]!;
@@ -270,7 +273,9 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
               // the queue, so the change never flickers back.
               results.set(entry.key, { sent: true, response });
               hooks.sent(entry, response, badAnswer);
-              update(entry.key, () => null);
+              // One `changed` for the batch, below: the state is computed again once, not once per write.
+              update(entry.key, () => null, false);
+              gone.push(entry.key);
             } else {
               const error = new ApiError(status, result?.problem ?? { status });
               if (isRetryable(error)) keep(entry, error);
@@ -280,6 +285,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
             handlingFailed(entry, error);
           }
         });
+        if (gone.length) hooks.changed(gone);
       }
     } catch (error) {
       for (const entry of batch) if (!results.has(entry.key)) handlingFailed(entry, error);
@@ -369,6 +375,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       const entries = [...read(), entry];
       let text: string;
       try {
+        // Checked now, so a write that cannot be stored, or does not fit, is refused at once.
         text = JSON.stringify(entries);
       } catch (error) {
         // The callers refuse such values first (`bad-value`); this guard keeps one from ever entering the queue.
@@ -378,8 +385,16 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         return void reportError('outbox-full', new Error(`Outbox full (${entries.length - 1} writes, ${OUTBOX_BUDGET} characters): a ${item.path} write was refused, not applied.`));
       }
       const result = new Promise<Attempt>((resolve) => waiters.set(entry.key, resolve));
+      // In the queue at once (read() joins this tab's own entries); stored, and announced through `changed`, once for
+      // all the writes of this task, in a microtask: one localStorage write and one new view, not one per write.
       mine.set(entry.key, entry);
-      write(entries, true, [], text);
+      if (!storing) {
+        storing = true;
+        queueMicrotask(() => {
+          storing = false;
+          write(read(), true);
+        });
+      }
       // A moment later, not now: the writes made in the same moment (a page's elements each recording their first
       // showing, say) go together in one batch.
       schedule(0);

@@ -4,8 +4,11 @@ import type { FlowDefinition } from '../flows/flow.js';
 import { STORAGE_PREFIX } from './storage.js';
 
 export type TabMessage =
-  /** The service answered a write with this user's state (without content), and with the content it brought. */
-  | { type: 'state'; userId: string; states: FlowStatesResponse; definitions?: FlowDefinition[] }
+  /**
+   * The service answered a write with this user's state: `states` holds the flows it changed (without content),
+   * `order` the slugs of every eligible flow, `definitions` the content it brought.
+   */
+  | { type: 'state'; userId: string; states: FlowStatesResponse; order: string[]; definitions?: FlowDefinition[] }
   /** The outbox changed: pending writes are re-read from storage; `settled` entries were sent or dropped. */
   | { type: 'outbox'; settled: string[] }
   /** Another tab identified a user (with their hash, if any) or logged out. */
