@@ -11,7 +11,7 @@ import { currentUserHash, currentUserId, forgetUser, isGuestId, isUserHash, reme
 import { createOutbox, dropError, type Outbox, type OutboxEntry, type Sent } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { definitionOf, forgetState, knownVersions, readContent, readState, stateOnly, writeContent, writeState, type KnownVersions } from './cache.js';
+import { definitionOf, forgetState, knownVersions, readContent, readState, writeContent, writeState, type KnownVersions } from './cache.js';
 import { createSafeStorage, readStored, writeJson, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { foldWrite, replayWrites, sameFlowState } from './transitions.js';
@@ -37,6 +37,8 @@ const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start 
 
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
+/** Eligible flows past which an answer is applied in a task of its own. */
+const LARGE_ANSWER = 200;
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const ID_RULE = '1 to 256 characters, no control characters.';
@@ -303,6 +305,8 @@ export class Onboarding {
     const known = knownVersions($flowDefinitions.get());
     const promise = client
       .readFlowStates({ ...this.user(), ...(groupId ? { groupId } : {}), knownVersions: known })
+      // A large answer is applied in a task after the one that parsed it, so neither is a long task on its own.
+      .then((states) => (states.eligibleFlows.length > LARGE_ANSWER ? new Promise((resolve) => setTimeout(resolve, 0)).then(() => states) : states))
       // A write's answer that arrived meanwhile is newer than this read; the content this one carries is kept all the same.
       .then((states) => this.take(states, known, userId === this.userId && answers === this.answers))
       // A wrong-shaped answer keeps the state the script has; so does a read that failed.
@@ -366,7 +370,8 @@ export class Onboarding {
 
   /**
    * Takes an answer: the content it carries (every flow whose version was not in `known`; none with `known` null)
-   * joins the definitions, and with `apply` its state, without content, becomes the base.
+   * joins the definitions, and with `apply` the answer becomes the base (as it is: stripping the content would only
+   * cost allocations on the answer's path; the cached copy leaves it out).
    */
   private take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false, persistNow = false): void {
     const added: FlowDefinition[] = [];
@@ -381,7 +386,7 @@ export class Onboarding {
       this.addDefinitions(added);
     }
     if (!apply) return;
-    this.setBase({ eligibleFlows: answer.eligibleFlows.map(stateOnly), ineligibleFlows: answer.ineligibleFlows }, broadcast ? added : undefined, persistNow);
+    this.setBase(answer, broadcast ? added : undefined, persistNow);
   }
 
   private addDefinitions(added: FlowDefinition[]): void {
@@ -427,17 +432,25 @@ export class Onboarding {
     if (missing) void this.refresh();
   }
 
+  /** Writes the caches a moment later: the state, then the content (when it changed) in a task of its own. */
   private schedulePersist(): void {
-    if (this.persisting === undefined) this.persisting = setTimeout(() => this.persist(), 50);
+    this.persisting ??= setTimeout(() => {
+      this.persisting = undefined;
+      this.persist(true);
+      if (this.persistContent) this.persisting = setTimeout(() => this.persist(), 0);
+    }, 50);
   }
 
-  /** Writes the caches now: the state of the current user, and the content when it changed. */
-  private persist(): void {
-    clearTimeout(this.persisting);
-    this.persisting = undefined;
+  /** Writes the caches now: the state of the current user, and, unless `stateOnly`, the content when it changed. */
+  private persist(stateOnly = false): void {
+    if (!stateOnly) {
+      clearTimeout(this.persisting);
+      this.persisting = undefined;
+    }
     if (!this.client) return;
     writeState(this.storage, this.userId, this.base);
-    if (this.persistContent) writeContent(this.storage, $flowDefinitions.get(), this.base.eligibleFlows.map((state) => state.flowSlug));
+    if (stateOnly || !this.persistContent) return;
+    writeContent(this.storage, $flowDefinitions.get(), this.base.eligibleFlows.map((state) => state.flowSlug));
     this.persistContent = false;
   }
 
