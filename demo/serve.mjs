@@ -42,6 +42,8 @@ const FILES = {
   '/demo.js': 'demo/demo.js',
   '/onboarding.js': 'dist/onboarding.js',
   '/onboarding.js.map': 'dist/onboarding.js.map',
+  '/onboarding-tour.js': 'dist/onboarding-tour.js',
+  '/onboarding-tour.js.map': 'dist/onboarding-tour.js.map',
   '/onboarding.mjs': 'dist/onboarding.mjs',
   '/onboarding.mjs.map': 'dist/onboarding.mjs.map',
 };

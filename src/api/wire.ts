@@ -66,6 +66,8 @@ export interface FlowStateContext {
 export interface UserUpsertRequest {
   /** Required unless the older alias `foreignId` is sent instead. */
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   properties?: Properties;
   events?: TrackingEvent[];
   bootstrapFlowStates?: boolean;
@@ -75,6 +77,8 @@ export interface UserUpsertRequest {
 /** `POST /v1/public/sessions`: one users upsert plus, with `groupId`, one groups upsert with membership, in one transaction. */
 export interface SessionRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   userProperties?: Properties;
   userEvents?: TrackingEvent[];
@@ -87,6 +91,8 @@ export interface SessionRequest {
 /** `POST /v1/public/userGroups` (older clients): a groups upsert with the user as a member. */
 export interface UserGroupRequest {
   foreignUserId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   foreignUserGroupId: string;
   properties?: Properties;
   events?: TrackingEvent[];
@@ -95,12 +101,16 @@ export interface UserGroupRequest {
 export interface GroupUpsertRequest {
   groupId: string;
   userId?: string;
+  /** The hash of `userId`, when it names one. */
+  userHash?: string;
   properties?: Properties;
   events?: TrackingEvent[];
 }
 
 export interface FlowStateWriteRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   flowSlug: string;
   /** Required for step actions; flow actions may leave it out or send "". */
@@ -116,6 +126,8 @@ export interface FlowStateWriteRequest {
 /** `POST /v1/public/flowStates` without `actionType` is a read, answered like the GET. */
 export interface FlowStatesReadRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   context?: FlowStateContext;
   /**
@@ -131,12 +143,55 @@ export interface FlowStatesReadRequest {
  */
 export interface FlowStatesQuery {
   userId: string;
+  /** Accepted in the query of the GET; the script reads with the POST read instead, so the hash stays out of URLs. */
+  userHash?: string;
   groupId?: string;
   content?: FlowContentMode;
 }
 
 /** `all` (the default): every flow's definition rides in its state; `none`: state only. */
 export type FlowContentMode = 'all' | 'none';
+
+/** The write endpoints a batch stands for. */
+export const BATCH_PATHS = ['users', 'groups', 'flowStates'] as const;
+
+/** One write of a batch: the endpoint it stands for (`/v1/public/<path>`), its own Idempotency-Key, and that endpoint's body. */
+export type BatchWrite =
+  | { path: 'users'; idempotencyKey: string; body: UserUpsertRequest }
+  | { path: 'groups'; idempotencyKey: string; body: GroupUpsertRequest }
+  | { path: 'flowStates'; idempotencyKey: string; body: FlowStateWriteRequest };
+
+/**
+ * `POST /v1/public/batch`: the writes are applied in order, each exactly once by its own key (the same key sent
+ * alone to its endpoint is the same request), then the state of the last write's user is read once.
+ */
+export interface BatchRequest {
+  /** 1 to 100 writes. */
+  writes: BatchWrite[];
+  /** As the POST read's: flows whose version the client holds come without content in `flowStates`. */
+  knownVersions?: Record<string, number>;
+}
+
+/** How one write of a batch went: what its own endpoint would have answered. */
+export interface BatchResult {
+  /** 201, or the 4xx of a refused write (with `problem`); a refused write changed nothing. */
+  status: number;
+  /** The key was used before with the same write: it was not applied again. */
+  replayed?: true;
+  /** For a users write: whether a guest was linked. */
+  guestLinked?: boolean;
+  problem?: Problem;
+}
+
+export interface BatchResponse {
+  /** One per write, in order. */
+  results: BatchResult[];
+  /**
+   * The state of the last write's user (with that write's `groupId`), read after every write; absent when that
+   * write was refused for its identity (401).
+   */
+  flowStates?: FlowStatesResponse;
+}
 
 export interface FlowsQuery {
   offset?: number;

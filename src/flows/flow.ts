@@ -1,6 +1,14 @@
 // The flow model: a definition joined with the user's state into the Flow and Step objects pages use.
 import type { ActionType, FlowData, FlowState, FlowType, StepDefinition, StepState } from '../api/wire.js';
-import type { FlowDefinition } from '../stores/flows.js';
+
+/** A flow's content, as the state answers carry it: one version of its definition. */
+export interface FlowDefinition {
+  slug: string;
+  name: string;
+  type: FlowType;
+  version: number;
+  data: FlowData;
+}
 
 export interface StepStateView {
   started: boolean;
@@ -92,9 +100,9 @@ export function buildFlow(definition: FlowDefinition, state: FlowState, transiti
   const flowAction = (actionType: ActionType) => () => transition(slug, actionType, currentId());
   return {
     slug,
-    name: definition.record.name,
-    type: definition.record.type,
-    version: definition.record.version,
+    name: definition.name,
+    type: definition.type,
+    version: definition.version,
     data: definition.data,
     steps,
     currentStep,
