@@ -105,8 +105,8 @@ function handlers(deps: AppDeps, write: BatchWrite): { work: (tx: Queryable) => 
     return {
       // Kept as the users upsert keeps it, so a replay through either endpoint finds what it needs.
       work: async (tx) => {
-        const guestLinked = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
-        const kept = { userId: body.userId, guestLinked };
+        const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
+        const kept = { userId, guestLinked };
         return { status: 201, body: kept, keep: kept };
       },
       replay: async (_tx, kept) => kept,
