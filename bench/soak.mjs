@@ -243,7 +243,7 @@ export function printSoak(result) {
   for (const fault of result.faults) console.log(`  fault: ${fault}`);
   console.log(`  requests ${result.requests}, by status ${JSON.stringify(result.statuses)}, network errors ${result.networkErrors}`);
   console.log(`  latency p50 ${result.p50} ms, p99 ${result.p99} ms`);
-  for (const [name, tally] of [['events', result.events], ['transitions', result.transitions]]) {
+  for (const [name, tally] of [["events (tracked)", result.events], ["transitions (flow responses)", result.transitions]]) {
     console.log(`  ${name}: ${tally.expected} made, ${tally.lost} lost, ${tally.duplicated} duplicated, ${tally.unexpected} unexpected`);
   }
   console.log(`  writes still unsent at the end: ${result.unsent}; orphaned guests: ${result.orphanedGuests}`);
