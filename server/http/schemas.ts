@@ -77,22 +77,28 @@ export function groupWriteSchema(limits: Limits) {
   } as const;
 }
 
+/** The fields of a transition, as POST /v1/public/flowStates and a batch write take them. */
+export function transitionProperties(actionTypes: readonly string[]) {
+  return {
+    userId: idSchema,
+    userHash: userHashSchema,
+    groupId: idSchema,
+    flowSlug: idSchema,
+    // Flow actions may leave it out or send ""; step actions need a step of the flow.
+    stepId: { ...idSchema, minLength: 0 },
+    actionType: { type: 'string', enum: [...actionTypes] },
+    data: {},
+    createdAt: { type: 'string', format: 'date-time', maxLength: 64 },
+    context: contextSchema,
+  } as const;
+}
+
 /** A transition as a batch write takes it (`actionType` required: a batch holds no reads). */
 export function transitionWriteSchema(actionTypes: readonly string[]) {
   return {
     type: 'object',
     required: ['userId', 'flowSlug', 'actionType'],
     additionalProperties: false,
-    properties: {
-      userId: idSchema,
-      userHash: userHashSchema,
-      groupId: idSchema,
-      flowSlug: idSchema,
-      stepId: { ...idSchema, minLength: 0 },
-      actionType: { type: 'string', enum: [...actionTypes] },
-      data: {},
-      createdAt: { type: 'string', format: 'date-time', maxLength: 64 },
-      context: contextSchema,
-    },
+    properties: transitionProperties(actionTypes),
   } as const;
 }
