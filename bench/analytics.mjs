@@ -198,7 +198,7 @@ export function printAnalyticsBench(result) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { users: { type: 'string', default: '100000' }, runs: { type: 'string', default: '15' } } });
   printAnalyticsBench(await runAnalyticsBench({ users: Number(values.users), runs: Number(values.runs) }));
 }

@@ -1,13 +1,22 @@
 // `npm run bench`: runs the benchmarks, prints their tables, and writes every figure to bench/results.json.
-// Usage: npm run bench [-- <name> …]   (names: attack, analytics; default: all)
+// Usage: npm run bench [-- <name> …]   (names: the keys of BENCHMARKS below; default: all)
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printAnalyticsBench, runAnalyticsBench } from './analytics.mjs';
 import { printAttack, runAttack } from './attack-bloat.mjs';
+import { printMainThread, runMainThread } from './main-thread.mjs';
+import { printRoundTrips, runRoundTrips } from './round-trips.mjs';
+import { printSize, runSize } from './size.mjs';
 
 const BENCHMARKS = {
   /** Issue: a public key could crash the service by bloating one user; answers must stay bounded, RSS flat. */
   attack: { run: () => runAttack(), print: printAttack },
+  /** Issue 10: the script's bytes per file a page loads (≤ 24 KB and ≤ 10 KB gzip), and what each dependency and element takes. */
+  size: { run: () => runSize(), print: printSize },
+  /** Issue 10: round trips and time to the first flow in Chromium, 100 ms added per request (1, 1 and 0 round trips). */
+  'round-trips': { run: () => runRoundTrips(), print: printRoundTrips },
+  /** Issue 10: long tasks, the apply of an answer and a click's work in Chromium with 10, 100 and 1000 flows. */
+  'main-thread': { run: () => runMainThread(), print: printMainThread },
   /** Issue 13: on 100,000 users and 50 flows, each analytics endpoint answers in under 500 ms on the embedded store. */
   analytics: { run: () => runAnalyticsBench(), print: printAnalyticsBench },
 };

@@ -1,9 +1,11 @@
-// Builds the Fastify app: CORS, auth, rate limit, body limit, problem errors, and the /v1 routes.
+// Builds the Fastify app: CORS, auth, rate limit, body limit, compression, problem errors, and the /v1 routes.
+import { constants as zlib } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import type { FlowCatalog } from './flows/catalog.js';
 import type { Database } from './storage/database.js';
-import { bearerKey, scopeOf, type ApiKeys, type KeyScope } from './http/auth.js';
+import { bearerKey, keyScope, scopeOf, type ApiKeys, type KeyScope } from './http/auth.js';
 import { checkIdentity, type IdentityConfig } from './http/identity.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerBackpressure } from './http/backpressure.js';
@@ -15,6 +17,7 @@ import { registerGroupRoutes } from './routes/groups.js';
 import { registerFlowStateRoutes } from './routes/flow-states.js';
 import { registerFlowRoutes } from './routes/flows.js';
 import { registerSessionRoutes } from './routes/sessions.js';
+import { registerBatchRoutes } from './routes/batch.js';
 import { registerBenchRoutes } from './routes/bench.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerScriptRoutes, type ScriptBuild } from './routes/script.js';
@@ -93,8 +96,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The scope of the request's API key, set once the key is checked. */
     apiScope: KeyScope | undefined;
-    /** The request's API key, set once it is checked. */
-    apiKeyValue: string;
+    /** The request's API key, from its Authorization header or its `publicKey` query field, once checked. */
+    apiKey: string | undefined;
   }
 }
 
@@ -134,7 +137,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
   app.setReplySerializer(serializeReply);
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  // text/plain is a CORS "simple" content type: a page may send JSON so, with no preflight. Both parse the same strict way.
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'buffer' }, (_request, body, done) => {
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (error) {
@@ -183,7 +187,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
   await registerBackpressure(app, deps.db, deps.limits);
 
   app.decorateRequest('apiScope', undefined);
-  app.decorateRequest('apiKeyValue', '');
+  app.decorateRequest('apiKey', undefined);
   app.addHook('onRequest', async (request) => {
     // RFC 9112: a server must answer 400 to an HTTP/1.1 request without a Host header.
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
@@ -191,18 +195,40 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     }
     // Unknown paths go on to the 404 (or 405) answer, and public routes need no key.
     if (request.method === 'OPTIONS' || request.routeOptions.url === undefined || request.routeOptions.config.public) return;
-    const scope = scopeOf(deps.keys, request.headers.authorization);
-    if (scope === 'missing') {
-      throw new HttpProblem(401, 'Send an API key as "Authorization: Bearer <key>".');
+    const inQuery = (request.query as Record<string, unknown> | undefined)?.publicKey;
+    let scope: KeyScope;
+    if (inQuery !== undefined) {
+      // A page's key in the query instead of a header: the request needs no CORS preflight. Public keys only.
+      if (typeof inQuery !== 'string' || !inQuery) throw new HttpProblem(400, 'query field "publicKey" must be one public key (pk_…).', 'publicKey');
+      if (request.headers.authorization !== undefined) {
+        throw new HttpProblem(400, 'Send the API key once: in "Authorization: Bearer <key>" or in the "publicKey" query field, not both.', 'publicKey');
+      }
+      const found = keyScope(deps.keys, inQuery);
+      if (found === 'private') {
+        throw new HttpProblem(
+          400,
+          'A private key must never be in a URL, where logs and browser history keep it: send it as "Authorization: Bearer <key>", and rotate this one.',
+          'publicKey',
+        );
+      }
+      if (found === 'unknown') throw new HttpProblem(401, 'The API key is not known to this service.', 'publicKey');
+      scope = found;
+      request.apiKey = inQuery;
+    } else {
+      const found = scopeOf(deps.keys, request.headers.authorization);
+      if (found === 'missing') {
+        throw new HttpProblem(401, 'Send an API key as "Authorization: Bearer <key>" (or a public key as the "publicKey" query field).');
+      }
+      if (found === 'unknown') throw new HttpProblem(401, 'The API key is not known to this service.');
+      scope = found;
+      request.apiKey = bearerKey(request.headers.authorization);
     }
-    if (scope === 'unknown') throw new HttpProblem(401, 'The API key is not known to this service.');
     // The matched route decides, so an encoded path cannot slip a public key past this check.
     const path = request.routeOptions.url ?? request.url.split('?')[0]!;
     if (scope === 'public' && !path.startsWith('/v1/public/')) {
       throw new HttpProblem(403, `${path} needs a private key; public keys reach only /v1/public/ paths.`);
     }
     request.apiScope = scope;
-    request.apiKeyValue = bearerKey(request.headers.authorization) ?? '';
   });
   // After validation, so the user a route names is read from a checked body or query.
   app.addHook('preHandler', async (request) => {
@@ -219,11 +245,23 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     }
   });
 
+  // State answers are the largest bodies; brotli at quality 4 and gzip at 6 cost little CPU for most of the gain.
+  await app.register(compress, {
+    globalCompression: true,
+    // Request bodies stay uncompressed (415 otherwise, above).
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
+
   registerUserRoutes(app, deps);
   registerGroupRoutes(app, deps);
   registerFlowStateRoutes(app, deps);
   registerFlowRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  registerBatchRoutes(app, deps);
   registerHealthRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
   if (deps.dashboard !== undefined) registerDashboardRoutes(app, deps.dashboard);

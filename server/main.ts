@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from './app.js';
 import { LIMIT_SETTINGS, resolveLimits, resolveTrustProxy } from './config.js';
 import { resolveIdentity } from './http/identity.js';
+import { startPreview } from './preview/server.js';
 import { startService } from './service.js';
 import { openDatabase } from './storage/database.js';
 import { schemaVersion } from './storage/schema.js';
@@ -14,6 +15,8 @@ export { startService } from './service.js';
 // The analytics benchmark seeds the rollups from its facts with the service's own SQL.
 export { ROLLUPS_FROM_FACTS_SQL } from './analytics/progress.js';
 export type { ServiceOptions, RunningService } from './service.js';
+export { startPreview } from './preview/server.js';
+export type { PreviewOptions, RunningPreview } from './preview/server.js';
 
 const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
@@ -21,6 +24,7 @@ const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
                          [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
                          [--webhook url]… [--webhook-secret s] [--webhook-events e1,e2] [--dashboard]
+                         [--preview [--preview-port 3101]]
 
   migrate     bring the database schema up to date and exit (starting the service does it too)
 
@@ -44,7 +48,11 @@ Webhooks: --webhook (repeatable; ONBOARDING_WEBHOOK_URLS, comma-separated) with 
 (ONBOARDING_WEBHOOK_SECRET, at least 16 characters) and --webhook-events (ONBOARDING_WEBHOOK_EVENTS, comma-separated;
 default every event), and/or webhooks.yaml in the flow folder. See docs/analytics.md.
 
-Dashboard: --dashboard (ONBOARDING_DASHBOARD=true) serves the analytics dashboard at /dashboard; sign in with a private key.`;
+Dashboard: --dashboard (ONBOARDING_DASHBOARD=true) serves the analytics dashboard at /dashboard; sign in with a private key.
+
+Development: --preview serves a live preview of every flow in the folder, drawn by the real elements in
+light, dark and right-to-left, on its own port (--preview-port, default 3101), reloading as files change.
+It shows drafts and needs no key: do not turn it on in production.`;
 
 /** A database address fit to print: a URL's password is hidden. */
 export function redactDatabase(location: string): string {
@@ -79,6 +87,8 @@ export async function main(argv: string[]): Promise<void> {
         'webhook-secret': { type: 'string' },
         'webhook-events': { type: 'string' },
         dashboard: { type: 'boolean', default: env.ONBOARDING_DASHBOARD === 'true' },
+        preview: { type: 'boolean', default: false },
+        'preview-port': { type: 'string', default: '3101' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
     }));
@@ -98,9 +108,12 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--port must be a number from 0 to 65535\n\n${USAGE}`);
-    process.exit(2);
+  const previewPort = Number(values['preview-port']);
+  for (const [flag, value] of [['--port', port], ['--preview-port', previewPort]] as const) {
+    if (!Number.isInteger(value) || value < 0 || value > 65535) {
+      console.error(`${flag} must be a number from 0 to 65535\n\n${USAGE}`);
+      process.exit(2);
+    }
   }
   let limits;
   let identity;
@@ -128,6 +141,7 @@ export async function main(argv: string[]): Promise<void> {
     httpLog: true,
     logger: { warn: (m) => console.warn(`[onboarding] ${m}`), info: (m) => console.log(`[onboarding] ${m}`) },
   });
+  const preview = values.preview ? await startPreview({ catalog: service.catalog, host: values.host, port: previewPort }) : undefined;
   console.log(`Onboarding service listening on ${service.url}`);
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${redactDatabase(values.database)}`);
@@ -138,6 +152,7 @@ export async function main(argv: string[]): Promise<void> {
   const hooks = service.webhooks.configured;
   console.log(`  webhooks: ${hooks.length === 0 ? 'none' : hooks.map((h) => `${new URL(h.url).origin}/… (${h.events?.join(', ') ?? 'every event'})`).join('; ')}`);
   console.log(`  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`);
+  if (preview) console.log(`  preview:  ${preview.url} (development only)`);
   if (service.keys.generated) {
     console.log(`  public key:  ${service.keys.public[0]}`);
     console.log(`  private key: ${service.keys.private[0]}  (keep it secret)`);
@@ -151,7 +166,7 @@ export async function main(argv: string[]): Promise<void> {
   // On SIGTERM: stop accepting, let the requests in flight finish, then close the database.
   const stop = (signal: string) => {
     console.log(`[onboarding] ${signal}: finishing the requests in flight, then stopping`);
-    service.close().then(() => process.exit(0), () => process.exit(1));
+    Promise.all([preview?.close(), service.close()]).then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

@@ -1,7 +1,9 @@
-// Script-tag entry: sets window.Onboarding, registers the elements, initialises from the tag's data
-// attributes, and replays what the async snippet queued.
-import { onboarding } from './index.js';
+// Script-tag entry: sets window.Onboarding, registers the elements (the tour on demand), initialises from the tag's
+// data attributes, and replays what the async snippet queued.
+import { onboarding } from './sdk.js';
 import { registerElements } from './components/register.js';
+import { loadTourOnDemand } from './components/tour/load-tour.js';
+import { $elementOptions } from './stores/options.js';
 import { reportError } from './core/report.js';
 import { drainSnippet, isSnippetStub } from './core/snippet.js';
 
@@ -18,6 +20,7 @@ const existing: unknown = window.Onboarding;
 if (!existing || isSnippetStub(existing)) {
   window.Onboarding = onboarding;
   registerElements();
+  loadTourOnDemand(script?.src, () => $elementOptions.get().nonce);
   const publicKey = script?.dataset.publicKey;
   const apiUrl = script?.dataset.apiUrl;
   if (publicKey || apiUrl) {

@@ -1,8 +1,9 @@
 // ESM entry for bundler users: the SDK singleton, its stores and the element classes, all typed.
-import { Onboarding } from './core/onboarding.js';
+import { ELEMENTS, registerElements as register } from './components/register.js';
+import { OnboardingTour } from './components/tour/tour.component.js';
 
 export { Onboarding } from './core/onboarding.js';
-export type { OnboardingConfig } from './core/onboarding.js';
+export type { OnboardingConfig, IdentifyOptions } from './core/onboarding.js';
 export type { ForwardTarget } from './core/forward.js';
 export type {
   OnboardingEventMap,
@@ -26,9 +27,14 @@ export { OnboardingTour } from './components/tour/tour.component.js';
 export { setStrings, DEFAULT_STRINGS, type OnboardingStrings } from './components/shared/strings.js';
 export { MODAL_TYPE_ORDER } from './components/shared/modal-queue.js';
 export type { OnboardingActionDetail, OnboardingStepChangeDetail, ActionTrigger } from './components/shared/events.js';
-export { registerElements } from './components/register.js';
+export { onboarding } from './sdk.js';
 export { createApiClient, ApiError } from './api/client.js';
 export type * from './api/wire.js';
 
-/** The shared SDK instance; the script-tag build exposes it as `window.Onboarding`. */
-export const onboarding = new Onboarding();
+/**
+ * Defines every element, the tour included (a bundler splits it as it likes), and starts auto-mount. The script
+ * tag build loads the tour on demand instead.
+ */
+export function registerElements(registry: CustomElementRegistry | undefined = globalThis.customElements): void {
+  register(registry, { ...ELEMENTS, 'onboarding-tour': OnboardingTour });
+}

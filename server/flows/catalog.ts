@@ -99,6 +99,8 @@ export class FlowCatalog {
   private version: CatalogVersion = versionOf([]);
   /** True once the folder has been read and synced at least once. */
   loaded = false;
+  private lastErrors: FlowFileError[] = [];
+  private readonly listeners = new Set<() => void>();
   /** Flow version ids whose runtime error has been logged. */
   private readonly warned = new Set<number>();
 
@@ -119,7 +121,8 @@ export class FlowCatalog {
         row = await this.sync(definition);
       } catch (error) {
         // One file the database will not take must not stop the others from loading.
-        errors.push({ file: definition.file, message: `could not be stored: ${error instanceof Error ? error.message : String(error)}` });
+        const message = `could not be stored: ${error instanceof Error ? error.message : String(error)}`;
+        errors.push({ file: definition.file, message, problems: [{ path: '', line: 1, column: 1, message }] });
         continue;
       }
       // An unchanged version keeps its compiled expressions.
@@ -138,7 +141,26 @@ export class FlowCatalog {
     this.flows = new Map([...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)));
     this.version = versionOf([...this.flows.values()]);
     this.loaded = true;
+    this.lastErrors = errors;
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch {
+        // One failing listener (the preview's, say) must not stop the others or the reload.
+      }
+    }
     return errors;
+  }
+
+  /** The files the last load refused, with their problems. */
+  errors(): FlowFileError[] {
+    return this.lastErrors;
+  }
+
+  /** Calls `listener` after every load; returns the function that stops it. */
+  onLoad(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private warnOnce(versionId: number, message: string): void {

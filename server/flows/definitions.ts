@@ -1,11 +1,12 @@
-// Flow definitions: reads a folder of YAML files, one flow per file, and validates each into a FlowDefinition.
+// Flow definitions: reads a folder of YAML files, one flow per file, and checks each against the flow schema and CEL.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { BUTTON_ACTIONS, FLOW_STATUSES, FLOW_TYPES, type FlowData, type FlowStatus, type FlowType } from '../../src/api/wire.js';
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { FlowData, FlowFile, FlowStatus, FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../http/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
 import { WEBHOOK_FILES } from '../webhooks/config.js';
+import { validateFlowFile, type PathSegment } from './schema.js';
 
 export interface FlowDefinition {
   file: string;
@@ -17,12 +18,31 @@ export interface FlowDefinition {
   data: FlowData;
 }
 
-export interface FlowFileError {
-  file: string;
+/** One problem in a flow file: where (a path such as `data.steps[1].fields[0].name`, and a line) and what. */
+export interface FlowProblem {
+  /** The path of the value at fault; '' for the file as a whole. */
+  path: string;
+  /** 1-based line and column in the file. */
+  line: number;
+  column: number;
   message: string;
 }
 
-const SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/i;
+export interface FlowFileError {
+  file: string;
+  /** Every problem, one line each: `path (line n): what is wrong`. */
+  message: string;
+  problems: FlowProblem[];
+}
+
+/** `data.steps[1].fields[0].name` from its segments. */
+export function formatPath(segments: readonly PathSegment[]): string {
+  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+export function describeProblems(problems: readonly FlowProblem[]): string {
+  return problems.map((p) => (p.path ? `${p.path} (line ${p.line}): ${p.message}` : `line ${p.line}: ${p.message}`)).join('; ');
+}
 
 /** Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml. Invalid files are reported, and the others still load. */
 export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[] } {
@@ -38,85 +58,147 @@ export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; error
   const files = names.filter((name) => /\.ya?ml$/i.test(name) && !WEBHOOK_FILES.includes(name.toLowerCase())).sort();
   const seen = new Map<string, string>();
   for (const file of files) {
+    let text: string;
     try {
-      const flow = parseFlowDefinition(file, readFileSync(join(dir, file), 'utf8'));
-      const other = seen.get(flow.slug);
-      if (other) throw new Error(`duplicate slug "${flow.slug}" (already defined in ${other})`);
-      seen.set(flow.slug, file);
-      flows.push(flow);
+      text = readFileSync(join(dir, file), 'utf8');
     } catch (error) {
-      errors.push({ file, message: error instanceof Error ? error.message : String(error) });
+      const problems = [{ path: '', line: 1, column: 1, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` }];
+      errors.push({ file, message: describeProblems(problems), problems });
+      continue;
     }
+    const { definition, problems, locate } = checkFlowText(text);
+    const other = definition && seen.get(definition.slug);
+    if (definition && other) problems.push({ ...locate(['slug']), path: 'slug', message: `duplicate slug "${definition.slug}" (already defined in ${other})` });
+    if (problems.length || !definition) {
+      errors.push({ file, message: describeProblems(problems), problems });
+      continue;
+    }
+    seen.set(definition.slug, file);
+    flows.push({ file, ...definition });
   }
   return { flows, errors };
 }
 
-/** Validates one file's text; throws an Error naming the problem. */
-export function parseFlowDefinition(file: string, text: string): FlowDefinition {
-  let doc: unknown;
+/** Checks one file's text: YAML, storable text, the schema, unique ids, options where needed, and CEL. */
+export function checkFlowText(text: string): {
+  definition?: Omit<FlowDefinition, 'file'>;
+  problems: FlowProblem[];
+  locate: (segments: readonly PathSegment[], key?: string) => { line: number; column: number };
+} {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const at = (offset: number | undefined) => {
+    const { line, col } = lines.linePos(offset ?? 0);
+    return { line, column: col };
+  };
+  const locate = (segments: readonly PathSegment[], key?: string) => at(offsetOf(doc, segments, key));
+  if (doc.errors.length) {
+    const error = doc.errors[0]!;
+    return { problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }], locate };
+  }
+  let value: unknown;
   try {
-    doc = parseYaml(text);
+    value = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw new Error(`bad YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return { problems: [{ path: '', line: 1, column: 1, message: `bad YAML: ${error instanceof Error ? error.message : String(error)}` }], locate };
   }
-  if (!isObject(doc)) throw new Error('bad YAML: the file must hold a mapping with slug, name, type, status and data');
-  const unstorable = findUnstorableText(doc);
+  const problems: FlowProblem[] = [];
+  const add = (segments: PathSegment[], message: string, key?: string) =>
+    problems.push({ path: formatPath(key === undefined ? segments : [...segments, key]), ...locate(segments, key), message });
+
+  const unstorable = findUnstorableText(value);
   if (unstorable !== undefined) {
-    throw new Error(`"${unstorable}" holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored`);
+    const segments = unstorable.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    add(segments, 'holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored');
+    return { problems, locate };
   }
-  const slug = doc.slug;
-  if (typeof slug !== 'string' || !SLUG.test(slug)) throw new Error('"slug" must be letters, digits, "-" or "_"');
-  if (typeof doc.name !== 'string' || !doc.name) throw new Error('"name" must be a non-empty string');
-  if (!FLOW_TYPES.includes(doc.type as FlowType)) {
-    throw new Error(`unknown type "${String(doc.type)}"; expected one of ${FLOW_TYPES.join(', ')}`);
-  }
-  const status = doc.status ?? 'ACTIVE';
-  if (!FLOW_STATUSES.includes(status as FlowStatus)) {
-    throw new Error(`unknown status "${String(status)}"; expected one of ${FLOW_STATUSES.join(', ')}`);
-  }
-  const targetingLogic = doc.targetingLogic ?? '';
-  if (typeof targetingLogic !== 'string') throw new Error('"targetingLogic" must be a CEL expression string');
-  const data = doc.data;
-  if (!isObject(data) || !Array.isArray(data.steps)) throw new Error('"data.steps" must be a list of steps');
-  const stepIds = new Set<string>();
+  for (const problem of validateFlowFile(value)) add(problem.segments, problem.message, problem.key);
+  checkSemantics(value, add);
+  problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  if (problems.length) return { problems, locate };
+  const flow = value as FlowFile;
+  return {
+    definition: {
+      slug: flow.slug,
+      name: flow.name,
+      type: flow.type,
+      status: flow.status ?? 'ACTIVE',
+      targetingLogic: flow.targetingLogic ?? '',
+      data: flow.data as FlowData,
+    },
+    problems,
+    locate,
+  };
+}
+
+type Add = (segments: PathSegment[], message: string, key?: string) => void;
+
+/** What the schema cannot say: unique step and field ids, choices where a kind needs them, and CEL that compiles. */
+function checkSemantics(value: unknown, add: Add): void {
+  if (!isObject(value)) return;
+  checkExpression(value.targetingLogic, ['targetingLogic'], add);
+  const data = value.data;
+  if (!isObject(data)) return;
+  checkExpression(data.completionCriteria, ['data', 'completionCriteria'], add);
+  if (!Array.isArray(data.steps)) return;
+  const stepIds = new Map<string, number>();
   for (const [index, step] of data.steps.entries()) {
-    if (!isObject(step) || typeof step.id !== 'string' || !step.id) {
-      throw new Error(`step ${index + 1} needs a string "id"`);
+    if (!isObject(step)) continue;
+    const where: PathSegment[] = ['data', 'steps', index];
+    if (typeof step.id === 'string') {
+      const first = stepIds.get(step.id);
+      if (first !== undefined) add([...where, 'id'], `duplicate step id "${step.id}" (also data.steps[${first}])`);
+      else stepIds.set(step.id, index);
     }
-    if (stepIds.has(step.id)) throw new Error(`duplicate step id "${step.id}"`);
-    stepIds.add(step.id);
-    for (const key of ['primaryButton', 'secondaryButton']) checkButton(`step "${step.id}" ${key}`, step[key]);
-  }
-  checkExpression('targetingLogic', targetingLogic);
-  checkExpression('data.completionCriteria', data.completionCriteria);
-  for (const step of data.steps as Record<string, unknown>[]) {
-    for (const key of ['completionCriteria', 'startCriteria', 'visibilityCriteria']) {
-      checkExpression(`step "${String(step.id)}" ${key}`, step[key]);
+    for (const key of ['completionCriteria', 'startCriteria', 'visibilityCriteria']) checkExpression(step[key], [...where, key], add);
+    if (value.type === 'SURVEY' && (step.type === 'single' || step.type === 'multiple') && !hasItems(step.options)) {
+      add([...where, 'type'], `a "${step.type}" question needs options: a list of { value, label }`);
+    }
+    if (value.type !== 'FORM' || !Array.isArray(step.fields)) continue;
+    const fieldIds = new Set<string>();
+    for (const [fieldIndex, field] of step.fields.entries()) {
+      if (!isObject(field)) continue;
+      const at: PathSegment[] = [...where, 'fields', fieldIndex];
+      if (typeof field.id === 'string') {
+        if (fieldIds.has(field.id)) add([...at, 'id'], `duplicate field id "${field.id}" in this step`);
+        fieldIds.add(field.id);
+      }
+      if ((field.type === 'select' || field.type === 'radio') && !hasItems(field.options)) {
+        add([...at, 'type'], `a ${field.type} field needs options: a list of { value, label }`);
+      }
     }
   }
-  return { file, slug, name: doc.name, type: doc.type as FlowType, status: status as FlowStatus, targetingLogic, data: data as FlowData };
 }
 
-function checkButton(where: string, button: unknown): void {
-  if (button === undefined || button === null) return;
-  if (!isObject(button)) throw new Error(`${where} must be a mapping with title, action, uri and target`);
-  const action = button.action;
-  if (action !== undefined && action !== false && !(BUTTON_ACTIONS as readonly unknown[]).includes(action)) {
-    throw new Error(`${where} has unknown action "${String(action)}"; expected one of ${BUTTON_ACTIONS.join(', ')}, or false`);
-  }
-}
-
-function checkExpression(where: string, source: unknown): void {
-  if (source === undefined || source === null) return;
-  if (typeof source !== 'string') throw new Error(`${where} must be a CEL expression string`);
+function checkExpression(source: unknown, segments: PathSegment[], add: Add): void {
+  if (typeof source !== 'string') return;
   try {
     compileExpression(source, () => {});
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new Error(`${where} does not compile as CEL: ${reason}`);
+    add(segments, `does not compile as CEL: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
+}
+
+/** The source offset of the value at `segments`, or of `key` in the mapping there; the nearest parent when absent. */
+function offsetOf(doc: Document, segments: readonly PathSegment[], key?: string): number {
+  for (let length = segments.length; length >= 0; length--) {
+    const node = segments.length ? doc.getIn(segments.slice(0, length), true) : doc.contents;
+    if (!node || typeof node !== 'object') continue;
+    if (key !== undefined && length === segments.length && isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+      if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
+    }
+    const range = (node as { range?: [number, number, number] }).range;
+    if (range) return range[0];
+  }
+  return 0;
+}
+
+function hasItems(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+

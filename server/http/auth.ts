@@ -43,9 +43,12 @@ export async function resolveKeys(db: Database, env: NodeJS.ProcessEnv = process
 }
 
 export function scopeOf(keys: ApiKeys, authorization: string | undefined): KeyScope | 'missing' | 'unknown' {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) return 'missing';
-  const key = match[1]!;
+  const key = bearerKey(authorization);
+  return key === undefined ? 'missing' : keyScope(keys, key);
+}
+
+/** The scope of one key. */
+export function keyScope(keys: ApiKeys, key: string): KeyScope | 'unknown' {
   if (keys.private.includes(key)) return 'private';
   if (keys.public.includes(key)) return 'public';
   return 'unknown';

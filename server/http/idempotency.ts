@@ -2,13 +2,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../storage/database.js';
-import { bearerKey } from './auth.js';
 import { HttpProblem } from './problem.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** How long a key is remembered. */
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
-const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+export const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 export interface IdempotentResult {
   status: number;
@@ -56,9 +55,33 @@ export async function runIdempotent(
   if (typeof header !== 'string' || !KEY_FORMAT.test(header)) {
     throw new HttpProblem(400, 'header "Idempotency-Key" must be 1 to 255 visible ASCII characters, such as a UUID', 'Idempotency-Key');
   }
-  const apiKey = bearerKey(request.headers.authorization) ?? '';
-  const hash = requestHash(request);
-  const outcome = await db.transaction(async (tx) => {
+  const path = request.url.split('?')[0]!;
+  const outcome = await idempotentOnce(db, { apiKey: request.apiKey ?? '', key: header, hash: writeHash(request.method, path, request.body), userId }, work, replay);
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.code(outcome.status).send(outcome.body);
+}
+
+/** One write under one key: who sent it (the API key scopes keys), the key, the hash of the write, and its user. */
+export interface IdempotentWrite {
+  apiKey: string;
+  key: string;
+  hash: string;
+  userId: string | null;
+}
+
+/**
+ * Applies `work` once for a key: the first time in one transaction with the key's claim; a repeat of the same
+ * write (same hash) replays; the same key with another write is a 422. A batch runs each of its writes
+ * through this, so a write is applied once whether it came alone or in a batch.
+ */
+export async function idempotentOnce(
+  db: Database,
+  write: IdempotentWrite,
+  work: (tx: Queryable) => Promise<IdempotentResult>,
+  replay?: Replay,
+): Promise<{ replayed: boolean; status: number; body: unknown }> {
+  const { apiKey, key, hash, userId } = write;
+  return db.transaction(async (tx) => {
     await sweepExpired(db, tx);
     // Claims the key, or takes over one older than the window. On PostgreSQL a concurrent claim of the
     // same key blocks here until the first transaction ends.
@@ -69,10 +92,10 @@ export async function runIdempotent(
          SET user_id = EXCLUDED.user_id, request_hash = EXCLUDED.request_hash, status = 0, body = '', created_at = now()
          WHERE idempotency_keys.created_at < now() - make_interval(hours => $5)
        RETURNING key`,
-      [apiKey, header, userId, hash, IDEMPOTENCY_WINDOW_HOURS],
+      [apiKey, key, userId, hash, IDEMPOTENCY_WINDOW_HOURS],
     );
     if (claimed.length === 0) {
-      const [kept] = await tx.query<KeyRow>('SELECT request_hash, status, body FROM idempotency_keys WHERE api_key = $1 AND key = $2', [apiKey, header]);
+      const [kept] = await tx.query<KeyRow>('SELECT request_hash, status, body FROM idempotency_keys WHERE api_key = $1 AND key = $2', [apiKey, key]);
       if (!kept || kept.request_hash !== hash) {
         throw new HttpProblem(
           422,
@@ -86,20 +109,17 @@ export async function runIdempotent(
     const result = await work(tx);
     await tx.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE api_key = $1 AND key = $2', [
       apiKey,
-      header,
+      key,
       result.status,
       JSON.stringify(('keep' in result ? result.keep : result.body) ?? null),
     ]);
     return { replayed: false, status: result.status, body: result.body };
   });
-  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-  return reply.code(outcome.status).send(outcome.body);
 }
 
-/** Method, route and a canonical form of the body: key order does not make two requests differ. */
-function requestHash(request: FastifyRequest): string {
-  const path = request.url.split('?')[0];
-  return createHash('sha256').update(`${request.method} ${path}\n${canonicalJson(request.body)}`).digest('hex');
+/** Method, path and a canonical form of the body: key order does not make two requests differ. */
+export function writeHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
 }
 
 export function canonicalJson(value: unknown): string {

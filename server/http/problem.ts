@@ -84,5 +84,16 @@ export function toProblem(
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, detail: e.message };
   }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, detail: 'The database is unavailable for a moment; retry in 1 s.', headers: { 'Retry-After': '1' } };
+  }
   return { status: 500, detail: 'The service failed to handle this request; it has been logged.' };
+}
+
+/** PostgreSQL going away (a restart, a failover, a refused connection): a passing state, answered 503, not a bug. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+
+function isDatabaseUnavailable(error: Error): boolean {
+  const code = (error as { code?: string }).code;
+  return (code !== undefined && UNAVAILABLE_CODES.has(code)) || /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
 }

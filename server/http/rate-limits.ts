@@ -48,7 +48,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: Limits, d
     // Enough counters for a busy site's visitors in one window; the oldest are dropped first.
     cache: 100_000,
     keyGenerator: (request) =>
-      request.apiScope === 'private' ? `key:${request.apiKeyValue}` : `visitor:${request.apiKeyValue}:${addressKey(request.ip)}`,
+      request.apiScope === 'private' ? `key:${request.apiKey}` : `visitor:${request.apiKey}:${addressKey(request.ip)}`,
     max: (request) => (request.apiScope === 'private' ? limits.privateRequestsPerMinute : limits.requestsPerMinute),
     errorResponseBuilder: (request, context) =>
       tooMany(
@@ -60,7 +60,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: Limits, d
   const perUser = app.createRateLimit({
     max: limits.userWritesPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => `user:${request.apiKeyValue}:${request.routeOptions.config.namesUser?.(request).userId}`,
+    keyGenerator: (request) => `user:${request.apiKey}:${request.routeOptions.config.namesUser?.(request).userId}`,
   });
   // After validation, when the user a write names is known; private keys are the customer's own backend.
   app.addHook('preHandler', async (request) => {

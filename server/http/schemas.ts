@@ -46,3 +46,59 @@ export const knownVersionsSchema = {
 
 /** `userHash`: hex(HMAC-SHA256(identity secret, userId)), for identity verification. Checked against the secrets, not here. */
 export const userHashSchema = { type: 'string', maxLength: 128 } as const;
+
+/** The Idempotency-Key format, as the header takes it: 1 to 255 visible ASCII characters. */
+export const idempotencyKeySchema = { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' } as const;
+
+/** A users upsert as a batch write takes it: the script's spelling (`userId`; no `foreignId`). */
+export function userWriteSchema(limits: Limits) {
+  return {
+    type: 'object',
+    required: ['userId'],
+    additionalProperties: false,
+    properties: {
+      userId: idSchema,
+      userHash: userHashSchema,
+      properties: propertiesSchema(limits),
+      events: eventsSchema(limits),
+      bootstrapFlowStates: { type: 'boolean' },
+      linkGuestId: idSchema,
+    },
+  } as const;
+}
+
+/** A groups upsert as a batch write takes it. */
+export function groupWriteSchema(limits: Limits) {
+  return {
+    type: 'object',
+    required: ['groupId'],
+    additionalProperties: false,
+    properties: { groupId: idSchema, userId: idSchema, userHash: userHashSchema, properties: propertiesSchema(limits), events: eventsSchema(limits) },
+  } as const;
+}
+
+/** The fields of a transition, as POST /v1/public/flowStates and a batch write take them. */
+export function transitionProperties(actionTypes: readonly string[]) {
+  return {
+    userId: idSchema,
+    userHash: userHashSchema,
+    groupId: idSchema,
+    flowSlug: idSchema,
+    // Flow actions may leave it out or send ""; step actions need a step of the flow.
+    stepId: { ...idSchema, minLength: 0 },
+    actionType: { type: 'string', enum: [...actionTypes] },
+    data: {},
+    createdAt: { type: 'string', format: 'date-time', maxLength: 64 },
+    context: contextSchema,
+  } as const;
+}
+
+/** A transition as a batch write takes it (`actionType` required: a batch holds no reads). */
+export function transitionWriteSchema(actionTypes: readonly string[]) {
+  return {
+    type: 'object',
+    required: ['userId', 'flowSlug', 'actionType'],
+    additionalProperties: false,
+    properties: transitionProperties(actionTypes),
+  } as const;
+}

@@ -11,7 +11,7 @@ import type { AppDeps } from '../app.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../http/problem.js';
 import { userInBody } from '../http/identity.js';
-import { contentQuerySchema, contextSchema, idSchema, knownVersionsSchema, userHashSchema } from '../http/schemas.js';
+import { contentQuerySchema, idSchema, knownVersionsSchema, transitionProperties, userHashSchema } from '../http/schemas.js';
 import { readFlowStatesJson } from '../state/read.js';
 import { applyTransitionJson } from '../state/transitions.js';
 
@@ -45,19 +45,7 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
           type: 'object',
           required: ['userId'],
           additionalProperties: false,
-          properties: {
-            userId: idSchema,
-            userHash: userHashSchema,
-            groupId: idSchema,
-            flowSlug: idSchema,
-            // Flow actions may leave it out or send ""; step actions need a step of the flow.
-            stepId: { ...idSchema, minLength: 0 },
-            actionType: { type: 'string', enum: [...ACTION_TYPES] },
-            data: {},
-            createdAt: { type: 'string', format: 'date-time', maxLength: 64 },
-            context: contextSchema,
-            knownVersions: knownVersionsSchema,
-          },
+          properties: { ...transitionProperties(ACTION_TYPES), knownVersions: knownVersionsSchema },
         },
       },
     },

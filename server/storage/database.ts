@@ -65,7 +65,9 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   const lock = inMemory ? undefined : lockDataDirectory(location);
   let lite: PGlite;
   try {
-    lite = await PGlite.create(inMemory ? undefined : location);
+    // PostgreSQL's 128 MB of shared buffers is sized for a server of its own; a quarter serves one embedded process
+    // well (the operating system caches the data directory too) and leaves the host its memory.
+    lite = await PGlite.create(inMemory ? undefined : location, { postgresqlconf: ['shared_buffers=32MB'] });
   } catch (error) {
     lock?.release();
     throw error;

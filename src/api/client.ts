@@ -1,14 +1,6 @@
-// HTTP client for the onboarding service: one function per endpoint, Bearer auth, answers checked, failures classified as ApiError.
-import { isFlowsResponse, isFlowStates, isObject, isUserUpsertResponse } from './guards.js';
-import type {
-  FlowsResponse,
-  FlowStatesResponse,
-  FlowStateWriteRequest,
-  GroupUpsertRequest,
-  Problem,
-  UserUpsertRequest,
-  UserUpsertResponse,
-} from './wire.js';
+// HTTP client for the onboarding service: CORS "simple" requests only (no preflight), answers checked, failures classified as ApiError.
+import { isBatchResponse, isFlowStates, isObject } from './guards.js';
+import type { BatchResponse, BatchWrite, FlowStatesReadRequest, FlowStatesResponse, Problem } from './wire.js';
 
 export interface ClientConfig {
   apiUrl: string;
@@ -18,7 +10,6 @@ export interface ClientConfig {
 }
 
 export interface RequestOptions {
-  idempotencyKey?: string;
   /** Let the request outlive the page (used when flushing on pagehide). */
   keepalive?: boolean;
   /** @default a timeout: 10 s for reads, 20 s for writes */
@@ -51,14 +42,14 @@ export class ApiError extends Error {
 export const isRetryable = (error: unknown): boolean => error instanceof ApiError && (error.kind === 'network' || error.kind === 'retry');
 
 export interface ApiClient {
-  upsertUser(body: UserUpsertRequest, options?: RequestOptions): Promise<UserUpsertResponse | null>;
-  upsertGroup(body: GroupUpsertRequest, options?: RequestOptions): Promise<void>;
-  writeFlowState(body: FlowStateWriteRequest, options?: RequestOptions): Promise<FlowStatesResponse | null>;
-  getFlowStates(userId: string, groupId?: string, options?: RequestOptions): Promise<FlowStatesResponse>;
-  getFlows(options?: RequestOptions): Promise<FlowsResponse>;
+  /**
+   * Writes, in order, each under its own key (`POST /v1/public/batch`). With `knownVersions`, the state read after
+   * them carries the content of the flows whose version is not in it; without, no content (`?content=none`).
+   */
+  sendBatch(writes: BatchWrite[], knownVersions?: Record<string, number>, options?: RequestOptions): Promise<BatchResponse>;
+  /** The POST read: every flow's state, with the content of flows whose version is not in `knownVersions`. */
+  readFlowStates(body: FlowStatesReadRequest, options?: RequestOptions): Promise<FlowStatesResponse>;
 }
-
-const anything = () => true;
 
 /**
  * The longest the script waits before trying a request again, whatever a Retry-After asks: 10 minutes. It also keeps
@@ -76,31 +67,34 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 /** No request hangs for ever: a read gives up after 10 s, a write (which may carry more, and is retried) after 20 s. */
 const READ_TIMEOUT_MS = 10_000;
 const WRITE_TIMEOUT_MS = 20_000;
+/** The largest answer the script reads: a state answer of a few hundred flows is a fraction of it. */
+const MAX_ANSWER_CHARS = 16 << 20;
 const timeout = (ms: number) => (typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(ms) : undefined);
 
 export function createApiClient(config: ClientConfig): ApiClient {
   const base = config.apiUrl.replace(/\/+$/, '');
   const doFetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  /** One request; the answer is null when the service sent an empty body or `{}`, and otherwise passes `valid`. */
-  async function request<T>(
-    method: string,
-    path: string,
-    valid: (value: unknown) => boolean,
-    body?: unknown,
-    options: RequestOptions = {},
-  ): Promise<T | null> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${config.publicKey}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+  /**
+   * One POST as a CORS "simple" request, which a browser sends with no preflight: the public key in the query, the
+   * JSON as a text/plain body (fetch's default for a string), and no other header. The answer is null when the
+   * service sent an empty body or `{}`, and otherwise passes `valid`.
+   */
+  async function request<T>(path: string, valid: (value: unknown) => boolean, body: unknown, options: RequestOptions = {}, ms = WRITE_TIMEOUT_MS): Promise<T | null> {
     // Outside the try below: a body that cannot be serialised is not a network failure, and is not retried.
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = JSON.stringify(body);
+    const url = `${base}${path}${path.includes('?') ? '&' : '?'}publicKey=${encodeURIComponent(config.publicKey)}`;
     let response: Response;
-    let text: string;
+    let text = '';
+    let tooLarge = false;
+    const badAnswer = (what: string) => new ApiError(response.status, { detail: `The service's answer to POST ${path.split('?')[0]} ${what}.` }, undefined, 'bad-answer');
     try {
-      const signal = options.signal ?? timeout(method === 'GET' ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
-      response = await doFetch(base + path, { method, headers, body: payload, keepalive: options.keepalive, signal, credentials: 'omit' });
-      text = await response.text();
+      const signal = options.signal ?? timeout(ms);
+      response = await doFetch(url, { method: 'POST', body: payload, keepalive: options.keepalive, signal, credentials: 'omit' });
+      // A body that could not be a state answer is not read at all.
+      tooLarge = Number(response.headers.get('Content-Length')) > MAX_ANSWER_CHARS;
+      if (tooLarge) void response.body?.cancel().catch(() => undefined);
+      else text = await response.text();
     } catch (error) {
       throw new ApiError(0, { detail: `No answer from the service: ${error instanceof Error ? error.message : String(error)}` }, undefined, 'network');
     }
@@ -113,10 +107,9 @@ export function createApiClient(config: ClientConfig): ApiClient {
       }
       throw new ApiError(response.status, isObject(problem) ? problem : { status: response.status }, retryAfterMs(response.headers.get('Retry-After')));
     }
+    if (tooLarge || text.length > MAX_ANSWER_CHARS) throw badAnswer('is too large');
     // A service that follows only the spec may answer a write with an empty body.
     if (!text.trim()) return null;
-    const badAnswer = (what: string) =>
-      new ApiError(response.status, { detail: `The service's answer to ${method} ${path.split('?')[0]} ${what}.` }, undefined, 'bad-answer');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -128,24 +121,15 @@ export function createApiClient(config: ClientConfig): ApiClient {
     return parsed as T;
   }
 
-  const query = (params: Record<string, string | undefined>) =>
-    Object.entries(params)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value!)}`)
-      .join('&');
-
   return {
-    upsertUser: (body, options) => request<UserUpsertResponse>('POST', '/v1/public/users', isUserUpsertResponse, body, options),
-    upsertGroup: async (body, options) => {
-      await request('POST', '/v1/public/groups', anything, body, options);
-    },
-    writeFlowState: (body, options) => request<FlowStatesResponse>('POST', '/v1/public/flowStates', isFlowStates, body, options),
-    getFlowStates: async (userId, groupId, options) =>
-      (await request<FlowStatesResponse>('GET', `/v1/public/flowStates?${query({ userId, groupId })}`, isFlowStates, undefined, options)) ?? {
-        eligibleFlows: [],
-        ineligibleFlows: [],
-      },
-    getFlows: async (options) =>
-      (await request<FlowsResponse>('GET', '/v1/public/flows?limit=1000', isFlowsResponse, undefined, options)) ?? { data: [], offset: 0, limit: 0 },
+    sendBatch: async (writes, knownVersions, options) =>
+      (await request<BatchResponse>(
+        knownVersions ? '/v1/public/batch' : '/v1/public/batch?content=none',
+        isBatchResponse,
+        { writes, ...(knownVersions ? { knownVersions } : {}) },
+        options,
+      )) ?? { results: [] },
+    readFlowStates: async (body, options) =>
+      (await request<FlowStatesResponse>('/v1/public/flowStates', isFlowStates, body, options, READ_TIMEOUT_MS)) ?? { eligibleFlows: [], ineligibleFlows: [] },
   };
 }

@@ -1,6 +1,7 @@
 // Type guards for what crosses the script's boundaries: the service's answers, and what comes back out of localStorage.
 // Hand-written, not a schema library: every byte of the script is paid for by our customers' users on every page load.
-import { ACTION_TYPES, type FlowData, type FlowState, type FlowStatesResponse, type UserUpsertResponse } from './wire.js';
+import type { FlowDefinition } from '../flows/flow.js';
+import { ACTION_TYPES, FLOW_TYPES, type BatchResponse, type FlowState, type FlowStatesResponse } from './wire.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,21 +44,23 @@ export const isFlowStates = (value: unknown): value is FlowStatesResponse =>
   Array.isArray(value.ineligibleFlows) &&
   value.ineligibleFlows.every(isString);
 
-export const isUserUpsertResponse = (value: unknown): value is UserUpsertResponse => isObject(value) && isFlowStates(value.flowStates);
+/** A batch's answer: one result with a numeric status per write (the caller checks the count), and a state when there is one. */
+export const isBatchResponse = (value: unknown): value is BatchResponse =>
+  isObject(value) &&
+  Array.isArray(value.results) &&
+  value.results.every((result) => isObject(result) && typeof result.status === 'number') &&
+  (value.flowStates === undefined || isFlowStates(value.flowStates));
 
-/** The envelope of the flows list; each record is checked on its own (flowDataOf), so one bad flow leaves the others. */
-export const isFlowsResponse = (value: unknown): value is { data: unknown[] } => isObject(value) && Array.isArray(value.data);
+const hasSteps = (data: unknown) => isObject(data) && Array.isArray(data.steps) && data.steps.every((step) => isObject(step) && isString(step.id));
 
-/** A listed flow's parsed `data`, or undefined when the record has no string slug or its data is no usable definition. */
-export function flowDataOf(record: unknown): FlowData | undefined {
-  if (!isObject(record) || !isString(record.slug) || !isString(record.data)) return undefined;
-  try {
-    const data: unknown = JSON.parse(record.data);
-    return isObject(data) && Array.isArray(data.steps) && data.steps.every((step) => isObject(step) && isString(step.id)) ? (data as FlowData) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** A flow definition as the script caches it (core/cache.ts): a slug, a name, a known type, a version, and data with steps that have ids. */
+export const isDefinition = (value: unknown): value is FlowDefinition =>
+  isObject(value) &&
+  isString(value.slug) &&
+  isString(value.name) &&
+  FLOW_TYPES.includes(value.type as never) &&
+  typeof value.version === 'number' &&
+  hasSteps(value.data);
 
 /** A queued write as the outbox stores it (core/outbox.ts): key, owner, timing, and a body of its path's shape. */
 export const isQueuedWrite = (value: unknown): boolean => {

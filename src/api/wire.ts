@@ -66,6 +66,8 @@ export interface FlowStateContext {
 export interface UserUpsertRequest {
   /** Required unless the older alias `foreignId` is sent instead. */
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   properties?: Properties;
   events?: TrackingEvent[];
   bootstrapFlowStates?: boolean;
@@ -75,6 +77,8 @@ export interface UserUpsertRequest {
 /** `POST /v1/public/sessions`: one users upsert plus, with `groupId`, one groups upsert with membership, in one transaction. */
 export interface SessionRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   userProperties?: Properties;
   userEvents?: TrackingEvent[];
@@ -87,6 +91,8 @@ export interface SessionRequest {
 /** `POST /v1/public/userGroups` (older clients): a groups upsert with the user as a member. */
 export interface UserGroupRequest {
   foreignUserId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   foreignUserGroupId: string;
   properties?: Properties;
   events?: TrackingEvent[];
@@ -95,12 +101,16 @@ export interface UserGroupRequest {
 export interface GroupUpsertRequest {
   groupId: string;
   userId?: string;
+  /** The hash of `userId`, when it names one. */
+  userHash?: string;
   properties?: Properties;
   events?: TrackingEvent[];
 }
 
 export interface FlowStateWriteRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   flowSlug: string;
   /** Required for step actions; flow actions may leave it out or send "". */
@@ -116,6 +126,8 @@ export interface FlowStateWriteRequest {
 /** `POST /v1/public/flowStates` without `actionType` is a read, answered like the GET. */
 export interface FlowStatesReadRequest {
   userId: string;
+  /** hex(HMAC-SHA256(identity secret, userId)), computed by the customer's backend; see docs/security.md. */
+  userHash?: string;
   groupId?: string;
   context?: FlowStateContext;
   /**
@@ -131,12 +143,55 @@ export interface FlowStatesReadRequest {
  */
 export interface FlowStatesQuery {
   userId: string;
+  /** Accepted in the query of the GET; the script reads with the POST read instead, so the hash stays out of URLs. */
+  userHash?: string;
   groupId?: string;
   content?: FlowContentMode;
 }
 
 /** `all` (the default): every flow's definition rides in its state; `none`: state only. */
 export type FlowContentMode = 'all' | 'none';
+
+/** The write endpoints a batch stands for. */
+export const BATCH_PATHS = ['users', 'groups', 'flowStates'] as const;
+
+/** One write of a batch: the endpoint it stands for (`/v1/public/<path>`), its own Idempotency-Key, and that endpoint's body. */
+export type BatchWrite =
+  | { path: 'users'; idempotencyKey: string; body: UserUpsertRequest }
+  | { path: 'groups'; idempotencyKey: string; body: GroupUpsertRequest }
+  | { path: 'flowStates'; idempotencyKey: string; body: FlowStateWriteRequest };
+
+/**
+ * `POST /v1/public/batch`: the writes are applied in order, each exactly once by its own key (the same key sent
+ * alone to its endpoint is the same request), then the state of the last write's user is read once.
+ */
+export interface BatchRequest {
+  /** 1 to 100 writes. */
+  writes: BatchWrite[];
+  /** As the POST read's: flows whose version the client holds come without content in `flowStates`. */
+  knownVersions?: Record<string, number>;
+}
+
+/** How one write of a batch went: what its own endpoint would have answered. */
+export interface BatchResult {
+  /** 201, or the 4xx of a refused write (with `problem`); a refused write changed nothing. */
+  status: number;
+  /** The key was used before with the same write: it was not applied again. */
+  replayed?: true;
+  /** For a users write: whether a guest was linked. */
+  guestLinked?: boolean;
+  problem?: Problem;
+}
+
+export interface BatchResponse {
+  /** One per write, in order. */
+  results: BatchResult[];
+  /**
+   * The state of the last write's user (with that write's `groupId`), read after every write; absent when that
+   * write was refused for its identity (401).
+   */
+  flowStates?: FlowStatesResponse;
+}
 
 export interface FlowsQuery {
   offset?: number;
@@ -281,49 +336,255 @@ export interface Problem {
 }
 
 // ---- Flow definition data (the YAML `data` block, served JSON-encoded as Flow.data) ----
+// schema/flow.schema.json is generated from the declarations below (npm run schema), and a test fails when the
+// two differ. Descriptions and `@default`, `@minLength`, `@pattern`, `@minimum`, `@maximum` tags go into it.
 
+/** Survey step kinds; a step without `type` is `nps` when it is the first step and `text` after it. */
+export const SURVEY_KINDS = ['nps', 'rating', 'single', 'multiple', 'text'] as const;
+export type SurveyKind = (typeof SURVEY_KINDS)[number];
+
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'select', 'radio', 'checkbox'] as const;
+export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+
+/** A button of a step. */
 export interface FlowButton {
+  /** The button's text. @minLength 1 */
   title: string;
+  /** What the button does. Without it a primary button moves forward and a secondary one dismisses; `false` only follows `uri`. */
   action?: ButtonAction;
+  /** A link to follow (http, https, mailto, tel, relative or #fragment); the button becomes a real link. */
   uri?: string;
-  target?: string;
+  /** Where the link opens: `_self`, `_blank`, `_parent` or `_top`. @default "_self" */
+  target?: '_self' | '_blank' | '_parent' | '_top';
 }
 
-export interface FormField {
-  id: string;
-  type: 'text' | 'textarea' | 'email' | 'number' | 'select' | 'radio' | 'checkbox';
+/** One choice of a select, radio or checkbox field, or of a single or multiple choice survey step. */
+export interface ChoiceOption {
+  /** What is sent when the choice is picked. */
+  value: string | number;
+  /** What the user sees. @minLength 1 */
   label: string;
+}
+
+/** A form field; its value goes into the step's data under its `id`. */
+export interface FormField {
+  /** The key of the answer in the step's data; unique within the step. @minLength 1 */
+  id: string;
+  /** The kind of input. */
+  type: FormFieldType;
+  /** The field's label. @minLength 1 */
+  label: string;
+  /** Placeholder text; for a select, the text of the empty choice. */
   placeholder?: string;
+  /** The field must be filled in (a checkbox without options must be ticked). @default false */
   required?: boolean;
+  /** A regular expression the whole value must match. */
   pattern?: string;
+  /** Smallest number allowed (number fields). */
   min?: number;
+  /** Largest number allowed (number fields). */
   max?: number;
+  /** Fewest characters allowed. @minimum 0 */
   minLength?: number;
+  /** Most characters allowed. @minimum 0 */
   maxLength?: number;
-  options?: Array<{ value: string; label: string }>;
+  /** The choices of a select or radio field, or of a checkbox group (a checkbox without options is one yes/no box). */
+  options?: ChoiceOption[];
+  /** The message shown when the value is invalid, instead of the built-in one. */
   message?: string;
 }
 
-export interface StepDefinition {
+/** Presentation options of a step; keys not listed here are free-form custom data, kept and served as they are. */
+export interface StepProps {
+  [custom: string]: unknown;
+}
+
+/** Presentation options of a flow; keys not listed here are free-form custom data, kept and served as they are. */
+export interface FlowProps {
+  /** Shows a close button (and lets Escape dismiss); dismissing skips the flow. @default true */
+  dismissible?: boolean;
+  [custom: string]: unknown;
+}
+
+/** Options of the flows that take turns in the one modal slot (announcements, surveys, tours). */
+export interface ModalFlowProps extends FlowProps {
+  /** Opens before flows of lower priority waiting for the modal slot. @default 0 */
+  priority?: number;
+}
+
+/** What a checklist shows once every step is done. */
+export type ChecklistWhenDone = 'hide' | 'show' | 'keep';
+
+/** Options of a checklist. */
+export interface ChecklistProps extends FlowProps {
+  /** Steps open only in order: a step is locked until every earlier visible step is done or skipped. @default false */
+  sequential?: boolean;
+  /**
+   * Once every step is done: `show` the "all done" state when the user finishes on the page, until they close it or
+   * leave; `keep` it on every visit until closed on that page; or `hide` the checklist at once. @default "show"
+   */
+  whenDone?: ChecklistWhenDone;
+  /** Title of the "all done" state. @default "All done" */
+  doneTitle?: string;
+  /** Text of the "all done" state; rich text allowed. Without it the state shows its title alone. */
+  doneSubtitle?: string;
+}
+
+/** Where a tour step sits around its target. */
+export type TourPlacement = 'top' | 'bottom' | 'left' | 'right' | 'top-start' | 'top-end' | 'bottom-start' | 'bottom-end' | 'left-start' | 'left-end' | 'right-start' | 'right-end';
+
+/** Tour options, on the flow or on one step (the step's wins). */
+export interface TourOptions {
+  /** Where the step sits around its target. @default "bottom" */
+  placement?: TourPlacement;
+  /** How long to wait for a target that is not on the page yet, in milliseconds. @default 5000 @minimum 0 */
+  targetTimeout?: number;
+  /** When the target never appears: `hide` the tour until it does, or `skip` the step. @default "hide" */
+  missingTarget?: 'hide' | 'skip';
+  /** Dims the page behind the step. @default false */
+  overlay?: boolean;
+  /** Dims the page except around the target. @default false */
+  spotlight?: boolean;
+}
+
+/** Options of a tour. */
+export interface TourProps extends ModalFlowProps, TourOptions {}
+
+/** Options of one tour step. */
+export interface TourStepProps extends StepProps, TourOptions {}
+
+/** Options of one survey step. */
+export interface SurveyStepProps extends StepProps {
+  /** Number of stars of a `rating` step, from 2 to 10. @default 5 @minimum 2 @maximum 10 */
+  max?: number;
+  /** Label under the low end of an `nps` scale. @default "Not likely" */
+  lowLabel?: string;
+  /** Label under the high end of an `nps` scale. @default "Very likely" */
+  highLabel?: string;
+}
+
+/** The fields every step has. */
+export interface StepBase {
+  /** Unique within the flow; users' progress is stored by it, so keep it when the text changes. @minLength 1 @pattern ^[^\u0000-\u001f]{1,256}$ */
   id: string;
+  /** The step's title; rich text and `${variable|fallback}` allowed. */
   title?: string;
+  /** The step's text; rich text and `${variable|fallback}` allowed. */
   subtitle?: string;
+  /** The main button. */
   primaryButton?: FlowButton;
+  /** The second button. */
   secondaryButton?: FlowButton;
+  /** CEL: when true, the step counts as completed without a click. */
   completionCriteria?: string;
+  /** CEL: while false, the step is blocked (shown, but cannot be done). */
   startCriteria?: string;
+  /** CEL: while false, the step is not shown and not counted. */
   visibilityCriteria?: string;
+  /** Presentation options; other keys are free-form custom data. */
+  props?: StepProps;
+}
+
+/** An image or a video shown with a step. */
+export interface StepMedia {
+  /** An image (http, https or relative address). */
+  imageUri?: string;
+  /** The image's text alternative. */
+  imageAlt?: string;
+  /** A video (http, https or relative address); shown instead of the image. */
+  videoUri?: string;
+}
+
+/** A step of an ANNOUNCEMENT: a modal dialog. */
+export interface AnnouncementStep extends StepBase, StepMedia {}
+/** A step of a BANNER: an inline bar. */
+export interface BannerStep extends StepBase {}
+/** A step of a CARD: an inline card. */
+export interface CardStep extends StepBase, StepMedia {}
+/** A step of a CHECKLIST: one task. */
+export interface ChecklistStep extends StepBase {}
+/** A step of a CUSTOM flow, drawn by the page; put its own data in `props`. */
+export interface CustomStep extends StepBase {}
+/** A step of a FORM: a page of fields. */
+export interface FormStep extends StepBase {
+  /** The step's fields; their values are sent as the step's data. */
+  fields?: FormField[];
+}
+/** A step of a SURVEY: one question. */
+export interface SurveyStep extends StepBase {
+  /** The kind of question. @default "nps" for the first step, "text" after it */
+  type?: SurveyKind;
+  /** The choices of a `single` or `multiple` question. */
+  options?: ChoiceOption[];
+  /** Options of the question. */
+  props?: SurveyStepProps;
+}
+/** A step of a TOUR: a tooltip pointing at an element of the page. */
+export interface TourStep extends StepBase, StepMedia {
+  /** CSS selector of the element to point at; `host >>> inner` reaches into shadow roots. Without it the step is centred. */
+  selector?: string;
+  /** Tour options for this step. */
+  props?: TourStepProps;
+}
+
+/** The `data` block of a flow file, with the step and props shape of its type. */
+export interface FlowDataOf<Step, Props> {
+  /** The flow's title (a checklist's heading). */
+  title?: string;
+  /** The flow's text. */
+  subtitle?: string;
+  /** CEL: when true, the whole flow counts as completed. */
+  completionCriteria?: string;
+  /** Presentation options; other keys are free-form custom data. */
+  props?: Props;
+  /** The steps, in order. */
+  steps: Step[];
+}
+
+/** The `data` shape of each flow type. */
+export interface FlowDataByType {
+  ANNOUNCEMENT: FlowDataOf<AnnouncementStep, ModalFlowProps>;
+  BANNER: FlowDataOf<BannerStep, FlowProps>;
+  CARD: FlowDataOf<CardStep, FlowProps>;
+  CHECKLIST: FlowDataOf<ChecklistStep, ChecklistProps>;
+  CUSTOM: FlowDataOf<CustomStep, FlowProps>;
+  FORM: FlowDataOf<FormStep, FlowProps>;
+  SURVEY: FlowDataOf<SurveyStep, ModalFlowProps>;
+  TOUR: FlowDataOf<TourStep, TourProps>;
+}
+
+/** One flow file (YAML): one flow. */
+export interface FlowFile {
+  /** Unique; stable across versions, since users' progress is stored by it. @pattern ^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$ */
+  slug: string;
+  /** The flow's name. @minLength 1 */
+  name: string;
+  /** The kind of flow; it decides the shape of `data` and the element that shows it. */
+  type: FlowType;
+  /** Only ACTIVE flows are served to users. @default "ACTIVE" */
+  status?: FlowStatus;
+  /** CEL: who gets the flow. Empty or absent: everyone. @default "" */
+  targetingLogic?: string;
+  /** The flow's content, served JSON-encoded as `Flow.data`. */
+  data: FlowDataByType[FlowType];
+}
+
+/** Any step, as the script reads it: the fields of every flow type's steps (a service may send more). */
+export interface StepDefinition extends StepBase, StepMedia {
   selector?: string;
   fields?: FormField[];
-  props?: Record<string, unknown>;
+  type?: SurveyKind;
+  options?: ChoiceOption[];
+  props?: TourStepProps & SurveyStepProps;
   [extra: string]: unknown;
 }
 
+/** Any flow's `data`, as the script reads it (a service may send more). */
 export interface FlowData {
   title?: string;
   subtitle?: string;
   completionCriteria?: string;
-  props?: Record<string, unknown>;
+  props?: ChecklistProps & TourProps;
   steps: StepDefinition[];
   [extra: string]: unknown;
 }

@@ -1,4 +1,4 @@
-// Registers every custom element once and starts auto-mount; importing a component class alone registers nothing.
+// Registers the custom elements once and starts auto-mount; importing a component class alone registers nothing.
 import { $elementOptions } from '../stores/options.js';
 import { OnboardingAnnouncement } from './announcement/announcement.component.js';
 import { OnboardingBanner } from './banner/banner.component.js';
@@ -7,10 +7,11 @@ import { OnboardingChecklist } from './checklist/checklist.component.js';
 import { OnboardingFlow } from './flow/flow.component.js';
 import { OnboardingForm } from './form/form.component.js';
 import { OnboardingSurvey } from './survey/survey.component.js';
-import { OnboardingTour } from './tour/tour.component.js';
+import type { OnboardingTour } from './tour/tour.component.js';
 import { startAutoMount } from './shared/auto-mount.js';
 
-const ELEMENTS: Record<string, CustomElementConstructor> = {
+/** Every element but the tour, which the script tag loads on demand (tour/load-tour.ts) and the ESM build adds itself. */
+export const ELEMENTS: Record<string, CustomElementConstructor> = {
   'onboarding-announcement': OnboardingAnnouncement,
   'onboarding-banner': OnboardingBanner,
   'onboarding-card': OnboardingCard,
@@ -18,7 +19,6 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   'onboarding-flow': OnboardingFlow,
   'onboarding-form': OnboardingForm,
   'onboarding-survey': OnboardingSurvey,
-  'onboarding-tour': OnboardingTour,
 };
 
 let autoMountStarted = false;
@@ -40,7 +40,7 @@ function readScriptTag(): void {
  * Called while the script tag runs, it also reads the tag's `nonce` and `data-auto-mount`; the nonce has to be
  * known before the elements first render, which for elements already in the markup is now.
  */
-export function registerElements(registry: CustomElementRegistry | undefined = globalThis.customElements): void {
+export function registerElements(registry: CustomElementRegistry | undefined = globalThis.customElements, elements = ELEMENTS): void {
   if (!registry) return;
   if (registry === globalThis.customElements && !autoMountStarted && typeof document !== 'undefined') {
     autoMountStarted = true;
@@ -50,7 +50,7 @@ export function registerElements(registry: CustomElementRegistry | undefined = g
     });
     startAutoMount(document);
   }
-  for (const [name, element] of Object.entries(ELEMENTS)) {
+  for (const [name, element] of Object.entries(elements)) {
     if (!registry.get(name)) registry.define(name, element);
   }
 }

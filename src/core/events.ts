@@ -69,7 +69,8 @@ export function diffFlowStates(previous: Record<string, FlowState>, next: Record
   const changes: StateChange[] = [];
   for (const [slug, after] of Object.entries(next)) {
     const before = previous[slug];
-    if (!before) continue;
+    // The same object: nothing in this flow changed (the view keeps unchanged flows' objects).
+    if (!before || before === after) continue;
     const a = before.$state;
     const b = after.$state;
     const restarted = touched(a) && !touched(b);

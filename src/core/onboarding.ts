@@ -1,19 +1,20 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
-import { isFlowStates, isId, isJson, isObject, isString } from '../api/guards.js';
+import { isDefinition, isFlowStates, isId, isJson, isObject } from '../api/guards.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
-import type { Flow } from '../flows/flow.js';
-import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId, parseDefinitions, setTransition } from '../stores/flows.js';
+import type { Flow, FlowDefinition } from '../flows/flow.js';
+import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition, $userId } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
-import { currentUserId, forgetUser, isGuestId, rememberUser } from './identity.js';
-import { createOutbox, dropError, type Outbox, type OutboxEntry } from './outbox.js';
+import { currentUserHash, currentUserId, forgetUser, isGuestId, isUserHash, rememberUser } from './identity.js';
+import { createOutbox, dropError, type Outbox, type OutboxEntry, type Sent } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { createSafeStorage, discarded, readStored, writeJson, type KeyValueStore } from './storage.js';
+import { definitionOf, forgetState, knownVersions, readContent, readState, writeContent, writeState, type KnownVersions } from './cache.js';
+import { createSafeStorage, readStored, writeJson, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
-import { foldWrite, replayWrites } from './transitions.js';
+import { foldWrite, replayWrites, sameFlowState } from './transitions.js';
 import { forwardEvents, type ForwardTarget } from './forward.js';
 
 export interface OnboardingConfig extends Partial<ElementOptions> {
@@ -21,8 +22,10 @@ export interface OnboardingConfig extends Partial<ElementOptions> {
   publicKey: string;
   /** Base address of the onboarding service. Required. */
   apiUrl: string;
-  /** Identifies this user right away, as `identify(userId)` would. @default undefined (a guest) */
+  /** Identifies this user right away, as `identify(userId, undefined, { userHash })` would. @default undefined (a guest) */
   userId?: string;
+  /** The hash of `userId` for identity verification, from your backend. @default undefined */
+  userHash?: string;
   /** Reloads state when the SPA route changes (history and hash navigation). @default true */
   refreshOnRouteChange?: boolean;
   /** Sends flow and step events to PostHog and/or Segment when they are on the page. @default undefined (nothing is sent) */
@@ -30,18 +33,16 @@ export interface OnboardingConfig extends Partial<ElementOptions> {
 }
 
 const EMPTY: FlowStatesResponse = { eligibleFlows: [], ineligibleFlows: [] };
-/** localStorage keys (under the `onboarding:` prefix). */
-const STATE_KEY = 'state';
-const FLOWS_KEY = 'flows';
+/** localStorage keys (under the `onboarding:` prefix); core/cache.ts keeps the content and the state. */
 const GROUP_KEY = 'groupId';
 const PROPERTIES_KEY = 'properties';
 const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error';
 
-/** The user's last known state, as cached in localStorage. */
-const isCachedState = (value: unknown) => isObject(value) && isString(value.userId) && isFlowStates(value.states);
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Eligible flows past which an answer is applied in a task of its own. */
+const LARGE_ANSWER = 200;
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const ID_RULE = '1 to 256 characters, no control characters.';
 /** The step actions that take `data`, by the transition they write. */
@@ -49,6 +50,14 @@ const STEP_METHODS: Partial<Record<ActionType, string>> = { STARTED_STEP: 'step.
 /** Refuses one call given a value that cannot go over the wire; nothing is queued or applied, and the call resolves. */
 const badValue = (method: string) =>
   reportError('bad-value', new Error(`${method} got a value that is not JSON (a BigInt, a cycle, a function); the call did nothing.`));
+
+export interface IdentifyOptions {
+  /**
+   * hex(HMAC-SHA256(identity secret, userId)) from your backend, for a service that verifies identity. It is sent
+   * in the body of every request for this user and kept with the user ID across reloads and tabs.
+   */
+  userHash?: string;
+}
 
 export class Onboarding {
   private client: ApiClient | null = null;
@@ -61,15 +70,21 @@ export class Onboarding {
   });
   private stops: Array<() => void> = [];
   private initialLoad: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the first read is still the guest's to make (an identify first makes it unneeded). */
+  private guestRead = true;
   /** The service's last answer for the current user; pending writes are replayed on top of it. */
   private base: FlowStatesResponse = EMPTY;
   /** Counts answers taken as the base, so a read that overlapped one is known to be older. */
   private answers = 0;
   private groupId: string | undefined;
+  /** The current user's hash, when the page gave one. */
+  private userHash: string | undefined;
   private reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
-  private loadingFlows: Promise<void> | undefined;
-  /** Flow versions already asked for, so a state naming an unknown version fetches definitions once. */
+  /** Flow versions already read for, so a state naming a version without content reads once more, not for ever. */
   private askedVersions = new Set<string>();
+  /** A pending write of the caches to localStorage, off the path of an answer. */
+  private persisting: ReturnType<typeof setTimeout> | undefined;
+  private persistContent = false;
   private announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
   private resolveReady!: () => void;
   private quiet = false;
@@ -142,20 +157,22 @@ export class Onboarding {
         this.recompute();
         this.tabs?.post({ type: 'outbox', settled });
       },
+      knownVersions: () => knownVersions($flowDefinitions.get()),
     });
     this.tabs = connectTabs((message) => this.receive(message));
     if (config.forward) forwardEvents(this.emitter.on, config.forward);
-    setTransition((...args) => this.transition(...args));
+    $transition.set((...args) => this.transition(...args));
     this.stops.push($flows.listen(() => this.announce()));
 
     // Render from cache at once; the service's answers replace it (stale-while-revalidate).
-    let refused = 0;
-    $flowDefinitions.set(parseDefinitions(readStored<unknown[]>(storage, FLOWS_KEY, Array.isArray) ?? [], {}, () => refused++));
-    if (refused) discarded(`${refused} cached flows`);
+    $flowDefinitions.set(readContent(storage));
     this.groupId = this.storedGroup();
     this.switchUser(currentUserId(storage));
 
-    const onPageHide = () => this.outbox?.flushOnExit();
+    const onPageHide = () => {
+      this.persist();
+      this.outbox?.flushOnExit();
+    };
     const onVisibility = () => this.outbox?.flush();
     addEventListener('pagehide', onPageHide);
     document.addEventListener('visibilitychange', onVisibility);
@@ -165,22 +182,40 @@ export class Onboarding {
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
     );
 
-    void this.loadDefinitions();
     this.outbox.flush();
-    if (nonEmpty(config.userId)) void this.identify(config.userId);
+    if (nonEmpty(config.userId)) void this.identify(config.userId, undefined, { userHash: config.userHash });
     // An identify that follows init at once loads the state itself; the guest read is then not needed.
-    else this.initialLoad = setTimeout(() => void this.refresh(), 0);
+    else {
+      // After the document is parsed: an identify in a script after the tag then loads the state itself (one round
+      // trip), and the guest's read is not made at all.
+      const load = () => {
+        if (this.guestRead) this.initialLoad = setTimeout(() => void this.refresh(), 0);
+      };
+      if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', load, { once: true });
+        this.stops.push(() => document.removeEventListener('DOMContentLoaded', load));
+      } else load();
+    }
     return this.ready;
   }
 
-  /** Upserts the user and loads their flow states. Never rejects: failures are reported through `error`. */
-  async identify(userId: string, properties?: Properties): Promise<void> {
+  /**
+   * Upserts the user and loads their flow states. With `userHash`, every request for this user carries it. Never
+   * rejects: failures are reported through `error`.
+   */
+  async identify(userId: string, properties?: Properties, options?: IdentifyOptions): Promise<void> {
     const outbox = this.outbox;
     if (!outbox) return void reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
     if (!isId(userId)) return void reportError('bad-user-id', new Error(`Onboarding.identify needs a user ID: ${ID_RULE}`));
+    const given = options?.userHash;
+    if (given !== undefined && !isUserHash(given)) {
+      return void reportError('bad-user-hash', new Error('Onboarding.identify: userHash must be the hex string your backend computed; the call did nothing.'));
+    }
     if (!isJson(properties)) return badValue('Onboarding.identify');
     try {
       const previous = this.userId;
+      // A hash given before stays with its user; one user's hash never goes with another's requests.
+      const userHash = given ?? (previous === userId ? this.userHash : undefined);
       // One user's state never leaks to the next: switching real users logs the first one out.
       const switching = previous !== userId && !isGuestId(previous);
       // A guest's progress carries over; the guest made by logging the previous user out has none to link.
@@ -188,18 +223,23 @@ export class Onboarding {
       // Queued first: a write the outbox refuses (`outbox-full`) changes nothing here either.
       const pending = outbox.add(userId, {
         path: 'users',
-        body: { userId, ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
+        body: { userId, ...(userHash ? { userHash } : {}), ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
       });
       // Still the previous visitor: their state is loaded, so `ready` resolves all the same.
       if (!pending) return await this.refresh();
+      // The state comes with this write's answer: no guest read, now or once the document is parsed.
+      this.guestRead = false;
       clearTimeout(this.initialLoad);
       if (switching) this.forget();
+      if (previous !== userId || userHash !== this.userHash) {
+        rememberUser(this.storage, userId, userHash);
+        this.tabs?.post({ type: 'user', userId, ...(userHash ? { userHash } : {}) });
+      }
       if (previous !== userId) {
-        rememberUser(this.storage, userId);
         // The guest's progress is about to be linked: keep showing it until the service answers.
         this.switchUser(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
-        this.tabs?.post({ type: 'user', userId });
       }
+      this.userHash = userHash;
       if (properties) {
         // Elements substitute ${name} from these; the service merges them the same way.
         $userProperties.set({ ...$userProperties.get(), ...properties });
@@ -208,7 +248,7 @@ export class Onboarding {
       const attempt = await pending;
       if (this.userId !== userId) return;
       // One round trip when the answer carried flowStates; a spec-only service answers nothing, so read.
-      const answered = attempt.sent && isFlowStates((attempt.response as { flowStates?: unknown } | null)?.flowStates) && !this.groupId;
+      const answered = attempt.sent && isFlowStates(attempt.response?.flowStates) && !this.groupId;
       if (attempt.sent && !answered) await this.refresh();
       this.loaded(userId);
     } catch (error) {
@@ -223,13 +263,13 @@ export class Onboarding {
     if (!isId(groupId)) return void reportError('bad-group-id', new Error(`Onboarding.group needs a group ID: ${ID_RULE}`));
     if (!isJson(properties)) return badValue('Onboarding.group');
     try {
-      const userId = this.userId;
-      const pending = outbox.add(userId, { path: 'groups', body: { groupId, userId, ...(properties ? { properties } : {}) } });
+      const pending = outbox.add(this.userId, { path: 'groups', body: { groupId, ...this.user(), ...(properties ? { properties } : {}) } });
       if (!pending) return;
       this.groupId = groupId;
       this.storage.set(GROUP_KEY, groupId);
-      // Group membership can change which flows the user is eligible for.
-      if ((await pending).sent) await this.refresh();
+      // Group membership can change which flows the user is eligible for: the batch's state is read with the group.
+      const attempt = await pending;
+      if (attempt.sent && !isFlowStates(attempt.response?.flowStates)) await this.refresh();
     } catch (error) {
       reportError('internal-error', error);
     }
@@ -242,8 +282,7 @@ export class Onboarding {
     if (!nonEmpty(event)) return void reportError('bad-event', new Error('Onboarding.track needs a non-empty event name.'));
     if (!isJson(properties)) return badValue('Onboarding.track');
     try {
-      const userId = this.userId;
-      await outbox.add(userId, { path: 'users', body: { userId, events: [{ event, ...(properties ? { properties } : {}) }] } });
+      await outbox.add(this.userId, { path: 'users', body: { ...this.user(), events: [{ event, ...(properties ? { properties } : {}) }] } });
     } catch (error) {
       reportError('internal-error', error);
     }
@@ -267,12 +306,13 @@ export class Onboarding {
     const groupId = this.groupId;
     if (this.reading?.userId === userId && this.reading.groupId === groupId) return this.reading.promise;
     const answers = this.answers;
+    const known = knownVersions($flowDefinitions.get());
     const promise = client
-      .getFlowStates(userId, groupId)
-      .then((states) => {
-        // A write's answer that arrived meanwhile is newer than this read.
-        if (userId === this.userId && answers === this.answers) this.setBase(states);
-      })
+      .readFlowStates({ ...this.user(), ...(groupId ? { groupId } : {}), knownVersions: known })
+      // A large answer is applied in a task after the one that parsed it, so neither is a long task on its own.
+      .then((states) => (states.eligibleFlows.length > LARGE_ANSWER ? new Promise((resolve) => setTimeout(resolve, 0)).then(() => states) : states))
+      // A write's answer that arrived meanwhile is newer than this read; the content this one carries is kept all the same.
+      .then((states) => this.take(states, known, userId === this.userId && answers === this.answers))
       // A wrong-shaped answer keeps the state the script has; so does a read that failed.
       .catch((error) => reportError(failureCode(error, 'load-failed'), error))
       .finally(() => {
@@ -287,12 +327,18 @@ export class Onboarding {
   /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
   destroy(): void {
     clearTimeout(this.initialLoad);
+    this.persist();
     for (const stop of this.stops.splice(0)) stop();
     this.outbox?.stop();
     this.tabs?.close();
   }
 
   // ---- internals ----
+
+  /** The current user as every request names them: the ID, and the hash when the page gave one. */
+  private user(): { userId: string; userHash?: string } {
+    return { userId: this.userId, ...(this.userHash ? { userHash: this.userHash } : {}) };
+  }
 
   private storedGroup(): string | undefined {
     return readStored<string>(this.storage, GROUP_KEY, isId, true);
@@ -305,7 +351,7 @@ export class Onboarding {
   /** Forgets the identified user: a new guest, no cached state, no group. */
   private forget(): void {
     const guest = forgetUser(this.storage);
-    this.storage.remove(STATE_KEY);
+    forgetState(this.storage);
     this.storage.remove(GROUP_KEY);
     this.storage.remove(PROPERTIES_KEY);
     $userProperties.set({});
@@ -317,34 +363,102 @@ export class Onboarding {
 
   private switchUser(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
+    this.userHash = currentUserHash(this.storage, userId);
     $userProperties.set(readStored<Properties>(this.storage, PROPERTIES_KEY, isObject) ?? {});
-    const cached = readStored<{ userId: string; states: FlowStatesResponse }>(this.storage, STATE_KEY, isCachedState);
-    this.base = base ?? (cached?.userId === userId ? cached.states : EMPTY);
+    this.base = base ?? readState(this.storage, userId) ?? EMPTY;
     this.answers++;
     this.recompute();
     // Later changes are this user's; whatever the switch itself changed was a load, not a transition.
     this.announced = { userId, states: $flowStates.get() };
   }
 
-  private setBase(states: FlowStatesResponse, broadcast = false): void {
-    const userId = this.userId;
-    this.base = states;
-    this.answers++;
-    writeJson(this.storage, STATE_KEY, { userId, states });
-    if (broadcast) this.tabs?.post({ type: 'state', userId, states });
-    this.recompute();
-    // A state naming a flow version the cache does not hold means the definitions changed.
-    const definitions = $flowDefinitions.get();
-    const missing = states.eligibleFlows
-      .map((state) => `${state.flowSlug}@${state.version}`)
-      .filter((key) => !this.askedVersions.has(key) && definitions[key.split('@')[0]!]?.record.version !== Number(key.split('@')[1]));
-    if (missing.length) {
-      for (const key of missing) this.askedVersions.add(key);
-      void this.loadDefinitions();
+  /**
+   * Takes an answer: the content it carries (every flow whose version was not in `known`; none with `known` null)
+   * joins the definitions, and with `apply` the answer becomes the base (as it is: stripping the content would only
+   * cost allocations on the answer's path; the cached copy leaves it out).
+   */
+  private take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false, persistNow = false): void {
+    const added: FlowDefinition[] = [];
+    if (known) {
+      const held = $flowDefinitions.get();
+      for (const state of answer.eligibleFlows) {
+        const had = held[state.flowSlug];
+        if (known[state.flowSlug] === state.version || (had && had.version === state.version) || (had && !apply && had.version > state.version)) continue;
+        const definition = definitionOf(state);
+        if (definition) added.push(definition);
+      }
+      this.addDefinitions(added);
     }
+    if (!apply) return;
+    this.setBase(answer, broadcast ? added : undefined, persistNow);
   }
 
-  /** The view: the base with every pending flowStates write of this user replayed on top. */
+  private addDefinitions(added: FlowDefinition[]): void {
+    if (!added.length) return;
+    const definitions = { ...$flowDefinitions.get() };
+    for (const definition of added) definitions[definition.slug] = definition;
+    $flowDefinitions.set(definitions);
+    this.persistContent = true;
+    this.schedulePersist();
+  }
+
+  /** `definitions`: the content this answer brought, sent to the other tabs with it. */
+  private setBase(states: FlowStatesResponse, definitions?: FlowDefinition[], persistNow = false): void {
+    const userId = this.userId;
+    // A flow the answer did not change keeps its object, so later views find it unchanged by identity, not field by field.
+    const before = new Map(this.base.eligibleFlows.map((state) => [state.flowSlug, state]));
+    states.eligibleFlows = states.eligibleFlows.map((state) => {
+      const known = before.get(state.flowSlug);
+      return known && sameFlowState(known, state) ? known : state;
+    });
+    this.base = states;
+    this.answers++;
+    // A write's answer at once: its entry leaves the queue as the answer becomes the base, and the next page load
+    // must find one or the other. A read's in a task of its own, off the answer's path.
+    if (persistNow) this.persist();
+    else this.schedulePersist();
+    // Other tabs get the flows this answer changed, and the order of all: they hold the others already.
+    if (definitions) {
+      const changed = states.eligibleFlows.filter((state) => before.get(state.flowSlug) !== state);
+      const order = states.eligibleFlows.map((state) => state.flowSlug);
+      this.tabs?.post({ type: 'state', userId, states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows }, order, definitions });
+    }
+    this.recompute();
+    // A state naming a version the script has no content for (a write's answer carries none): read once more for it.
+    const held = $flowDefinitions.get();
+    let missing = false;
+    for (const state of states.eligibleFlows) {
+      const key = `${state.flowSlug}@${state.version}`;
+      if (held[state.flowSlug]?.version === state.version || this.askedVersions.has(key)) continue;
+      this.askedVersions.add(key);
+      missing = true;
+    }
+    if (missing) void this.refresh();
+  }
+
+  /** Writes the caches a moment later: the state, then the content (when it changed) in a task of its own. */
+  private schedulePersist(): void {
+    this.persisting ??= setTimeout(() => {
+      this.persisting = undefined;
+      this.persist(true);
+      if (this.persistContent) this.persisting = setTimeout(() => this.persist(), 0);
+    }, 50);
+  }
+
+  /** Writes the caches now: the state of the current user, and, unless `stateOnly`, the content when it changed. */
+  private persist(stateOnly = false): void {
+    if (!stateOnly) {
+      clearTimeout(this.persisting);
+      this.persisting = undefined;
+    }
+    if (!this.client) return;
+    writeState(this.storage, this.userId, this.base);
+    if (stateOnly || !this.persistContent) return;
+    writeContent(this.storage, $flowDefinitions.get(), this.base.eligibleFlows.map((state) => state.flowSlug));
+    this.persistContent = false;
+  }
+
+  /** The view: the base with every pending flowStates write of this user replayed on top; unchanged flows keep their objects. */
   private recompute(): void {
     const userId = this.userId;
     const pending: FlowStateWriteRequest[] = [];
@@ -352,20 +466,33 @@ export class Onboarding {
       if (entry.path === 'flowStates' && entry.userId === userId) pending.push(entry.body);
     }
     const view = replayWrites(this.base, pending);
-    if (!same($ineligibleFlows.get(), this.base.ineligibleFlows)) $ineligibleFlows.set(this.base.ineligibleFlows);
-    if (!same($flowStates.get(), view)) $flowStates.set(view);
+    const previous = $flowStates.get();
+    let changed = !sameList(Object.keys(previous), Object.keys(view));
+    for (const slug in view) {
+      const before = previous[slug];
+      if (before && sameFlowState(before, view[slug]!)) view[slug] = before;
+      else changed = true;
+    }
+    if (!sameList($ineligibleFlows.get(), this.base.ineligibleFlows)) $ineligibleFlows.set(this.base.ineligibleFlows);
+    if (changed) $flowStates.set(view);
   }
 
-  private writeSent(entry: OutboxEntry, response: unknown, badAnswer?: ApiError): void {
+  private writeSent(entry: OutboxEntry, sent: Sent, badAnswer?: ApiError): void {
     // The write was applied, but its answer cannot be used: the service's state is read instead.
     if (badAnswer) reportError('bad-answer', badAnswer);
     if (entry.userId !== this.userId) return;
-    let states: unknown;
-    if (entry.path === 'flowStates') states = isFlowStates(response) ? response : foldWrite(this.base, entry.body);
-    // The users upsert answers without the group, so with a group the read below decides eligibility.
-    else if (entry.path === 'users' && !this.groupId) states = (response as { flowStates?: unknown } | null)?.flowStates;
-    if (isFlowStates(states)) this.setBase(states, true);
-    if (badAnswer || (entry.path === 'users' && !isFlowStates(states))) void this.refresh();
+    // A users write's state is read without the group, so with a group the read below decides eligibility.
+    const states = entry.path === 'users' && this.groupId ? undefined : sent.flowStates;
+    // Written to localStorage at once: the entries leave the queue as this becomes the base.
+    if (isFlowStates(states)) this.take(states, sent.known, true, true, true);
+    else if (entry.path === 'flowStates') {
+      // A write before the last of its batch: its change stays in the base until the batch's state (or the next read)
+      // replaces it. The outbox computes the view again once for the whole batch.
+      this.base = foldWrite(this.base, entry.body);
+      this.answers++;
+      this.schedulePersist();
+    }
+    if (badAnswer || (sent.last && entry.path !== 'flowStates' && !isFlowStates(states))) void this.refresh();
   }
 
   private async transition(flowSlug: string, actionType: ActionType, stepId: string, data?: unknown): Promise<void> {
@@ -378,7 +505,7 @@ export class Onboarding {
     try {
       const userId = this.userId;
       const body: FlowStateWriteRequest = {
-        userId,
+        ...this.user(),
         ...(this.groupId ? { groupId: this.groupId } : {}),
         flowSlug,
         stepId,
@@ -393,32 +520,16 @@ export class Onboarding {
     }
   }
 
-  private loadDefinitions(): Promise<void> {
-    const client = this.client;
-    if (!client) return Promise.resolve();
-    return (this.loadingFlows ??= client
-      .getFlows()
-      .then((response) => {
-        let refused = 0;
-        const definitions = parseDefinitions(response.data, $flowDefinitions.get(), () => refused++);
-        if (refused) reportError('bad-answer', new Error(`${refused} listed flows have no usable steps; left out.`));
-        const current = $flowDefinitions.get();
-        const changed =
-          Object.keys(definitions).length !== Object.keys(current).length ||
-          Object.entries(definitions).some(([slug, definition]) => current[slug] !== definition);
-        if (changed) $flowDefinitions.set(definitions);
-        writeJson(this.storage, FLOWS_KEY, Object.values(definitions).map((definition) => definition.record));
-      })
-      .catch((error) => reportError(failureCode(error, 'flows-failed'), error))
-      .finally(() => {
-        this.loadingFlows = undefined;
-      }));
-  }
-
   private receive(message: TabMessage): void {
     if (message.type === 'state') {
-      if (message.userId === this.userId && isFlowStates(message.states)) {
-        this.base = message.states;
+      if (message.userId === this.userId && isFlowStates(message.states) && Array.isArray(message.order)) {
+        this.addDefinitions(Array.isArray(message.definitions) ? message.definitions.filter(isDefinition) : []);
+        const held = new Map(this.base.eligibleFlows.map((state) => [state.flowSlug, state]));
+        for (const state of message.states.eligibleFlows) held.set(state.flowSlug, state);
+        const eligibleFlows = message.order.map((slug) => held.get(slug));
+        // A flow this tab has no state for: it reads the whole state instead.
+        if (!eligibleFlows.every((state) => state)) return void this.refresh();
+        this.base = { eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'], ineligibleFlows: message.states.ineligibleFlows };
         this.answers++;
         this.recompute();
       }
@@ -429,10 +540,13 @@ export class Onboarding {
       // Another tab identified, logged out, or (without BroadcastChannel) changed what is stored.
       const userId = message.type === 'user' && isId(message.userId) ? message.userId : currentUserId(this.storage);
       this.groupId = this.storedGroup();
-      if (userId !== this.userId) {
-        this.switchUser(userId);
-        void this.refresh();
-      } else if (message.type === 'storage') {
+      const switching = userId !== this.userId;
+      if (switching) this.switchUser(userId);
+      // The message may arrive before the other tab's localStorage writes do.
+      if (message.type === 'user' && isUserHash(message.userHash)) this.userHash = message.userHash;
+      if (switching) void this.refresh();
+      else if (message.type === 'storage') {
+        $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.storage) });
         this.switchUser(userId);
       }
     }

@@ -1,8 +1,8 @@
-// The outbox: one persisted queue for every write (users, groups, track, flowStates), sent in order,
+// The outbox: one persisted queue for every write (users, groups, track, flowStates), sent in order and in batches,
 // each with an Idempotency-Key kept across retries and reloads, retried with backoff while the network fails.
 import { ApiError, isRetryable, MAX_WAIT_MS, type ApiClient } from '../api/client.js';
 import { isQueuedWrite } from '../api/guards.js';
-import type { FlowStateWriteRequest, GroupUpsertRequest, UserUpsertRequest } from '../api/wire.js';
+import type { BatchResult, BatchWrite, FlowStateWriteRequest, GroupUpsertRequest, UserUpsertRequest } from '../api/wire.js';
 import { newGuestId } from './identity.js';
 import { reportError } from './report.js';
 import { discarded, type KeyValueStore } from './storage.js';
@@ -24,15 +24,27 @@ export type OutboxEntry = OutboxWrite & {
   at: number;
 };
 
+/** What the service answered for one write it took. */
+export interface Sent {
+  /** The write's own result in the batch; absent with a bad answer. */
+  result?: BatchResult;
+  /** For the batch's last write: the state read after every write of the batch (see BatchResponse). */
+  flowStates?: unknown;
+  /** The versions the batch sent as knownVersions (its state carries the content of the others); null: no content. */
+  known: Record<string, number> | null;
+  /** The last write of its batch: the state, when there is one, came with it. */
+  last: boolean;
+}
+
 /** How the first attempt at sending an entry went. */
-export type Attempt = { sent: true; response: unknown } | { sent: false; error?: unknown; kept: boolean };
+export type Attempt = { sent: true; response: Sent | null } | { sent: false; error?: unknown; kept: boolean };
 
 export interface OutboxHooks {
   /**
-   * The service accepted the entry; `response` is its body (null when it sent none). With `badAnswer`, a 2xx
-   * came back whose body is not usable (not JSON, or not of the expected shape): the write was applied all the same.
+   * The service took the entry. With `badAnswer`, a 2xx came back whose body is not usable (not JSON, or not of
+   * the expected shape): the write reached the service all the same.
    */
-  sent(entry: OutboxEntry, response: unknown, badAnswer?: ApiError): void;
+  sent(entry: OutboxEntry, response: Sent, badAnswer?: ApiError): void;
   /**
    * The entry left the queue unsent and is never retried: the service refused it (an ApiError, a 4xx), or it could
    * not be sent at all (any other error, such as a body that cannot be serialised). `changed` follows.
@@ -42,6 +54,8 @@ export interface OutboxHooks {
   failed(entry: OutboxEntry, error: unknown): void;
   /** The queue changed (an entry added, sent or dropped); `settled` lists the keys that left it. */
   changed(settled: string[]): void;
+  /** The flow versions whose content the script holds: a batch with a users write sends them, so its answer brings new content. */
+  knownVersions?(): Record<string, number>;
 }
 
 export interface Outbox {
@@ -53,7 +67,7 @@ export interface Outbox {
   entries(): OutboxEntry[];
   /** Another tab sent or dropped these entries (its localStorage writes may reach this tab later). */
   settled(keys: string[]): void;
-  /** Sends what is due, one entry at a time, in one tab at a time. */
+  /** Sends what is due, in batches, in one tab at a time. */
   flush(): void;
   /** The page is going away: sends everything left at once, with keepalive. Entries stay until confirmed. */
   flushOnExit(): void;
@@ -70,11 +84,13 @@ const LOCK_NAME = 'onboarding:outbox';
 export const OUTBOX_BUDGET = 1 << 20;
 /** Entries sent in one pass while holding the cross-tab lock; a longer queue goes on in the next pass. */
 const MAX_PER_PASS = 1000;
+/** The most writes in one batch (the service takes 100). */
+const MAX_BATCH = 100;
 /** Settled keys remembered against stale copies of the queue written back by other tabs (a moment old at most). */
 const MAX_SETTLED_KEYS = 1000;
 const MAX_BACKOFF_MS = 30_000;
-/** keepalive requests share a 64 KiB budget; a larger body is sent without it. */
-const KEEPALIVE_BYTES = 60_000;
+/** keepalive requests share a 64 KiB budget, and the service takes 100 KB: a batch holds at most this much JSON (one larger write goes alone, without keepalive). */
+const BATCH_BYTES = 60_000;
 
 const isKept = (attempt: Attempt): attempt is { sent: false; error?: unknown; kept: true } => !attempt.sent && attempt.kept;
 
@@ -95,6 +111,8 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  /** A microtask will store the queue with the entries added in this task. */
+  let storing = false;
 
   // localStorage reaches other tabs' processes asynchronously, so a tab may read a queue that is a moment
   // old. Keys known to be settled are never sent again, and a tab keeps its own writes in memory until
@@ -173,51 +191,48 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
 
   const online = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
-  function send(entry: OutboxEntry, keepalive: boolean): Promise<unknown> {
-    // The client times every request out, so one that hangs cannot hold the queue (and the cross-tab lock) for ever.
-    const options = { idempotencyKey: entry.key, keepalive };
-    if (entry.path === 'users') return client.upsertUser(entry.body, options);
-    if (entry.path === 'groups') return client.upsertGroup(entry.body, options);
-    return client.writeFlowState(entry.body, options);
+  /** After a batch the service refused whole (a 413, say), this many entries are sent alone, so one cannot hold up the others. */
+  let alone = 0;
+
+  /** The entries that go in one batch from the head of `entries`: in order, at most MAX_BATCH and BATCH_BYTES of JSON. */
+  function take(entries: OutboxEntry[], now: number): { batch: OutboxEntry[]; bytes: number } {
+    const batch: OutboxEntry[] = [];
+    let bytes = 0;
+    for (const entry of entries) {
+      if (entry.retryAt > now || inFlight.has(entry.key) || batch.length === (alone > 0 ? 1 : MAX_BATCH)) break;
+      const size = JSON.stringify(entry.body).length;
+      if (batch.length && bytes + size > BATCH_BYTES) break;
+      batch.push(entry);
+      bytes += size;
+    }
+    return { batch, bytes };
   }
 
   /**
-   * One attempt at one entry; returns the error when the entry is kept for a retry. Only a failure the client
-   * classified as retryable (isRetryable) keeps an entry; whatever else happens, the entry leaves the queue, so
+   * One attempt at one batch; returns the error when its entries are kept for a retry. Only a failure the client
+   * classified as retryable (isRetryable) keeps entries; whatever else happens, each entry leaves the queue, so
    * one entry can never hold up the writes behind it.
    */
-  async function attempt(entry: OutboxEntry): Promise<{ retry: unknown } | undefined> {
-    inFlight.add(entry.key);
-    let result: Attempt = { sent: false, kept: false };
-    try {
-      let response: unknown = null;
-      let failure: unknown;
-      try {
-        response = (await send(entry, JSON.stringify(entry.body).length < KEEPALIVE_BYTES)) ?? null;
-      } catch (error) {
-        failure = error ?? new Error('no error given');
-      }
-      if (isRetryable(failure)) {
-        const retryAfterMs = (failure as ApiError).retryAfterMs;
-        update(entry.key, (kept) => ({ ...kept, attempts: kept.attempts + 1, retryAt: Date.now() + backoffMs(kept.attempts, retryAfterMs) }));
-        if (entry.attempts === 0) hooks.failed(entry, failure);
-        result = { sent: false, error: failure, kept: true };
-      } else if (failure === undefined || (failure instanceof ApiError && failure.kind === 'bad-answer')) {
-        // A 2xx reached the service, usable or not. The answer becomes the new state before the entry leaves the
-        // queue, so the change never flickers back.
-        result = { sent: true, response };
-        hooks.sent(entry, response, failure as ApiError | undefined);
-        update(entry.key, () => null);
-      } else {
-        // The hook sees the queue without the dropped entry, and rolls the change back itself.
-        result = { sent: false, error: failure, kept: false };
-        update(entry.key, () => null, false);
-        hooks.dropped(entry, failure);
-        hooks.changed([entry.key]);
-      }
-    } catch (error) {
-      // Handling the entry threw (a hook, say): it leaves the queue all the same, and the queue moves on.
-      result = { sent: false, error, kept: false };
+  async function attempt(batch: OutboxEntry[], keepalive: boolean): Promise<{ retry: unknown } | undefined> {
+    const results = new Map<string, Attempt>();
+    for (const entry of batch) inFlight.add(entry.key);
+    let retry: unknown;
+    const keep = (entry: OutboxEntry, error: unknown, retryAfterMs?: number) => {
+      update(entry.key, (kept) => ({ ...kept, attempts: kept.attempts + 1, retryAt: Date.now() + backoffMs(kept.attempts, retryAfterMs) }));
+      if (entry.attempts === 0) hooks.failed(entry, error);
+      results.set(entry.key, { sent: false, error, kept: true });
+      retry = error;
+    };
+    const drop = (entry: OutboxEntry, error: unknown) => {
+      // The hook sees the queue without the dropped entry, and rolls the change back itself.
+      results.set(entry.key, { sent: false, error, kept: false });
+      update(entry.key, () => null, false);
+      hooks.dropped(entry, error);
+      hooks.changed([entry.key]);
+    };
+    /** Handling the entry threw (a hook, say): it leaves the queue all the same, and the queue moves on. */
+    const handlingFailed = (entry: OutboxEntry, error: unknown) => {
+      results.set(entry.key, { sent: false, error, kept: false });
       reportError('write-dropped', dropError(entry, error));
       settle([entry.key]);
       try {
@@ -225,13 +240,67 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       } catch {
         // The key is settled, so the entry is never read again; the next write stores the queue without it.
       }
+    };
+    try {
+      const known = batch.some((entry) => entry.path === 'users') ? (hooks.knownVersions?.() ?? {}) : null;
+      const writes = batch.map(({ path, key, body }) => ({ path, idempotencyKey: key, body }) as BatchWrite);
+      let answer: Awaited<ReturnType<ApiClient['sendBatch']>> | undefined;
+      let failure: unknown;
+      try {
+        answer = await client.sendBatch(writes, known ?? undefined, { keepalive });
+      } catch (error) {
+        failure = error ?? new Error('no error given');
+      }
+      if (isRetryable(failure)) {
+        for (const entry of batch) keep(entry, failure, (failure as ApiError).retryAfterMs);
+      } else if (failure !== undefined && !(failure instanceof ApiError && failure.kind === 'bad-answer')) {
+        // The service refused the batch as a whole: send each of its writes alone, so only a bad one is refused.
+        if (batch.length > 1) alone = batch.length;
+        else drop(batch[0]!, failure);
+      } else {
+        const badAnswer =
+          (failure as ApiError | undefined) ??
+          (answer!.results.length === batch.length ? undefined : new ApiError(200, { detail: `The service answered ${answer!.results.length} results for ${batch.length} writes.` }, undefined, 'bad-answer'));
+        const gone: string[] = [];
+        batch.forEach((entry, index) => {
+          try {
+            const result = badAnswer ? undefined : answer!.results[index]!;
+            const status = result?.status ?? 200;
+            if (status >= 200 && status < 300) {
+              const last = index === batch.length - 1;
+              const response: Sent = { ...(result ? { result } : {}), ...(last && answer?.flowStates ? { flowStates: answer.flowStates } : {}), known, last };
+              // A 2xx reached the service, usable or not. The answer becomes the new state before the entry leaves
+              // the queue, so the change never flickers back.
+              results.set(entry.key, { sent: true, response });
+              hooks.sent(entry, response, badAnswer);
+              // One `changed` for the batch, below: the state is computed again once, not once per write.
+              update(entry.key, () => null, false);
+              gone.push(entry.key);
+            } else {
+              const error = new ApiError(status, result?.problem ?? { status });
+              if (isRetryable(error)) keep(entry, error);
+              else drop(entry, error);
+            }
+          } catch (error) {
+            handlingFailed(entry, error);
+          }
+        });
+        if (gone.length) hooks.changed(gone);
+      }
+    } catch (error) {
+      for (const entry of batch) if (!results.has(entry.key)) handlingFailed(entry, error);
     } finally {
-      // The guard: an entry that is not kept for a retry is settled, whatever happened above, and never sent again.
-      if (!isKept(result)) settle([entry.key]);
-      inFlight.delete(entry.key);
-      answer(entry.key, result);
+      for (const entry of batch) {
+        const result = results.get(entry.key);
+        inFlight.delete(entry.key);
+        // Refused whole, with more than one entry: they stay, to be sent alone.
+        if (!result) continue;
+        // The guard: an entry that is not kept for a retry is settled, whatever happened above, and never sent again.
+        if (!isKept(result)) settle([entry.key]);
+        answer(entry.key, result);
+      }
     }
-    return isKept(result) ? { retry: result.error } : undefined;
+    return retry === undefined ? undefined : { retry };
   }
 
   const schedule = (ms: number) => {
@@ -240,13 +309,14 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     if (!stopped) timer = setTimeout(flush, Math.max(0, Math.min(MAX_WAIT_MS, ms)) || 0);
   };
 
-  /** Sends entries in queue order until the queue is empty or the head must wait. */
+  /** Sends entries in queue order, in batches, until the queue is empty or the head must wait. */
   async function drain(): Promise<void> {
     let lastError: unknown;
-    for (let sent = 0; !stopped; sent++) {
-      const head = read()[0];
+    for (let sent = 0; !stopped; ) {
+      const entries = read();
+      const head = entries[0];
       if (!head || !online()) break;
-      if (sent === MAX_PER_PASS) {
+      if (sent >= MAX_PER_PASS) {
         schedule(0);
         break;
       }
@@ -262,7 +332,10 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         schedule(wait);
         break;
       }
-      const outcome = await attempt(head);
+      const { batch, bytes } = take(entries, Date.now());
+      if (alone > 0) alone--;
+      sent += batch.length;
+      const outcome = await attempt(batch, bytes < BATCH_BYTES);
       if (outcome) {
         lastError = outcome.retry;
         schedule((read()[0]?.retryAt ?? 0) - Date.now());
@@ -302,6 +375,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       const entries = [...read(), entry];
       let text: string;
       try {
+        // Checked now, so a write that cannot be stored, or does not fit, is refused at once.
         text = JSON.stringify(entries);
       } catch (error) {
         // The callers refuse such values first (`bad-value`); this guard keeps one from ever entering the queue.
@@ -311,9 +385,19 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         return void reportError('outbox-full', new Error(`Outbox full (${entries.length - 1} writes, ${OUTBOX_BUDGET} characters): a ${item.path} write was refused, not applied.`));
       }
       const result = new Promise<Attempt>((resolve) => waiters.set(entry.key, resolve));
+      // In the queue at once (read() joins this tab's own entries); stored, and announced through `changed`, once for
+      // all the writes of this task, in a microtask: one localStorage write and one new view, not one per write.
       mine.set(entry.key, entry);
-      write(entries, true, [], text);
-      flush();
+      if (!storing) {
+        storing = true;
+        queueMicrotask(() => {
+          storing = false;
+          write(read(), true);
+        });
+      }
+      // A moment later, not now: the writes made in the same moment (a page's elements each recording their first
+      // showing, say) go together in one batch.
+      schedule(0);
       return result;
     },
     entries: read,
@@ -321,8 +405,13 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     flush,
     flushOnExit() {
       if (!online()) return;
-      for (const entry of read()) {
-        if (!inFlight.has(entry.key)) void attempt(entry).then(() => flush());
+      // Everything at once, due or not, in batches the keepalive budget takes.
+      let entries = read().filter((entry) => !inFlight.has(entry.key)).map((entry) => ({ ...entry, retryAt: 0 }));
+      while (entries.length) {
+        const { batch, bytes } = take(entries, 0);
+        if (!batch.length) break;
+        entries = entries.slice(batch.length);
+        void attempt(batch, bytes < BATCH_BYTES).then(() => flush());
       }
     },
     stop() {

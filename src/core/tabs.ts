@@ -1,14 +1,18 @@
 // Keeps the open tabs of one site in step: BroadcastChannel, with the storage event as fallback.
 import type { FlowStatesResponse } from '../api/wire.js';
+import type { FlowDefinition } from '../flows/flow.js';
 import { STORAGE_PREFIX } from './storage.js';
 
 export type TabMessage =
-  /** The service answered a write with this user's state. */
-  | { type: 'state'; userId: string; states: FlowStatesResponse }
+  /**
+   * The service answered a write with this user's state: `states` holds the flows it changed (without content),
+   * `order` the slugs of every eligible flow, `definitions` the content it brought.
+   */
+  | { type: 'state'; userId: string; states: FlowStatesResponse; order: string[]; definitions?: FlowDefinition[] }
   /** The outbox changed: pending writes are re-read from storage; `settled` entries were sent or dropped. */
   | { type: 'outbox'; settled: string[] }
-  /** Another tab identified a user or logged out. */
-  | { type: 'user'; userId: string }
+  /** Another tab identified a user (with their hash, if any) or logged out. */
+  | { type: 'user'; userId: string; userHash?: string }
   /** Without BroadcastChannel: something this SDK keeps in localStorage changed in another tab. */
   | { type: 'storage' };
 

@@ -103,3 +103,29 @@ export function foldWrite(base: FlowStatesResponse, write: FlowStateWriteRequest
     eligibleFlows: base.eligibleFlows.map((state) => (state.flowSlug === write.flowSlug ? applyWrite(state, write) : state)),
   };
 }
+
+type Flags = { started: boolean; completed: boolean; skipped: boolean; visible: boolean; lastActionAt?: string; flowResponses: unknown[] };
+const sameFlags = (a: Flags, b: Flags) =>
+  a.started === b.started &&
+  a.completed === b.completed &&
+  a.skipped === b.skipped &&
+  a.visible === b.visible &&
+  a.lastActionAt === b.lastActionAt &&
+  a.flowResponses.length === b.flowResponses.length;
+
+/**
+ * Whether two states of one flow show the same thing: the version, the pointer, and every flag and last action time.
+ * Every transition moves `lastActionAt`, so this compares what changes, field by field, without serialising anything.
+ */
+export function sameFlowState(a: FlowState, b: FlowState): boolean {
+  if (a === b) return true;
+  const x = a.data.steps;
+  const y = b.data.steps;
+  if (a.version !== b.version || a.$state.currentStepId !== b.$state.currentStepId || !sameFlags(a.$state, b.$state) || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    const s = x[i]!;
+    const t = y[i]!;
+    if (s.id !== t.id || s.$state.blocked !== t.$state.blocked || !sameFlags(s.$state, t.$state)) return false;
+  }
+  return true;
+}

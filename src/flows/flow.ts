@@ -1,6 +1,14 @@
 // The flow model: a definition joined with the user's state into the Flow and Step objects pages use.
 import type { ActionType, FlowData, FlowState, FlowType, StepDefinition, StepState } from '../api/wire.js';
-import type { FlowDefinition } from '../stores/flows.js';
+
+/** A flow's content, as the state answers carry it: one version of its definition. */
+export interface FlowDefinition {
+  slug: string;
+  name: string;
+  type: FlowType;
+  version: number;
+  data: FlowData;
+}
 
 export interface StepStateView {
   started: boolean;
@@ -48,7 +56,7 @@ export interface Flow extends FlowActions {
   data: FlowData;
   steps: Step[];
   currentStep: Step | undefined;
-  /** Share of visible steps that are completed or skipped, 0..1. */
+  /** Share of visible steps that are completed or skipped, 0..1; 1 once the flow is completed, however it was. */
   progress: number;
   isStarted: boolean;
   isCompleted: boolean;
@@ -92,13 +100,14 @@ export function buildFlow(definition: FlowDefinition, state: FlowState, transiti
   const flowAction = (actionType: ActionType) => () => transition(slug, actionType, currentId());
   return {
     slug,
-    name: definition.record.name,
-    type: definition.record.type,
-    version: definition.record.version,
+    name: definition.name,
+    type: definition.type,
+    version: definition.version,
     data: definition.data,
     steps,
     currentStep,
-    progress: visible.length ? finished / visible.length : 0,
+    // A flow completed before its last step (`flow.complete` from a button, or its criteria) is all the way done.
+    progress: state.$state.completed ? 1 : visible.length ? finished / visible.length : 0,
     isStarted: state.$state.started,
     isCompleted: state.$state.completed,
     isSkipped: state.$state.skipped,

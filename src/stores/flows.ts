@@ -1,16 +1,12 @@
-// The flow stores: definitions from GET /v1/public/flows joined with the user's flow states.
+// The flow stores: definitions (the content state answers carry) joined with the user's flow states.
 import { atom, computed } from 'nanostores';
-import { flowDataOf, isObject, isString } from '../api/guards.js';
-import type { Flow as FlowRecord, FlowData, FlowState } from '../api/wire.js';
+import type { FlowState } from '../api/wire.js';
 import { reportError } from '../core/report.js';
-import { buildFlow, type Flow, type Transition } from '../flows/flow.js';
+import { buildFlow, type Flow, type FlowDefinition, type Transition } from '../flows/flow.js';
 
-export interface FlowDefinition {
-  record: FlowRecord;
-  data: FlowData;
-}
+export type { FlowDefinition } from '../flows/flow.js';
 
-/** Flow definitions by slug (the latest version the service listed). */
+/** Flow definitions by slug: the latest version of each flow's content the script holds. */
 export const $flowDefinitions = atom<Record<string, FlowDefinition>>({});
 
 /** The current user's state in every eligible flow, by slug: the service's last answer with pending writes applied. */
@@ -22,61 +18,40 @@ export const $ineligibleFlows = atom<string[]>([]);
 /** The current user's ID: `guest_…` or a real ID. */
 export const $userId = atom<string | null>(null);
 
-let transition: Transition | undefined;
+const done = Promise.resolve();
 
-/** Lets the core receive the actions of every Flow and Step object. */
-export function setTransition(run: Transition): void {
-  transition = run;
-}
+/** What the actions of every Flow and Step object run: the core puts its transition here at init. */
+export const $transition = atom<Transition>(() => done);
 
-const runTransition: Transition = (...args) => (transition ? transition(...args) : Promise.resolve());
+type Built = { definition: FlowDefinition; state: FlowState; transition: Transition; flow: Flow };
+let built: Record<string, Built> = {};
 
-/** Eligible flows, joined: one Flow object per slug that has both a definition and a state. */
-export const $flows = computed([$flowDefinitions, $flowStates], (definitions, states) => {
+/**
+ * Eligible flows, joined: one Flow object per slug that has both a definition and a state. A flow whose
+ * definition and state are the same objects as last time keeps its Flow object, so one click rebuilds one flow.
+ */
+export const $flows = computed([$flowDefinitions, $flowStates, $transition], (definitions, states, transition) => {
   const flows: Record<string, Flow> = {};
-  for (const [slug, state] of Object.entries(states)) {
+  const next: Record<string, Built> = {};
+  for (const slug in states) {
     const definition = definitions[slug];
+    const state = states[slug]!;
     if (!definition) continue;
+    const known = built[slug];
+    if (known && known.definition === definition && known.state === state && known.transition === transition) {
+      next[slug] = known;
+      flows[slug] = known.flow;
+      continue;
+    }
     try {
-      flows[slug] = buildFlow(definition, state, runTransition);
+      const flow = buildFlow(definition, state, transition);
+      next[slug] = { definition, state, transition, flow };
+      flows[slug] = flow;
     } catch (error) {
       // The guards keep such a definition out; should one get past them, it is left out, not thrown at the page.
       reportError('render-failed', error);
     }
   }
+  built = next;
   return flows;
 });
-
-/**
- * Parses listed definitions, reusing the parsed entry of every slug whose version did not change. A record that
- * is no usable definition (no string slug, or data that is not JSON with a `steps` array of objects with string
- * ids) is passed to `refuse` and left out, rather than breaking the others; its slug keeps the definition it had.
- */
-export function parseDefinitions(
-  records: readonly unknown[],
-  previous: Record<string, FlowDefinition> = {},
-  refuse: (record: unknown) => void = () => {},
-): Record<string, FlowDefinition> {
-  const out: Record<string, FlowDefinition> = {};
-  for (const item of records) {
-    const record = item as FlowRecord;
-    const known = isObject(item) && isString(record.slug) ? previous[record.slug] : undefined;
-    if (known && known.record.version === record.version && known.record.id === record.id) {
-      out[record.slug] = known;
-      continue;
-    }
-    const data = flowDataOf(record);
-    if (data) out[record.slug] = { record, data };
-    else {
-      refuse(item);
-      if (known) out[record.slug] = known;
-    }
-  }
-  return out;
-}
-
-/** Puts a flow-state read straight into the stores (tests and pages that render without the core). */
-export function applyFlowStates(response: { eligibleFlows: FlowState[]; ineligibleFlows: string[] }): void {
-  $flowStates.set(Object.fromEntries(response.eligibleFlows.map((state) => [state.flowSlug, state])));
-  $ineligibleFlows.set(response.ineligibleFlows);
-}

@@ -10,6 +10,22 @@ beforeAll(async () => {
     { slug: 'look-card', type: 'CARD', targetingLogic: suite('look'), data: { steps: [{ id: 'c', title: 'Card', primaryButton: { title: 'Go' } }] } },
     { slug: 'look-tour', type: 'TOUR', targetingLogic: suite('rtl'), data: { steps: [{ id: 'a', title: 'First', selector: '#target' }, { id: 'b', title: 'Second' }] } },
     { slug: 'look-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('motion'), data: { steps: [{ id: 'a', title: 'Calm' }] } },
+    {
+      slug: 'look-banner',
+      type: 'BANNER',
+      targetingLogic: suite('narrow'),
+      data: {
+        steps: [
+          {
+            id: 'a',
+            title: 'Dark mode is here',
+            subtitle: 'Switch it on in your settings, or follow your system.',
+            primaryButton: { title: 'Try it' },
+            secondaryButton: { title: 'Not now' },
+          },
+        ],
+      },
+    },
   ]);
 });
 
@@ -57,6 +73,32 @@ describe('look and feel in Chromium', () => {
       dark: ['rgb(31, 35, 48)', 'rgb(142, 166, 255)'],
       light: ['rgb(255, 255, 255)', 'rgb(54, 81, 201)'],
     });
+    await page.close();
+  });
+
+  it('puts the buttons of a narrow banner under its text, by the banner width and not the viewport', async () => {
+    const userId = newUserId('narrow');
+    const { page } = await openPage(
+      env,
+      '/narrow.html',
+      `<div style="width: 360px"><onboarding-banner id="narrow" flow="look-banner"></onboarding-banner></div>
+       <div style="width: 900px"><onboarding-banner id="wide" flow="look-banner"></onboarding-banner></div>`,
+      { userId },
+    );
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'narrow' }), userId);
+    await page.locator('#wide [part="actions"]').waitFor();
+    const layout = (id: string) =>
+      page.evaluate((host) => {
+        const root = document.getElementById(host)!.shadowRoot!;
+        const box = (part: string) => root.querySelector(`[part="${part}"]`)!.getBoundingClientRect();
+        return { textWidth: box('subtitle').width, actionsTop: box('actions').top, textBottom: box('subtitle').bottom };
+      }, id);
+    const narrow = await layout('narrow');
+    expect(narrow.actionsTop).toBeGreaterThanOrEqual(narrow.textBottom);
+    expect(narrow.textWidth).toBeGreaterThan(250);
+    const wide = await layout('wide');
+    expect(wide.actionsTop).toBeLessThan(wide.textBottom);
     await page.close();
   });
 

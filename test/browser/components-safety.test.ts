@@ -49,17 +49,39 @@ const step = (id: string, extra: Partial<StepDefinition> = {}): StepDefinition =
   id,
   title: payload,
   subtitle: payload,
-  imageUri: `javascript:__xss('image')`,
-  videoUri: `data:text/html,<script>__xss('video-uri')</script>`,
   primaryButton: button('primary'),
   secondaryButton: { ...button('secondary'), uri: `\${url}` },
   ...extra,
 });
+// Media only where the flow schema takes it: announcements, cards and tours.
+const media = { imageUri: `javascript:__xss('image')`, videoUri: `data:text/html,<script>__xss('video-uri')</script>` };
+
+/**
+ * Flow `props` that try to restyle the page: style text, selectors, custom properties, and values that close a rule.
+ * Options the schema types (booleans, numbers, enums) cannot carry text, so the text rides in free-form keys and in
+ * the options that are text.
+ */
+const CSS_PROPS = {
+  style: 'position: fixed; inset: 0; z-index: 2147483647; background: red',
+  class: 'evil',
+  css: '* { display: none !important } body { background: url(http://evil.test/props.png) }',
+  '--onboarding-accent': 'red; } :root { display: none',
+  width: '100vw; background-image: url(http://evil.test/width.png)',
+  theme: `dark'] { } body { display: none } [x='`,
+  layout: '</style><style>body { display: none }</style>',
+  doneTitle: '<style>body { display: none }</style>done',
+  doneSubtitle: `<link rel="stylesheet" href="http://evil.test/done.css">`,
+};
+/** Text options of survey steps. */
+const SURVEY_STEP_PROPS = {
+  lowLabel: '<style>body { display: none }</style>low',
+  highLabel: `<link rel="stylesheet" href="http://evil.test/high.css">`,
+};
 const hostile = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
 
 const FLOWS: FlowFile[] = [
   { slug: 'x-banner', type: 'BANNER', targetingLogic: hostile('xss'), data: { steps: [step('s')] } },
-  { slug: 'x-card', type: 'CARD', targetingLogic: hostile('xss'), data: { steps: [step('s')] } },
+  { slug: 'x-card', type: 'CARD', targetingLogic: hostile('xss'), data: { steps: [step('s', media)] } },
   { slug: 'x-checklist', type: 'CHECKLIST', targetingLogic: hostile('xss'), data: { title: payload, steps: [step('s'), step('t')] } },
   {
     slug: 'x-form',
@@ -77,8 +99,8 @@ const FLOWS: FlowFile[] = [
       ],
     },
   },
-  { slug: 'x-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('xss'), data: { props: { priority: 3 }, steps: [step('s'), step('t')] } },
-  { slug: 'x-tour', type: 'TOUR', targetingLogic: hostile('xss'), data: { props: { priority: 2 }, steps: [step('s', { selector: '#target' })] } },
+  { slug: 'x-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('xss'), data: { props: { priority: 3 }, steps: [step('s', media), step('t', media)] } },
+  { slug: 'x-tour', type: 'TOUR', targetingLogic: hostile('xss'), data: { props: { priority: 2 }, steps: [step('s', { ...media, selector: '#target' })] } },
   {
     slug: 'x-survey',
     type: 'SURVEY',
@@ -89,7 +111,48 @@ const FLOWS: FlowFile[] = [
   { slug: 'css-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('css'), data: { steps: [{ id: 'a', title: 'Styled announcement' }] } },
   { slug: 'csp-banner', type: 'BANNER', targetingLogic: hostile('csp'), data: { steps: [{ id: 'b', title: 'CSP banner', primaryButton: { title: 'OK' } }] } },
   { slug: 'csp-tour', type: 'TOUR', targetingLogic: hostile('csp'), data: { props: { spotlight: true }, steps: [{ id: 't', title: 'CSP tour', selector: '#target' }] } },
+  {
+    slug: 'variables-banner',
+    type: 'BANNER',
+    targetingLogic: hostile('variables'),
+    data: {
+      steps: [
+        {
+          id: 'v',
+          title: 'Hello ${name}',
+          subtitle: 'See <a href="/profile?name=${name}">your profile</a> or <a href="${address}">this</a>.',
+          primaryButton: { title: 'Open ${label}', action: false, uri: '${address}' },
+          secondaryButton: { title: 'Go to ${address}', action: false, uri: '/profile?name=${name}' },
+        },
+      ],
+    },
+  },
+  ...(['BANNER', 'CARD', 'CHECKLIST', 'FORM', 'ANNOUNCEMENT', 'TOUR', 'SURVEY'] as const).map((type, index) => ({
+    slug: `props-${type.toLowerCase()}`,
+    type,
+    targetingLogic: hostile('props'),
+    data: {
+      props: { ...CSS_PROPS, ...(['ANNOUNCEMENT', 'TOUR', 'SURVEY'].includes(type) ? { priority: 10 - index } : {}) },
+      steps: [
+        {
+          id: 's',
+          title: `Props ${type}`,
+          ...(type === 'TOUR' ? { selector: '#target' } : {}),
+          ...(type === 'FORM' ? { fields: [{ id: 'f', type: 'text' as const, label: 'Field' }] } : {}),
+          props: { ...CSS_PROPS, ...(type === 'SURVEY' ? SURVEY_STEP_PROPS : {}) },
+          primaryButton: { title: 'OK', action: 'flow.forward' as const },
+        },
+      ],
+    },
+  })),
 ];
+
+/** User properties that carry markup and a javascript: address, for ${…} variables in titles, buttons and links. */
+const VARIABLE_PROPERTIES = {
+  name: `<img src=x onerror="__xss('title')">`,
+  label: `<b onclick="__xss('button')">profile</b>`,
+  address: `javascript:__xss('uri')`,
+};
 
 let env: Env;
 
@@ -218,7 +281,7 @@ describe('a page with hostile global CSS in Chromium', () => {
       return { display: s.display, background: s.backgroundColor, padding: s.paddingTop, title: title.color, size: title.fontSize, button: button.backgroundColor, buttonDisplay: button.display };
     });
     expect(style).toEqual({
-      display: 'flex',
+      display: 'grid',
       background: 'rgb(238, 241, 251)',
       padding: '12px',
       title: 'rgb(27, 31, 42)',
@@ -291,6 +354,108 @@ describe('a strict CSP page in Chromium', () => {
     expect(await styled(page)).toEqual({ banner: 'rgb(238, 241, 251)', anchored: true, spotlight: true });
     expect(await page.evaluate(() => document.querySelector('onboarding-banner')!.shadowRoot!.querySelector('style')?.nonce)).toBe('n0nce');
     expect(violations).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('CSS injection through flow props in Chromium', () => {
+  it('keeps every flow’s props inside its shadow root: the page, its styles and the elements’ own look are untouched', async () => {
+    const userId = newUserId('props');
+    const requests: string[] = [];
+    await env.browser.context.route('http://evil.test/**', (route) => {
+      requests.push(route.request().url());
+      return route.abort();
+    });
+    const { page, errors } = await openPage(
+      env,
+      '/props.html',
+      `<button id="target">Target</button>
+       <p id="probe">Page text</p>
+       <onboarding-banner flow="props-banner"></onboarding-banner>
+       <onboarding-card flow="props-card"></onboarding-card>
+       <onboarding-checklist flow="props-checklist"></onboarding-checklist>
+       <onboarding-form flow="props-form"></onboarding-form>`,
+      { userId },
+    );
+    const pageLook = () =>
+      page.evaluate(() => {
+        const probe = getComputedStyle(document.querySelector('#probe')!);
+        const body = getComputedStyle(document.body);
+        return {
+          probe: [probe.display, probe.color, probe.position],
+          body: [body.display, body.backgroundColor, body.backgroundImage],
+          sheets: document.styleSheets.length,
+          adopted: document.adoptedStyleSheets.length,
+          styleElements: document.querySelectorAll('style, link[rel="stylesheet"]').length,
+          hostStyles: [...document.querySelectorAll('[flow]')].filter((host) => host.hasAttribute('style') || host.classList.contains('evil')).length,
+        };
+      });
+    const before = await pageLook();
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'props' }), userId);
+    await page.locator('onboarding-form [part="base"]').waitFor();
+    // Inside the shadow roots: no style attribute or element carries any of the props' text.
+    const leaks = () =>
+      page.evaluate((values) => {
+        const found: string[] = [];
+        const visit = (root: ParentNode) => {
+          for (const el of root.querySelectorAll('*')) {
+            if (['style', 'link'].includes(el.localName)) found.push(`<${el.localName}>`);
+            const style = el.getAttribute('style') ?? '';
+            if (values.some((value) => style.includes(value.slice(0, 12)))) found.push(`${el.localName}[style=${style}]`);
+            if (el.classList.contains('evil')) found.push(`${el.localName}.evil`);
+            if (el.shadowRoot) visit(el.shadowRoot);
+          }
+        };
+        for (const host of document.querySelectorAll('[flow]')) if (host.shadowRoot) visit(host.shadowRoot);
+        return found;
+      }, [...Object.values(CSS_PROPS), ...Object.values(SURVEY_STEP_PROPS)].map(String));
+    for (const expected of ['props-announcement', 'props-tour', 'props-survey']) {
+      await expect.poll(() => openModal(page)).toBe(expected);
+      expect(await leaks()).toEqual([]);
+      expect(await pageLook()).toEqual(before);
+      await page.locator(`[flow="${expected}"] [part="close-button"]`).click();
+    }
+    expect(await leaks()).toEqual([]);
+    expect(await pageLook()).toEqual(before);
+    // The elements keep their own look: the banner's background and button are the defaults.
+    const banner = await page.locator('onboarding-banner [part="base"]').evaluate((el) => ({
+      position: getComputedStyle(el).position,
+      background: getComputedStyle(el).backgroundColor,
+      button: getComputedStyle(el.querySelector('[part="primary-button"]')!).backgroundColor,
+    }));
+    expect(banner).toEqual({ position: 'static', background: 'rgb(238, 241, 251)', button: 'rgb(54, 81, 201)' });
+    await page.waitForTimeout(300);
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+    await env.browser.context.unroute('http://evil.test/**');
+  });
+});
+
+describe('user properties in ${…} inside links and buttons in Chromium', () => {
+  it('inserts markup and javascript: addresses from properties as text, and never as a live address', async () => {
+    const userId = newUserId('variables');
+    const { page, errors } = await openPage(env, '/variables.html', `<onboarding-banner flow="variables-banner"></onboarding-banner>`, { userId });
+    await page.evaluate(() => {
+      (window as unknown as { __xssRan: string[] }).__xssRan = [];
+      (window as unknown as { __xss: (name: string) => void }).__xss = (name) => (window as unknown as { __xssRan: string[] }).__xssRan.push(name);
+    });
+    await page.evaluate(([id, properties]) => window.Onboarding.identify(id as string, { suite: 'variables', ...(properties as object) }), [userId, VARIABLE_PROPERTIES]);
+    const base = page.locator('onboarding-banner [part="base"]');
+    await base.waitFor();
+    const rendered = await base.evaluate((el) => ({
+      title: el.querySelector('[part="title"]')!.textContent,
+      links: [...el.querySelectorAll('a')].map((a) => ({ text: a.textContent!.trim(), protocol: new URL(a.getAttribute('href')!, location.href).protocol })),
+      markup: el.querySelectorAll('img, script, svg, iframe').length,
+    }));
+    expect(rendered.title).toBe(`Hello <img src=x onerror="__xss('title')">`);
+    expect(rendered.markup).toBe(0);
+    // A property in an address is encoded as a part of it: `javascript:` from a property is never a scheme.
+    expect(rendered.links.map((link) => link.text).sort()).toEqual([`Go to javascript:__xss('uri')`, `Open <b onclick="__xss('button')">profile</b>`, 'this', 'your profile']);
+    expect(rendered.links.every((link) => link.protocol === 'http:')).toBe(true);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __xssRan: string[] }).__xssRan)).toEqual([]);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

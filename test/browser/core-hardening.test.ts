@@ -1,9 +1,11 @@
 // In real Chromium: the script keeps working, and keeps sending writes, through failures that are not the network's (issue 14).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Flow as FlowRecord, FlowStatesResponse } from '../../src/api/wire.js';
+import type { FlowStatesResponse } from '../../src/api/wire.js';
+import { definitionOf, stateOnly } from '../../src/core/cache.js';
+import type { FlowDefinition } from '../../src/flows/flow.js';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
-import type { SeenRequest } from '../support/loopback-proxy.js';
+import { carriesWrite, isStateRead } from '../support/requests.js';
 import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
@@ -70,19 +72,18 @@ const responses = (userId: string) =>
   env.service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
 const outbox = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as Array<{ retryAt: number }>);
 const completed = (page: Page) => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((step) => step.state.completed) ?? null);
-const isWrite = (path: string, ...includes: string[]) => (r: SeenRequest) =>
-  r.method === 'POST' && r.path === path && includes.every((part) => r.body.includes(part));
-const isRead = (r: SeenRequest) => r.method === 'GET' && r.path.startsWith('/v1/public/flowStates');
+const isRead = isStateRead;
 
-/** The service's own listing of the setup flow, as the script caches it. */
-async function setupRecord(): Promise<FlowRecord> {
-  const listed = await env.service.call('GET', '/v1/public/flows');
-  return (listed.body.data as FlowRecord[]).find((record) => record.slug === 'setup')!;
+/** The setup flow's content, as the script caches it. */
+async function setupDefinition(): Promise<FlowDefinition> {
+  const read = (await env.service.call('GET', '/v1/public/flowStates?userId=content-reader')).body as FlowStatesResponse;
+  return definitionOf(read.eligibleFlows.find((state) => state.flowSlug === 'setup')!)!;
 }
 
-/** The service's current flow-state read of `userId`, as the script caches it. */
+/** The service's current flow-state read of `userId`, as the script caches it (without content). */
 async function stateOf(userId: string): Promise<FlowStatesResponse> {
-  return (await env.service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body as FlowStatesResponse;
+  const read = (await env.service.call('GET', `/v1/public/flowStates?userId=${userId}&content=none`)).body as FlowStatesResponse;
+  return { ...read, eligibleFlows: read.eligibleFlows.map(stateOnly) };
 }
 
 describe('a write that fails for a reason other than the network (issue 14, item 8)', () => {
@@ -102,7 +103,7 @@ describe('a write that fails for a reason other than the network (issue 14, item
     const { page, errors } = await open();
     await page.evaluate(() => window.Onboarding.identify('bad-answer-user'));
     // The service applies the write; the answer that comes back is not JSON (a broken proxy, say).
-    const stepOne = isWrite('/v1/public/flowStates', '"userId":"bad-answer-user"', '"stepId":"one"');
+    const stepOne = carriesWrite('flowStates', '"userId":"bad-answer-user"', '"stepId":"one"');
     env.proxy!.answer(stepOne, 201, '<html>not JSON</html>', { forward: true });
     const readsBefore = env.proxy!.requests.filter(isRead).length;
     await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
@@ -121,9 +122,9 @@ describe('a write that fails for a reason other than the network (issue 14, item
   });
 
   it('ignores a cached definition without steps, raises nothing in the page, and keeps sending writes', async () => {
-    // The same id and version as the service's, so nothing but validation replaces the cached copy.
-    const record = { ...(await setupRecord()), data: JSON.stringify({ title: 'No steps here' }) };
-    const { page, errors } = await open({ flows: JSON.stringify([record]) }, '', '<onboarding-checklist flow="setup"></onboarding-checklist>');
+    // The same version as the service's, so nothing but validation replaces the cached copy.
+    const definition = { ...(await setupDefinition()), data: { title: 'No steps here' } };
+    const { page, errors } = await open({ content: JSON.stringify([definition]) }, '', '<onboarding-checklist flow="setup"></onboarding-checklist>');
     expect(await readyWithin(page, 10_000)).toBe('resolved');
     await page.evaluate(() => window.Onboarding.identify('no-steps-user'));
     await page.evaluate(() => window.Onboarding.track('behind-no-steps'));
@@ -220,7 +221,7 @@ describe('a huge Retry-After (issue 14, item 12)', () => {
     const { page, errors } = await open({}, countTimers);
     await page.evaluate(() => window.Onboarding.identify('retry-after-user'));
     await expect.poll(() => completed(page)).toEqual([false, false, false]);
-    env.proxy!.answer(isWrite('/v1/public/flowStates'), 503, '{"status":503}', { headers: { 'Retry-After': '4000000' }, times: 1 });
+    env.proxy!.answer(carriesWrite('flowStates'), 503, '{"status":503}', { headers: { 'Retry-After': '4000000' }, times: 1 });
     await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
     await expect.poll(() => codes(page)).toContain('write-failed');
     await page.waitForTimeout(200);
@@ -250,7 +251,7 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
       'storage-state-user',
       { userId: 'storage-state-user', state: JSON.stringify({ userId: 'storage-state-user', states: { eligibleFlows: [null, { flowSlug: 'setup' }], ineligibleFlows: [] } }) },
     ],
-    ['null in the cached flows', 'storage-flows-user', { userId: 'storage-flows-user', flows: '[null]' }],
+    ['null in the cached flows', 'storage-flows-user', { userId: 'storage-flows-user', content: '[null]' }],
     ['cached properties that are not an object', 'storage-properties-user', { userId: 'storage-properties-user', properties: '[1,2]' }],
     ['an empty group ID', 'storage-group-user', { userId: 'storage-group-user', groupId: '' }],
   ];
@@ -285,17 +286,16 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
   it('keeps the cached state when the service answers well-formed JSON of the wrong shape, reports bad-answer, and keeps working', async () => {
     const userId = 'shape-user';
     await env.service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
-    const seed = { userId, state: JSON.stringify({ userId, states: await stateOf(userId) }), flows: JSON.stringify([await setupRecord()]) };
+    const seed = { userId, state: JSON.stringify({ userId, states: await stateOf(userId) }), content: JSON.stringify([await setupDefinition()]) };
     const wrongStates = { eligibleFlows: [{ flowSlug: 'setup', data: {} }], ineligibleFlows: [] };
     env.proxy!.answer(isRead, 200, JSON.stringify(wrongStates), { times: 1 });
-    env.proxy!.answer((r) => r.method === 'GET' && r.path.startsWith('/v1/public/flows?'), 200, JSON.stringify({ data: [{ slug: 'setup', data: '{}' }], offset: 0, limit: 1 }), { times: 1 });
     const { page, errors } = await open(seed);
     expect(await readyWithin(page, 10_000)).toBe('resolved');
     expect(await codes(page)).toContain('bad-answer');
     // The cached state and definition stay.
     expect(await completed(page)).toEqual([true, false, false]);
 
-    env.proxy!.answer(isWrite('/v1/public/users'), 201, JSON.stringify({ userId, guestLinked: false, flowStates: wrongStates }), { times: 1, forward: true });
+    env.proxy!.answer(carriesWrite('users'), 201, JSON.stringify({ userId, guestLinked: false, flowStates: wrongStates }), { times: 1, forward: true });
     const outcomes = await page.evaluate(async (id) => {
       const settled: string[] = [];
       const calls = [() => window.Onboarding.identify(id, { plan: 'pro' }), () => window.Onboarding.track('after-shape'), () => window.Onboarding.getFlow('setup')!.steps[1]!.complete()];
@@ -309,4 +309,50 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
     expect(await problems(page, errors)).toEqual([]);
     await page.close();
   });
+});
+
+describe('garbage from the service (issue 9, item 3)', () => {
+  const huge = 20 * 1024 * 1024;
+  const garbage: Array<[string, string, Record<string, string>]> = [
+    ['a body that is not JSON', 'Internal error, please retry', { 'Content-Type': 'text/plain' }],
+    ['a 200 with an HTML page', '<!doctype html><html><body><h1>Welcome to our CDN</h1></body></html>', { 'Content-Type': 'text/html' }],
+    ['a 20 MB body', `{"eligibleFlows":[],"ineligibleFlows":["${'x'.repeat(huge)}"]}`, {}],
+    ['a 20 MB body announced by its Content-Length', 'y'.repeat(huge), { 'Content-Length': String(huge) }],
+  ];
+
+  for (const [name, body, headers] of garbage) {
+    it(`keeps the cached state through ${name} to a read, reports bad-answer, and keeps working`, async () => {
+      const userId = `garbage-read-${garbage.findIndex(([n]) => n === name)}`;
+      await env.service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+      const seed = { userId, state: JSON.stringify({ userId, states: await stateOf(userId) }), content: JSON.stringify([await setupDefinition()]) };
+      env.proxy!.answer(isRead, 200, body, { headers, times: 1 });
+      const { page, errors } = await open(seed);
+      expect(await readyWithin(page, 10_000)).toBe('resolved');
+      expect(await codes(page)).toContain('bad-answer');
+      expect(await completed(page)).toEqual([true, false, false]);
+      // Still working: a click is sent and taken.
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1]!.complete());
+      await expect.poll(() => responses(userId), { timeout: 10_000 }).toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
+      expect(await completed(page)).toEqual([true, true, false]);
+      expect(await problems(page, errors)).toEqual([]);
+      await page.close();
+    });
+  }
+
+  for (const [name, body, headers] of garbage.slice(1, 3)) {
+    it(`takes ${name} to a write as sent, reports bad-answer, and reads the state`, async () => {
+      const userId = `garbage-write-${garbage.findIndex(([n]) => n === name)}`;
+      const { page, errors } = await open();
+      await page.evaluate((id) => window.Onboarding.identify(id), userId);
+      await expect.poll(() => completed(page)).toEqual([false, false, false]);
+      env.proxy!.answer(carriesWrite('flowStates', `"userId":"${userId}"`), 201, body, { headers, times: 1, forward: true });
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+      await expect.poll(() => codes(page), { timeout: 10_000 }).toContain('bad-answer');
+      await expect.poll(() => outbox(page)).toEqual([]);
+      expect(await responses(userId)).toEqual([{ step_id: 'one' }]);
+      await expect.poll(() => completed(page)).toEqual([true, false, false]);
+      expect(await problems(page, errors)).toEqual([]);
+      await page.close();
+    });
+  }
 });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { carriesWrite } from '../support/requests.js';
 import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
@@ -98,7 +99,7 @@ describe('network', () => {
     const { page, errors, warnings } = await open('/app.html');
     await page.evaluate(() => window.Onboarding.identify('leaving-user'));
     // The service asks for a minute's patience; the user leaves before that.
-    env.proxy!.answer((r) => r.method === 'POST' && r.path === '/v1/public/flowStates', 503, '{"status":503}', {
+    env.proxy!.answer(carriesWrite('flowStates'), 503, '{"status":503}', {
       headers: { 'Retry-After': '60' },
       times: 1,
     });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { writesIn } from '../support/requests.js';
 import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
@@ -65,7 +66,7 @@ describe('async snippet', () => {
           { action_type: 'COMPLETED_FLOW', step_id: 'one' },
         ]);
       expect(await env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'opened-from-snippet' }]);
-      const upserts = env.proxy!.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/users');
+      const upserts = env.proxy!.requests.slice(before).flatMap(writesIn).filter((write) => write.path === 'users');
       expect(upserts).toHaveLength(2);
       expect(errors).toEqual([]);
       await page.evaluate(() => window.Onboarding.reset());

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { isStateRead, writesIn } from '../support/requests.js';
 import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
@@ -64,7 +65,7 @@ describe('tabs', () => {
     for (const page of [a, b]) {
       await expect.poll(() => seen(page)).toEqual(['flow.start', 'step.start:one', 'step.complete:one']);
     }
-    const writes = env.proxy!.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/public/flowStates');
+    const writes = env.proxy!.requests.slice(before).flatMap(writesIn).filter((write) => write.path === 'flowStates');
     expect(writes).toHaveLength(2);
     expect(errors).toEqual([]);
     await a.evaluate(() => window.Onboarding.reset());
@@ -102,7 +103,7 @@ describe('refresh', () => {
     });
     await expect.poll(() => stepStates(page), { timeout: 5000 }).toEqual([true, false, false]);
     await page.waitForTimeout(500);
-    const reads = env.proxy!.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/v1/public/flowStates'));
+    const reads = env.proxy!.requests.slice(before).filter(isStateRead);
     expect(reads).toHaveLength(1);
     await expect.poll(() => seen(page)).toContain('step.complete:one');
     await page.evaluate(() => window.Onboarding.reset());

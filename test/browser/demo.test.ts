@@ -1,4 +1,5 @@
 // `npm start`'s demo, run as a stranger would: the demo page on one port shows the banner from the service on another.
+// test/browser/demo-journeys.test.ts walks through the rest of the demo.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
@@ -9,7 +10,7 @@ let browser: LaunchedBrowser;
 
 beforeAll(async () => {
   demo = spawn(process.execPath, ['demo/serve.mjs'], {
-    env: { ...process.env, API_PORT: '0', DEMO_PORT: '0', DATABASE: 'memory' },
+    env: { ...process.env, API_PORT: '0', DEMO_PORT: '0', PREVIEW_PORT: '0', DATABASE: 'memory' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   demo.stdout!.on('data', (chunk) => (output += chunk));
@@ -33,17 +34,18 @@ afterAll(async () => {
 });
 
 describe('npm start', () => {
-  it('prints both URLs and the public key, and the demo page shows the banner', async () => {
+  it('prints the URLs and the public key, and the demo page shows the banner', async () => {
     const site = /demo site:\s+(\S+)/.exec(output)?.[1];
     const api = /service API:\s+(\S+)/.exec(output)?.[1];
     expect(site).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(new URL(site!).port).not.toBe(new URL(api!).port);
+    expect(output).toMatch(/live preview:\s+http:\/\/127\.0\.0\.1:\d+\/preview\//);
 
     const page = await browser.context.newPage();
     await page.goto(site!);
     const title = page.locator('onboarding-banner [part="title"]');
-    await expect.poll(() => title.textContent(), { timeout: 10_000 }).toBe('Welcome to Acme Analytics');
+    await expect.poll(() => title.textContent(), { timeout: 10_000 }).toBe('You are on the Free plan');
     await page.close();
   });
 });

@@ -155,3 +155,20 @@ describe('failures while rendering', () => {
     expect(el.isConnected).toBe(true);
   });
 });
+
+describe('rendering many flows', () => {
+  it('renders an element again only when its own flow changes', async () => {
+    seedFlow('one', 'BANNER', { steps: [{ id: 'a', title: 'One' }, { id: 'b', title: 'One, next' }] });
+    seedFlow('two', 'BANNER', { steps: [{ id: 'a', title: 'Two' }] });
+    const first = await fixture<OnboardingBanner>(html`<onboarding-banner flow="one"></onboarding-banner>`);
+    const second = await fixture<OnboardingBanner>(html`<onboarding-banner flow="two"></onboarding-banner>`);
+    const renders = { one: vi.spyOn(first, 'render'), two: vi.spyOn(second, 'render') };
+    // Only flow one moves on: a new state object for it, the same one for flow two.
+    seedFlow('one', 'BANNER', { steps: [{ id: 'a', title: 'One' }, { id: 'b', title: 'One, next' }] }, { current: 'b', steps: { a: { completed: true } } });
+    await first.updateComplete;
+    await second.updateComplete;
+    expect(first.shadowRoot!.querySelector('[part="title"]')!.textContent).toBe('One, next');
+    expect(renders.one).toHaveBeenCalledTimes(1);
+    expect(renders.two).not.toHaveBeenCalled();
+  });
+});

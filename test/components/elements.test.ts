@@ -10,6 +10,7 @@ import type { OnboardingForm } from '../../src/components/form/form.component.js
 import type { OnboardingFlow } from '../../src/components/flow/flow.component.js';
 import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
 import { recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
+import type { FlowData } from '../../src/api/wire.js';
 
 beforeAll(() => registerElements());
 beforeEach(() => $elementOptions.set({ autoMount: false }));
@@ -73,6 +74,35 @@ describe('<onboarding-checklist>', () => {
     const progress = q(el, 'progress') as HTMLProgressElement;
     expect([progress.value, progress.max]).toEqual([2, 4]);
     expect(qa(el, '[part~="step"]').map((s) => s.getAttribute('part'))).toEqual(['step step-done', 'step step-skipped', 'step step-blocked', 'step step-current']);
+  });
+
+  it('shows the "all done" state when the list is finished on the page, until it is closed', async () => {
+    seed({ a: { completed: true }, b: { completed: true }, c: { completed: true } }, false, 'd');
+    const el = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list"></onboarding-checklist>`);
+    expect(q(el, '[part~="done"]')).toBeNull();
+    seedFlow('list', 'CHECKLIST', { title: 'Setup', props: { doneTitle: 'Ready, ${firstName|friend}', doneSubtitle: 'Go <b>build</b>' }, steps: [{ id: 'a' }] }, { completed: true });
+    await el.updateComplete;
+    expect(q(el, '[part~="done"]')!.getAttribute('role')).toBe('status');
+    expect(q(el, '[part="title"]')!.textContent).toBe('✓ Ready, friend');
+    expect(q(el, '[part="subtitle"] b')!.textContent).toBe('build');
+    (q(el, '[part="close-button"]') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(q(el, '[part~="base"]')).toBeNull();
+  });
+
+  it('shows a list finished elsewhere only with whenDone: keep, and never with whenDone: hide', async () => {
+    const finished = (whenDone?: string) => seedFlow('list', 'CHECKLIST', { props: { whenDone: whenDone as 'keep' }, steps: [{ id: 'a' }] }, { completed: true });
+    finished();
+    const plain = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list"></onboarding-checklist>`);
+    expect(q(plain, '[part~="base"]')).toBeNull();
+    finished('keep');
+    const kept = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list"></onboarding-checklist>`);
+    expect(q(kept, '[part="title"]')!.textContent).toBe('✓ All done');
+    seed({}, false);
+    const hidden = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list"></onboarding-checklist>`);
+    finished('hide');
+    await hidden.updateComplete;
+    expect(q(hidden, '[part~="base"]')).toBeNull();
   });
 
   it('locks later steps in a sequential list and does not open blocked or locked steps', async () => {
@@ -174,7 +204,7 @@ describe('<onboarding-form>', () => {
 });
 
 describe('<onboarding-survey>', () => {
-  const data = {
+  const data: FlowData = {
     steps: [
       { id: 'rate', title: 'Rate us', type: 'rating', props: { max: 5 } },
       { id: 'pick', title: 'What do you use?', type: 'multiple', options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }, { value: 'c', label: 'C' }] },

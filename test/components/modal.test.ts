@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
-import { registerElements } from '../../src/components/register.js';
+import { registerElements } from '../../src/index.js';
 import { $activeModal, releaseModal, requestModal } from '../../src/components/shared/modal-queue.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import { deepQuery } from '../../src/components/tour/deep-query.js';

@@ -46,6 +46,15 @@ describe('rich text subset', () => {
     expect(el.textContent).toBe('Hi <img src=x onerror=alert(1)>, plan Pro, !');
   });
 
+  it('shows ${name|fallback} when the variable is missing or empty, and the value when it is there', async () => {
+    const guest = await renderRich('Hi ${firstName|there}, a new <b>${feature | dark mode}</b>${none|}.', { feature: '' });
+    expect(guest.textContent).toBe('Hi there, a new dark mode.');
+    const known = await renderRich('Hi ${firstName|there}', { firstName: 'Ada' });
+    expect(known.textContent).toBe('Hi Ada');
+    expect(plainText('${plan.name|Free} &amp; more', { plan: {} })).toBe('Free & more');
+    expect(substitute('/u/${id|a b}', {}, encodeURIComponent)).toBe('/u/a%20b');
+  });
+
   it('encodes variables inside link addresses, so a value cannot change the scheme', () => {
     const nodes = parseRichText('<a href="${url}">x</a><a href="https://x.test/u/${id}">y</a>', { url: 'javascript:alert(1)', id: 'a b/c' });
     expect(nodes[0]).toEqual({ tag: 'a', href: 'javascript%3Aalert(1)', children: ['x'] });

@@ -1,5 +1,5 @@
 // Fixtures for the component tests: seeds the flow stores and records the actions an element runs.
-import { $flowDefinitions, $flowStates, parseDefinitions } from '../../src/stores/flows.js';
+import { $flowDefinitions, $flowStates } from '../../src/stores/flows.js';
 import { $userProperties } from '../../src/stores/user.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import type { FlowData, FlowState, FlowType, StepState } from '../../src/api/wire.js';
@@ -14,12 +14,9 @@ export interface SeedOptions {
 
 /** Puts one flow definition and the user's state in it into the stores. */
 export function seedFlow(slug: string, type: FlowType, data: FlowData, options: SeedOptions = {}): void {
-  const [definition] = Object.values(
-    parseDefinitions([
-      { id: 1, slug, name: `Flow ${slug}`, type, status: 'ACTIVE', version: 1, targetingLogic: '', createdAt: '', modifiedAt: '', codeSnippet: '', data: JSON.stringify(data) },
-    ]),
-  );
-  $flowDefinitions.set({ ...$flowDefinitions.get(), [slug]: definition! });
+  // A copy, as the script's own definitions come from parsed answers.
+  const definition = { slug, name: `Flow ${slug}`, type, version: 1, data: JSON.parse(JSON.stringify(data)) as FlowData };
+  $flowDefinitions.set({ ...$flowDefinitions.get(), [slug]: definition });
   const steps = data.steps.map((step) => ({
     id: step.id,
     $state: { started: false, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [], ...options.steps?.[step.id] },

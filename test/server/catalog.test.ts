@@ -23,6 +23,10 @@ const INVALID: Record<string, string> = {
   // YAML escapes that PostgreSQL cannot store: once, either of these stopped the whole service at start.
   'nul.yaml': 'slug: nul\nname: x\ntype: CARD\ndata:\n  steps:\n    - id: a\n      title: "a\\0b"\n',
   'surrogate.yaml': 'slug: surrogate\nname: "\\uD800"\ntype: CARD\ndata:\n  steps:\n    - id: a\n',
+  // What the flow schema refuses: an unknown key, a missing field, a wrong type.
+  'unknown-key.yaml': 'slug: unknown-key\nname: x\ntype: FORM\ndata:\n  steps:\n    - id: a\n      fields:\n        - id: email\n          name: email\n          type: email\n          label: Email\n',
+  'missing.yaml': 'slug: missing\ntype: CARD\ndata:\n  steps:\n    - id: a\n',
+  'wrong-type.yaml': 'slug: wrong-type\nname: x\ntype: FORM\ndata:\n  steps:\n    - id: a\n      fields:\n        - { id: role, type: select, label: Role, options: [Engineer] }\n',
 };
 
 beforeAll(async () => {
@@ -44,15 +48,18 @@ const readStates = async (userId: string): Promise<FlowStatesResponse> => (await
 describe('invalid flow files', () => {
   it('refuses each with a message naming the file and the problem, and loads the others', async () => {
     const problems: Record<string, RegExp> = {
-      'bad-yaml.yaml': /bad YAML/,
-      'unknown-type.yaml': /unknown type "POPUP"/,
-      'dup-slug.yaml': /duplicate slug "welcome".*a-welcome\.yaml/,
-      'dup-step.yaml': /duplicate step id "a"/,
-      'bad-cel.yaml': /targetingLogic does not compile as CEL/,
-      'bad-step-cel.yaml': /step "a" startCriteria does not compile as CEL/,
-      'bad-action.yaml': /unknown action "step.finish"/,
-      'nul.yaml': /"data\.steps\.0\.title" holds a NUL character/,
-      'surrogate.yaml': /"name" holds a NUL character \(\\0\) or an unpaired surrogate/,
+      'bad-yaml.yaml': /line 2: bad YAML/,
+      'unknown-type.yaml': /: type \(line 3\): unknown value "POPUP"; expected one of ANNOUNCEMENT, BANNER/,
+      'dup-slug.yaml': /slug \(line 2\): duplicate slug "welcome".*a-welcome\.yaml/,
+      'dup-step.yaml': /data\.steps\[1\]\.id \(line 8\): duplicate step id "a" \(also data\.steps\[0\]\)/,
+      'bad-cel.yaml': /: targetingLogic \(line 4\): does not compile as CEL/,
+      'bad-step-cel.yaml': /data\.steps\[0\]\.startCriteria \(line 7\): does not compile as CEL/,
+      'bad-action.yaml': /data\.steps\[0\]\.primaryButton\.action \(line 7\): unknown value "step\.finish"/,
+      'nul.yaml': /data\.steps\[0\]\.title \(line 7\): holds a NUL character/,
+      'surrogate.yaml': /: name \(line 2\): holds a NUL character \(\\0\) or an unpaired surrogate/,
+      'unknown-key.yaml': /data\.steps\[0\]\.fields\[0\]\.name \(line 9\): unknown key \(did you mean "id"\?\); expected one of id, type, label/,
+      'missing.yaml': /: name \(line 1\): required, but missing/,
+      'wrong-type.yaml': /data\.steps\[0\]\.fields\[0\]\.options\[0\] \(line 8\): expected a mapping with value and label, got the string "Engineer"/,
     };
     for (const [file, problem] of Object.entries(problems)) {
       const warning = warnings.find((w) => w.includes(`flow file ${file} refused`));

@@ -18,7 +18,12 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'onboarding-cli-'));
   writeFileSync(join(dir, 'banner.yaml'), bannerFlowYaml('welcome'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Every process a test starts is stopped at the end, even when a test failed before it could stop it.
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
   const { ONBOARDING_PUBLIC_KEYS: _p, ONBOARDING_PRIVATE_KEYS: _s, ...base } = process.env;
@@ -27,11 +32,15 @@ async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}, cw
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(cwd ? { cwd } : {}),
   });
+  children.add(child);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 60_000);
     child.stdout!.on('data', () => {
       if (/public key:.*\n.*private key/s.test(output) || (/listening on/.test(output) && env.ONBOARDING_PUBLIC_KEYS)) {
         clearTimeout(timer);

@@ -184,7 +184,7 @@ describe('flow transitions', () => {
 
   it('uses the client createdAt for lastActionAt and the response time', async () => {
     const userId = newUser();
-    const createdAt = '2025-01-02T03:04:05.000Z';
+    const createdAt = '2024-01-02T03:04:05.000Z';
     const tasks = flow((await write(userId, 'tasks', 'a', 'STARTED_STEP', { createdAt })).body, 'tasks');
     expect(tasks.$state.lastActionAt).toBe(createdAt);
     expect(tasks.data.steps[0]!.$state.lastActionAt).toBe(createdAt);

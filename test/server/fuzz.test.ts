@@ -113,6 +113,17 @@ const VALID_BODIES: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   ),
 };
 
+/** A batch of valid-looking writes, one of each endpoint's bodies under its own key (`taken` is a key already used). */
+const WRITE = fc.oneof(
+  ...(['users', 'groups', 'flowStates'] as const).map((path) =>
+    fc.record({ path: fc.constant(path), idempotencyKey: fc.oneof(fc.uuid(), fc.constantFrom('taken')), body: VALID_BODIES[`/v1/public/${path}`]! }),
+  ),
+);
+VALID_BODIES['/v1/public/batch'] = fc.record(
+  { writes: fc.array(WRITE, { minLength: 1, maxLength: 3 }), knownVersions: fc.dictionary(fc.constantFrom('setup', 'welcome'), fc.nat(3)) },
+  { requiredKeys: ['writes'] },
+);
+
 /** Anything a field might be sent as: IDs at the edges, any JSON, strings of any code points, dates at the edges. */
 const EDGE_VALUE = fc.oneof(ID_LIKE, JSON_VALUE, DATE_STRING, PROPERTIES, EVENTS, ACTION);
 
@@ -162,18 +173,24 @@ const HEADERS = fc.record(
       fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', ''),
     ),
     idempotencyKey: fc.oneof(fc.constant(undefined), fc.uuid(), fc.constantFrom('taken', 'k'.repeat(300), 'with space')),
+    // Where the key goes: the Authorization header, the publicKey query field (as a page without a preflight sends it), or both.
+    keyIn: fc.oneof({ weight: 8, arbitrary: fc.constant('header') }, fc.constantFrom('query', 'both')),
   },
-  { requiredKeys: ['key', 'contentType'] },
+  { requiredKeys: ['key', 'contentType', 'keyIn'] },
 );
+const withKey = (path: string, search: string, key: string, keyIn: string) => {
+  const query = keyIn === 'header' ? search : [search, `publicKey=${encodeURIComponent(key)}`].filter(Boolean).join('&');
+  return `${path}${query ? `?${query}` : ''}`;
+};
 
 const REQUEST: fc.Arbitrary<FuzzRequest> = fc.oneof(
   ...Object.keys(BODIES).map((path) =>
     fc.tuple(RAW_BODY(path), HEADERS, fc.oneof(fc.constant(''), query(['content']))).map(([body, headers, search]): FuzzRequest => ({
       method: 'POST',
-      path: `${path}${search ? `?${search}` : ''}`,
+      path: withKey(path, search, headers.key, headers.keyIn),
       body,
       headers: {
-        ...(headers.key ? { Authorization: `Bearer ${headers.key}` } : {}),
+        ...(headers.key && headers.keyIn !== 'query' ? { Authorization: `Bearer ${headers.key}` } : {}),
         ...(headers.contentType ? { 'Content-Type': headers.contentType } : {}),
         ...(headers.idempotencyKey ? { 'Idempotency-Key': headers.idempotencyKey } : {}),
       },

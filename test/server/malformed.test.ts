@@ -1,7 +1,7 @@
 // No input produces a 500: a table of malformed requests, each answered with the right 4xx problem body and no change to stored state.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bannerFlowYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
+import { bannerFlowYaml, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 
 let service: TestService;
 
@@ -29,6 +29,10 @@ async function storedState(): Promise<Record<string, unknown[]>> {
   return state;
 }
 
+/** One users write of a batch, with `change` applied (an undefined value removes the field). */
+const batchWrite = (change: Record<string, unknown> = {}) =>
+  Object.fromEntries(Object.entries({ path: 'users', idempotencyKey: 'k1', body: { userId: 'batch-x', events: [{ event: 'e' }] }, ...change }).filter(([, value]) => value !== undefined));
+
 const nested = (depth: number) => `{"userId":"deep","properties":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
 const json = { 'Content-Type': 'application/json' };
 
@@ -39,7 +43,8 @@ interface Case {
   /** A string is sent as is; anything else JSON-encoded. */
   body?: unknown;
   headers?: Record<string, string>;
-  key?: string;
+  /** The Authorization key; null sends none. */
+  key?: string | null;
   status: number;
   /** The field the problem names; a RegExp when the exact path is long. */
   field?: string | RegExp;
@@ -54,7 +59,7 @@ const CASES: Case[] = [
   { name: 'JSON null', method: 'POST', path: '/v1/public/flowStates', body: 'null', status: 400 },
   { name: 'an empty JSON body', method: 'POST', path: '/v1/public/users', body: '', headers: json, status: 400, field: 'body' },
   { name: 'no body at all', method: 'POST', path: '/v1/public/users', status: 400 },
-  { name: 'text/plain', method: 'POST', path: '/v1/public/users', body: '{"userId":"x"}', headers: { 'Content-Type': 'text/plain' }, status: 415 },
+  { name: 'text/plain that is not JSON', method: 'POST', path: '/v1/public/users', body: 'userId=x', headers: { 'Content-Type': 'text/plain' }, status: 400, field: 'body' },
   { name: 'a form body', method: 'POST', path: '/v1/public/users', body: 'userId=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, status: 415 },
   { name: 'XML', method: 'POST', path: '/v1/public/groups', body: '<groupId>x</groupId>', headers: { 'Content-Type': 'application/xml' }, status: 415 },
   { name: 'a gzip Content-Encoding', method: 'POST', path: '/v1/public/users', body: '{"userId":"x"}', headers: { ...json, 'Content-Encoding': 'gzip' }, status: 415 },
@@ -130,6 +135,26 @@ const CASES: Case[] = [
   { name: 'answers as CSV of an unknown flow', method: 'GET', path: '/v1/analytics/flows/nope/responses', key: PRIVATE_KEY, headers: { Accept: 'text/csv' }, status: 404, field: 'slug' },
   { name: 'analytics with a public key', method: 'GET', path: '/v1/analytics/flows', status: 403 },
   { name: 'POST on analytics', method: 'POST', path: '/v1/analytics/flows', key: PRIVATE_KEY, body: {}, status: 405 },
+  // The public key in the query
+  { name: 'a private key in the publicKey query field', method: 'POST', path: `/v1/public/users?publicKey=${PRIVATE_KEY}`, body: { userId: 'x' }, key: null, status: 400, field: 'publicKey' },
+  { name: 'an unknown key in the publicKey query field', method: 'POST', path: '/v1/public/users?publicKey=pk_nope', body: { userId: 'x' }, key: null, status: 401, field: 'publicKey' },
+  { name: 'the publicKey query field twice', method: 'GET', path: `/v1/public/flowStates?userId=x&publicKey=${PUBLIC_KEY}&publicKey=${PUBLIC_KEY}`, key: null, status: 400, field: 'publicKey' },
+  { name: 'a key in the header and in the query', method: 'POST', path: `/v1/public/users?publicKey=${PUBLIC_KEY}`, body: { userId: 'x' }, status: 400, field: 'publicKey' },
+  { name: 'a public key in the query on a private path', method: 'DELETE', path: `/v1/users?foreignId=existing&publicKey=${PUBLIC_KEY}`, key: null, status: 403 },
+  // Batches
+  { name: 'a batch without writes', method: 'POST', path: '/v1/public/batch', body: {}, status: 400, field: 'writes' },
+  { name: 'a batch of no writes', method: 'POST', path: '/v1/public/batch', body: { writes: [] }, status: 400, field: 'writes' },
+  { name: 'a batch of 101 writes', method: 'POST', path: '/v1/public/batch', body: { writes: Array.from({ length: 101 }, (_, i) => batchWrite({ idempotencyKey: `k${i}` })) }, status: 400, field: 'writes' },
+  { name: 'a batch write to an unknown path', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite({ path: 'sessions' })] }, status: 400, field: 'writes.0.path' },
+  { name: 'a batch write without a key', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite({ idempotencyKey: undefined })] }, status: 400, field: 'writes.0.idempotencyKey' },
+  { name: 'a batch write with a bad key', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite({ idempotencyKey: 'with space' })] }, status: 400, field: 'writes.0.idempotencyKey' },
+  { name: 'a batch write with an unknown field', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite({ body: { userId: 'x', email: 'a@b.c' } })] }, status: 400, field: 'writes.0.body.email' },
+  { name: 'a batch transition without actionType', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite({ path: 'flowStates', body: { userId: 'x', flowSlug: 'welcome', stepId: 'hello' } })] }, status: 400, field: 'writes.0.body.actionType' },
+  { name: 'a batch read (knownVersions) as a write', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite({ path: 'flowStates', body: { userId: 'x', knownVersions: {} } })] }, status: 400 },
+  { name: 'a batch with an unknown field', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite()], read: true }, status: 400, field: 'read' },
+  { name: 'a batch whose second write is malformed', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite(), batchWrite({ idempotencyKey: 'k2', body: { userId: 1 } })] }, status: 400, field: 'writes.1.body.userId' },
+  { name: 'a batch with bad knownVersions', method: 'POST', path: '/v1/public/batch', body: { writes: [batchWrite()], knownVersions: { welcome: 'one' } }, status: 400, field: 'knownVersions.welcome' },
+  { name: 'a batch that is not JSON', method: 'POST', path: '/v1/public/batch', body: 'writes=1', headers: { 'Content-Type': 'text/plain' }, status: 400, field: 'body' },
   // Paths and methods
   { name: 'an unknown path', method: 'GET', path: '/v1/public/nothing', status: 404 },
   { name: 'an unknown version', method: 'GET', path: '/v2/public/flows', key: PRIVATE_KEY, status: 404 },
@@ -160,7 +185,7 @@ async function rawHttp(request: string): Promise<{ status: number; headers: Reco
 describe('malformed input', () => {
   it.each(CASES)('answers $status for $name and changes nothing', async (c) => {
     const before = await storedState();
-    const response = await service.call(c.method, c.path, { body: c.body, headers: c.headers, ...(c.key ? { key: c.key } : {}) });
+    const response = await service.call(c.method, c.path, { body: c.body, headers: c.headers, ...(c.key !== undefined ? { key: c.key } : {}) });
     expect(response.status).toBe(c.status);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(response.body).toMatchObject({ type: 'about:blank', status: c.status, title: expect.any(String), detail: expect.any(String) });

@@ -12,7 +12,7 @@ beforeAll(async () => {
   service = await startTestService({
     'setup.yaml': checklistYaml('setup'),
     'team.yaml': checklistYaml('team', "group.properties.tier == 'gold'"),
-    'survey.yaml': 'slug: survey\nname: Survey\ntype: SURVEY\ndata:\n  steps:\n    - id: score\n    - id: pick\n      type: single\n    - id: why\n',
+    'survey.yaml': 'slug: survey\nname: Survey\ntype: SURVEY\ndata:\n  steps:\n    - id: score\n    - id: pick\n      type: single\n      options: [{ value: a, label: A }, { value: b, label: B }]\n    - id: why\n',
   });
   // Some rows, so the tables are not trivially empty.
   for (let i = 0; i < 30; i++) {

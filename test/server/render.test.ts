@@ -11,8 +11,7 @@ name: "A \\"quoted\\" name, with unicode: é ✓"
 type: FORM
 data:
   title: Tell us more
-  props: { layout: wide, nested: { list: [1, 2, { deep: true }] } }
-  custom: 42
+  props: { layout: wide, custom: 42, nested: { list: [1, 2, { deep: true }] } }
   steps:
     - id: first
       title: "Line one\\nline two"
@@ -34,14 +33,17 @@ describe('rendered state answers', () => {
     await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'rich', stepId: 'first', actionType: 'COMPLETED_STEP', data: { name: 'Ada "the" Countess' } } });
     await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', actionType: 'SKIPPED_FLOW' } });
     const version = service.catalog.current();
+    expect(version.flows.map((flow) => flow.flow.slug)).toEqual(['hidden', 'rich', 'setup']);
     const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
     const variants: ReadOptions[] = [{}, { content: 'none' }, { knownVersions: { rich: 1 } }, { knownVersions: { setup: 1, rich: 99 } }];
     for (const options of variants) {
       const text = renderFlowStates(version.flows, snapshot, options);
       expect(JSON.parse(text)).toEqual(deriveFlowStates(version.flows, snapshot, options));
     }
-    // And what a client receives is the same.
+    // And what a client receives is the same, with the content as written.
     const answer = await service.call('GET', `/v1/public/flowStates?userId=${userId}`);
+    expect(answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'rich')).toMatchObject({ flowName: 'A "quoted" name, with unicode: é ✓', data: { props: { custom: 42 } } });
+    expect(answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'rich').data.steps[0].title).toBe('Line one\nline two');
     expect(answer.body).toEqual(deriveFlowStates(version.flows, snapshot));
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
   });

@@ -2,6 +2,7 @@
 import { launchChromium, type LaunchedBrowser } from './chromium.js';
 import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
 import { startTestService, type TestService } from './service.js';
+import type { ServiceOptions } from '../../server/service.js';
 import { startStaticSite, type StaticSite } from './static-site.js';
 
 export interface BrowserEnv {
@@ -16,8 +17,11 @@ export interface BrowserEnv {
 }
 
 /** Starts everything a Chromium test needs; `flows` maps file names to YAML. */
-export async function startBrowserEnv(flows: Record<string, string>, options: { proxy?: boolean } = {}): Promise<BrowserEnv> {
-  const service = await startTestService(flows);
+export async function startBrowserEnv(
+  flows: Record<string, string>,
+  options: { proxy?: boolean; service?: Partial<ServiceOptions> } = {},
+): Promise<BrowserEnv> {
+  const service = await startTestService(flows, options.service);
   const proxy = options.proxy ? await startLoopbackProxy(service.url) : undefined;
   const site = await startStaticSite();
   const browser = await launchChromium();

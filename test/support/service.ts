@@ -95,13 +95,16 @@ export async function startTestInstances(
   };
 }
 
+/** The PostgreSQL server this run's test services use, or undefined on the embedded store. */
+export const postgresServer = (): string | undefined => process.env.ONBOARDING_TEST_DATABASE ?? inject('postgresUrl');
+
 /**
  * In the `service-postgres` project (its global setup starts a cluster), or with
  * `ONBOARDING_TEST_DATABASE=postgres://…` set, each test service gets a fresh database on that
  * server (dropped on close), so the service suite runs against real PostgreSQL through `pg`.
  */
 async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const base = process.env.ONBOARDING_TEST_DATABASE ?? inject('postgresUrl');
+  const base = postgresServer();
   if (!base) return undefined;
   const name = `onboarding_test_${randomBytes(6).toString('hex')}`;
   const admin = async (sql: string) => {

@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 import { startLoopbackProxy } from '../support/loopback-proxy.js';
+import { carriesWrite, isStateRead, writesIn } from '../support/requests.js';
 import { countRows, destroySdks, loadSdk } from './core-fixture.js';
 
 // These tests start a real service and wait for real retries; a busy 2-core machine needs the room.
@@ -124,7 +125,7 @@ describe('logout and switching users', () => {
       await sdk.getFlow('setup')!.steps[0]!.complete();
       await sdk.identify('second-real');
       expect(sdk.getFlow('setup')!.steps[0]!.state.completed).toBe(false);
-      const upserts = proxy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/public/users').map((r) => JSON.parse(r.body));
+      const upserts = proxy.requests.flatMap(writesIn).filter((write) => write.path === 'users').map((write) => write.body);
       expect(upserts.map((u) => u.userId)).toEqual(['first-real', 'second-real']);
       expect(upserts[0].linkGuestId).toMatch(/^guest_/);
       expect(upserts[1].linkGuestId).toBeUndefined();
@@ -144,23 +145,22 @@ describe('identify', () => {
       void sdk.identify('one-trip');
       await ready;
       expect(sdk.getFlow('setup')).toBeDefined();
-      const reads = proxy.requests.filter((r) => r.path.startsWith('/v1/public/flowStates'));
-      expect(reads).toEqual([]);
+      expect(proxy.requests.filter(isStateRead)).toEqual([]);
     } finally {
       await proxy.close();
     }
   });
 
-  it('falls back to GET flowStates when the upsert answers an empty body', async () => {
+  it('reads the state when the upsert answers an empty body', async () => {
     const proxy = await startLoopbackProxy(service.url);
     // A service that follows only the spec: 201 and no body.
-    proxy.answer((r) => r.method === 'POST' && r.path === '/v1/public/users', 201, '');
+    proxy.answer(carriesWrite('users'), 201, '');
     try {
       const { sdk, ready } = await loadSdk(proxy.url, PUBLIC_KEY);
       await sdk.identify('spec-only');
       await ready;
       expect(sdk.getFlow('setup')).toBeDefined();
-      expect(proxy.requests.some((r) => r.method === 'GET' && r.path === '/v1/public/flowStates?userId=spec-only')).toBe(true);
+      expect(proxy.requests.some((r) => isStateRead(r) && JSON.parse(r.body).userId === 'spec-only')).toBe(true);
     } finally {
       await proxy.close();
     }
@@ -197,14 +197,14 @@ describe('cache', () => {
     expect(second.events).toContainEqual({ name: 'step.complete', slug: 'setup', step: 'two' });
   });
 
-  it('keeps parsed definitions whose version did not change', async () => {
+  it('keeps the definitions whose version did not change, and takes a new version from the next read', async () => {
     const first = await loadSdk(service.url, PUBLIC_KEY);
     await first.ready;
     await vi.waitFor(() => expect(Object.keys(first.stores.$flowDefinitions.get())).toContain('setup'));
     const before = first.stores.$flowDefinitions.get();
     await service.writeFlow('setup.yaml', checklistYaml('setup').replace('title: One', 'title: Uno'));
     await first.sdk.refresh();
-    await vi.waitFor(() => expect(first.stores.$flowDefinitions.get().setup!.record.version).toBe(2));
+    await vi.waitFor(() => expect(first.stores.$flowDefinitions.get().setup!.version).toBe(2));
     const after = first.stores.$flowDefinitions.get();
     expect(after.setup!.data.steps[0]!.title).toBe('Uno');
     expect(after['guest-tour']).toBe(before['guest-tour']);

@@ -2,7 +2,8 @@
 import nodeConsole from 'node:console';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-import { startLoopbackProxy, type LoopbackProxy, type SeenRequest } from '../support/loopback-proxy.js';
+import { startLoopbackProxy, type LoopbackProxy } from '../support/loopback-proxy.js';
+import { carriesWrite, isStateRead, writesIn } from '../support/requests.js';
 import { blockedYaml, countRows, destroySdks, loadSdk } from './core-fixture.js';
 
 // These tests start a real service and wait for real retries; a busy 2-core machine needs the room.
@@ -11,7 +12,7 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 let service: TestService;
 let proxy: LoopbackProxy;
 
-const isWrite = (path: string) => (r: SeenRequest) => r.method === 'POST' && r.path === path;
+const isTransition = carriesWrite('flowStates');
 const outboxLength = () => JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]').length as number;
 const completed = (sdk: { getFlow(slug: string): { steps: Array<{ state: { completed: boolean } }> } | undefined }) =>
   sdk.getFlow('setup')!.steps.map((s) => s.state.completed);
@@ -51,7 +52,7 @@ describe('outbox', () => {
     expect(errors.map((e) => e.code)).toContain('write-failed');
 
     // Back up, but the first answer is lost after the service applied the write: the retry must not apply it twice.
-    proxy.loseAnswer(isWrite('/v1/public/flowStates'));
+    proxy.loseAnswer(isTransition);
     proxy.up();
     await vi.waitFor(() => expect(outboxLength()).toBe(0), { timeout: 20_000, interval: 100 });
 
@@ -61,12 +62,12 @@ describe('outbox', () => {
     expect(step!.data).toEqual({ answer: 1 });
 
     // Each write kept its Idempotency-Key across attempts, and reached the service in the order it was made.
-    const writes = proxy.requests.filter((r) => r.method === 'POST' && r.idempotencyKey);
+    const writes = proxy.requests.flatMap(writesIn).map((write) => ({ ...write, text: JSON.stringify(write.body) }));
     const keyOf = new Map<string, Set<string>>();
-    for (const write of writes) keyOf.set(write.body, (keyOf.get(write.body) ?? new Set()).add(write.idempotencyKey!));
+    for (const write of writes) keyOf.set(write.text, (keyOf.get(write.text) ?? new Set()).add(write.key!));
     expect([...keyOf.values()].every((keys) => keys.size === 1)).toBe(true);
-    expect(new Set(writes.map((w) => w.idempotencyKey)).size).toBe(keyOf.size);
-    const order = [...new Set(writes.map((w) => w.body))].map((body) => JSON.parse(body));
+    expect(new Set(writes.map((w) => w.key)).size).toBe(keyOf.size);
+    const order = [...new Set(writes.map((w) => w.text))].map((body) => JSON.parse(body));
     expect(order.slice(-4).map((b) => b.stepId ?? b.events[0].event)).toEqual(['one', 'clicked-export', 'two', 'clicked-share']);
     expect(completed(sdk)).toEqual([true, false, false]);
   });
@@ -75,13 +76,13 @@ describe('outbox', () => {
     const { sdk, ready } = await loadSdk(proxy.url, PUBLIC_KEY);
     await sdk.identify('busy-user');
     await ready;
-    proxy.answer(isWrite('/v1/public/flowStates'), 429, '{"status":429}', { headers: { 'Retry-After': '1' }, times: 1 });
-    proxy.answer(isWrite('/v1/public/flowStates'), 503, '{"status":503}', { times: 1 });
+    proxy.answer(isTransition, 429, '{"status":429}', { headers: { 'Retry-After': '1' }, times: 1 });
+    proxy.answer(isTransition, 503, '{"status":503}', { times: 1 });
     await sdk.getFlow('setup')!.steps[0]!.complete();
     await vi.waitFor(() => expect(outboxLength()).toBe(0), { timeout: 15_000, interval: 50 });
-    const attempts = proxy.requests.filter(isWrite('/v1/public/flowStates'));
+    const attempts = proxy.requests.filter(isTransition);
     expect(attempts).toHaveLength(3);
-    expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+    expect(new Set(attempts.flatMap(writesIn).map((write) => write.key)).size).toBe(1);
     // The 429 asked for a second; the 503 after it is retried with a backoff of its own.
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(1000);
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(250);
@@ -132,8 +133,8 @@ describe('stale answers', () => {
     const { sdk, ready, events } = await loadSdk(proxy.url, PUBLIC_KEY);
     await sdk.identify('stale-write-user');
     await ready;
-    const first = proxy.hold(isWrite('/v1/public/flowStates'));
-    const second = proxy.hold(isWrite('/v1/public/flowStates'));
+    const first = proxy.hold(isTransition);
+    const second = proxy.hold(isTransition);
     await sdk.getFlow('setup')!.steps[0]!.complete();
     await first.arrived;
     await sdk.getFlow('setup')!.steps[1]!.complete();
@@ -161,7 +162,7 @@ describe('stale answers', () => {
     const { sdk, ready } = await loadSdk(proxy.url, PUBLIC_KEY);
     await sdk.identify('stale-read-user');
     await ready;
-    const read = proxy.hold((r) => r.method === 'GET' && r.path.startsWith('/v1/public/flowStates'));
+    const read = proxy.hold(isStateRead);
     const refreshing = sdk.refresh();
     await read.arrived;
     await sdk.getFlow('setup')!.steps[0]!.complete();

@@ -1,25 +1,15 @@
-// The flow model: definitions parsed and checked, joined with state into Flow and Step objects.
+// The flow model: content taken from state answers and checked, joined with state into Flow and Step objects.
 import { describe, expect, it, vi } from 'vitest';
+import { isDefinition } from '../../src/api/guards.js';
 import type { FlowData, FlowState } from '../../src/api/wire.js';
+import { definitionOf, stateOnly } from '../../src/core/cache.js';
 import { onError } from '../../src/core/report.js';
-import { buildFlow } from '../../src/flows/flow.js';
-import { $flowDefinitions, $flows, $flowStates, parseDefinitions } from '../../src/stores/flows.js';
+import { buildFlow, type FlowDefinition } from '../../src/flows/flow.js';
+import { $flowDefinitions, $flows, $flowStates } from '../../src/stores/flows.js';
 
-const definitions = parseDefinitions([
-  {
-    id: 1,
-    slug: 'tour',
-    name: 'Tour',
-    type: 'CHECKLIST',
-    status: 'ACTIVE',
-    version: 3,
-    targetingLogic: '',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    modifiedAt: '2026-01-01T00:00:00.000Z',
-    codeSnippet: '',
-    data: JSON.stringify({ steps: [{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }, { id: 'c', title: 'C' }] }),
-  },
-]);
+const definitions: Record<string, FlowDefinition> = {
+  tour: { slug: 'tour', name: 'Tour', type: 'CHECKLIST', version: 3, data: { steps: [{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }, { id: 'c', title: 'C' }] } },
+};
 
 const step = (id: string, over: Partial<FlowState['data']['steps'][number]['$state']> = {}) => ({
   id,
@@ -45,25 +35,76 @@ describe('buildFlow', () => {
     expect(flow.steps[2]!.state.visible).toBe(false);
   });
 
-  it('leaves out a definition whose data is not JSON', () => {
-    expect(parseDefinitions([{ ...definitions.tour!.record, slug: 'broken', data: '{nope' }])).toEqual({});
+  it('reports progress 1 for a flow completed before its last step', () => {
+    const state: FlowState = {
+      flowSlug: 'tour',
+      flowName: 'Tour',
+      flowType: 'CHECKLIST',
+      version: 3,
+      data: { steps: [step('a', { completed: true }), step('b', { started: true }), step('c')] },
+      $state: { currentStepId: 'b', currentStepIndex: 1, started: true, completed: true, skipped: false, visible: true, flowResponses: [] },
+    };
+    expect(buildFlow(definitions.tour!, state).progress).toBe(1);
+    expect(buildFlow(definitions.tour!, { ...state, $state: { ...state.$state, completed: false, skipped: true } }).progress).toBeCloseTo(1 / 3);
   });
 
-  it('refuses a record without a string slug, data without steps, or a step without a string id, and keeps what the slug had', () => {
-    const tour = definitions.tour!.record;
-    const refused: unknown[] = [];
-    const records = [
+  it('takes a definition from the content a state answer carries, and the state without it', () => {
+    const answered: FlowState = {
+      flowSlug: 'tour',
+      flowName: 'Tour',
+      flowType: 'CHECKLIST',
+      version: 3,
+      data: { title: 'Get going', props: { dismissible: false }, steps: [{ ...step('a'), title: 'A', primaryButton: { title: 'Go' } }] },
+      $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
+    };
+    expect(definitionOf(answered)).toEqual({
+      slug: 'tour',
+      name: 'Tour',
+      type: 'CHECKLIST',
+      version: 3,
+      data: { title: 'Get going', props: { dismissible: false }, steps: [{ id: 'a', title: 'A', primaryButton: { title: 'Go' } }] },
+    });
+    expect(stateOnly(answered).data).toEqual({ steps: [step('a')] });
+    expect(definitionOf({ ...answered, flowType: 'POPUP' as never })).toBeUndefined();
+    expect(definitionOf({ ...answered, flowName: 7 as never })).toBeUndefined();
+  });
+
+  it('refuses a cached definition without a slug, a name, a known type, a version, or steps with string ids', () => {
+    const tour = definitions.tour!;
+    expect(isDefinition(tour)).toBe(true);
+    for (const bad of [
       null,
       { ...tour, slug: 7 },
-      { ...tour, slug: 'no-steps', data: JSON.stringify({ title: 'No steps' }) },
-      { ...tour, slug: 'bad-step', data: JSON.stringify({ steps: [{ title: 'No id' }] }) },
-      { ...tour, slug: 'null-step', data: JSON.stringify({ steps: [null] }) },
-      { ...tour, version: 4, data: JSON.stringify({ steps: 'none' }) },
-    ];
-    const parsed = parseDefinitions(records, definitions, (record) => refused.push(record));
-    expect(Object.keys(parsed)).toEqual(['tour']);
-    expect(parsed.tour).toBe(definitions.tour);
-    expect(refused).toEqual(records);
+      { ...tour, name: undefined },
+      { ...tour, type: 'POPUP' },
+      { ...tour, version: '3' },
+      { ...tour, data: { title: 'No steps' } },
+      { ...tour, data: { steps: [{ title: 'No id' }] } },
+      { ...tour, data: { steps: [null] } },
+    ]) {
+      expect(isDefinition(bad)).toBe(false);
+    }
+  });
+
+  it('keeps the Flow object of a flow whose definition and state did not change', () => {
+    const state = (flowSlug: string): FlowState => ({
+      flowSlug,
+      flowName: flowSlug,
+      flowType: 'CHECKLIST',
+      version: 3,
+      data: { steps: [step('a')] },
+      $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
+    });
+    const one = state('tour');
+    $flowDefinitions.set({ tour: definitions.tour!, other: { ...definitions.tour!, slug: 'other' } });
+    $flowStates.set({ tour: one, other: state('other') });
+    const before = $flows.get();
+    $flowStates.set({ tour: one, other: state('other') });
+    const after = $flows.get();
+    expect(after.tour).toBe(before.tour);
+    expect(after.other).not.toBe(before.other);
+    $flowDefinitions.set({});
+    $flowStates.set({});
   });
 
   it('leaves out a flow whose definition cannot be built, reports it, and keeps the others', () => {
@@ -79,7 +120,7 @@ describe('buildFlow', () => {
       $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
     });
     // Past the guards, as a page that sets the store itself could do.
-    const broken = { record: { ...definitions.tour!.record, slug: 'broken' }, data: { title: 'No steps' } as unknown as FlowData };
+    const broken = { ...definitions.tour!, slug: 'broken', data: { title: 'No steps' } as unknown as FlowData };
     $flowDefinitions.set({ tour: definitions.tour!, broken });
     $flowStates.set({ tour: state('tour'), broken: state('broken') });
     expect(Object.keys($flows.get())).toEqual(['tour']);

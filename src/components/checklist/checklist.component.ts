@@ -14,13 +14,15 @@ export type ChecklistStepState = 'done' | 'skipped' | 'blocked' | 'locked' | 'cu
 /**
  * @summary A CHECKLIST flow: a title, a progress bar showing "n of m", and expandable steps with their own buttons.
  * Blocked and locked steps cannot be opened; a sequential checklist (`sequential`, or `props.sequential` in the
- * definition) opens steps only in order. A step collapses once it is done and the next one opens.
+ * definition) opens steps only in order. A step collapses once it is done and the next one opens. Once every step
+ * is done it shows an "all done" state (`props.doneTitle`, `props.doneSubtitle`) until closed: by default when the
+ * user finished on this page (`props.whenDone: show`), on every visit (`keep`), or never (`hide`).
  * @tag onboarding-checklist
  *
  * @event onboarding-action - Before a step button or the close button runs its action; cancel it to veto or take over.
  * @event onboarding-step-change - The flow or current step changed.
  *
- * @csspart base - The checklist.
+ * @csspart base - The checklist; the "all done" state also carries `done`.
  * @csspart header - The title row.
  * @csspart title - The checklist title.
  * @csspart progress - The progress bar.
@@ -47,9 +49,12 @@ export class OnboardingChecklist extends OnboardingElement {
   static override styles = [baseStyles, styles];
 
   private lastCurrent: string | undefined;
+  /** The flow was unfinished on this page, so finishing it here shows the "all done" state. */
+  private seen = false;
 
   /** The step the user opened ('' for none); undefined follows the current step. */
   @state() private chosen: string | undefined;
+  @state() private closed = false;
 
   /** Steps open only in order: a step is locked until every earlier visible step is done or skipped. */
   @property({ type: Boolean, reflect: true }) sequential = false;
@@ -69,6 +74,7 @@ export class OnboardingChecklist extends OnboardingElement {
     const current = this.activeFlow?.currentStep?.id;
     if (current !== this.lastCurrent) this.chosen = undefined;
     this.lastCurrent = current;
+    if (this.activeFlow) this.seen = !(this.closed = false);
   }
 
   private toggle(step: Step, stepState: ChecklistStepState, open: boolean): void {
@@ -108,7 +114,21 @@ export class OnboardingChecklist extends OnboardingElement {
     </li>`;
   }
 
+  private renderDone(flow: Flow) {
+    const props = flow.data.props ?? {};
+    return html`<section part="base done" class="surface" role="status">
+      <div part="header" class="header">
+        <h2 part="title" class="title">✓ ${this.plain(props.doneTitle) || this.t('allDone')}</h2>
+        <button part="close-button" class="close" type="button" aria-label=${this.t('close')} @click=${() => (this.closed = true)}>×</button>
+      </div>
+      ${props.doneSubtitle ? html`<p part="subtitle" class="text">${this.rich(props.doneSubtitle)}</p>` : nothing}
+    </section>`;
+  }
+
   override render() {
+    const done = this.currentFlow;
+    const when = done?.data.props?.whenDone;
+    if (done?.isCompleted && !this.closed && when !== 'hide' && (this.seen || when === 'keep')) return this.renderDone(done);
     const flow = this.activeFlow;
     if (!flow) return nothing;
     const steps = this.visibleSteps(flow);

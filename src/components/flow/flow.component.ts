@@ -29,6 +29,7 @@ export class OnboardingFlow extends OnboardingElement {
   static override styles = [baseStyles, styles];
 
   private stamped: Element | undefined;
+  private inner: OnboardingElement | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -90,25 +91,14 @@ export class OnboardingFlow extends OnboardingElement {
   override render() {
     const flow = this.currentFlow;
     if (!flow) return nothing;
-    const theme = this.theme ?? nothing;
-    const pass = { strings: this.strings, variables: this.variables };
-    switch (flow.type) {
-      case 'ANNOUNCEMENT':
-        return html`<onboarding-announcement part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-announcement>`;
-      case 'BANNER':
-        return html`<onboarding-banner part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-banner>`;
-      case 'CARD':
-        return html`<onboarding-card part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-card>`;
-      case 'CHECKLIST':
-        return html`<onboarding-checklist part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-checklist>`;
-      case 'FORM':
-        return html`<onboarding-form part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-form>`;
-      case 'SURVEY':
-        return html`<onboarding-survey part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-survey>`;
-      case 'TOUR':
-        return html`<onboarding-tour part="element" flow=${this.flow} theme=${theme} .strings=${pass.strings} .variables=${pass.variables}></onboarding-tour>`;
-      default:
-        return this.activeFlow ? html`<slot></slot>` : nothing;
+    // Every type but CUSTOM has an element named after it (`onboarding-checklist` for CHECKLIST, …).
+    const tag = `onboarding-${flow.type.toLowerCase()}`;
+    if (flow.type === 'CUSTOM' || !customElements.get(tag)) return this.activeFlow ? html`<slot></slot>` : nothing;
+    if (this.inner?.localName !== tag) {
+      this.inner = document.createElement(tag) as OnboardingElement;
+      this.inner.setAttribute('part', 'element');
     }
+    Object.assign(this.inner, { flow: this.flow, theme: this.theme, strings: this.strings, variables: this.variables });
+    return this.inner;
   }
 }

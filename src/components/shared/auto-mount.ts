@@ -42,6 +42,8 @@ export function startAutoMount(doc: Document = document): () => void {
     }
   };
   const stops = [$flows.listen(sync), $elementOptions.listen(sync), $placedFlows.listen(sync)];
+  // An element defined later (the tour, loaded on demand) is mounted once it is.
+  for (const tag of Object.values(TAGS)) if (!doc.defaultView?.customElements.get(tag)) void doc.defaultView?.customElements.whenDefined(tag).then(sync);
   if (!doc.body) doc.addEventListener('DOMContentLoaded', sync, { once: true });
   sync();
   return () => {

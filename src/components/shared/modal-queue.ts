@@ -27,9 +27,12 @@ function rank(a: Claim, b: Claim): number {
   return b.priority - a.priority || MODAL_TYPE_ORDER.indexOf(a.type) - MODAL_TYPE_ORDER.indexOf(b.type) || a.seq - b.seq;
 }
 
+/** Holds on the slot: while one is in place, nothing opens (the tour chunk is loading). */
+let holds = 0;
+
 function grant(): void {
   scheduled = false;
-  if ($activeModal.get() !== null) return;
+  if ($activeModal.get() !== null || holds > 0) return;
   const next = [...claims.values()].sort(rank)[0];
   if (next) $activeModal.set(next.slug);
 }
@@ -55,4 +58,16 @@ export function releaseModal(slug: string): void {
     $activeModal.set(null);
     schedule();
   }
+}
+
+/** Keeps the slot from being given until the returned function is called (once), so a flow still loading keeps its place. */
+export function holdModal(): () => void {
+  holds++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    holds--;
+    schedule();
+  };
 }

@@ -17,7 +17,8 @@ import { safeMediaUrl, safeTarget, safeUrl } from './url.js';
 type ActionName = Exclude<ButtonAction, false>;
 
 export class OnboardingElement extends LitElement {
-  private readonly flowStore = new StoreController(this, $flows);
+  // One click rebuilds one Flow object; only the elements showing that flow render again.
+  private readonly flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
   private readonly stringStore = new StoreController(this, $strings);
   private readonly propertyStore = new StoreController(this, $userProperties);
   private flowOverride: Flow | undefined;

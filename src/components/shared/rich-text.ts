@@ -7,7 +7,8 @@ import { safeUrl } from './url.js';
  * `<b> <strong> <i> <em> <u> <s> <code> <br> <p> <ul> <ol> <li>` without attributes, and `<a href>` whose
  * address is http(s), mailto, tel, relative or a fragment. Entities `&amp; &lt; &gt; &quot; &#39; &nbsp;` and
  * numeric ones are decoded. Anything else, attributes included, is shown as plain text or dropped.
- * `${name}` is replaced by a user property, as text, after parsing, so a value can never become markup.
+ * `${name}` is replaced by a user property, as text, after parsing, so a value can never become markup;
+ * `${name|fallback}` shows `fallback` (plain text) when the property is missing or empty.
  */
 export const RICH_TAGS = ['b', 'strong', 'i', 'em', 'u', 's', 'code', 'br', 'p', 'ul', 'ol', 'li', 'a'] as const;
 type RichTag = (typeof RICH_TAGS)[number];
@@ -18,7 +19,7 @@ export type Variables = Record<string, unknown>;
 
 const TAG = /<(\/?)([a-zA-Z]+)((?:\s+[a-zA-Z-]+(?:\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|[^\s"'<>=`]+))?)*)\s*\/?>/g;
 const HREF = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>=`]+))/i;
-const VARIABLE = /\$\{\s*([A-Za-z_][\w.-]{0,63})\s*\}/g;
+const VARIABLE = /\$\{\s*([A-Za-z_][\w.-]{0,63})\s*(?:\|\s*([^{}]{0,200}?)\s*)?\}/g;
 const ENTITY = /&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|amp|lt|gt|quot|apos|#39|nbsp);/gi;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 const VOID = new Set<string>(['br']);
@@ -34,15 +35,16 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Replaces `${name}` (dotted paths allowed) with the variable's text; unknown names become empty. */
+/** Replaces `${name}` (dotted paths allowed) with the variable's text; a missing or empty one becomes its `|fallback`, or nothing. */
 export function substitute(text: string, variables: Variables, encode?: (value: string) => string): string {
   if (!text.includes('${')) return text;
-  return text.replace(VARIABLE, (_whole, path: string) => {
+  return text.replace(VARIABLE, (_whole, path: string, fallback: string | undefined) => {
     let value: unknown = variables;
     for (const key of path.split('.')) {
       value = value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key) ? (value as Variables)[key] : undefined;
     }
-    const textValue = value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+    const known = value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+    const textValue = known || fallback || '';
     return encode ? encode(textValue) : textValue;
   });
 }

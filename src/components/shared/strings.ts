@@ -14,6 +14,8 @@ export interface OnboardingStrings {
   /** Checklist progress; `{n}` and `{m}` are replaced. */
   progress: string;
   completed: string;
+  /** Title of a finished checklist. */
+  allDone: string;
   skipped: string;
   locked: string;
   blocked: string;
@@ -39,6 +41,7 @@ export const DEFAULT_STRINGS: OnboardingStrings = {
   stepOf: 'Step {n} of {m}',
   progress: '{n} of {m}',
   completed: 'Completed',
+  allDone: 'All done',
   skipped: 'Skipped',
   locked: 'Locked',
   blocked: 'Not available yet',

@@ -1,0 +1,87 @@
+// Command line: `onboarding-flows check <folder|file>…` prints every problem in flow files with file, line and path.
+import { readFileSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { checkFlowText, readFlowDirectory, type FlowProblem } from './definitions.js';
+
+const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github]
+
+Checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, as the
+service does when it loads them. Prints every problem as file:line:column, the path of the value at
+fault and what was expected. Exits 0 when every file is fine, 1 when one has a problem, 2 on bad usage.
+--format github prints GitHub Actions annotations instead.`;
+
+interface FileReport {
+  file: string;
+  problems: FlowProblem[];
+}
+
+/** Checks the folders and files named; a folder is read as the service reads it (duplicate slugs included). */
+export function checkPaths(paths: string[]): { reports: FileReport[]; checked: number } {
+  const reports: FileReport[] = [];
+  let checked = 0;
+  for (const path of paths) {
+    if (statSync(path).isDirectory()) {
+      const { flows, errors } = readFlowDirectory(path);
+      checked += flows.length + errors.length;
+      for (const error of errors) reports.push({ file: join(path, error.file), problems: error.problems });
+    } else {
+      checked++;
+      const { problems } = checkFlowText(readFileSync(path, 'utf8'));
+      if (problems.length) reports.push({ file: path, problems });
+    }
+  }
+  return { reports, checked };
+}
+
+export function formatReport(report: FileReport, format: 'text' | 'github'): string[] {
+  const near = relative(process.cwd(), report.file);
+  const file = !near || near.startsWith('..') ? report.file || basename(report.file) : near;
+  return report.problems.map((p) =>
+    format === 'github'
+      ? `::error file=${file},line=${p.line},col=${p.column},title=${p.path || 'flow file'}::${p.message.replace(/%/g, '%25').replace(/\n/g, '%0A')}`
+      : `${file}:${p.line}:${p.column}  ${p.path ? `${p.path}: ` : ''}${p.message}`,
+  );
+}
+
+export function main(argv: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, help: { type: 'boolean', default: false } } });
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...paths] = parsed.positionals;
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const format = parsed.values.format;
+  if (command !== 'check' || paths.length === 0 || (format !== 'text' && format !== 'github')) {
+    console.error(USAGE);
+    return 2;
+  }
+  let result;
+  try {
+    result = checkPaths(paths);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
+  const { reports, checked } = result;
+  for (const report of reports) for (const line of formatReport(report, format)) console.log(line);
+  const count = reports.reduce((sum, report) => sum + report.problems.length, 0);
+  const files = `${checked} flow file${checked === 1 ? '' : 's'}`;
+  if (count === 0) {
+    console.log(`${files} checked: no problems`);
+    return 0;
+  }
+  console.log(`${count} problem${count === 1 ? '' : 's'} in ${reports.length} of ${files}`);
+  return 1;
+}
+
+const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
+if (invokedDirectly) process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,141 @@
+// The flow file schema (schema/flow.schema.json, generated from src/api/wire.ts) compiled with Ajv, and its errors in words.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import schema from '../../schema/flow.schema.json';
+
+export type PathSegment = string | number;
+
+/** A schema problem at `segments` (with `key`, the key at fault inside that mapping, when there is one). */
+export interface SchemaProblem {
+  segments: PathSegment[];
+  key?: string;
+  message: string;
+}
+
+export const FLOW_SCHEMA = schema;
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }).compile(schema);
+  return compiled;
+}
+
+/** Every way `value` breaks the flow file schema, in words; empty when it fits. */
+export function validateFlowFile(value: unknown): SchemaProblem[] {
+  const validate = validator();
+  if (validate(value)) return [];
+  const problems: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const problem = describe(error, segmentsOf(value, error.instancePath));
+    if (!problem) continue;
+    const id = JSON.stringify([problem.segments, problem.key, problem.message]);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+/** JSON pointer to path segments: an index where the value there is a list, a key otherwise. */
+function segmentsOf(value: unknown, pointer: string): PathSegment[] {
+  const segments: PathSegment[] = [];
+  let current = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const index = Array.isArray(current) ? Number(key) : undefined;
+    segments.push(index ?? key);
+    current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined;
+  }
+  return segments;
+}
+
+function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | undefined {
+  const parent = (error.parentSchema ?? {}) as { properties?: Record<string, unknown>; required?: string[] };
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'if':
+    case 'const':
+      // The per-type conditions: what failed inside them is reported on its own.
+      return undefined;
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const known = Object.keys(parent.properties ?? {});
+      const guess = closest(key, known);
+      const custom = known.includes('props') ? '; custom data goes under props' : '';
+      return { segments, key, message: `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${known.join(', ')}${custom}` };
+    }
+    case 'required':
+      return { segments, key: String(params.missingProperty), message: 'required, but missing' };
+    case 'type': {
+      const expected = ([] as string[]).concat(params.type as string | string[]);
+      const needs = expected.includes('object') && parent.required?.length ? ` with ${parent.required.join(' and ')}` : '';
+      return { segments, message: `expected ${expected.map(nameOfType).join(' or ')}${needs}, got ${describeValue(error.data)}` };
+    }
+    case 'enum':
+      return {
+        segments,
+        message: `unknown value ${JSON.stringify(error.data)}; expected one of ${(params.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`,
+      };
+    case 'minLength':
+      return { segments, message: params.limit === 1 ? 'expected a non-empty string' : `expected at least ${String(params.limit)} characters` };
+    case 'pattern':
+      return { segments, message: `${describeValue(error.data)} does not match ${String(params.pattern)}` };
+    case 'minimum':
+    case 'maximum':
+      return { segments, message: `expected a number ${String(params.comparison)} ${String(params.limit)}, got ${describeValue(error.data)}` };
+    default:
+      return { segments, message: error.message ?? 'does not fit the flow schema' };
+  }
+}
+
+function nameOfType(type: string): string {
+  return { string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', object: 'a mapping', array: 'a list' }[type] ?? type;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'nothing (null)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value === 'number' ? 'the number' : ''} ${String(value)}`.trim();
+}
+
+/** Keys other tools use for what ours call otherwise. */
+const ALIASES: Record<string, string> = {
+  name: 'id',
+  key: 'id',
+  image: 'imageUri',
+  img: 'imageUri',
+  video: 'videoUri',
+  text: 'subtitle',
+  body: 'subtitle',
+  description: 'subtitle',
+  url: 'uri',
+  href: 'uri',
+  link: 'uri',
+  choices: 'options',
+  button: 'primaryButton',
+};
+
+/** A known key the author probably meant: a known alias, one that begins with the other, or within two edits. */
+function closest(key: string, known: string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const alias = ALIASES[lower];
+  if (alias && known.includes(alias)) return alias;
+  return (
+    known.find((k) => lower.length >= 3 && k.toLowerCase().startsWith(lower)) ??
+    known.find((k) => k.length >= 3 && lower.startsWith(k.toLowerCase())) ??
+    known.find((k) => distance(lower, k.toLowerCase()) <= Math.min(2, Math.floor(k.length / 3)))
+  );
+}
+
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}

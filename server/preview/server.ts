@@ -1,0 +1,135 @@
+// Live preview (development only, `--preview`): a page on its own port that renders every flow of the folder with the
+// real elements, in light, dark and RTL, and reloads when a flow file changes.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { FlowCatalog } from '../flows/catalog.js';
+import { FRAME_HTML, FRAME_JS, PAGE_HTML, PAGE_JS, PREVIEW_CSS } from './assets.js';
+
+export interface PreviewOptions {
+  catalog: FlowCatalog;
+  /** Port to listen on; 0 picks a free one. @default 3101 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** The script-tag build the frames load. @default dist/onboarding.js next to the service build */
+  script?: string;
+}
+
+export interface RunningPreview {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** dist/onboarding.js, whether this module runs from dist/server.mjs or from its source. */
+function findScript(): string | undefined {
+  return ['./onboarding.js', '../../dist/onboarding.js'].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path));
+}
+
+const SECURITY = {
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-cache',
+  'Referrer-Policy': 'no-referrer',
+  // The pages run only their own scripts; flow text goes through the elements' safe rendering.
+  'Content-Security-Policy': "default-src 'self'; img-src * data:; media-src *; style-src 'self' 'unsafe-inline'; frame-ancestors 'self'",
+};
+
+export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
+  const { catalog } = options;
+  const script = options.script ?? findScript();
+  const streams = new Set<ServerResponse>();
+  // Each reload carries the flows, so the page redraws without asking again.
+  const stopListening = catalog.onLoad(() => {
+    if (!streams.size) return;
+    const event = `event: reload\ndata: ${flowsJson()}\n\n`;
+    for (const stream of streams) stream.write(event);
+  });
+
+  function flowsJson(): string {
+    return JSON.stringify({
+      flows: catalog.list().map(({ definition, flow }) => ({
+        file: definition.file,
+        slug: flow.slug,
+        name: flow.name,
+        type: flow.type,
+        status: flow.status,
+        version: flow.version,
+        targetingLogic: flow.targetingLogic,
+        data: definition.data,
+      })),
+      errors: catalog.errors().map((error) => ({ file: error.file, problems: error.problems })),
+    });
+  }
+
+  const send = (response: ServerResponse, type: string, body: string | Buffer) => {
+    response.writeHead(200, { ...SECURITY, 'Content-Type': type }).end(body);
+  };
+
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? '/', 'http://preview').pathname;
+    if (request.method !== 'GET') {
+      response.writeHead(405, { Allow: 'GET' }).end();
+      return;
+    }
+    switch (path) {
+      case '/':
+        response.writeHead(302, { Location: '/preview/' }).end();
+        return;
+      case '/favicon.ico':
+        response.writeHead(204).end();
+        return;
+      case '/preview/':
+        return send(response, 'text/html; charset=utf-8', PAGE_HTML);
+      case '/preview/frame.html':
+        return send(response, 'text/html; charset=utf-8', FRAME_HTML);
+      case '/preview/page.js':
+        return send(response, 'text/javascript; charset=utf-8', PAGE_JS);
+      case '/preview/frame.js':
+        return send(response, 'text/javascript; charset=utf-8', FRAME_JS);
+      case '/preview/preview.css':
+        return send(response, 'text/css; charset=utf-8', PREVIEW_CSS);
+      case '/preview/flows.json':
+        return send(response, 'application/json', flowsJson());
+      case '/preview/onboarding.js':
+        if (!script) {
+          response.writeHead(500, { 'Content-Type': 'text/plain' }).end('dist/onboarding.js is missing: run npm run build.');
+          return;
+        }
+        return send(response, 'text/javascript; charset=utf-8', readFileSync(script));
+      case '/preview/events':
+        response.writeHead(200, { ...SECURITY, 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
+        response.write('retry: 500\n\n');
+        streams.add(response);
+        request.on('close', () => streams.delete(response));
+        return;
+      default:
+        response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+    }
+  };
+
+  const server = createServer((request, response) => {
+    try {
+      handle(request, response);
+    } catch {
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' });
+      response.end('The preview failed; see the service log.');
+    }
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3101, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/preview/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        stopListening();
+        for (const stream of streams) stream.end();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,239 @@
+// In real Chromium, counted through the loopback proxy: what the script asks of the service, and how often (issues 8 and 10).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import type { SeenRequest } from '../support/loopback-proxy.js';
+import { isStateRead, writesIn } from '../support/requests.js';
+import { bannerFlowYaml, checklistYaml, PUBLIC_KEY } from '../support/service.js';
+
+/** A tour for users whose `tour` property is true. */
+const TOUR_YAML = `
+slug: guided
+name: Guided
+type: TOUR
+targetingLogic: "has(user.properties.tour) && user.properties.tour == true"
+data:
+  steps:
+    - id: here
+      title: Look here
+      selector: "#target"
+`;
+
+let env: BrowserEnv;
+
+beforeAll(async () => {
+  env = await startBrowserEnv(
+    {
+      'a-banner.yaml': bannerFlowYaml('welcome', 'Hello, new visitor', 'Drawn from the state answer'),
+      'b-setup.yaml': checklistYaml('setup', '', 3),
+      'c-tour.yaml': TOUR_YAML,
+    },
+    { proxy: true },
+  );
+});
+
+afterAll(() => env?.close());
+
+/** A page of the site's origin with the banner in its markup; `drawnAt` is when it first rendered a step. */
+const bannerPage = (script = '') => `<!doctype html><html><body>
+  <onboarding-banner flow="welcome"></onboarding-banner>
+  <script>
+    localStorage.clear();
+    // Fired from the element's update, right after it rendered the step.
+    document.addEventListener('onboarding-step-change', (event) => {
+      if (event.detail.flow && !window.drawnAt) window.drawnAt = Date.now();
+    });
+  </script>
+  <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
+  ${script}
+</body></html>`;
+
+let pages = 0;
+async function open(html: string): Promise<{ page: Page; since: number; errors: string[] }> {
+  const path = `/requests-${++pages}.html`;
+  env.site.page(path, html);
+  const page = await env.browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const since = env.proxy!.requests.length;
+  await page.goto(`${env.site.url}${path}`);
+  return { page, since, errors };
+}
+
+const drawnAt = (page: Page) => page.evaluate(() => (window as unknown as { drawnAt?: number }).drawnAt);
+const isFlowsListing = (r: SeenRequest) => /^\/v1\/public\/flows(\/|\?|$)/.test(r.path);
+
+describe('drawing from the state answer alone (issue 8)', () => {
+  it('draws a new visitor’s banner after one state request (no preflight), and never lists the flows', async () => {
+    const { page, since, errors } = await open(bannerPage());
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    const drawn = (await drawnAt(page))!;
+    const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
+    // One request and no preflight: one round trip.
+    expect(before).toHaveLength(1);
+    expect(isStateRead(before[0]!)).toBe(true);
+    expect(await page.locator('onboarding-banner [part="subtitle"]').textContent()).toBe('Drawn from the state answer');
+    // The banner records its first showing; wait for those writes, then look at everything the page sent.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
+    expect(env.proxy!.requests.slice(since).filter(isFlowsListing)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('asks writes for no content, and reads only the content of versions it does not hold', async () => {
+    const { page, since, errors } = await open(bannerPage());
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.evaluate(() => window.Onboarding.identify('content-user'));
+    await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.length)).toBe(3);
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
+
+    // A new version of the checklist: the next read carries its content, and only its.
+    await env.service.writeFlow('b-setup.yaml', checklistYaml('setup', '', 2));
+    const readsBefore = env.proxy!.requests.length;
+    await page.evaluate(() => window.Onboarding.refresh());
+    await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.length)).toBe(2);
+    const read = env.proxy!.requests.slice(readsBefore).find(isStateRead)!;
+    expect(JSON.parse(read.body).knownVersions).toEqual({ welcome: 1, setup: 1 });
+    const transitions = env.proxy!.requests.slice(since).filter((r) => writesIn(r).some((write) => write.path === 'flowStates'));
+    expect(transitions.length).toBeGreaterThan(0);
+    // A click's answer carries no content: transitions alone ask for none; a batch with a users write sends the versions it holds.
+    expect(transitions.every((r) => r.path.includes('content=none') || JSON.parse(r.body).knownVersions)).toBe(true);
+    expect(env.proxy!.requests.slice(since).filter(isFlowsListing)).toEqual([]);
+    expect(errors).toEqual([]);
+    await env.service.writeFlow('b-setup.yaml', checklistYaml('setup', '', 3));
+    await page.close();
+  });
+
+  it('paints a returning visitor from the cache before any answer', async () => {
+    const { page, errors } = await open(bannerPage());
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:content'))).toContain('Hello, new visitor');
+    // The next visit's reads are held: only the cache can draw the banner.
+    const held = env.proxy!.hold(isStateRead);
+    const path = `/requests-${++pages}.html`;
+    env.site.page(path, bannerPage().replace('localStorage.clear();', ''));
+    await page.goto(`${env.site.url}${path}`);
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    await held.arrived;
+    held.release();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+/** A page with `count` banners of the flows `many-0`…, and the script; `drawnAt` once every banner rendered a step. */
+const manyPage = (count: number) => `<!doctype html><html><body>
+  ${Array.from({ length: count }, (_, i) => `<onboarding-banner flow="many-${i}"></onboarding-banner>`).join('')}
+  <script>
+    localStorage.clear();
+    const drawn = new Set();
+    document.addEventListener('onboarding-step-change', (event) => {
+      if (event.detail.flow) drawn.add(event.detail.flow.slug);
+      if (drawn.size === ${count} && !window.drawnAt) window.drawnAt = Date.now();
+    });
+  </script>
+  <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
+</body></html>`;
+
+describe('requests on a customer’s page (issue 10)', () => {
+  it('sends the first showings of many flows in one request, each write under its own key', async () => {
+    const count = 8;
+    for (let i = 0; i < count; i++) await env.service.writeFlow(`many-${i}.yaml`, bannerFlowYaml(`many-${i}`, `Banner ${i}`, 'One of many'));
+    try {
+      const { page, since, errors } = await open(manyPage(count));
+      await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+      const guest = await page.evaluate(() => window.Onboarding.userId);
+      await expect.poll(() => env.service.db.query('SELECT count(*)::int AS n FROM flow_states WHERE user_id = $1', [guest])).toEqual([{ n: count }]);
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
+      const carrying = env.proxy!.requests.slice(since).filter((r) => writesIn(r).length > 0);
+      expect(carrying).toHaveLength(1);
+      const writes = writesIn(carrying[0]!);
+      expect(writes.filter((write) => write.body.actionType === 'STARTED_FLOW' || write.body.actionType === 'STARTED_STEP').length).toBeGreaterThanOrEqual(count);
+      expect(new Set(writes.map((write) => write.key)).size).toBe(writes.length);
+      // The answer to these writes asked for no content.
+      expect(carrying[0]!.path).toContain('content=none');
+      expect(env.proxy!.requests.slice(since).filter((r) => r.method === 'OPTIONS')).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      for (let i = 0; i < count; i++) await env.service.writeFlow(`many-${i}.yaml`, bannerFlowYaml(`many-${i}`).replace('status: ACTIVE', 'status: DRAFT'));
+    }
+  });
+
+  it('draws a new user identified right after the tag after one request, with no read before it', async () => {
+    const { page, since, errors } = await open(bannerPage(`<script>Onboarding.identify('identified-at-once', { plan: 'pro' });</script>`));
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    const drawn = (await drawnAt(page))!;
+    const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
+    expect(before).toHaveLength(1);
+    expect(writesIn(before[0]!).map((write) => [write.path, write.body.userId])).toEqual([['users', 'identified-at-once']]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('makes no preflight through a whole journey: read, identify, clicks, track, group, refresh', async () => {
+    const { page, since, errors } = await open(bannerPage());
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.evaluate(async () => {
+      await window.Onboarding.identify('no-preflight-user', { plan: 'pro' });
+      await window.Onboarding.getFlow('setup')!.steps[0]!.complete({ answer: 1 });
+      await window.Onboarding.track('clicked');
+      await window.Onboarding.group('no-preflight-team', { tier: 'gold' });
+      await window.Onboarding.refresh();
+    });
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
+    const seen = env.proxy!.requests.slice(since);
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.filter((r) => r.method === 'OPTIONS')).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the tour chunk (issue 10)', () => {
+  const chunkRequests = (page: Page) => {
+    const seen: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('onboarding-tour.js')) seen.push(request.url());
+    });
+    return seen;
+  };
+
+  it('is not loaded while no tour is open for the user and no tour element is placed', async () => {
+    const page = await env.browser.context.newPage();
+    const chunks = chunkRequests(page);
+    env.site.page('/no-tour.html', bannerPage());
+    await page.goto(`${env.site.url}/no-tour.html`);
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.evaluate(() => window.Onboarding.identify('no-tour-user', { tour: false }));
+    await page.waitForTimeout(300);
+    expect(chunks).toEqual([]);
+    expect(await page.evaluate(() => customElements.get('onboarding-tour'))).toBeUndefined();
+    await page.close();
+  });
+
+  it('loads once, from beside the script, when a tour becomes open for the user, and shows the tour', async () => {
+    const page = await env.browser.context.newPage();
+    const chunks = chunkRequests(page);
+    env.site.page('/tour.html', bannerPage('<button id="target">Target</button>'));
+    await page.goto(`${env.site.url}/tour.html`);
+    await page.evaluate(() => window.Onboarding.identify('tour-user', { tour: true }));
+    await expect.poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 10_000 }).toBe('Look here');
+    expect(chunks).toEqual([`${env.site.url}/onboarding-tour.js`]);
+    await page.close();
+  });
+
+  it('loads when the page places a tour element, eligible flow or not', async () => {
+    const page = await env.browser.context.newPage();
+    const chunks = chunkRequests(page);
+    env.site.page('/placed.html', bannerPage());
+    await page.goto(`${env.site.url}/placed.html`);
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(chunks).toEqual([]);
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement('div'), { innerHTML: '<onboarding-tour flow="guided"></onboarding-tour>' })));
+    await expect.poll(() => page.evaluate(() => Boolean(customElements.get('onboarding-tour'))), { timeout: 10_000 }).toBe(true);
+    expect(chunks).toHaveLength(1);
+    await page.close();
+  });
+});

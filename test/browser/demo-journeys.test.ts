@@ -1,0 +1,348 @@
+// The demo, as a newcomer meets it: `npm start`'s site, service and live preview, one visitor through nine journeys in
+// real Chromium. Each journey saves screenshots at 1280×800 and 390×844, light and dark, in test-results/screenshots/.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FlowState, FlowStatesResponse } from '../../src/api/wire.js';
+import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
+
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
+
+const SHOTS = 'test-results/screenshots';
+/** expect.poll with room for a busy machine (its default gives up after one second). */
+const poll = <T>(check: () => T | Promise<T>, timeout = 10_000) => expect.poll(check, { timeout, interval: 50 });
+const SIZES = [
+  [1280, 800],
+  [390, 844],
+] as const;
+
+interface Demo {
+  process: ChildProcess;
+  output: string;
+  site: string;
+  preview: string;
+  api: string;
+  publicKey: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `demo/serve.mjs` on free ports, in-memory storage and a copy of the flows, as `npm start` does. */
+async function startDemo(flows: string): Promise<Demo> {
+  const child = spawn(process.execPath, ['demo/serve.mjs'], {
+    env: { ...process.env, API_PORT: '0', DEMO_PORT: '0', PREVIEW_PORT: '0', DATABASE: 'memory', FLOWS: flows },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const demo = { process: child, output: '' } as Demo;
+  child.stdout!.on('data', (chunk) => (demo.output += chunk));
+  child.stderr!.on('data', (chunk) => (demo.output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`demo did not start:\n${demo.output}`)), 60_000);
+    child.stdout!.on('data', () => {
+      if (!/public key:\s+pk_\S+\n/.test(demo.output)) return;
+      clearTimeout(timer);
+      resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`demo exited ${code}:\n${demo.output}`)));
+  });
+  const find = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(demo.output)![1]!;
+  Object.assign(demo, {
+    site: find('demo site'),
+    preview: find('live preview'),
+    api: find('service API'),
+    publicKey: find('public key'),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  });
+  return demo;
+}
+
+let flowsDir: string;
+let demo: Demo;
+let browser: LaunchedBrowser;
+let page: Page;
+const pageErrors: string[] = [];
+let firstGuest = '';
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  flowsDir = mkdtempSync(join(tmpdir(), 'onboarding-demo-flows-'));
+  cpSync('demo/flows', flowsDir, { recursive: true });
+  demo = await startDemo(flowsDir);
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+  rmSync(flowsDir, { recursive: true, force: true });
+});
+
+/** The user's state in one flow, as the service reports it. */
+async function serviceState(userId: string, slug: string): Promise<FlowState | undefined> {
+  const response = await fetch(`${demo.api}/v1/public/flowStates?userId=${encodeURIComponent(userId)}`, { headers: { Authorization: `Bearer ${demo.publicKey}` } });
+  return ((await response.json()) as FlowStatesResponse).eligibleFlows.find((flow) => flow.flowSlug === slug);
+}
+
+/** The data of a step's latest response, decoded. */
+function stepData(flow: FlowState | undefined, stepId: string): unknown {
+  const responses = flow?.data.steps.find((step) => step.id === stepId)?.$state.flowResponses ?? [];
+  const last = responses[responses.length - 1];
+  return last ? JSON.parse(last.data) : undefined;
+}
+
+const userId = (on: Page = page) => on.evaluate(() => window.Onboarding.userId);
+const settle = async (on: Page = page) => {
+  await on.waitForFunction(() => Boolean(window.Onboarding?.ready));
+  await on.evaluate(() => window.Onboarding.ready);
+};
+
+/** Four screenshots of the page as it is: desktop and phone, light and dark; then back as it was. */
+async function snap(name: string, on: Page = page): Promise<void> {
+  const viewport = on.viewportSize();
+  const demoPage = (await on.locator('#demo-dark').count()) > 0;
+  const theme = demoPage ? await on.evaluate(() => document.documentElement.dataset.theme) : undefined;
+  for (const [width, height] of SIZES) {
+    await on.setViewportSize({ width, height });
+    for (const mode of ['light', 'dark'] as const) {
+      if (demoPage) await on.evaluate((id) => document.getElementById(id)!.click(), `demo-${mode}`);
+      else await on.emulateMedia({ colorScheme: mode });
+      await on.waitForTimeout(300);
+      await on.screenshot({ path: join(SHOTS, `${name}-${width}x${height}-${mode}.png`) });
+    }
+  }
+  if (viewport) await on.setViewportSize(viewport);
+  if (theme) await on.evaluate((id) => document.getElementById(id)!.click(), `demo-${theme}`);
+  else await on.emulateMedia({ colorScheme: 'light' });
+  await on.waitForTimeout(200);
+}
+
+const checklist = () => page.locator('onboarding-checklist');
+const checklistStep = (title: string) => checklist().locator('[part~="step"]', { hasText: title });
+const progress = () => checklist().locator('[part="progress-label"]').textContent();
+
+async function completeChecklistStep(title: string, button: string): Promise<void> {
+  const step = checklistStep(title);
+  if ((await step.locator('[part="step-header"]').getAttribute('aria-expanded')) !== 'true') await step.locator('[part="step-header"]').click();
+  await step.locator('[part="primary-button"]', { hasText: button }).click();
+  await poll(() => step.getAttribute('part')).toBe('step step-done');
+}
+
+const tour = () => page.locator('onboarding-tour [part="base"]');
+const tourCounter = () => page.locator('onboarding-tour [part="counter"]').textContent();
+
+async function tourNext(expected: string): Promise<void> {
+  await page.locator('onboarding-tour [part="primary-button"]').click();
+  await poll(tourCounter).toBe(expected);
+}
+
+/** Whether the tour's tooltip sits right by `target` (within 40 px of one of its edges). */
+async function anchoredTo(target: Locator): Promise<boolean> {
+  const tip = (await tour().boundingBox())!;
+  const box = (await target.boundingBox())!;
+  const gap = Math.min(Math.abs(tip.y - (box.y + box.height)), Math.abs(box.y - (tip.y + tip.height)), Math.abs(tip.x - (box.x + box.width)), Math.abs(box.x - (tip.x + tip.width)));
+  return gap < 40;
+}
+
+describe('the demo, one visitor through it', () => {
+  it('1. a guest sees the welcome announcement and dismisses it; after a reload it stays dismissed', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(demo.site);
+    await settle();
+    firstGuest = await userId();
+    expect(firstGuest).toMatch(/^guest_/);
+    const title = page.locator('onboarding-announcement [part="title"]');
+    await poll(() => title.textContent()).toBe('Welcome to Lumen, there!');
+    await snap('1-welcome');
+    await page.locator('onboarding-announcement [part="close-button"]').click();
+    await poll(() => page.locator('onboarding-announcement dialog').count()).toBe(0);
+    await poll(async () => (await serviceState(firstGuest, 'welcome'))?.$state.skipped).toBe(true);
+
+    await page.reload();
+    await settle();
+    await page.waitForTimeout(1000);
+    expect(await page.locator('onboarding-announcement dialog').count()).toBe(0);
+    expect(await userId()).toBe(firstGuest);
+  });
+
+  it('2. the guest completes two checklist steps, logs in as ada, and keeps both, also on the service', async () => {
+    expect(await progress()).toBe('0 of 5');
+    await completeChecklistStep('Invite your team', 'Invite');
+    await completeChecklistStep('Create your first dashboard', 'Create');
+    expect(await progress()).toBe('2 of 5');
+
+    await page.selectOption('#demo-user', 'ada');
+    await page.click('#demo-login');
+    await poll(() => userId()).toBe('ada');
+    await poll(() => page.locator('#demo-who').textContent()).toBe('You are Ada Lovelace');
+    expect(await progress()).toBe('2 of 5');
+    await poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.filter((step) => step.$state.completed).length).toBe(2);
+    const ada = await serviceState('ada', 'setup-guide');
+    expect(ada?.data.steps.filter((step) => step.$state.completed).map((step) => step.id)).toEqual(['invite', 'dashboard']);
+    await snap('2-logged-in');
+  });
+
+  it('3. ada sets a property, and the step whose criteria it satisfies turns done without a click', async () => {
+    expect(await checklistStep('Connect a data source').getAttribute('part')).not.toBe('step step-done');
+    expect(await checklistStep('Set up an alert').getAttribute('part')).toBe('step step-blocked');
+    await page.check('#demo-connected');
+    await poll(() => checklistStep('Connect a data source').getAttribute('part')).toBe('step step-done');
+    expect(await progress()).toBe('3 of 5');
+    // Targeting reacts too: on the Pro plan the upgrade banner goes, and the alert step opens.
+    await page.selectOption('#demo-plan', 'pro');
+    await poll(() => page.locator('onboarding-banner [part="base"]').count()).toBe(0);
+    await poll(() => checklistStep('Set up an alert').getAttribute('part')).toBe('step step-pending');
+    await poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.find((step) => step.id === 'connect')?.$state.completed).toBe(true);
+    await snap('3-property');
+  });
+
+  it('4. a form branch is taken, and the answers are stored as flow responses', async () => {
+    const form = page.locator('onboarding-form');
+    await form.locator('input[value="engineering"]').check();
+    await form.locator('input[type="number"]').fill('12');
+    await form.locator('[part="primary-button"]').click();
+    // Engineering takes the data-source branch; the marketing one stays hidden.
+    await poll(() => form.locator('[part="title"]').textContent()).toBe('Where does your data live?');
+    await form.locator('input[value="postgres"]').check();
+    await form.locator('input[value="bigquery"]').check();
+    await snap('4-form-branch');
+    await form.locator('[part="primary-button"]').click();
+    await poll(() => form.locator('[part="title"]').textContent()).toBe('What should Lumen answer first?');
+    await form.locator('textarea').fill('Which features do our best customers use?');
+    await form.locator('[part="primary-button"]').click();
+    await poll(() => form.locator('[part="base"]').count()).toBe(0);
+
+    // The write queue sends on its own time: wait for the service to have it.
+    await poll(async () => (await serviceState('ada', 'team-profile'))?.$state.completed).toBe(true);
+    const stored = await serviceState('ada', 'team-profile');
+    expect(stepData(stored, 'about')).toEqual({ role: 'engineering', teamSize: 12 });
+    expect(stepData(stored, 'stack')).toEqual({ sources: ['postgres', 'bigquery'] });
+    expect(stepData(stored, 'channels')).toBeUndefined();
+    expect(stepData(stored, 'goal')).toEqual({ question: 'Which features do our best customers use?' });
+  });
+
+  it('5. the tour runs over every target, the one in a shadow root and the late one, and resumes after a reload', async () => {
+    await page.click('#tour-button');
+    await poll(tourCounter).toBe('Step 1 of 5');
+    expect(await anchoredTo(page.locator('#nav-reports'))).toBe(true);
+    await tourNext('Step 2 of 5');
+    expect(await anchoredTo(page.locator('#new-dashboard'))).toBe(true);
+    await tourNext('Step 3 of 5');
+    expect(await anchoredTo(page.locator('lumen-share button'))).toBe(true);
+    await snap('5-tour-shadow-root');
+
+    // Reload mid-tour, with the late list slower still: the tour resumes at step 3, then waits for the list.
+    await page.goto(`${demo.site}?reportsDelay=4000`);
+    await settle();
+    await poll(tourCounter).toBe('Step 3 of 5');
+    await page.locator('onboarding-tour [part="primary-button"]').click();
+    await page.waitForTimeout(500);
+    expect(await page.locator('#recent-reports').count()).toBe(0);
+    expect(await tour().count()).toBe(0);
+    await poll(tourCounter).toBe('Step 4 of 5');
+    expect(await page.locator('#recent-reports').count()).toBe(1);
+    await page.waitForTimeout(600);
+    expect(await anchoredTo(page.locator('#recent-reports'))).toBe(true);
+    await snap('5-tour-late-target');
+    await tourNext('Step 5 of 5');
+    await page.locator('onboarding-tour [part="primary-button"]').click();
+    await poll(() => tour().count()).toBe(0);
+    await poll(async () => (await serviceState('ada', 'product-tour'))?.$state.completed).toBe(true);
+    // The checklist's tour step completes from the tour's state.
+    await poll(() => checklistStep('Take the one-minute tour').getAttribute('part')).toBe('step step-done');
+  });
+
+  it('6. the NPS survey, for signed-in users after the tour, records a score and a comment', async () => {
+    const survey = page.locator('onboarding-survey');
+    await poll(() => survey.locator('[part="title"]').textContent()).toBe('How likely are you to recommend Lumen to a colleague?');
+    await survey.locator('input[value="9"]').check();
+    await snap('6-nps');
+    await survey.locator('[part="primary-button"]').click();
+    await poll(() => survey.locator('[part="title"]').textContent()).toBe('What is the main reason for your score?');
+    await survey.locator('textarea').fill('The setup guide made the first hour easy.');
+    await survey.locator('[part="primary-button"]').click();
+    await poll(() => survey.locator('[part="base"]').count()).toBe(0);
+    await poll(async () => stepData(await serviceState('ada', 'nps'), 'comment')).toBeDefined();
+    const nps = await serviceState('ada', 'nps');
+    expect(stepData(nps, 'score')).toEqual({ value: 9 });
+    expect(stepData(nps, 'comment')).toEqual({ value: 'The setup guide made the first hour easy.' });
+  });
+
+  it('7. logging out shows a fresh guest with none of the state of ada', async () => {
+    await page.click('#demo-logout');
+    await poll(() => userId()).toMatch(/^guest_/);
+    const guest = await userId();
+    expect(guest).not.toBe(firstGuest);
+    await poll(progress).toBe('0 of 5');
+    // A new guest: welcomed again, on the Free plan, with an empty form.
+    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Welcome to Lumen, there!');
+    expect(await page.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
+    expect(await page.locator('onboarding-form [part="title"]').textContent()).toBe('Personalise your workspace');
+    expect(await page.locator('#demo-connected').isChecked()).toBe(false);
+    await snap('7-logged-out');
+    await page.locator('onboarding-announcement [part="close-button"]').click();
+    const fresh = await serviceState(guest, 'setup-guide');
+    expect(fresh?.data.steps.some((step) => step.$state.completed)).toBe(false);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('8. the live preview shows the new title of an edited flow file within two seconds', async () => {
+    const preview = await browser.context.newPage();
+    await preview.setViewportSize({ width: 1280, height: 800 });
+    await preview.goto(demo.preview);
+    const frame = preview.frameLocator('iframe[data-slug="upgrade-banner"][data-mode="light"]');
+    await poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
+    expect(await preview.locator('iframe').count()).toBe(8 * 3);
+    await preview.waitForTimeout(500);
+    const file = join(flowsDir, 'upgrade-banner.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('You are on the <b>Free</b> plan', 'Pro is 20% off this week'));
+    const started = Date.now();
+    await poll(() => frame.locator('onboarding-banner [part="title"]').textContent(), 2000).toBe('Pro is 20% off this week');
+    expect(Date.now() - started).toBeLessThan(2000);
+    await snap('8-preview', preview);
+    await preview.close();
+  });
+
+  it('9. a flow file with an unknown key is refused with its file and path, by the CLI and by the service at start', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'onboarding-demo-broken-'));
+    try {
+      cpSync('demo/flows', broken, { recursive: true });
+      writeFileSync(
+        join(broken, 'broken-card.yaml'),
+        'slug: broken-card\nname: Broken card\ntype: CARD\ndata:\n  steps:\n    - id: tip\n      title: A tip\n      image: /tip.png\n',
+      );
+      const cli = await promisify(execFile)(process.execPath, ['dist/flows.mjs', 'check', broken]).catch((error: { code: number; stdout: string }) => error);
+      expect((cli as { code: number }).code).toBe(1);
+      expect(cli.stdout).toMatch(/broken-card\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/);
+      expect(cli.stdout).toMatch(/1 problem in 1 of 9 flow files/);
+
+      const second = await startDemo(broken);
+      try {
+        expect(second.output).toMatch(/flow file broken-card\.yaml refused: data\.steps\[0\]\.image \(line 8\): unknown key/);
+        const preview = await browser.context.newPage();
+        await preview.setViewportSize({ width: 1280, height: 800 });
+        await preview.goto(second.preview);
+        const error = preview.locator('.error[data-file="broken-card.yaml"]');
+        await poll(() => error.textContent()).toContain('data.steps[0].image: unknown key');
+        // The other flows still load.
+        await poll(() => preview.locator('section.flow').count()).toBe(8);
+        await snap('9-refused', preview);
+        await preview.close();
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});

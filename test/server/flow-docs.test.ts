@@ -1,0 +1,41 @@
+// docs/flows.md stays true: its examples load, every type has its section and picture, and every key the schema
+// takes for a type is documented.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FLOW_TYPES } from '../../src/api/wire.js';
+import { checkFlowText } from '../../server/flows/definitions.js';
+
+const doc = readFileSync('docs/flows.md', 'utf8');
+const schema = JSON.parse(readFileSync('schema/flow.schema.json', 'utf8'));
+const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((yaml) => /^slug: /m.test(yaml));
+/** The text of one `## HEADING` section. */
+const section = (heading: string) => doc.split(/^## /m).find((part) => part.startsWith(`${heading}\n`)) ?? '';
+const common = section('The file') + section('Every step') + section('Buttons');
+
+describe('docs/flows.md', () => {
+  it('has examples that the service loads as they are', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(9);
+    for (const yaml of examples) expect(checkFlowText(yaml).problems, yaml.split('\n')[1]).toEqual([]);
+  });
+
+  it('gives every flow type a section with a complete example and a picture that exists', () => {
+    for (const type of FLOW_TYPES) {
+      const text = section(type);
+      expect(text, type).toMatch(new RegExp(`^type: ${type}$`, 'm'));
+      const image = /!\[[^\]]+\]\((images\/[^)]+\.png)\)/.exec(text)?.[1];
+      expect(image, type).toBe(`images/flow-${type.toLowerCase()}.png`);
+      expect(existsSync(`docs/${image}`), image).toBe(true);
+    }
+  });
+
+  it('documents every key the schema takes for each type, with its meaning and default', () => {
+    for (const rule of schema.allOf) {
+      const type: string = rule.if.properties.type.const;
+      const data = rule.then.properties.data.properties;
+      const stepKeys = Object.keys(data.steps.items.properties);
+      const propKeys = [...Object.keys(data.props.properties), ...Object.keys(data.steps.items.properties.props?.properties ?? {})];
+      for (const key of [...stepKeys, ...propKeys]) expect(`${section(type)}${common}`, `${type}: ${key}`).toContain(`\`${key}\``);
+    }
+    for (const key of Object.keys(schema.definitions.FormField.properties)) expect(section('FORM')).toContain(`\`${key}\``);
+  });
+});

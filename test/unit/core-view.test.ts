@@ -1,0 +1,56 @@
+// The cost of the view against the real service: one store of the queue per task, unchanged flows keep their objects.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+import { destroySdks, loadSdk } from './core-fixture.js';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+let service: TestService;
+
+beforeAll(async () => {
+  const flows: Record<string, string> = {};
+  for (let i = 0; i < 5; i++) flows[`list-${i}.yaml`] = checklistYaml(`list-${i}`);
+  service = await startTestService(flows);
+});
+afterAll(() => service?.close());
+beforeEach(() => {
+  localStorage.clear();
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => {
+  destroySdks();
+  vi.restoreAllMocks();
+});
+
+describe('the view', () => {
+  it('stores the queue once, and computes the view once, for the writes made in one task', async () => {
+    const { sdk, ready, stores } = await loadSdk(service.url, PUBLIC_KEY);
+    await ready;
+    const setItem = vi.spyOn(localStorage, 'setItem');
+    let views = 0;
+    const stop = stores.$flowStates.listen(() => views++);
+    for (let i = 0; i < 5; i++) void sdk.getFlow(`list-${i}`)!.steps[0]!.complete();
+    await Promise.resolve();
+    expect(setItem.mock.calls.filter(([key]) => key === 'onboarding:outbox')).toHaveLength(1);
+    expect(views).toBe(1);
+    expect(sdk.flows.map((flow) => flow.steps[0]!.state.completed)).toEqual([true, true, true, true, true]);
+    stop();
+  });
+
+  it('keeps the objects of the flows an answer did not change, and of their Flow objects', async () => {
+    const { sdk, ready, stores } = await loadSdk(service.url, PUBLIC_KEY);
+    await ready;
+    const states = stores.$flowStates.get();
+    const flows = stores.$flows.get();
+    // Progress on another device in one flow.
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: sdk.userId, flowSlug: 'list-2', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    await sdk.refresh();
+    const after = stores.$flowStates.get();
+    expect(after['list-2']).not.toBe(states['list-2']);
+    expect(after['list-2']!.data.steps[0]!.$state.completed).toBe(true);
+    for (const slug of ['list-0', 'list-1', 'list-3', 'list-4']) {
+      expect(after[slug]).toBe(states[slug]);
+      expect(stores.$flows.get()[slug]).toBe(flows[slug]);
+    }
+  });
+});
