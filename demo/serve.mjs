@@ -1,4 +1,5 @@
-// `npm start`: runs the service with the demo flows, embedded storage and the live preview, and serves the demo site on another port.
+// `npm start`: runs the service with the demo flows, embedded storage, the analytics dashboard and the live preview, and serves
+// the demo site on another port.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -16,6 +17,7 @@ const service = await startService({
   flows,
   database: process.env.DATABASE ?? join(root, '.data/demo'),
   httpLog: true,
+  dashboard: true,
   logger: { warn: (m) => console.warn(`[service] ${m}`), info: (m) => console.log(`[service] ${m}`) },
 });
 const preview = await startPreview({ catalog: service.catalog, port: previewPort });
@@ -114,6 +116,8 @@ site.listen(demoPort, '127.0.0.1', () => {
   console.log(`  ESM page:     http://127.0.0.1:${site.address().port}/esm.html`);
   console.log(`  live preview: ${preview.url}`);
   console.log(`  service API:  ${service.url}`);
+  // A local demo's own generated key: the dashboard signs in with it.
+  console.log(`  dashboard:    ${service.url}/dashboard (sign in with ${privateKey})`);
   console.log(`  public key:   ${publicKey}`);
   console.log(`  flows:        ${flows} (edit one; the page and the preview follow)\n`);
 });

@@ -41,6 +41,9 @@ describe('npm start', () => {
     expect(api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(new URL(site!).port).not.toBe(new URL(api!).port);
     expect(output).toMatch(/live preview:\s+http:\/\/127\.0\.0\.1:\d+\/preview\//);
+    const dashboard = /dashboard:\s+(\S+) \(sign in with (sk_\S+)\)/.exec(output);
+    expect(dashboard?.[1]).toBe(`${api}/dashboard`);
+    expect((await fetch(dashboard![1]!)).status).toBe(200);
 
     const page = await browser.context.newPage();
     await page.goto(site!);
