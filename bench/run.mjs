@@ -6,6 +6,7 @@ import { printAnalyticsBench, runAnalyticsBench } from './analytics.mjs';
 import { printAttack, runAttack } from './attack-bloat.mjs';
 import { printMainThread, runMainThread } from './main-thread.mjs';
 import { printRoundTrips, runRoundTrips } from './round-trips.mjs';
+import { printServiceBench, runServiceBench } from './service.mjs';
 import { printSize, runSize } from './size.mjs';
 
 const BENCHMARKS = {
@@ -17,6 +18,11 @@ const BENCHMARKS = {
   'round-trips': { run: () => runRoundTrips(), print: printRoundTrips },
   /** Issue 10: long tasks, the apply of an answer and a click's work in Chromium with 10, 100 and 1000 flows. */
   'main-thread': { run: () => runMainThread(), print: printMainThread },
+  /**
+   * Issue 15: 10,000 users and 50 targeted flows, reads, transitions and upserts at 1, 16 and 64 connections against a
+   * one-SELECT ceiling route, on the embedded store and on a PostgreSQL server it starts; growth in users and flows; RSS.
+   */
+  service: { run: () => runServiceBench(), print: printServiceBench },
   /** Issue 13: on 100,000 users and 50 flows, each analytics endpoint answers in under 500 ms on the embedded store. */
   analytics: { run: () => runAnalyticsBench(), print: printAnalyticsBench },
 };
