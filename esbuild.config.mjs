@@ -96,7 +96,7 @@ function tourHost() {
   return {
     name: 'tour-host',
     setup(b) {
-      b.onResolve({ filter: /^lit(\/decorators\.js)?$|\/shared\/[\w.-]+\.js$/ }, (args) => {
+      b.onResolve({ filter: /^lit$|\/shared\/[\w.-]+\.js$/ }, (args) => {
         const key = args.path.startsWith('lit') ? args.path : basename(args.path, '.js');
         if (!provided[key]) return { errors: [{ text: `the tour chunk imports ${args.path}, which tour-host.ts does not provide` }] };
         return { path: key, namespace: 'tour-host' };

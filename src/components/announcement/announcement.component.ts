@@ -1,6 +1,5 @@
 // <onboarding-announcement>: a modal native <dialog> in the top layer for an ANNOUNCEMENT flow's current step.
 import { html, nothing, type PropertyValues } from 'lit';
-import { query } from 'lit/decorators.js';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot, trapTab } from '../shared/modal-slot.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
@@ -50,8 +49,6 @@ export class OnboardingAnnouncement extends OnboardingElement {
   private returnFocus: HTMLElement | null = null;
   private opened = '';
 
-  @query('dialog') private dialog?: HTMLDialogElement;
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.afterClose();
@@ -63,7 +60,7 @@ export class OnboardingAnnouncement extends OnboardingElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const dialog = this.dialog;
+    const dialog = this.find<HTMLDialogElement>('dialog');
     if (dialog && !dialog.open) {
       this.returnFocus = this.opened ? this.returnFocus : deepActiveElement();
       try {
@@ -96,7 +93,7 @@ export class OnboardingAnnouncement extends OnboardingElement {
 
   private onKeydown(event: KeyboardEvent): void {
     if (event.key === 'Escape') this.dismiss(event);
-    else if (this.dialog) trapTab(event, this.dialog, this.shadowRoot!);
+    else trapTab(event, event.currentTarget as Element, this.shadowRoot!);
   }
 
   override render() {

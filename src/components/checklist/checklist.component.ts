@@ -1,6 +1,5 @@
 // <onboarding-checklist>: a CHECKLIST flow as a titled list of expandable steps with an "n of m" progress bar.
 import { html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import type { Flow, Step } from '../../flows/flow.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
@@ -47,17 +46,18 @@ export type ChecklistStepState = 'done' | 'skipped' | 'blocked' | 'locked' | 'cu
  */
 export class OnboardingChecklist extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { chosen: { state: true }, closed: { state: true }, sequential: { type: Boolean, reflect: true } };
 
   private lastCurrent: string | undefined;
   /** The flow was unfinished on this page, so finishing it here shows the "all done" state. */
   private seen = false;
 
   /** The step the user opened ('' for none); undefined follows the current step. */
-  @state() private chosen: string | undefined;
-  @state() private closed = false;
+  private chosen: string | undefined;
+  private closed = false;
 
   /** Steps open only in order: a step is locked until every earlier visible step is done or skipped. */
-  @property({ type: Boolean, reflect: true }) sequential = false;
+  sequential = false;
 
   private stepState(flow: Flow, step: Step, steps: Step[]): ChecklistStepState {
     if (step.state.completed) return 'done';

@@ -1,6 +1,5 @@
 // <onboarding-form>: a FORM flow's current step as fields with accessible validation; the values go as the step's data.
 import { html, nothing, type PropertyValues } from 'lit';
-import { state } from 'lit/decorators.js';
 import type { FormField } from '../../api/wire.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
@@ -40,11 +39,12 @@ import styles from './form.styles.js';
  */
 export class OnboardingForm extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { values: { state: true }, touched: { state: true } };
 
   private stepId: string | undefined;
 
-  @state() private values: Record<string, FieldValue> = {};
-  @state() private touched = new Set<string>();
+  private values: Record<string, FieldValue> = {};
+  private touched = new Set<string>();
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);

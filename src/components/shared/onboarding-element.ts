@@ -1,6 +1,5 @@
 // The base of every element: finds its flow in the stores, and renders text, buttons and the close button safely.
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
+import { LitElement, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { ButtonAction, FlowButton } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
 import { $flows } from '../../stores/flows.js';
@@ -17,6 +16,14 @@ import { safeMediaUrl, safeTarget, safeUrl } from './url.js';
 type ActionName = Exclude<ButtonAction, false>;
 
 export class OnboardingElement extends LitElement {
+  // Lit's reactive properties declared without decorators: the decorators' code would ship in every page's script.
+  static override properties: PropertyDeclarations = {
+    flow: { reflect: true },
+    theme: { reflect: true },
+    strings: { attribute: false },
+    variables: { attribute: false },
+  };
+
   // One click rebuilds one Flow object; only the elements showing that flow render again.
   private readonly flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
   private readonly stringStore = new StoreController(this, $strings);
@@ -27,16 +34,16 @@ export class OnboardingElement extends LitElement {
   private placedSlug = '';
 
   /** Slug of the flow to show. */
-  @property({ reflect: true }) flow = '';
+  flow = '';
 
   /** `light` or `dark`; without it the element follows `prefers-color-scheme`. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  theme: 'light' | 'dark' | undefined;
 
   /** Overrides of the built-in strings for this element (Close, Next, Back, "Step {n} of {m}", …). */
-  @property({ attribute: false }) strings: Partial<OnboardingStrings> = {};
+  strings: Partial<OnboardingStrings> = {};
 
   /** Values for `${name}` in flow text, on top of the user properties passed to identify. */
-  @property({ attribute: false }) variables: Variables = {};
+  variables: Variables = {};
 
   /** The Flow shown: the stores' flow named by `flow`, or a Flow object the page set. */
   get currentFlow(): Flow | undefined {
@@ -100,6 +107,11 @@ export class OnboardingElement extends LitElement {
     const shown = flow && this.isShowing() ? key : '';
     if (shown && shown !== this.shownKey) void markShown(flow!, flow!.currentStep);
     this.shownKey = shown;
+  }
+
+  /** The first element of the shadow root that matches `selector`, as Lit's `@query` finds it. */
+  protected find<T extends Element>(selector: string): T | null {
+    return this.renderRoot?.querySelector<T>(selector) ?? null;
   }
 
   /** Whether the current step is on screen; modal elements answer false while they wait for the slot. */

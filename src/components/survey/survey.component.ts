@@ -1,6 +1,5 @@
 // <onboarding-survey>: a SURVEY flow as a non-modal corner popover: NPS first by default, then a free-text follow-up.
 import { html, nothing, type PropertyValues } from 'lit';
-import { query, state } from 'lit/decorators.js';
 import type { Step } from '../../flows/flow.js';
 import { emit } from '../shared/events.js';
 import { ModalSlot } from '../shared/modal-slot.js';
@@ -48,6 +47,7 @@ const TYPES: SurveyStepType[] = ['nps', 'rating', 'single', 'multiple', 'text'];
  */
 export class OnboardingSurvey extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { answer: { state: true }, announcement: { state: true } };
 
   private readonly modal = new ModalSlot(this, 'SURVEY', () => {
     const flow = this.activeFlow;
@@ -56,10 +56,8 @@ export class OnboardingSurvey extends OnboardingElement {
   private stepId: string | undefined;
   private opened = '';
 
-  @query('[part="base"]') private panel?: HTMLElement;
-
-  @state() private answer: string | string[] = '';
-  @state() private announcement = '';
+  private answer: string | string[] = '';
+  private announcement = '';
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -81,7 +79,7 @@ export class OnboardingSurvey extends OnboardingElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const popover = this.panel;
+    const popover = this.find<HTMLElement>('[part="base"]');
     if (popover && !this.opened) {
       try {
         popover.showPopover?.();

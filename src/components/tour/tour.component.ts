@@ -1,6 +1,5 @@
 // <onboarding-tour>: a TOUR flow's steps anchored to page elements, in the top layer, positioned with floating-ui.
 import { html, nothing, type PropertyValues } from 'lit';
-import { query, state } from 'lit/decorators.js';
 import { arrow, autoUpdate, computePosition, flip, offset, shift, type Placement } from '@floating-ui/dom';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
@@ -62,6 +61,7 @@ function showPopover(element: HTMLElement): void {
  */
 export class OnboardingTour extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { target: { state: true }, missing: { state: true } };
 
   private readonly modal: ModalSlot = new ModalSlot(this, 'TOUR', (): { slug: string; priority: unknown } | undefined => {
     const flow = this.activeFlow;
@@ -75,14 +75,9 @@ export class OnboardingTour extends OnboardingElement {
   private returnFocus: HTMLElement | null = null;
   private opened = '';
 
-  @query('[part="base"]') private tooltip?: HTMLElement;
-  @query('[part="arrow"]') private arrowElement?: HTMLElement;
-  @query('[part="overlay"]') private overlay?: HTMLElement;
-  @query('[part="spotlight"]') private spotlight?: HTMLElement;
-
   /** The step's target: an element, null for a centred step, undefined while it is awaited. */
-  @state() private target: Element | null | undefined;
-  @state() private missing = false;
+  private target: Element | null | undefined;
+  private missing = false;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -111,10 +106,11 @@ export class OnboardingTour extends OnboardingElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const tooltip = this.tooltip;
+    const tooltip = this.find<HTMLElement>('[part="base"]');
     if (tooltip && !this.stopAutoUpdate) {
       if (!this.opened) this.returnFocus = deepActiveElement();
-      if (this.overlay) showPopover(this.overlay);
+      const overlay = this.find<HTMLElement>('[part="overlay"]');
+      if (overlay) showPopover(overlay);
       showPopover(tooltip);
       this.attach(tooltip);
       tooltip.focus({ preventScroll: true });
@@ -209,7 +205,7 @@ export class OnboardingTour extends OnboardingElement {
       return;
     }
     const requested = String(this.option('placement') ?? 'bottom');
-    const arrowElement = this.arrowElement;
+    const arrowElement = this.find<HTMLElement>('[part="arrow"]');
     const { x, y, placement, middlewareData } = await computePosition(target, tooltip, {
       strategy: 'fixed',
       placement: (PLACEMENTS.has(requested) ? requested : 'bottom') as Placement,
@@ -227,7 +223,7 @@ export class OnboardingTour extends OnboardingElement {
       arrowElement.style.right = arrowElement.style.bottom = '';
       arrowElement.style.setProperty(opposite, '-6px');
     }
-    const spotlight = this.spotlight;
+    const spotlight = this.find<HTMLElement>('[part="spotlight"]');
     if (spotlight) {
       const rect = target.getBoundingClientRect();
       spotlight.style.left = `${rect.left - 4}px`;
