@@ -3,6 +3,7 @@ import { LitElement, html, nothing, type PropertyDeclarations, type PropertyValu
 import type { ButtonAction, FlowButton } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
 import { $flows } from '../../stores/flows.js';
+import { $elementOptions } from '../../stores/options.js';
 import { $userProperties } from '../../stores/user.js';
 import { reportError } from '../../core/report.js';
 import { markShown, runAction } from './actions.js';
@@ -10,7 +11,7 @@ import { emit, type ActionEventName, type ActionTrigger } from './events.js';
 import { autoMounted, notePlaced } from './placement.js';
 import { plainText, richText, substitute, type Variables } from './rich-text.js';
 import { StoreController } from './store-controller.js';
-import { $strings, format, type OnboardingStrings } from './strings.js';
+import { format, pageString, type OnboardingStrings } from './strings.js';
 import { safeMediaUrl, safeTarget, safeUrl } from './url.js';
 
 type ActionName = Exclude<ButtonAction, false>;
@@ -26,7 +27,7 @@ export class OnboardingElement extends LitElement {
 
   // One click rebuilds one Flow object; only the elements showing that flow render again.
   private readonly flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
-  private readonly stringStore = new StoreController(this, $strings);
+  private readonly optionStore = new StoreController(this, $elementOptions);
   private readonly propertyStore = new StoreController(this, $userProperties);
   private flowOverride: Flow | undefined;
   private shownKey = '';
@@ -125,7 +126,7 @@ export class OnboardingElement extends LitElement {
 
   /** A built-in string, translated, with `{name}` placeholders filled. */
   protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
-    const value = this.strings[key] ?? this.stringStore.value[key];
+    const value = this.strings[key] ?? pageString(this.optionStore.value, key);
     return format(typeof value === 'string' ? value : '', values);
   }
 
