@@ -24,8 +24,10 @@ export async function runAction(flow: Flow, step: Step | undefined, action: Acti
  * started on sight: STARTED_STEP moves the pointer, and an optimistic step shown for a moment before the service
  * answers (a form branch, say) must not take the pointer from the step the service chose.
  */
-export async function markShown(flow: Flow, step: Step | undefined): Promise<void> {
+export function markShown(flow: Flow, step: Step | undefined): void {
   if (flow.isStarted) return;
-  await runAction(flow, step, 'flow.start');
-  if (step && !step.state.started && !step.state.completed) await runAction(flow, step, 'step.start');
+  // Both queued now, in order (an action queues its write before it returns): the outbox stores them and the view
+  // is computed again once for the two, and for every element that records its showing in the same task.
+  void runAction(flow, step, 'flow.start');
+  if (step && !step.state.started && !step.state.completed) void runAction(flow, step, 'step.start');
 }

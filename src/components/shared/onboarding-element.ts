@@ -106,7 +106,7 @@ export class OnboardingElement extends LitElement {
     }
     // The first showing of a step is recorded (STARTED_FLOW, STARTED_STEP) once it is really on screen.
     const shown = flow && this.isShowing() ? key : '';
-    if (shown && shown !== this.shownKey) void markShown(flow!, flow!.currentStep);
+    if (shown && shown !== this.shownKey) markShown(flow!, flow!.currentStep);
     this.shownKey = shown;
   }
 
