@@ -37,8 +37,9 @@ const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start 
 
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
-/** Eligible flows past which an answer is applied in a task of its own. */
-const LARGE_ANSWER = 200;
+/** A read's answer with more eligible flows than this becomes the base this many flows per task. */
+const SLICE = 200;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const ID_RULE = '1 to 256 characters, no control characters.';
@@ -79,8 +80,9 @@ export class Onboarding {
   private reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
   /** Flow versions already read for, so a state naming a version without content reads once more, not for ever. */
   private askedVersions = new Set<string>();
-  /** A pending write of the caches to localStorage, off the path of an answer. */
+  /** Pending writes of the caches to localStorage, off the path of an answer: the state's, and the content's. */
   private persisting: ReturnType<typeof setTimeout> | undefined;
+  private persistingContent: ReturnType<typeof setTimeout> | undefined;
   private persistContent = false;
   private announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
   private resolveReady!: () => void;
@@ -305,8 +307,6 @@ export class Onboarding {
     const known = knownVersions($flowDefinitions.get());
     const promise = client
       .readFlowStates({ ...this.user(), ...(groupId ? { groupId } : {}), knownVersions: known })
-      // A large answer is applied in a task after the one that parsed it, so neither is a long task on its own.
-      .then((states) => (states.eligibleFlows.length > LARGE_ANSWER ? new Promise((resolve) => setTimeout(resolve, 0)).then(() => states) : states))
       // A write's answer that arrived meanwhile is newer than this read; the content this one carries is kept all the same.
       .then((states) => this.take(states, known, userId === this.userId && answers === this.answers))
       // A wrong-shaped answer keeps the state the script has; so does a read that failed.
@@ -373,7 +373,7 @@ export class Onboarding {
    * joins the definitions, and with `apply` the answer becomes the base (as it is: stripping the content would only
    * cost allocations on the answer's path; the cached copy leaves it out).
    */
-  private take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false, persistNow = false): void {
+  private take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false, persistNow = false): void | Promise<void> {
     const added: FlowDefinition[] = [];
     if (known) {
       const held = $flowDefinitions.get();
@@ -386,7 +386,29 @@ export class Onboarding {
       this.addDefinitions(added);
     }
     if (!apply) return;
+    // A write's answer is the base at once (writeSent says why); a read's large one, a slice of flows per task.
+    if (!persistNow && answer.eligibleFlows.length > SLICE) return this.setBaseInSlices(answer);
     this.setBase(answer, broadcast ? added : undefined, persistNow);
+  }
+
+  /**
+   * A large answer becomes the base in slices, a task each: the first SLICE flows of the answer in place of their old
+   * states, then the next, and finally the whole answer. No task then builds and draws every flow at once. It stops
+   * when another answer became the base meanwhile (a write's, another tab's or another user's): that one is newer.
+   */
+  private async setBaseInSlices(answer: FlowStatesResponse): Promise<void> {
+    const flows = answer.eligibleFlows;
+    for (let end = SLICE; ; end += SLICE) {
+      const answers = this.answers;
+      await nextTask();
+      if (answers !== this.answers) return;
+      if (end >= flows.length) return this.setBase(answer);
+      const head = flows.slice(0, end);
+      const taken = new Set(head.map((state) => state.flowSlug));
+      this.base = { eligibleFlows: [...head, ...this.base.eligibleFlows.filter((state) => !taken.has(state.flowSlug))], ineligibleFlows: this.base.ineligibleFlows };
+      this.answers++;
+      this.recompute();
+    }
   }
 
   private addDefinitions(added: FlowDefinition[]): void {
@@ -410,9 +432,12 @@ export class Onboarding {
     this.base = states;
     this.answers++;
     // A write's answer at once: its entry leaves the queue as the answer becomes the base, and the next page load
-    // must find one or the other. A read's in a task of its own, off the answer's path.
-    if (persistNow) this.persist();
-    else this.schedulePersist();
+    // must find one or the other. The content, and a read's state, in tasks of their own, off the answer's path.
+    if (!persistNow) this.schedulePersist();
+    else {
+      this.persist(true, false);
+      this.schedulePersist(false);
+    }
     // Other tabs get the flows this answer changed, and the order of all: they hold the others already.
     if (definitions) {
       const changed = states.eligibleFlows.filter((state) => before.get(state.flowSlug) !== state);
@@ -432,24 +457,32 @@ export class Onboarding {
     if (missing) void this.refresh();
   }
 
-  /** Writes the caches a moment later: the state, then the content (when it changed) in a task of its own. */
-  private schedulePersist(): void {
-    this.persisting ??= setTimeout(() => {
-      this.persisting = undefined;
-      this.persist(true);
-      if (this.persistContent) this.persisting = setTimeout(() => this.persist(), 0);
-    }, 50);
+  /**
+   * Writes the caches a moment later, each in a task of its own, as both can be large: the state (unless `state` is
+   * false), then the content when it changed.
+   */
+  private schedulePersist(state = true): void {
+    if (state) {
+      this.persisting ??= setTimeout(() => {
+        this.persist(true, false);
+        this.schedulePersist(false);
+      }, 50);
+    } else if (this.persistContent) this.persistingContent ??= setTimeout(() => this.persist(false), 0);
   }
 
-  /** Writes the caches now: the state of the current user, and, unless `stateOnly`, the content when it changed. */
-  private persist(stateOnly = false): void {
-    if (!stateOnly) {
+  /** Writes the caches now: the state of the current user, and the content when it changed. */
+  private persist(state = true, content = true): void {
+    if (state) {
       clearTimeout(this.persisting);
       this.persisting = undefined;
     }
+    if (content) {
+      clearTimeout(this.persistingContent);
+      this.persistingContent = undefined;
+    }
     if (!this.client) return;
-    writeState(this.storage, this.userId, this.base);
-    if (stateOnly || !this.persistContent) return;
+    if (state) writeState(this.storage, this.userId, this.base);
+    if (!content || !this.persistContent) return;
     writeContent(this.storage, $flowDefinitions.get(), this.base.eligibleFlows.map((state) => state.flowSlug));
     this.persistContent = false;
   }
