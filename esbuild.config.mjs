@@ -117,7 +117,7 @@ function tourHost() {
 const browserShared = {
   bundle: true,
   sourcemap: true,
-  target: 'es2021',
+  target: 'es2022',
   tsconfig: 'tsconfig.json',
   legalComments: 'none',
   logLevel: 'warning',

@@ -18,6 +18,7 @@ type ActionName = Exclude<ButtonAction, false>;
 
 export class OnboardingElement extends LitElement {
   // Lit's reactive properties declared without decorators: the decorators' code would ship in every page's script.
+  // Lit defines an accessor for each, so reactive state stays TS-private where other private members are #private.
   static override properties: PropertyDeclarations = {
     flow: { reflect: true },
     theme: { reflect: true },
@@ -26,13 +27,13 @@ export class OnboardingElement extends LitElement {
   };
 
   // One click rebuilds one Flow object; only the elements showing that flow render again.
-  private readonly flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
-  private readonly optionStore = new StoreController(this, $elementOptions);
-  private readonly propertyStore = new StoreController(this, $userProperties);
-  private flowOverride: Flow | undefined;
-  private shownKey = '';
-  private announcedKey = '';
-  private placedSlug = '';
+  readonly #flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
+  readonly #optionStore = new StoreController(this, $elementOptions);
+  readonly #propertyStore = new StoreController(this, $userProperties);
+  #flowOverride: Flow | undefined;
+  #shownKey = '';
+  #announcedKey = '';
+  #placedSlug = '';
 
   /** Slug of the flow to show. */
   flow = '';
@@ -48,10 +49,10 @@ export class OnboardingElement extends LitElement {
 
   /** The Flow shown: the stores' flow named by `flow`, or a Flow object the page set. */
   get currentFlow(): Flow | undefined {
-    return this.flowOverride ?? this.flowStore.value[this.flow];
+    return this.#flowOverride ?? this.#flowStore.value[this.flow];
   }
   set currentFlow(value: Flow | undefined) {
-    this.flowOverride = value;
+    this.#flowOverride = value;
     this.requestUpdate();
   }
 
@@ -68,22 +69,22 @@ export class OnboardingElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.notePlacement();
+    this.#notePlacement();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    notePlaced(this.placedSlug, -1);
-    this.placedSlug = '';
+    notePlaced(this.#placedSlug, -1);
+    this.#placedSlug = '';
   }
 
   /** Counts this element as the page's own for its flow, so auto-mount does not add another. */
-  private notePlacement(): void {
+  #notePlacement(): void {
     const slug = this.isConnected && !autoMounted.has(this) ? this.flow : '';
-    if (slug === this.placedSlug) return;
-    notePlaced(this.placedSlug, -1);
+    if (slug === this.#placedSlug) return;
+    notePlaced(this.#placedSlug, -1);
     notePlaced(slug, 1);
-    this.placedSlug = slug;
+    this.#placedSlug = slug;
   }
 
   protected override scheduleUpdate(): void | Promise<unknown> {
@@ -97,17 +98,17 @@ export class OnboardingElement extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (changed.has('flow')) this.notePlacement();
+    if (changed.has('flow')) this.#notePlacement();
     const flow = this.activeFlow;
     const key = flow ? `${flow.slug}:${flow.currentStep?.id ?? ''}` : '';
-    if (key !== this.announcedKey) {
-      this.announcedKey = key;
+    if (key !== this.#announcedKey) {
+      this.#announcedKey = key;
       emit(this, 'onboarding-step-change', { flow, step: flow?.currentStep });
     }
     // The first showing of a step is recorded (STARTED_FLOW, STARTED_STEP) once it is really on screen.
     const shown = flow && this.isShowing() ? key : '';
-    if (shown && shown !== this.shownKey) markShown(flow!, flow!.currentStep);
-    this.shownKey = shown;
+    if (shown && shown !== this.#shownKey) markShown(flow!, flow!.currentStep);
+    this.#shownKey = shown;
   }
 
   /** The first element of the shadow root that matches `selector`, as Lit's `@query` finds it. */
@@ -121,12 +122,12 @@ export class OnboardingElement extends LitElement {
   }
 
   protected get vars(): Variables {
-    return { ...this.propertyStore.value, ...this.variables };
+    return { ...this.#propertyStore.value, ...this.variables };
   }
 
   /** A built-in string, translated, with `{name}` placeholders filled. */
   protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
-    const value = this.strings[key] ?? pageString(this.optionStore.value, key);
+    const value = this.strings[key] ?? pageString(this.#optionStore.value, key);
     return format(typeof value === 'string' ? value : '', values);
   }
 
