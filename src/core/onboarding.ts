@@ -1,6 +1,7 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
 import { isDefinition, isFlowStates, isId, isJson, isObject } from '../api/guards.js';
+import { nextTask } from '../api/next-task.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
 import type { Flow, FlowDefinition } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition, $userId } from '../stores/flows.js';
@@ -37,9 +38,8 @@ const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start 
 
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
-/** A read's answer with more eligible flows than this becomes the base this many flows per task. */
+/** A read's answer that changes more flows than this becomes the base this many flows per task. */
 const SLICE = 200;
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const ID_RULE = '1 to 256 characters, no control characters.';
@@ -386,15 +386,29 @@ export class Onboarding {
       this.#addDefinitions(added);
     }
     if (!apply) return;
-    // A write's answer is the base at once (writeSent says why); a read's large one, a slice of flows per task.
-    if (!persistNow && answer.eligibleFlows.length > SLICE) return this.#setBaseInSlices(answer);
+    // A write's answer is the base at once (writeSent says why); a read's that changes many flows, a slice per task.
+    if (!persistNow && answer.eligibleFlows.length > SLICE && this.#changes(answer) > SLICE) return this.#setBaseInSlices(answer);
     this.#setBase(answer, broadcast ? added : undefined, persistNow);
   }
 
+  /** How many flows of `answer` are new or changed; each unchanged one takes the object the base has for it. */
+  #changes(answer: FlowStatesResponse): number {
+    const before = new Map(this.#base.eligibleFlows.map((state) => [state.flowSlug, state]));
+    let changes = 0;
+    answer.eligibleFlows = answer.eligibleFlows.map((state) => {
+      const known = before.get(state.flowSlug);
+      if (known && sameFlowState(known, state)) return known;
+      changes++;
+      return state;
+    });
+    return changes;
+  }
+
   /**
-   * A large answer becomes the base in slices, a task each: the first SLICE flows of the answer in place of their old
-   * states, then the next, and finally the whole answer. No task then builds and draws every flow at once. It stops
-   * when another answer became the base meanwhile (a write's, another tab's or another user's): that one is newer.
+   * An answer that changes many flows becomes the base in slices, a task each: the first SLICE flows of the answer in
+   * place of their old states, then the next, and finally the whole answer. No task then builds and draws every flow at
+   * once. It stops when another answer became the base meanwhile (a write's, another tab's or another user's): that
+   * one is newer.
    */
   async #setBaseInSlices(answer: FlowStatesResponse): Promise<void> {
     const flows = answer.eligibleFlows;
