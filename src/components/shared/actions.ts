@@ -19,6 +19,21 @@ export async function runAction(flow: Flow, step: Step | undefined, action: Acti
   }
 }
 
+const showings: Array<() => void> = [];
+
+/**
+ * Records a first showing in the next task, with those of every element drawn in this one: drawing a page's elements
+ * and recording what they show are then two tasks, not one long one. `current` gives the flow as it is by then, or
+ * undefined when the element no longer shows that step (a click in between may have moved it on).
+ */
+export function markShownSoon(current: () => Flow | undefined): void {
+  const record = () => {
+    const flow = current();
+    if (flow) markShown(flow, flow.currentStep);
+  };
+  if (showings.push(record) === 1) setTimeout(() => showings.splice(0).forEach((next) => next()), 0);
+}
+
 /**
  * Marks a flow and its first shown step started when an element first shows the flow. Later steps are not
  * started on sight: STARTED_STEP moves the pointer, and an optimistic step shown for a moment before the service

@@ -6,7 +6,7 @@ import { $flows } from '../../stores/flows.js';
 import { $elementOptions } from '../../stores/options.js';
 import { $userProperties } from '../../stores/user.js';
 import { reportError } from '../../core/report.js';
-import { markShown, runAction } from './actions.js';
+import { markShownSoon, runAction } from './actions.js';
 import { emit, type ActionEventName, type ActionTrigger } from './events.js';
 import { autoMounted, notePlaced } from './placement.js';
 import { plainText, richText, substitute, type Variables } from './rich-text.js';
@@ -107,7 +107,7 @@ export class OnboardingElement extends LitElement {
     }
     // The first showing of a step is recorded (STARTED_FLOW, STARTED_STEP) once it is really on screen.
     const shown = flow && this.isShowing() ? key : '';
-    if (shown && shown !== this.#shownKey) markShown(flow!, flow!.currentStep);
+    if (shown && shown !== this.#shownKey) markShownSoon(() => (this.#shownKey === shown && this.isConnected ? this.activeFlow : undefined));
     this.#shownKey = shown;
   }
 
