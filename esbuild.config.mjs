@@ -3,26 +3,86 @@
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
+import ts from 'typescript';
 import { minify } from 'terser';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const metafilePath = process.argv.find((arg) => arg.startsWith('--metafile='))?.slice('--metafile='.length);
 
-/** Collapses the whitespace and comments of `css` and `html` template literals: esbuild's minifier leaves template text as written. */
+/**
+ * Minifies CSS text with esbuild; `declarations` is a declaration list (the body of a rule), not a stylesheet.
+ * esbuild keeps custom property values as written; the white space after their colon and after a comma goes too
+ * (a value with a quoted comma would keep it, but these styles have none).
+ */
+function minifyCss(text, declarations = false) {
+  const code = transformSync(declarations ? `a{${text}}` : text, { loader: 'css', minify: true })
+    .code.trim()
+    .replace(/(--[\w-]+):\s+/g, '$1:')
+    .replace(/,\s+/g, ',');
+  return declarations ? `${code.slice(2, -1)};` : code;
+}
+
+/**
+ * Minifies the text of `css` templates (and of `unsafeCSS` literals) with esbuild's CSS minifier, and collapses runs of
+ * white space in `html` templates to one space, which HTML renders the same outside <pre> (none in these templates).
+ * esbuild's JavaScript minifier leaves template text as written. The templates are found with TypeScript's parser, so
+ * templates nested in another's `${…}` are squeezed too.
+ */
 const squeezeTemplates = {
   name: 'squeeze-templates',
   setup(b) {
     b.onLoad({ filter: /src[\\/]components[\\/].*\.ts$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8')
-        .replace(/\bcss`([^`]*)`/g, (_, text) => `css\`${text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\s*([{};,>])\s*/g, '$1').replace(/;}/g, '}').trim()}\``)
-        .replace(/\bunsafeCSS\(`([^`]*)`\)/g, (_, text) => `unsafeCSS(\`${text.replace(/\s+/g, ' ').replace(/\s*([{};])\s*/g, '$1').trim()}\`)`)
-        // Runs of white space to one space, which HTML renders the same outside <pre> (none in these templates).
-        .replace(/\bhtml`([^`]*)`/g, (_, text) => `html\`${text.replace(/\s+/g, ' ')}\``);
-      return { contents: source, loader: 'ts' };
+      const source = readFileSync(args.path, 'utf8');
+      const file = ts.createSourceFile(args.path, source, ts.ScriptTarget.Latest, true);
+      const edits = [];
+      const visit = (node) => {
+        const tag = ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) ? node.tag.text : undefined;
+        const literal = ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'unsafeCSS' ? node.arguments[0] : undefined;
+        if (tag === 'html' || tag === 'css') {
+          const template = node.template;
+          // The text pieces between the substitutions, with where each sits in the source (inside the backticks).
+          const pieces = ts.isNoSubstitutionTemplateLiteral(template)
+            ? [template]
+            : [template.head, ...template.templateSpans.map((span) => span.literal)];
+          const texts = pieces.map((piece) => piece.rawText);
+          const squeezed = tag === 'html' ? texts.map((text) => text.replace(/\s+/g, ' ')) : squeezeCssPieces(texts);
+          pieces.forEach((piece, i) => {
+            const start = piece.getStart(file) + 1;
+            const end = piece.end - (ts.isTemplateHead(piece) || ts.isTemplateMiddle(piece) ? 2 : 1);
+            edits.push({ start, end, text: squeezed[i] });
+          });
+        } else if (literal && ts.isNoSubstitutionTemplateLiteral(literal)) {
+          edits.push({ start: literal.getStart(file) + 1, end: literal.end - 1, text: minifyCss(literal.rawText, true) });
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+      let contents = source;
+      for (const edit of edits.sort((x, y) => y.start - x.start)) contents = contents.slice(0, edit.start) + edit.text + contents.slice(edit.end);
+      return { contents, loader: 'ts' };
     });
   },
 };
+
+/**
+ * A `css` template's pieces minified together: each substitution (a declaration list, as in base.styles.ts) stands in
+ * as a custom property the minifier keeps, and the text is cut back into pieces around them.
+ */
+function squeezeCssPieces(texts) {
+  const mark = (i) => `--squeeze-${i}:0`;
+  const joined = texts.map((text, i) => (i ? `${mark(i - 1)};${text}` : text)).join('');
+  let code = minifyCss(joined);
+  const pieces = [];
+  for (let i = 0; i < texts.length - 1; i++) {
+    const at = code.indexOf(mark(i));
+    if (at < 0) throw new Error(`squeeze-templates: lost substitution ${i} of a css template`);
+    pieces.push(code.slice(0, at));
+    code = code.slice(at + mark(i).length).replace(/^;/, '');
+  }
+  pieces.push(code);
+  return pieces;
+}
 
 /**
  * The tour chunk takes Lit and the shared element code from the script that loaded it (src/components/tour/tour-host.ts),
@@ -37,7 +97,7 @@ function tourHost() {
   return {
     name: 'tour-host',
     setup(b) {
-      b.onResolve({ filter: /^lit(\/decorators\.js)?$|\/shared\/[\w.-]+\.js$/ }, (args) => {
+      b.onResolve({ filter: /^lit$|\/shared\/[\w.-]+\.js$/ }, (args) => {
         const key = args.path.startsWith('lit') ? args.path : basename(args.path, '.js');
         if (!provided[key]) return { errors: [{ text: `the tour chunk imports ${args.path}, which tour-host.ts does not provide` }] };
         return { path: key, namespace: 'tour-host' };
@@ -58,7 +118,7 @@ function tourHost() {
 const browserShared = {
   bundle: true,
   sourcemap: true,
-  target: 'es2021',
+  target: 'es2022',
   tsconfig: 'tsconfig.json',
   legalComments: 'none',
   logLevel: 'warning',

@@ -1,4 +1,4 @@
-// Build step: writes dist/custom-elements.json from the JSDoc headers and decorated properties of the element classes.
+// Build step: writes dist/custom-elements.json from the JSDoc headers and the Lit `static properties` of the element classes.
 // Usage: node scripts/custom-elements-manifest.mjs [outfile]
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -21,10 +21,21 @@ function docOf(node) {
   return (node.jsDoc ?? []).map((doc) => text(doc.comment)).filter(Boolean).join(' ');
 }
 
-/** Public fields and accessors of a class, with Lit @property options turned into attributes. */
+/** The options object of each property in the class's Lit `static properties = { name: { … } }`, by name. */
+function litProperties(node, source) {
+  const declaration = node.members.find(
+    (m) => ts.isPropertyDeclaration(m) && m.name.getText(source) === 'properties' && (ts.getModifiers(m) ?? []).some((x) => x.kind === ts.SyntaxKind.StaticKeyword),
+  );
+  const list = declaration?.initializer;
+  if (!list || !ts.isObjectLiteralExpression(list)) return {};
+  return Object.fromEntries(list.properties.filter(ts.isPropertyAssignment).map((p) => [p.name.getText(source), p.initializer]));
+}
+
+/** Public fields and accessors of a class, with the options of Lit's reactive properties turned into attributes. */
 function readMembers(node, source) {
   const members = [];
   const attributes = [];
+  const reactive = litProperties(node, source);
   for (const member of node.members) {
     const name = member.name && ts.isIdentifier(member.name) ? member.name.text : undefined;
     if (!name) continue;
@@ -36,10 +47,9 @@ function readMembers(node, source) {
     const entry = { kind: 'field', name, description: docOf(member), ...(type ? { type: { text: type } } : {}) };
     if (ts.isPropertyDeclaration(member) && member.initializer) entry.default = member.initializer.getText(source);
     if (ts.isGetAccessorDeclaration(member)) entry.readonly = !node.members.some((m) => ts.isSetAccessorDeclaration(m) && m.name.getText(source) === name);
-    const decorator = (ts.getDecorators(member) ?? []).find((d) => ts.isCallExpression(d.expression) && d.expression.expression.getText(source) === 'property');
-    if (decorator) {
-      const options = decorator.expression.arguments[0];
-      const option = (key) => options && ts.isObjectLiteralExpression(options) && options.properties.find((p) => p.name?.getText(source) === key)?.initializer;
+    const options = reactive[name];
+    if (options) {
+      const option = (key) => ts.isObjectLiteralExpression(options) && options.properties.find((p) => p.name?.getText(source) === key)?.initializer;
       const attribute = option('attribute');
       if (attribute?.kind !== ts.SyntaxKind.FalseKeyword) {
         const attributeName = attribute && ts.isStringLiteral(attribute) ? attribute.text : name.toLowerCase();

@@ -1,5 +1,6 @@
 // HTTP client for the onboarding service: CORS "simple" requests only (no preflight), answers checked, failures classified as ApiError.
 import { isBatchResponse, isFlowStates, isObject } from './guards.js';
+import { nextTask } from './next-task.js';
 import type { BatchResponse, BatchWrite, FlowStatesReadRequest, FlowStatesResponse, Problem } from './wire.js';
 
 export interface ClientConfig {
@@ -69,6 +70,8 @@ const READ_TIMEOUT_MS = 10_000;
 const WRITE_TIMEOUT_MS = 20_000;
 /** The largest answer the script reads: a state answer of a few hundred flows is a fraction of it. */
 const MAX_ANSWER_CHARS = 16 << 20;
+/** An answer this long (the state of about 50 flows of 20 steps, or more) is checked in a task after the one that parsed it. */
+const LARGE_ANSWER_CHARS = 1 << 17;
 const timeout = (ms: number) => (typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(ms) : undefined);
 
 export function createApiClient(config: ClientConfig): ApiClient {
@@ -116,6 +119,8 @@ export function createApiClient(config: ClientConfig): ApiClient {
     } catch {
       throw badAnswer('is not JSON');
     }
+    // Parsing a large answer takes up to tens of milliseconds: checking and applying it wait for a task of their own.
+    if (text.length > LARGE_ANSWER_CHARS) await nextTask();
     if (isObject(parsed) && Object.keys(parsed).length === 0) return null;
     if (!valid(parsed)) throw badAnswer('does not have the expected shape');
     return parsed as T;

@@ -1,5 +1,5 @@
 // The flow stores: definitions (the content state answers carry) joined with the user's flow states.
-import { atom, computed } from 'nanostores';
+import { atom } from 'nanostores';
 import type { FlowState } from '../api/wire.js';
 import { reportError } from '../core/report.js';
 import { buildFlow, type Flow, type FlowDefinition, type Transition } from '../flows/flow.js';
@@ -29,8 +29,15 @@ let built: Record<string, Built> = {};
 /**
  * Eligible flows, joined: one Flow object per slug that has both a definition and a state. A flow whose
  * definition and state are the same objects as last time keeps its Flow object, so one click rebuilds one flow.
+ * An atom its sources keep up to date, not a `computed`: that would bring nanostores' lifecycle code into every
+ * page's script for this one store.
  */
-export const $flows = computed([$flowDefinitions, $flowStates, $transition], (definitions, states, transition) => {
+export const $flows = atom<Record<string, Flow>>({});
+
+function join(): void {
+  const definitions = $flowDefinitions.get();
+  const states = $flowStates.get();
+  const transition = $transition.get();
   const flows: Record<string, Flow> = {};
   const next: Record<string, Built> = {};
   for (const slug in states) {
@@ -53,5 +60,8 @@ export const $flows = computed([$flowDefinitions, $flowStates, $transition], (de
     }
   }
   built = next;
-  return flows;
-});
+  $flows.set(flows);
+}
+
+// Registered before any other listener, so whoever hears a source change finds $flows joined already.
+for (const source of [$flowDefinitions, $flowStates, $transition]) source.listen(join);

@@ -111,14 +111,15 @@ describe('<onboarding-banner>', () => {
     expect(calls.filter((c) => !c.action.endsWith('start'))).toEqual([{ action: 'step.complete', stepId: 's1' }]);
   });
 
-  it('records the first showing as started, once', async () => {
+  it('records the first showing as started, once, in the task after the one that drew it', async () => {
     banner();
     const calls: RecordedCall[] = [];
     const flow = recordingFlow($flows.get().hello!, calls);
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .currentFlow=${flow}></onboarding-banner>`);
     el.requestUpdate();
     await el.updateComplete;
-    await Promise.resolve();
+    expect(calls).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(calls).toEqual([{ action: 'flow.start' }, { action: 'step.start', stepId: 's1' }]);
   });
 

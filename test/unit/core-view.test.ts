@@ -1,4 +1,4 @@
-// The cost of the view against the real service: one store of the queue per task, unchanged flows keep their objects.
+// The cost of the view against the real service: one store of the queue per task, unchanged flows keep their objects, large answers in slices.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 import { destroySdks, loadSdk } from './core-fixture.js';
@@ -52,5 +52,27 @@ describe('the view', () => {
       expect(after[slug]).toBe(states[slug]);
       expect(stores.$flows.get()[slug]).toBe(flows[slug]);
     }
+  });
+});
+
+describe('an answer of several hundred flows', () => {
+  let large: TestService;
+
+  beforeAll(async () => {
+    const flows: Record<string, string> = {};
+    for (let i = 0; i < 450; i++) flows[`many-${i}.yaml`] = checklistYaml(`many-${i}`);
+    large = await startTestService(flows);
+  });
+  afterAll(() => large?.close());
+
+  it('becomes the view 200 flows per task, and whole in the end', async () => {
+    const { sdk, ready, stores } = await loadSdk(large.url, PUBLIC_KEY);
+    const views: number[] = [];
+    const stop = stores.$flowStates.listen((states) => views.push(Object.keys(states).length));
+    await ready;
+    stop();
+    // Applied at once, the view would change once, with all 450.
+    expect(views).toEqual([200, 400, 450]);
+    expect(sdk.flows).toHaveLength(450);
   });
 });

@@ -1,6 +1,5 @@
 // <onboarding-announcement>: a modal native <dialog> in the top layer for an ANNOUNCEMENT flow's current step.
 import { html, nothing, type PropertyValues } from 'lit';
-import { query } from 'lit/decorators.js';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot, trapTab } from '../shared/modal-slot.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
@@ -43,66 +42,64 @@ import styles from './announcement.styles.js';
 export class OnboardingAnnouncement extends OnboardingElement {
   static override styles = [baseStyles, styles];
 
-  private readonly modal = new ModalSlot(this, 'ANNOUNCEMENT', () => {
+  readonly #modal = new ModalSlot(this, 'ANNOUNCEMENT', () => {
     const flow = this.activeFlow;
     return flow?.currentStep ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
   });
-  private returnFocus: HTMLElement | null = null;
-  private opened = '';
-
-  @query('dialog') private dialog?: HTMLDialogElement;
+  #returnFocus: HTMLElement | null = null;
+  #opened = '';
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.afterClose();
+    this.#afterClose();
   }
 
   protected override isShowing(): boolean {
-    return this.modal.granted && super.isShowing();
+    return this.#modal.granted && super.isShowing();
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const dialog = this.dialog;
+    const dialog = this.find<HTMLDialogElement>('dialog');
     if (dialog && !dialog.open) {
-      this.returnFocus = this.opened ? this.returnFocus : deepActiveElement();
+      this.#returnFocus = this.#opened ? this.#returnFocus : deepActiveElement();
       try {
         dialog.showModal();
       } catch {
         return;
       }
-      this.opened = this.activeFlow!.slug;
-      emit(this, 'onboarding-show', { flowSlug: this.opened });
-    } else if (!dialog && this.opened) {
-      this.afterClose();
+      this.#opened = this.activeFlow!.slug;
+      emit(this, 'onboarding-show', { flowSlug: this.#opened });
+    } else if (!dialog && this.#opened) {
+      this.#afterClose();
     }
   }
 
-  private afterClose(): void {
-    if (!this.opened) return;
-    const slug = this.opened;
-    this.opened = '';
-    const target = this.returnFocus;
-    this.returnFocus = null;
+  #afterClose(): void {
+    if (!this.#opened) return;
+    const slug = this.#opened;
+    this.#opened = '';
+    const target = this.#returnFocus;
+    this.#returnFocus = null;
     if (target?.isConnected) target.focus({ preventScroll: true });
     emit(this, 'onboarding-hide', { flowSlug: slug });
   }
 
-  private dismiss(event: Event): void {
+  #dismiss(event: Event): void {
     event.preventDefault();
     const flow = this.activeFlow;
     if (flow && flow.data.props?.dismissible !== false) this.act('flow.skip', 'escape');
   }
 
-  private onKeydown(event: KeyboardEvent): void {
-    if (event.key === 'Escape') this.dismiss(event);
-    else if (this.dialog) trapTab(event, this.dialog, this.shadowRoot!);
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Escape') this.#dismiss(event);
+    else trapTab(event, event.currentTarget as Element, this.shadowRoot!);
   }
 
   override render() {
     const flow = this.activeFlow;
     const step = flow?.currentStep;
-    if (!flow || !step || !this.modal.granted) return nothing;
+    if (!flow || !step || !this.#modal.granted) return nothing;
     const steps = this.visibleSteps(flow);
     const n = steps.findIndex((s) => s.id === step.id) + 1;
     const m = steps.length;
@@ -111,8 +108,8 @@ export class OnboardingAnnouncement extends OnboardingElement {
       class="surface"
       aria-labelledby="title"
       aria-describedby="body"
-      @keydown=${this.onKeydown}
-      @cancel=${this.dismiss}
+      @keydown=${this.#onKeydown}
+      @cancel=${this.#dismiss}
     >
       <div class="head">
         ${m > 1 ? html`<span part="counter" class="counter">${this.t('stepOf', { n, m })}</span>` : nothing}

@@ -1,6 +1,5 @@
 // <onboarding-banner>: an inline or top-of-page bar with the BANNER flow's current step, its buttons and a dismiss.
 import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
 import styles from './banner.styles.js';
@@ -30,9 +29,10 @@ import styles from './banner.styles.js';
  */
 export class OnboardingBanner extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { placement: { reflect: true } };
 
   /** `inline` where it is placed, or `top` to stick to the top of the page while scrolling. */
-  @property({ reflect: true }) placement: 'inline' | 'top' = 'inline';
+  placement: 'inline' | 'top' = 'inline';
 
   override render() {
     const flow = this.activeFlow;

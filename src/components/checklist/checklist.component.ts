@@ -1,6 +1,5 @@
 // <onboarding-checklist>: a CHECKLIST flow as a titled list of expandable steps with an "n of m" progress bar.
 import { html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import type { Flow, Step } from '../../flows/flow.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
@@ -47,19 +46,20 @@ export type ChecklistStepState = 'done' | 'skipped' | 'blocked' | 'locked' | 'cu
  */
 export class OnboardingChecklist extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { chosen: { state: true }, closed: { state: true }, sequential: { type: Boolean, reflect: true } };
 
-  private lastCurrent: string | undefined;
+  #lastCurrent: string | undefined;
   /** The flow was unfinished on this page, so finishing it here shows the "all done" state. */
-  private seen = false;
+  #seen = false;
 
   /** The step the user opened ('' for none); undefined follows the current step. */
-  @state() private chosen: string | undefined;
-  @state() private closed = false;
+  private chosen: string | undefined;
+  private closed = false;
 
   /** Steps open only in order: a step is locked until every earlier visible step is done or skipped. */
-  @property({ type: Boolean, reflect: true }) sequential = false;
+  sequential = false;
 
-  private stepState(flow: Flow, step: Step, steps: Step[]): ChecklistStepState {
+  #stepState(flow: Flow, step: Step, steps: Step[]): ChecklistStepState {
     if (step.state.completed) return 'done';
     if (step.state.skipped) return 'skipped';
     if (step.state.blocked) return 'blocked';
@@ -72,18 +72,18 @@ export class OnboardingChecklist extends OnboardingElement {
     super.willUpdate(changed);
     // A finished step collapses as the pointer moves on: the user's choice gives way to the new current step.
     const current = this.activeFlow?.currentStep?.id;
-    if (current !== this.lastCurrent) this.chosen = undefined;
-    this.lastCurrent = current;
-    if (this.activeFlow) this.seen = !(this.closed = false);
+    if (current !== this.#lastCurrent) this.chosen = undefined;
+    this.#lastCurrent = current;
+    if (this.activeFlow) this.#seen = !(this.closed = false);
   }
 
-  private toggle(step: Step, stepState: ChecklistStepState, open: boolean): void {
+  #toggle(step: Step, stepState: ChecklistStepState, open: boolean): void {
     if (stepState === 'blocked' || stepState === 'locked') return;
     this.chosen = open ? '' : step.id;
   }
 
-  private renderStep(flow: Flow, step: Step, steps: Step[]) {
-    const stepState = this.stepState(flow, step, steps);
+  #renderStep(flow: Flow, step: Step, steps: Step[]) {
+    const stepState = this.#stepState(flow, step, steps);
     const unavailable = stepState === 'blocked' || stepState === 'locked';
     const open = !unavailable && (this.chosen === undefined ? stepState === 'current' : this.chosen === step.id);
     const label = stepState === 'done' ? 'completed' : stepState === 'pending' || stepState === 'current' ? undefined : stepState;
@@ -96,7 +96,7 @@ export class OnboardingChecklist extends OnboardingElement {
         aria-controls="panel-${step.index}"
         aria-disabled=${unavailable ? 'true' : 'false'}
         aria-current=${stepState === 'current' ? 'step' : nothing}
-        @click=${() => this.toggle(step, stepState, open)}
+        @click=${() => this.#toggle(step, stepState, open)}
       >
         <span class="marker" aria-hidden="true">${stepState === 'done' ? '✓' : stepState === 'skipped' ? '–' : unavailable ? LOCK : step.index + 1}</span>
         <span class="step-title">${this.rich(step.title)}</span>
@@ -114,7 +114,7 @@ export class OnboardingChecklist extends OnboardingElement {
     </li>`;
   }
 
-  private renderDone(flow: Flow) {
+  #renderDone(flow: Flow) {
     const props = flow.data.props ?? {};
     return html`<section part="base done" class="surface" role="status">
       <div part="header" class="header">
@@ -128,7 +128,7 @@ export class OnboardingChecklist extends OnboardingElement {
   override render() {
     const done = this.currentFlow;
     const when = done?.data.props?.whenDone;
-    if (done?.isCompleted && !this.closed && when !== 'hide' && (this.seen || when === 'keep')) return this.renderDone(done);
+    if (done?.isCompleted && !this.closed && when !== 'hide' && (this.#seen || when === 'keep')) return this.#renderDone(done);
     const flow = this.activeFlow;
     if (!flow) return nothing;
     const steps = this.visibleSteps(flow);
@@ -143,7 +143,7 @@ export class OnboardingChecklist extends OnboardingElement {
       </div>
       <progress part="progress" max=${m || 1} .value=${n} aria-label=${progress}></progress>
       <ol part="steps" class="steps">
-        ${steps.map((step) => this.renderStep(flow, step, steps))}
+        ${steps.map((step) => this.#renderStep(flow, step, steps))}
       </ol>
     </section>`;
   }

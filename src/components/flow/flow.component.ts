@@ -28,17 +28,17 @@ type ActionName = Exclude<ButtonAction, false>;
 export class OnboardingFlow extends OnboardingElement {
   static override styles = [baseStyles, styles];
 
-  private stamped: Element | undefined;
-  private inner: OnboardingElement | undefined;
+  #stamped: Element | undefined;
+  #inner: OnboardingElement | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('click', this.onClick);
+    this.addEventListener('click', this.#onClick);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.removeEventListener('click', this.onClick);
+    this.removeEventListener('click', this.#onClick);
   }
 
   protected override isShowing(): boolean {
@@ -56,10 +56,10 @@ export class OnboardingFlow extends OnboardingElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (this.currentFlow?.type === 'CUSTOM') this.stamp();
+    if (this.currentFlow?.type === 'CUSTOM') this.#stamp();
   }
 
-  private readonly onClick = (event: Event): void => {
+  readonly #onClick = (event: Event): void => {
     const source = (event.target as Element | null)?.closest?.('[data-onboarding-action]');
     if (!source || !this.contains(source)) return;
     const action = source.getAttribute('data-onboarding-action') as ActionName;
@@ -68,17 +68,17 @@ export class OnboardingFlow extends OnboardingElement {
   };
 
   /** Stamps the child <template> while the flow is active, and fills its text slots with the current step's text. */
-  private stamp(): void {
+  #stamp(): void {
     const step = this.currentStep;
     const template = [...this.children].find((child): child is HTMLTemplateElement => child instanceof HTMLTemplateElement);
     if (!step) {
-      this.stamped?.remove();
-      this.stamped = undefined;
-    } else if (template && !this.stamped) {
+      this.#stamped?.remove();
+      this.#stamped = undefined;
+    } else if (template && !this.#stamped) {
       const container = document.createElement('div');
       container.append(template.content.cloneNode(true));
       this.append(container);
-      this.stamped = container;
+      this.#stamped = container;
     }
     if (!step) return;
     for (const target of this.querySelectorAll('[data-onboarding-text]')) {
@@ -94,11 +94,11 @@ export class OnboardingFlow extends OnboardingElement {
     // Every type but CUSTOM has an element named after it (`onboarding-checklist` for CHECKLIST, …).
     const tag = `onboarding-${flow.type.toLowerCase()}`;
     if (flow.type === 'CUSTOM' || !customElements.get(tag)) return this.activeFlow ? html`<slot></slot>` : nothing;
-    if (this.inner?.localName !== tag) {
-      this.inner = document.createElement(tag) as OnboardingElement;
-      this.inner.setAttribute('part', 'element');
+    if (this.#inner?.localName !== tag) {
+      this.#inner = document.createElement(tag) as OnboardingElement;
+      this.#inner.setAttribute('part', 'element');
     }
-    Object.assign(this.inner, { flow: this.flow, theme: this.theme, strings: this.strings, variables: this.variables });
-    return this.inner;
+    Object.assign(this.#inner, { flow: this.flow, theme: this.theme, strings: this.strings, variables: this.variables });
+    return this.#inner;
   }
 }

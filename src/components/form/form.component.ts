@@ -1,6 +1,5 @@
 // <onboarding-form>: a FORM flow's current step as fields with accessible validation; the values go as the step's data.
 import { html, nothing, type PropertyValues } from 'lit';
-import { state } from 'lit/decorators.js';
 import type { FormField } from '../../api/wire.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
@@ -40,44 +39,45 @@ import styles from './form.styles.js';
  */
 export class OnboardingForm extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { values: { state: true }, touched: { state: true } };
 
-  private stepId: string | undefined;
+  #stepId: string | undefined;
 
-  @state() private values: Record<string, FieldValue> = {};
-  @state() private touched = new Set<string>();
+  private values: Record<string, FieldValue> = {};
+  private touched = new Set<string>();
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const id = this.activeFlow?.currentStep?.id;
-    if (id !== this.stepId) {
-      this.stepId = id;
+    if (id !== this.#stepId) {
+      this.#stepId = id;
       this.values = {};
       this.touched = new Set();
     }
   }
 
-  private fields(): FormField[] {
+  #fields(): FormField[] {
     const fields = this.activeFlow?.currentStep?.fields;
     return Array.isArray(fields) ? fields.filter((field) => field && typeof field.id === 'string') : [];
   }
 
-  private error(field: FormField): string {
+  #error(field: FormField): string {
     return validateField(field, this.values[field.id], (key, values) => this.t(key, values));
   }
 
-  private setValue(field: FormField, value: FieldValue): void {
+  #setValue(field: FormField, value: FieldValue): void {
     this.values = { ...this.values, [field.id]: value };
     this.touched = new Set(this.touched).add(field.id);
   }
 
-  private touch(field: FormField): void {
+  #touch(field: FormField): void {
     if (!this.touched.has(field.id)) this.touched = new Set(this.touched).add(field.id);
   }
 
-  private submit(event: Event): void {
+  #submit(event: Event): void {
     event.preventDefault();
-    const fields = this.fields();
-    if (fields.some((field) => this.error(field))) {
+    const fields = this.#fields();
+    if (fields.some((field) => this.#error(field))) {
       this.touched = new Set(fields.map((field) => field.id));
       return;
     }
@@ -85,19 +85,19 @@ export class OnboardingForm extends OnboardingElement {
     this.act('step.complete', 'submit', undefined, data);
   }
 
-  private renderControl(field: FormField, index: number, describedBy: string | typeof nothing, invalid: boolean) {
+  #renderControl(field: FormField, index: number, describedBy: string | typeof nothing, invalid: boolean) {
     const id = `f${index}`;
     const value = this.values[field.id];
     const text = typeof value === 'string' ? value : '';
     const options = Array.isArray(field.options) ? field.options : [];
     const aria = invalid ? 'true' : 'false';
-    const onText = (event: Event) => this.setValue(field, (event.target as HTMLInputElement).value);
+    const onText = (event: Event) => this.#setValue(field, (event.target as HTMLInputElement).value);
     switch (field.type) {
       case 'textarea':
         return html`<textarea part="input" id=${id} .value=${text} ?required=${field.required} aria-invalid=${aria} aria-describedby=${describedBy}
-          placeholder=${this.plain(field.placeholder) || nothing} @input=${onText} @blur=${() => this.touch(field)}></textarea>`;
+          placeholder=${this.plain(field.placeholder) || nothing} @input=${onText} @blur=${() => this.#touch(field)}></textarea>`;
       case 'select':
-        return html`<select part="input" id=${id} ?required=${field.required} aria-invalid=${aria} aria-describedby=${describedBy} @change=${onText} @blur=${() => this.touch(field)}>
+        return html`<select part="input" id=${id} ?required=${field.required} aria-invalid=${aria} aria-describedby=${describedBy} @change=${onText} @blur=${() => this.#touch(field)}>
           <option value="" ?selected=${!text}>${this.plain(field.placeholder)}</option>
           ${options.map((option) => html`<option value=${String(option.value)} ?selected=${text === String(option.value)}>${this.plain(option.label)}</option>`)}
         </select>`;
@@ -105,7 +105,7 @@ export class OnboardingForm extends OnboardingElement {
       case 'checkbox': {
         if (field.type === 'checkbox' && !options.length) {
           return html`<input part="input" type="checkbox" id=${id} .checked=${value === true} ?required=${field.required} aria-invalid=${aria}
-            aria-describedby=${describedBy} @change=${(event: Event) => this.setValue(field, (event.target as HTMLInputElement).checked)} />`;
+            aria-describedby=${describedBy} @change=${(event: Event) => this.#setValue(field, (event.target as HTMLInputElement).checked)} />`;
         }
         const selected = Array.isArray(value) ? value : [];
         return html`<div class="choices" role=${field.type === 'radio' ? 'radiogroup' : 'group'} aria-labelledby="l${index}" aria-describedby=${describedBy}
@@ -116,15 +116,15 @@ export class OnboardingForm extends OnboardingElement {
                 .checked=${field.type === 'radio' ? text === String(option.value) : selected.includes(String(option.value))}
                 @change=${(event: Event) => {
                   const input = event.target as HTMLInputElement;
-                  if (field.type === 'radio') this.setValue(field, input.value);
+                  if (field.type === 'radio') this.#setValue(field, input.value);
                   else {
                     // Read the values now, not as rendered: two changes can land before the next render.
                     const now = this.values[field.id];
                     const rest = (Array.isArray(now) ? now : []).filter((v) => v !== input.value);
-                    this.setValue(field, input.checked ? [...rest, input.value] : rest);
+                    this.#setValue(field, input.checked ? [...rest, input.value] : rest);
                   }
                 }}
-                @blur=${() => this.touch(field)}
+                @blur=${() => this.#touch(field)}
                 id=${`${id}-${i}`} />
               <span>${this.plain(option.label)}</span>
             </label>`,
@@ -135,18 +135,18 @@ export class OnboardingForm extends OnboardingElement {
         return html`<input part="input" id=${id} type=${field.type === 'email' || field.type === 'number' ? field.type : 'text'} .value=${text}
           ?required=${field.required} aria-invalid=${aria} aria-describedby=${describedBy} placeholder=${this.plain(field.placeholder) || nothing}
           min=${field.type === 'number' && typeof field.min === 'number' ? field.min : nothing} max=${field.type === 'number' && typeof field.max === 'number' ? field.max : nothing}
-          @input=${onText} @blur=${() => this.touch(field)} />`;
+          @input=${onText} @blur=${() => this.#touch(field)} />`;
     }
   }
 
-  private renderField(field: FormField, index: number) {
-    const error = this.error(field);
+  #renderField(field: FormField, index: number) {
+    const error = this.#error(field);
     const shown = Boolean(error) && this.touched.has(field.id);
     const grouped = (field.type === 'radio' || field.type === 'checkbox') && Array.isArray(field.options) && field.options.length > 0;
     const label = html`${this.plain(field.label)}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
     return html`<div part="field" class="field ${field.type}">
       ${grouped ? html`<span part="label" class="label" id="l${index}">${label}</span>` : html`<label part="label" class="label" for="f${index}" id="l${index}">${label}</label>`}
-      ${this.renderControl(field, index, shown ? `e${index}` : nothing, shown)}
+      ${this.#renderControl(field, index, shown ? `e${index}` : nothing, shown)}
       ${shown ? html`<p part="error" class="error" id="e${index}">${error}</p>` : nothing}
     </div>`;
   }
@@ -158,16 +158,16 @@ export class OnboardingForm extends OnboardingElement {
     const steps = this.visibleSteps(flow);
     const n = steps.findIndex((s) => s.id === step.id) + 1;
     const m = steps.length;
-    const fields = this.fields();
-    const invalid = fields.some((field) => this.error(field));
-    return html`<form part="base" class="surface" aria-labelledby="title" novalidate @submit=${this.submit}>
+    const fields = this.#fields();
+    const invalid = fields.some((field) => this.#error(field));
+    return html`<form part="base" class="surface" aria-labelledby="title" novalidate @submit=${this.#submit}>
       <div class="head">
         <h2 part="title" id="title" class="title">${step.title ? this.rich(step.title) : flow.name}</h2>
         ${this.renderClose(flow)}
       </div>
       ${m > 1 ? html`<span part="counter" class="counter">${this.t('stepOf', { n, m })}</span>` : nothing}
       ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
-      ${fields.map((field, index) => this.renderField(field, index))}
+      ${fields.map((field, index) => this.#renderField(field, index))}
       <div part="actions" class="actions">
         ${step.secondaryButton
           ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })

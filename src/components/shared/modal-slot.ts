@@ -5,8 +5,8 @@ import { $activeModal, releaseModal, requestModal } from './modal-queue.js';
 import { StoreController } from './store-controller.js';
 
 export class ModalSlot implements ReactiveController {
-  private readonly active: StoreController<string | null>;
-  private held = '';
+  readonly #active: StoreController<string | null>;
+  #held = '';
 
   constructor(
     host: ReactiveControllerHost,
@@ -14,27 +14,27 @@ export class ModalSlot implements ReactiveController {
     /** The slug and priority that want the slot now, or undefined when nothing should open. */
     private readonly wants: () => { slug: string; priority: unknown } | undefined,
   ) {
-    this.active = new StoreController(host, $activeModal);
+    this.#active = new StoreController(host, $activeModal);
     host.addController(this);
   }
 
   /** Whether this element holds the slot and may open. */
   get granted(): boolean {
-    return this.held !== '' && this.active.value === this.held;
+    return this.#held !== '' && this.#active.value === this.#held;
   }
 
   hostUpdated(): void {
     const want = this.wants();
     const slug = want?.slug ?? '';
-    if (slug === this.held) return;
-    if (this.held) releaseModal(this.held);
-    this.held = slug;
+    if (slug === this.#held) return;
+    if (this.#held) releaseModal(this.#held);
+    this.#held = slug;
     if (want) requestModal(want.slug, this.type, want.priority);
   }
 
   hostDisconnected(): void {
-    if (this.held) releaseModal(this.held);
-    this.held = '';
+    if (this.#held) releaseModal(this.#held);
+    this.#held = '';
   }
 }
 

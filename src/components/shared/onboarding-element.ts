@@ -1,49 +1,58 @@
 // The base of every element: finds its flow in the stores, and renders text, buttons and the close button safely.
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
+import { LitElement, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { ButtonAction, FlowButton } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
 import { $flows } from '../../stores/flows.js';
+import { $elementOptions } from '../../stores/options.js';
 import { $userProperties } from '../../stores/user.js';
 import { reportError } from '../../core/report.js';
-import { markShown, runAction } from './actions.js';
+import { markShownSoon, runAction } from './actions.js';
 import { emit, type ActionEventName, type ActionTrigger } from './events.js';
 import { autoMounted, notePlaced } from './placement.js';
 import { plainText, richText, substitute, type Variables } from './rich-text.js';
 import { StoreController } from './store-controller.js';
-import { $strings, format, type OnboardingStrings } from './strings.js';
+import { format, pageString, type OnboardingStrings } from './strings.js';
 import { safeMediaUrl, safeTarget, safeUrl } from './url.js';
 
 type ActionName = Exclude<ButtonAction, false>;
 
 export class OnboardingElement extends LitElement {
+  // Lit's reactive properties declared without decorators: the decorators' code would ship in every page's script.
+  // Lit defines an accessor for each, so reactive state stays TS-private where other private members are #private.
+  static override properties: PropertyDeclarations = {
+    flow: { reflect: true },
+    theme: { reflect: true },
+    strings: { attribute: false },
+    variables: { attribute: false },
+  };
+
   // One click rebuilds one Flow object; only the elements showing that flow render again.
-  private readonly flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
-  private readonly stringStore = new StoreController(this, $strings);
-  private readonly propertyStore = new StoreController(this, $userProperties);
-  private flowOverride: Flow | undefined;
-  private shownKey = '';
-  private announcedKey = '';
-  private placedSlug = '';
+  readonly #flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
+  readonly #optionStore = new StoreController(this, $elementOptions);
+  readonly #propertyStore = new StoreController(this, $userProperties);
+  #flowOverride: Flow | undefined;
+  #shownKey = '';
+  #announcedKey = '';
+  #placedSlug = '';
 
   /** Slug of the flow to show. */
-  @property({ reflect: true }) flow = '';
+  flow = '';
 
   /** `light` or `dark`; without it the element follows `prefers-color-scheme`. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  theme: 'light' | 'dark' | undefined;
 
   /** Overrides of the built-in strings for this element (Close, Next, Back, "Step {n} of {m}", …). */
-  @property({ attribute: false }) strings: Partial<OnboardingStrings> = {};
+  strings: Partial<OnboardingStrings> = {};
 
   /** Values for `${name}` in flow text, on top of the user properties passed to identify. */
-  @property({ attribute: false }) variables: Variables = {};
+  variables: Variables = {};
 
   /** The Flow shown: the stores' flow named by `flow`, or a Flow object the page set. */
   get currentFlow(): Flow | undefined {
-    return this.flowOverride ?? this.flowStore.value[this.flow];
+    return this.#flowOverride ?? this.#flowStore.value[this.flow];
   }
   set currentFlow(value: Flow | undefined) {
-    this.flowOverride = value;
+    this.#flowOverride = value;
     this.requestUpdate();
   }
 
@@ -60,22 +69,22 @@ export class OnboardingElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.notePlacement();
+    this.#notePlacement();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    notePlaced(this.placedSlug, -1);
-    this.placedSlug = '';
+    notePlaced(this.#placedSlug, -1);
+    this.#placedSlug = '';
   }
 
   /** Counts this element as the page's own for its flow, so auto-mount does not add another. */
-  private notePlacement(): void {
+  #notePlacement(): void {
     const slug = this.isConnected && !autoMounted.has(this) ? this.flow : '';
-    if (slug === this.placedSlug) return;
-    notePlaced(this.placedSlug, -1);
+    if (slug === this.#placedSlug) return;
+    notePlaced(this.#placedSlug, -1);
     notePlaced(slug, 1);
-    this.placedSlug = slug;
+    this.#placedSlug = slug;
   }
 
   protected override scheduleUpdate(): void | Promise<unknown> {
@@ -89,17 +98,22 @@ export class OnboardingElement extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    if (changed.has('flow')) this.notePlacement();
+    if (changed.has('flow')) this.#notePlacement();
     const flow = this.activeFlow;
     const key = flow ? `${flow.slug}:${flow.currentStep?.id ?? ''}` : '';
-    if (key !== this.announcedKey) {
-      this.announcedKey = key;
+    if (key !== this.#announcedKey) {
+      this.#announcedKey = key;
       emit(this, 'onboarding-step-change', { flow, step: flow?.currentStep });
     }
     // The first showing of a step is recorded (STARTED_FLOW, STARTED_STEP) once it is really on screen.
     const shown = flow && this.isShowing() ? key : '';
-    if (shown && shown !== this.shownKey) void markShown(flow!, flow!.currentStep);
-    this.shownKey = shown;
+    if (shown && shown !== this.#shownKey) markShownSoon(() => (this.#shownKey === shown && this.isConnected ? this.activeFlow : undefined));
+    this.#shownKey = shown;
+  }
+
+  /** The first element of the shadow root that matches `selector`, as Lit's `@query` finds it. */
+  protected find<T extends Element>(selector: string): T | null {
+    return this.renderRoot?.querySelector<T>(selector) ?? null;
   }
 
   /** Whether the current step is on screen; modal elements answer false while they wait for the slot. */
@@ -108,12 +122,12 @@ export class OnboardingElement extends LitElement {
   }
 
   protected get vars(): Variables {
-    return { ...this.propertyStore.value, ...this.variables };
+    return { ...this.#propertyStore.value, ...this.variables };
   }
 
   /** A built-in string, translated, with `{name}` placeholders filled. */
   protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
-    const value = this.strings[key] ?? this.stringStore.value[key];
+    const value = this.strings[key] ?? pageString(this.#optionStore.value, key);
     return format(typeof value === 'string' ? value : '', values);
   }
 

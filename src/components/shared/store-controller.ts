@@ -3,8 +3,8 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ReadableAtom } from 'nanostores';
 
 export class StoreController<T> implements ReactiveController {
-  private unsubscribe: (() => void) | undefined;
-  private picked: unknown;
+  #unsubscribe: (() => void) | undefined;
+  #picked: unknown;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -20,19 +20,19 @@ export class StoreController<T> implements ReactiveController {
   }
 
   hostConnected(): void {
-    this.picked = undefined;
-    this.unsubscribe = this.store.subscribe((value) => {
+    this.#picked = undefined;
+    this.#unsubscribe = this.store.subscribe((value) => {
       if (this.pick) {
         const picked = this.pick(value);
-        if (picked === this.picked && this.picked !== undefined) return;
-        this.picked = picked;
+        if (picked === this.#picked && this.#picked !== undefined) return;
+        this.#picked = picked;
       }
       this.host.requestUpdate();
     });
   }
 
   hostDisconnected(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 }

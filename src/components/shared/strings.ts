@@ -1,6 +1,5 @@
 // Built-in strings of the elements, in English by default; a page translates them globally or per element.
-import { computed } from 'nanostores';
-import { $elementOptions } from '../../stores/options.js';
+import { $elementOptions, type ElementOptions } from '../../stores/options.js';
 
 export interface OnboardingStrings {
   close: string;
@@ -56,8 +55,8 @@ export const DEFAULT_STRINGS: OnboardingStrings = {
   rating: '{n} of {m}',
 };
 
-/** The built-in strings with the page's overrides (the `strings` option of init, or setStrings) applied. */
-export const $strings = computed($elementOptions, (options) => ({ ...DEFAULT_STRINGS, ...(options.strings as Partial<OnboardingStrings>) }));
+/** A built-in string with the page's override (the `strings` option of init, or setStrings) applied. */
+export const pageString = (options: ElementOptions, key: keyof OnboardingStrings): string => options.strings?.[key] ?? DEFAULT_STRINGS[key];
 
 /** Translates built-in strings for every element on the page, e.g. `setStrings({ next: 'Weiter' })`. */
 export function setStrings(strings: Partial<OnboardingStrings>): void {

@@ -1,6 +1,5 @@
 // <onboarding-survey>: a SURVEY flow as a non-modal corner popover: NPS first by default, then a free-text follow-up.
 import { html, nothing, type PropertyValues } from 'lit';
-import { query, state } from 'lit/decorators.js';
 import type { Step } from '../../flows/flow.js';
 import { emit } from '../shared/events.js';
 import { ModalSlot } from '../shared/modal-slot.js';
@@ -48,75 +47,74 @@ const TYPES: SurveyStepType[] = ['nps', 'rating', 'single', 'multiple', 'text'];
  */
 export class OnboardingSurvey extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { answer: { state: true }, announcement: { state: true } };
 
-  private readonly modal = new ModalSlot(this, 'SURVEY', () => {
+  readonly #modal = new ModalSlot(this, 'SURVEY', () => {
     const flow = this.activeFlow;
     return flow?.currentStep ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
   });
-  private stepId: string | undefined;
-  private opened = '';
+  #stepId: string | undefined;
+  #opened = '';
 
-  @query('[part="base"]') private panel?: HTMLElement;
-
-  @state() private answer: string | string[] = '';
-  @state() private announcement = '';
+  private answer: string | string[] = '';
+  private announcement = '';
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.opened = '';
+    this.#opened = '';
   }
 
   protected override isShowing(): boolean {
-    return this.modal.granted && super.isShowing();
+    return this.#modal.granted && super.isShowing();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const id = this.activeFlow?.currentStep?.id;
-    if (id !== this.stepId) {
-      this.stepId = id;
+    if (id !== this.#stepId) {
+      this.#stepId = id;
       this.answer = '';
     }
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const popover = this.panel;
-    if (popover && !this.opened) {
+    const popover = this.find<HTMLElement>('[part="base"]');
+    if (popover && !this.#opened) {
       try {
         popover.showPopover?.();
       } catch {
         // Without the Popover API the element is fixed in the corner by its styles instead.
       }
-      this.opened = this.activeFlow!.slug;
+      this.#opened = this.activeFlow!.slug;
       // Non-modal: focus stays where the user is, and the question is announced politely.
       this.announcement = this.plain(this.activeFlow!.currentStep?.title) || this.activeFlow!.name;
-      emit(this, 'onboarding-show', { flowSlug: this.opened });
-    } else if (!popover && this.opened) {
-      emit(this, 'onboarding-hide', { flowSlug: this.opened });
-      this.opened = '';
+      emit(this, 'onboarding-show', { flowSlug: this.#opened });
+    } else if (!popover && this.#opened) {
+      emit(this, 'onboarding-hide', { flowSlug: this.#opened });
+      this.#opened = '';
       this.announcement = '';
     }
   }
 
-  private kind(step: Step): SurveyStepType {
+  #kind(step: Step): SurveyStepType {
     if (TYPES.includes(step.type as SurveyStepType)) return step.type as SurveyStepType;
     return step.index === 0 ? 'nps' : 'text';
   }
 
-  private submit(event: Event, step: Step): void {
+  #submit(event: Event, step: Step): void {
     event.preventDefault();
-    const value = this.kind(step) === 'nps' || this.kind(step) === 'rating' ? Number(this.answer) : this.answer;
+    const value = this.#kind(step) === 'nps' || this.#kind(step) === 'rating' ? Number(this.answer) : this.answer;
     this.act('step.complete', 'submit', step, { value });
   }
 
-  private onKeydown(event: KeyboardEvent): void {
+  #onKeydown(event: KeyboardEvent): void {
     if (event.key !== 'Escape' || this.activeFlow?.data.props?.dismissible === false) return;
     event.preventDefault();
     this.act('flow.skip', 'escape');
   }
 
-  private renderScale(step: Step, kind: 'nps' | 'rating') {
+  #renderScale(step: Step, kind: 'nps' | 'rating') {
     const max = kind === 'nps' ? 10 : Math.min(Math.max(Number(step.props?.max) || 5, 2), 10);
     const values = Array.from({ length: kind === 'nps' ? 11 : max }, (_, i) => (kind === 'nps' ? i : i + 1));
     return html`<div part="scale" class="scale ${kind}">
@@ -135,8 +133,8 @@ export class OnboardingSurvey extends OnboardingElement {
         : nothing}`;
   }
 
-  private renderAnswer(step: Step, kind: SurveyStepType) {
-    if (kind === 'nps' || kind === 'rating') return this.renderScale(step, kind);
+  #renderAnswer(step: Step, kind: SurveyStepType) {
+    if (kind === 'nps' || kind === 'rating') return this.#renderScale(step, kind);
     if (kind === 'text') {
       return html`<textarea part="input" aria-labelledby="title" .value=${typeof this.answer === 'string' ? this.answer : ''}
         @input=${(event: Event) => (this.answer = (event.target as HTMLTextAreaElement).value)}></textarea>`;
@@ -165,21 +163,21 @@ export class OnboardingSurvey extends OnboardingElement {
     const flow = this.activeFlow;
     const step = flow?.currentStep;
     const live = html`<div class="visually-hidden" aria-live="polite">${this.announcement}</div>`;
-    if (!flow || !step || !this.modal.granted) return live;
-    const kind = this.kind(step);
+    if (!flow || !step || !this.#modal.granted) return live;
+    const kind = this.#kind(step);
     const empty = Array.isArray(this.answer) ? this.answer.length === 0 : this.answer === '';
     const grouped = kind !== 'text';
     return html`${live}
-      <form part="base" class="surface" popover="manual" role="dialog" aria-labelledby="title" @keydown=${this.onKeydown}
-        @submit=${(event: Event) => this.submit(event, step)}>
+      <form part="base" class="surface" popover="manual" role="dialog" aria-labelledby="title" @keydown=${this.#onKeydown}
+        @submit=${(event: Event) => this.#submit(event, step)}>
         <div class="head">
           <h2 part="title" id="title" class="title">${step.title ? this.rich(step.title) : flow.name}</h2>
           ${this.renderClose(flow)}
         </div>
         ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
         ${grouped
-          ? html`<div role=${kind === 'multiple' ? 'group' : 'radiogroup'} aria-labelledby="title">${this.renderAnswer(step, kind)}</div>`
-          : this.renderAnswer(step, kind)}
+          ? html`<div role=${kind === 'multiple' ? 'group' : 'radiogroup'} aria-labelledby="title">${this.#renderAnswer(step, kind)}</div>`
+          : this.#renderAnswer(step, kind)}
         <div part="actions" class="actions">
           ${step.secondaryButton
             ? this.renderButton(step.secondaryButton, 'secondary', { step, fallbackAction: 'step.skip' })

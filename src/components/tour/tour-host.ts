@@ -1,6 +1,5 @@
 // What the on-demand tour chunk takes from the script that loaded it: the same Lit, the same stores and shared element code.
 import { css, html, nothing } from 'lit';
-import { query, state } from 'lit/decorators.js';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
 import { emit } from '../shared/events.js';
@@ -14,7 +13,6 @@ export const TOUR_HOST = Symbol.for('onboarding.tour-host');
 export function provideTourHost(): void {
   (globalThis as Record<symbol, unknown>)[TOUR_HOST] = {
     lit: { css, html, nothing },
-    'lit/decorators.js': { query, state },
     actions: { runAction },
     'base.styles': { default: baseStyles },
     events: { emit },

@@ -1,6 +1,5 @@
 // <onboarding-tour>: a TOUR flow's steps anchored to page elements, in the top layer, positioned with floating-ui.
 import { html, nothing, type PropertyValues } from 'lit';
-import { query, state } from 'lit/decorators.js';
 import { arrow, autoUpdate, computePosition, flip, offset, shift, type Placement } from '@floating-ui/dom';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
@@ -62,108 +61,105 @@ function showPopover(element: HTMLElement): void {
  */
 export class OnboardingTour extends OnboardingElement {
   static override styles = [baseStyles, styles];
+  static override properties = { target: { state: true }, missing: { state: true } };
 
-  private readonly modal: ModalSlot = new ModalSlot(this, 'TOUR', (): { slug: string; priority: unknown } | undefined => {
+  readonly #modal: ModalSlot = new ModalSlot(this, 'TOUR', (): { slug: string; priority: unknown } | undefined => {
     const flow = this.activeFlow;
     if (!flow?.currentStep || this.missing) return undefined;
     // The slot is kept between steps, so nothing else opens while the next target is awaited.
-    return this.target !== undefined || this.modal.granted ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
+    return this.target !== undefined || this.#modal.granted ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
   });
-  private stepKey = '';
-  private poll: ReturnType<typeof setInterval> | undefined;
-  private stopAutoUpdate: (() => void) | undefined;
-  private returnFocus: HTMLElement | null = null;
-  private opened = '';
-
-  @query('[part="base"]') private tooltip?: HTMLElement;
-  @query('[part="arrow"]') private arrowElement?: HTMLElement;
-  @query('[part="overlay"]') private overlay?: HTMLElement;
-  @query('[part="spotlight"]') private spotlight?: HTMLElement;
+  #stepKey = '';
+  #poll: ReturnType<typeof setInterval> | undefined;
+  #stopAutoUpdate: (() => void) | undefined;
+  #returnFocus: HTMLElement | null = null;
+  #opened = '';
 
   /** The step's target: an element, null for a centred step, undefined while it is awaited. */
-  @state() private target: Element | null | undefined;
-  @state() private missing = false;
+  private target: Element | null | undefined;
+  private missing = false;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.stopWaiting();
-    this.detach();
-    this.stepKey = '';
-    this.opened = '';
+    this.#stopWaiting();
+    this.#detach();
+    this.#stepKey = '';
+    this.#opened = '';
   }
 
   protected override isShowing(): boolean {
-    return this.modal.granted && this.target !== undefined && super.isShowing();
+    return this.#modal.granted && this.target !== undefined && super.isShowing();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const flow = this.activeFlow;
     const key = flow?.currentStep ? `${flow.slug}:${flow.currentStep.id}` : '';
-    if (key === this.stepKey) return;
-    this.stepKey = key;
-    this.stopWaiting();
-    this.detach();
+    if (key === this.#stepKey) return;
+    this.#stepKey = key;
+    this.#stopWaiting();
+    this.#detach();
     this.target = undefined;
     this.missing = false;
-    if (key) this.findTarget();
+    if (key) this.#findTarget();
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const tooltip = this.tooltip;
-    if (tooltip && !this.stopAutoUpdate) {
-      if (!this.opened) this.returnFocus = deepActiveElement();
-      if (this.overlay) showPopover(this.overlay);
+    const tooltip = this.find<HTMLElement>('[part="base"]');
+    if (tooltip && !this.#stopAutoUpdate) {
+      if (!this.#opened) this.#returnFocus = deepActiveElement();
+      const overlay = this.find<HTMLElement>('[part="overlay"]');
+      if (overlay) showPopover(overlay);
       showPopover(tooltip);
-      this.attach(tooltip);
+      this.#attach(tooltip);
       tooltip.focus({ preventScroll: true });
-      if (!this.opened) {
-        this.opened = this.activeFlow!.slug;
-        emit(this, 'onboarding-show', { flowSlug: this.opened });
+      if (!this.#opened) {
+        this.#opened = this.activeFlow!.slug;
+        emit(this, 'onboarding-show', { flowSlug: this.#opened });
       }
-    } else if (!tooltip && this.opened) {
-      this.detach();
-      const slug = this.opened;
-      this.opened = '';
-      if (this.returnFocus?.isConnected) this.returnFocus.focus({ preventScroll: true });
-      this.returnFocus = null;
+    } else if (!tooltip && this.#opened) {
+      this.#detach();
+      const slug = this.#opened;
+      this.#opened = '';
+      if (this.#returnFocus?.isConnected) this.#returnFocus.focus({ preventScroll: true });
+      this.#returnFocus = null;
       emit(this, 'onboarding-hide', { flowSlug: slug });
     }
   }
 
-  private option(name: string): unknown {
+  #option(name: string): unknown {
     const step = this.activeFlow?.currentStep;
     return step?.props?.[name] ?? this.activeFlow?.data.props?.[name];
   }
 
   /** Looks for the target now and then every POLL_MS until it appears or the timeout passes. */
-  private findTarget(): void {
+  #findTarget(): void {
     const selector = this.activeFlow?.currentStep?.selector;
     if (typeof selector !== 'string' || !selector.trim()) {
       this.target = null;
       return;
     }
-    const timeout = Number(this.option('targetTimeout') ?? 5000);
+    const timeout = Number(this.#option('targetTimeout') ?? 5000);
     const started = Date.now();
     const look = () => {
       const found = deepQuery(selector);
       if (found && found.getClientRects().length > 0) {
-        this.stopWaiting();
+        this.#stopWaiting();
         this.target = found;
         this.missing = false;
       } else if (!this.missing && Date.now() - started >= timeout) {
-        this.onMissingTarget();
+        this.#onMissingTarget();
       }
     };
     look();
-    if (this.target === undefined) this.poll = setInterval(look, POLL_MS);
+    if (this.target === undefined) this.#poll = setInterval(look, POLL_MS);
   }
 
-  private onMissingTarget(): void {
+  #onMissingTarget(): void {
     const flow = this.activeFlow;
-    if (this.option('missingTarget') === 'skip' && flow) {
-      this.stopWaiting();
+    if (this.#option('missingTarget') === 'skip' && flow) {
+      this.#stopWaiting();
       const step = flow.currentStep;
       const proceed = emit(this, 'onboarding-action', { flowSlug: flow.slug, stepId: step?.id, action: 'step.skip', trigger: 'timeout' }, true);
       if (proceed) void runAction(flow, step, 'step.skip');
@@ -173,18 +169,18 @@ export class OnboardingTour extends OnboardingElement {
     this.missing = true;
   }
 
-  private stopWaiting(): void {
-    clearInterval(this.poll);
-    this.poll = undefined;
+  #stopWaiting(): void {
+    clearInterval(this.#poll);
+    this.#poll = undefined;
   }
 
-  private attach(tooltip: HTMLElement): void {
+  #attach(tooltip: HTMLElement): void {
     const target = this.target;
     if (!target) {
       // A centred step: the same tooltip may have been anchored a step ago.
       tooltip.style.left = tooltip.style.top = '';
       delete tooltip.dataset.placement;
-      this.stopAutoUpdate = () => {};
+      this.#stopAutoUpdate = () => {};
       return;
     }
     const rect = target.getBoundingClientRect();
@@ -192,24 +188,24 @@ export class OnboardingTour extends OnboardingElement {
       const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
       target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
     }
-    this.stopAutoUpdate = autoUpdate(target, tooltip, () => void this.position(target, tooltip));
+    this.#stopAutoUpdate = autoUpdate(target, tooltip, () => void this.#position(target, tooltip));
   }
 
-  private detach(): void {
-    this.stopAutoUpdate?.();
-    this.stopAutoUpdate = undefined;
+  #detach(): void {
+    this.#stopAutoUpdate?.();
+    this.#stopAutoUpdate = undefined;
   }
 
-  private async position(target: Element, tooltip: HTMLElement): Promise<void> {
+  async #position(target: Element, tooltip: HTMLElement): Promise<void> {
     if (!target.isConnected) {
       // The target went away (an SPA re-render): hide and wait for it again.
-      this.detach();
+      this.#detach();
       this.target = undefined;
-      this.findTarget();
+      this.#findTarget();
       return;
     }
-    const requested = String(this.option('placement') ?? 'bottom');
-    const arrowElement = this.arrowElement;
+    const requested = String(this.#option('placement') ?? 'bottom');
+    const arrowElement = this.find<HTMLElement>('[part="arrow"]');
     const { x, y, placement, middlewareData } = await computePosition(target, tooltip, {
       strategy: 'fixed',
       placement: (PLACEMENTS.has(requested) ? requested : 'bottom') as Placement,
@@ -227,7 +223,7 @@ export class OnboardingTour extends OnboardingElement {
       arrowElement.style.right = arrowElement.style.bottom = '';
       arrowElement.style.setProperty(opposite, '-6px');
     }
-    const spotlight = this.spotlight;
+    const spotlight = this.find<HTMLElement>('[part="spotlight"]');
     if (spotlight) {
       const rect = target.getBoundingClientRect();
       spotlight.style.left = `${rect.left - 4}px`;
@@ -237,7 +233,7 @@ export class OnboardingTour extends OnboardingElement {
     }
   }
 
-  private onKeydown(event: KeyboardEvent): void {
+  #onKeydown(event: KeyboardEvent): void {
     const flow = this.activeFlow;
     if (!flow) return;
     const rtl = getComputedStyle(this).direction === 'rtl';
@@ -260,12 +256,12 @@ export class OnboardingTour extends OnboardingElement {
   override render() {
     const flow = this.activeFlow;
     const step = flow?.currentStep;
-    if (!flow || !step || this.target === undefined || !this.modal.granted) return nothing;
+    if (!flow || !step || this.target === undefined || !this.#modal.granted) return nothing;
     const steps = this.visibleSteps(flow);
     const n = steps.findIndex((s) => s.id === step.id) + 1;
     const m = steps.length;
-    const spotlight = this.option('spotlight') === true && this.target;
-    const overlay = spotlight || this.option('overlay') === true;
+    const spotlight = this.#option('spotlight') === true && this.target;
+    const overlay = spotlight || this.#option('overlay') === true;
     return html`${overlay
         ? html`<div part="overlay" class="overlay ${spotlight ? 'with-spotlight' : ''}" popover="manual" aria-hidden="true">
             ${spotlight ? html`<div part="spotlight" class="spotlight"></div>` : nothing}
@@ -279,7 +275,7 @@ export class OnboardingTour extends OnboardingElement {
         aria-labelledby="title"
         aria-describedby="body"
         tabindex="-1"
-        @keydown=${this.onKeydown}
+        @keydown=${this.#onKeydown}
       >
         ${this.target ? html`<div part="arrow" class="arrow"></div>` : nothing}
         <div class="content">
