@@ -1,5 +1,5 @@
 // The SDK core: init, identity and guests, and the user's flow state kept in step with the service and other tabs.
-import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
+import { ApiError, createApiClient, isRetryable, type ApiClient } from '../api/client.js';
 import { isDefinition, isFlowStates, isId, isJson, isObject } from '../api/guards.js';
 import { nextTask } from '../api/next-task.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
@@ -71,6 +71,9 @@ export class Onboarding {
   });
   #stops: Array<() => void> = [];
   #initialLoad: ReturnType<typeof setTimeout> | undefined;
+  /** A read that the network lost or the service shed, tried again after Retry-After or a backoff. */
+  #readRetry: ReturnType<typeof setTimeout> | undefined;
+  #readFailures = 0;
   /** Whether the first read is still the guest's to make (an identify first makes it unneeded). */
   #guestRead = true;
   /** The service's last answer for the current user; pending writes are replayed on top of it. */
@@ -309,12 +312,22 @@ export class Onboarding {
     if (this.#reading?.userId === userId && this.#reading.groupId === groupId) return this.#reading.promise;
     const answers = this.#answers;
     const known = knownVersions($flowDefinitions.get());
+    clearTimeout(this.#readRetry);
     const promise = client
       .readFlowStates({ ...this.#user(), ...(groupId ? { groupId } : {}), knownVersions: known })
       // A write's answer that arrived meanwhile is newer than this read; the content this one carries is kept all the same.
-      .then((states) => this.#take(states, known, userId === this.userId && answers === this.#answers))
-      // A wrong-shaped answer keeps the state the script has; so does a read that failed.
-      .catch((error) => reportError(failureCode(error, 'load-failed'), error))
+      .then((states) => {
+        this.#readFailures = 0;
+        return this.#take(states, known, userId === this.userId && answers === this.#answers);
+      })
+      // A wrong-shaped answer keeps the state the script has; so does a read that failed. A lost or shed read is tried
+      // again, as writes are: after the Retry-After the service asked for, else after 1 s doubling to a minute.
+      .catch((error) => {
+        reportError(failureCode(error, 'load-failed'), error);
+        if (!isRetryable(error)) return;
+        const wait = Math.max((error as ApiError).retryAfterMs ?? 0, Math.min(60_000, 1000 * 2 ** this.#readFailures++));
+        this.#readRetry = setTimeout(() => void this.refresh(), wait);
+      })
       .finally(() => {
         if (this.#reading?.promise === promise) this.#reading = undefined;
         this.#loaded(userId);
@@ -327,6 +340,7 @@ export class Onboarding {
   /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
   destroy(): void {
     clearTimeout(this.#initialLoad);
+    clearTimeout(this.#readRetry);
     this.#persist();
     for (const stop of this.#stops.splice(0)) stop();
     this.#outbox?.stop();

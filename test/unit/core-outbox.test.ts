@@ -89,6 +89,18 @@ describe('outbox', () => {
     expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'busy-user'")).toBe(1);
   });
 
+  it('reads again after a read the service shed, at the Retry-After it asked for, and draws the answer', async () => {
+    proxy.answer(isStateRead, 503, '{"status":503,"title":"Service Unavailable"}', { headers: { 'Retry-After': '1' }, times: 1 });
+    const { sdk, ready, errors } = await loadSdk(proxy.url, PUBLIC_KEY);
+    await ready;
+    expect(errors.map((error) => error.status)).toContain(503);
+    expect(sdk.getFlow('setup')).toBeUndefined();
+    await vi.waitFor(() => expect(sdk.getFlow('setup')).toBeDefined(), { timeout: 10_000, interval: 50 });
+    const reads = proxy.requests.filter(isStateRead);
+    expect(reads).toHaveLength(2);
+    expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(1000);
+  });
+
   it('rolls back a write the service refuses and reports it through error', async () => {
     const { sdk, ready, errors, events } = await loadSdk(proxy.url, PUBLIC_KEY);
     await sdk.identify('refused-user');
