@@ -180,18 +180,20 @@ describe('backpressure', () => {
   let service: TestService;
   afterAll(() => service?.close());
 
-  it('sheds what the event loop cannot serve in time with fast 503s and Retry-After, and serves the rest', async () => {
+  // Whether the loop is busy enough to shed depends on what else shares the two cores; another try settles it.
+  it('sheds what the event loop cannot serve in time with fast 503s and Retry-After, and serves the rest', { timeout: 30_000, retry: 2 }, async () => {
+    await service?.close();
     // A loop delay of 5 ms is already too much here, so sustained load must be shed.
     service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { limits: { eventLoopDelayMs: 5, maxWaitMs: 5 } });
     await burst(service, 'loop');
-  }, 30_000);
+  });
 
   // On PGlite a request runs start to end within one turn of the loop, so requests queue only in the loop (the
   // guard above); on PostgreSQL they overlap while they wait for a connection, and the pool's queue sheds them.
-  it.runIf(postgresServer())('sheds by the PostgreSQL pool\'s queue alone, before a request would wait past --max-wait-ms', async () => {
+  it.runIf(postgresServer())('sheds by the PostgreSQL pool\'s queue alone, before a request would wait past --max-wait-ms', { timeout: 30_000, retry: 2 }, async () => {
     await service?.close();
     // The loop delay guard off: only the estimate of the work queued for a connection sheds a new request.
     service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { limits: { eventLoopDelayMs: 0, maxWaitMs: 5 } });
     await burst(service, 'queue');
-  }, 30_000);
+  });
 });
