@@ -9,7 +9,7 @@ import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
 import { currentUserHash, currentUserId, forgetUser, isGuestId, isUserHash, rememberUser } from './identity.js';
-import { createOutbox, dropError, type Outbox, type OutboxEntry, type Sent } from './outbox.js';
+import { backoffMs, createOutbox, dropError, type Outbox, type OutboxEntry, type Sent } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
 import { definitionOf, forgetState, knownVersions, readContent, readState, writeContent, writeState, type KnownVersions } from './cache.js';
@@ -321,12 +321,10 @@ export class Onboarding {
         return this.#take(states, known, userId === this.userId && answers === this.#answers);
       })
       // A wrong-shaped answer keeps the state the script has; so does a read that failed. A lost or shed read is tried
-      // again, as writes are: after the Retry-After the service asked for, else after 1 s doubling to a minute.
+      // again with the outbox's backoff, which honours the Retry-After the service asked for.
       .catch((error) => {
         reportError(failureCode(error, 'load-failed'), error);
-        if (!isRetryable(error)) return;
-        const wait = Math.max((error as ApiError).retryAfterMs ?? 0, Math.min(60_000, 1000 * 2 ** this.#readFailures++));
-        this.#readRetry = setTimeout(() => void this.refresh(), wait);
+        if (isRetryable(error)) this.#readRetry = setTimeout(() => void this.refresh(), backoffMs(this.#readFailures++, (error as ApiError).retryAfterMs));
       })
       .finally(() => {
         if (this.#reading?.promise === promise) this.#reading = undefined;
