@@ -60,7 +60,7 @@ export const DEFAULT_LIMITS: Limits = {
   requestsPerMinute: 1200,
   privateRequestsPerMinute: 12_000,
   userWritesPerMinute: 300,
-  maxWaitMs: 200,
+  maxWaitMs: 100,
   eventLoopDelayMs: 200,
   cacheUsers: 10_000,
   poolSize: 10,

@@ -160,43 +160,38 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** Adds the rows' changes to the rollups, in key order, so concurrent writers lock rows in one order. */
 async function writeRollups(tx: Queryable, changes: { daily: DailyDelta[]; durations: DurationDelta[] }): Promise<void> {
+  const params: unknown[] = [];
+  const writes = rollupWrites(changes, (value) => `$${params.push(value)}`);
+  if (writes.length > 0) await tx.query(`WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`, params);
+}
+
+/** The statements that add `changes` to the rollups, as data-modifying WITH queries; `$` numbers a parameter. */
+function rollupWrites(changes: { daily: DailyDelta[]; durations: DurationDelta[] }, $: (value: unknown) => string): string[] {
+  const writes: string[] = [];
   const daily = [...changes.daily].sort((a, b) => (a.slug + a.day + a.version + a.stepId < b.slug + b.day + b.version + b.stepId ? -1 : 1));
   if (daily.length > 0) {
-    await tx.query(
+    writes.push(
       `INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped)
-       SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[])
+       SELECT * FROM unnest(${$(daily.map((d) => d.slug))}::text[], ${$(daily.map((d) => d.day))}::date[], ${$(daily.map((d) => d.version))}::int[],
+         ${$(daily.map((d) => d.stepId))}::text[], ${$(daily.map((d) => d.started))}::int[], ${$(daily.map((d) => d.completed))}::int[],
+         ${$(daily.map((d) => d.skipped))}::int[], ${$(daily.map((d) => d.reached))}::int[], ${$(daily.map((d) => d.dropped))}::int[])
        ORDER BY 1, 2, 3, 4
        ON CONFLICT (flow_slug, day, flow_version, step_id) DO UPDATE SET
          started = analytics_daily.started + EXCLUDED.started, completed = analytics_daily.completed + EXCLUDED.completed,
          skipped = analytics_daily.skipped + EXCLUDED.skipped, reached = analytics_daily.reached + EXCLUDED.reached,
          dropped = analytics_daily.dropped + EXCLUDED.dropped`,
-      [
-        daily.map((d) => d.slug),
-        daily.map((d) => d.day),
-        daily.map((d) => d.version),
-        daily.map((d) => d.stepId),
-        daily.map((d) => d.started),
-        daily.map((d) => d.completed),
-        daily.map((d) => d.skipped),
-        daily.map((d) => d.reached),
-        daily.map((d) => d.dropped),
-      ],
     );
   }
-  if (changes.durations.length > 0) {
-    await tx.query(
+  const durations = changes.durations;
+  if (durations.length > 0) {
+    writes.push(
       `INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count)
-       SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::smallint[], $5::int[]) ORDER BY 1, 2, 3, 4
+       SELECT * FROM unnest(${$(durations.map((d) => d.slug))}::text[], ${$(durations.map((d) => d.day))}::date[], ${$(durations.map((d) => d.version))}::int[],
+         ${$(durations.map((d) => d.bucket))}::smallint[], ${$(durations.map((d) => d.count))}::int[]) ORDER BY 1, 2, 3, 4
        ON CONFLICT (flow_slug, day, flow_version, bucket) DO UPDATE SET count = analytics_durations.count + EXCLUDED.count`,
-      [
-        changes.durations.map((d) => d.slug),
-        changes.durations.map((d) => d.day),
-        changes.durations.map((d) => d.version),
-        changes.durations.map((d) => d.bucket),
-        changes.durations.map((d) => d.count),
-      ],
     );
   }
+  return writes;
 }
 
 /**
@@ -215,30 +210,32 @@ export async function recordProgress(tx: Queryable, userId: string, flow: { slug
     const old = before?.steps.get(id);
     return !old || old.completedAt !== step.completedAt || old.skippedAt !== step.skippedAt;
   });
+  // The facts and the rollups in one statement: each write is a data-modifying WITH query on a table of its own.
+  const params: unknown[] = [
+    userId,
+    flow.slug,
+    after.version,
+    iso(after.startedAt),
+    iso(after.completedAt),
+    iso(after.skippedAt),
+    steps.map(([id]) => id),
+    steps.map(([, step]) => iso(step.reachedAt)),
+    steps.map(([, step]) => iso(step.completedAt)),
+    steps.map(([, step]) => iso(step.skippedAt)),
+  ];
+  const rollups = rollupWrites(changes, (value) => `$${params.push(value)}`);
   await tx.query(
     `WITH flow AS (
        INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at
-     )
+     )${rollups.map((sql, i) => `, r${i} AS (${sql})`).join('')}
      INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
      SELECT $1, $2, s.step_id, s.reached_at, s.completed_at, s.skipped_at
      FROM unnest($7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[]) AS s(step_id, reached_at, completed_at, skipped_at)
      ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
-    [
-      userId,
-      flow.slug,
-      after.version,
-      iso(after.startedAt),
-      iso(after.completedAt),
-      iso(after.skippedAt),
-      steps.map(([id]) => id),
-      steps.map(([, step]) => iso(step.reachedAt)),
-      steps.map(([, step]) => iso(step.completedAt)),
-      steps.map(([, step]) => iso(step.skippedAt)),
-    ],
+    params,
   );
-  await writeRollups(tx, changes);
 }
 
 /**

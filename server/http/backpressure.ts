@@ -1,9 +1,10 @@
 // Backpressure: when requests would queue too long (behind the event loop or the database), answer 503 with Retry-After at once.
-import type { FastifyInstance } from 'fastify';
-import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
+import type { Problem } from '../../src/api/wire.js';
 import type { Limits } from '../app.js';
 import type { Database } from '../storage/database.js';
-import { HttpProblem } from './problem.js';
+import { problemBody } from './problem.js';
 
 /** How long a client should wait after a 503, in seconds; the script's outbox honours it. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -12,22 +13,38 @@ const BUSY_UTILIZATION = 0.9;
 /** Start-up and its first samples do not count. */
 const START_GRACE_MS = 2000;
 
-const overloaded = (detail: string) =>
-  new HttpProblem(503, `${detail}; retry in ${RETRY_AFTER_SECONDS} s.`, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+/**
+ * Shedding must cost less than serving: the reply gets its status and headers here, and the hook sends the
+ * body returned, with no error, stack or error hook on the way.
+ */
+function overloaded(reply: FastifyReply, detail: string): Problem {
+  reply.code(503).header('Retry-After', String(RETRY_AFTER_SECONDS)).type('application/problem+json');
+  return problemBody(503, `${detail}; retry in ${RETRY_AFTER_SECONDS} s.`);
+}
 
 /**
- * Two guards, one for each place requests queue. On the embedded store a request runs from start to
- * end on the event loop, so the rest wait in the loop's own queue: @fastify/under-pressure sheds load
- * when the loop's mean delay passes `eventLoopDelayMs` while the loop is busy. On PostgreSQL requests
- * wait for a connection from the pool: when the work already waiting would keep a new request
- * waiting past `maxWaitMs`, it is shed. Either way the answer is a 503 with Retry-After before any
- * work is done.
+ * Two guards, one for each place requests queue. Requests wait for the database: for a connection from
+ * the pool on PostgreSQL, for their turn on the embedded store. When the work already waiting would keep
+ * a new request waiting past `maxWaitMs`, it is shed. Requests also wait for the event loop, when the
+ * service's own work (parsing, targeting, rendering) takes all of it: @fastify/under-pressure sheds load
+ * when the loop's mean delay passes `eventLoopDelayMs` while the loop is busy. Either way the answer is
+ * a 503 with Retry-After before any work is done.
  */
 export async function registerBackpressure(app: FastifyInstance, db: Pick<Database, 'expectedWaitMs'>, limits: Pick<Limits, 'maxWaitMs' | 'eventLoopDelayMs'>): Promise<void> {
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.alwaysServe) return;
-    const wait = db.expectedWaitMs;
-    if (wait > limits.maxWaitMs) throw overloaded(`The service is busy (about ${Math.round(wait)} ms of database work is waiting)`);
+  // Requests admitted and not yet answered. Those admitted in the same turn have not queued their database work
+  // yet (their bodies are read later), so the queue alone would let a whole turn's worth of requests in at once.
+  let inFlight = 0;
+  const finished = () => inFlight--;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.alwaysServe) return done();
+    const wait = db.expectedWaitMs(inFlight);
+    if (wait <= limits.maxWaitMs) {
+      inFlight++;
+      reply.raw.once('close', finished);
+      return done();
+    }
+    // Sent without calling done: no other hook and no handler runs.
+    reply.send(overloaded(reply, `The service is busy (about ${Math.round(wait)} ms of database work is waiting)`));
   });
   if (limits.eventLoopDelayMs > 0) {
     let readyAt = Infinity;
@@ -40,12 +57,13 @@ export async function registerBackpressure(app: FastifyInstance, db: Pick<Databa
       sampleInterval: 200,
       eventLoopUtilizationMode: 'interval',
       retryAfter: RETRY_AFTER_SECONDS,
-      pressureHandler: async (_request, _reply, type, value) => {
+      // under-pressure sends what its handler returns (its types only say void), and goes on when it returns nothing.
+      pressureHandler: ((_request: unknown, reply: FastifyReply, type: string, value: number | undefined): Problem | undefined => {
         // A late loop that is mostly idle is a machine short of CPU, not a service short of time: serving
         // is still the fastest answer. So is the loop during start-up, before the first second of traffic.
-        if (performance.now() - readyAt < START_GRACE_MS || app.memoryUsage().eventLoopUtilized < BUSY_UTILIZATION) return;
-        throw overloaded(`The service is busy (${type} ${typeof value === 'number' ? Math.round(value) : ''} ms)`);
-      },
+        if (performance.now() - readyAt < START_GRACE_MS || app.memoryUsage().eventLoopUtilized < BUSY_UTILIZATION) return undefined;
+        return overloaded(reply, `The service is busy (${type} ${typeof value === 'number' ? Math.round(value) : ''} ms)`);
+      }) as FastifyUnderPressureOptions['pressureHandler'],
     });
   }
 }

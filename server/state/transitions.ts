@@ -134,22 +134,62 @@ export async function writeStepRow(tx: Queryable, userId: string, slug: string, 
 async function persist(tx: Queryable, userId: string, flow: CatalogFlow, change: FlowChange, progress: ProgressUpdate | null, startedBefore: boolean): Promise<void> {
   const slug = flow.flow.slug;
   tx.touchUser?.(userId);
-  if (change.reset) {
-    await tx.query(
-      `WITH gone AS (DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2)
-       DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2`,
-      [userId, slug],
-    );
-  }
-  if (change.step) {
-    if (change.step.state) await writeStepRow(tx, userId, slug, change.step.id, change.step.state);
-    else await tx.query('DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = $3', [userId, slug, change.step.id]);
-  }
-  if (change.flow) await writeFlowRow(tx, userId, slug, change.flow);
   const version = { slug, version: flow.flow.version, type: flow.flow.type };
-  await appendResponses(tx, userId, slug, change.responses, version.version);
+  const texts = await writeChange(tx, userId, slug, change, version.version);
+  await countAnswers(
+    tx,
+    version,
+    change.responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : [])),
+  );
   if (progress) await recordProgress(tx, userId, version, progress);
   await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
+}
+
+/**
+ * The rows of one change in one statement: each write is a data-modifying WITH query of its own (each runs
+ * once, on its own table), so a transition costs the database one round trip for its rows, not three.
+ * Returns the responses' data as the JSON text stored.
+ */
+async function writeChange(tx: Queryable, userId: string, slug: string, change: FlowChange, flowVersion: number): Promise<string[]> {
+  const params: unknown[] = [userId, slug];
+  const $ = (value: unknown) => `$${params.push(value)}`;
+  const writes: string[] = [];
+  if (change.reset) {
+    writes.push('DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', 'DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2');
+  }
+  if (change.step?.state) {
+    const row = change.step.state;
+    writes.push(
+      `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, skipped, data, last_action_at)
+       VALUES ($1, $2, ${$(change.step.id)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)}, ${$(row.data === null || row.data === undefined ? null : JSON.stringify(row.data))}::jsonb, ${$(row.lastActionAt)}::timestamptz)
+       ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET started = EXCLUDED.started, completed = EXCLUDED.completed,
+         skipped = EXCLUDED.skipped, data = EXCLUDED.data, last_action_at = EXCLUDED.last_action_at`,
+    );
+  } else if (change.step) {
+    writes.push(`DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = ${$(change.step.id)}`);
+  }
+  if (change.flow) {
+    const row = change.flow;
+    writes.push(
+      `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
+       VALUES ($1, $2, ${$(row.currentStepId)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)}, ${$(row.lastActionAt)}::timestamptz)
+       ON CONFLICT (user_id, flow_slug) DO UPDATE SET current_step_id = EXCLUDED.current_step_id, started = EXCLUDED.started,
+         completed = EXCLUDED.completed, skipped = EXCLUDED.skipped, last_action_at = EXCLUDED.last_action_at`,
+    );
+  }
+  const texts = change.responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
+  if (change.responses.length > 0) {
+    writes.push(
+      `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
+       SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, ${$(flowVersion)}::int
+       FROM unnest(${$(change.responses.map((r) => r.stepId))}::text[], ${$(change.responses.map((r) => r.actionType))}::text[], ${$(texts)}::text[],
+                   ${$(change.responses.map((r) => r.at.toISOString()))}::timestamptz[], ${$(change.responses.map((r) => r.url))}::text[])
+            WITH ORDINALITY AS r(step_id, action_type, data, created_at, url, n)
+       ORDER BY r.n`,
+    );
+  }
+  if (writes.length > 0) await tx.query(`WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`, params);
+  return texts;
 }
 
 /** Puts a change into the snapshot, so the answer is derived without reading the user again. */

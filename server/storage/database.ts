@@ -4,6 +4,7 @@ import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { lockDataDirectory } from './data-lock.js';
 import { SnapshotCache } from './snapshot-cache.js';
+import { TurnQueue } from './turn-queue.js';
 import { migrate } from './schema.js';
 
 /** Where events go (the webhook outbox), when the service has endpoints for them. */
@@ -34,8 +35,12 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** `memory`, `pglite` (a data directory) or `postgres`. */
   readonly kind: 'memory' | 'pglite' | 'postgres';
-  /** How long new work would wait for a connection, in ms (an estimate; PGlite has no pool, so 0). */
-  readonly expectedWaitMs: number;
+  /**
+   * How long a new request would wait for the database, in ms (an estimate): for a pooled connection, or for its
+   * turn on PGlite. `requestsAhead` counts requests admitted before it that are still running, some of which may
+   * not have queued their work yet (their bodies are still being read); each goes before the new one.
+   */
+  expectedWaitMs(requestsAhead?: number): number;
 }
 
 export interface DatabaseOptions {
@@ -73,9 +78,11 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
     throw error;
   }
   const cache = new SnapshotCache(cacheUsers);
+  const turns = new TurnQueue();
+  // Outside a transaction each statement takes its own turn; inside one, the transaction holds its turn.
   const wrap = (q: Pick<PGlite, 'query'>, touched?: { users: Set<string>; groups: Set<string> }): Queryable => ({
     async query<Row>(sql: string, params?: unknown[]) {
-      return (await q.query<Row>(sql, params)).rows;
+      return touched ? (await q.query<Row>(sql, params)).rows : (await turns.run(() => q.query<Row>(sql, params))).rows;
     },
     cache,
     exclusive: true,
@@ -90,13 +97,13 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   });
   return {
     kind: inMemory ? 'memory' : 'pglite',
-    expectedWaitMs: 0,
+    expectedWaitMs: (requestsAhead = 0) => turns.expectedWaitMs(requestsAhead),
     ...wrap(lite),
     async transaction(work) {
       // Dropped once when touched and once more at the end: a read that loaded while this ran cannot keep old rows.
       const touched = { users: new Set<string>(), groups: new Set<string>() };
       try {
-        return await lite.transaction((tx) => work(wrap(tx, touched)));
+        return await turns.run(() => lite.transaction((tx) => work(wrap(tx, touched))));
       } finally {
         for (const userId of touched.users) cache.dropUser(userId);
         for (const groupId of touched.groups) cache.dropGroup(groupId);
@@ -104,7 +111,7 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
     },
     async close() {
       try {
-        await lite.close();
+        await turns.run(() => lite.close());
       } finally {
         lock?.release();
       }
@@ -133,9 +140,10 @@ function openPostgres(url: string, poolSize: number): Database {
   };
   return {
     kind: 'postgres',
-    get expectedWaitMs() {
+    expectedWaitMs(requestsAhead = 0) {
       // Everything waiting for a connection goes before a new request, poolSize at a time.
-      return (pool.waitingCount / poolSize) * holdMs;
+      const waiting = Math.max(pool.waitingCount, requestsAhead - poolSize);
+      return (Math.max(0, waiting) / poolSize) * holdMs;
     },
     query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(sql, params)).rows as Row[]),
     async transaction(work) {
