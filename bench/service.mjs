@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { cpuMs, sampleRss, startServiceProcess, tempFlows } from './support.mjs';
+import { cpuMs, cpuTicks, sampleRss, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
 const TARGETING = [
   '', // everyone: the transitions run on these
@@ -208,6 +208,7 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
   const slugs = Object.keys(files).map((file) => file.replace(/\.yaml$/, ''));
   const { location, dropDatabase } = await seededLocation(store, pg, users, flowsDir.dir, slugs);
   const service = await startServiceProcess({ flows: flowsDir.dir, database: location, args: LIMIT_ARGS, env: { ONBOARDING_BENCH_ROUTES: '1' } });
+  const ticks = cpuTicks();
   try {
     const headers = { authorization: `Bearer ${service.publicKey}`, 'content-type': 'application/json' };
     // The idle figure first, then every user read once: the embedded store's read cache holds the active users.
@@ -233,7 +234,8 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
         await uncached.stop();
       }
     }
-    return { store, users, flows, rows, idleRssMiB: idleRss.mean, afterRssMiB: afterRss.mean, rssRatio: Number((afterRss.mean / idleRss.mean).toFixed(2)) };
+    const stolenPercent = stolenShare(ticks);
+    return { store, users, flows, rows, idleRssMiB: idleRss.mean, afterRssMiB: afterRss.mean, rssRatio: Number((afterRss.mean / idleRss.mean).toFixed(2)), stolenPercent };
   } finally {
     await service.stop();
     await dropDatabase();
@@ -293,6 +295,7 @@ export function printServiceBench(result) {
       }
     }
     console.log(`  RSS: ${bench.idleRssMiB} MiB idle after start, ${bench.afterRssMiB} MiB after the benchmark (${bench.rssRatio}×)`);
+    console.log(`  CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}% (steal, from /proc/stat)`);
   }
   for (const [store, growth] of Object.entries(result.growth)) {
     console.log(`\nGrowth on ${store} (GET flowStates, 16 connections):`);

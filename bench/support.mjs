@@ -93,3 +93,18 @@ export function cpuMs(pid) {
   // After "pid (comm) ", utime and stime are the 12th and 13th fields.
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/**
+ * The machine's CPU time by kind so far, from /proc/stat (clock ticks): `share(before)` then gives the part of
+ * all CPU time since `before` that the hypervisor gave to other machines (steal). Shared cores make timings noisy.
+ */
+export function cpuTicks() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+}
+
+export function stolenShare(before) {
+  const now = cpuTicks();
+  const total = now.total - before.total;
+  return total > 0 ? Number(((100 * (now.steal - before.steal)) / total).toFixed(1)) : 0;
+}

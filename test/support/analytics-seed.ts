@@ -135,10 +135,13 @@ export async function seedMonth(service: TestService, users = 120): Promise<void
       plans.slice(i, i + 8).map(async (steps) => {
         for (const [key, actionType, stepId, at, data] of steps) {
           const [userId, flowSlug] = key.split('|') as [string, string];
-          const response = await service.call('POST', '/v1/public/flowStates', {
-            key: PRIVATE_KEY,
-            body: { userId, flowSlug, stepId, actionType, createdAt: new Date(at).toISOString(), ...(data !== undefined ? { data } : {}), context: { url: `https://app.acme.example/${flowSlug}` } },
-          });
+          const body = { userId, flowSlug, stepId, actionType, createdAt: new Date(at).toISOString(), ...(data !== undefined ? { data } : {}), context: { url: `https://app.acme.example/${flowSlug}` } };
+          let response = await service.call('POST', '/v1/public/flowStates', { key: PRIVATE_KEY, body });
+          // A busy machine may shed a write (503, nothing stored); like the script, send it again after Retry-After.
+          for (let tries = 1; response.status === 503 && tries < 20; tries++) {
+            await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)));
+            response = await service.call('POST', '/v1/public/flowStates', { key: PRIVATE_KEY, body });
+          }
           if (response.status !== 201) throw new Error(`seeding ${key} ${actionType} ${stepId}: ${response.status} ${response.text}`);
         }
       }),
