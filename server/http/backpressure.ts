@@ -31,16 +31,18 @@ function overloaded(reply: FastifyReply, detail: string): Problem {
  * a 503 with Retry-After before any work is done.
  */
 export async function registerBackpressure(app: FastifyInstance, db: Pick<Database, 'expectedWaitMs'>, limits: Pick<Limits, 'maxWaitMs' | 'eventLoopDelayMs'>): Promise<void> {
-  // Requests admitted and not yet answered. Those admitted in the same turn have not queued their database work
-  // yet (their bodies are read later), so the queue alone would let a whole turn's worth of requests in at once.
-  let inFlight = 0;
-  const finished = () => inFlight--;
+  // Requests admitted in this turn of the loop: their bodies are read and their database work queued later in
+  // the turn, so the queue alone would let a whole turn's worth of requests in at once. The count starts again
+  // each turn, by which time each of them has queued its work or been answered.
+  let admittedThisTurn = 0;
+  const newTurn = () => {
+    admittedThisTurn = 0;
+  };
   app.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config.alwaysServe) return done();
-    const wait = db.expectedWaitMs(inFlight);
+    const wait = db.expectedWaitMs(admittedThisTurn);
     if (wait <= limits.maxWaitMs) {
-      inFlight++;
-      reply.raw.once('close', finished);
+      if (admittedThisTurn++ === 0) setImmediate(newTurn);
       return done();
     }
     // Sent without calling done: no other hook and no handler runs.

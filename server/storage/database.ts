@@ -37,8 +37,8 @@ export interface Database extends Queryable {
   readonly kind: 'memory' | 'pglite' | 'postgres';
   /**
    * How long a new request would wait for the database, in ms (an estimate): for a pooled connection, or for its
-   * turn on PGlite. `requestsAhead` counts requests admitted before it that are still running, some of which may
-   * not have queued their work yet (their bodies are still being read); each goes before the new one.
+   * turn on PGlite. `requestsAhead` counts requests admitted just before it that have not queued their work yet
+   * (their bodies are still being read); each may go before the new one.
    */
   expectedWaitMs(requestsAhead?: number): number;
 }
@@ -141,9 +141,10 @@ function openPostgres(url: string, poolSize: number): Database {
   return {
     kind: 'postgres',
     expectedWaitMs(requestsAhead = 0) {
-      // Everything waiting for a connection goes before a new request, poolSize at a time.
-      const waiting = Math.max(pool.waitingCount, requestsAhead - poolSize);
-      return (Math.max(0, waiting) / poolSize) * holdMs;
+      // Everything waiting for a connection goes before a new request, poolSize at a time; requests on their way
+      // take the connections that are free first.
+      const free = pool.idleCount + (poolSize - pool.totalCount);
+      return (Math.max(0, pool.waitingCount + requestsAhead - free) / poolSize) * holdMs;
     },
     query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(sql, params)).rows as Row[]),
     async transaction(work) {

@@ -29,11 +29,11 @@ export class TurnQueue {
   #backlogged = false;
 
   /**
-   * How long new work would wait for the jobs already queued and running, in ms (an estimate); or for
-   * `jobsAhead` jobs, when more than that are known to be on their way.
+   * How long new work would wait for the jobs already queued and running, and for `jobsAhead` more known to be
+   * on their way, in ms (an estimate).
    */
   expectedWaitMs(jobsAhead = 0): number {
-    return Math.max(this.#waiting.length + (this.#running ? 1 : 0), jobsAhead) * Math.max(this.#holdMs, this.#cycleMs);
+    return (this.#waiting.length + (this.#running ? 1 : 0) + jobsAhead) * Math.max(this.#holdMs, this.#cycleMs);
   }
 
   /** Jobs waiting for their turn, not counting the one running. */
