@@ -30,19 +30,26 @@ function overloaded(reply: FastifyReply, detail: string): Problem {
  * when the loop's mean delay passes `eventLoopDelayMs` while the loop is busy. Either way the answer is
  * a 503 with Retry-After before any work is done.
  */
-export async function registerBackpressure(app: FastifyInstance, db: Pick<Database, 'expectedWaitMs'>, limits: Pick<Limits, 'maxWaitMs' | 'eventLoopDelayMs'>): Promise<void> {
+export async function registerBackpressure(app: FastifyInstance, db: Pick<Database, 'expectedWaitMs' | 'jobs'>, limits: Pick<Limits, 'maxWaitMs' | 'eventLoopDelayMs'>): Promise<void> {
   // Requests admitted in this turn of the loop: their bodies are read and their database work queued later in
-  // the turn, so the queue alone would let a whole turn's worth of requests in at once. The count starts again
-  // each turn, by which time each of them has queued its work or been answered.
+  // the turn, so the queue alone would let a whole turn's worth of requests in at once. Each counts for the
+  // database work a request has lately needed (`share`: none for reads answered from memory, one or more for
+  // writes), and the count starts again each turn, by which time each of them has queued its work or been answered.
   let admittedThisTurn = 0;
+  let jobsAtTurnStart = 0;
+  let share = 1;
   const newTurn = () => {
+    share = 0.8 * share + 0.2 * Math.min(4, (db.jobs - jobsAtTurnStart) / admittedThisTurn);
     admittedThisTurn = 0;
   };
   app.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config.alwaysServe) return done();
-    const wait = db.expectedWaitMs(admittedThisTurn);
+    const wait = db.expectedWaitMs(admittedThisTurn * share);
     if (wait <= limits.maxWaitMs) {
-      if (admittedThisTurn++ === 0) setImmediate(newTurn);
+      if (admittedThisTurn++ === 0) {
+        jobsAtTurnStart = db.jobs;
+        setImmediate(newTurn);
+      }
       return done();
     }
     // Sent without calling done: no other hook and no handler runs.

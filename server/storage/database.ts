@@ -37,10 +37,12 @@ export interface Database extends Queryable {
   readonly kind: 'memory' | 'pglite' | 'postgres';
   /**
    * How long a new request would wait for the database, in ms (an estimate): for a pooled connection, or for its
-   * turn on PGlite. `requestsAhead` counts requests admitted just before it that have not queued their work yet
-   * (their bodies are still being read); each may go before the new one.
+   * turn on PGlite. `requestsAhead` counts the pieces of work that requests admitted just before it will queue
+   * (their bodies are still being read); each goes before the new one.
    */
   expectedWaitMs(requestsAhead?: number): number;
+  /** Pieces of work given to the database so far (statements and transactions): a request's share tells how many it needs. */
+  readonly jobs: number;
 }
 
 export interface DatabaseOptions {
@@ -98,6 +100,9 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   return {
     kind: inMemory ? 'memory' : 'pglite',
     expectedWaitMs: (requestsAhead = 0) => turns.expectedWaitMs(requestsAhead),
+    get jobs() {
+      return turns.queued;
+    },
     ...wrap(lite),
     async transaction(work) {
       // Dropped once when touched and once more at the end: a read that loaded while this ran cannot keep old rows.
@@ -128,7 +133,9 @@ function openPostgres(url: string, poolSize: number): Database {
   pool.on('error', () => {});
   // How long work holds a connection, on average: with the number waiting, what a new request would wait.
   let holdMs = 5;
+  let jobs = 0;
   const held = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    jobs++;
     const client = await pool.connect();
     const started = performance.now();
     try {
@@ -140,6 +147,9 @@ function openPostgres(url: string, poolSize: number): Database {
   };
   return {
     kind: 'postgres',
+    get jobs() {
+      return jobs;
+    },
     expectedWaitMs(requestsAhead = 0) {
       // Everything waiting for a connection goes before a new request, poolSize at a time; requests on their way
       // take the connections that are free first.

@@ -36,6 +36,9 @@ export class TurnQueue {
     return (this.#waiting.length + (this.#running ? 1 : 0) + jobsAhead) * Math.max(this.#holdMs, this.#cycleMs);
   }
 
+  /** Jobs queued since the start, running and done ones included. */
+  queued = 0;
+
   /** Jobs waiting for their turn, not counting the one running. */
   get length(): number {
     return this.#waiting.length;
@@ -43,6 +46,7 @@ export class TurnQueue {
 
   /** Runs `job` in a later turn than this one, after every job queued before it has finished. */
   run<T>(job: () => Promise<T>): Promise<T> {
+    this.queued++;
     return new Promise<T>((resolve, reject) => {
       this.#waiting.push(async () => {
         this.#running = true;
