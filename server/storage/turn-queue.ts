@@ -36,8 +36,12 @@ export class TurnQueue {
     return (this.#waiting.length + (this.#running ? 1 : 0) + jobsAhead) * Math.max(this.#holdMs, this.#cycleMs);
   }
 
+  #queued = 0;
+
   /** Jobs queued since the start, running and done ones included. */
-  queued = 0;
+  get queued(): number {
+    return this.#queued;
+  }
 
   /** Jobs waiting for their turn, not counting the one running. */
   get length(): number {
@@ -46,7 +50,7 @@ export class TurnQueue {
 
   /** Runs `job` in a later turn than this one, after every job queued before it has finished. */
   run<T>(job: () => Promise<T>): Promise<T> {
-    this.queued++;
+    this.#queued++;
     return new Promise<T>((resolve, reject) => {
       this.#waiting.push(async () => {
         this.#running = true;
