@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { startServiceProcess, tempFlows } from './support.mjs';
+import { percentile, startServiceProcess, tempFlows } from './support.mjs';
 
 const CHECKLIST_STEPS = ['one', 'two', 'three', 'four', 'five'];
 /** History the seed spreads the users' first visits over, in days. */
@@ -124,9 +124,7 @@ async function time(url, headers, runs, pauseMs = 50) {
       firstByte.push(headersAt - started);
     }
   }
-  const sorted = (list) => [...list].sort((a, b) => a - b);
-  const at = (list, q) => Number(sorted(list)[Math.min(list.length - 1, Math.floor(q * list.length))].toFixed(1));
-  return { p50: at(samples, 0.5), p95: at(samples, 0.95), max: at(samples, 1), firstByteP50: at(firstByte, 0.5), bytes, shed };
+  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), max: percentile(samples, 1), firstByteP50: percentile(firstByte, 0.5), bytes, shed };
 }
 
 export async function runAnalyticsBench({ users = 100_000, runs = 15 } = {}) {

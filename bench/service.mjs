@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { cpuMs, cpuTicks, sampleRss, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+import { cpuMs, cpuTicks, percentile, sampleRss, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
 const TARGETING = [
   '', // everyone: the transitions run on these
@@ -91,7 +91,7 @@ async function seed(db, users, flowSlugs) {
 }
 
 /** A data location seeded with `users` users and the given flows: a PGlite directory, or a fresh database on a PostgreSQL server. */
-export async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
+async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
   const { startService } = await import('../dist/server.mjs');
   let location;
   let dropDatabase = async () => {};
@@ -122,9 +122,6 @@ export async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
   return { location, dropDatabase };
 }
 
-/** The p-th percentile of sorted latencies, in ms with one decimal. */
-const percentile = (sorted, p) => (sorted.length ? Number(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(1)) : null);
-
 /**
  * One autocannon run. A shed request (503) is answered in a few ms and its client sends again at once, so the
  * figures that count are those of the requests served (2xx): their rate and latency, apart from the 503s'.
@@ -147,8 +144,6 @@ async function load(url, { connections, duration, amount, request, headers, pid 
     else otherStatus++;
   });
   const result = await run;
-  served.sort((a, b) => a - b);
-  shed.sort((a, b) => a - b);
   const seconds = amount ? result.duration : duration;
   return {
     connections,
@@ -168,7 +163,7 @@ async function load(url, { connections, duration, amount, request, headers, pid 
   };
 }
 
-export function scenarios(users, flowSlugs) {
+function scenarios(users, flowSlugs) {
   const user = () => `bench-user-${Math.floor(Math.random() * users)}`;
   const group = () => (Math.random() < 0.3 ? `&groupId=bench-group-${Math.floor(Math.random() * 100)}` : '');
   const everyone = everyoneFlows(flowSlugs.length);

@@ -1,7 +1,7 @@
 // Analytics kept at write time: each user's first start, completion and skip of a flow and its steps (the facts),
 // counts by flow, UTC day of first start, version and step (the rollups), and answers counted by UTC day, step and
 // value, so a report reads a few rows a day.
-import type { Queryable } from '../storage/database.js';
+import { asOneStatement, type Queryable } from '../storage/database.js';
 
 /** What one transition did to a flow, as analytics counts it. */
 export interface ProgressUpdate {
@@ -162,7 +162,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 async function writeRollups(tx: Queryable, changes: { daily: DailyDelta[]; durations: DurationDelta[] }): Promise<void> {
   const params: unknown[] = [];
   const writes = rollupWrites(changes, (value) => `$${params.push(value)}`);
-  if (writes.length > 0) await tx.query(`WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`, params);
+  if (writes.length > 0) await tx.query(asOneStatement(writes), params);
 }
 
 /** The statements that add `changes` to the rollups, as data-modifying WITH queries; `$` numbers a parameter. */

@@ -3,7 +3,7 @@
 import type { ActionType, FlowStateWriteRequest, FlowStatesResponse } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../http/problem.js';
-import type { Queryable } from '../storage/database.js';
+import { asOneStatement, type Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
 import { RawJson } from '../http/raw-json.js';
 import { countAnswers, isCountedAnswer, recordProgress, type ProgressUpdate } from '../analytics/progress.js';
@@ -75,56 +75,63 @@ interface FlowChange {
   responses: NewResponse[];
 }
 
+/** Numbers a statement's parameter after $1 (the user) and $2 (the flow), and returns its placeholder. */
+type Param = (value: unknown) => string;
+
+/** Runs writes on one user's rows in one flow as one statement: one round trip, however many tables. */
+async function writeAsOne(tx: Queryable, userId: string, slug: string, build: ($: Param) => string[]): Promise<void> {
+  const params: unknown[] = [userId, slug];
+  const writes = build((value) => `$${params.push(value)}`);
+  if (writes.length > 0) await tx.query(asOneStatement(writes), params);
+}
+
+/** The responses' data as the JSON text stored (`{}` for none). */
+const responseTexts = (responses: NewResponse[]) => responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
+
+/** The responses among these that analytics counts as answers. */
+const countedAnswers = (responses: NewResponse[], texts: string[]) =>
+  responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : []));
+
+const responsesSql = ($: Param, responses: NewResponse[], texts: string[], flowVersion: number | null) =>
+  `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
+   SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, ${$(flowVersion)}::int
+   FROM unnest(${$(responses.map((r) => r.stepId))}::text[], ${$(responses.map((r) => r.actionType))}::text[], ${$(texts)}::text[],
+               ${$(responses.map((r) => r.at.toISOString()))}::timestamptz[], ${$(responses.map((r) => r.url))}::text[])
+        WITH ORDINALITY AS r(step_id, action_type, data, created_at, url, n)
+   ORDER BY r.n`;
+
+const flowRowSql = ($: Param, row: StoredFlowState) =>
+  `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
+   VALUES ($1, $2, ${$(row.currentStepId)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)}, ${$(row.lastActionAt)}::timestamptz)
+   ON CONFLICT (user_id, flow_slug) DO UPDATE SET current_step_id = EXCLUDED.current_step_id, started = EXCLUDED.started,
+     completed = EXCLUDED.completed, skipped = EXCLUDED.skipped, last_action_at = EXCLUDED.last_action_at`;
+
+const stepRowSql = ($: Param, stepId: string, row: StoredStepState) =>
+  `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, skipped, data, last_action_at)
+   VALUES ($1, $2, ${$(stepId)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)},
+           ${$(row.data === null || row.data === undefined ? null : JSON.stringify(row.data))}::jsonb, ${$(row.lastActionAt)}::timestamptz)
+   ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET started = EXCLUDED.started, completed = EXCLUDED.completed,
+     skipped = EXCLUDED.skipped, data = EXCLUDED.data, last_action_at = EXCLUDED.last_action_at`;
+
 /**
  * Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one and
  * the flow version the user was shown (analytics filters by it). Answers among them are counted for analytics.
  */
 export async function appendResponses(tx: Queryable, userId: string, flowSlug: string, responses: NewResponse[], flowVersion: number | null = null): Promise<void> {
   if (responses.length === 0) return;
-  const texts = responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
-  await tx.query(
-    `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
-     SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, $8
-     FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[]) WITH ORDINALITY AS r(step_id, action_type, data, created_at, url, n)
-     ORDER BY r.n`,
-    [
-      userId,
-      flowSlug,
-      responses.map((r) => r.stepId),
-      responses.map((r) => r.actionType),
-      texts,
-      responses.map((r) => r.at.toISOString()),
-      responses.map((r) => r.url),
-      flowVersion,
-    ],
-  );
-  await countAnswers(
-    tx,
-    { slug: flowSlug, version: flowVersion },
-    responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : [])),
-  );
+  const texts = responseTexts(responses);
+  await writeAsOne(tx, userId, flowSlug, ($) => [responsesSql($, responses, texts, flowVersion)]);
+  await countAnswers(tx, { slug: flowSlug, version: flowVersion }, countedAnswers(responses, texts));
 }
 
 /** Writes a flow's row as it now is. */
 export async function writeFlowRow(tx: Queryable, userId: string, slug: string, row: StoredFlowState): Promise<void> {
-  await tx.query(
-    `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (user_id, flow_slug) DO UPDATE SET current_step_id = EXCLUDED.current_step_id, started = EXCLUDED.started,
-       completed = EXCLUDED.completed, skipped = EXCLUDED.skipped, last_action_at = EXCLUDED.last_action_at`,
-    [userId, slug, row.currentStepId, row.started, row.completed, row.skipped, row.lastActionAt],
-  );
+  await writeAsOne(tx, userId, slug, ($) => [flowRowSql($, row)]);
 }
 
 /** Writes a step's row as it now is. */
 export async function writeStepRow(tx: Queryable, userId: string, slug: string, stepId: string, row: StoredStepState): Promise<void> {
-  await tx.query(
-    `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, skipped, data, last_action_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
-     ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET started = EXCLUDED.started, completed = EXCLUDED.completed,
-       skipped = EXCLUDED.skipped, data = EXCLUDED.data, last_action_at = EXCLUDED.last_action_at`,
-    [userId, slug, stepId, row.started, row.completed, row.skipped, row.data === null || row.data === undefined ? null : JSON.stringify(row.data), row.lastActionAt],
-  );
+  await writeAsOne(tx, userId, slug, ($) => [stepRowSql($, stepId, row)]);
 }
 
 /**
@@ -135,61 +142,18 @@ async function persist(tx: Queryable, userId: string, flow: CatalogFlow, change:
   const slug = flow.flow.slug;
   tx.touchUser?.(userId);
   const version = { slug, version: flow.flow.version, type: flow.flow.type };
-  const texts = await writeChange(tx, userId, slug, change, version.version);
-  await countAnswers(
-    tx,
-    version,
-    change.responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : [])),
-  );
+  // The rows in one statement, so a transition costs the database one round trip for them, not three.
+  const texts = responseTexts(change.responses);
+  await writeAsOne(tx, userId, slug, ($) => [
+    ...(change.reset ? ['DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', 'DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2'] : []),
+    ...(change.step?.state ? [stepRowSql($, change.step.id, change.step.state)] : []),
+    ...(change.step && !change.step.state ? [`DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = ${$(change.step.id)}`] : []),
+    ...(change.flow ? [flowRowSql($, change.flow)] : []),
+    ...(change.responses.length > 0 ? [responsesSql($, change.responses, texts, version.version)] : []),
+  ]);
+  await countAnswers(tx, version, countedAnswers(change.responses, texts));
   if (progress) await recordProgress(tx, userId, version, progress);
   await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
-}
-
-/**
- * The rows of one change in one statement: each write is a data-modifying WITH query of its own (each runs
- * once, on its own table), so a transition costs the database one round trip for its rows, not three.
- * Returns the responses' data as the JSON text stored.
- */
-async function writeChange(tx: Queryable, userId: string, slug: string, change: FlowChange, flowVersion: number): Promise<string[]> {
-  const params: unknown[] = [userId, slug];
-  const $ = (value: unknown) => `$${params.push(value)}`;
-  const writes: string[] = [];
-  if (change.reset) {
-    writes.push('DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', 'DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2');
-  }
-  if (change.step?.state) {
-    const row = change.step.state;
-    writes.push(
-      `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, skipped, data, last_action_at)
-       VALUES ($1, $2, ${$(change.step.id)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)}, ${$(row.data === null || row.data === undefined ? null : JSON.stringify(row.data))}::jsonb, ${$(row.lastActionAt)}::timestamptz)
-       ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET started = EXCLUDED.started, completed = EXCLUDED.completed,
-         skipped = EXCLUDED.skipped, data = EXCLUDED.data, last_action_at = EXCLUDED.last_action_at`,
-    );
-  } else if (change.step) {
-    writes.push(`DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = ${$(change.step.id)}`);
-  }
-  if (change.flow) {
-    const row = change.flow;
-    writes.push(
-      `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
-       VALUES ($1, $2, ${$(row.currentStepId)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)}, ${$(row.lastActionAt)}::timestamptz)
-       ON CONFLICT (user_id, flow_slug) DO UPDATE SET current_step_id = EXCLUDED.current_step_id, started = EXCLUDED.started,
-         completed = EXCLUDED.completed, skipped = EXCLUDED.skipped, last_action_at = EXCLUDED.last_action_at`,
-    );
-  }
-  const texts = change.responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
-  if (change.responses.length > 0) {
-    writes.push(
-      `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
-       SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, ${$(flowVersion)}::int
-       FROM unnest(${$(change.responses.map((r) => r.stepId))}::text[], ${$(change.responses.map((r) => r.actionType))}::text[], ${$(texts)}::text[],
-                   ${$(change.responses.map((r) => r.at.toISOString()))}::timestamptz[], ${$(change.responses.map((r) => r.url))}::text[])
-            WITH ORDINALITY AS r(step_id, action_type, data, created_at, url, n)
-       ORDER BY r.n`,
-    );
-  }
-  if (writes.length > 0) await tx.query(`WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`, params);
-  return texts;
 }
 
 /** Puts a change into the snapshot, so the answer is derived without reading the user again. */

@@ -45,6 +45,12 @@ export interface Database extends Queryable {
   readonly jobs: number;
 }
 
+/**
+ * Several writes as one statement: each a data-modifying WITH query (each runs once, whether the main query
+ * reads it or not), on tables of their own, so they cost one round trip.
+ */
+export const asOneStatement = (writes: readonly string[]): string => `WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`;
+
 export interface DatabaseOptions {
   /** Users whose rows the embedded store keeps in memory for reads (0: none). @default 10000 */
   cacheUsers?: number;
