@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { lockDataDirectory } from './data-lock.js';
+import { PreparedStatements } from './pglite-statements.js';
 import { SnapshotCache } from './snapshot-cache.js';
 import { TurnQueue } from './turn-queue.js';
 import { migrate } from './schema.js';
@@ -87,11 +88,13 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   }
   const cache = new SnapshotCache(cacheUsers);
   const turns = new TurnQueue();
+  const statements = new PreparedStatements(lite);
+  // Statements with parameters are the ones run per request: prepared once. The rest (the schema's) run as they are.
+  const run = async <Row>(sql: string, params?: unknown[]): Promise<Row[]> =>
+    params && params.length > 0 ? statements.query<Row>(sql, params) : (await lite.query<Row>(sql)).rows;
   // Outside a transaction each statement takes its own turn; inside one, the transaction holds its turn.
-  const wrap = (q: Pick<PGlite, 'query'>, touched?: { users: Set<string>; groups: Set<string> }): Queryable => ({
-    async query<Row>(sql: string, params?: unknown[]) {
-      return touched ? (await q.query<Row>(sql, params)).rows : (await turns.run(() => q.query<Row>(sql, params))).rows;
-    },
+  const wrap = (touched?: { users: Set<string>; groups: Set<string> }): Queryable => ({
+    query: <Row>(sql: string, params?: unknown[]) => (touched ? run<Row>(sql, params) : turns.run(() => run<Row>(sql, params))),
     cache,
     exclusive: true,
     touchUser(userId) {
@@ -109,12 +112,23 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
     get jobs() {
       return turns.queued;
     },
-    ...wrap(lite),
+    ...wrap(),
     async transaction(work) {
       // Dropped once when touched and once more at the end: a read that loaded while this ran cannot keep old rows.
       const touched = { users: new Set<string>(), groups: new Set<string>() };
       try {
-        return await turns.run(() => lite.transaction((tx) => work(wrap(tx, touched))));
+        return await turns.run(async () => {
+          await statements.command('BEGIN');
+          try {
+            const result = await work(wrap(touched));
+            // COMMIT answers ROLLBACK when a statement failed and the work went on regardless.
+            if ((await statements.command('COMMIT')) === 'ROLLBACK') throw new Error('The transaction was rolled back: one of its statements failed.');
+            return result;
+          } catch (error) {
+            await statements.command('ROLLBACK').catch(() => {});
+            throw error;
+          }
+        });
       } finally {
         for (const userId of touched.users) cache.dropUser(userId);
         for (const groupId of touched.groups) cache.dropGroup(groupId);
