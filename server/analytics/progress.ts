@@ -68,7 +68,8 @@ export function bucketBounds(bucket: number): [number, number] {
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const time = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).getTime());
 
-interface FactsRow {
+/** One user's facts about one flow, as stored. */
+export interface FactsRow {
   flow_slug: string;
   flow_version: number;
   started_at: Date | string;
@@ -77,6 +78,17 @@ interface FactsRow {
   /** [step_id, reached_at, completed_at, skipped_at] */
   steps: Array<[string, string, string | null, string | null]> | null;
 }
+
+/**
+ * A user's facts in every flow as one JSON value of FactsRow objects (or null), for a statement that loads a
+ * user once for a whole transition; `$1` is the user.
+ */
+export const USER_FACTS_JSON_SQL = `
+(SELECT json_agg(json_build_object('flow_slug', f.flow_slug, 'flow_version', f.flow_version, 'started_at', f.started_at,
+          'completed_at', f.completed_at, 'skipped_at', f.skipped_at,
+          'steps', (SELECT json_agg(json_build_array(s.step_id, s.reached_at, s.completed_at, s.skipped_at))
+                    FROM analytics_step_users s WHERE s.user_id = f.user_id AND s.flow_slug = f.flow_slug)))
+   FROM analytics_flow_users f WHERE f.user_id = $1)`;
 
 const FACTS_SQL = `
 SELECT f.flow_slug, f.flow_version, f.started_at, f.completed_at, f.skipped_at,
@@ -197,10 +209,17 @@ function rollupWrites(changes: { daily: DailyDelta[]; durations: DurationDelta[]
 /**
  * Records what one transition did to a user's progress in a flow: the first start (on `version`), the first
  * completion and skip, and the steps reached, completed and skipped; and adds the change to the rollups.
- * Runs in the transition's transaction, after the user's row is locked.
+ * Runs in the transition's transaction, after the user's row is locked. `known` is the user's facts in this
+ * flow when the transaction already holds them (null: none), read here otherwise.
  */
-export async function recordProgress(tx: Queryable, userId: string, flow: { slug: string; version: number }, update: ProgressUpdate): Promise<void> {
-  const [row] = await tx.query<FactsRow>(`${FACTS_SQL} AND f.flow_slug = $2`, [userId, flow.slug]);
+export async function recordProgress(
+  tx: Queryable,
+  userId: string,
+  flow: { slug: string; version: number },
+  update: ProgressUpdate,
+  known?: FactsRow | null,
+): Promise<void> {
+  const row = known !== undefined ? known : (await tx.query<FactsRow>(`${FACTS_SQL} AND f.flow_slug = $2`, [userId, flow.slug]))[0];
   const before = row ? factsOf(row) : undefined;
   const after = applyUpdate(before, update, flow.version);
   if (!after) return;

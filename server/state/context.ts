@@ -1,5 +1,6 @@
 // Loads what targeting and state derivation need about one user: entity facts for CEL plus stored flow progress.
 import type { FlowResponse } from '../../src/api/wire.js';
+import { USER_FACTS_JSON_SQL, type FactsRow } from '../analytics/progress.js';
 import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
@@ -29,6 +30,11 @@ export interface UserSnapshot {
   steps: Map<string, Map<string, StoredStepState>>;
   /** flowSlug → the latest flow-level response and the latest response of each step, oldest first */
   responses: Map<string, FlowResponse[]>;
+  /**
+   * flowSlug → the user's analytics facts, when loaded with the rest (the embedded store, whose cache keeps them
+   * for the user's next transition); absent on PostgreSQL, where a transition reads them under the user's lock.
+   */
+  progress?: Map<string, FactsRow>;
 }
 
 export const isGuestId = (id: string) => id.startsWith('guest_');
@@ -52,13 +58,15 @@ interface SnapshotRow {
   responses: Array<[string, string, FlowResponse['actionType'], string, string]> | null;
   /** The user a guest was linked into. */
   linked_to: string | null;
+  /** Loaded only with the embedded store's cache. */
+  progress?: FactsRow[] | null;
 }
 
 // Everything a read needs about one user (and their group) in one statement. State answers carry a bounded
 // summary of the response log, never all of it: per flow, the latest flow-level response and the latest
 // response of each step. Event counts come from the counts kept beside the event log.
-const SNAPSHOT_SQL = `
-SELECT
+const snapshotSql = (withProgress: boolean) => `
+SELECT${withProgress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}
   u.properties AS user_properties,
   u.created_at AS user_created_at,
   (SELECT user_id FROM guest_links WHERE guest_id = $1) AS linked_to,
@@ -80,6 +88,9 @@ SELECT
 FROM (SELECT 1) AS one
 LEFT JOIN users u ON u.id = $1
 LEFT JOIN groups g ON g.id = $2`;
+const SNAPSHOT_SQL = snapshotSql(false);
+/** The embedded store caches a user for their next transition too, so it loads the analytics facts with the rest. */
+const SNAPSHOT_WITH_PROGRESS_SQL = snapshotSql(true);
 
 /**
  * Loads one user's facts and progress: from the embedded store's cache when it holds them, otherwise
@@ -92,7 +103,7 @@ export async function loadUserSnapshot(db: Queryable, userId: string, groupId: s
   let group = groupId ? cache?.group(groupId) : undefined;
   if (!user || (groupId && !group)) {
     const generation = cache?.begin() ?? 0;
-    const [row] = await db.query<SnapshotRow>(SNAPSHOT_SQL, [userId, groupId ?? null]);
+    const [row] = await db.query<SnapshotRow>(cache ? SNAPSHOT_WITH_PROGRESS_SQL : SNAPSHOT_SQL, [userId, groupId ?? null]);
     // A guest that was linked reads as the user it became.
     if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog);
     user = {
@@ -104,6 +115,7 @@ export async function loadUserSnapshot(db: Queryable, userId: string, groupId: s
       flows: row!.flows ?? [],
       steps: row!.steps ?? [],
       responses: row!.responses ?? [],
+      ...(cache ? { progress: row!.progress ?? [] } : {}),
     };
     group = groupId
       ? { properties: row!.group_properties ?? {}, createdAt: row!.group_created_at === null ? null : new Date(row!.group_created_at), events: row!.group_events ?? {} }
@@ -147,6 +159,7 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
       ? { id: groupId, isGuest: false, createdAt: groupRows.createdAt, properties: groupRows.properties, events: groupRows.events, groups: [] }
       : emptyEntity();
   const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: { ...catalog.celFlows }, now }, flows, steps, responses };
+  if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
   for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;
 }

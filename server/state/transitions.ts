@@ -138,7 +138,15 @@ export async function writeStepRow(tx: Queryable, userId: string, slug: string, 
  * Writes the rows of one transition, then what derives from the responses it appends: the analytics facts
  * and rollups (`progress`), and the events (`startedBefore`: the flow's row said started before the change).
  */
-async function persist(tx: Queryable, userId: string, flow: CatalogFlow, change: FlowChange, progress: ProgressUpdate | null, startedBefore: boolean): Promise<void> {
+async function persist(
+  tx: Queryable,
+  userId: string,
+  flow: CatalogFlow,
+  change: FlowChange,
+  progress: ProgressUpdate | null,
+  startedBefore: boolean,
+  facts: UserSnapshot['progress'],
+): Promise<void> {
   const slug = flow.flow.slug;
   tx.touchUser?.(userId);
   const version = { slug, version: flow.flow.version, type: flow.flow.type };
@@ -152,7 +160,8 @@ async function persist(tx: Queryable, userId: string, flow: CatalogFlow, change:
     ...(change.responses.length > 0 ? [responsesSql($, change.responses, texts, version.version)] : []),
   ]);
   await countAnswers(tx, version, countedAnswers(change.responses, texts));
-  if (progress) await recordProgress(tx, userId, version, progress);
+  // The facts loaded with the user, when they were (null: the user has none in this flow).
+  if (progress) await recordProgress(tx, userId, version, progress, facts ? (facts.get(slug) ?? null) : undefined);
   await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
 }
 
@@ -259,7 +268,7 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
       change.responses.push(...pointer.responses);
       applyToSnapshot(snapshot, version, slug, { flow: pointer.flow, responses: pointer.responses });
     }
-    await persist(tx, userId, flow, change, progressOf(flow, snapshot, write, change), startedBefore);
+    await persist(tx, userId, flow, change, progressOf(flow, snapshot, write, change), startedBefore, snapshot.progress);
   }
   return { version, snapshot };
 }

@@ -1,9 +1,12 @@
 // The embedded store's cache of what a read needs about a user and a group, so a read of someone seen before runs no SQL.
 // Only for PGlite: one process owns the data directory (it is locked) and every write goes through it, so the cache can
 // be kept exact by dropping what each write touches. Several instances on PostgreSQL never use it.
+import type { FactsRow } from '../analytics/progress.js';
 
 /** What a read needs about a user, as loaded; the reader copies what it changes. */
 export interface CachedUser {
+  /** The user's analytics facts by flow, which a transition updates (loaded with the rest on the embedded store). */
+  progress?: FactsRow[];
   exists: boolean;
   properties: Record<string, unknown>;
   createdAt: Date | null;
