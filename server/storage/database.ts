@@ -144,11 +144,29 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   };
 }
 
+/** How many SQL texts get a name on PostgreSQL, so each connection parses and plans them once; any more run unnamed. */
+const MAX_NAMED_STATEMENTS = 200;
+
+/**
+ * A query for `pg`: one with parameters is named after its SQL text, which makes `pg` prepare it once per
+ * connection and then only bind and execute it (the names are the same on every connection).
+ */
+function namedStatements(): (text: string, values?: unknown[]) => pg.QueryConfig {
+  const names = new Map<string, string>();
+  return (text, values) => {
+    if (!values?.length) return { text, values };
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) names.set(text, (name = `s${names.size + 1}`));
+    return { name, text, values };
+  };
+}
+
 /** PostgreSQL errors after which a transaction may simply run again: a deadlock, or a serialization failure. */
 const RETRYABLE_CODES = new Set(['40P01', '40001']);
 
 function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const statement = namedStatements();
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
   // How long work holds a connection, on average: with the number waiting, what a new request would wait.
@@ -176,7 +194,7 @@ function openPostgres(url: string, poolSize: number): Database {
       const free = pool.idleCount + (poolSize - pool.totalCount);
       return (Math.max(0, pool.waitingCount + requestsAhead - free) / poolSize) * holdMs;
     },
-    query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(sql, params)).rows as Row[]),
+    query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(statement(sql, params))).rows as Row[]),
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -185,7 +203,7 @@ function openPostgres(url: string, poolSize: number): Database {
               await client.query('BEGIN');
               const result = await work({
                 async query<Row>(sql: string, params?: unknown[]) {
-                  return (await client.query(sql, params)).rows as Row[];
+                  return (await client.query(statement(sql, params))).rows as Row[];
                 },
               });
               await client.query('COMMIT');

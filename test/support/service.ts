@@ -103,7 +103,7 @@ export const postgresServer = (): string | undefined => process.env.ONBOARDING_T
  * `ONBOARDING_TEST_DATABASE=postgres://…` set, each test service gets a fresh database on that
  * server (dropped on close), so the service suite runs against real PostgreSQL through `pg`.
  */
-async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const base = postgresServer();
   if (!base) return undefined;
   const name = `onboarding_test_${randomBytes(6).toString('hex')}`;
