@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/database.js';
-import { compileExpression, type CelContext, type Predicate } from '../targeting/cel.js';
+import { compileExpression, type CelFlow, type Predicate } from '../targeting/cel.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 
 export interface CompiledStep {
@@ -60,7 +60,7 @@ function flowJson(definition: FlowDefinition, version: number, name: string, typ
 export interface CatalogVersion {
   flows: CatalogFlow[];
   bySlug: Map<string, CatalogFlow>;
-  celFlows: CelContext['flows'];
+  celFlows: ReadonlyMap<string, CelFlow>;
 }
 
 export interface Logger {
@@ -220,11 +220,11 @@ export class FlowCatalog {
 }
 
 function versionOf(flows: CatalogFlow[]): CatalogVersion {
-  const celFlows: CelContext['flows'] = {};
+  const celFlows = new Map<string, CelFlow>();
   for (const flow of flows) {
     const steps: Record<string, { status: string; data: unknown }> = {};
     for (const step of flow.steps) steps[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
-    celFlows[flow.flow.slug] = { status: 'NOT_STARTED_FLOW', steps };
+    celFlows.set(flow.flow.slug, { status: 'NOT_STARTED_FLOW', steps });
   }
   return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows };
 }

@@ -3,7 +3,11 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-export const serializeReply = (payload: unknown): string => (payload instanceof RawJson ? payload.text : JSON.stringify(payload));
+/**
+ * A state answer goes out as bytes: a string would be measured for its Content-Length and then encoded again
+ * to be written, and at hundreds of flows the answer is hundreds of KB.
+ */
+export const serializeReply = (payload: unknown): string => (payload instanceof RawJson ? (Buffer.from(payload.text) as unknown as string) : JSON.stringify(payload));
 
 /** `{"userId":…,"guestLinked":…,"flowStates":…}` around a rendered state answer (the users upsert and sessions). */
 export const identifiedJson = (userId: string, guestLinked: boolean, flowStates: RawJson): RawJson =>

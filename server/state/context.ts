@@ -158,7 +158,7 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
     groupId && groupRows
       ? { id: groupId, isGuest: false, createdAt: groupRows.createdAt, properties: groupRows.properties, events: groupRows.events, groups: [] }
       : emptyEntity();
-  const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: { ...catalog.celFlows }, now }, flows, steps, responses };
+  const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: new Map(catalog.celFlows), now }, flows, steps, responses };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
   for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;
@@ -170,14 +170,14 @@ export function refreshCelFlow(snapshot: UserSnapshot, catalog: CatalogVersion, 
   const stored = snapshot.flows.get(slug);
   const storedSteps = snapshot.steps.get(slug);
   if (!stored && !storedSteps?.size) {
-    const defaults = catalog.celFlows[slug];
-    if (defaults) snapshot.cel.flows[slug] = defaults;
-    else delete snapshot.cel.flows[slug];
+    const defaults = catalog.celFlows.get(slug);
+    if (defaults) snapshot.cel.flows.set(slug, defaults);
+    else snapshot.cel.flows.delete(slug);
     return;
   }
-  const stepMap: Record<string, { status: string; data: unknown }> = { ...catalog.celFlows[slug]?.steps };
+  const stepMap: Record<string, { status: string; data: unknown }> = { ...catalog.celFlows.get(slug)?.steps };
   for (const [stepId, step] of storedSteps ?? []) stepMap[stepId] = { status: stepStatusName(step), data: step.data ?? null };
-  snapshot.cel.flows[slug] = { status: flowStatusName(stored), steps: stepMap };
+  snapshot.cel.flows.set(slug, { status: flowStatusName(stored), steps: stepMap });
 }
 
 export function flowStatusName(state: StoredFlowState | undefined): FlowStatusName {

@@ -12,10 +12,17 @@ export interface CelEntity {
 
 export type FlowStatusName = 'NOT_STARTED_FLOW' | 'STARTED_FLOW' | 'COMPLETED_FLOW' | 'SKIPPED_FLOW';
 
+/** One flow in the CEL context: `flows['slug'].status`, `flows['slug'].steps['id'].status` and `.data`. */
+export interface CelFlow {
+  status: FlowStatusName;
+  steps: Record<string, { status: string; data: unknown }>;
+}
+
 export interface CelContext {
   user: CelEntity;
   group: CelEntity;
-  flows: Record<string, { status: FlowStatusName; steps: Record<string, { status: string; data: unknown }> }>;
+  /** A Map, which CEL reads as a map: copying one per read costs a fraction of copying an object of hundreds of keys. */
+  flows: Map<string, CelFlow>;
   now: Date;
 }
 

@@ -21,6 +21,8 @@ const EXPRESSIONS: Record<string, string> = {
   'flow-completed': "flows.other.status == 'COMPLETED_FLOW' && flows.other.steps.one.status == 'COMPLETED_STEP' && flows.other.steps.one.data.answer == 'yes'",
   'flow-skipped': "flows.other.status == 'SKIPPED_FLOW' && flows.other.steps.two.status == 'SKIPPED_STEP'",
   'now-timestamp': "now > timestamp('2020-01-01T00:00:00Z')",
+  // flows is a map in every way CEL reads one: membership, has(), size and the macros over its keys.
+  'flow-map': "'other' in flows && !('nothing' in flows) && has(flows.other) && !has(flows.nothing) && size(flows) > 10 && flows.exists(slug, slug == 'other') && flows.all(slug, flows[slug].status != '')",
 };
 
 beforeAll(async () => {
@@ -46,7 +48,7 @@ const write = (userId: string, stepId: string, actionType: string, data?: unknow
 
 describe('CEL context', () => {
   it('gives a new user its id, createdAt, empty maps, an empty group, every flow as not started, and now', async () => {
-    expect(await eligible(`ctx-${randomUUID()}`)).toEqual(['flow-not-started', 'group-empty', 'now-timestamp', 'user-created', 'user-id']);
+    expect(await eligible(`ctx-${randomUUID()}`)).toEqual(['flow-map', 'flow-not-started', 'group-empty', 'now-timestamp', 'user-created', 'user-id']);
   });
 
   it('marks guest_ IDs as guests', async () => {
