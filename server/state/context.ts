@@ -95,17 +95,26 @@ const SNAPSHOT_WITH_PROGRESS_SQL = snapshotSql(true);
 /**
  * Loads one user's facts and progress: from the embedded store's cache when it holds them, otherwise
  * in one statement. The catalog's CEL defaults fill the `flows` map, so every known flow and step can
- * be named in an expression even before the user has touched it.
+ * be named in an expression even before the user has touched it. On the embedded store the analytics
+ * facts come too when `progress` (a transition records progress with them; by default, loads outside a
+ * transaction, which the cache keeps for the user's next transition).
  */
-export async function loadUserSnapshot(db: Queryable, userId: string, groupId: string | undefined, catalog: CatalogVersion): Promise<UserSnapshot> {
+export async function loadUserSnapshot(
+  db: Queryable,
+  userId: string,
+  groupId: string | undefined,
+  catalog: CatalogVersion,
+  { progress = !db.inTransaction }: { progress?: boolean } = {},
+): Promise<UserSnapshot> {
   const cache = db.cache;
   let user = cache?.user(userId);
   let group = groupId ? cache?.group(groupId) : undefined;
   if (!user || (groupId && !group)) {
     const generation = cache?.begin() ?? 0;
-    const [row] = await db.query<SnapshotRow>(cache ? SNAPSHOT_WITH_PROGRESS_SQL : SNAPSHOT_SQL, [userId, groupId ?? null]);
+    const withProgress = cache !== undefined && progress;
+    const [row] = await db.query<SnapshotRow>(withProgress ? SNAPSHOT_WITH_PROGRESS_SQL : SNAPSHOT_SQL, [userId, groupId ?? null]);
     // A guest that was linked reads as the user it became.
-    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog);
+    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress });
     user = {
       exists: row!.user_properties !== null,
       properties: row!.user_properties ?? {},
@@ -115,7 +124,7 @@ export async function loadUserSnapshot(db: Queryable, userId: string, groupId: s
       flows: row!.flows ?? [],
       steps: row!.steps ?? [],
       responses: row!.responses ?? [],
-      ...(cache ? { progress: row!.progress ?? [] } : {}),
+      ...(withProgress ? { progress: row!.progress ?? [] } : {}),
     };
     group = groupId
       ? { properties: row!.group_properties ?? {}, createdAt: row!.group_created_at === null ? null : new Date(row!.group_created_at), events: row!.group_events ?? {} }

@@ -246,7 +246,8 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
     throw new HttpProblem(400, 'body field "createdAt" must be a time from 2000-01-01 to 24 hours after the service\'s clock', 'createdAt');
   }
   const userId = await lockUser(tx, body.userId);
-  const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version);
+  // With the analytics facts the transition updates (on the embedded store; PostgreSQL reads them under the lock).
+  const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version, { progress: true });
   if (!isEligible(flow, snapshot)) {
     throw conflict(
       flow.flow.status === 'ACTIVE'

@@ -24,6 +24,8 @@ export interface Queryable {
   readonly cache?: SnapshotCache;
   /** True when transactions run one at a time (PGlite), so no row lock is needed to order them. */
   readonly exclusive?: boolean;
+  /** True inside one of the embedded store's transactions, whose loads the cache rarely keeps (its writes drop them). */
+  readonly inTransaction?: boolean;
   /** A write changed this user's rows: the cache forgets them now and again when the transaction ends. */
   touchUser?(userId: string): void;
   /** A write changed this group's rows. */
@@ -97,6 +99,7 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
     query: <Row>(sql: string, params?: unknown[]) => (touched ? run<Row>(sql, params) : turns.run(() => run<Row>(sql, params))),
     cache,
     exclusive: true,
+    inTransaction: touched !== undefined,
     touchUser(userId) {
       cache.dropUser(userId);
       touched?.users.add(userId);
