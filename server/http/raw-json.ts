@@ -5,7 +5,8 @@ export class RawJson {
 
 /**
  * A state answer goes out as bytes: a string would be measured for its Content-Length and then encoded again
- * to be written, and at hundreds of flows the answer is hundreds of KB.
+ * to be written, and at hundreds of flows the answer is hundreds of KB. (Fastify sends a Buffer as it is;
+ * its type for a serializer says string.)
  */
 export const serializeReply = (payload: unknown): string => (payload instanceof RawJson ? (Buffer.from(payload.text) as unknown as string) : JSON.stringify(payload));
 
