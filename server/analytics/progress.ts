@@ -79,22 +79,17 @@ export interface FactsRow {
   steps: Array<[string, string, string | null, string | null]> | null;
 }
 
-/**
- * A user's facts in every flow as one JSON value of FactsRow objects (or null), for a statement that loads a
- * user once for a whole transition; `$1` is the user.
- */
-export const USER_FACTS_JSON_SQL = `
-(SELECT json_agg(json_build_object('flow_slug', f.flow_slug, 'flow_version', f.flow_version, 'started_at', f.started_at,
-          'completed_at', f.completed_at, 'skipped_at', f.skipped_at,
-          'steps', (SELECT json_agg(json_build_array(s.step_id, s.reached_at, s.completed_at, s.skipped_at))
-                    FROM analytics_step_users s WHERE s.user_id = f.user_id AND s.flow_slug = f.flow_slug)))
-   FROM analytics_flow_users f WHERE f.user_id = $1)`;
-
 const FACTS_SQL = `
 SELECT f.flow_slug, f.flow_version, f.started_at, f.completed_at, f.skipped_at,
        (SELECT json_agg(json_build_array(s.step_id, s.reached_at, s.completed_at, s.skipped_at))
           FROM analytics_step_users s WHERE s.user_id = f.user_id AND s.flow_slug = f.flow_slug) AS steps
 FROM analytics_flow_users f WHERE f.user_id = $1`;
+
+/**
+ * The same facts of a user in every flow as one JSON value (FactsRow objects, or null), for the statement that
+ * loads a user; `$1` is the user.
+ */
+export const USER_FACTS_JSON_SQL = `(SELECT json_agg(facts) FROM (${FACTS_SQL}) AS facts)`;
 
 function factsOf(row: FactsRow): Facts {
   return {
@@ -244,15 +239,16 @@ export async function recordProgress(
   ];
   const rollups = rollupWrites(changes, (value) => `$${params.push(value)}`);
   await tx.query(
-    `WITH flow AS (
-       INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
+    asOneStatement([
+      `INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
        VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at
-     )${rollups.map((sql, i) => `, r${i} AS (${sql})`).join('')}
-     INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
-     SELECT $1, $2, s.step_id, s.reached_at, s.completed_at, s.skipped_at
-     FROM unnest($7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[]) AS s(step_id, reached_at, completed_at, skipped_at)
-     ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
+       ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
+      `INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
+       SELECT $1, $2, s.step_id, s.reached_at, s.completed_at, s.skipped_at
+       FROM unnest($7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[]) AS s(step_id, reached_at, completed_at, skipped_at)
+       ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
+      ...rollups,
+    ]),
     params,
   );
 }

@@ -27,6 +27,7 @@ export class TurnQueue {
   #cycleMs = 1;
   #lastStart = 0;
   #backlogged = false;
+  #queued = 0;
 
   /**
    * How long new work would wait for the jobs already queued and running, and for `jobsAhead` more known to be
@@ -35,8 +36,6 @@ export class TurnQueue {
   expectedWaitMs(jobsAhead = 0): number {
     return (this.#waiting.length + (this.#running ? 1 : 0) + jobsAhead) * Math.max(this.#holdMs, this.#cycleMs);
   }
-
-  #queued = 0;
 
   /** Jobs queued since the start, running and done ones included. */
   get queued(): number {
