@@ -34,6 +34,11 @@ export interface FlowJson {
   stepIds: string[];
   /** `,"version":n}` */
   tail: string;
+  /**
+   * The whole flow in the answer of a user who has stored nothing in it, by the outcome of its CEL
+   * conditions and whether content is included: most users have touched most flows not at all.
+   */
+  untouched: Map<number, Buffer>;
 }
 
 /** JSON object members without the braces, each followed by a comma; '' for none. */
@@ -50,6 +55,7 @@ function flowJson(definition: FlowDefinition, version: number, name: string, typ
     stepFields: steps.map(({ id: _id, ...stepFields }) => members(stepFields)),
     stepIds: steps.map((step) => `"id":${JSON.stringify(step.id)},"$state":`),
     tail: `,"version":${version}}`,
+    untouched: new Map(),
   };
 }
 

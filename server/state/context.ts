@@ -4,7 +4,7 @@ import { USER_FACTS_JSON_SQL, type FactsRow } from '../analytics/progress.js';
 import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
-import { contextChanged, emptyEntity, type CelContext, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
+import { contextChanged, emptyEntity, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -167,7 +167,7 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
     groupId && groupRows
       ? { id: groupId, isGuest: false, createdAt: groupRows.createdAt, properties: groupRows.properties, events: groupRows.events, groups: [] }
       : emptyEntity();
-  const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: new Map(catalog.celFlows), now }, flows, steps, responses };
+  const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: catalog.celFlows as Map<string, CelFlow>, now }, flows, steps, responses };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
   for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;
@@ -176,6 +176,8 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
 /** Rebuilds one flow's entry of the CEL `flows` map from the snapshot's stored state (after a load or a change). */
 export function refreshCelFlow(snapshot: UserSnapshot, catalog: CatalogVersion, slug: string): void {
   contextChanged(snapshot.cel);
+  // The catalog's map serves every user who has touched nothing; the first change gets the user a copy.
+  if (snapshot.cel.flows === catalog.celFlows) snapshot.cel.flows = new Map(catalog.celFlows);
   const stored = snapshot.flows.get(slug);
   const storedSteps = snapshot.steps.get(slug);
   if (!stored && !storedSteps?.size) {

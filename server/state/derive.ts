@@ -1,6 +1,7 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
 import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
 import type { CatalogFlow } from '../flows/catalog.js';
+import type { Predicate } from '../targeting/cel.js';
 import type { UserSnapshot } from './context.js';
 
 const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);
@@ -44,12 +45,13 @@ function withContent(flow: CatalogFlow, state: FlowState): FlowState {
 }
 
 /**
- * The same answer as deriveFlowStates, as JSON text: each flow's constant parts (names, content) were
- * serialised once per version, so a read serialises only the state. At hundreds of flows, building
- * and serialising the content again for every read would cost more than the rest of the read.
+ * The same answer as deriveFlowStates, as UTF-8 JSON: each flow's constant parts (names, content) were
+ * serialised once per version, and a flow the user has not touched is reused whole, so a read
+ * serialises only the state it stores. At hundreds of flows, building and serialising the content
+ * again for every read would cost more than the rest of the read; bytes are joined with one copy.
  */
-export function renderFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): string {
-  const eligible: string[] = [];
+export function renderFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): Buffer {
+  const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
   for (const flow of flows) {
     if (!isEligible(flow, snapshot)) {
@@ -57,9 +59,49 @@ export function renderFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, o
       continue;
     }
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
-    eligible.push(renderFlowState(flow, deriveFlowState(flow, snapshot), !known));
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(untouched(flow, snapshot) ? renderUntouched(flow, snapshot, !known) : Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), !known)));
   }
-  return `{"eligibleFlows":[${eligible.join(',')}],"ineligibleFlows":${JSON.stringify(ineligible)}}`;
+  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)}}`));
+  return Buffer.concat(parts);
+}
+
+const ELIGIBLE_OPEN = Buffer.from('{"eligibleFlows":[');
+const COMMA = Buffer.from(',');
+
+/** Kinds of answer kept per flow for untouched users; a flow with more condition outcomes than this renders the rest each time. */
+const UNTOUCHED_KINDS = 16;
+
+function untouched(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
+  const slug = flow.flow.slug;
+  return !snapshot.flows.has(slug) && !snapshot.steps.has(slug) && !snapshot.responses.get(slug)?.length;
+}
+
+/**
+ * A flow the user has stored nothing in: its state follows from its conditions alone, so the bytes are
+ * made once per outcome of those conditions and reused for every such user until the flow changes.
+ */
+function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boolean): Buffer {
+  // One bit for content, one per condition the flow has: whether it holds for this user.
+  let key = content ? 1 : 0;
+  let bit = 2;
+  const add = (predicate: Predicate | null) => {
+    if (!predicate) return;
+    if (predicate(snapshot.cel)) key += bit;
+    bit *= 2;
+  };
+  for (const step of flow.steps) {
+    add(step.completion);
+    add(step.visibility);
+    add(step.start);
+  }
+  add(flow.completion);
+  const cached = flow.json.untouched.get(key);
+  if (cached) return cached;
+  const bytes = Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), content));
+  // Past 2^52 the keys would no longer be exact: such a flow is rendered every time.
+  if (flow.json.untouched.size < UNTOUCHED_KINDS && bit <= 2 ** 52) flow.json.untouched.set(key, bytes);
+  return bytes;
 }
 
 function renderFlowState(flow: CatalogFlow, state: FlowState, content: boolean): string {

@@ -37,7 +37,7 @@ describe('rendered state answers', () => {
     const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
     const variants: ReadOptions[] = [{}, { content: 'none' }, { knownVersions: { rich: 1 } }, { knownVersions: { setup: 1, rich: 99 } }];
     for (const options of variants) {
-      const text = renderFlowStates(version.flows, snapshot, options);
+      const text = renderFlowStates(version.flows, snapshot, options).toString();
       expect(JSON.parse(text)).toEqual(deriveFlowStates(version.flows, snapshot, options));
     }
     // And what a client receives is the same, with the content as written.
@@ -46,5 +46,64 @@ describe('rendered state answers', () => {
     expect(answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'rich').data.steps[0].title).toBe('Line one\nline two');
     expect(answer.body).toEqual(deriveFlowStates(version.flows, snapshot));
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('reuses a flow rendered for an untouched user only for users whose conditions agree with it', async () => {
+    const CONDITIONAL = `
+slug: conditional
+name: Conditional
+type: CHECKLIST
+data:
+  steps:
+    - id: profile
+      title: Fill in your profile
+      completionCriteria: "has(user.properties.name)"
+    - id: billing
+      title: Add billing
+      visibilityCriteria: "has(user.properties.plan) && user.properties.plan == 'pro'"
+    - id: invite
+      title: Invite a colleague
+      startCriteria: "flows['setup'].status == 'COMPLETED_FLOW'"
+`;
+    await service.writeFlow('conditional.yaml', CONDITIONAL);
+    const users = {
+      bare: {},
+      named: { name: 'Ada' },
+      pro: { plan: 'pro' },
+      namedPro: { name: 'Grace', plan: 'pro' },
+    };
+    const ids: string[] = [];
+    for (const [label, properties] of Object.entries(users)) {
+      const userId = `user-${label}-${randomUUID()}`;
+      await service.call('POST', '/v1/public/users', { body: { userId, properties } });
+      ids.push(userId);
+    }
+    // One user has touched the flow; one completed setup, which unblocks the invite step without touching this flow.
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: ids[0], flowSlug: 'conditional', stepId: 'profile', actionType: 'STARTED_STEP' } });
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: ids[1], flowSlug: 'setup', actionType: 'COMPLETED_FLOW' } });
+    const version = service.catalog.current();
+    // Twice over, in both orders: the second pass reads what the first one kept.
+    for (const order of [ids, [...ids].reverse(), ids]) {
+      for (const userId of order) {
+        const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
+        for (const options of [{}, { content: 'none' as const }]) {
+          expect(JSON.parse(renderFlowStates(version.flows, snapshot, options).toString())).toEqual(deriveFlowStates(version.flows, snapshot, options));
+        }
+      }
+    }
+    const [touched, unblocked, pro, namedPro] = await Promise.all(ids.map((userId) => service.call('GET', `/v1/public/flowStates?userId=${userId}`)));
+    const steps = (answer: { body: { eligibleFlows: Array<{ flowSlug: string; data: { steps: Array<{ id: string; $state: Record<string, unknown> }> } }> } }) =>
+      Object.fromEntries(answer.body.eligibleFlows.find((flow) => flow.flowSlug === 'conditional')!.data.steps.map((step) => [step.id, step.$state]));
+    expect(steps(touched).profile).toMatchObject({ started: true, completed: false });
+    expect(steps(unblocked)).toMatchObject({ profile: { completed: true, started: false }, invite: { blocked: false } });
+    expect(steps(pro)).toMatchObject({ profile: { completed: false }, billing: { visible: true }, invite: { blocked: true } });
+    expect(steps(namedPro)).toMatchObject({ profile: { completed: true }, billing: { visible: true }, invite: { blocked: true } });
+
+    // A new version of the flow is rendered from its new content, not from what the old one kept.
+    await service.writeFlow('conditional.yaml', CONDITIONAL.replace('Fill in your profile', 'Complete your profile'));
+    const after = await service.call('GET', `/v1/public/flowStates?userId=${ids[2]}`);
+    const flow = after.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'conditional');
+    expect(flow.version).toBe(2);
+    expect(flow.data.steps[0].title).toBe('Complete your profile');
   });
 });
