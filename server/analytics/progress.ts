@@ -201,56 +201,40 @@ function rollupWrites(changes: { daily: DailyDelta[]; durations: DurationDelta[]
   return writes;
 }
 
+/** The user's facts in one flow (null: none), for a transaction that does not already hold them. Runs after the user's row is locked. */
+export async function readFacts(tx: Queryable, userId: string, slug: string): Promise<FactsRow | null> {
+  return (await tx.query<FactsRow>(`${FACTS_SQL} AND f.flow_slug = $2`, [userId, slug]))[0] ?? null;
+}
+
 /**
- * Records what one transition did to a user's progress in a flow: the first start (on `version`), the first
- * completion and skip, and the steps reached, completed and skipped; and adds the change to the rollups.
- * Runs in the transition's transaction, after the user's row is locked. `known` is the user's facts in this
- * flow when the transaction already holds them (null: none), read here otherwise.
+ * The writes that record what one transition did to a user's progress in a flow: the first start (on `version`),
+ * the first completion and skip, and the steps reached, completed and skipped; and the change added to the rollups.
+ * They are data-modifying WITH queries, each on a table of its own, for the statement that writes the transition's
+ * rows: `$1` is the user and `$2` the flow, and `$` numbers the rest. `row` is the user's facts in this flow before
+ * the transition (null: none). None when the transition changes no fact.
  */
-export async function recordProgress(
-  tx: Queryable,
-  userId: string,
-  flow: { slug: string; version: number },
-  update: ProgressUpdate,
-  known?: FactsRow | null,
-): Promise<void> {
-  const row = known !== undefined ? known : (await tx.query<FactsRow>(`${FACTS_SQL} AND f.flow_slug = $2`, [userId, flow.slug]))[0];
+export function progressWrites(flow: { slug: string; version: number }, update: ProgressUpdate, row: FactsRow | null, $: (value: unknown) => string): string[] {
   const before = row ? factsOf(row) : undefined;
   const after = applyUpdate(before, update, flow.version);
-  if (!after) return;
+  if (!after) return [];
   const changes = difference(flow.slug, before, after);
-  if (changes.daily.length === 0 && changes.durations.length === 0) return;
+  if (changes.daily.length === 0 && changes.durations.length === 0) return [];
   const steps = [...after.steps].filter(([id, step]) => {
     const old = before?.steps.get(id);
     return !old || old.completedAt !== step.completedAt || old.skippedAt !== step.skippedAt;
   });
-  // The facts and the rollups in one statement: each write is a data-modifying WITH query on a table of its own.
-  const params: unknown[] = [
-    userId,
-    flow.slug,
-    after.version,
-    iso(after.startedAt),
-    iso(after.completedAt),
-    iso(after.skippedAt),
-    steps.map(([id]) => id),
-    steps.map(([, step]) => iso(step.reachedAt)),
-    steps.map(([, step]) => iso(step.completedAt)),
-    steps.map(([, step]) => iso(step.skippedAt)),
+  return [
+    `INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
+     VALUES ($1, $2, ${$(after.version)}, ${$(iso(after.startedAt))}, ${$(iso(after.completedAt))}, ${$(iso(after.skippedAt))})
+     ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
+    `INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
+     SELECT $1, $2, s.step_id, s.reached_at, s.completed_at, s.skipped_at
+     FROM unnest(${$(steps.map(([id]) => id))}::text[], ${$(steps.map(([, step]) => iso(step.reachedAt)))}::timestamptz[],
+                 ${$(steps.map(([, step]) => iso(step.completedAt)))}::timestamptz[], ${$(steps.map(([, step]) => iso(step.skippedAt)))}::timestamptz[])
+          AS s(step_id, reached_at, completed_at, skipped_at)
+     ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
+    ...rollupWrites(changes, $),
   ];
-  const rollups = rollupWrites(changes, (value) => `$${params.push(value)}`);
-  await tx.query(
-    asOneStatement([
-      `INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
-      `INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
-       SELECT $1, $2, s.step_id, s.reached_at, s.completed_at, s.skipped_at
-       FROM unnest($7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[]) AS s(step_id, reached_at, completed_at, skipped_at)
-       ON CONFLICT (user_id, flow_slug, step_id) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
-      ...rollups,
-    ]),
-    params,
-  );
 }
 
 /**

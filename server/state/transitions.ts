@@ -6,7 +6,7 @@ import { HttpProblem } from '../http/problem.js';
 import { asOneStatement, type Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
 import { RawJson } from '../http/raw-json.js';
-import { countAnswers, isCountedAnswer, recordProgress, type ProgressUpdate } from '../analytics/progress.js';
+import { countAnswers, isCountedAnswer, progressWrites, readFacts, type ProgressUpdate } from '../analytics/progress.js';
 import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStates, type ReadOptions } from './derive.js';
 import { emitEvents, progressEvents } from './events.js';
 
@@ -150,7 +150,9 @@ async function persist(
   const slug = flow.flow.slug;
   tx.touchUser?.(userId);
   const version = { slug, version: flow.flow.version, type: flow.flow.type };
-  // The rows in one statement, so a transition costs the database one round trip for them, not three.
+  // The user's facts in this flow before the change: loaded with the user, when they were (null: none).
+  const known = progress ? (facts ? (facts.get(slug) ?? null) : await readFacts(tx, userId, slug)) : null;
+  // The rows, the analytics facts and the rollups in one statement: one round trip for all its writes.
   const texts = responseTexts(change.responses);
   await writeAsOne(tx, userId, slug, ($) => [
     ...(change.reset ? ['DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', 'DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2'] : []),
@@ -158,10 +160,9 @@ async function persist(
     ...(change.step && !change.step.state ? [`DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = ${$(change.step.id)}`] : []),
     ...(change.flow ? [flowRowSql($, change.flow)] : []),
     ...(change.responses.length > 0 ? [responsesSql($, change.responses, texts, version.version)] : []),
+    ...(progress ? progressWrites(version, progress, known, $) : []),
   ]);
   await countAnswers(tx, version, countedAnswers(change.responses, texts));
-  // The facts loaded with the user, when they were (null: the user has none in this flow).
-  if (progress) await recordProgress(tx, userId, version, progress, facts ? (facts.get(slug) ?? null) : undefined);
   await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
 }
 
