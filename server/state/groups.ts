@@ -2,17 +2,18 @@
 import type { GroupUpsertRequest } from '../../src/api/wire.js';
 import type { Queryable } from '../storage/database.js';
 import { lockUser } from './transitions.js';
-import { appendEvents, checkStoredProperties, type StoredLimits } from './users.js';
+import { appendEvents, refuseOversized, STORED_SIZE, type StoredLimits, type StoredSize } from './users.js';
 
 /** Creates or updates the group; with `userId`, that user (created when unknown) becomes a member. */
 export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limits: StoredLimits): Promise<void> {
   tx.touchGroup?.(body.groupId);
-  await tx.query(
+  const [stored] = await tx.query<StoredSize>(
     `INSERT INTO groups (id, properties) VALUES ($1, $2::jsonb)
-     ON CONFLICT (id) DO UPDATE SET properties = groups.properties || EXCLUDED.properties, updated_at = now()`,
+     ON CONFLICT (id) DO UPDATE SET properties = groups.properties || EXCLUDED.properties, updated_at = now()
+     RETURNING ${STORED_SIZE}`,
     [body.groupId, JSON.stringify(body.properties ?? {})],
   );
-  if (body.properties && Object.keys(body.properties).length > 0) await checkStoredProperties(tx, 'group', body.groupId, limits);
+  if (body.properties && Object.keys(body.properties).length > 0) refuseOversized('group', body.groupId, stored, limits);
   await appendEvents(tx, 'group', body.groupId, body.events);
   if (body.userId !== undefined) {
     const userId = await lockUser(tx, body.userId);

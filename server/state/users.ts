@@ -34,12 +34,25 @@ export async function upsertUser(
   // Top-level keys merge: a supplied key replaces the stored value, keys not supplied stay.
   const merging = Boolean(body.properties && Object.keys(body.properties).length > 0);
   if (merging) {
-    await tx.query('UPDATE users SET properties = properties || $2::jsonb, updated_at = now() WHERE id = $1', [userId, JSON.stringify(body.properties)]);
+    const [stored] = await tx.query<StoredSize>(
+      `UPDATE users SET properties = properties || $2::jsonb, updated_at = now() WHERE id = $1 RETURNING ${STORED_SIZE}`,
+      [userId, JSON.stringify(body.properties)],
+    );
+    refuseOversized('user', userId, stored, limits);
+  } else if (guestLinked) {
+    await checkStoredProperties(tx, 'user', userId, limits);
   }
-  if (merging || guestLinked) await checkStoredProperties(tx, 'user', userId, limits);
   await appendEvents(tx, 'user', userId, body.events);
   if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, userId, now);
   return { userId, guestLinked };
+}
+
+/** How many keys and bytes a row's properties hold, as columns `keys` and `bytes` (for a SELECT or a RETURNING). */
+export const STORED_SIZE = `(SELECT count(*) FROM jsonb_object_keys(properties))::int AS keys, octet_length(properties::text) AS bytes`;
+
+export interface StoredSize {
+  keys: number;
+  bytes: number;
 }
 
 /**
@@ -48,10 +61,12 @@ export async function upsertUser(
  */
 export async function checkStoredProperties(tx: Queryable, kind: 'user' | 'group', id: string, limits: StoredLimits): Promise<void> {
   const table = kind === 'user' ? 'users' : 'groups';
-  const [row] = await tx.query<{ keys: number; bytes: number }>(
-    `SELECT (SELECT count(*) FROM jsonb_object_keys(properties))::int AS keys, octet_length(properties::text) AS bytes FROM ${table} WHERE id = $1`,
-    [id],
-  );
+  const [row] = await tx.query<StoredSize>(`SELECT ${STORED_SIZE} FROM ${table} WHERE id = $1`, [id]);
+  refuseOversized(kind, id, row, limits);
+}
+
+/** The same refusal, from the size a write returned (`undefined`: no row, nothing to refuse). */
+export function refuseOversized(kind: 'user' | 'group', id: string, row: StoredSize | undefined, limits: StoredLimits): void {
   if (!row) return;
   const refuse = (what: string) => {
     throw new HttpProblem(
