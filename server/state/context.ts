@@ -64,17 +64,18 @@ interface SnapshotRow {
 
 // Everything a read needs about one user (and their group) in one statement. State answers carry a bounded
 // summary of the response log, never all of it: per flow, the latest flow-level response and the latest
-// response of each step. Event counts come from the counts kept beside the event log.
-const snapshotSql = (withProgress: boolean) => `
-SELECT${withProgress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}
+// response of each step. Event counts come from the counts kept beside the event log. Only a guest can have
+// been linked, and only a read with a group needs the group's rows: the statement has a variant for each.
+const snapshotSql = ({ progress, guest, group }: { progress: boolean; guest: boolean; group: boolean }) => `
+SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}
   u.properties AS user_properties,
   u.created_at AS user_created_at,
-  (SELECT user_id FROM guest_links WHERE guest_id = $1) AS linked_to,
+  ${guest ? '(SELECT user_id FROM guest_links WHERE guest_id = $1)' : 'NULL'} AS linked_to,
   (SELECT json_object_agg(event, count) FROM user_event_counts WHERE user_id = $1) AS user_events,
   (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,
-  g.properties AS group_properties,
-  g.created_at AS group_created_at,
-  (SELECT json_object_agg(event, count) FROM group_event_counts WHERE group_id = $2) AS group_events,
+  ${group ? 'g.properties' : 'NULL::jsonb'} AS group_properties,
+  ${group ? 'g.created_at' : 'NULL::timestamptz'} AS group_created_at,
+  ${group ? '(SELECT json_object_agg(event, count) FROM group_event_counts WHERE group_id = $2)' : 'NULL::json'} AS group_events,
   (SELECT json_agg(json_build_array(flow_slug, current_step_id, started, completed, skipped, last_action_at))
      FROM flow_states WHERE user_id = $1) AS flows,
   (SELECT json_agg(json_build_array(flow_slug, step_id, started, completed, skipped, data, last_action_at))
@@ -86,11 +87,16 @@ SELECT${withProgress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}
                  FROM flow_responses WHERE user_id = $1) AS log
            ORDER BY flow_slug, step_key, id DESC) AS latest) AS responses
 FROM (SELECT 1) AS one
-LEFT JOIN users u ON u.id = $1
-LEFT JOIN groups g ON g.id = $2`;
-const SNAPSHOT_SQL = snapshotSql(false);
-/** The embedded store caches a user for their next transition too, so it loads the analytics facts with the rest. */
-const SNAPSHOT_WITH_PROGRESS_SQL = snapshotSql(true);
+LEFT JOIN users u ON u.id = $1${group ? '\nLEFT JOIN groups g ON g.id = $2' : ''}`;
+
+const SNAPSHOT_SQL = new Map<string, string>();
+/** The statement for a read: with the analytics facts (the embedded store, see below) or not, for a guest or not, with a group or not. */
+function snapshotStatement(variant: { progress: boolean; guest: boolean; group: boolean }): string {
+  const key = `${variant.progress}-${variant.guest}-${variant.group}`;
+  let sql = SNAPSHOT_SQL.get(key);
+  if (sql === undefined) SNAPSHOT_SQL.set(key, (sql = snapshotSql(variant)));
+  return sql;
+}
 
 /**
  * Loads one user's facts and progress: from the embedded store's cache when it holds them, otherwise
@@ -112,7 +118,8 @@ export async function loadUserSnapshot(
   if (!user || (groupId && !group)) {
     const generation = cache?.begin() ?? 0;
     const withProgress = cache !== undefined && progress;
-    const [row] = await db.query<SnapshotRow>(withProgress ? SNAPSHOT_WITH_PROGRESS_SQL : SNAPSHOT_SQL, [userId, groupId ?? null]);
+    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined });
+    const [row] = await db.query<SnapshotRow>(sql, groupId !== undefined ? [userId, groupId] : [userId]);
     // A guest that was linked reads as the user it became.
     if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress });
     user = {
