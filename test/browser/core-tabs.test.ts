@@ -77,8 +77,9 @@ describe('tabs', () => {
   it('keeps tabs in step through the storage event when BroadcastChannel is missing', async () => {
     const [a, b, errors] = await twoTabs('/no-channel.html');
     await a.evaluate(() => window.Onboarding.identify('storage-tab-user'));
-    await expect.poll(() => b.evaluate(() => window.Onboarding.userId)).toBe('storage-tab-user');
-    await expect.poll(() => stepStates(b)).toEqual([false, false, false]);
+    // The other tab learns the user, then reads its state: as long a wait as for the update below (a loaded full run took over 1 s).
+    await expect.poll(() => b.evaluate(() => window.Onboarding.userId), { timeout: 5000 }).toBe('storage-tab-user');
+    await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([false, false, false]);
     await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
     await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([true, false, false]);
     expect(errors).toEqual([]);
