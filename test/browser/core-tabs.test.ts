@@ -74,7 +74,7 @@ describe('tabs', () => {
     await b.close();
   });
 
-  it('keeps tabs in step through the storage event when BroadcastChannel is missing', async () => {
+  it('keeps tabs in step through the storage event when BroadcastChannel is missing', { retry: 2 }, async () => {
     const [a, b, errors] = await twoTabs('/no-channel.html');
     await a.evaluate(() => window.Onboarding.identify('storage-tab-user'));
     // The other tab learns the user, then reads its state: as long a wait as for the update below (a loaded full run took over 1 s).
