@@ -606,7 +606,10 @@ export class Onboarding {
       if (switching) void this.refresh();
       else if (message.type === 'storage') {
         $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.#storage) });
-        this.#switchUser(userId);
+        // Stored state replaces this tab's; with none stored yet, a read under way stays the one to apply.
+        const stored = readState(this.#storage, userId);
+        if (stored) this.#switchUser(userId, stored);
+        else this.#recompute();
       }
     }
   }
