@@ -30,11 +30,11 @@ export default defineConfig({
         extends: true,
         test: {
           // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
-          // what only the embedded store has (the data-directory lock, restarts on a directory, the read cache) or
+          // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements) or
           // the CLI's processes.
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-          exclude: ['test/server/cli.test.ts', 'test/server/persistence.test.ts', 'test/server/cache.test.ts', 'test/server/pglite-statements.test.ts'],
+          exclude: ['test/server/cli.test.ts', 'test/server/persistence.test.ts', 'test/server/pglite-statements.test.ts'],
           environment: 'node',
           globalSetup: ['test/support/build-bundle.ts', 'test/support/postgres-setup.ts'],
           testTimeout: 30_000,

@@ -41,7 +41,7 @@ export interface Limits {
   maxWaitMs: number;
   /** Mean event loop delay (ms) past which requests are answered 503; 0 turns the check off. @default 200 */
   eventLoopDelayMs: number;
-  /** Users whose rows the embedded store keeps in memory for reads; 0 turns the cache off. @default 10000 */
+  /** Users whose rows are kept in memory for reads (checked against their version on PostgreSQL); 0 turns the cache off. @default 10000 */
   cacheUsers: number;
   /** Connections to a PostgreSQL server (per instance). @default 10 */
   poolSize: number;

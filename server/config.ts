@@ -19,7 +19,7 @@ export const LIMIT_SETTINGS: LimitSetting[] = [
   { key: 'userWritesPerMinute', flag: 'user-write-limit', env: 'ONBOARDING_USER_WRITE_LIMIT', meaning: 'writes per minute per user ID (public keys)' },
   { key: 'maxWaitMs', flag: 'max-wait-ms', env: 'ONBOARDING_MAX_WAIT_MS', meaning: 'expected wait for the database, in ms, past which 503' },
   { key: 'poolSize', flag: 'pool-size', env: 'ONBOARDING_POOL_SIZE', meaning: 'connections to a PostgreSQL server, per instance' },
-  { key: 'cacheUsers', flag: 'cache-users', env: 'ONBOARDING_CACHE_USERS', meaning: 'users kept in memory for reads (embedded store; 0: off)', min: 0 },
+  { key: 'cacheUsers', flag: 'cache-users', env: 'ONBOARDING_CACHE_USERS', meaning: 'users kept in memory for reads (0: off)', min: 0 },
   { key: 'eventLoopDelayMs', flag: 'max-event-loop-delay', env: 'ONBOARDING_MAX_EVENT_LOOP_DELAY', meaning: 'mean event loop delay, in ms, past which 503 (0: off)', min: 0 },
   { key: 'dataBytes', flag: 'max-data-bytes', env: 'ONBOARDING_MAX_DATA_BYTES', meaning: 'largest data of one transition, in bytes of JSON' },
   { key: 'storedProperties', flag: 'max-stored-properties', env: 'ONBOARDING_MAX_STORED_PROPERTIES', meaning: 'most property keys stored per user or group' },

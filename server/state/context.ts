@@ -40,7 +40,7 @@ export interface UserSnapshot {
 export const isGuestId = (id: string) => id.startsWith('guest_');
 
 /** Stored rows come back through JSON, where timestamps are strings such as 2026-03-01T09:30:00.123456+00:00. */
-const isoOrNull = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 interface SnapshotRow {
   user_properties: Record<string, unknown> | null;
@@ -60,6 +60,15 @@ interface SnapshotRow {
   linked_to: string | null;
   /** Loaded only with the embedded store's cache. */
   progress?: FactsRow[] | null;
+  /** The rows' state versions (bigint as text on PostgreSQL); null without a row. */
+  user_version: string | number | null;
+  group_version: string | number | null;
+}
+
+/** What the check of a cached user (and group) reads: each row's state version. */
+interface VersionRow {
+  user_version: string | number | null;
+  group_version?: string | number | null;
 }
 
 // Everything a read needs about one user (and their group) in one statement. State answers carry a bounded
@@ -70,6 +79,8 @@ const snapshotSql = ({ progress, guest, group }: { progress: boolean; guest: boo
 SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}
   u.properties AS user_properties,
   u.created_at AS user_created_at,
+  u.state_version AS user_version,
+  ${group ? 'g.state_version' : 'NULL::bigint'} AS group_version,
   ${guest ? '(SELECT user_id FROM guest_links WHERE guest_id = $1)' : 'NULL'} AS linked_to,
   (SELECT json_object_agg(event, count) FROM user_event_counts WHERE user_id = $1) AS user_events,
   (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,
@@ -98,12 +109,21 @@ function snapshotStatement(variant: { progress: boolean; guest: boolean; group: 
   return sql;
 }
 
+/** The check of cached rows on PostgreSQL: the user's state version, and the group's when the read names one. */
+const USER_VERSION_SQL = 'SELECT state_version AS user_version FROM users WHERE id = $1';
+const USER_AND_GROUP_VERSION_SQL =
+  'SELECT (SELECT state_version FROM users WHERE id = $1) AS user_version, (SELECT state_version FROM groups WHERE id = $2) AS group_version';
+
+const versionText = (version: string | number | null | undefined): string | null => (version === null || version === undefined ? null : String(version));
+
 /**
- * Loads one user's facts and progress: from the embedded store's cache when it holds them, otherwise
- * in one statement. The catalog's CEL defaults fill the `flows` map, so every known flow and step can
- * be named in an expression even before the user has touched it. On the embedded store the analytics
- * facts come too when `progress` (a transition records progress with them; by default, loads outside a
- * transaction, which the cache keeps for the user's next transition).
+ * Loads one user's facts and progress: from the cache when it holds them, otherwise in one statement.
+ * On PostgreSQL a cached user (and group) is used only when one primary-key lookup finds its row at the
+ * version it was loaded with; another instance's write has moved it on otherwise. The catalog's CEL
+ * defaults fill the `flows` map, so every known flow and step can be named in an expression even
+ * before the user has touched it. On the embedded store the analytics facts come too when `progress`
+ * (a transition records progress with them; by default, loads outside a transaction, which the cache
+ * keeps for the user's next transition).
  */
 export async function loadUserSnapshot(
   db: Queryable,
@@ -115,17 +135,26 @@ export async function loadUserSnapshot(
   const cache = db.cache;
   let user = cache?.user(userId);
   let group = groupId ? cache?.group(groupId) : undefined;
+  if (cache?.versioned && user && (!groupId || group)) {
+    const [row] = groupId
+      ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
+      : await db.query<VersionRow>(USER_VERSION_SQL, [userId]);
+    const current = versionText(row?.user_version) === user.version && (!groupId || versionText(row?.group_version) === group!.version);
+    if (!current) user = group = undefined;
+  }
   if (!user || (groupId && !group)) {
     const generation = cache?.begin() ?? 0;
-    const withProgress = cache !== undefined && progress;
+    // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
+    const withProgress = cache !== undefined && !cache.versioned && progress;
     const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined });
     const [row] = await db.query<SnapshotRow>(sql, groupId !== undefined ? [userId, groupId] : [userId]);
     // A guest that was linked reads as the user it became.
     if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress });
     user = {
+      version: versionText(row!.user_version),
       exists: row!.user_properties !== null,
       properties: row!.user_properties ?? {},
-      createdAt: row!.user_created_at === null ? null : new Date(row!.user_created_at),
+      createdAt: isoOrNull(row!.user_created_at),
       events: row!.user_events ?? {},
       groups: row!.user_groups ?? [],
       flows: row!.flows ?? [],
@@ -134,9 +163,16 @@ export async function loadUserSnapshot(
       ...(withProgress ? { progress: row!.progress ?? [] } : {}),
     };
     group = groupId
-      ? { properties: row!.group_properties ?? {}, createdAt: row!.group_created_at === null ? null : new Date(row!.group_created_at), events: row!.group_events ?? {} }
+      ? {
+          version: versionText(row!.group_version),
+          properties: row!.group_properties ?? {},
+          createdAt: isoOrNull(row!.group_created_at),
+          events: row!.group_events ?? {},
+        }
       : undefined;
-    cache?.store(generation, userId, user, groupId && group ? { id: groupId, rows: group } : undefined);
+    // A versioned entry without a row could never be checked, so only rows are kept there.
+    const checkable = !cache?.versioned || (user.version !== null && (!group || group.version !== null));
+    if (checkable) cache?.store(generation, userId, user, groupId && group ? { id: groupId, rows: group } : undefined);
   }
   return buildSnapshot(userId, groupId, user, group, catalog);
 }
@@ -164,7 +200,7 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
     id: userId,
     isGuest: isGuestId(userId),
     // An unknown user reads as a new one: created now.
-    createdAt: rows.createdAt ?? now,
+    createdAt: rows.createdAt === null ? now : new Date(rows.createdAt),
     properties: rows.properties,
     events: rows.events,
     groups: rows.groups,
@@ -172,7 +208,7 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
   // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.
   const group: CelEntity =
     groupId && groupRows
-      ? { id: groupId, isGuest: false, createdAt: groupRows.createdAt, properties: groupRows.properties, events: groupRows.events, groups: [] }
+      ? { id: groupId, isGuest: false, createdAt: groupRows.createdAt === null ? null : new Date(groupRows.createdAt), properties: groupRows.properties, events: groupRows.events, groups: [] }
       : emptyEntity();
   const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: catalog.celFlows as Map<string, CelFlow>, now }, flows, steps, responses };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));

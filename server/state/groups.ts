@@ -9,10 +9,12 @@ export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limit
   tx.touchGroup?.(body.groupId);
   const [stored] = await tx.query<StoredSize>(
     `INSERT INTO groups (id, properties) VALUES ($1, $2::jsonb)
-     ON CONFLICT (id) DO UPDATE SET properties = groups.properties || EXCLUDED.properties, updated_at = now()
+     ON CONFLICT (id) DO UPDATE SET properties = groups.properties || EXCLUDED.properties, updated_at = now(),
+       state_version = nextval('state_versions')
      RETURNING ${STORED_SIZE}`,
     [body.groupId, JSON.stringify(body.properties ?? {})],
   );
+  tx.versionMoved?.('group', body.groupId);
   if (body.properties && Object.keys(body.properties).length > 0) refuseOversized('group', body.groupId, stored, limits);
   await appendEvents(tx, 'group', body.groupId, body.events);
   if (body.userId !== undefined) {

@@ -23,12 +23,13 @@ export const MAX_URL_LENGTH = 2048;
  * Locks the user's row for this transaction, creating it when missing, so one user's writes apply
  * one at a time, and returns the user the write belongs to: a guest that was linked into a user
  * (even while this waited for the lock) is that user, so a late write of the guest is never
- * orphaned. A row deleted while this waited is created again. PGlite runs one transaction at a
- * time, so there the row only needs to exist.
+ * orphaned. A row deleted while this waited is created again. On PostgreSQL the lock is taken by
+ * moving the row's state version on, which every write must do (see the cache in context.ts). PGlite
+ * runs one transaction at a time, so there the row only needs to exist.
  */
 export async function lockUser(tx: Queryable, userId: string): Promise<string> {
   if (tx.exclusive) {
-    if (tx.cache?.user(userId)?.exists) return userId;
+    if (tx.cache?.userExists(userId)) return userId;
     if (isGuestId(userId)) {
       const linked = await linkedUser(tx, userId);
       if (linked) return linked;
@@ -38,7 +39,10 @@ export async function lockUser(tx: Queryable, userId: string): Promise<string> {
   }
   let id = userId;
   for (let attempt = 0; attempt < 4; attempt++) {
-    if ((await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id])).length > 0) return id;
+    if ((await tx.query(LOCK_USER_SQL, [id])).length > 0) {
+      tx.versionMoved?.('user', id);
+      return id;
+    }
     const linked = isGuestId(id) ? await linkedUser(tx, id) : undefined;
     if (linked) {
       id = linked;
@@ -48,6 +52,8 @@ export async function lockUser(tx: Queryable, userId: string): Promise<string> {
   }
   throw new HttpProblem(409, `User "${userId}" changed under this request several times; send it again.`, 'userId');
 }
+
+const LOCK_USER_SQL = "UPDATE users SET state_version = nextval('state_versions') WHERE id = $1 RETURNING 1";
 
 /** The user a guest was linked into, if it was. */
 export async function linkedUser(tx: Queryable, guestId: string): Promise<string | undefined> {

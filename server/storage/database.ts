@@ -20,16 +20,22 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   /** The webhook outbox's routing, inside the service's transactions (absent: no endpoints, so no events are stored). */
   readonly events?: EventSink;
-  /** The embedded store's read cache (absent on PostgreSQL). */
+  /** The read cache: exact on the embedded store; on PostgreSQL (outside transactions) its entries are checked before use. */
   readonly cache?: SnapshotCache;
   /** True when transactions run one at a time (PGlite), so no row lock is needed to order them. */
   readonly exclusive?: boolean;
   /** True inside one of the embedded store's transactions, whose loads the cache rarely keeps (its writes drop them). */
   readonly inTransaction?: boolean;
-  /** A write changed this user's rows: the cache forgets them now and again when the transaction ends. */
+  /**
+   * A write changed this user's rows: the cache forgets them now and again when the transaction ends. On
+   * PostgreSQL the user's state version also moves on before the transaction commits, unless `versionMoved`
+   * said a statement of this transaction did it already.
+   */
   touchUser?(userId: string): void;
   /** A write changed this group's rows. */
   touchGroup?(groupId: string): void;
+  /** A statement of this transaction set the row's `state_version` to a new `nextval('state_versions')` (PostgreSQL). */
+  versionMoved?(kind: 'user' | 'group', id: string): void;
 }
 
 export interface Database extends Queryable {
@@ -55,7 +61,7 @@ export interface Database extends Queryable {
 export const asOneStatement = (writes: readonly string[]): string => `WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`;
 
 export interface DatabaseOptions {
-  /** Users whose rows the embedded store keeps in memory for reads (0: none). @default 10000 */
+  /** Users whose rows are kept in memory for reads (0: none). @default 10000 */
   cacheUsers?: number;
   /** Connections to a PostgreSQL server. @default 10 */
   poolSize?: number;
@@ -64,7 +70,7 @@ export interface DatabaseOptions {
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
 export async function openDatabase(location: string, options: DatabaseOptions = {}): Promise<Database> {
   const db = location.startsWith('postgres://') || location.startsWith('postgresql://')
-    ? openPostgres(location, options.poolSize ?? 10)
+    ? openPostgres(location, options.poolSize ?? 10, options.cacheUsers ?? 10_000)
     : await openPglite(location, options.cacheUsers ?? 10_000);
   try {
     await migrate(db);
@@ -167,8 +173,16 @@ function namedStatements(): (text: string, values?: unknown[]) => pg.QueryConfig
 /** PostgreSQL errors after which a transaction may simply run again: a deadlock, or a serialization failure. */
 const RETRYABLE_CODES = new Set(['40P01', '40001']);
 
-function openPostgres(url: string, poolSize: number): Database {
+/** Moves the state version of users and groups on, for rows a transaction touched but did not lock with a new version. */
+const MOVE_VERSIONS_SQL = asOneStatement([
+  "UPDATE users SET state_version = nextval('state_versions') WHERE id = ANY($1::text[])",
+  "UPDATE groups SET state_version = nextval('state_versions') WHERE id = ANY($2::text[])",
+]);
+
+function openPostgres(url: string, poolSize: number, cacheUsers: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Other instances write to the same rows, so entries are checked against their row's version before use.
+  const cache = new SnapshotCache(cacheUsers, true);
   const statement = namedStatements();
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
@@ -198,17 +212,35 @@ function openPostgres(url: string, poolSize: number): Database {
       return (Math.max(0, pool.waitingCount + requestsAhead - free) / poolSize) * holdMs;
     },
     query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(statement(sql, params))).rows as Row[]),
+    ...(cacheUsers > 0 ? { cache } : {}),
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         try {
           return await held(async (client) => {
+            // Rows whose state version must still move on before the commit, and those a statement moved already.
+            const touched = { user: new Set<string>(), group: new Set<string>() };
+            const moved = { user: new Set<string>(), group: new Set<string>() };
+            const touch = (kind: 'user' | 'group', id: string) => {
+              if (kind === 'user') cache.dropUser(id);
+              else cache.dropGroup(id);
+              if (!moved[kind].has(id)) touched[kind].add(id);
+            };
             try {
               await client.query('BEGIN');
               const result = await work({
                 async query<Row>(sql: string, params?: unknown[]) {
                   return (await client.query(statement(sql, params))).rows as Row[];
                 },
+                touchUser: (userId) => touch('user', userId),
+                touchGroup: (groupId) => touch('group', groupId),
+                versionMoved(kind, id) {
+                  moved[kind].add(id);
+                  touched[kind].delete(id);
+                },
               });
+              if (touched.user.size > 0 || touched.group.size > 0) {
+                await client.query(statement(MOVE_VERSIONS_SQL, [[...touched.user], [...touched.group]]));
+              }
               await client.query('COMMIT');
               return result;
             } catch (error) {

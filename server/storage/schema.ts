@@ -269,6 +269,15 @@ const MIGRATIONS: string[] = [
     WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND d.doc ? 'value'
     GROUP BY 1, 2, 3, 4, 5;
   `,
+  // 9: state versions. Every write to what a read of a user (or a group) returns moves its row's version on to a
+  // new number from one sequence, in the write's transaction, so an instance that kept a user's rows in memory
+  // checks with one primary-key lookup that they are still current. Numbers are never reused, so a user
+  // deleted and made again cannot pass for the old one.
+  `
+  CREATE SEQUENCE state_versions;
+  ALTER TABLE users ADD COLUMN state_version bigint NOT NULL DEFAULT nextval('state_versions');
+  ALTER TABLE groups ADD COLUMN state_version bigint NOT NULL DEFAULT nextval('state_versions');
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

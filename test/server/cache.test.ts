@@ -1,5 +1,5 @@
-// The embedded store's read cache never answers with old rows: reads interleaved with every kind of write agree with
-// a read that goes to the database, user by user.
+// The read cache never answers with old rows: reads interleaved with every kind of write agree with a read that goes
+// to the database, user by user (on either store; test/postgres/read-cache.test.ts has writes through other instances).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowStatesResponse } from '../../src/api/wire.js';
@@ -24,8 +24,9 @@ const cached = async (userId: string, groupId?: string): Promise<FlowStatesRespo
   (await service.call('GET', `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}`)).body;
 
 describe('the read cache', () => {
-  it('serves reads without the database once it holds a user', async () => {
+  it('holds a user once it has read it', async () => {
     const userId = `user-${randomUUID()}`;
+    await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'pro' } } });
     await cached(userId);
     const before = service.db.cache!.size;
     expect(service.db.cache!.user(userId)).toBeDefined();
