@@ -73,6 +73,8 @@ function rowsOf<Row>(backend: messages.BackendMessage[], parsers: Record<number,
  */
 export class PreparedStatements {
   private readonly statements = new Map<string, Prepared>();
+  /** The simple-protocol messages of commands, made once each (a transaction's BEGIN, COMMIT and ROLLBACK). */
+  private readonly commands = new Map<string, Uint8Array>();
   private count = 0;
 
   constructor(
@@ -100,8 +102,15 @@ export class PreparedStatements {
 
   /** Runs SQL without parameters through the simple protocol (BEGIN, COMMIT, ROLLBACK); returns the last command's tag. */
   async command(sql: string): Promise<string | undefined> {
-    const { messages } = await this.lite.execProtocol(serialize.query(sql), { syncToFs: false });
-    return parse.parseResults(messages, this.lite.parsers).at(-1)?.command;
+    let query = this.commands.get(sql);
+    if (!query) {
+      query = serialize.query(sql);
+      if (this.commands.size < 16) this.commands.set(sql, query);
+    }
+    const { messages: backend } = await this.lite.execProtocol(query, { syncToFs: false });
+    let tag: string | undefined;
+    for (const message of backend) if (message.name === 'commandComplete') tag = (message as messages.CommandCompleteMessage).text.split(' ')[0];
+    return tag;
   }
 
   get size(): number {
