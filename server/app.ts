@@ -10,7 +10,8 @@ import { checkIdentity, type IdentityConfig } from './http/identity.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerBackpressure } from './http/backpressure.js';
 import { parseJsonBody } from './http/json-body.js';
-import { serializeReply } from './http/raw-json.js';
+import { AnswerBuffers } from './http/answer-buffers.js';
+import { replySerializer } from './http/raw-json.js';
 import { HttpProblem, problemBody, toProblem } from './http/problem.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerGroupRoutes } from './routes/groups.js';
@@ -133,8 +134,11 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
       );
     },
   });
-  // State answers arrive as ready JSON text (RawJson); everything else is serialised as usual.
-  app.setReplySerializer(serializeReply);
+  // State answers arrive as ready JSON text (RawJson), joined in a reused buffer; everything else is serialised as usual.
+  const answerBuffers = new AnswerBuffers();
+  app.setReplySerializer(replySerializer(answerBuffers));
+  // Added before compression is registered, so it sees the payload before the compressor replaces it.
+  app.addHook('onSend', answerBuffers.onSend);
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   // text/plain is a CORS "simple" content type: a page may send JSON so, with no preflight. Both parse the same strict way.

@@ -51,6 +51,11 @@ function withContent(flow: CatalogFlow, state: FlowState): FlowState {
  * again for every read would cost more than the rest of the read; bytes are joined with one copy.
  */
 export function renderFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): Buffer {
+  return Buffer.concat(renderFlowStateParts(flows, snapshot, options));
+}
+
+/** The same answer as the parts it is joined from, in order (shared ones among them: never change a part). */
+export function renderFlowStateParts(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): Buffer[] {
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
   for (const flow of flows) {
@@ -63,7 +68,7 @@ export function renderFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, o
     parts.push(untouched(flow, snapshot) ? renderUntouched(flow, snapshot, !known) : Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), !known)));
   }
   parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)}}`));
-  return Buffer.concat(parts);
+  return parts;
 }
 
 const ELIGIBLE_OPEN = Buffer.from('{"eligibleFlows":[');

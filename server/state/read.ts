@@ -4,7 +4,7 @@ import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/database.js';
 import { loadUserSnapshot } from './context.js';
 import { RawJson } from '../http/raw-json.js';
-import { deriveFlowStates, renderFlowStates, type ReadOptions } from './derive.js';
+import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from './derive.js';
 
 export async function readFlowStates(
   db: Queryable,
@@ -28,5 +28,5 @@ export async function readFlowStatesJson(
 ): Promise<RawJson> {
   const version = catalog.current();
   const snapshot = await loadUserSnapshot(db, userId, groupId, version);
-  return new RawJson(renderFlowStates(version.flows, snapshot, options));
+  return new RawJson(renderFlowStateParts(version.flows, snapshot, options));
 }

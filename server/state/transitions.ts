@@ -7,7 +7,7 @@ import { asOneStatement, type Queryable } from '../storage/database.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
 import { RawJson } from '../http/raw-json.js';
 import { countAnswers, isCountedAnswer, progressWrites, readFacts, type ProgressUpdate } from '../analytics/progress.js';
-import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStates, type ReadOptions } from './derive.js';
+import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
 import { emitEvents, progressEvents } from './events.js';
 
 const STEP_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP']);
@@ -228,7 +228,7 @@ export async function applyTransition(
 /** The same transition, answered with the JSON text a route sends. */
 export async function applyTransitionJson(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date, options: ReadOptions = {}): Promise<RawJson> {
   const { version, snapshot } = await transition(tx, catalog, body, now);
-  return new RawJson(renderFlowStates(version.flows, snapshot, options));
+  return new RawJson(renderFlowStateParts(version.flows, snapshot, options));
 }
 
 async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date): Promise<{ version: CatalogVersion; snapshot: UserSnapshot }> {

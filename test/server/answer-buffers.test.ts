@@ -1,0 +1,87 @@
+// State answers are joined in reused buffers: each buffer is lent once at a time and taken back once its response has
+// closed, so answers sent at once, compressed or not, never share bytes.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerBuffers } from '../../server/http/answer-buffers.js';
+import { readFlowStates } from '../../server/state/read.js';
+import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+
+describe('answer buffers', () => {
+  const part = (byte: number, length: number) => Buffer.alloc(length, byte);
+
+  it('joins the parts, and lends a buffer again only after it was given back', () => {
+    const buffers = new AnswerBuffers();
+    const first = buffers.join([part(1, 10_000), part(2, 10_000)], 20_000);
+    expect(first.equals(Buffer.concat([part(1, 10_000), part(2, 10_000)]))).toBe(true);
+    expect(buffers.owns(first)).toBe(true);
+    const second = buffers.join([part(3, 20_000)], 20_000);
+    expect(second.buffer).not.toBe(first.buffer);
+    buffers.giveBack(first);
+    expect(buffers.owns(first)).toBe(false);
+    // Given back twice, it is still kept once: the next two answers get two different buffers.
+    buffers.giveBack(first);
+    expect(buffers.freeBytes).toBe(32 * 1024);
+    const third = buffers.join([part(4, 30_000)], 30_000);
+    const fourth = buffers.join([part(5, 30_000)], 30_000);
+    expect(third.buffer).toBe(first.buffer);
+    expect(fourth.buffer).not.toBe(first.buffer);
+    expect(third.equals(part(4, 30_000))).toBe(true);
+  });
+
+  it('takes a buffer back only when its response has closed', () => {
+    const buffers = new AnswerBuffers();
+    const raw = new EventEmitter();
+    const answer = buffers.join([part(7, 40_000)], 40_000);
+    let sent: unknown;
+    buffers.onSend({}, { raw }, answer, (_error, payload) => (sent = payload));
+    expect(sent).toBe(answer);
+    // Written, perhaps not yet taken by the socket: still lent.
+    expect(buffers.owns(answer)).toBe(true);
+    expect(buffers.join([part(8, 40_000)], 40_000).buffer).not.toBe(answer.buffer);
+    raw.emit('close');
+    expect(buffers.owns(answer)).toBe(false);
+    expect(buffers.join([part(9, 40_000)], 40_000).buffer).toBe(answer.buffer);
+  });
+
+  it('leaves small and huge answers to the allocator', () => {
+    const buffers = new AnswerBuffers();
+    expect(buffers.owns(buffers.join([part(1, 100)], 100))).toBe(false);
+    expect(buffers.owns(buffers.join([part(1, 5_000_000)], 5_000_000))).toBe(false);
+  });
+});
+
+describe('answers sent at once', () => {
+  let service: TestService;
+  const users = Array.from({ length: 12 }, (_, i) => `user-${i}-${randomUUID()}`);
+  beforeAll(async () => {
+    // Enough flows that each answer is past the smallest pooled size, and users whose answers differ.
+    const flows = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`flow-${i}.yaml`, checklistYaml(`flow-${i}`, '', 6)]));
+    service = await startTestService(flows);
+    for (const [i, userId] of users.entries()) {
+      const answer = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: `flow-${i}`, stepId: 'one', actionType: 'COMPLETED_STEP' } });
+      expect(answer.status).toBe(201);
+    }
+  });
+  afterAll(() => service?.close());
+
+  it('never share bytes, compressed or not', async () => {
+    const expected = new Map(await Promise.all(users.map(async (userId) => [userId, await readFlowStates({ query: service.db.query.bind(service.db) }, service.catalog, userId)] as const)));
+    expect(JSON.stringify(expected.get(users[0]!)).length).toBeGreaterThan(16 * 1024);
+    const reads = Array.from({ length: 240 }, (_, n) => users[n % users.length]!);
+    const answers = await Promise.all(
+      reads.map(async (userId, n) => {
+        const gzip = n % 3 === 0;
+        const response = await fetch(`${service.url}/v1/public/flowStates?userId=${userId}`, {
+          headers: { authorization: `Bearer ${PUBLIC_KEY}`, 'accept-encoding': gzip ? 'gzip' : 'identity' },
+        });
+        // fetch decodes gzip itself; reading the raw bytes proves what was sent.
+        const bytes = Buffer.from(await response.arrayBuffer());
+        return { userId, gzip: response.headers.get('content-encoding') === 'gzip', body: JSON.parse((response.headers.get('content-encoding') === 'gzip' && bytes[0] === 0x1f ? gunzipSync(bytes) : bytes).toString()) };
+      }),
+    );
+    expect(answers.some((answer) => answer.gzip)).toBe(true);
+    for (const answer of answers) expect(answer.body, answer.userId).toEqual(JSON.parse(JSON.stringify(expected.get(answer.userId))));
+  });
+});
