@@ -157,9 +157,10 @@ export async function loadUserSnapshot(
       createdAt: isoOrNull(row!.user_created_at),
       events: row!.user_events ?? {},
       groups: row!.user_groups ?? [],
-      flows: row!.flows ?? [],
-      steps: row!.steps ?? [],
-      responses: row!.responses ?? [],
+      // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
+      flows: (row!.flows ?? []).map(([slug, step, started, completed, skipped, at]) => [slug, step, started, completed, skipped, isoOrNull(at)]),
+      steps: (row!.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
+      responses: (row!.responses ?? []).map(([slug, step, action, data, at]) => [slug, step, action, data, new Date(at).toISOString()]),
       ...(withProgress ? { progress: row!.progress ?? [] } : {}),
     };
     group = groupId
@@ -182,19 +183,19 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
   const now = new Date();
   const flows = new Map<string, StoredFlowState>();
   for (const [slug, currentStepId, started, completed, skipped, lastActionAt] of rows.flows) {
-    flows.set(slug, { currentStepId, started, completed, skipped, lastActionAt: isoOrNull(lastActionAt) });
+    flows.set(slug, { currentStepId, started, completed, skipped, lastActionAt });
   }
   const steps = new Map<string, Map<string, StoredStepState>>();
   for (const [slug, stepId, started, completed, skipped, data, lastActionAt] of rows.steps) {
     let byStep = steps.get(slug);
     if (!byStep) steps.set(slug, (byStep = new Map()));
-    byStep.set(stepId, { started, completed, skipped, data, lastActionAt: isoOrNull(lastActionAt) });
+    byStep.set(stepId, { started, completed, skipped, data, lastActionAt });
   }
   const responses = new Map<string, FlowResponse[]>();
   for (const [flowSlug, stepId, actionType, data, createdAt] of rows.responses) {
     let list = responses.get(flowSlug);
     if (!list) responses.set(flowSlug, (list = []));
-    list.push({ flowSlug, actionType: actionType as FlowResponse['actionType'], stepId, data, createdAt: new Date(createdAt).toISOString() });
+    list.push({ flowSlug, actionType: actionType as FlowResponse['actionType'], stepId, data, createdAt });
   }
   const user: CelEntity = {
     id: userId,

@@ -18,8 +18,11 @@ export interface CachedUser {
   createdAt: string | null;
   events: Record<string, number>;
   groups: string[];
+  /** [flow_slug, current_step_id, started, completed, skipped, last_action_at (ISO)] */
   flows: Array<[string, string | null, boolean, boolean, boolean, string | null]>;
+  /** [flow_slug, step_id, started, completed, skipped, data, last_action_at (ISO)] */
   steps: Array<[string, string, boolean, boolean, boolean, unknown, string | null]>;
+  /** [flow_slug, step_id, action_type, data, created_at (ISO)], oldest first */
   responses: Array<[string, string, string, string, string]>;
 }
 
@@ -32,7 +35,10 @@ export interface CachedGroup {
   events: Record<string, number>;
 }
 
-/** An entry as kept: the rows as JSON text (a fraction of the memory of the objects), parsed anew for every use. */
+/**
+ * An entry as kept: the rows as the JSON text of an array, its fields in a fixed order (a fraction of the memory
+ * of the objects, and no field names), parsed anew for every use.
+ */
 interface Entry {
   version: string | null;
   exists: boolean;
@@ -68,7 +74,8 @@ export class SnapshotCache {
     // Most recently used last.
     this.users.delete(userId);
     this.users.set(userId, entry);
-    return { ...(JSON.parse(entry.text) as CachedUser), version: entry.version };
+    const [exists, properties, createdAt, events, groups, flows, steps, responses, progress] = JSON.parse(entry.text) as UserFields;
+    return { version: entry.version, exists, properties, createdAt, events, groups, flows, steps, responses, ...(progress ? { progress } : {}) };
   }
 
   /** Whether the cache holds a user that has a row (true), one that has none (false), or nothing (undefined). */
@@ -78,15 +85,20 @@ export class SnapshotCache {
 
   group(groupId: string): CachedGroup | undefined {
     const entry = this.groups.get(groupId);
-    return entry && { ...(JSON.parse(entry.text) as CachedGroup), version: entry.version };
+    if (!entry) return undefined;
+    const [properties, createdAt, events] = JSON.parse(entry.text) as GroupFields;
+    return { version: entry.version, properties, createdAt, events };
   }
 
   store(generation: number, userId: string, user: CachedUser, group?: { id: string; rows: CachedGroup }): void {
     if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return;
-    this.users.set(userId, entryOf(user, user.exists));
+    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.groups, user.flows, user.steps, user.responses];
+    if (user.progress) fields.push(user.progress);
+    this.users.set(userId, { version: user.version ?? null, exists: user.exists, text: JSON.stringify(fields) });
     while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
     if (group) {
-      this.groups.set(group.id, entryOf(group.rows, true));
+      const { version, properties, createdAt, events } = group.rows;
+      this.groups.set(group.id, { version: version ?? null, exists: true, text: JSON.stringify([properties, createdAt, events] satisfies GroupFields) });
       while (this.groups.size > this.maxUsers) this.groups.delete(this.groups.keys().next().value!);
     }
   }
@@ -106,6 +118,16 @@ export class SnapshotCache {
   }
 }
 
-function entryOf({ version, ...rows }: CachedUser | CachedGroup, exists: boolean): Entry {
-  return { version: version ?? null, exists, text: JSON.stringify(rows) };
-}
+/** A user's fields in the order an entry keeps them (the analytics facts last, when loaded). */
+type UserFields = [
+  CachedUser['exists'],
+  CachedUser['properties'],
+  CachedUser['createdAt'],
+  CachedUser['events'],
+  CachedUser['groups'],
+  CachedUser['flows'],
+  CachedUser['steps'],
+  CachedUser['responses'],
+  FactsRow[]?,
+];
+type GroupFields = [CachedGroup['properties'], CachedGroup['createdAt'], CachedGroup['events']];
