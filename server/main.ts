@@ -181,7 +181,7 @@ export async function main(argv: string[]): Promise<void> {
  */
 function boundHeapGrowth(): void {
   const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) => /heap[-_]growing[-_]percent/.test(option));
-  if (!chosen) setFlagsFromString('--heap-growing-percent=100');
+  if (!chosen) setFlagsFromString('--heap-growing-percent=50');
 }
 
 const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
