@@ -172,8 +172,8 @@ export async function loadUserSnapshot(
         }
       : undefined;
     // A versioned entry without a row could never be checked, so only rows are kept there.
-    const checkable = !cache?.versioned || (user.version !== null && (!group || group.version !== null));
-    if (checkable) cache?.store(generation, userId, user, groupId && group ? { id: groupId, rows: group } : undefined);
+    const keep = (rows: { version?: string | null }) => !cache?.versioned || rows.version !== null;
+    if (keep(user)) cache?.store(generation, userId, user, groupId && group && keep(group) ? { id: groupId, rows: group } : undefined);
   }
   return buildSnapshot(userId, groupId, user, group, catalog);
 }
