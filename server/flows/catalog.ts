@@ -18,6 +18,8 @@ export interface CatalogFlow {
   targeting: Predicate;
   completion: Predicate | null;
   steps: CompiledStep[];
+  /** Every condition besides targeting, in a fixed order: each step's completion, visibility and start, then the flow's completion. */
+  conditions: Predicate[];
   /** This version's parts of a state answer, as JSON text made once (see renderFlowState). */
   json: FlowJson;
 }
@@ -67,6 +69,8 @@ export interface CatalogVersion {
   flows: CatalogFlow[];
   bySlug: Map<string, CatalogFlow>;
   celFlows: ReadonlyMap<string, CelFlow>;
+  /** Whether any expression names `flows`: when none does, a read need not build the user's own `flows` map. */
+  celReadsFlows: boolean;
 }
 
 export interface Logger {
@@ -232,7 +236,14 @@ function versionOf(flows: CatalogFlow[]): CatalogVersion {
     for (const step of flow.steps) steps[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
     celFlows.set(flow.flow.slug, { status: 'NOT_STARTED_FLOW', steps });
   }
-  return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows };
+  return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows, celReadsFlows: flows.some(readsFlows) };
+}
+
+/** Whether one of the flow's expressions names the variable `flows` (a word search: a string that holds the word counts too, which is only slower). */
+function readsFlows({ definition }: CatalogFlow): boolean {
+  const sources = [definition.targetingLogic, definition.data.completionCriteria];
+  for (const step of definition.data.steps) sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
+  return sources.some((source) => source !== undefined && /\bflows\b/.test(source));
 }
 
 function contentHash(definition: FlowDefinition): string {
@@ -247,6 +258,14 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
     warn(`flow ${definition.slug} v${row.version}: an expression failed at run time and counts as false: ${reason}`);
   };
   const optional = (source: string | undefined) => (source?.trim() ? compileExpression(source, onRuntimeError) : null);
+  const steps = definition.data.steps.map((step) => ({
+    definition: step,
+    completion: optional(step.completionCriteria),
+    start: optional(step.startCriteria),
+    visibility: optional(step.visibilityCriteria),
+  }));
+  const completion = optional(definition.data.completionCriteria);
+  const conditions = [...steps.flatMap((step) => [step.completion, step.visibility, step.start]), completion].filter((condition) => condition !== null);
   return {
     flow: {
       id: row.id,
@@ -264,12 +283,8 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
     definition,
     json: flowJson(definition, row.version, definition.name, definition.type),
     targeting: compileExpression(definition.targetingLogic, onRuntimeError),
-    completion: optional(definition.data.completionCriteria),
-    steps: definition.data.steps.map((step) => ({
-      definition: step,
-      completion: optional(step.completionCriteria),
-      start: optional(step.startCriteria),
-      visibility: optional(step.visibilityCriteria),
-    })),
+    completion,
+    steps,
+    conditions,
   };
 }

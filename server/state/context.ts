@@ -213,13 +213,15 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
       : emptyEntity();
   const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: catalog.celFlows as Map<string, CelFlow>, now }, flows, steps, responses };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
-  for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
+  if (catalog.celReadsFlows) for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;
 }
 
 /** Rebuilds one flow's entry of the CEL `flows` map from the snapshot's stored state (after a load or a change). */
 export function refreshCelFlow(snapshot: UserSnapshot, catalog: CatalogVersion, slug: string): void {
   contextChanged(snapshot.cel);
+  // No expression of this catalog can tell one user's map from the catalog's.
+  if (!catalog.celReadsFlows) return;
   // The catalog's map serves every user who has touched nothing; the first change gets the user a copy.
   if (snapshot.cel.flows === catalog.celFlows) snapshot.cel.flows = new Map(catalog.celFlows);
   const stored = snapshot.flows.get(slug);

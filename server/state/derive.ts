@@ -1,7 +1,6 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
 import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
 import type { CatalogFlow } from '../flows/catalog.js';
-import type { Predicate } from '../targeting/cel.js';
 import type { UserSnapshot } from './context.js';
 
 const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);
@@ -90,17 +89,10 @@ function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boo
   // One bit for content, one per condition the flow has: whether it holds for this user.
   let key = content ? 1 : 0;
   let bit = 2;
-  const add = (predicate: Predicate | null) => {
-    if (!predicate) return;
-    if (predicate(snapshot.cel)) key += bit;
+  for (const condition of flow.conditions) {
+    if (condition(snapshot.cel)) key += bit;
     bit *= 2;
-  };
-  for (const step of flow.steps) {
-    add(step.completion);
-    add(step.visibility);
-    add(step.start);
   }
-  add(flow.completion);
   const cached = flow.json.untouched.get(key);
   if (cached) return cached;
   const bytes = Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), content));

@@ -82,3 +82,39 @@ describe('CEL context', () => {
     expect(await eligible(skipper)).toContain('flow-skipped');
   });
 });
+
+describe('the flows map, when only some expressions name it', () => {
+  const other = 'slug: other\nname: Other\ntype: CHECKLIST\ndata:\n  steps:\n    - id: one\n';
+  // `flows` appears only in a step's completion criteria: the catalog must still build each user's own map.
+  const follower =
+    'slug: follower\nname: Follower\ntype: CHECKLIST\ndata:\n  steps:\n    - id: wait\n' +
+    `      completionCriteria: ${JSON.stringify("flows.other.status == 'COMPLETED_FLOW'")}\n    - id: last\n`;
+  let named: TestService;
+  let unnamed: TestService;
+  beforeAll(async () => {
+    [named, unnamed] = await Promise.all([
+      startTestService({ 'other.yaml': other, 'follower.yaml': follower }),
+      startTestService({ 'other.yaml': other, 'plain.yaml': "slug: plain\nname: Plain\ntype: CARD\ntargetingLogic: \"user.properties.plan == 'pro'\"\ndata:\n  steps:\n    - id: s\n" }),
+    ]);
+  });
+  afterAll(async () => {
+    await named?.close();
+    await unnamed?.close();
+  });
+
+  it('knows whether any expression of a catalog names flows', () => {
+    expect(named.catalog.current().celReadsFlows).toBe(true);
+    expect(unnamed.catalog.current().celReadsFlows).toBe(false);
+  });
+
+  it('reads a flow status named only in a step condition, after a load and after a transition', async () => {
+    const userId = `ctx-${randomUUID()}`;
+    const waitCompleted = (answer: { body: FlowStatesResponse }) =>
+      answer.body.eligibleFlows.find((flow) => flow.flowSlug === 'follower')!.data.steps[0]!.$state.completed;
+    const call = (actionType: string) => named.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'other', stepId: 'one', actionType } });
+    expect(waitCompleted(await call('STARTED_STEP'))).toBe(false);
+    // The transition's own answer, then a fresh read.
+    expect(waitCompleted(await call('COMPLETED_STEP'))).toBe(true);
+    expect(waitCompleted(await named.call('GET', `/v1/public/flowStates?userId=${userId}`))).toBe(true);
+  });
+});
