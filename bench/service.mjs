@@ -1,12 +1,13 @@
 // The service benchmark: 10,000 seeded users and 50 targeted flows, on the embedded store and on PostgreSQL, loaded with
 // autocannon at 1, 16 and 64 connections; each endpoint against a one-SELECT ceiling route, growth in users and flows, and RSS.
-// Usage: node bench/service.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--only transition,...] [--no-growth]
+// Usage: node bench/service.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--only transition,...] [--no-growth | --growth-only]
 import autocannon from 'autocannon';
 import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import { cpuMs, cpuTicks, percentile, sampleRss, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
@@ -126,11 +127,12 @@ async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
  * One autocannon run. A shed request (503) is answered in a few ms and its client sends again at once, so the
  * figures that count are those of the requests served (2xx): their rate and latency, apart from the 503s'.
  */
-async function load(url, { connections, duration, amount, request, headers, pid }) {
+async function load(url, { connections, duration, amount, request, headers, pid, digits = 1 }) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
   const served = [];
   const shed = [];
   let otherStatus = 0;
+  let servedBytes = 0;
   const run = autocannon({
     url,
     connections,
@@ -138,8 +140,11 @@ async function load(url, { connections, duration, amount, request, headers, pid 
     headers,
     requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }],
   });
-  run.on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) served.push(ms);
+  run.on('response', (_client, status, bytes, ms) => {
+    if (status >= 200 && status < 300) {
+      served.push(ms);
+      servedBytes += bytes;
+    }
     else if (status === 503) shed.push(ms);
     else otherStatus++;
   });
@@ -150,14 +155,16 @@ async function load(url, { connections, duration, amount, request, headers, pid 
     // Served (2xx) requests per second, and all answers per second, 503s included.
     okPerSecond: Math.round(served.length / seconds),
     requestsPerSecond: Math.round(result.requests.average),
-    p50: percentile(served, 0.5),
-    p99: percentile(served, 0.99),
+    p50: percentile(served, 0.5, digits),
+    p99: percentile(served, 0.99, digits),
     shed: shed.length,
     shedP99: percentile(shed, 0.99),
     // Anything but a 2xx or a deliberate 503: failed connections, timeouts, other statuses.
     errors: result.errors + result.timeouts + otherStatus,
     status5xx: result['5xx'] ?? 0,
     total: result.requests.total,
+    // The mean size of a served answer, headers included.
+    answerBytes: served.length ? Math.round(servedBytes / served.length) : 0,
     // The service's own CPU per served request: steadier than req/s when the machine is shared.
     cpuMicrosPerRequest: pid && served.length ? Math.round(((cpuMs(pid) - cpuBefore) * 1000) / served.length) : undefined,
   };
@@ -238,7 +245,14 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
   }
 }
 
-/** Read latency at 16 connections for one size of the data. */
+/** The connections at which growth is measured: one (a read's own latency) and 16 (a busy service, where latency is mostly queueing). */
+const GROWTH_CONNECTIONS = [1, 16];
+
+/**
+ * GET reads for one size of the data, after each user has been read once (as in the main runs, the embedded store's
+ * cache then holds up to its size in users), at each of GROWTH_CONNECTIONS; latency in ms with two decimals, and the
+ * service's CPU per read.
+ */
 async function readLatency(store, { pg, duration, users, flows }) {
   const files = benchFlows(flows);
   const flowsDir = tempFlows(files);
@@ -248,8 +262,11 @@ async function readLatency(store, { pg, duration, users, flows }) {
   try {
     const headers = { authorization: `Bearer ${service.publicKey}` };
     const request = scenarios(users, slugs)['GET flowStates'];
-    await load(service.url, { connections: 4, duration: 1, request, headers });
-    return { users, flows, ...(await load(service.url, { connections: 16, duration, request, headers })) };
+    let next = 0;
+    await load(service.url, { connections: 8, amount: users, request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }), headers });
+    const rows = [];
+    for (const connections of GROWTH_CONNECTIONS) rows.push({ users, flows, ...(await load(service.url, { connections, duration, request, headers, pid: service.pid, digits: 2 })) });
+    return rows;
   } finally {
     await service.stop();
     await dropDatabase();
@@ -257,11 +274,35 @@ async function readLatency(store, { pg, duration, users, flows }) {
   }
 }
 
-export async function runServiceBench({ duration = 5, stores = ['embedded', 'postgres'], growth = true, connections = [1, 16, 64], only } = {}) {
+/**
+ * The floor under a read's latency that is not the service's: a bare Node server answering `bytes` bytes every time,
+ * loaded the same way. At hundreds of KB an answer, the loopback and the load tool's own parsing cost more than the read.
+ */
+async function bareAnswer({ bytes, duration }) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-answer.mjs', import.meta.url)), String(bytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        const match = /listening on (\S+)/.exec(String(chunk));
+        if (match) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`the bare server exited ${code}`)));
+    });
+    const rows = [];
+    for (const connections of GROWTH_CONNECTIONS) {
+      rows.push({ bytes, ...(await load(url, { connections, duration, request: () => ({ method: 'GET', path: '/' }), headers: {}, pid: child.pid, digits: 2 })) });
+    }
+    return rows;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+export async function runServiceBench({ duration = 5, stores = ['embedded', 'postgres'], growth = true, main = true, connections = [1, 16, 64], only } = {}) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
   try {
     const result = { duration, connections, stores: {}, growth: {} };
-    for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, only });
+    if (main) for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, only });
     if (growth) {
       for (const store of stores) {
         result.growth[store] = {
@@ -269,6 +310,9 @@ export async function runServiceBench({ duration = 5, stores = ['embedded', 'pos
           flows: [await readLatency(store, { pg, duration, users: 10_000, flows: 10 }), await readLatency(store, { pg, duration, users: 10_000, flows: 500 })],
         };
       }
+      // The same bytes as the largest and the smallest answers, with no service: the transport's part of their latency.
+      const answers = Object.values(result.growth).flatMap((growth) => growth.flows.map((rows) => rows[0].answerBytes));
+      result.bareAnswers = [await bareAnswer({ bytes: Math.min(...answers), duration }), await bareAnswer({ bytes: Math.max(...answers), duration })];
     }
     return result;
   } finally {
@@ -293,13 +337,24 @@ export function printServiceBench(result) {
     console.log(`  CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}% (steal, from /proc/stat)`);
   }
   for (const [store, growth] of Object.entries(result.growth)) {
-    console.log(`\nGrowth on ${store} (GET flowStates, 16 connections):`);
-    for (const row of [...growth.users, ...growth.flows]) {
-      console.log(`  ${String(row.users).padStart(7)} users, ${String(row.flows).padStart(3)} flows: ${String(row.okPerSecond).padStart(6)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
-    }
+    console.log(`\nGrowth on ${store} (GET flowStates, every user read once first):`);
+    console.log('    users | flows | conns |  2xx/s |  p50 ms |  p99 ms | answer bytes | CPU µs/2xx');
+    for (const row of [...growth.users, ...growth.flows].flat()) console.log(`  ${growthRow(row.users, row.flows, row)}`);
     const [few, many] = growth.flows;
-    console.log(`  read latency at 500 flows is ${(many.p50 / Math.max(few.p50, 0.01)).toFixed(1)}× that at 10 flows (p50; target: at most 5×)`);
+    GROWTH_CONNECTIONS.forEach((connections, i) => {
+      const ratio = (many[i].p50 / Math.max(few[i].p50, 0.01)).toFixed(1);
+      const cpu = (many[i].cpuMicrosPerRequest / Math.max(few[i].cpuMicrosPerRequest, 1)).toFixed(1);
+      console.log(`  at ${connections} connection${connections > 1 ? 's' : ''}: read latency at 500 flows is ${ratio}× that at 10 flows (p50; target: at most 5×); the service's CPU per read ${cpu}×`);
+    });
   }
+  if (result.bareAnswers) {
+    console.log('\nThe same bytes from a bare Node server, with no service (the transport and the load tool alone):');
+    for (const row of result.bareAnswers.flat()) console.log(`  ${growthRow('', '', row)}`);
+  }
+}
+
+function growthRow(users, flows, row) {
+  return `${String(users).padStart(7)} | ${String(flows).padStart(5)} | ${String(row.connections).padStart(5)} | ${String(row.okPerSecond).padStart(6)} | ${String(row.p50).padStart(7)} | ${String(row.p99).padStart(7)} | ${String(row.answerBytes).padStart(12)} | ${String(row.cpuMicrosPerRequest ?? '').padStart(10)}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -310,12 +365,14 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       connections: { type: 'string', default: '1,16,64' },
       only: { type: 'string' },
       'no-growth': { type: 'boolean', default: false },
+      'growth-only': { type: 'boolean', default: false },
     },
   });
   const result = await runServiceBench({
     duration: Number(values.duration),
     stores: values.stores.split(','),
     growth: !values['no-growth'],
+    main: !values['growth-only'],
     connections: values.connections.split(',').map(Number),
     // Scenario names as in the table ("GET flowStates", "transition", "users upsert", …); the ceiling always runs.
     only: values.only?.split(',').map((name) => name.trim()),

@@ -61,11 +61,11 @@ export async function startServiceProcess({ flows, database, args = [], env = {}
   };
 }
 
-/** The q-th quantile (0 to 1) of timings, in ms with one decimal; null for none. */
-export function percentile(values, q) {
+/** The q-th quantile (0 to 1) of timings, in ms with one decimal (or `digits`); null for none. */
+export function percentile(values, q, digits = 1) {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
-  return Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1));
+  return Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(digits));
 }
 
 /** Resident set size of a process, in MiB. */
