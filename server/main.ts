@@ -176,7 +176,7 @@ export async function main(argv: string[]): Promise<void> {
 /**
  * Under load V8 lets its heap grow to up to four times the objects it keeps before it collects in full, and
  * the pages stay resident afterwards: on this service, whose live heap is some 30 MB, that is 100 MB or more
- * of garbage held as memory after a busy minute. The process caps the growth at twice the live heap (no
+ * of garbage held as memory after a busy minute. The process lets it grow by half the live heap instead (no
  * throughput cost measured, on either store), unless the operator chose a factor of their own for node.
  */
 function boundHeapGrowth(): void {

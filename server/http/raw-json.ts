@@ -12,11 +12,6 @@ export class RawJson {
     for (const part of parts) length += part.length;
     this.length = length;
   }
-
-  /** The JSON as one buffer of its own. */
-  get bytes(): Buffer {
-    return Buffer.concat(this.parts, this.length);
-  }
 }
 
 /**

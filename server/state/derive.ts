@@ -44,16 +44,12 @@ function withContent(flow: CatalogFlow, state: FlowState): FlowState {
 }
 
 /**
- * The same answer as deriveFlowStates, as UTF-8 JSON: each flow's constant parts (names, content) were
- * serialised once per version, and a flow the user has not touched is reused whole, so a read
- * serialises only the state it stores. At hundreds of flows, building and serialising the content
- * again for every read would cost more than the rest of the read; bytes are joined with one copy.
+ * The same answer as deriveFlowStates, as the parts of its UTF-8 JSON in order (shared ones among them: never
+ * change a part). Each flow's constant parts (names, content) were serialised once per version, and a flow the
+ * user has not touched is reused whole, so a read serialises only the state it stores. At hundreds of flows,
+ * building and serialising the content again for every read would cost more than the rest of the read; the
+ * reply serializer joins the parts with one copy.
  */
-export function renderFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): Buffer {
-  return Buffer.concat(renderFlowStateParts(flows, snapshot, options));
-}
-
-/** The same answer as the parts it is joined from, in order (shared ones among them: never change a part). */
 export function renderFlowStateParts(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): Buffer[] {
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];

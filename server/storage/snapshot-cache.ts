@@ -46,11 +46,11 @@ interface Entry {
 }
 
 /**
- * A bounded map from user ID (and group ID) to its rows, least recently used out first. Each use
- * gets objects of its own, which it may change. Without
- * versions, a load stores its result only when no write touched anything since the load began (the
- * generation is unchanged), so a read that raced a write can never put old rows back. With versions
- * (`versioned`), every entry is checked against its row before use, so any load may be stored.
+ * A bounded map from user ID (and group ID) to its rows, least recently used out first. Each use gets
+ * objects of its own, which it may change. Without versions, a load stores its result only when no write
+ * touched anything since the load began (the generation is unchanged), so a read that raced a write can
+ * never put old rows back. With versions (`versioned`), every entry is checked against its row before
+ * use, so any load may be stored.
  */
 export class SnapshotCache {
   private readonly users = new Map<string, Entry>();

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadUserSnapshot } from '../../server/state/context.js';
-import { deriveFlowStates, renderFlowStates, type ReadOptions } from '../../server/state/derive.js';
+import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from '../../server/state/derive.js';
 import { checklistYaml, startTestService, type TestService } from '../support/service.js';
 
 const RICH = `
@@ -37,7 +37,7 @@ describe('rendered state answers', () => {
     const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
     const variants: ReadOptions[] = [{}, { content: 'none' }, { knownVersions: { rich: 1 } }, { knownVersions: { setup: 1, rich: 99 } }];
     for (const options of variants) {
-      const text = renderFlowStates(version.flows, snapshot, options).toString();
+      const text = Buffer.concat(renderFlowStateParts(version.flows, snapshot, options)).toString();
       expect(JSON.parse(text)).toEqual(deriveFlowStates(version.flows, snapshot, options));
     }
     // And what a client receives is the same, with the content as written.
@@ -87,7 +87,7 @@ data:
       for (const userId of order) {
         const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
         for (const options of [{}, { content: 'none' as const }]) {
-          expect(JSON.parse(renderFlowStates(version.flows, snapshot, options).toString())).toEqual(deriveFlowStates(version.flows, snapshot, options));
+          expect(JSON.parse(Buffer.concat(renderFlowStateParts(version.flows, snapshot, options)).toString())).toEqual(deriveFlowStates(version.flows, snapshot, options));
         }
       }
     }
