@@ -3,16 +3,13 @@ import { constants as zlib } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import type { FlowCatalog } from './flows/catalog.js';
-import type { Database } from './storage/database.js';
-import { bearerKey, keyScope, scopeOf, type ApiKeys, type KeyScope } from './http/auth.js';
-import { checkIdentity, type IdentityConfig } from './http/identity.js';
+import { bearerKey, keyScope, scopeOf, type KeyScope } from './http/auth.js';
+import { checkIdentity } from './http/identity.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerBackpressure } from './http/backpressure.js';
 import { parseJsonBody } from './http/json-body.js';
-import { AnswerBuffers } from './http/answer-buffers.js';
-import { replySerializer } from './http/raw-json.js';
-import { HttpProblem, problemBody, toProblem } from './http/problem.js';
+import { AnswerBuffers, replySerializer } from './http/answer-buffers.js';
+import { HttpProblem, problemBody, toProblem } from './shared/problem.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerGroupRoutes } from './routes/groups.js';
 import { registerFlowStateRoutes } from './routes/flow-states.js';
@@ -21,86 +18,10 @@ import { registerSessionRoutes } from './routes/sessions.js';
 import { registerBatchRoutes } from './routes/batch.js';
 import { registerBenchRoutes } from './routes/bench.js';
 import { registerHealthRoutes } from './routes/health.js';
-import { registerScriptRoutes, type ScriptBuild } from './routes/script.js';
+import { registerScriptRoutes } from './routes/script.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
-import { registerDashboardRoutes, type DashboardBuild } from './routes/dashboard.js';
-
-export interface Limits {
-  /** Largest accepted request body, in bytes; over it, 413. @default 102400 (100 KB) */
-  bodyBytes: number;
-  /** Most tracking events in one upsert; over it, 400. @default 100 */
-  eventsPerRequest: number;
-  /** Most keys in one `properties` object (user, group or event); over it, 400. @default 200 */
-  propertiesPerObject: number;
-  /** Requests a public key may make per minute from one visitor address; over it, 429 with Retry-After. @default 1200 */
-  requestsPerMinute: number;
-  /** Requests a private key may make per minute. @default 12000 */
-  privateRequestsPerMinute: number;
-  /** Writes per minute for one user ID, from any address, with a public key. @default 300 */
-  userWritesPerMinute: number;
-  /** Expected wait (ms) for a database connection past which a request is answered 503 at once. @default 200 */
-  maxWaitMs: number;
-  /** Mean event loop delay (ms) past which requests are answered 503; 0 turns the check off. @default 200 */
-  eventLoopDelayMs: number;
-  /** Users whose rows are kept in memory for reads (checked against their version on PostgreSQL); 0 turns the cache off. @default 10000 */
-  cacheUsers: number;
-  /** Connections to a PostgreSQL server (per instance). @default 10 */
-  poolSize: number;
-  /** Largest `data` of one transition, in bytes of JSON; over it, 400. @default 8192 (8 KB) */
-  dataBytes: number;
-  /** Most property keys stored for one user or one group; a request that would pass it gets 409. @default 1000 */
-  storedProperties: number;
-  /** Largest stored properties object of one user or one group, in bytes of JSON; past it, 409. @default 262144 (256 KB) */
-  storedPropertyBytes: number;
-}
-
-export const DEFAULT_LIMITS: Limits = {
-  bodyBytes: 102_400,
-  eventsPerRequest: 100,
-  propertiesPerObject: 200,
-  requestsPerMinute: 1200,
-  privateRequestsPerMinute: 12_000,
-  userWritesPerMinute: 300,
-  maxWaitMs: 100,
-  eventLoopDelayMs: 200,
-  cacheUsers: 10_000,
-  poolSize: 10,
-  dataBytes: 8192,
-  storedProperties: 1000,
-  storedPropertyBytes: 262_144,
-};
-
-export interface AppDeps {
-  db: Database;
-  catalog: FlowCatalog;
-  keys: ApiKeys;
-  limits: Limits;
-  identity: IdentityConfig;
-  /** Adds the benchmark's ceiling route (`npm run bench` only). @default false */
-  benchRoutes?: boolean;
-  /** The built script the service serves; absent when it has not been built. */
-  script?: ScriptBuild;
-  /** The dashboard at /dashboard: absent when it is off, null when it is on but not built. @default off */
-  dashboard?: DashboardBuild | null;
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Served without an API key (the script, health checks). */
-    public?: boolean;
-    /** Never shed by backpressure (health checks). */
-    alwaysServe?: boolean;
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The scope of the request's API key, set once the key is checked. */
-    apiScope: KeyScope | undefined;
-    /** The request's API key, from its Authorization header or its `publicKey` query field, once checked. */
-    apiKey: string | undefined;
-  }
-}
+import { registerDashboardRoutes } from './routes/dashboard.js';
+import type { AppDeps } from './routes/deps.js';
 
 /** Trusts the nearest `hops` proxies, as proxy-addr's hop count does. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;

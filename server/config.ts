@@ -1,5 +1,5 @@
 // Limits from command-line flags and environment variables (a flag wins over the variable, both over the default).
-import { DEFAULT_LIMITS, type Limits } from './app.js';
+import { DEFAULT_LIMITS, type Limits } from './shared/limits.js';
 
 export interface LimitSetting {
   key: keyof Limits;

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_LIMITS } from './app.js';
+import { DEFAULT_LIMITS } from './shared/limits.js';
 import { LIMIT_SETTINGS, resolveLimits, resolveTrustProxy } from './config.js';
 import { resolveIdentity } from './http/identity.js';
 import { startPreview } from './preview/server.js';

@@ -1,11 +1,13 @@
 // Starts the whole service: storage, keys, the flow catalog (watched for changes) and the HTTP listener.
 import { watch, type FSWatcher } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, DEFAULT_LIMITS, type Limits } from './app.js';
+import { buildApp } from './app.js';
+import { DEFAULT_LIMITS, type Limits } from './shared/limits.js';
 import { FlowCatalog, type Logger } from './flows/catalog.js';
 import { resolveKeys, type ApiKeys } from './http/auth.js';
 import { IDENTITY_OFF_WARNING, NO_IDENTITY, type IdentityConfig } from './http/identity.js';
-import { openDatabase, type Database } from './storage/database.js';
+import { openDatabase } from './storage/database.js';
+import { type Database } from './storage/store.js';
 import { loadScriptBuild, type ScriptBuild } from './routes/script.js';
 import { loadDashboardBuild } from './routes/dashboard.js';
 import { checkDistinct, endpointsFromFile, type WebhookEndpoint } from './webhooks/config.js';

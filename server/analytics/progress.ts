@@ -1,7 +1,8 @@
 // Analytics kept at write time: each user's first start, completion and skip of a flow and its steps (the facts),
 // counts by flow, UTC day of first start, version and step (the rollups), and answers counted by UTC day, step and
 // value, so a report reads a few rows a day.
-import { asOneStatement, type Queryable } from '../storage/database.js';
+import type { FactsRow } from '../storage/snapshot-cache.js';
+import { asOneStatement, type Queryable } from '../storage/store.js';
 
 /** What one transition did to a flow, as analytics counts it. */
 export interface ProgressUpdate {
@@ -67,17 +68,6 @@ export function bucketBounds(bucket: number): [number, number] {
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const time = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).getTime());
-
-/** One user's facts about one flow, as stored. */
-export interface FactsRow {
-  flow_slug: string;
-  flow_version: number;
-  started_at: Date | string;
-  completed_at: Date | string | null;
-  skipped_at: Date | string | null;
-  /** [step_id, reached_at, completed_at, skipped_at] */
-  steps: Array<[string, string, string | null, string | null]> | null;
-}
 
 const FACTS_SQL = `
 SELECT f.flow_slug, f.flow_version, f.started_at, f.completed_at, f.skipped_at,

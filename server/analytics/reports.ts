@@ -13,8 +13,8 @@ import type {
   SurveyStepReport,
 } from '../../src/api/wire.js';
 import type { FlowCatalog } from '../flows/catalog.js';
-import { HttpProblem } from '../http/problem.js';
-import type { Queryable } from '../storage/database.js';
+import { HttpProblem } from '../shared/problem.js';
+import type { Queryable } from '../storage/store.js';
 import { bucketBounds } from './progress.js';
 import type { AnalyticsWindow } from './window.js';
 

@@ -1,5 +1,5 @@
 // The window of an analytics request: `from`/`to` (ISO 8601, UTC) widened to whole UTC days, and the optional `version`.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../shared/problem.js';
 
 const DAY_MS = 86_400_000;
 /** The longest window a request may ask for, in days. */

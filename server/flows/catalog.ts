@@ -1,7 +1,7 @@
 // The flow catalog: syncs the YAML folder into versioned flow rows and holds each version's compiled CEL.
 import { createHash } from 'node:crypto';
 import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/store.js';
 import { compileExpression, type CelFlow, type Predicate } from '../targeting/cel.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 

@@ -3,9 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { FlowData, FlowFile, FlowStatus, FlowType } from '../../src/api/wire.js';
-import { findUnstorableText } from '../http/json-guard.js';
+import { findUnstorableText } from '../shared/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
-import { WEBHOOK_FILES } from '../webhooks/config.js';
 import { validateFlowFile, type PathSegment } from './schema.js';
 
 export interface FlowDefinition {
@@ -43,6 +42,9 @@ export function formatPath(segments: readonly PathSegment[]): string {
 export function describeProblems(problems: readonly FlowProblem[]): string {
   return problems.map((p) => (p.path ? `${p.path} (line ${p.line}): ${p.message}` : `line ${p.line}: ${p.message}`)).join('; ');
 }
+
+/** The files in the flow folder that configure webhooks (server/webhooks/config.ts reads them), not flows. */
+export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
 
 /** Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml. Invalid files are reported, and the others still load. */
 export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[] } {

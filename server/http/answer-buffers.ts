@@ -7,6 +7,8 @@
 // memory after the benchmark). Taken from here and given back when the response closes, only the answers in
 // flight are held.
 
+import { RawJson } from '../shared/raw-json.js';
+
 /** Answers smaller than this come from Node's own buffer pool; larger than the biggest class, they are made exact. */
 const SMALLEST = 16 * 1024;
 const LARGEST = 4 * 1024 * 1024;
@@ -72,3 +74,14 @@ export class AnswerBuffers {
     return this.#freeBytes;
   }
 }
+
+/**
+ * The reply serializer: a state answer goes out as the bytes it was made as, joined in a buffer from `buffers` (an
+ * `onSend` hook gives it back when the response closes); a string would be measured for its Content-Length and then
+ * encoded again, and at hundreds of flows the answer is hundreds of KB. (Fastify sends a Buffer as it is; its type
+ * for a serializer says string.)
+ */
+export const replySerializer =
+  (buffers: AnswerBuffers) =>
+  (payload: unknown): string =>
+    payload instanceof RawJson ? (buffers.join(payload.parts, payload.length) as unknown as string) : JSON.stringify(payload);

@@ -1,8 +1,21 @@
 // API keys: public keys reach only /v1/public/, private keys reach everything; keys come from env or the data.
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/store.js';
 
 export type KeyScope = 'public' | 'private';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Served without an API key (the script, health checks). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    /** The scope of the request's API key, set once the key is checked. */
+    apiScope: KeyScope | undefined;
+    /** The request's API key, from its Authorization header or its `publicKey` query field, once checked. */
+    apiKey: string | undefined;
+  }
+}
 
 export interface ApiKeys {
   public: string[];

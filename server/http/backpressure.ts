@@ -2,9 +2,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
 import type { Problem } from '../../src/api/wire.js';
-import type { Limits } from '../app.js';
-import type { Database } from '../storage/database.js';
-import { problemBody } from './problem.js';
+import type { Limits } from '../shared/limits.js';
+import type { Database } from '../storage/store.js';
+import { problemBody } from '../shared/problem.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Never shed by backpressure (health checks). */
+    alwaysServe?: boolean;
+  }
+}
 
 /** How long a client should wait after a 503, in seconds; the script's outbox honours it. */
 export const RETRY_AFTER_SECONDS = 1;

@@ -1,8 +1,8 @@
 // Idempotency-Key on every POST: a small record of the first answer is kept for 24 h and replayed; the work is never applied twice.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database, Queryable } from '../storage/database.js';
-import { HttpProblem } from './problem.js';
+import type { Database, Queryable } from '../storage/store.js';
+import { HttpProblem } from '../shared/problem.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** How long a key is remembered. */

@@ -1,7 +1,7 @@
 // Identity verification: with it required, a public-key request naming a real user must carry userHash = hex(HMAC-SHA256(secret, userId)).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { HttpProblem } from './problem.js';
+import { HttpProblem } from '../shared/problem.js';
 
 export interface IdentityConfig {
   /** Secrets the customer's backend signs user IDs with; several, so one can be rotated. */

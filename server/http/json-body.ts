@@ -2,8 +2,8 @@
 import { isUtf8 } from 'node:buffer';
 import { parse as parseLossless } from 'lossless-json';
 import secureJson from 'secure-json-parse';
-import { checkJsonBody } from './json-guard.js';
-import { HttpProblem } from './problem.js';
+import { checkJsonBody } from '../shared/json-guard.js';
+import { HttpProblem } from '../shared/problem.js';
 
 /** A number literal that a JavaScript number (and so the stored JSON) cannot hold as written. */
 class UnsafeNumber {

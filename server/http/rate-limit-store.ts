@@ -1,6 +1,6 @@
 // Rate-limit counters in PostgreSQL, so every instance behind a load balancer counts against the same limits.
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/store.js';
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 

@@ -1,9 +1,9 @@
 // Rate limits that fit the threat: per public key and visitor address, per private key, and per user on writes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { Limits } from '../app.js';
-import type { Database } from '../storage/database.js';
-import { HttpProblem } from './problem.js';
+import type { Limits } from '../shared/limits.js';
+import type { Database } from '../storage/store.js';
+import { HttpProblem } from '../shared/problem.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 
 declare module 'fastify' {

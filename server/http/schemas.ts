@@ -1,5 +1,5 @@
 // JSON Schemas for request bodies and queries, built from the configured limits.
-import type { Limits } from '../app.js';
+import type { Limits } from '../shared/limits.js';
 
 /** IDs chosen by the customer application: 1 to 256 characters, no control characters. */
 export const MAX_ID_LENGTH = 256;

@@ -2,8 +2,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AnalyticsResponsesResponse } from '../../src/api/wire.js';
-import type { AppDeps } from '../app.js';
-import { HttpProblem } from '../http/problem.js';
+import type { AppDeps } from './deps.js';
+import { HttpProblem } from '../shared/problem.js';
 import { idSchema } from '../http/schemas.js';
 import { answersCsv, answersPage, decodeCursor, encodeCursor, flowReport, flowsReport } from '../analytics/reports.js';
 import { parseWindow, windowQueryProperties } from '../analytics/window.js';

@@ -10,12 +10,12 @@ import {
   type FlowContentMode,
   type GroupUpsertResponse,
 } from '../../src/api/wire.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './deps.js';
 import { idempotentOnce, writeHash, type IdempotentResult, type Replay } from '../http/idempotency.js';
 import { checkIdentity } from '../http/identity.js';
-import { HttpProblem, problemBody, toProblem } from '../http/problem.js';
+import { HttpProblem, problemBody, toProblem } from '../shared/problem.js';
 import { contentQuerySchema, groupWriteSchema, idempotencyKeySchema, knownVersionsSchema, transitionWriteSchema, userWriteSchema } from '../http/schemas.js';
-import type { Queryable } from '../storage/database.js';
+import type { Queryable } from '../storage/store.js';
 import { upsertGroup } from '../state/groups.js';
 import { readFlowStates } from '../state/read.js';
 import { applyTransition } from '../state/transitions.js';

@@ -1,6 +1,6 @@
 // Benchmark-only route (ONBOARDING_BENCH_ROUTES=1): the ceiling of a request on this database, one indexed primary-key SELECT.
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './deps.js';
 import { idSchema } from '../http/schemas.js';
 
 export function registerBenchRoutes(app: FastifyInstance, deps: AppDeps): void {

@@ -7,9 +7,9 @@ import {
   type FlowStatesReadRequest,
   type FlowStateWriteRequest,
 } from '../../src/api/wire.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../shared/problem.js';
 import { userInBody } from '../http/identity.js';
 import { contentQuerySchema, idSchema, knownVersionsSchema, transitionProperties, userHashSchema } from '../http/schemas.js';
 import { readFlowStatesJson } from '../state/read.js';

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Flow, FlowsResponse } from '../../src/api/wire.js';
-import type { AppDeps } from '../app.js';
-import { HttpProblem } from '../http/problem.js';
+import type { AppDeps } from './deps.js';
+import { HttpProblem } from '../shared/problem.js';
 import { idSchema } from '../http/schemas.js';
 
 export const DEFAULT_PAGE = 100;

@@ -1,7 +1,7 @@
 // POST /v1/public/groups: upsert a group and, with userId, add that user to it; answers 201 {}. Also the older POST /v1/public/userGroups.
 import type { FastifyInstance } from 'fastify';
 import type { GroupUpsertRequest, GroupUpsertResponse, UserGroupRequest } from '../../src/api/wire.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { userInBody } from '../http/identity.js';
 import { eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';

@@ -1,7 +1,7 @@
 // Health checks for a load balancer or an orchestrator: /healthz (the process answers) and /readyz (it can serve).
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
-import { HttpProblem } from '../http/problem.js';
+import type { AppDeps } from './deps.js';
+import { HttpProblem } from '../shared/problem.js';
 import { SCHEMA_VERSION, schemaVersion } from '../storage/schema.js';
 
 export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void {

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../shared/problem.js';
 
 export interface ScriptBuild {
   /** A content hash of onboarding.js: the path segment under which this build is cached for good. */

@@ -1,13 +1,13 @@
 // POST /v1/public/sessions: identify and group in one request (Frigade's SDKs use it), answered like the users upsert.
 import type { FastifyInstance } from 'fastify';
 import type { FlowContentMode, SessionRequest, SessionResponse } from '../../src/api/wire.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../shared/problem.js';
 import { userInBody } from '../http/identity.js';
 import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
 import { upsertGroup } from '../state/groups.js';
-import { identifiedJson } from '../http/raw-json.js';
+import { identifiedJson } from '../shared/raw-json.js';
 import { readFlowStatesJson } from '../state/read.js';
 import { bootstrapFlowStates, upsertUser } from '../state/users.js';
 

@@ -1,11 +1,11 @@
 // Users: POST /v1/public/users (upsert, answered with flow states), and with a private key GET /v1/users?foreignId= (export) and DELETE (hard delete).
 import type { FastifyInstance } from 'fastify';
 import type { DeleteUserQuery, FlowContentMode, UserRecord, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../shared/problem.js';
 import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
-import { identifiedJson } from '../http/raw-json.js';
+import { identifiedJson } from '../shared/raw-json.js';
 import { readFlowStatesJson } from '../state/read.js';
 import { deleteUser, readUserRecord, upsertUser } from '../state/users.js';
 

@@ -1,8 +1,9 @@
 // Loads what targeting and state derivation need about one user: entity facts for CEL plus stored flow progress.
 import type { FlowResponse } from '../../src/api/wire.js';
-import { USER_FACTS_JSON_SQL, type FactsRow } from '../analytics/progress.js';
+import { USER_FACTS_JSON_SQL } from '../analytics/progress.js';
+import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { CatalogVersion } from '../flows/catalog.js';
-import type { Queryable } from '../storage/database.js';
+import type { Queryable } from '../storage/store.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
 import { contextChanged, emptyEntity, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
 

@@ -1,7 +1,7 @@
 // The event vocabulary, read off the responses a change appends, and emitEvents: the one place events enter the webhook outbox.
 import { randomUUID } from 'node:crypto';
 import type { ActionType, FlowType, FlowWebhookEvent, WebhookEvent } from '../../src/api/wire.js';
-import type { Queryable } from '../storage/database.js';
+import type { Queryable } from '../storage/store.js';
 
 /** A response as the state layer appends it (see transitions.ts). */
 export interface EventResponse {

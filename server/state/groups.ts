@@ -1,6 +1,6 @@
 // Groups: upsert (properties merge, events append) and membership of a user.
 import type { GroupUpsertRequest } from '../../src/api/wire.js';
-import type { Queryable } from '../storage/database.js';
+import type { Queryable } from '../storage/store.js';
 import { lockUser } from './transitions.js';
 import { appendEvents, refuseOversized, STORED_SIZE, type StoredLimits, type StoredSize } from './users.js';
 

@@ -1,9 +1,9 @@
 // Reads one user's state in every flow.
 import type { FlowStatesResponse } from '../../src/api/wire.js';
 import type { FlowCatalog } from '../flows/catalog.js';
-import type { Queryable } from '../storage/database.js';
+import type { Queryable } from '../storage/store.js';
 import { loadUserSnapshot } from './context.js';
-import { RawJson } from '../http/raw-json.js';
+import { RawJson } from '../shared/raw-json.js';
 import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from './derive.js';
 
 export async function readFlowStates(

@@ -2,10 +2,10 @@
 // A transition reads the user once, applies the change to that snapshot in memory, and writes only what changed.
 import type { ActionType, FlowStateWriteRequest, FlowStatesResponse } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.js';
-import { HttpProblem } from '../http/problem.js';
-import { asOneStatement, type Queryable } from '../storage/database.js';
+import { HttpProblem } from '../shared/problem.js';
+import { asOneStatement, type Queryable } from '../storage/store.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
-import { RawJson } from '../http/raw-json.js';
+import { RawJson } from '../shared/raw-json.js';
 import { countAnswers, isCountedAnswer, progressWrites, readFacts, type ProgressUpdate } from '../analytics/progress.js';
 import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
 import { emitEvents, progressEvents } from './events.js';

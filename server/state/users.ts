@@ -1,9 +1,9 @@
 // Users: upsert (properties merge, events append), guest linking, bootstrapFlowStates, and hard delete.
 import type { ActionType, Properties, TrackingEvent, UserRecord, UserUpsertRequest } from '../../src/api/wire.js';
-import type { Limits } from '../app.js';
+import type { Limits } from '../shared/limits.js';
 import type { FlowCatalog } from '../flows/catalog.js';
-import { HttpProblem } from '../http/problem.js';
-import type { Queryable } from '../storage/database.js';
+import { HttpProblem } from '../shared/problem.js';
+import type { Queryable } from '../storage/store.js';
 import { isGuestId, loadUserSnapshot } from './context.js';
 import { deriveFlowState, isEligible } from './derive.js';
 import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './transitions.js';

@@ -1,5 +1,5 @@
 // Database schema, applied in numbered steps so an existing data directory is upgraded in place.
-import type { Database } from './database.js';
+import type { Database } from './store.js';
 
 const MIGRATIONS: string[] = [
   `

@@ -4,7 +4,17 @@
 //   cache is kept exact by dropping what each write touches.
 // - On PostgreSQL, other instances write too. There each entry carries the row's state version it was loaded
 //   with, and a read uses it only after checking that the row still has that version (see context.ts).
-import type { FactsRow } from '../analytics/progress.js';
+
+/** One user's facts about one flow, as stored (analytics/progress.ts keeps them). */
+export interface FactsRow {
+  flow_slug: string;
+  flow_version: number;
+  started_at: Date | string;
+  completed_at: Date | string | null;
+  skipped_at: Date | string | null;
+  /** [step_id, reached_at, completed_at, skipped_at] */
+  steps: Array<[string, string, string | null, string | null]> | null;
+}
 
 /** What a read needs about a user, as loaded: plain JSON values, so an entry can be kept as JSON text. */
 export interface CachedUser {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../src/api/wire.js';
+import { WEBHOOK_FILES } from '../flows/definitions.js';
 
 export interface WebhookEndpoint {
   /** Where events are POSTed; it also names the endpoint in the outbox. */
@@ -12,9 +13,6 @@ export interface WebhookEndpoint {
   /** The event types it takes; null takes every type. */
   events: readonly WebhookEventType[] | null;
 }
-
-/** The files in the flow folder that configure webhooks (the flow loader skips them). */
-export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
 /** The shortest secret taken: shorter ones are guessable. */
 export const MIN_SECRET_LENGTH = 16;
 

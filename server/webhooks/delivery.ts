@@ -1,7 +1,7 @@
 // Delivers the webhook outbox: claims due rows (FOR UPDATE SKIP LOCKED, with a lease), POSTs each one signed, and retries with backoff.
 import { createHmac } from 'node:crypto';
 import type { Logger } from '../flows/catalog.js';
-import type { Database, EventSink, Queryable } from '../storage/database.js';
+import type { Database, EventSink, Queryable } from '../storage/store.js';
 import type { WebhookEndpoint } from './config.js';
 
 export interface DeliverySettings {

@@ -1,7 +1,8 @@
 // The embedded store's prepared statements: the same answers as PGlite's own query(), parsed once, bounded, and errors as PostgreSQL's.
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../server/storage/database.js';
+import { openDatabase } from '../../server/storage/database.js';
+import { type Database } from '../../server/storage/store.js';
 import { PreparedStatements } from '../../server/storage/pglite-statements.js';
 
 describe('PreparedStatements', () => {

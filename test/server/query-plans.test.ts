@@ -2,7 +2,7 @@
 // sequential scans disabled, so a plan that still scans a table means no index can serve it.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../../server/storage/database.js';
+import type { Queryable } from '../../server/storage/store.js';
 import { checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
 
 let service: TestService;

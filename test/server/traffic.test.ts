@@ -3,7 +3,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../server/app.js';
+import { DEFAULT_LIMITS } from '../../server/shared/limits.js';
 import { addressKey } from '../../server/http/rate-limits.js';
 import { bannerFlowYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 

@@ -1,0 +1,54 @@
+// What a store offers the rest of the service: queries, transactions, and the hooks a write calls. Imports nothing of the service.
+import type { SnapshotCache } from './snapshot-cache.js';
+
+/** Where events go (the webhook outbox), when the service has endpoints for them. */
+export interface EventSink {
+  /** The endpoints that take events of this type; none means the event is not stored. */
+  endpointsFor(type: string): readonly string[];
+  /** Events were queued in this transaction: delivery can begin once it commits. */
+  queued(): void;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** The webhook outbox's routing, inside the service's transactions (absent: no endpoints, so no events are stored). */
+  readonly events?: EventSink;
+  /** The read cache: exact on the embedded store; on PostgreSQL (outside transactions) its entries are checked before use. */
+  readonly cache?: SnapshotCache;
+  /** True when transactions run one at a time (PGlite), so no row lock is needed to order them. */
+  readonly exclusive?: boolean;
+  /** True inside one of the embedded store's transactions, whose loads the cache rarely keeps (its writes drop them). */
+  readonly inTransaction?: boolean;
+  /**
+   * A write changed this user's rows: the cache forgets them now and again when the transaction ends. On
+   * PostgreSQL the user's state version also moves on before the transaction commits, unless `versionMoved`
+   * said a statement of this transaction did it already.
+   */
+  touchUser?(userId: string): void;
+  /** A write changed this group's rows. */
+  touchGroup?(groupId: string): void;
+  /** A statement of this transaction set the row's `state_version` to a new `nextval('state_versions')` (PostgreSQL). */
+  versionMoved?(kind: 'user' | 'group', id: string): void;
+}
+
+export interface Database extends Queryable {
+  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** `memory`, `pglite` (a data directory) or `postgres`. */
+  readonly kind: 'memory' | 'pglite' | 'postgres';
+  /**
+   * How long a new request would wait for the database, in ms (an estimate): for a pooled connection, or for its
+   * turn on PGlite. `requestsAhead` counts the pieces of work that requests admitted just before it will queue
+   * (their bodies are still being read); each goes before the new one.
+   */
+  expectedWaitMs(requestsAhead?: number): number;
+  /** Pieces of work given to the database so far (statements and transactions): a request's share tells how many it needs. */
+  readonly jobs: number;
+}
+
+/**
+ * Several writes as one statement: each a data-modifying WITH query (each runs once, whether the main query
+ * reads it or not), on tables of their own, so they cost one round trip.
+ */
+export const asOneStatement = (writes: readonly string[]): string => `WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`;
