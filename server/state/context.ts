@@ -172,9 +172,10 @@ export async function loadUserSnapshot(
           events: row!.group_events ?? {},
         }
       : undefined;
-    // A versioned entry without a row could never be checked, so only rows are kept there.
+    // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction
+    // loads is not kept: it may roll back, and the cache must hold only what was committed.
     const keep = (rows: { version?: string | null }) => !cache?.versioned || rows.version !== null;
-    if (keep(user)) cache?.store(generation, userId, user, groupId && group && keep(group) ? { id: groupId, rows: group } : undefined);
+    if (keep(user) && !db.inTransaction) cache?.store(generation, userId, user, groupId && group && keep(group) ? { id: groupId, rows: group } : undefined);
   }
   return buildSnapshot(userId, groupId, user, group, catalog);
 }

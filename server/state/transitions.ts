@@ -25,17 +25,17 @@ export const MAX_URL_LENGTH = 2048;
  * (even while this waited for the lock) is that user, so a late write of the guest is never
  * orphaned. A row deleted while this waited is created again. On PostgreSQL the lock is taken by
  * moving the row's state version on, which every write must do (see the cache in context.ts). PGlite
- * runs one transaction at a time, so there the row only needs to exist.
+ * runs one transaction at a time, so there the row only needs to exist: one statement makes it unless the guest
+ * was linked. Never the read cache: it holds what a read saw, not a row this transaction can rely on.
  */
 export async function lockUser(tx: Queryable, userId: string): Promise<string> {
   if (tx.exclusive) {
-    if (tx.cache?.userExists(userId)) return userId;
-    if (isGuestId(userId)) {
-      const linked = await linkedUser(tx, userId);
-      if (linked) return linked;
+    if (!isGuestId(userId)) {
+      await tx.query(CREATE_USER_SQL, [userId]);
+      return userId;
     }
-    await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [userId]);
-    return userId;
+    const [row] = await tx.query<{ linked_to: string | null }>(CREATE_GUEST_SQL, [userId]);
+    return row?.linked_to ?? userId;
   }
   let id = userId;
   for (let attempt = 0; attempt < 4; attempt++) {
@@ -48,12 +48,17 @@ export async function lockUser(tx: Queryable, userId: string): Promise<string> {
       id = linked;
       continue;
     }
-    await tx.query('INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id]);
+    await tx.query(CREATE_USER_SQL, [id]);
   }
   throw new HttpProblem(409, `User "${userId}" changed under this request several times; send it again.`, 'userId');
 }
 
 const LOCK_USER_SQL = "UPDATE users SET state_version = nextval('state_versions') WHERE id = $1 RETURNING 1";
+const CREATE_USER_SQL = 'INSERT INTO users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING';
+/** A guest's row, made unless the guest was linked into a user (whose row the link's foreign key keeps); that user comes back. */
+const CREATE_GUEST_SQL = `WITH link AS (SELECT user_id FROM guest_links WHERE guest_id = $1),
+  made AS (INSERT INTO users (id) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM link) ON CONFLICT (id) DO NOTHING)
+SELECT (SELECT user_id FROM link) AS linked_to`;
 
 /** The user a guest was linked into, if it was. */
 export async function linkedUser(tx: Queryable, guestId: string): Promise<string | undefined> {

@@ -51,7 +51,6 @@ export interface CachedGroup {
  */
 interface Entry {
   version: string | null;
-  exists: boolean;
   text: string;
 }
 
@@ -88,11 +87,6 @@ export class SnapshotCache {
     return { version: entry.version, exists, properties, createdAt, events, groups, flows, steps, responses, ...(progress ? { progress } : {}) };
   }
 
-  /** Whether the cache holds a user that has a row (true), one that has none (false), or nothing (undefined). */
-  userExists(userId: string): boolean | undefined {
-    return this.users.get(userId)?.exists;
-  }
-
   group(groupId: string): CachedGroup | undefined {
     const entry = this.groups.get(groupId);
     if (!entry) return undefined;
@@ -104,11 +98,11 @@ export class SnapshotCache {
     if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return;
     const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.groups, user.flows, user.steps, user.responses];
     if (user.progress) fields.push(user.progress);
-    this.users.set(userId, { version: user.version ?? null, exists: user.exists, text: JSON.stringify(fields) });
+    this.users.set(userId, { version: user.version ?? null, text: JSON.stringify(fields) });
     while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
     if (group) {
       const { version, properties, createdAt, events } = group.rows;
-      this.groups.set(group.id, { version: version ?? null, exists: true, text: JSON.stringify([properties, createdAt, events] satisfies GroupFields) });
+      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events] satisfies GroupFields) });
       while (this.groups.size > this.maxUsers) this.groups.delete(this.groups.keys().next().value!);
     }
   }

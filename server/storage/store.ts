@@ -17,7 +17,7 @@ export interface Queryable {
   readonly cache?: SnapshotCache;
   /** True when transactions run one at a time (PGlite), so no row lock is needed to order them. */
   readonly exclusive?: boolean;
-  /** True inside one of the embedded store's transactions, whose loads the cache rarely keeps (its writes drop them). */
+  /** True inside one of the embedded store's transactions, whose loads the cache never keeps (the transaction may roll back). */
   readonly inTransaction?: boolean;
   /**
    * A write changed this user's rows: the cache forgets them now and again when the transaction ends. On
