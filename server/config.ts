@@ -17,7 +17,7 @@ export const LIMIT_SETTINGS: LimitSetting[] = [
   { key: 'requestsPerMinute', flag: 'rate-limit', env: 'ONBOARDING_RATE_LIMIT', meaning: 'requests per minute per public key and visitor address' },
   { key: 'privateRequestsPerMinute', flag: 'private-rate-limit', env: 'ONBOARDING_PRIVATE_RATE_LIMIT', meaning: 'requests per minute per private key' },
   { key: 'userWritesPerMinute', flag: 'user-write-limit', env: 'ONBOARDING_USER_WRITE_LIMIT', meaning: 'writes per minute per user ID (public keys)' },
-  { key: 'maxWaitMs', flag: 'max-wait-ms', env: 'ONBOARDING_MAX_WAIT_MS', meaning: 'expected wait for the database, in ms, past which 503' },
+  { key: 'maxWaitMs', flag: 'max-wait-ms', env: 'ONBOARDING_MAX_WAIT_MS', meaning: 'longest wait for the database, in ms, past which 503' },
   { key: 'poolSize', flag: 'pool-size', env: 'ONBOARDING_POOL_SIZE', meaning: 'connections to a PostgreSQL server, per instance' },
   { key: 'cacheUsers', flag: 'cache-users', env: 'ONBOARDING_CACHE_USERS', meaning: 'users kept in memory for reads (0: off)', min: 0 },
   { key: 'eventLoopDelayMs', flag: 'max-event-loop-delay', env: 'ONBOARDING_MAX_EVENT_LOOP_DELAY', meaning: 'mean event loop delay, in ms, past which 503 (0: off)', min: 0 },

@@ -13,7 +13,10 @@ export interface Limits {
   privateRequestsPerMinute: number;
   /** Writes per minute for one user ID, from any address, with a public key. @default 300 */
   userWritesPerMinute: number;
-  /** Expected wait (ms) for the database (a pooled connection, or the embedded store's turn) past which a request is answered 503 at once. @default 100 */
+  /**
+   * Longest wait (ms) for the database (a pooled connection, or the embedded store's turn): a request is answered 503 at
+   * once when the work ahead of it would take longer, or when what has waited longest has waited half of it. @default 100
+   */
   maxWaitMs: number;
   /** Mean event loop delay (ms) past which requests are answered 503; 0 turns the check off. @default 200 */
   eventLoopDelayMs: number;

@@ -67,6 +67,7 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   return {
     kind: inMemory ? 'memory' : 'pglite',
     expectedWaitMs: (requestsAhead = 0) => turns.expectedWaitMs(requestsAhead),
+    oldestWaitMs: () => turns.oldestWaitMs(),
     get jobs() {
       return turns.queued;
     },
@@ -138,9 +139,17 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
   // How long work holds a connection, on average: with the number waiting, what a new request would wait.
   let holdMs = 5;
   let jobs = 0;
+  // When each piece of work still waiting for a connection began to wait, oldest first.
+  const waitingSince = new Map<number, number>();
   const held = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    jobs++;
-    const client = await pool.connect();
+    const ticket = jobs++;
+    waitingSince.set(ticket, performance.now());
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } finally {
+      waitingSince.delete(ticket);
+    }
     const started = performance.now();
     try {
       return await work(client);
@@ -153,6 +162,10 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
     kind: 'postgres',
     get jobs() {
       return jobs;
+    },
+    oldestWaitMs() {
+      for (const since of waitingSince.values()) return performance.now() - since;
+      return 0;
     },
     expectedWaitMs(requestsAhead = 0) {
       // Everything waiting for a connection goes before a new request, poolSize at a time; requests on their way

@@ -43,6 +43,11 @@ export interface Database extends Queryable {
    * (their bodies are still being read); each goes before the new one.
    */
   expectedWaitMs(requestsAhead?: number): number;
+  /**
+   * How long the request that has waited longest for the database, and still waits, has waited so far, in ms: for
+   * a pooled connection, or for its turn on PGlite. 0 when nothing waits.
+   */
+  oldestWaitMs(): number;
   /** Pieces of work given to the database so far (statements and transactions): a request's share tells how many it needs. */
   readonly jobs: number;
 }

@@ -15,6 +15,8 @@ export const TURN_BUDGET_MS = 4;
  */
 export class TurnQueue {
   readonly #waiting: Array<() => Promise<void>> = [];
+  /** When each waiting job was queued (performance.now()), in the same order. */
+  readonly #queuedAt: number[] = [];
   /** Jobs are running, or scheduled to run in the next turn. */
   #scheduled = false;
   #running = false;
@@ -37,6 +39,11 @@ export class TurnQueue {
     return (this.#waiting.length + (this.#running ? 1 : 0) + jobsAhead) * Math.max(this.#holdMs, this.#cycleMs);
   }
 
+  /** How long the job that has waited longest for its turn has waited so far, in ms (0 when none waits). */
+  oldestWaitMs(now = performance.now()): number {
+    return this.#queuedAt.length > 0 ? now - this.#queuedAt[0]! : 0;
+  }
+
   /** Jobs queued since the start, running and done ones included. */
   get queued(): number {
     return this.#queued;
@@ -51,6 +58,7 @@ export class TurnQueue {
   run<T>(job: () => Promise<T>): Promise<T> {
     this.#queued++;
     return new Promise<T>((resolve, reject) => {
+      this.#queuedAt.push(performance.now());
       this.#waiting.push(async () => {
         this.#running = true;
         const started = performance.now();
@@ -82,7 +90,10 @@ export class TurnQueue {
 
   readonly #next = async (): Promise<void> => {
     const turn = performance.now();
-    do await this.#waiting.shift()!();
+    do {
+      this.#queuedAt.shift();
+      await this.#waiting.shift()!();
+    }
     while (this.#waiting.length > 0 && performance.now() - turn < TURN_BUDGET_MS);
     if (this.#waiting.length > 0) setImmediate(this.#next);
     else this.#scheduled = false;

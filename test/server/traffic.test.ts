@@ -208,6 +208,31 @@ describe('backpressure', () => {
     await burst(service, 'loop', 40_000, 24);
   });
 
+  it('sheds a new request once the request that has waited longest for the database has waited half of --max-wait-ms, and serves again once it moves', { timeout: 30_000 }, async () => {
+    await service?.close();
+    // Two connections on PostgreSQL, one turn at a time on the embedded store: both held below, so requests queue.
+    service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { limits: { eventLoopDelayMs: 0, maxWaitMs: 200, poolSize: 2 } });
+    const holders = service.db.kind === 'postgres' ? 2 : 1;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Transactions that keep the database (a connection each, or the embedded store's turn) while the loop stays free.
+    const holding = Array.from({ length: holders }, () => service.db.transaction(() => released));
+    const waiting = service.db.query('SELECT 1');
+    const read = (n: number) => send(service, 'POST', '/v1/public/flowStates', visitor(500 + n), { userId: `queued-${n}` });
+    // At once: the queue is young, so it is admitted, and waits its turn.
+    const early = read(0);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // The oldest waiting piece of work has now waited 250 ms, past half of 200: shed at once, whatever the estimate says.
+    const late = await Promise.race([read(1), new Promise<undefined>((resolve) => setTimeout(resolve, 1000))]).finally(release);
+    await Promise.all([...holding, waiting]);
+    expect(late, 'answered at once, not after the queue moved').toBeDefined();
+    expect(late!.status).toBe(503);
+    expect(late!.headers['retry-after']).toBe('1');
+    expect(JSON.parse(late!.body)).toMatchObject({ status: 503, detail: expect.stringMatching(/has waited \d+ ms for the database/) });
+    expect((await early).status).toBe(200);
+    expect((await read(2)).status).toBe(200);
+  });
+
   // Requests wait for a connection on PostgreSQL and for their turn on the embedded store; either queue sheds them.
   it('sheds by the database queue alone, before a request would wait past --max-wait-ms', { timeout: 30_000, retry: 2 }, async () => {
     await service?.close();
