@@ -78,6 +78,8 @@ export interface AppDeps {
   identity: IdentityConfig;
   /** Adds the benchmark's ceiling route (`npm run bench` only). @default false */
   benchRoutes?: boolean;
+  /** On PostgreSQL, count every request against the rate limits there: exact across instances, a write per request. @default false */
+  exactRateLimits?: boolean;
   /** The built script the service serves; absent when it has not been built. */
   script?: ScriptBuild;
   /** The dashboard at /dashboard: absent when it is off, null when it is on but not built. @default off */
@@ -240,7 +242,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     if (named && request.apiScope) checkIdentity(deps.identity, request.apiScope, named);
   });
 
-  await registerRateLimits(app, deps.limits, deps.db);
+  await registerRateLimits(app, deps.limits, deps.db, deps.exactRateLimits);
 
   app.addHook('preParsing', async (request) => {
     const encoding = request.headers['content-encoding'];

@@ -1,62 +1,12 @@
 // A real site's traffic over loopback: one public key shared by many visitors, one abusive address, one user's writes
 // from everywhere, X-Forwarded-For only behind a trusted proxy, and a fast 503 when the database queue is long.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../server/app.js';
 import { addressKey } from '../../server/http/rate-limits.js';
-import { bannerFlowYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One request from a chosen loopback address (every 127.x.y.z reaches the loopback device), optionally with headers. */
-function send(service: TestService, method: string, path: string, from: string, body?: unknown, headers: Record<string, string> = {}, agent?: Agent): Promise<Answer> {
-  const url = new URL(service.url + path);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method,
-        localAddress: from,
-        // A connection of its own per request, unless the caller keeps connections open.
-        agent: agent ?? false,
-        headers: { Authorization: `Bearer ${PUBLIC_KEY}`, ...(payload ? { 'Content-Type': 'application/json' } : {}), ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** Runs `tasks` with at most `width` at a time. */
-async function pooled<T>(tasks: Array<() => Promise<T>>, width = 32): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await tasks[index]!();
-      }
-    }),
-  );
-  return results;
-}
-
-const visitor = (n: number) => `127.0.${Math.floor(n / 250) + 10}.${(n % 250) + 1}`;
+import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
+import { pooled, send, visitor, type Answer } from '../support/visitors.js';
 
 describe('with the default limits', () => {
   let service: TestService;
