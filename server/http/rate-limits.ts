@@ -48,7 +48,7 @@ declare module 'fastify' {
  */
 export async function registerRateLimits(app: FastifyInstance, limits: Limits, db: Database, exact = false): Promise<void> {
   // On PostgreSQL several instances share the counts past their shares; the embedded store has one process and counts in memory.
-  // Enough counters for a busy site's visitors in one window; the oldest are dropped first.
+  // 100,000 keys: enough for a busy site's visitors in one window; the oldest are dropped first.
   const counts = new RateLimitCounts({ db: db.kind === 'postgres' ? db : undefined, exact, keys: 100_000 });
   await counts.start();
   app.decorate('rateLimitCounts', counts);
