@@ -100,13 +100,15 @@ export class RateLimitCounts {
       if (window.count > max) window.over = true;
       return callback(null, { current: window.count, ttl: window.end - now });
     }
-    this.#send(key, window, max, callback, now);
+    this.#send(key, window, timeWindow, max, callback, now);
   }
 
   /** Adds what this instance counted and has not sent to the key's row; PostgreSQL's count decides. */
-  #send(key: string, window: Window, max: number, callback: Callback, now: number): void {
+  #send(key: string, window: Window, timeWindow: number, max: number, callback: Callback, now: number): void {
     const db = this.#db!;
     const added = window.count - window.sent;
+    // PostgreSQL's window ends by then at the latest (the answer says when): no new window here while the first answer is on its way.
+    if (window.sent === 0) window.end = now + timeWindow;
     window.sent = window.count;
     const sweep = now - this.#lastSweep > SWEEP_MS;
     if (sweep) this.#lastSweep = now;
