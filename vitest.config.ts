@@ -34,7 +34,7 @@ export default defineConfig({
           // the CLI's processes.
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-          exclude: ['test/server/cli.test.ts', 'test/server/persistence.test.ts', 'test/server/pglite-statements.test.ts', 'test/server/imports.test.ts'],
+          exclude: ['test/server/cli.test.ts', 'test/server/persistence.test.ts', 'test/server/pglite-statements.test.ts', 'test/server/imports.test.ts', 'test/server/queue-age.test.ts'],
           environment: 'node',
           globalSetup: ['test/support/build-bundle.ts', 'test/support/postgres-setup.ts'],
           testTimeout: 30_000,

@@ -1,5 +1,6 @@
 // The service benchmark: 10,000 seeded users and 50 targeted flows, on the embedded store and on PostgreSQL, loaded with
 // autocannon at 1, 16 and 64 connections; each endpoint against a one-SELECT ceiling route, growth in users and flows, and RSS.
+// On PostgreSQL the state reads run again with every request counted in the rate limits there, and rows written per read are counted.
 // Usage: node bench/service.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--only transition,...] [--no-growth | --growth-only]
 import autocannon from 'autocannon';
 import { rmSync, mkdtempSync } from 'node:fs';
@@ -203,6 +204,54 @@ function scenarios(users, flowSlugs) {
 // The benchmark comes from one address and writes to random users: the limits it measures are throughput, not rates.
 const LIMIT_ARGS = ['--rate-limit', '100000000', '--private-rate-limit', '100000000', '--user-write-limit', '100000000'];
 
+/** The state reads, run again on PostgreSQL with every request counted in the rate limits there (`--rate-limit-exact`). */
+const READS = ['GET flowStates', 'POST flowStates (read)'];
+const EXACT = 'every request counted';
+
+/** The database's rows written (inserted, updated, deleted) and transactions committed so far, from pg_stat_database. */
+async function databaseActivity(admin, name) {
+  await admin.query('SELECT pg_stat_clear_snapshot()');
+  const [row] = (await admin.query('SELECT tup_inserted + tup_updated + tup_deleted AS rows, xact_commit AS commits FROM pg_stat_database WHERE datname = $1', [name])).rows;
+  return { rows: Number(row.rows), commits: Number(row.commits) };
+}
+
+/**
+ * Rows written and transactions committed per state read on PostgreSQL (half GET, half POST, random users), as the
+ * issue measured them. A connection reports its counts when it ends, so each figure is taken with no service running:
+ * once around a service that only starts and stops, once around one that also serves the reads; the difference is the reads'.
+ */
+async function databaseWorkPerRead(pg, location, flowsDir, users, slugs, exact, reads = 2000) {
+  const { default: pgModule } = await import('pg');
+  const admin = new pgModule.Client({ connectionString: pg.url });
+  await admin.connect();
+  const name = new URL(location).pathname.slice(1);
+  try {
+    const around = async (amount) => {
+      const before = await databaseActivity(admin, name);
+      const service = await startServiceProcess({ flows: flowsDir, database: location, args: [...LIMIT_ARGS, ...(exact ? ['--rate-limit-exact'] : [])] });
+      const headers = { authorization: `Bearer ${service.publicKey}`, 'content-type': 'application/json' };
+      for (const name of READS) {
+        if (amount) await load(service.url, { connections: 8, amount: amount / 2, request: scenarios(users, slugs)[name], headers });
+      }
+      await service.stop();
+      // Its connections' processes report their counts as they end.
+      for (let tries = 0; tries < 100; tries++) {
+        const [{ n: open }] = (await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows;
+        if (open === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const after = await databaseActivity(admin, name);
+      return { rows: after.rows - before.rows, commits: after.commits - before.commits };
+    };
+    const idle = await around(0);
+    const served = await around(reads);
+    const per = (n) => Number((n / reads).toFixed(2));
+    return { reads, rowsPerRead: per(served.rows - idle.rows), commitsPerRead: per(served.commits - idle.commits) };
+  } finally {
+    await admin.end();
+  }
+}
+
 /** One store: seed, start the service as its own process, load every endpoint at each concurrency, sample RSS. */
 async function benchStore(store, { pg, duration, connections, only, users = 10_000, flows = 50 }) {
   const files = benchFlows(flows);
@@ -210,21 +259,35 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
   const slugs = Object.keys(files).map((file) => file.replace(/\.yaml$/, ''));
   const { location, dropDatabase } = await seededLocation(store, pg, users, flowsDir.dir, slugs);
   const service = await startServiceProcess({ flows: flowsDir.dir, database: location, args: LIMIT_ARGS, env: { ONBOARDING_BENCH_ROUTES: '1' } });
+  // Before, on PostgreSQL: a second process on the same database counts every request in the rate limits there, an upsert
+  // each, as the limits once did; its reads run right after the same reads of the first, at each concurrency.
+  const exact = store === 'postgres' ? await startServiceProcess({ flows: flowsDir.dir, database: location, args: [...LIMIT_ARGS, '--rate-limit-exact'] }) : undefined;
   const ticks = cpuTicks();
   try {
     const headers = { authorization: `Bearer ${service.publicKey}`, 'content-type': 'application/json' };
     // The idle figure first, then every user read once: the embedded store's read cache holds the active users.
     const idleRss = await sampleRss(service.pid, 2000);
-    let next = 0;
-    await load(service.url, { connections: 8, amount: users, request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }), headers });
+    for (const { url } of exact ? [service, exact] : [service]) {
+      let next = 0;
+      await load(url, { connections: 8, amount: users, request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }), headers });
+    }
     const rows = {};
     for (const [name, request] of Object.entries(scenarios(users, slugs))) {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
       rows[name] = [];
-      for (const c of connections) rows[name].push(await load(service.url, { connections: c, duration, request, headers, pid: service.pid }));
+      for (const c of connections) {
+        rows[name].push(await load(service.url, { connections: c, duration, request, headers, pid: service.pid }));
+        if (!exact || !READS.includes(name)) continue;
+        (rows[`${name}, ${EXACT}`] ??= []).push(await load(exact.url, { connections: c, duration, request, headers, pid: exact.pid }));
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const afterRss = await sampleRss(service.pid, 2000);
+    let perStateRead;
+    if (exact) {
+      await Promise.all([service.stop(), exact.stop()]);
+      perStateRead = { exact: await databaseWorkPerRead(pg, location, flowsDir.dir, users, slugs, true), shared: await databaseWorkPerRead(pg, location, flowsDir.dir, users, slugs, false) };
+    }
     if (store === 'embedded' && !only) {
       // The same reads with the embedded store's read cache off, for comparison (one process per data directory).
       await service.stop();
@@ -237,9 +300,9 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
       }
     }
     const stolenPercent = stolenShare(ticks);
-    return { store, users, flows, rows, idleRssMiB: idleRss.mean, afterRssMiB: afterRss.mean, rssRatio: Number((afterRss.mean / idleRss.mean).toFixed(2)), stolenPercent };
+    return { store, users, flows, rows, perStateRead, idleRssMiB: idleRss.mean, afterRssMiB: afterRss.mean, rssRatio: Number((afterRss.mean / idleRss.mean).toFixed(2)), stolenPercent };
   } finally {
-    await service.stop();
+    await Promise.all([service.stop(), exact?.stop()]);
     await dropDatabase();
     flowsDir.remove();
   }
@@ -323,15 +386,22 @@ export async function runServiceBench({ duration = 5, stores = ['embedded', 'pos
 export function printServiceBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
     console.log(`\nService on ${store === 'embedded' ? 'the embedded store (PGlite, data directory)' : 'PostgreSQL (Debian package, durable settings)'}: ${bench.users} users, ${bench.flows} flows, ${result.duration} s per run`);
-    console.log('  endpoint               | conns |  2xx/s |  p50 ms |  p99 ms |    503s | 503 p99 | errors | vs ceiling | CPU µs/2xx');
+    const width = Math.max(22, ...Object.keys(bench.rows).map((name) => name.length));
+    console.log(`  ${'endpoint'.padEnd(width)} | conns |  2xx/s |  p50 ms |  p99 ms |    503s | 503 p99 | errors | vs ceiling | CPU µs/2xx`);
     const ceiling = Object.fromEntries(bench.rows.ceiling.map((row) => [row.connections, row.okPerSecond]));
     for (const [name, rows] of Object.entries(bench.rows)) {
       for (const row of rows) {
         const ratio = name === 'ceiling' ? '' : `${Math.round((100 * row.okPerSecond) / (ceiling[row.connections] || 1))}%`;
         console.log(
-          `  ${name.padEnd(22)} | ${String(row.connections).padStart(5)} | ${String(row.okPerSecond).padStart(6)} | ${String(row.p50).padStart(7)} | ${String(row.p99).padStart(7)} | ${String(row.shed).padStart(7)} | ${String(row.shedP99 ?? '').padStart(7)} | ${String(row.errors).padStart(6)} | ${ratio.padStart(10)} | ${String(row.cpuMicrosPerRequest ?? '').padStart(10)}`,
+          `  ${name.padEnd(width)} | ${String(row.connections).padStart(5)} | ${String(row.okPerSecond).padStart(6)} | ${String(row.p50).padStart(7)} | ${String(row.p99).padStart(7)} | ${String(row.shed).padStart(7)} | ${String(row.shedP99 ?? '').padStart(7)} | ${String(row.errors).padStart(6)} | ${ratio.padStart(10)} | ${String(row.cpuMicrosPerRequest ?? '').padStart(10)}`,
         );
       }
+    }
+    if (bench.perStateRead) {
+      const { exact, shared } = bench.perStateRead;
+      console.log(`  "${EXACT}": the state reads again with --rate-limit-exact, an upsert of the rate-limit count per request (before)`);
+      const figures = (per) => `${per.rowsPerRead.toFixed(2)} rows written, ${per.commitsPerRead.toFixed(2)} transactions committed`;
+      console.log(`  Per state read (${shared.reads} reads, pg_stat_database): every request counted ${figures(exact)}; counted in memory up to each instance's share ${figures(shared)}`);
     }
     console.log(`  RSS: ${bench.idleRssMiB} MiB idle after start, ${bench.afterRssMiB} MiB after the benchmark (${bench.rssRatio}×)`);
     console.log(`  CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}% (steal, from /proc/stat)`);

@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     if (named && request.apiScope) checkIdentity(deps.identity, request.apiScope, named);
   });
 
-  await registerRateLimits(app, deps.limits, deps.db);
+  await registerRateLimits(app, deps.limits, deps.db, deps.exactRateLimits);
 
   app.addHook('preParsing', async (request) => {
     const encoding = request.headers['content-encoding'];

@@ -23,7 +23,7 @@ const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
                          [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
-                         [--private-rate-limit n] [--user-write-limit n] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
+                         [--private-rate-limit n] [--user-write-limit n] [--rate-limit-exact] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
                          [--webhook url]… [--webhook-secret s] [--webhook-events e1,e2] [--dashboard]
                          [--preview [--preview-port 3101]]
 
@@ -37,6 +37,10 @@ Where (flag, or environment variable; default):
 
 Limits (flag, or environment variable; default):
 ${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(37)} ${String(DEFAULT_LIMITS[s.key]).padStart(7)}  ${s.meaning}`).join('\n')}
+
+Rate limits on PostgreSQL: each instance counts in memory up to its share of a limit, and past it in PostgreSQL,
+so every instance refuses a visitor over the limit (docs/protocol.md#rate-limits gives how far over it one can get).
+--rate-limit-exact (ONBOARDING_RATE_LIMIT_EXACT=true) counts every request there instead: exact, at a write each.
 
 Keys come from ONBOARDING_PUBLIC_KEYS and ONBOARDING_PRIVATE_KEYS (comma-separated).
 When both are unset, a key pair is made on first start, kept with the data, and printed.
@@ -88,6 +92,7 @@ export async function main(argv: string[]): Promise<void> {
         'webhook-secret': { type: 'string' },
         'webhook-events': { type: 'string' },
         dashboard: { type: 'boolean', default: env.ONBOARDING_DASHBOARD === 'true' },
+        'rate-limit-exact': { type: 'boolean', default: env.ONBOARDING_RATE_LIMIT_EXACT === 'true' },
         preview: { type: 'boolean', default: false },
         'preview-port': { type: 'string', default: '3101' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
@@ -135,6 +140,7 @@ export async function main(argv: string[]): Promise<void> {
     trustProxy,
     webhooks: { endpoints },
     dashboard: values.dashboard,
+    exactRateLimits: values['rate-limit-exact'],
     port,
     host: values.host,
     flows: values.flows,
@@ -147,6 +153,13 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${redactDatabase(values.database)}`);
   console.log(`  limits:   ${LIMIT_SETTINGS.map((s) => `${s.flag} ${limits[s.key]}`).join(', ')}`);
+  if (service.db.kind === 'postgres') {
+    const seen = service.app.rateLimitCounts.instances;
+    const counted = values['rate-limit-exact']
+      ? 'every request counted in PostgreSQL (--rate-limit-exact)'
+      : `in memory up to each instance's share, then in PostgreSQL (${seen === undefined ? 'instances not countable here: every request counted there' : `${seen} instance${seen > 1 ? 's' : ''} seen`})`;
+    console.log(`  rate limiting: ${counted}`);
+  }
   console.log(`  proxies:  ${trustProxy === false ? 'not trusted (the visitor address is the connection\'s)' : `X-Forwarded-For trusted (${String(trustProxy)})`}`);
   console.log(`  dashboard: ${values.dashboard ? `${service.url}/dashboard (sign in with a private key)` : 'off (--dashboard or ONBOARDING_DASHBOARD=true turns it on)'}`);
   // Only the origin: a webhook URL may hold a token in its path.

@@ -23,6 +23,8 @@ export interface ServiceOptions {
   /** `memory`, a data directory path, or a `postgres://` URL. @default 'memory' */
   database?: string;
   limits?: Partial<Limits>;
+  /** On PostgreSQL, count every request against the rate limits there (exact across instances, a write each). @default false */
+  exactRateLimits?: boolean;
   /** Environment to read keys from. @default process.env */
   env?: NodeJS.ProcessEnv;
   /** Re-read the flow folder when a file changes. @default true */
@@ -90,7 +92,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const dashboard = options.dashboard ? (loadDashboardBuild() ?? null) : undefined;
     if (dashboard === null) log.warn('the dashboard is on but not built, so /dashboard answers 404; run npm run build');
     app = await buildApp(
-      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script, dashboard },
+      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script, dashboard, exactRateLimits: options.exactRateLimits },
       { logger: options.httpLog ?? false, trustProxy: options.trustProxy },
     );
     if (!identity.required) log.warn(IDENTITY_OFF_WARNING);

@@ -32,8 +32,8 @@ function overloaded(reply: FastifyReply, detail: string): Problem {
 /**
  * Two guards, one for each place requests queue. Requests wait for the database: for a connection from
  * the pool on PostgreSQL, for their turn on the embedded store. When the work already waiting would keep
- * a new request waiting past `maxWaitMs`, or when the work that has waited longest has already waited half of
- * it (a new request would wait about as long again), it is shed. Requests also wait for the event loop, when the
+ * a new request waiting past `maxWaitMs`, or, on the embedded store, when the work that has waited longest has
+ * already waited half of it (a new request would wait about as long again), it is shed. Requests also wait for the event loop, when the
  * service's own work (parsing, targeting, rendering) takes all of it: @fastify/under-pressure sheds load
  * when the loop's mean delay passes `eventLoopDelayMs` while the loop is busy. Either way the answer is
  * a 503 with Retry-After before any work is done.
@@ -58,7 +58,7 @@ export async function registerBackpressure(
     if (request.routeOptions.config.alwaysServe) return done();
     // Measured, not estimated: a new request joins the back of the queue and waits about as long as its oldest has, so
     // past half the limit the queue is too long, whatever the estimate says.
-    const waited = db.oldestWaitMs();
+    const waited = db.oldestWaitMs?.() ?? 0;
     if (waited > limits.maxWaitMs / 2) {
       reply.send(overloaded(reply, `The service is busy (a request has waited ${Math.round(waited)} ms for the database)`));
       return;

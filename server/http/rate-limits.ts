@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Limits } from '../shared/limits.js';
 import type { Database } from '../storage/store.js';
 import { HttpProblem } from '../shared/problem.js';
-import { postgresRateLimitStore } from './rate-limit-store.js';
+import { RateLimitCounts, rateLimitStore } from './rate-limit-store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,20 +33,30 @@ const tooMany = (what: string, max: number, seconds: number) =>
     statusCode: 429,
   });
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The rate limits' counts: how many instances share them, and each one's share of a limit. */
+    rateLimitCounts: RateLimitCounts;
+  }
+}
+
 /**
  * Registers the limits. Every site's visitors share its one public key, so a public key is limited per
  * visitor address, never as a whole; a private key (a backend) has its own, larger limit; and writes
  * are limited per user ID as well, whatever address they come from. Requests without a valid key are
- * refused before they are counted.
+ * refused before they are counted. `exact` counts every request in PostgreSQL (see RateLimitCounts).
  */
-export async function registerRateLimits(app: FastifyInstance, limits: Limits, db: Database): Promise<void> {
+export async function registerRateLimits(app: FastifyInstance, limits: Limits, db: Database, exact = false): Promise<void> {
+  // On PostgreSQL several instances share the counts past their shares; the embedded store has one process and counts in memory.
+  // 100,000 keys: enough for a busy site's visitors in one window; the oldest are dropped first.
+  const counts = new RateLimitCounts({ db: db.kind === 'postgres' ? db : undefined, exact, keys: 100_000 });
+  await counts.start();
+  app.decorate('rateLimitCounts', counts);
+  app.addHook('onClose', async () => counts.stop());
   await app.register(rateLimit, {
     global: true,
-    // On PostgreSQL several instances share the counters; the embedded store has one process and counts in memory.
-    ...(db.kind === 'postgres' ? { store: postgresRateLimitStore(db) } : {}),
+    store: rateLimitStore(counts),
     timeWindow: 60_000,
-    // Enough counters for a busy site's visitors in one window; the oldest are dropped first.
-    cache: 100_000,
     keyGenerator: (request) =>
       request.apiScope === 'private' ? `key:${request.apiKey}` : `visitor:${request.apiKey}:${addressKey(request.ip)}`,
     max: (request) => (request.apiScope === 'private' ? limits.privateRequestsPerMinute : limits.requestsPerMinute),

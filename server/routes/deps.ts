@@ -15,6 +15,8 @@ export interface AppDeps {
   identity: IdentityConfig;
   /** Adds the benchmark's ceiling route (`npm run bench` only). @default false */
   benchRoutes?: boolean;
+  /** On PostgreSQL, count every request against the rate limits there: exact across instances, a write per request. @default false */
+  exactRateLimits?: boolean;
   /** The built script the service serves; absent when it has not been built. */
   script?: ScriptBuild;
   /** The dashboard at /dashboard: absent when it is off, null when it is on but not built. @default off */

@@ -15,7 +15,7 @@ export interface Limits {
   userWritesPerMinute: number;
   /**
    * Longest wait (ms) for the database (a pooled connection, or the embedded store's turn): a request is answered 503 at
-   * once when the work ahead of it would take longer, or when what has waited longest has waited half of it. @default 100
+   * once when the work ahead of it would take longer, or (embedded store) when what has waited longest has waited half of it. @default 100
    */
   maxWaitMs: number;
   /** Mean event loop delay (ms) past which requests are answered 503; 0 turns the check off. @default 200 */

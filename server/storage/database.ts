@@ -1,6 +1,7 @@
 // Opens the store: PostgreSQL SQL over embedded PGlite (memory or a data directory) or a real server via `pg`.
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { lockDataDirectory } from './data-lock.js';
 import { PreparedStatements } from './pglite-statements.js';
@@ -129,6 +130,13 @@ const MOVE_VERSIONS_SQL = asOneStatement([
   "UPDATE groups SET state_version = nextval('state_versions') WHERE id = ANY($2::text[])",
 ]);
 
+/** The start of the `application_name` each instance gives its connections, by which instances count each other. */
+const INSTANCE_NAME_PREFIX = 'onboarding:';
+
+/** Distinct instance names among this database's connections, and whether this instance's own is one of them. */
+const LIVE_INSTANCES_SQL = `SELECT count(DISTINCT application_name)::int AS instances, coalesce(bool_or(application_name = $1), false) AS seen
+  FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '${INSTANCE_NAME_PREFIX}%'`;
+
 function openPostgres(url: string, poolSize: number, cacheUsers: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // Other instances write to the same rows, so entries are checked against their row's version before use.
@@ -136,20 +144,17 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
   const statement = namedStatements();
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // Set on each new connection, before its first query: an application_name in the URL would win over the pool's option.
+  const instanceName = `${INSTANCE_NAME_PREFIX}${randomBytes(6).toString('hex')}`;
+  pool.on('connect', (client) => {
+    client.query(`SET application_name = '${instanceName}'`).catch(() => {});
+  });
   // How long work holds a connection, on average: with the number waiting, what a new request would wait.
   let holdMs = 5;
   let jobs = 0;
-  // When each piece of work still waiting for a connection began to wait, oldest first.
-  const waitingSince = new Map<number, number>();
   const held = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const ticket = jobs++;
-    waitingSince.set(ticket, performance.now());
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } finally {
-      waitingSince.delete(ticket);
-    }
+    jobs++;
+    const client = await pool.connect();
     const started = performance.now();
     try {
       return await work(client);
@@ -163,10 +168,6 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
     get jobs() {
       return jobs;
     },
-    oldestWaitMs() {
-      for (const since of waitingSince.values()) return performance.now() - since;
-      return 0;
-    },
     expectedWaitMs(requestsAhead = 0) {
       // Everything waiting for a connection goes before a new request, poolSize at a time; requests on their way
       // take the connections that are free first.
@@ -174,6 +175,11 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
       return (Math.max(0, pool.waitingCount + requestsAhead - free) / poolSize) * holdMs;
     },
     query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(statement(sql, params))).rows as Row[]),
+    // Not counted as a request's work (`jobs`): it runs on a timer, for the rate limits.
+    async liveInstances() {
+      const [row] = (await pool.query<{ instances: number; seen: boolean }>(statement(LIVE_INSTANCES_SQL, [instanceName]))).rows;
+      return row?.seen ? row.instances : undefined;
+    },
     ...(cacheUsers > 0 ? { cache } : {}),
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {

@@ -44,12 +44,18 @@ export interface Database extends Queryable {
    */
   expectedWaitMs(requestsAhead?: number): number;
   /**
-   * How long the request that has waited longest for the database, and still waits, has waited so far, in ms: for
-   * a pooled connection, or for its turn on PGlite. 0 when nothing waits.
+   * The embedded store: how long the piece of work that has waited longest for its turn, and still waits, has waited
+   * so far, in ms (0 when nothing waits). PostgreSQL's pool is sized for its server and sheds by the estimate alone.
    */
-  oldestWaitMs(): number;
+  oldestWaitMs?(): number;
   /** Pieces of work given to the database so far (statements and transactions): a request's share tells how many it needs. */
   readonly jobs: number;
+  /**
+   * PostgreSQL: how many service instances have a connection to this database, this one included, read from
+   * `pg_stat_activity` (each instance names its connections; nothing is written). Undefined when this instance cannot
+   * see its own name there, as behind a pooler that shares server connections between clients.
+   */
+  liveInstances?(): Promise<number | undefined>;
 }
 
 /**

@@ -65,6 +65,8 @@ describe('instances on one PostgreSQL', () => {
     const limited = await startTestInstances(2, FLOWS, { limits: { requestsPerMinute: 10 } });
     try {
       const [one, two] = limited.instances as [TestService, TestService];
+      // Each instance's share of the limit follows the instances it has counted: both, once both have started.
+      await Promise.all([one, two].map((instance) => instance.app.rateLimitCounts.countInstances()));
       const statuses: number[] = [];
       for (let i = 0; i < 14; i++) statuses.push((await (i % 2 ? one : two).call('GET', '/v1/public/flows')).status);
       expect(statuses).toEqual([...Array(10).fill(200), ...Array(4).fill(429)]);

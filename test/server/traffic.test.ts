@@ -1,62 +1,12 @@
 // A real site's traffic over loopback: one public key shared by many visitors, one abusive address, one user's writes
 // from everywhere, X-Forwarded-For only behind a trusted proxy, and a fast 503 when the database queue is long.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../server/shared/limits.js';
 import { addressKey } from '../../server/http/rate-limits.js';
-import { bannerFlowYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One request from a chosen loopback address (every 127.x.y.z reaches the loopback device), optionally with headers. */
-function send(service: TestService, method: string, path: string, from: string, body?: unknown, headers: Record<string, string> = {}, agent?: Agent): Promise<Answer> {
-  const url = new URL(service.url + path);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method,
-        localAddress: from,
-        // A connection of its own per request, unless the caller keeps connections open.
-        agent: agent ?? false,
-        headers: { Authorization: `Bearer ${PUBLIC_KEY}`, ...(payload ? { 'Content-Type': 'application/json' } : {}), ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** Runs `tasks` with at most `width` at a time. */
-async function pooled<T>(tasks: Array<() => Promise<T>>, width = 32): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await tasks[index]!();
-      }
-    }),
-  );
-  return results;
-}
-
-const visitor = (n: number) => `127.0.${Math.floor(n / 250) + 10}.${(n % 250) + 1}`;
+import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
+import { pooled, send, visitor, type Answer } from '../support/visitors.js';
 
 describe('with the default limits', () => {
   let service: TestService;
@@ -206,31 +156,6 @@ describe('backpressure', () => {
     // Large properties hold the loop for several ms per write, and state reads of users with large properties, held in
     // memory, keep it busy on PostgreSQL too, where the writes' own work is mostly the database server's.
     await burst(service, 'loop', 40_000, 24);
-  });
-
-  it('sheds a new request once the request that has waited longest for the database has waited half of --max-wait-ms, and serves again once it moves', { timeout: 30_000 }, async () => {
-    await service?.close();
-    // Two connections on PostgreSQL, one turn at a time on the embedded store: both held below, so requests queue.
-    service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { limits: { eventLoopDelayMs: 0, maxWaitMs: 200, poolSize: 2 } });
-    const holders = service.db.kind === 'postgres' ? 2 : 1;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    // Transactions that keep the database (a connection each, or the embedded store's turn) while the loop stays free.
-    const holding = Array.from({ length: holders }, () => service.db.transaction(() => released));
-    const waiting = service.db.query('SELECT 1');
-    const read = (n: number) => send(service, 'POST', '/v1/public/flowStates', visitor(500 + n), { userId: `queued-${n}` });
-    // At once: the queue is young, so it is admitted, and waits its turn.
-    const early = read(0);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    // The oldest waiting piece of work has now waited 250 ms, past half of 200: shed at once, whatever the estimate says.
-    const late = await Promise.race([read(1), new Promise<undefined>((resolve) => setTimeout(resolve, 1000))]).finally(release);
-    await Promise.all([...holding, waiting]);
-    expect(late, 'answered at once, not after the queue moved').toBeDefined();
-    expect(late!.status).toBe(503);
-    expect(late!.headers['retry-after']).toBe('1');
-    expect(JSON.parse(late!.body)).toMatchObject({ status: 503, detail: expect.stringMatching(/has waited \d+ ms for the database/) });
-    expect((await early).status).toBe(200);
-    expect((await read(2)).status).toBe(200);
   });
 
   // Requests wait for a connection on PostgreSQL and for their turn on the embedded store; either queue sheds them.

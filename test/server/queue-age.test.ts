@@ -1,0 +1,34 @@
+// The embedded store's queue, measured: once the work that has waited longest for its turn has waited half of --max-wait-ms,
+// new requests get a fast 503, whatever the estimate of the work ahead says. (PostgreSQL sheds by its pool's estimate.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
+import { send, visitor } from '../support/visitors.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { database: 'memory', limits: { eventLoopDelayMs: 0, maxWaitMs: 200 } });
+});
+afterAll(() => service?.close());
+
+describe('the embedded store\'s queue', () => {
+  it('sheds a new request once the work that has waited longest for its turn has waited half of --max-wait-ms, and serves again once it moves', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // A transaction that keeps the embedded store's turn while the loop stays free.
+    const holding = service.db.transaction(() => released);
+    const waiting = service.db.query('SELECT 1');
+    const read = (n: number) => send(service, 'POST', '/v1/public/flowStates', visitor(500 + n), { userId: `queued-${n}` });
+    // At once: the queue is young, so it is admitted, and waits its turn.
+    const early = read(0);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // The oldest waiting piece of work has now waited 250 ms, past half of 200: shed at once, whatever the estimate says.
+    const late = await Promise.race([read(1), new Promise<undefined>((resolve) => setTimeout(resolve, 1000))]).finally(release);
+    await Promise.all([holding, waiting]);
+    expect(late, 'answered at once, not after the queue moved').toBeDefined();
+    expect(late!.status).toBe(503);
+    expect(late!.headers['retry-after']).toBe('1');
+    expect(JSON.parse(late!.body)).toMatchObject({ status: 503, detail: expect.stringMatching(/has waited \d+ ms for the database/) });
+    expect((await early).status).toBe(200);
+    expect((await read(2)).status).toBe(200);
+  });
+});
