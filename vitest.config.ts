@@ -30,11 +30,20 @@ export default defineConfig({
         extends: true,
         test: {
           // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
-          // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements) or
-          // the CLI's processes.
+          // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements, its
+          // queue's age), the CLI's processes, or what no database changes (the package's files, the Dockerfile's replay,
+          // the direction of imports).
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-          exclude: ['test/server/cli.test.ts', 'test/server/persistence.test.ts', 'test/server/pglite-statements.test.ts', 'test/server/imports.test.ts', 'test/server/queue-age.test.ts'],
+          exclude: [
+            'test/server/cli.test.ts',
+            'test/server/persistence.test.ts',
+            'test/server/pglite-statements.test.ts',
+            'test/server/package.test.ts',
+            'test/server/dockerfile.test.ts',
+            'test/server/imports.test.ts',
+            'test/server/queue-age.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['test/support/build-bundle.ts', 'test/support/postgres-setup.ts'],
           testTimeout: 30_000,

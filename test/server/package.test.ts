@@ -1,25 +1,79 @@
-// The package installs the usual ways: `npm pack` holds the builds, types, manifest, schema, bins and licence.
+// The npm package: `npm pack` holds the builds with every script chunk, types, manifest, schema, bins, licence and changelog, and nothing else.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
+/** Every kind of file the package may hold; a packed file that matches none is a slip in `files`. */
+const SHIPPED = [
+  /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
+  // The script tag's file, its chunks and the ESM build, each with its map (the service serves the script's maps).
+  /^dist\/onboarding[\w.-]*\.m?js(\.map)?$/,
+  /^dist\/types\/[\w/.-]+\.d\.ts$/,
+  /^dist\/custom-elements\.json$/,
+  /^dist\/(server|flows)\.mjs(\.map)?$/,
+  /^dist\/dashboard\/[\w.-]+$/,
+  /^schema\/flow\.schema\.json$/,
+  /^docs\/[\w-]+\.md$/,
+];
+
+let packed: string[];
+beforeAll(async () => {
+  // --ignore-scripts: the suite's global setup has built dist/ already.
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { maxBuffer: 10 * 1024 * 1024 });
+  packed = JSON.parse(stdout)[0].files.map((file: { path: string }) => file.path);
+});
+
+/** The npm packages a built file imports (static and dynamic), by package name, without Node's own modules. */
+function importedPackages(file: string): string[] {
+  const code = readFileSync(file, 'utf8');
+  const specifiers = [...code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"|\bimport\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  const names = specifiers
+    .filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !builtinModules.includes(s))
+    .map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/'));
+  return [...new Set(names)].sort();
+}
+
 describe('the npm package', () => {
-  it('packs the builds, types, manifest, schema and licence, and no tests', async () => {
-    // --ignore-scripts: the suite's global setup has built dist/ already.
-    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { maxBuffer: 10 * 1024 * 1024 });
-    const files: string[] = JSON.parse(stdout)[0].files.map((file: { path: string }) => file.path);
-    for (const file of ['LICENSE', 'README.md', 'package.json', 'dist/onboarding.js', 'dist/onboarding.mjs', 'dist/types/index.d.ts', 'dist/custom-elements.json', 'dist/server.mjs', 'dist/flows.mjs', 'schema/flow.schema.json', 'docs/flows.md']) {
-      expect(files).toContain(file);
+  it('packs the builds, types, manifest, schema, licence and changelog', () => {
+    for (const file of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/onboarding.js', 'dist/onboarding.mjs', 'dist/types/index.d.ts', 'dist/custom-elements.json', 'dist/server.mjs', 'dist/flows.mjs', 'dist/dashboard/index.html', 'schema/flow.schema.json', 'docs/flows.md']) {
+      expect(packed).toContain(file);
     }
-    expect(files.filter((file) => file.startsWith('test/') || file.startsWith('demo/') || file.startsWith('.data/'))).toEqual([]);
+  });
+
+  it('packs every script chunk and dashboard file the build makes, with its source map, as the service serves them', () => {
+    const chunks = readdirSync('dist').filter((name) => /^onboarding[\w.-]*\.js$/.test(name));
+    expect(chunks).toContain('onboarding-tour.js');
+    for (const chunk of chunks) expect(packed).toEqual(expect.arrayContaining([`dist/${chunk}`, `dist/${chunk}.map`]));
+    for (const name of readdirSync('dist/dashboard')) expect(packed).toContain(`dist/dashboard/${name}`);
+  });
+
+  it('packs nothing else: no sources, tests, demo, benchmarks, build scripts or declaration maps', () => {
+    expect(packed.filter((file) => !SHIPPED.some((kind) => kind.test(file)))).toEqual([]);
+  });
+
+  it('can be published: not private, with a changelog section for its version', () => {
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.name).toBe('open-onboarding');
+    expect(readFileSync('CHANGELOG.md', 'utf8')).toContain(`## [${pkg.version}]`);
+  });
+
+  it('imports at run time only packages in its dependencies, not dev-only ones', () => {
+    const dependencies = Object.keys(pkg.dependencies);
+    const imported = ['dist/server.mjs', 'dist/flows.mjs', 'dist/onboarding.mjs'].flatMap(importedPackages);
+    expect(imported).toEqual(expect.arrayContaining(['@electric-sql/pglite', 'fastify', 'lit', 'pg', 'yaml']));
+    expect([...new Set(imported)].filter((name) => !dependencies.includes(name))).toEqual([]);
   });
 
   it('points every export and bin at a file the build makes, and builds on install from git (prepare)', () => {
     const targets = [...Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry as object))), ...Object.values(pkg.bin)];
-    for (const target of targets as string[]) expect(existsSync(target), target).toBe(true);
+    for (const target of targets as string[]) {
+      expect(existsSync(target), target).toBe(true);
+      expect(packed, target).toContain(target.replace(/^\.\//, ''));
+    }
     expect(readFileSync('dist/flows.mjs', 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
     expect(pkg.scripts.prepare).toBe('npm run build');
     expect(pkg.license).toBe('MIT');

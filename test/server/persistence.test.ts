@@ -1,9 +1,12 @@
-// Restarting on the same data directory loses nothing: users, groups, events, flow state, responses, versions and idempotency records.
-import { mkdtempSync, rmSync } from 'node:fs';
+// Restarting on the same data directory loses nothing (users, groups, events, flow state, responses, versions, idempotency
+// records), and a copy of the directory is a backup: taken after a stop, or as a snapshot of a running service.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
+import { bannerFlowYaml, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 
 const TABLES = ['users', 'user_events', 'groups', 'group_events', 'group_members', 'flows', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys'];
 let dataDir: string;
@@ -65,6 +68,96 @@ describe('restart on the same data directory', () => {
       expect(tasks.data.steps[0].$state.completed).toBe(true);
     } finally {
       await third.close();
+    }
+  });
+});
+
+describe('backups of the data directory', () => {
+  const step = (stepId: string) => ({ userId: 'ada', flowSlug: 'tasks', stepId, actionType: 'COMPLETED_STEP', createdAt: '2026-01-01T00:00:00.000Z' });
+  const post = (service: TestService, body: object, key: string) => service.call('POST', '/v1/public/flowStates', { body, headers: { 'Idempotency-Key': key } });
+
+  it('a copy made after a stop opens elsewhere as it was; restored, it replays the writes it holds and applies a later retried one once', { timeout: 120_000 }, async () => {
+    const live = join(dataDir, 'stop-and-copy');
+    const backup = join(dataDir, 'backup');
+    const first = await startTestService(FLOWS, { database: live });
+    await post(first, step('a'), 'before-backup');
+    const stateAtBackup = (await first.call('GET', '/v1/public/flowStates?userId=ada')).body;
+    const dumpAtBackup = await dump(first);
+    await first.close();
+    cpSync(live, backup, { recursive: true });
+    // A stop releases the lock, so the copy holds none.
+    expect(existsSync(join(backup, 'onboarding.lock'))).toBe(false);
+
+    // Progress made after the backup, then lost with the restore.
+    const second = await startTestService(FLOWS, { database: live });
+    const later = await post(second, step('b'), 'after-backup');
+    expect(later.status).toBe(201);
+    await second.close();
+
+    const restored = await startTestService(FLOWS, { database: backup });
+    try {
+      expect(await dump(restored)).toEqual(dumpAtBackup);
+      expect((await restored.call('GET', '/v1/public/flowStates?userId=ada')).body).toEqual(stateAtBackup);
+      expect((await post(restored, step('a'), 'before-backup')).headers.get('idempotent-replayed')).toBe('true');
+      // The outbox sends a write again until an answer reaches it: its record went with the restore, as did its effect.
+      const retried = await post(restored, step('b'), 'after-backup');
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+      expect(retried.body).toEqual(later.body);
+      expect((await post(restored, step('b'), 'after-backup')).headers.get('idempotent-replayed')).toBe('true');
+      expect(await restored.db.query("SELECT step_id FROM flow_responses WHERE action_type = 'COMPLETED_STEP' ORDER BY id")).toEqual([{ step_id: 'a' }, { step_id: 'b' }]);
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('a snapshot of a running service (its directory as a killed process left it) opens with every write it acknowledged', { timeout: 120_000 }, async () => {
+    const live = join(dataDir, 'running');
+    const snapshot = join(dataDir, 'snapshot');
+    const flows = mkdtempSync(join(tmpdir(), 'onboarding-flows-'));
+    for (const [file, yaml] of Object.entries(FLOWS)) writeFileSync(join(flows, file), yaml);
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../../dist/server.mjs', import.meta.url)), '--port', '0', '--flows', flows, '--database', live], {
+      env: { ...process.env, ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          const found = /listening on (\S+)/.exec(output);
+          if (found) resolve(found[1]!);
+        });
+        child.stderr.on('data', (chunk) => (output += chunk));
+        child.once('exit', (code) => reject(new Error(`the service exited ${code}:\n${output}`)));
+      });
+      const users = Array.from({ length: 20 }, (_, i) => `user-${i}`);
+      const answers = await Promise.all(
+        users.map((userId) =>
+          fetch(`${url}/v1/public/flowStates`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${PUBLIC_KEY}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ userId, flowSlug: 'tasks', stepId: 'a', actionType: 'COMPLETED_STEP' }),
+          }).then((response) => response.status),
+        ),
+      );
+      expect(answers.every((status) => status === 201)).toBe(true);
+      const killed = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await killed;
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(flows, { recursive: true, force: true });
+    }
+    // What an atomic filesystem snapshot holds: the files as written, the dead process's lock among them.
+    cpSync(live, snapshot, { recursive: true });
+    expect(existsSync(join(snapshot, 'onboarding.lock'))).toBe(true);
+    const restored = await startTestService(FLOWS, { database: snapshot });
+    try {
+      expect(await restored.db.query("SELECT count(*)::int AS n FROM step_states WHERE flow_slug = 'tasks' AND step_id = 'a' AND completed")).toEqual([{ n: 20 }]);
+      expect(await restored.db.query("SELECT count(*)::int AS n FROM flow_responses WHERE action_type = 'COMPLETED_STEP'")).toEqual([{ n: 20 }]);
+    } finally {
+      await restored.close();
     }
   });
 });
