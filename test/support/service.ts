@@ -32,8 +32,9 @@ export async function startTestService(
     watchFlows: false,
     env: { ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
     ...options,
-    // Several services share a test process, so one's start-up would look like another's stuck event loop.
-    limits: { eventLoopDelayMs: 0, ...options.limits },
+    // Several services share a test process and its two cores, so one's start-up would look like another's stuck event
+    // loop, and a busy moment like a long database queue: the tests of backpressure set their own guards.
+    limits: { eventLoopDelayMs: 0, maxWaitMs: 60_000, ...options.limits },
   });
   return {
     ...service,
