@@ -26,6 +26,9 @@ export class OnboardingElement extends LitElement {
     variables: { attribute: false },
   };
 
+  /** The element's own built-in strings (the form's and the survey's), beside the shared ones in strings.ts. */
+  static ownStrings: Partial<OnboardingStrings> = {};
+
   // One click rebuilds one Flow object; only the elements showing that flow render again.
   readonly #flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
   readonly #optionStore = new StoreController(this, $elementOptions);
@@ -127,7 +130,7 @@ export class OnboardingElement extends LitElement {
 
   /** A built-in string, translated, with `{name}` placeholders filled. */
   protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
-    const value = this.strings[key] ?? pageString(this.#optionStore.value, key);
+    const value = this.strings[key] ?? pageString(this.#optionStore.value, key) ?? (this.constructor as typeof OnboardingElement).ownStrings[key];
     return format(typeof value === 'string' ? value : '', values);
   }
 
@@ -175,7 +178,7 @@ export class OnboardingElement extends LitElement {
   protected renderButton(
     button: FlowButton | undefined,
     kind: 'primary' | 'secondary',
-    options: { step?: Step; fallbackTitle?: string; fallbackAction?: ActionName; disabled?: boolean } = {},
+    options: { step?: Step; fallbackTitle?: string; fallbackAction?: ActionName } = {},
   ) {
     if (!button && !options.fallbackTitle) return nothing;
     const title = this.plain(button?.title) || options.fallbackTitle || '';
@@ -197,7 +200,7 @@ export class OnboardingElement extends LitElement {
         >${title}</a
       >`;
     }
-    return html`<button part="${kind}-button" class=${classes} type="button" ?disabled=${options.disabled} @click=${onClick}>${title}</button>`;
+    return html`<button part="${kind}-button" class=${classes} type="button" @click=${onClick}>${title}</button>`;
   }
 
   /** The close button of a dismissible flow (`props.dismissible` is not false); it skips the flow. */
