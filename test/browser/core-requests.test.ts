@@ -343,9 +343,16 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
   });
 
   it('loads an auto-mounted survey once the state names it, keeping its place before a lower-priority announcement', async () => {
+    // The user's one request (identified right after the tag) is held: nothing names the survey yet, so no chunk.
+    const held = env.proxy!.hold((r) => writesIn(r).some((write) => write.path === 'users'));
     const { page, chunks, errors } = await openChunkPage(
       chunkPage('<onboarding-banner flow="welcome"></onboarding-banner>', { after: `<script>Onboarding.identify('survey-user', { survey: true, news: true });</script>` }),
     );
+    await held.arrived;
+    await page.waitForTimeout(300);
+    expect(chunks).toEqual([]);
+    // Its answer names the survey: then, and only then, one more request, for the chunk.
+    held.release();
     // The survey (priority 5) opens first although the announcement needs no chunk.
     await expect.poll(() => page.locator('onboarding-survey [part="title"]').textContent(), { timeout: 10_000 }).toBe('How likely are you to recommend us?');
     expect(await page.locator('onboarding-announcement [part="base"]').count()).toBe(0);
