@@ -318,17 +318,32 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     }
   });
 
-  it('loads the form for an element a framework creates later, with its property set before it was defined', async () => {
+  it('loads the form for elements a framework creates later, keeping the properties set before they were defined', async () => {
     const { page, chunks } = await openChunkPage(chunkPage('<onboarding-banner flow="welcome"></onboarding-banner><div id="app"></div>'));
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(chunks).toEqual([]);
     await page.evaluate(() => {
-      const form = document.createElement('onboarding-form') as HTMLElement & { flow: string };
-      form.flow = 'signup';
-      document.querySelector('#app')!.append(form);
+      type Form = HTMLElement & { flow: string; strings: Record<string, string>; currentFlow: unknown };
+      // One by its slug with translated strings, one given the Flow object itself, both before the element exists.
+      const bySlug = document.createElement('onboarding-form') as Form;
+      bySlug.flow = 'signup';
+      bySlug.strings = { submit: 'Send it' };
+      const byObject = document.createElement('onboarding-form') as Form;
+      byObject.id = 'by-object';
+      byObject.currentFlow = window.Onboarding.getFlow('signup');
+      document.querySelector('#app')!.append(bySlug, byObject);
     });
-    await expect.poll(() => formTitle(page), { timeout: 10_000 }).toBe('About you');
-    expect(await page.locator('onboarding-form').getAttribute('flow')).toBe('signup');
+    await expect.poll(() => page.locator('onboarding-form[flow="signup"] [part="title"]').textContent(), { timeout: 10_000 }).toBe('About you');
+    expect(await page.locator('onboarding-form[flow="signup"] [part="primary-button"]').textContent()).toContain('Send it');
+    await expect.poll(() => page.locator('#by-object [part="title"]').textContent()).toBe('About you');
+    // It is the element's own property now: taking the Flow away again draws nothing.
+    const cleared = await page.evaluate(async () => {
+      const form = document.querySelector('#by-object') as HTMLElement & { currentFlow: unknown; updateComplete: Promise<boolean> };
+      form.currentFlow = undefined;
+      await form.updateComplete;
+      return form.shadowRoot!.querySelector('[part="base"]') === null;
+    });
+    expect(cleared).toBe(true);
     expect(paths(chunks)).toEqual(['/onboarding-form.js']);
     await page.close();
   });

@@ -33,7 +33,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
       try {
         provideChunkHost();
         const script = document.createElement('script');
-        script.src = new URL(`${tag}.js`, scriptSrc ?? location.href).href;
+        script.src = new URL(`${tag}.js`, scriptSrc || location.href).href;
         script.async = true;
         const value = nonce();
         if (value) script.nonce = value;

@@ -2,14 +2,11 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { BUTTON_ACTIONS, type ButtonAction } from '../../api/wire.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
-import { wantElement } from '../shared/on-demand.js';
+import { tagOf, wantElement } from '../shared/on-demand.js';
 import baseStyles from '../shared/base.styles.js';
 import styles from './flow.styles.js';
 
 type ActionName = Exclude<ButtonAction, false>;
-
-/** Every type but CUSTOM has an element named after it (`onboarding-checklist` for CHECKLIST, …). */
-const tagOf = (type: string) => `onboarding-${type.toLowerCase()}`;
 
 /**
  * @summary Renders a flow of any type by its type (`<onboarding-announcement>`, `-banner`, `-card`, `-checklist`,
@@ -55,8 +52,9 @@ export class OnboardingFlow extends OnboardingElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const flow = this.activeFlow;
-    const tag = flow && flow.type !== 'CUSTOM' ? tagOf(flow.type) : '';
-    const awaited = tag && !customElements.get(tag) && wantElement(tag, flow) ? tag : '';
+    const tag = flow ? tagOf(flow.type) : '';
+    // False for a tag that never loads on demand (CUSTOM's), and always in the ESM build, which defines every element.
+    const awaited = flow && !customElements.get(tag) && wantElement(tag, flow) ? tag : '';
     if (awaited && awaited !== this.#awaited) void customElements.whenDefined(awaited).then(() => this.requestUpdate());
     this.#awaited = awaited;
   }

@@ -2,11 +2,11 @@
 import { $flows } from '../../stores/flows.js';
 import { $elementOptions } from '../../stores/options.js';
 import { MODAL_TYPE_ORDER } from './modal-queue.js';
-import { wantElement } from './on-demand.js';
+import { tagOf, wantElement } from './on-demand.js';
 import { $placedFlows, autoMounted } from './placement.js';
 
 /** The auto-mounted types are the modal ones; each element is named after its type. */
-const TAGS = MODAL_TYPE_ORDER.map((type) => `onboarding-${type.toLowerCase()}`);
+const TAGS = MODAL_TYPE_ORDER.map(tagOf);
 
 /**
  * Keeps one element per eligible modal flow in the document, unless the page placed its own, auto-mount is off

@@ -1,5 +1,9 @@
 // How auto-mount and <onboarding-flow> ask for an element the script tag loads on demand (form, survey, tour).
+import type { FlowType } from '../../api/wire.js';
 import type { Flow } from '../../flows/flow.js';
+
+/** The element of a flow type: every type but CUSTOM has one named after it (`onboarding-checklist` for CHECKLIST, …). */
+export const tagOf = (type: FlowType): string => `onboarding-${type.toLowerCase()}`;
 
 /** Loads `tag`'s chunk (keeping a modal flow's place in the queue meanwhile); returns whether `tag` loads on demand. */
 type ElementLoader = (tag: string, flow?: Flow) => boolean;

@@ -24,6 +24,8 @@ export class OnboardingElement extends LitElement {
     theme: { reflect: true },
     strings: { attribute: false },
     variables: { attribute: false },
+    // Our own accessor; declared so a value set before the element was defined (a chunk still loading) is kept.
+    currentFlow: { attribute: false, noAccessor: true },
   };
 
   /** The element's own built-in strings (the form's and the survey's), beside the shared ones in strings.ts. */
