@@ -380,8 +380,9 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
   });
 
   it('reports a chunk that fails to load with its code, shows nothing for it, and holds nothing up', async () => {
-    // The script from a folder that has no chunks beside it.
+    // The script from a folder where the survey's chunk is missing (404) and the form's is a file that defines nothing.
     env.site.route('/broken/onboarding.js', () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL('../../dist/onboarding.js', import.meta.url)), 'utf8') }));
+    env.site.route('/broken/onboarding-form.js', () => ({ type: 'text/javascript', body: '// not the form chunk' }));
     const { page, chunks, errors } = await openChunkPage(
       chunkPage('<onboarding-form flow="signup"></onboarding-form><onboarding-flow flow="signup"><p>Custom</p></onboarding-flow>', {
         src: '/broken/onboarding.js',

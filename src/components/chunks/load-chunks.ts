@@ -37,7 +37,9 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
         script.async = true;
         const value = nonce();
         if (value) script.nonce = value;
-        script.onerror = () => fail(new Error(`Could not load ${script.src}; ${name}s are not shown.`));
+        // Loaded, a chunk has defined its element as it ran; one that did not (a page of HTML served in its place, a
+        // chunk of another build that threw) failed as surely as one that never came.
+        script.onload = script.onerror = () => customElements.get(tag) || fail(new Error(`Could not load ${script.src}; ${name}s are not shown.`));
         (document.head ?? document.documentElement).append(script);
       } catch (error) {
         fail(error);
