@@ -1,4 +1,4 @@
-// What the on-demand chunks (form, survey, tour) take from the script that loaded it: the same Lit, stores and shared element code.
+// What the on-demand chunks (form, survey, tour) take from the script that loaded them: the same Lit, stores and shared element code.
 import { css, html, nothing } from 'lit';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
