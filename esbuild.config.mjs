@@ -1,8 +1,8 @@
-// Build: the script-tag IIFE and its on-demand tour chunk, the ESM build for bundlers, the service's runnable build and
+// Build: the script-tag IIFE and its on-demand chunks (form, survey, tour), the ESM build for bundlers, the service's runnable build and
 // the dashboard, all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { build, transformSync } from 'esbuild';
 import ts from 'typescript';
 import { minify } from 'terser';
@@ -84,30 +84,70 @@ function squeezeCssPieces(texts) {
   return pieces;
 }
 
+/** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts. */
+const CHUNKS = ['form', 'survey', 'tour'];
+
 /**
- * The tour chunk takes Lit and the shared element code from the script that loaded it (src/components/tour/tour-host.ts),
- * so the page runs one Lit and one set of stores. Each import of those modules becomes a read of the host object; the
- * names each provides are read from tour-host.ts, so a name the chunk needs and the host lacks fails the build.
+ * What src/components/chunks/chunk-host.ts provides: for each module it imports from (by its specifier, with
+ * `../shared/x.js` as `shared/x`), each imported name (`default` for a default import) and its index in the host list.
  */
-function tourHost() {
-  const source = readFileSync('src/components/tour/tour-host.ts', 'utf8');
-  const provided = Object.fromEntries(
-    [...source.matchAll(/^\s+'?([\w./-]+)'?: \{ ([^}]*) \},$/gm)].map(([, key, names]) => [key, names.split(',').map((name) => name.trim().split(':')[0].trim())]),
-  );
+function hostProvides() {
+  const path = 'src/components/chunks/chunk-host.ts';
+  const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const imported = new Map();
+  let list;
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) && node.importClause && !node.importClause.isTypeOnly) {
+      const specifier = node.moduleSpecifier.text;
+      const key = specifier.startsWith('.') ? relative('src/components', join('src/components/chunks', specifier)).split(sep).join('/').replace(/\.js$/, '') : specifier;
+      if (node.importClause.name) imported.set(node.importClause.name.text, [key, 'default']);
+      for (const element of node.importClause.namedBindings?.elements ?? []) if (!element.isTypeOnly) imported.set(element.name.text, [key, (element.propertyName ?? element.name).text]);
+    }
+    if (ts.isArrayLiteralExpression(node)) list = node;
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  if (!list) throw new Error(`${path}: no host list found`);
+  const provided = {};
+  list.elements.forEach((element, index) => {
+    const [key, name] = imported.get(element.getText(file)) ?? [];
+    if (!key) throw new Error(`${path}: ${element.getText(file)} in the host list is not imported`);
+    (provided[key] ??= {})[name] = index;
+  });
+  return provided;
+}
+
+/**
+ * A chunk takes Lit and the shared element code from the script that loaded it (chunk-host.ts), so the page runs one
+ * Lit and one set of stores: each import of those modules becomes a read of the host list. An import of Lit, or of a
+ * module outside the chunk's own folder, that the host does not provide fails the build, so no chunk carries a second
+ * copy of Lit or of the stores.
+ */
+function chunkHost(name) {
+  const provided = hostProvides();
+  const components = resolve('src/components');
+  const own = join(components, name);
   return {
-    name: 'tour-host',
+    name: 'chunk-host',
     setup(b) {
-      b.onResolve({ filter: /^lit$|\/shared\/[\w.-]+\.js$/ }, (args) => {
-        const key = args.path.startsWith('lit') ? args.path : basename(args.path, '.js');
-        if (!provided[key]) return { errors: [{ text: `the tour chunk imports ${args.path}, which tour-host.ts does not provide` }] };
-        return { path: key, namespace: 'tour-host' };
+      b.onResolve({ filter: /^(lit|lit-html|lit-element|@lit\/.*)(\/.*)?$|^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        let key = args.path;
+        if (args.path.startsWith('.')) {
+          const target = resolve(args.resolveDir, args.path);
+          if (target.startsWith(own + sep)) return undefined;
+          key = relative(components, target).split(sep).join('/').replace(/\.js$/, '');
+        }
+        if (!provided[key]) return { errors: [{ text: `the ${name} chunk imports ${args.path}, which chunk-host.ts does not provide` }] };
+        return { path: key, namespace: 'chunk-host' };
       });
-      b.onLoad({ filter: /.*/, namespace: 'tour-host' }, (args) => {
-        const names = provided[args.path];
-        const host = `globalThis[Symbol.for('onboarding.tour-host')][${JSON.stringify(args.path)}]`;
-        const named = names.filter((name) => name !== 'default');
+      b.onLoad({ filter: /.*/, namespace: 'chunk-host' }, (args) => {
+        const names = Object.entries(provided[args.path]);
+        const read = (index) => `globalThis[Symbol.for('onboarding.chunk-host')][${index}]`;
+        const named = names.filter(([imported]) => imported !== 'default');
+        const fallback = names.find(([imported]) => imported === 'default');
         return {
-          contents: `const h = ${host};${named.length ? `export const { ${named.join(', ')} } = h;` : ''}${names.includes('default') ? 'export default h.default;' : ''}`,
+          contents: `${named.map(([imported, index]) => `export const ${imported} = ${read(index)};`).join('')}${fallback ? `export default ${read(fallback[1])};` : ''}`,
           loader: 'js',
         };
       });
@@ -136,7 +176,7 @@ const nodeShared = {
 };
 
 export const builds = {
-  /** dist/onboarding.js: minified IIFE for a <script> tag; sets window.Onboarding. The tour is not in it. */
+  /** dist/onboarding.js: minified IIFE for a <script> tag; sets window.Onboarding. The form, survey and tour are not in it. */
   iife: {
     ...browserShared,
     entryPoints: ['src/global.ts'],
@@ -146,17 +186,22 @@ export const builds = {
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [squeezeTemplates],
   },
-  /** dist/onboarding-tour.js: <onboarding-tour> and floating-ui, loaded by dist/onboarding.js from beside itself when needed. */
-  tour: {
-    ...browserShared,
-    entryPoints: ['src/components/tour/tour-chunk.ts'],
-    outfile: 'dist/onboarding-tour.js',
-    format: 'iife',
-    minify: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [tourHost(), squeezeTemplates],
-  },
-  /** dist/onboarding.mjs: ESM for bundler users, the tour included; lit and nanostores stay imports so apps share one copy. */
+  /** dist/onboarding-form.js, -survey.js, -tour.js (with floating-ui): loaded by dist/onboarding.js from beside itself when a page draws one. */
+  ...Object.fromEntries(
+    CHUNKS.map((name) => [
+      name,
+      {
+        ...browserShared,
+        entryPoints: [`src/components/${name}/${name}-chunk.ts`],
+        outfile: `dist/onboarding-${name}.js`,
+        format: 'iife',
+        minify: true,
+        define: { 'process.env.NODE_ENV': '"production"' },
+        plugins: [chunkHost(name), squeezeTemplates],
+      },
+    ]),
+  ),
+  /** dist/onboarding.mjs: ESM for bundler users, every element included; lit and nanostores stay imports so apps share one copy. */
   esm: {
     ...browserShared,
     entryPoints: ['src/index.ts'],
@@ -207,7 +252,7 @@ async function compress(file, module = false) {
 
 const selected =
   only === 'browser'
-    ? [builds.iife, builds.tour, builds.esm]
+    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), builds.esm]
     : only === 'server'
       ? [builds.server, builds.flows]
       : only === 'dashboard'

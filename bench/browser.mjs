@@ -35,25 +35,39 @@ const closing = (server) =>
     server.close(() => resolve());
   });
 
-/** Serves the built script files from dist/ and the pages given to `page(path, html)`. */
-export async function startSite() {
+/**
+ * Serves the built script, its chunks (`onboarding-form.js`, …) and the pages given to `page(path, html)`. Each chunk
+ * is answered `chunkLatencyMs` late, as from a CDN that far away, and recorded in `chunks` (path, arrival and answer
+ * times); the script itself is answered at once, as before every benchmark's clock starts.
+ */
+export async function startSite({ chunkLatencyMs = 0 } = {}) {
   const pages = new Map();
+  const chunks = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url, 'http://site').pathname;
-    if (['/onboarding.js', '/onboarding-tour.js'].includes(path)) {
-      response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' }).end(readFileSync(join(root, 'dist', path.slice(1))));
+    const file = /^\/onboarding(-[a-z]+)?\.js$/.exec(path);
+    if (file && existsSync(join(root, 'dist', path.slice(1)))) {
+      const body = readFileSync(join(root, 'dist', path.slice(1)));
+      const send = () => response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' }).end(body);
+      if (!file[1]) return send();
+      const seen = { path, at: Date.now(), answeredAt: 0 };
+      chunks.push(seen);
+      setTimeout(() => {
+        seen.answeredAt = Date.now();
+        send();
+      }, chunkLatencyMs);
       return;
     }
     const html = pages.get(path);
     response.writeHead(html ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html ?? 'not found');
   });
   const url = await listen(server);
-  return { url, page: (path, html) => pages.set(path, html), close: () => closing(server) };
+  return { url, chunks, page: (path, html) => pages.set(path, html), close: () => closing(server) };
 }
 
 /**
  * Forwards to `target`, answering each request (preflights included) `ms` later than the service did, as a
- * network with that round-trip time would. `requests` records each one: method, path and arrival time.
+ * network with that round-trip time would. `requests` records each one: method, path, arrival and answer times.
  */
 export async function startLatencyProxy(target, ms) {
   const upstream = new URL(target);
@@ -62,13 +76,19 @@ export async function startLatencyProxy(target, ms) {
     const chunks = [];
     incoming.on('data', (chunk) => chunks.push(chunk));
     incoming.on('end', () => {
-      requests.push({ method: incoming.method, path: incoming.url, at: Date.now() });
+      const seen = { method: incoming.method, path: incoming.url, at: Date.now(), answeredAt: 0 };
+      requests.push(seen);
       const upstreamRequest = forward(
         { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
         (answer) => {
           const body = [];
           answer.on('data', (chunk) => body.push(chunk));
-          answer.on('end', () => setTimeout(() => outgoing.writeHead(answer.statusCode, answer.headers).end(Buffer.concat(body)), ms));
+          answer.on('end', () =>
+            setTimeout(() => {
+              seen.answeredAt = Date.now();
+              outgoing.writeHead(answer.statusCode, answer.headers).end(Buffer.concat(body));
+            }, ms),
+          );
         },
       );
       upstreamRequest.on('error', () => incoming.socket.destroy());

@@ -1,8 +1,8 @@
-// Script-tag entry: sets window.Onboarding, registers the elements (the tour on demand), initialises from the tag's
-// data attributes, and replays what the async snippet queued.
+// Script-tag entry: sets window.Onboarding, registers the elements (form, survey and tour on demand), initialises from
+// the tag's data attributes, and replays what the async snippet queued.
 import { onboarding } from './sdk.js';
-import { registerElements } from './components/register.js';
-import { loadTourOnDemand } from './components/tour/load-tour.js';
+import { defineElements, SCRIPT_ELEMENTS } from './components/define.js';
+import { loadElementsOnDemand } from './components/chunks/load-chunks.js';
 import { $elementOptions } from './stores/options.js';
 import { reportError } from './core/report.js';
 import { drainSnippet, isSnippetStub } from './core/snippet.js';
@@ -19,8 +19,10 @@ const existing: unknown = window.Onboarding;
 // The script included twice: the first copy keeps running, the second does nothing.
 if (!existing || isSnippetStub(existing)) {
   window.Onboarding = onboarding;
-  registerElements();
-  loadTourOnDemand(script?.src, () => $elementOptions.get().nonce);
+  // Defining reads the tag's nonce, which the chunks' scripts get. Both run before init, so the chunk of an element
+  // already in the markup starts downloading before the first state read.
+  defineElements(customElements, SCRIPT_ELEMENTS);
+  loadElementsOnDemand(script?.src, () => $elementOptions.get().nonce);
   const publicKey = script?.dataset.publicKey;
   const apiUrl = script?.dataset.apiUrl;
   if (publicKey || apiUrl) {

@@ -24,7 +24,8 @@ export { OnboardingFlow } from './components/flow/flow.component.js';
 export { OnboardingForm } from './components/form/form.component.js';
 export { OnboardingSurvey } from './components/survey/survey.component.js';
 export { OnboardingTour } from './components/tour/tour.component.js';
-export { setStrings, DEFAULT_STRINGS, type OnboardingStrings } from './components/shared/strings.js';
+export { setStrings, type OnboardingStrings } from './components/shared/strings.js';
+export { DEFAULT_STRINGS } from './components/default-strings.js';
 export { MODAL_TYPE_ORDER } from './components/shared/modal-queue.js';
 export type { OnboardingActionDetail, OnboardingStepChangeDetail, ActionTrigger } from './components/shared/events.js';
 export { onboarding } from './sdk.js';
@@ -32,8 +33,8 @@ export { createApiClient, ApiError } from './api/client.js';
 export type * from './api/wire.js';
 
 /**
- * Defines every element, the tour included (a bundler splits it as it likes), and starts auto-mount. The script
- * tag build loads the tour on demand instead.
+ * Defines every element, the form, survey and tour included (a bundler splits them as it likes), and starts
+ * auto-mount. The script tag build loads those three on demand instead.
  */
 export function registerElements(registry: CustomElementRegistry | undefined = globalThis.customElements): void {
   register(registry, { ...ELEMENTS, 'onboarding-tour': OnboardingTour });

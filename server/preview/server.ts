@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FlowCatalog } from '../flows/catalog.js';
 import { FRAME_HTML, FRAME_JS, PAGE_HTML, PAGE_JS, PREVIEW_CSS } from './assets.js';
@@ -13,7 +14,7 @@ export interface PreviewOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
-  /** The script-tag build the frames load. @default dist/onboarding.js next to the service build */
+  /** The script-tag build the frames load, with its chunks beside it. @default dist/onboarding.js next to the service build */
   script?: string;
 }
 
@@ -72,6 +73,9 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       response.writeHead(405, { Allow: 'GET' }).end();
       return;
     }
+    // The chunks the script loads from beside itself (onboarding-form.js, …), from beside the script file.
+    const chunk = /^\/preview\/(onboarding-[a-z]+\.js)$/.exec(path)?.[1];
+    if (chunk && script && existsSync(join(dirname(script), chunk))) return send(response, 'text/javascript; charset=utf-8', readFileSync(join(dirname(script), chunk)));
     switch (path) {
       case '/':
         response.writeHead(302, { Location: '/preview/' }).end();

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { HttpProblem } from '../shared/problem.js';
 
 export interface ScriptBuild {
-  /** A content hash of onboarding.js: the path segment under which this build is cached for good. */
+  /** A content hash of onboarding.js and its chunks: the path segment under which this build is cached for good. */
   build: string;
   /** `sha384-…`, for the script tag's `integrity` attribute. */
   integrity: string;
@@ -35,8 +35,11 @@ export function loadScriptBuild(folder = distFolder()): ScriptBuild | undefined 
     files.set(name, { body, type: name.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8', etag });
   }
   const main = files.get('onboarding.js')!.body;
+  // Every file in the hash: a chunk that changes while onboarding.js does not must not be served from a cached build.
+  const hash = createHash('sha256');
+  for (const name of [...files.keys()].sort()) hash.update(`${name}\0`).update(files.get(name)!.body);
   return {
-    build: createHash('sha256').update(main).digest('hex').slice(0, 12),
+    build: hash.digest('hex').slice(0, 12),
     integrity: `sha384-${createHash('sha384').update(main).digest('base64')}`,
     files,
   };

@@ -111,6 +111,7 @@ const FLOWS: FlowFile[] = [
   { slug: 'css-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('css'), data: { steps: [{ id: 'a', title: 'Styled announcement' }] } },
   { slug: 'csp-banner', type: 'BANNER', targetingLogic: hostile('csp'), data: { steps: [{ id: 'b', title: 'CSP banner', primaryButton: { title: 'OK' } }] } },
   { slug: 'csp-tour', type: 'TOUR', targetingLogic: hostile('csp'), data: { props: { spotlight: true }, steps: [{ id: 't', title: 'CSP tour', selector: '#target' }] } },
+  { slug: 'csp-form', type: 'FORM', targetingLogic: hostile('csp'), data: { steps: [{ id: 'f', title: 'CSP form', fields: [{ id: 'name', type: 'text', label: 'Name' }] }] } },
   {
     slug: 'variables-banner',
     type: 'BANNER',
@@ -300,8 +301,9 @@ describe('a page with hostile global CSS in Chromium', () => {
 });
 
 describe('a strict CSP page in Chromium', () => {
-  const policy = (service: string) =>
-    `default-src 'none'; script-src 'self' 'nonce-n0nce'; style-src 'nonce-n0nce'; connect-src ${service}; img-src 'self'`;
+  // `self` names the script's origin; without it, only the nonce lets the script and the chunks it adds run.
+  const policy = (service: string, self: boolean) =>
+    `default-src 'none'; script-src ${self ? "'self' " : ''}'nonce-n0nce'; style-src 'nonce-n0nce'; connect-src ${service}; img-src 'self'`;
 
   async function cspPage(userId: string, path: string, withoutConstructableSheets: boolean) {
     const page = await env.browser.context.newPage();
@@ -317,9 +319,10 @@ describe('a strict CSP page in Chromium', () => {
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CSP</title></head><body>
         <button id="target">Target</button>
         <onboarding-banner flow="csp-banner"></onboarding-banner>
+        <onboarding-form flow="csp-form"></onboarding-form>
         <script src="/onboarding.js" nonce="n0nce" data-public-key="${PUBLIC_KEY}" data-api-url="${env.service.url}"></script>
       </body></html>`,
-      { 'Content-Security-Policy': policy(env.service.url) },
+      { 'Content-Security-Policy': policy(env.service.url, !withoutConstructableSheets) },
     );
     await page.goto(`${env.site.url}${path}`);
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'csp' }), userId);
@@ -328,30 +331,33 @@ describe('a strict CSP page in Chromium', () => {
 
   async function styled(page: Page) {
     await page.locator('onboarding-banner [part="base"]').waitFor();
+    await page.locator('onboarding-form [part="base"]').waitFor();
     await expect.poll(() => openModal(page)).toBe('csp-tour');
     return page.evaluate(() => {
       const banner = document.querySelector('onboarding-banner')!.shadowRoot!.querySelector('[part="base"]')!;
       const tour = document.querySelector('onboarding-tour')!.shadowRoot!;
       const tip = tour.querySelector('[part="base"]')!.getBoundingClientRect();
+      const form = document.querySelector('onboarding-form')!.shadowRoot!.querySelector('[part="base"]')!;
       const target = document.querySelector('#target')!.getBoundingClientRect();
       return {
         banner: getComputedStyle(banner).backgroundColor,
         anchored: Math.abs(tip.top - (target.bottom + 12)) < 2,
         spotlight: tour.querySelector('[part="spotlight"]')!.getBoundingClientRect().width > 0,
+        form: getComputedStyle(form).display,
       };
     });
   }
 
   it('renders styled, positioned elements with no violation and no unsafe-inline', async () => {
     const { page, violations } = await cspPage(newUserId('csp'), '/csp.html', false);
-    expect(await styled(page)).toEqual({ banner: 'rgb(238, 241, 251)', anchored: true, spotlight: true });
+    expect(await styled(page)).toEqual({ banner: 'rgb(238, 241, 251)', anchored: true, spotlight: true, form: 'grid' });
     expect(violations).toEqual([]);
     await page.close();
   });
 
   it('styles through <style nonce> where constructable stylesheets are missing', async () => {
     const { page, violations } = await cspPage(newUserId('csp-nonce'), '/csp-nonce.html', true);
-    expect(await styled(page)).toEqual({ banner: 'rgb(238, 241, 251)', anchored: true, spotlight: true });
+    expect(await styled(page)).toEqual({ banner: 'rgb(238, 241, 251)', anchored: true, spotlight: true, form: 'grid' });
     expect(await page.evaluate(() => document.querySelector('onboarding-banner')!.shadowRoot!.querySelector('style')?.nonce)).toBe('n0nce');
     expect(violations).toEqual([]);
     await page.close();

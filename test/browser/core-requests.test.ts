@@ -1,4 +1,6 @@
-// In real Chromium, counted through the loopback proxy: what the script asks of the service, and how often (issues 8 and 10).
+// In real Chromium, counted through the loopback proxy: what the script asks of the service and of its folder, and how often (issues 8, 10 and 23).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
@@ -191,25 +193,215 @@ describe('requests on a customer’s page (issue 10)', () => {
   });
 });
 
-describe('the tour chunk (issue 10)', () => {
-  const chunkRequests = (page: Page) => {
-    const seen: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('onboarding-tour.js')) seen.push(request.url());
-    });
-    return seen;
-  };
+/** A FORM every visitor gets while the chunk tests run; a survey and an announcement for users whose properties ask. */
+const CHUNK_FLOWS: Record<string, string> = {
+  'd-signup.yaml': `
+slug: signup
+name: Sign up
+type: FORM
+data:
+  steps:
+    - id: about
+      title: About you
+      fields:
+        - { id: name, type: text, label: Your name, required: true }
+`,
+  'e-pulse.yaml': `
+slug: pulse
+name: Pulse
+type: SURVEY
+targetingLogic: "has(user.properties.survey) && user.properties.survey == true"
+data:
+  props: { priority: 5 }
+  steps:
+    - id: score
+      title: How likely are you to recommend us?
+`,
+  'f-news.yaml': `
+slug: news
+name: News
+type: ANNOUNCEMENT
+targetingLogic: "has(user.properties.news) && user.properties.news == true"
+data:
+  steps:
+    - id: note
+      title: Something new
+`,
+};
 
-  it('is not loaded while no tour is open for the user and no tour element is placed', async () => {
-    const page = await env.browser.context.newPage();
-    const chunks = chunkRequests(page);
-    env.site.page('/no-tour.html', bannerPage());
-    await page.goto(`${env.site.url}/no-tour.html`);
+/** The chunks a page asked for, as paths, with when each request left (epoch ms, the proxy's clock). */
+function chunkRequests(page: Page): Array<{ url: string; path: string; at: number }> {
+  const seen: Array<{ url: string; path: string; at: number }> = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (/\/onboarding-[a-z]+\.js$/.test(path)) seen.push({ url: request.url(), path, at: Date.now() });
+  });
+  return seen;
+}
+const paths = (seen: Array<{ path: string }>) => seen.map((request) => request.path);
+
+/** A page with `body`, the script (from `src`), and the error codes the script reported in `window.codes`. */
+const chunkPage = (body: string, { src = '/onboarding.js', tag = '', after = '' } = {}) => `<!doctype html><html><body>
+  <script>
+    localStorage.clear();
+    window.codes = [];
+    document.addEventListener('onboarding-step-change', (event) => {
+      if (event.detail.flow && !window.drawnAt) window.drawnAt = Date.now();
+    });
+  </script>
+  ${body}
+  <script src="${src}" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}" ${tag}></script>
+  <script>Onboarding.on('error', ({ code }) => window.codes.push(code));</script>
+  ${after}
+</body></html>`;
+
+async function openChunkPage(html: string) {
+  const page = await env.browser.context.newPage();
+  page.setDefaultTimeout(8000);
+  const chunks = chunkRequests(page);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const since = env.proxy!.requests.length;
+  const path = `/chunks-${++pages}.html`;
+  env.site.page(path, html);
+  await page.goto(`${env.site.url}${path}`);
+  return { page, chunks, errors, since };
+}
+
+const codes = (page: Page) => page.evaluate(() => (window as unknown as { codes: string[] }).codes);
+const formTitle = (page: Page) => page.locator('onboarding-form [part="title"]').textContent();
+
+describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () => {
+  beforeAll(async () => {
+    for (const [file, yaml] of Object.entries(CHUNK_FLOWS)) await env.service.writeFlow(file, yaml);
+  });
+  afterAll(async () => {
+    for (const file of Object.keys(CHUNK_FLOWS)) await env.service.removeFlow(file);
+  });
+
+  it('downloads none on a page that draws no form, survey or tour, even with such flows eligible', async () => {
+    // Eligible: the form (nobody placed one), the survey and the announcement, with auto-mount off; and no tour.
+    const { page, chunks, errors } = await openChunkPage(chunkPage('<onboarding-banner flow="welcome"></onboarding-banner>', { tag: 'data-auto-mount="false"' }));
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
-    await page.evaluate(() => window.Onboarding.identify('no-tour-user', { tour: false }));
+    await page.evaluate(() => window.Onboarding.identify('no-chunk-user', { tour: false, survey: true, news: true }));
+    await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('pulse')?.isVisible)).toBe(true);
+    expect(await page.evaluate(() => Boolean(window.Onboarding.getFlow('signup')))).toBe(true);
     await page.waitForTimeout(300);
     expect(chunks).toEqual([]);
-    expect(await page.evaluate(() => customElements.get('onboarding-tour'))).toBeUndefined();
+    expect(await page.evaluate(() => ['onboarding-form', 'onboarding-survey', 'onboarding-tour'].map((tag) => Boolean(customElements.get(tag))))).toEqual([false, false, false]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('starts the chunk of a form in the markup at once, in parallel with the first state read', async () => {
+    // Before the script tag and after it: either way the chunk is asked for while the read is still unanswered.
+    for (const [where, html] of [
+      ['before', chunkPage('<onboarding-form flow="signup"></onboarding-form>')],
+      ['after', chunkPage('', { after: '<onboarding-form flow="signup"></onboarding-form>' })],
+    ] as const) {
+      const held = env.proxy!.hold(isStateRead);
+      const { page, chunks, since, errors } = await openChunkPage(html);
+      await held.arrived;
+      await expect.poll(() => paths(chunks), { message: where }).toEqual(['/onboarding-form.js']);
+      await page.waitForFunction(() => Boolean(customElements.get('onboarding-form')));
+      expect(await page.locator('onboarding-form [part="base"]').count()).toBe(0);
+      held.release();
+      await expect.poll(() => formTitle(page), { timeout: 10_000 }).toBe('About you');
+      const drawn = (await drawnAt(page))!;
+      // One round trip: one state read and the chunk, both sent before the read was answered.
+      const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
+      expect(before.map(isStateRead), where).toEqual([true]);
+      expect(chunks[0]!.at - before[0]!.at, where).toBeLessThan(1000);
+      expect(paths(chunks)).toEqual(['/onboarding-form.js']);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('loads the form for elements a framework creates later, keeping the properties set before they were defined', async () => {
+    const { page, chunks } = await openChunkPage(chunkPage('<onboarding-banner flow="welcome"></onboarding-banner><div id="app"></div>'));
+    await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(chunks).toEqual([]);
+    await page.evaluate(() => {
+      type Form = HTMLElement & { flow: string; strings: Record<string, string>; currentFlow: unknown };
+      // One by its slug with translated strings, one given the Flow object itself, both before the element exists.
+      const bySlug = document.createElement('onboarding-form') as Form;
+      bySlug.flow = 'signup';
+      bySlug.strings = { submit: 'Send it' };
+      const byObject = document.createElement('onboarding-form') as Form;
+      byObject.id = 'by-object';
+      byObject.currentFlow = window.Onboarding.getFlow('signup');
+      document.querySelector('#app')!.append(bySlug, byObject);
+    });
+    await expect.poll(() => page.locator('onboarding-form[flow="signup"] [part="title"]').textContent(), { timeout: 10_000 }).toBe('About you');
+    expect(await page.locator('onboarding-form[flow="signup"] [part="primary-button"]').textContent()).toContain('Send it');
+    await expect.poll(() => page.locator('#by-object [part="title"]').textContent()).toBe('About you');
+    // It is the element's own property now: taking the Flow away again draws nothing.
+    const cleared = await page.evaluate(async () => {
+      const form = document.querySelector('#by-object') as HTMLElement & { currentFlow: unknown; updateComplete: Promise<boolean> };
+      form.currentFlow = undefined;
+      await form.updateComplete;
+      return form.shadowRoot!.querySelector('[part="base"]') === null;
+    });
+    expect(cleared).toBe(true);
+    expect(paths(chunks)).toEqual(['/onboarding-form.js']);
+    await page.close();
+  });
+
+  it('loads the form chunk when an <onboarding-flow> turns out to show a FORM, and draws it inside', async () => {
+    const { page, chunks } = await openChunkPage(chunkPage('<onboarding-flow flow="signup"><p id="custom">Only for CUSTOM flows</p></onboarding-flow>'));
+    await expect.poll(() => page.locator('onboarding-flow onboarding-form [part="title"]').textContent(), { timeout: 10_000 }).toBe('About you');
+    expect(paths(chunks)).toEqual(['/onboarding-form.js']);
+    // The slot is for CUSTOM flows: the page's own content stays hidden (while the chunk loads too: see the failing chunk below).
+    expect(await page.locator('#custom').isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it('loads an auto-mounted survey once the state names it, keeping its place before a lower-priority announcement', async () => {
+    // The user's one request (identified right after the tag) is held: nothing names the survey yet, so no chunk.
+    const held = env.proxy!.hold((r) => writesIn(r).some((write) => write.path === 'users'));
+    const { page, chunks, errors } = await openChunkPage(
+      chunkPage('<onboarding-banner flow="welcome"></onboarding-banner>', { after: `<script>Onboarding.identify('survey-user', { survey: true, news: true });</script>` }),
+    );
+    await held.arrived;
+    await page.waitForTimeout(300);
+    expect(chunks).toEqual([]);
+    // Its answer names the survey: then, and only then, one more request, for the chunk.
+    held.release();
+    // The survey (priority 5) opens first although the announcement needs no chunk.
+    await expect.poll(() => page.locator('onboarding-survey [part="title"]').textContent(), { timeout: 10_000 }).toBe('How likely are you to recommend us?');
+    expect(await page.locator('onboarding-announcement [part="base"]').count()).toBe(0);
+    expect(paths(chunks)).toEqual(['/onboarding-survey.js']);
+    await page.locator('onboarding-survey [part="close-button"]').click();
+    await expect.poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Something new');
+    expect(paths(chunks)).toEqual(['/onboarding-survey.js']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('reports a chunk that fails to load with its code, shows nothing for it, and holds nothing up', async () => {
+    // The script from a folder where the survey's chunk is missing (404) and the form's is a file that defines nothing.
+    env.site.route('/broken/onboarding.js', () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL('../../dist/onboarding.js', import.meta.url)), 'utf8') }));
+    env.site.route('/broken/onboarding-form.js', () => ({ type: 'text/javascript', body: '// not the form chunk' }));
+    const { page, chunks, errors } = await openChunkPage(
+      chunkPage('<onboarding-form flow="signup"></onboarding-form><onboarding-flow flow="signup"><p>Custom</p></onboarding-flow>', {
+        src: '/broken/onboarding.js',
+        after: `<script>Onboarding.identify('broken-user', { survey: true, news: true });</script>`,
+      }),
+    );
+    // The survey outranks the announcement, but its chunk never comes: the announcement opens at once all the same
+    // (well before the 3 s a loading chunk may keep the slot).
+    await expect.poll(() => codes(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['form-failed', 'survey-failed']));
+    const failedAt = Date.now();
+    await expect.poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Something new');
+    expect(Date.now() - failedAt).toBeLessThan(1500);
+    expect((await codes(page)).filter((code) => code.endsWith('-failed')).sort()).toEqual(['form-failed', 'survey-failed']);
+    expect(paths(chunks).sort()).toEqual(['/broken/onboarding-form.js', '/broken/onboarding-survey.js']);
+    // Nothing drawn for the form, in its element or in <onboarding-flow>, and no survey mounted.
+    expect(await page.evaluate(() => document.querySelector('onboarding-form')!.shadowRoot)).toBeNull();
+    expect(await page.locator('onboarding-flow p').isVisible()).toBe(false);
+    expect(await page.locator('onboarding-survey').count()).toBe(0);
+    expect(errors).toEqual([]);
     await page.close();
   });
 
@@ -220,7 +412,7 @@ describe('the tour chunk (issue 10)', () => {
     await page.goto(`${env.site.url}/tour.html`);
     await page.evaluate(() => window.Onboarding.identify('tour-user', { tour: true }));
     await expect.poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 10_000 }).toBe('Look here');
-    expect(chunks).toEqual([`${env.site.url}/onboarding-tour.js`]);
+    expect(chunks.map((request) => request.url)).toEqual([`${env.site.url}/onboarding-tour.js`]);
     await page.close();
   });
 
@@ -233,7 +425,7 @@ describe('the tour chunk (issue 10)', () => {
     expect(chunks).toEqual([]);
     await page.evaluate(() => document.body.append(Object.assign(document.createElement('div'), { innerHTML: '<onboarding-tour flow="guided"></onboarding-tour>' })));
     await expect.poll(() => page.evaluate(() => Boolean(customElements.get('onboarding-tour'))), { timeout: 10_000 }).toBe(true);
-    expect(chunks).toHaveLength(1);
+    expect(paths(chunks)).toEqual(['/onboarding-tour.js']);
     await page.close();
   });
 });

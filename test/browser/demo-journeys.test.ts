@@ -303,6 +303,11 @@ describe('the demo, one visitor through it', () => {
     const frame = preview.frameLocator('iframe[data-slug="upgrade-banner"][data-mode="light"]');
     await poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
     expect(await preview.locator('iframe').count()).toBe(8 * 3);
+    // The form, the survey and the tour come from the script's chunks, which the preview serves beside it.
+    for (const [slug, tag] of [['team-profile', 'onboarding-form'], ['nps', 'onboarding-survey'], ['product-tour', 'onboarding-tour']]) {
+      const chunkFrame = preview.frameLocator(`iframe[data-slug="${slug}"][data-mode="light"]`);
+      await poll(() => chunkFrame.locator(`${tag} [part="title"]`).count()).toBeGreaterThan(0);
+    }
     await preview.waitForTimeout(500);
     const file = join(flowsDir, 'upgrade-banner.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('You are on the <b>Free</b> plan', 'Pro is 20% off this week'));

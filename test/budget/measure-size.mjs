@@ -1,4 +1,4 @@
-// `npm run size`: prints the minified, gzip and brotli bytes of each script-tag file (dist/onboarding.js and its tour chunk) against the budgets in package.json.
+// `npm run size`: prints the minified, gzip and brotli bytes of each script-tag file (dist/onboarding.js and the chunks it loads on demand) against the budgets in package.json.
 import { readFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
 import { registerElements } from '../../src/index.js';
-import { $activeModal, releaseModal, requestModal } from '../../src/components/shared/modal-queue.js';
+import { $activeModal, holdModal, releaseModal, requestModal } from '../../src/components/shared/modal-queue.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import { deepQuery } from '../../src/components/tour/deep-query.js';
 import type { OnboardingAnnouncement } from '../../src/components/announcement/announcement.component.js';
@@ -42,6 +42,32 @@ describe('the modal queue', () => {
     releaseModal('c');
     await tick();
     expect($activeModal.get()).toBe('d');
+  });
+
+  it('keeps a loading flow its place: what it outranks waits, what outranks it opens, and its release frees the slot', async () => {
+    // A survey of priority 5 whose element is still loading, then an announcement and a tour.
+    const release = holdModal('SURVEY', 5);
+    requestModal('a', 'ANNOUNCEMENT', 0);
+    await tick();
+    expect($activeModal.get()).toBeNull();
+    requestModal('b', 'TOUR', 9);
+    await tick();
+    expect($activeModal.get()).toBe('b');
+    releaseModal('b');
+    await tick();
+    expect($activeModal.get()).toBeNull();
+    release();
+    release();
+    await tick();
+    expect($activeModal.get()).toBe('a');
+  });
+
+  it('lets an equal-priority announcement open while a survey or tour loads, as the order puts it first', async () => {
+    const releases = [holdModal('SURVEY', undefined), holdModal('TOUR', 0)];
+    requestModal('a', 'ANNOUNCEMENT', undefined);
+    await tick();
+    expect($activeModal.get()).toBe('a');
+    for (const release of releases) release();
   });
 });
 

@@ -1,7 +1,10 @@
 // What a deployment relies on: the script served by the service with its integrity, health checks, and 404 for unknown paths.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScriptBuild } from '../../server/routes/script.js';
 import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
 
 let service: TestService;
@@ -36,6 +39,33 @@ describe('the script, served by the service', () => {
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type')).toContain('application/problem+json');
       expect(await response.json()).toMatchObject({ status: 404 });
+    }
+  });
+});
+
+describe('the chunks beside the script, served by the service', () => {
+  it('serves each chunk under the same build, whose hash changes when only a chunk does', async () => {
+    for (const chunk of ['onboarding-form.js', 'onboarding-survey.js', 'onboarding-tour.js']) {
+      const response = await fetch(`${service.url}/script/${service.script!.build}/${chunk}`);
+      expect(response.status, chunk).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(new URL(`../../dist/${chunk}`, import.meta.url))), chunk).toBe(true);
+    }
+    // Two folders with the same onboarding.js and another form chunk are two builds.
+    const folder = (form: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'onboarding-build-'));
+      copyFileSync(new URL('../../dist/onboarding.js', import.meta.url), join(dir, 'onboarding.js'));
+      writeFileSync(join(dir, 'onboarding-form.js'), form);
+      return dir;
+    };
+    const [one, two] = [folder('/* one */'), folder('/* two */')];
+    try {
+      const [a, b] = [loadScriptBuild(one)!, loadScriptBuild(two)!];
+      expect(a.integrity).toBe(b.integrity);
+      expect(a.build).not.toBe(b.build);
+      expect(loadScriptBuild(one)!.build).toBe(a.build);
+    } finally {
+      for (const dir of [one, two]) rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 // A loopback site on its own port that serves test pages and the built script, so API calls are cross-origin.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 
@@ -33,7 +33,8 @@ export async function startStaticSite(): Promise<StaticSite> {
       response.writeHead(answer.status ?? 200, { 'Content-Type': answer.type ?? 'application/json', 'Cache-Control': 'no-store' }).end(answer.body);
       return;
     }
-    if (['/onboarding.js', '/onboarding.js.map', '/onboarding-tour.js', '/onboarding-tour.js.map', '/onboarding.mjs'].includes(path)) {
+    // The script, its on-demand chunks (onboarding-form.js, …) and the ESM build, with their source maps.
+    if (/^\/onboarding(-[a-z]+)?\.(js|mjs)(\.map)?$/.test(path) && existsSync(dist(path.slice(1)))) {
       const type = path.endsWith('.map') ? 'application/json' : 'text/javascript';
       response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(readFileSync(dist(path.slice(1))));
       return;

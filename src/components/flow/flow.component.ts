@@ -2,6 +2,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { BUTTON_ACTIONS, type ButtonAction } from '../../api/wire.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
+import { tagOf, wantElement } from '../shared/on-demand.js';
 import baseStyles from '../shared/base.styles.js';
 import styles from './flow.styles.js';
 
@@ -30,6 +31,8 @@ export class OnboardingFlow extends OnboardingElement {
 
   #stamped: Element | undefined;
   #inner: OnboardingElement | undefined;
+  /** The element tag this flow waits for while the script tag loads it on demand (form, survey, tour). */
+  #awaited = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -44,6 +47,16 @@ export class OnboardingFlow extends OnboardingElement {
   protected override isShowing(): boolean {
     // A typed flow is tracked by the element it renders; only a CUSTOM flow is this element's own.
     return this.currentFlow?.type === 'CUSTOM' && super.isShowing();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const flow = this.activeFlow;
+    const tag = flow ? tagOf(flow.type) : '';
+    // False for a tag that never loads on demand (CUSTOM's), and always in the ESM build, which defines every element.
+    const awaited = flow && !customElements.get(tag) && wantElement(tag, flow) ? tag : '';
+    if (awaited && awaited !== this.#awaited) void customElements.whenDefined(awaited).then(() => this.requestUpdate());
+    this.#awaited = awaited;
   }
 
   protected override firstUpdated(changed: PropertyValues): void {
@@ -91,8 +104,9 @@ export class OnboardingFlow extends OnboardingElement {
   override render() {
     const flow = this.currentFlow;
     if (!flow) return nothing;
-    // Every type but CUSTOM has an element named after it (`onboarding-checklist` for CHECKLIST, …).
-    const tag = `onboarding-${flow.type.toLowerCase()}`;
+    const tag = tagOf(flow.type);
+    // Nothing while the element loads, and nothing if it never does.
+    if (this.#awaited) return nothing;
     if (flow.type === 'CUSTOM' || !customElements.get(tag)) return this.activeFlow ? html`<slot></slot>` : nothing;
     if (this.#inner?.localName !== tag) {
       this.#inner = document.createElement(tag) as OnboardingElement;

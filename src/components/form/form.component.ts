@@ -4,6 +4,7 @@ import type { FormField } from '../../api/wire.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
 import { fieldData, validateField, type FieldValue } from './validate.js';
+import { FORM_STRINGS } from './form.strings.js';
 import styles from './form.styles.js';
 
 /**
@@ -40,6 +41,7 @@ import styles from './form.styles.js';
 export class OnboardingForm extends OnboardingElement {
   static override styles = [baseStyles, styles];
   static override properties = { values: { state: true }, touched: { state: true } };
+  static override ownStrings = FORM_STRINGS;
 
   #stepId: string | undefined;
 

@@ -63,4 +63,9 @@ export default css`
     color: var(--_danger);
     font-size: 0.9em;
   }
+  /* Submit stays disabled while a field is invalid. */
+  .button:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+  }
 `;

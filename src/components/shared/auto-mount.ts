@@ -1,14 +1,12 @@
 // Auto-mount: eligible ANNOUNCEMENT, TOUR and SURVEY flows get an element at the end of <body> without any markup.
-import type { FlowType } from '../../api/wire.js';
 import { $flows } from '../../stores/flows.js';
 import { $elementOptions } from '../../stores/options.js';
+import { MODAL_TYPE_ORDER } from './modal-queue.js';
+import { tagOf, wantElement } from './on-demand.js';
 import { $placedFlows, autoMounted } from './placement.js';
 
-const TAGS: Partial<Record<FlowType, string>> = {
-  ANNOUNCEMENT: 'onboarding-announcement',
-  TOUR: 'onboarding-tour',
-  SURVEY: 'onboarding-survey',
-};
+/** The auto-mounted types are the modal ones; each element is named after its type. */
+const TAGS = MODAL_TYPE_ORDER.map(tagOf);
 
 /**
  * Keeps one element per eligible modal flow in the document, unless the page placed its own, auto-mount is off
@@ -21,10 +19,12 @@ export function startAutoMount(doc: Document = document): () => void {
     const placed = $placedFlows.get();
     const wanted = new Map<string, string>();
     for (const flow of Object.values($flows.get())) {
-      const tag = TAGS[flow.type];
+      const tag = TAGS[MODAL_TYPE_ORDER.indexOf(flow.type)];
       if (!tag || autoMount === false || (Array.isArray(autoMount) && !autoMount.includes(flow.slug))) continue;
       if (!flow.isVisible || flow.isCompleted || flow.isSkipped || placed[flow.slug]) continue;
       wanted.set(flow.slug, tag);
+      // The script tag loads tours and surveys on demand: this flow is a reason to.
+      if (!doc.defaultView?.customElements.get(tag)) wantElement(tag, flow);
     }
     for (const [slug, element] of mounted) {
       if (wanted.get(slug) === element.localName) continue;
@@ -42,8 +42,8 @@ export function startAutoMount(doc: Document = document): () => void {
     }
   };
   const stops = [$flows.listen(sync), $elementOptions.listen(sync), $placedFlows.listen(sync)];
-  // An element defined later (the tour, loaded on demand) is mounted once it is.
-  for (const tag of Object.values(TAGS)) if (!doc.defaultView?.customElements.get(tag)) void doc.defaultView?.customElements.whenDefined(tag).then(sync);
+  // An element defined later (the tour or the survey, loaded on demand) is mounted once it is.
+  for (const tag of TAGS) if (!doc.defaultView?.customElements.get(tag)) void doc.defaultView?.customElements.whenDefined(tag).then(sync);
   if (!doc.body) doc.addEventListener('DOMContentLoaded', sync, { once: true });
   sync();
   return () => {

@@ -106,10 +106,6 @@ export default css`
     background: transparent;
     color: var(--_accent);
   }
-  .button:disabled {
-    opacity: 0.55;
-    cursor: not-allowed;
-  }
   .close {
     flex: none;
     display: inline-flex;
@@ -139,17 +135,6 @@ export default css`
     max-width: 100%;
     height: auto;
     border-radius: calc(var(--_radius) - 2px);
-  }
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    margin: -1px;
-    padding: 0;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
-    border: 0;
   }
   @media (prefers-reduced-motion: reduce) {
     *,

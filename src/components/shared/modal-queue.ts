@@ -14,6 +14,8 @@ interface Claim {
   type: FlowType;
   priority: number;
   seq: number;
+  /** A place kept for a flow whose element is still loading: it ranks like a claim but never opens. */
+  held?: true;
 }
 
 const claims = new Map<string, Claim>();
@@ -27,14 +29,13 @@ function rank(a: Claim, b: Claim): number {
   return b.priority - a.priority || MODAL_TYPE_ORDER.indexOf(a.type) - MODAL_TYPE_ORDER.indexOf(b.type) || a.seq - b.seq;
 }
 
-/** Holds on the slot: while one is in place, nothing opens (the tour chunk is loading). */
-let holds = 0;
+const numeric = (priority: unknown) => (typeof priority === 'number' && Number.isFinite(priority) ? priority : 0);
 
 function grant(): void {
   scheduled = false;
-  if ($activeModal.get() !== null || holds > 0) return;
+  if ($activeModal.get() !== null) return;
   const next = [...claims.values()].sort(rank)[0];
-  if (next) $activeModal.set(next.slug);
+  if (next && !next.held) $activeModal.set(next.slug);
 }
 
 // Granting waits a task so every flow that became eligible in the same store update is ranked together.
@@ -47,7 +48,7 @@ function schedule(): void {
 /** Asks for the slot; the element opens when `$activeModal` names its slug. */
 export function requestModal(slug: string, type: FlowType, priority: unknown): void {
   if (claims.has(slug)) return;
-  claims.set(slug, { slug, type, priority: typeof priority === 'number' && Number.isFinite(priority) ? priority : 0, seq: seq++ });
+  claims.set(slug, { slug, type, priority: numeric(priority), seq: seq++ });
   schedule();
 }
 
@@ -60,14 +61,15 @@ export function releaseModal(slug: string): void {
   }
 }
 
-/** Keeps the slot from being given until the returned function is called (once), so a flow still loading keeps its place. */
-export function holdModal(): () => void {
-  holds++;
-  let held = true;
+/**
+ * Keeps a place in the queue for a flow whose element is still loading (an on-demand chunk), until the returned
+ * function is called: nothing it outranks opens meanwhile, and a flow that outranks it opens at once.
+ */
+export function holdModal(type: FlowType, priority: unknown): () => void {
+  // Starts with NUL, which no flow file's slug holds.
+  const key = `\0${seq}`;
+  claims.set(key, { slug: key, type, priority: numeric(priority), seq: seq++, held: true });
   return () => {
-    if (!held) return;
-    held = false;
-    holds--;
-    schedule();
+    if (claims.delete(key)) schedule();
   };
 }

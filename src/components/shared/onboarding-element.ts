@@ -24,7 +24,12 @@ export class OnboardingElement extends LitElement {
     theme: { reflect: true },
     strings: { attribute: false },
     variables: { attribute: false },
+    // Our own accessor; declared so a value set before the element was defined (a chunk still loading) is kept.
+    currentFlow: { attribute: false, noAccessor: true },
   };
+
+  /** The element's own built-in strings (the form's and the survey's), beside the shared ones in strings.ts. */
+  static ownStrings: Partial<OnboardingStrings> = {};
 
   // One click rebuilds one Flow object; only the elements showing that flow render again.
   readonly #flowStore = new StoreController(this, $flows, (flows) => flows[this.flow]);
@@ -127,7 +132,7 @@ export class OnboardingElement extends LitElement {
 
   /** A built-in string, translated, with `{name}` placeholders filled. */
   protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
-    const value = this.strings[key] ?? pageString(this.#optionStore.value, key);
+    const value = this.strings[key] ?? pageString(this.#optionStore.value, key) ?? (this.constructor as typeof OnboardingElement).ownStrings[key];
     return format(typeof value === 'string' ? value : '', values);
   }
 
@@ -175,7 +180,7 @@ export class OnboardingElement extends LitElement {
   protected renderButton(
     button: FlowButton | undefined,
     kind: 'primary' | 'secondary',
-    options: { step?: Step; fallbackTitle?: string; fallbackAction?: ActionName; disabled?: boolean } = {},
+    options: { step?: Step; fallbackTitle?: string; fallbackAction?: ActionName } = {},
   ) {
     if (!button && !options.fallbackTitle) return nothing;
     const title = this.plain(button?.title) || options.fallbackTitle || '';
@@ -197,7 +202,7 @@ export class OnboardingElement extends LitElement {
         >${title}</a
       >`;
     }
-    return html`<button part="${kind}-button" class=${classes} type="button" ?disabled=${options.disabled} @click=${onClick}>${title}</button>`;
+    return html`<button part="${kind}-button" class=${classes} type="button" @click=${onClick}>${title}</button>`;
   }
 
   /** The close button of a dismissible flow (`props.dismissible` is not false); it skips the flow. */

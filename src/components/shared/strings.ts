@@ -30,13 +30,15 @@ export interface OnboardingStrings {
   rating: string;
 }
 
-export const DEFAULT_STRINGS: OnboardingStrings = {
+/**
+ * The built-in strings of the elements in the script tag's own file. The form's and the survey's own (form.strings.ts,
+ * survey.strings.ts) come with them; DEFAULT_STRINGS in default-strings.ts holds all of them.
+ */
+export const BASE_STRINGS: Partial<OnboardingStrings> = {
   close: 'Close',
   next: 'Next',
   back: 'Back',
   done: 'Done',
-  submit: 'Submit',
-  skip: 'Skip',
   stepOf: 'Step {n} of {m}',
   progress: '{n} of {m}',
   completed: 'Completed',
@@ -44,19 +46,10 @@ export const DEFAULT_STRINGS: OnboardingStrings = {
   skipped: 'Skipped',
   locked: 'Locked',
   blocked: 'Not available yet',
-  required: 'This field is required.',
-  invalid: 'Please check this value.',
-  tooShort: 'Use at least {n} characters.',
-  tooLong: 'Use at most {n} characters.',
-  tooSmall: 'Use {n} or more.',
-  tooLarge: 'Use {n} or less.',
-  npsLow: 'Not likely',
-  npsHigh: 'Very likely',
-  rating: '{n} of {m}',
 };
 
-/** A built-in string with the page's override (the `strings` option of init, or setStrings) applied. */
-export const pageString = (options: ElementOptions, key: keyof OnboardingStrings): string => options.strings?.[key] ?? DEFAULT_STRINGS[key];
+/** A built-in string with the page's override (the `strings` option of init, or setStrings) applied; undefined when it is an element's own. */
+export const pageString = (options: ElementOptions, key: keyof OnboardingStrings): string | undefined => options.strings?.[key] ?? BASE_STRINGS[key];
 
 /** Translates built-in strings for every element on the page, e.g. `setStrings({ next: 'Weiter' })`. */
 export function setStrings(strings: Partial<OnboardingStrings>): void {

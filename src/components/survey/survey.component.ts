@@ -5,6 +5,7 @@ import { emit } from '../shared/events.js';
 import { ModalSlot } from '../shared/modal-slot.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
+import { SURVEY_STRINGS } from './survey.strings.js';
 import styles from './survey.styles.js';
 
 /** Survey step kinds; a step without `type` is `nps` when it is the first step and `text` after it. */
@@ -48,6 +49,7 @@ const TYPES: SurveyStepType[] = ['nps', 'rating', 'single', 'multiple', 'text'];
 export class OnboardingSurvey extends OnboardingElement {
   static override styles = [baseStyles, styles];
   static override properties = { answer: { state: true }, announcement: { state: true } };
+  static override ownStrings = SURVEY_STRINGS;
 
   readonly #modal = new ModalSlot(this, 'SURVEY', () => {
     const flow = this.activeFlow;

@@ -101,4 +101,21 @@ export default css`
       transform: translateY(0.5rem);
     }
   }
+  /* The polite live region that announces the question. */
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+  /* Submit stays disabled until there is an answer. */
+  .button:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+  }
 `;

@@ -1,0 +1,19 @@
+// What the on-demand chunks (form, survey, tour) take from the script that loaded them: the same Lit, stores and shared element code.
+import { css, html, nothing } from 'lit';
+import { runAction } from '../shared/actions.js';
+import baseStyles from '../shared/base.styles.js';
+import { emit } from '../shared/events.js';
+import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
+import { OnboardingElement } from '../shared/onboarding-element.js';
+
+/** Where a chunk finds the host; esbuild.config.mjs maps the chunk's imports of these modules to it. */
+export const CHUNK_HOST = Symbol.for('onboarding.chunk-host');
+
+/**
+ * Puts the host where the chunks find it: a list, not an object, as names would cost the script's bytes. The build
+ * reads this file: each item is one of the imports above, and a chunk's import of that name from that module becomes
+ * a read of the item at its index. A chunk importing anything else from outside its folder fails the build.
+ */
+export function provideChunkHost(): void {
+  (globalThis as Record<symbol, unknown>)[CHUNK_HOST] = [css, html, nothing, runAction, baseStyles, emit, deepActiveElement, ModalSlot, OnboardingElement];
+}

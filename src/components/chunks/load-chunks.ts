@@ -1,0 +1,78 @@
+// Loads the elements kept out of the script tag's file (form, survey, tour) from beside the script, once a page draws one.
+import { reportError } from '../../core/report.js';
+import type { Flow } from '../../flows/flow.js';
+import { holdModal, MODAL_TYPE_ORDER } from '../shared/modal-queue.js';
+import { setElementLoader } from '../shared/on-demand.js';
+import { provideChunkHost } from './chunk-host.js';
+
+/** Each one's chunk is `<tag>.js` beside the script (`onboarding-form.js`, …); a failure to load it is `form-failed`, …. */
+const ON_DEMAND = ['onboarding-form', 'onboarding-survey', 'onboarding-tour'];
+/** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
+const HOLD_MS = 3000;
+
+/**
+ * Loads an element's chunk (as a script with the tag's `nonce`, for a CSP that asks for one) once, when:
+ * - the page places the element, in its markup or later (watched until every chunk has been asked for);
+ * - auto-mount would mount it for a flow (tours, surveys), or `<onboarding-flow>` is to draw a flow with it.
+ * While it loads for a modal flow, that flow keeps its place in the modal queue.
+ */
+export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () => string | undefined): void {
+  /** Each chunk asked for, settled a task after its element is defined (it claims the slot in its first update) or when it failed. */
+  const chunks = new Map<string, Promise<unknown>>();
+  const held = new Set<string>();
+  const load = (tag: string): Promise<unknown> => {
+    let chunk = chunks.get(tag);
+    if (chunk) return chunk;
+    const name = tag.slice('onboarding-'.length);
+    chunk = new Promise((settle) => {
+      void customElements.whenDefined(tag).then(() => setTimeout(settle, 0));
+      const fail = (error: unknown) => {
+        settle(0);
+        reportError(`${name}-failed`, error);
+      };
+      try {
+        provideChunkHost();
+        const script = document.createElement('script');
+        script.src = new URL(`${tag}.js`, scriptSrc || location.href).href;
+        script.async = true;
+        const value = nonce();
+        if (value) script.nonce = value;
+        // Loaded, a chunk has defined its element as it ran; one that did not (a page of HTML served in its place, a
+        // chunk of another build that threw) failed as surely as one that never came.
+        script.onload = script.onerror = () => customElements.get(tag) || fail(new Error(`Could not load ${script.src}; ${name}s are not shown.`));
+        (document.head ?? document.documentElement).append(script);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    chunks.set(tag, chunk);
+    return chunk;
+  };
+
+  /** Loads `tag`'s chunk unless it is defined (by this chunk, or another copy of the elements on the page). */
+  const want = (tag: string, flow?: Flow): boolean => {
+    if (!ON_DEMAND.includes(tag)) return false;
+    if (customElements.get(tag)) return true;
+    const chunk = load(tag);
+    if (flow && MODAL_TYPE_ORDER.includes(flow.type) && !held.has(flow.slug)) {
+      held.add(flow.slug);
+      const release = holdModal(flow.type, flow.data.props?.priority);
+      setTimeout(release, HOLD_MS);
+      void chunk.then(release);
+    }
+    return true;
+  };
+  setElementLoader(want);
+
+  /** Loads the chunk of `root`, and of each element inside it, that loads on demand. */
+  const findPlaced = (root: Element | Document) => {
+    for (const element of [root, ...root.querySelectorAll(ON_DEMAND.join())]) want((element as Element).localName);
+  };
+  findPlaced(document);
+  // Watched until every chunk has been asked for.
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node instanceof Element) findPlaced(node);
+    if (chunks.size === ON_DEMAND.length) observer.disconnect();
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
