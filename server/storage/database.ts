@@ -138,17 +138,17 @@ const LIVE_INSTANCES_SQL = `SELECT count(DISTINCT application_name)::int AS inst
   FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '${INSTANCE_NAME_PREFIX}%'`;
 
 function openPostgres(url: string, poolSize: number, cacheUsers: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Every connection carries this instance's name from its start-up message on. It goes in the URL, which would
+  // otherwise win over the pool's own option; an application_name the URL had is replaced.
+  const instanceName = `${INSTANCE_NAME_PREFIX}${randomBytes(6).toString('hex')}`;
+  const named = new URL(url);
+  named.searchParams.set('application_name', instanceName);
+  const pool = new pg.Pool({ connectionString: named.href, max: poolSize });
   // Other instances write to the same rows, so entries are checked against their row's version before use.
   const cache = new SnapshotCache(cacheUsers, true);
   const statement = namedStatements();
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  // Set on each new connection, before its first query: an application_name in the URL would win over the pool's option.
-  const instanceName = `${INSTANCE_NAME_PREFIX}${randomBytes(6).toString('hex')}`;
-  pool.on('connect', (client) => {
-    client.query(`SET application_name = '${instanceName}'`).catch(() => {});
-  });
   // How long work holds a connection, on average: with the number waiting, what a new request would wait.
   let holdMs = 5;
   let jobs = 0;
