@@ -7,7 +7,7 @@ import { FlowCatalog, type Logger } from './flows/catalog.js';
 import { resolveKeys, type ApiKeys } from './http/auth.js';
 import { IDENTITY_OFF_WARNING, NO_IDENTITY, type IdentityConfig } from './http/identity.js';
 import { openDatabase } from './storage/database.js';
-import { type Database } from './storage/store.js';
+import type { Database } from './storage/store.js';
 import { loadScriptBuild, type ScriptBuild } from './routes/script.js';
 import { loadDashboardBuild } from './routes/dashboard.js';
 import { checkDistinct, endpointsFromFile, type WebhookEndpoint } from './webhooks/config.js';

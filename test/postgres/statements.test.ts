@@ -1,7 +1,7 @@
 // Named statements on PostgreSQL: a statement with parameters is parsed and planned once per connection, and the number named is bounded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/storage/database.js';
-import { type Database } from '../../server/storage/store.js';
+import type { Database } from '../../server/storage/store.js';
 import { freshPostgresDatabase } from '../support/service.js';
 
 let database: { url: string; drop(): Promise<void> };

@@ -2,7 +2,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/storage/database.js';
-import { type Database } from '../../server/storage/store.js';
+import type { Database } from '../../server/storage/store.js';
 import { PreparedStatements } from '../../server/storage/pglite-statements.js';
 
 describe('PreparedStatements', () => {
