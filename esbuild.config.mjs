@@ -84,8 +84,8 @@ function squeezeCssPieces(texts) {
   return pieces;
 }
 
-/** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts. */
-const CHUNKS = ['form', 'survey', 'tour'];
+/** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
+const CHUNKS = ['checklist', 'form', 'survey', 'tour'];
 
 /**
  * What src/components/chunks/chunk-host.ts provides: for each module it imports from (by its specifier, with
@@ -127,6 +127,8 @@ function chunkHost(name) {
   const provided = hostProvides();
   const components = resolve('src/components');
   const own = join(components, name);
+  // The target engine is bundled into each chunk that points at elements (tour, hint).
+  const targets = join(components, 'targets');
   return {
     name: 'chunk-host',
     setup(b) {
@@ -135,7 +137,7 @@ function chunkHost(name) {
         let key = args.path;
         if (args.path.startsWith('.')) {
           const target = resolve(args.resolveDir, args.path);
-          if (target.startsWith(own + sep)) return undefined;
+          if (target.startsWith(own + sep) || target.startsWith(targets + sep)) return undefined;
           key = relative(components, target).split(sep).join('/').replace(/\.js$/, '');
         }
         if (!provided[key]) return { errors: [{ text: `the ${name} chunk imports ${args.path}, which chunk-host.ts does not provide` }] };
@@ -186,7 +188,7 @@ export const builds = {
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [squeezeTemplates],
   },
-  /** dist/onboarding-form.js, -survey.js, -tour.js (with floating-ui): loaded by dist/onboarding.js from beside itself when a page draws one. */
+  /** dist/onboarding-checklist.js, -form.js, -hint.js and -tour.js (with the target engine and floating-ui), -survey.js: loaded by dist/onboarding.js from beside itself when a page draws one. */
   ...Object.fromEntries(
     CHUNKS.map((name) => [
       name,

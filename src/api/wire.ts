@@ -7,7 +7,9 @@ export const FLOW_TYPES = [
   'CHECKLIST',
   'CUSTOM',
   'FORM',
+  'HINT',
   'SURVEY',
+  'TOOLTIP',
   'TOUR',
 ] as const;
 export type FlowType = (typeof FLOW_TYPES)[number];
@@ -527,6 +529,16 @@ export interface TourStep extends StepBase, StepMedia {
   props?: TourStepProps;
 }
 
+/** A step of a HINT: a beacon on its target that opens the step in a tooltip. */
+export interface HintStep extends StepBase, StepMedia {
+  /** CSS selector of the element the beacon sits on; `host >>> inner` reaches into shadow roots and same-origin frames. */
+  selector: string;
+  /** The page the step lives on, as a path pattern (`/reports/*`, `/projects/:id/settings`); without it, every page. */
+  page?: string;
+}
+/** The step of a TOOLTIP: text anchored to an element, opened on hover or focus of it, or from a beacon. */
+export interface TooltipStep extends HintStep {}
+
 /** The `data` block of a flow file, with the step and props shape of its type. */
 export interface FlowDataOf<Step, Props> {
   /** The flow's title (a checklist's heading). */
@@ -549,7 +561,9 @@ export interface FlowDataByType {
   CHECKLIST: FlowDataOf<ChecklistStep, ChecklistProps>;
   CUSTOM: FlowDataOf<CustomStep, FlowProps>;
   FORM: FlowDataOf<FormStep, FlowProps>;
+  HINT: FlowDataOf<HintStep, FlowProps & TourOptions>;
   SURVEY: FlowDataOf<SurveyStep, ModalFlowProps>;
+  TOOLTIP: FlowDataOf<TooltipStep, FlowProps & TourOptions & { trigger?: 'hover' | 'beacon' }>;
   TOUR: FlowDataOf<TourStep, TourProps>;
 }
 
@@ -572,6 +586,8 @@ export interface FlowFile {
 /** Any step, as the script reads it: the fields of every flow type's steps (a service may send more). */
 export interface StepDefinition extends StepBase, StepMedia {
   selector?: string;
+  page?: string;
+  advanceOn?: 'click' | { appears: string };
   fields?: FormField[];
   type?: SurveyKind;
   options?: ChoiceOption[];

@@ -2,7 +2,7 @@
 import type { OnboardingAnnouncement } from './announcement/announcement.component.js';
 import type { OnboardingBanner } from './banner/banner.component.js';
 import type { OnboardingCard } from './card/card.component.js';
-import type { OnboardingChecklist } from './checklist/checklist.component.js';
+import { OnboardingChecklist } from './checklist/checklist.component.js';
 import type { OnboardingFlow } from './flow/flow.component.js';
 import { OnboardingForm } from './form/form.component.js';
 import { OnboardingSurvey } from './survey/survey.component.js';
@@ -10,11 +10,13 @@ import type { OnboardingTour } from './tour/tour.component.js';
 import { defineElements, SCRIPT_ELEMENTS } from './define.js';
 
 /**
- * Every element but the tour, which the ESM build adds itself. The script tag defines only SCRIPT_ELEMENTS and
- * loads the form, the survey and the tour on demand (chunks/load-chunks.ts); it does not import this module.
+ * Every element but those pointing at page elements (tour, hint, tooltip: they bring floating-ui), which the ESM build
+ * adds itself. The script tag defines only SCRIPT_ELEMENTS and loads the others on demand (chunks/load-chunks.ts); it
+ * does not import this module.
  */
 export const ELEMENTS: Record<string, CustomElementConstructor> = {
   ...SCRIPT_ELEMENTS,
+  'onboarding-checklist': OnboardingChecklist,
   'onboarding-form': OnboardingForm,
   'onboarding-survey': OnboardingSurvey,
 };

@@ -16,6 +16,14 @@ export interface ChangeEvent {
   /** Every eligible flow, by slug, after the change. */
   flows: Record<string, Flow>;
 }
+/** A step's target (`selector`) stayed missing for its timeout on a page; also recorded with the flow's analytics. */
+export interface TargetMissingEvent {
+  flowSlug: string;
+  stepId: string;
+  selector: string;
+  /** The path of the page it was missing on. */
+  page: string;
+}
 export interface OnboardingErrorEvent {
   /** A short stable code, e.g. `write-refused`, `load-failed`. */
   code: string;
@@ -25,6 +33,7 @@ export interface OnboardingErrorEvent {
 export type OnboardingEventMap = { [name in FlowEventName]: FlowEvent } & { [name in StepEventName]: StepEvent } & {
   change: ChangeEvent;
   error: OnboardingErrorEvent;
+  'target-missing': TargetMissingEvent;
 };
 export type OnboardingEventName = keyof OnboardingEventMap;
 

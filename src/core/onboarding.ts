@@ -7,7 +7,7 @@ import type { Flow, FlowDefinition } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition, $userId } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
-import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName } from './events.js';
+import { createEmitter, diffFlowStates, type OnboardingEventMap, type OnboardingEventName, type TargetMissingEvent } from './events.js';
 import { currentUserHash, currentUserId, forgetUser, isGuestId, isUserHash, rememberUser } from './identity.js';
 import { backoffMs, createOutbox, dropError, type Outbox, type OutboxEntry, type Sent } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
@@ -37,7 +37,7 @@ const EMPTY: FlowStatesResponse = { eligibleFlows: [], ineligibleFlows: [] };
 /** localStorage keys (under the `onboarding:` prefix); core/cache.ts keeps the content and the state. */
 const GROUP_KEY = 'groupId';
 const PROPERTIES_KEY = 'properties';
-const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error';
+const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error target-missing';
 
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
@@ -179,11 +179,18 @@ export class Onboarding {
       this.#outbox?.flushOnExit();
     };
     const onVisibility = () => this.#outbox?.flush();
+    // A tour, hint or tooltip whose target stayed missing: the page hears of it, and the flow's analytics count it.
+    const onTargetMissing = ({ detail }: CustomEvent<TargetMissingEvent>) => {
+      this.#emitter.emit('target-missing', detail);
+      void this.track('onboarding:target-missing', { ...detail });
+    };
     addEventListener('pagehide', onPageHide);
     document.addEventListener('visibilitychange', onVisibility);
+    document.addEventListener('onboarding-target-missing', onTargetMissing as EventListener);
     this.#stops.push(
       () => removeEventListener('pagehide', onPageHide),
       () => document.removeEventListener('visibilitychange', onVisibility),
+      () => document.removeEventListener('onboarding-target-missing', onTargetMissing as EventListener),
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
     );
 

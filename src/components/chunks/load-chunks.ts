@@ -1,12 +1,16 @@
-// Loads the elements kept out of the script tag's file (form, survey, tour) from beside the script, once a page draws one.
+// Loads the elements kept out of the script tag's file (checklist, form, hint, survey, tooltip, tour) from beside the script, once a page draws one.
 import { reportError } from '../../core/report.js';
 import type { Flow } from '../../flows/flow.js';
 import { holdModal, MODAL_TYPE_ORDER } from '../shared/modal-queue.js';
 import { setElementLoader } from '../shared/on-demand.js';
 import { provideChunkHost } from './chunk-host.js';
 
-/** Each one's chunk is `<tag>.js` beside the script (`onboarding-form.js`, …); a failure to load it is `form-failed`, …. */
-const ON_DEMAND = ['onboarding-form', 'onboarding-survey', 'onboarding-tour'];
+/**
+ * Each one's chunk is `<tag>.js` beside the script (`onboarding-form.js`, …), but the tooltip's, which is the hint's;
+ * a failure to load it is `form-failed`, `hint-failed`, ….
+ */
+const ON_DEMAND = ['onboarding-checklist', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
+const fileOf = (tag: string) => (tag === 'onboarding-tooltip' ? 'onboarding-hint' : tag);
 /** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
 const HOLD_MS = 3000;
 
@@ -21,9 +25,10 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
   const chunks = new Map<string, Promise<unknown>>();
   const held = new Set<string>();
   const load = (tag: string): Promise<unknown> => {
-    let chunk = chunks.get(tag);
+    const file = fileOf(tag);
+    let chunk = chunks.get(file);
     if (chunk) return chunk;
-    const name = tag.slice('onboarding-'.length);
+    const name = file.slice('onboarding-'.length);
     chunk = new Promise((settle) => {
       void customElements.whenDefined(tag).then(() => setTimeout(settle, 0));
       const fail = (error: unknown) => {
@@ -33,7 +38,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
       try {
         provideChunkHost();
         const script = document.createElement('script');
-        script.src = new URL(`${tag}.js`, scriptSrc || location.href).href;
+        script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
         script.async = true;
         const value = nonce();
         if (value) script.nonce = value;
@@ -45,7 +50,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
         fail(error);
       }
     });
-    chunks.set(tag, chunk);
+    chunks.set(file, chunk);
     return chunk;
   };
 
@@ -72,7 +77,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
   // Watched until every chunk has been asked for.
   const observer = new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) if (node instanceof Element) findPlaced(node);
-    if (chunks.size === ON_DEMAND.length) observer.disconnect();
+    if (chunks.size === new Set(ON_DEMAND.map(fileOf)).size) observer.disconnect();
   });
   observer.observe(document, { childList: true, subtree: true });
 }

@@ -1,12 +1,14 @@
-// Auto-mount: eligible ANNOUNCEMENT, TOUR and SURVEY flows get an element at the end of <body> without any markup.
+// Auto-mount: eligible ANNOUNCEMENT, TOUR, SURVEY, HINT and TOOLTIP flows get an element at the end of <body> without any markup.
+import type { FlowType } from '../../api/wire.js';
 import { $flows } from '../../stores/flows.js';
 import { $elementOptions } from '../../stores/options.js';
 import { MODAL_TYPE_ORDER } from './modal-queue.js';
 import { tagOf, wantElement } from './on-demand.js';
 import { $placedFlows, autoMounted } from './placement.js';
 
-/** The auto-mounted types are the modal ones; each element is named after its type. */
-const TAGS = MODAL_TYPE_ORDER.map(tagOf);
+/** The auto-mounted types: the modal ones, and those that point at page elements; each element is named after its type. */
+const TYPES: FlowType[] = [...MODAL_TYPE_ORDER, 'HINT', 'TOOLTIP'];
+const TAGS = TYPES.map(tagOf);
 
 /**
  * Keeps one element per eligible modal flow in the document, unless the page placed its own, auto-mount is off
@@ -19,11 +21,11 @@ export function startAutoMount(doc: Document = document): () => void {
     const placed = $placedFlows.get();
     const wanted = new Map<string, string>();
     for (const flow of Object.values($flows.get())) {
-      const tag = TAGS[MODAL_TYPE_ORDER.indexOf(flow.type)];
+      const tag = TAGS[TYPES.indexOf(flow.type)];
       if (!tag || autoMount === false || (Array.isArray(autoMount) && !autoMount.includes(flow.slug))) continue;
       if (!flow.isVisible || flow.isCompleted || flow.isSkipped || placed[flow.slug]) continue;
       wanted.set(flow.slug, tag);
-      // The script tag loads tours and surveys on demand: this flow is a reason to.
+      // The script tag loads these elements on demand: this flow is a reason to.
       if (!doc.defaultView?.customElements.get(tag)) wantElement(tag, flow);
     }
     for (const [slug, element] of mounted) {
@@ -42,7 +44,7 @@ export function startAutoMount(doc: Document = document): () => void {
     }
   };
   const stops = [$flows.listen(sync), $elementOptions.listen(sync), $placedFlows.listen(sync)];
-  // An element defined later (the tour or the survey, loaded on demand) is mounted once it is.
+  // An element defined later (loaded on demand) is mounted once it is.
   for (const tag of TAGS) if (!doc.defaultView?.customElements.get(tag)) void doc.defaultView?.customElements.whenDefined(tag).then(sync);
   if (!doc.body) doc.addEventListener('DOMContentLoaded', sync, { once: true });
   sync();

@@ -2,8 +2,11 @@
 import type { ButtonAction } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
 
-/** What started an action: a button, the close button, a key, a form submit, or a tour target that never appeared. */
-export type ActionTrigger = 'primary' | 'secondary' | 'close' | 'escape' | 'key' | 'submit' | 'timeout';
+/**
+ * What started an action: a button, the close button, a key, a form submit, a tour target that never appeared
+ * (`timeout`), a click on the step's target (`target`) or the element a step waits for appearing (`appears`).
+ */
+export type ActionTrigger = 'primary' | 'secondary' | 'close' | 'escape' | 'key' | 'submit' | 'timeout' | 'target' | 'appears';
 
 export interface OnboardingActionDetail {
   flowSlug: string;
@@ -21,6 +24,15 @@ export interface OnboardingStepChangeDetail {
 
 export interface OnboardingVisibilityDetail {
   flowSlug: string;
+}
+
+/** A step's target was not found (or stayed hidden) for its `targetTimeout`. */
+export interface OnboardingTargetMissingDetail {
+  flowSlug: string;
+  stepId: string;
+  selector: string;
+  /** The path of the page it was missing on. */
+  page: string;
 }
 
 type ActionName = Exclude<ButtonAction, false>;
@@ -41,11 +53,13 @@ declare global {
     'onboarding-hide': CustomEvent<OnboardingVisibilityDetail>;
     /** The flow or the current step an element shows changed. */
     'onboarding-step-change': CustomEvent<OnboardingStepChangeDetail>;
+    /** A step's target was missing; the script reports it as `target-missing` on `Onboarding.on` and to the service. */
+    'onboarding-target-missing': CustomEvent<OnboardingTargetMissingDetail>;
   }
 }
 
 /** Dispatches a bubbling, composed event; returns false when a listener cancelled it. */
-export function emit<K extends 'onboarding-action' | 'onboarding-show' | 'onboarding-hide' | 'onboarding-step-change' | ActionEventName>(
+export function emit<K extends 'onboarding-action' | 'onboarding-show' | 'onboarding-hide' | 'onboarding-step-change' | 'onboarding-target-missing' | ActionEventName>(
   target: EventTarget,
   name: K,
   detail: GlobalEventHandlersEventMap[K]['detail'],

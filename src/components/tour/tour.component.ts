@@ -1,43 +1,39 @@
 // <onboarding-tour>: a TOUR flow's steps anchored to page elements, in the top layer, positioned with floating-ui.
 import { html, nothing, type PropertyValues } from 'lit';
-import { arrow, autoUpdate, computePosition, flip, offset, shift, type Placement } from '@floating-ui/dom';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
-import { deepQuery } from './deep-query.js';
+import { anchor, followIntoDialog, raise, reveal } from '../targets/anchor.js';
+import { TargetController } from '../targets/target-controller.js';
+import { watchTarget } from '../targets/watch.js';
 import styles from './tour.styles.js';
-
-const PLACEMENTS = new Set(['top', 'bottom', 'left', 'right', 'top-start', 'top-end', 'bottom-start', 'bottom-end', 'left-start', 'left-end', 'right-start', 'right-end']);
-const POLL_MS = 150;
-
-function showPopover(element: HTMLElement): void {
-  try {
-    if (!element.matches(':popover-open')) element.showPopover();
-  } catch {
-    // Without the Popover API the styles keep the element fixed and on top instead.
-  }
-}
 
 /**
  * @summary A TOUR flow: each step points at the element its `selector` finds, in a popover in the top layer, so it is
- * never under the page's stacking contexts. Positioned with floating-ui (flip, shift, arrow, auto-update); the target
- * is scrolled into view. Selectors reach into open shadow roots (`host-el >>> .inner`, or searched automatically).
- * A target that is not there yet is waited for (`props.targetTimeout` ms, default 5000); then the step is skipped
- * (`props.missingTarget: skip`) or the tour stays hidden (`hide`, the default). `props.overlay` dims the page and
- * `props.spotlight` dims all but the target. Keys: → next, ← back (mirrored in RTL), Esc dismisses. A step without
- * a selector is centred. The tour resumes after reload at the step the user reached.
+ * never under the page's stacking contexts (inside an open modal `<dialog>` when the target is). Positioned with
+ * floating-ui (flip, shift, arrow, auto-update), clear of fixed headers; the target is scrolled into view through every
+ * scrolling ancestor. Selectors reach into open shadow roots and same-origin frames (`host-el >>> .inner`,
+ * `iframe#editor >>> .toolbar`). The target is watched for as the page changes: late, re-rendered, hidden and back. One
+ * missing for `props.targetTimeout` ms (default 5000) raises `onboarding-target-missing`; then the step is skipped
+ * (`props.missingTarget: skip`) or the tour stays hidden until it comes (`hide`, the default). A step with `page` shows
+ * only on that page and waits on others. `advanceOn: click` moves on when the user clicks the target, `advanceOn:
+ * { appears: selector }` when that element appears. `props.overlay` dims the page and `props.spotlight` all but the
+ * target; both block clicks on the page but on the target (on nothing with `canClickTarget: false`). Keys: → next,
+ * ← back (mirrored in RTL), Esc dismisses. A step without a selector is centred. The tour resumes after reload at the
+ * step the user reached.
  * @tag onboarding-tour
  *
  * @event onboarding-action - Before Next, Back, a button, a key or dismiss runs its action; cancel it to veto or take over.
  * @event onboarding-show - The tour popover opened.
  * @event onboarding-hide - The tour popover closed.
  * @event onboarding-step-change - The flow or current step changed.
+ * @event onboarding-target-missing - A step's target stayed missing for its timeout.
  *
  * @csspart base - The tooltip popover.
  * @csspart arrow - The arrow pointing at the target.
- * @csspart overlay - The dimming overlay (with `props.overlay` or `props.spotlight`).
+ * @csspart overlay - The dimming overlay (with `props.overlay` or `props.spotlight`); it takes the page's clicks but the target's.
  * @csspart spotlight - The clear area around the target (with `props.spotlight`).
  * @csspart counter - The "Step n of m" text.
  * @csspart title - The step title.
@@ -61,57 +57,62 @@ function showPopover(element: HTMLElement): void {
  */
 export class OnboardingTour extends OnboardingElement {
   static override styles = [baseStyles, styles];
-  static override properties = { target: { state: true }, missing: { state: true } };
 
+  readonly #targets = new TargetController(this, () => {
+    const flow = this.activeFlow;
+    if (this.#option('missingTarget') !== 'skip' || !flow) return;
+    const step = flow.currentStep;
+    const proceed = emit(this, 'onboarding-action', { flowSlug: flow.slug, stepId: step?.id, action: 'step.skip', trigger: 'timeout' }, true);
+    if (proceed) void runAction(flow, step, 'step.skip');
+  });
   readonly #modal: ModalSlot = new ModalSlot(this, 'TOUR', (): { slug: string; priority: unknown } | undefined => {
     const flow = this.activeFlow;
-    if (!flow?.currentStep || this.missing) return undefined;
+    if (!flow?.currentStep || this.#targets.missing || this.#targets.offPage) return undefined;
     // The slot is kept between steps, so nothing else opens while the next target is awaited.
-    return this.target !== undefined || this.#modal.granted ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
+    return this.#targets.target !== undefined || this.#modal.granted ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
   });
-  #stepKey = '';
-  #poll: ReturnType<typeof setInterval> | undefined;
-  #stopAutoUpdate: (() => void) | undefined;
+  #stopAnchor: (() => void) | undefined;
+  #stopAdvance: (() => void) | undefined;
+  /** The target and step the tooltip is anchored for; another of either anchors it afresh. */
+  #anchored: [Element | null | undefined, string] = [undefined, ''];
   #returnFocus: HTMLElement | null = null;
   #opened = '';
+  /** Set while the element is moved into or out of a dialog: its callbacks then ignore the move. */
+  moving = false;
 
-  /** The step's target: an element, null for a centred step, undefined while it is awaited. */
-  private target: Element | null | undefined;
-  private missing = false;
+  override connectedCallback(): void {
+    if (!this.moving) super.connectedCallback();
+  }
 
   override disconnectedCallback(): void {
+    if (this.moving) return;
     super.disconnectedCallback();
-    this.#stopWaiting();
     this.#detach();
-    this.#stepKey = '';
     this.#opened = '';
   }
 
+  /** Moved with `moveBefore`: nothing to do, the element keeps its state. */
+  connectedMoveCallback(): void {}
+
   protected override isShowing(): boolean {
-    return this.#modal.granted && this.target !== undefined && super.isShowing();
+    return this.#modal.granted && this.#targets.target !== undefined && super.isShowing();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const flow = this.activeFlow;
-    const key = flow?.currentStep ? `${flow.slug}:${flow.currentStep.id}` : '';
-    if (key === this.#stepKey) return;
-    this.#stepKey = key;
-    this.#stopWaiting();
-    this.#detach();
-    this.target = undefined;
-    this.missing = false;
-    if (key) this.#findTarget();
+    const step = flow?.currentStep;
+    this.#targets.follow(
+      flow && step ? { flowSlug: flow.slug, stepId: step.id, selector: step.selector, page: step.page, timeout: Number(this.#option('targetTimeout') ?? 5000) } : undefined,
+    );
+    if (this.#targets.target !== this.#anchored[0] || this.#stepKey() !== this.#anchored[1]) this.#detach();
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     const tooltip = this.find<HTMLElement>('[part="base"]');
-    if (tooltip && !this.#stopAutoUpdate) {
+    if (tooltip && !this.#stopAnchor) {
       if (!this.#opened) this.#returnFocus = deepActiveElement();
-      const overlay = this.find<HTMLElement>('[part="overlay"]');
-      if (overlay) showPopover(overlay);
-      showPopover(tooltip);
       this.#attach(tooltip);
       tooltip.focus({ preventScroll: true });
       if (!this.#opened) {
@@ -120,6 +121,7 @@ export class OnboardingTour extends OnboardingElement {
       }
     } else if (!tooltip && this.#opened) {
       this.#detach();
+      followIntoDialog(this, null);
       const slug = this.#opened;
       this.#opened = '';
       if (this.#returnFocus?.isConnected) this.#returnFocus.focus({ preventScroll: true });
@@ -133,104 +135,70 @@ export class OnboardingTour extends OnboardingElement {
     return step?.props?.[name] ?? this.activeFlow?.data.props?.[name];
   }
 
-  /** Looks for the target now and then every POLL_MS until it appears or the timeout passes. */
-  #findTarget(): void {
-    const selector = this.activeFlow?.currentStep?.selector;
-    if (typeof selector !== 'string' || !selector.trim()) {
-      this.target = null;
-      return;
-    }
-    const timeout = Number(this.#option('targetTimeout') ?? 5000);
-    const started = Date.now();
-    const look = () => {
-      const found = deepQuery(selector);
-      if (found && found.getClientRects().length > 0) {
-        this.#stopWaiting();
-        this.target = found;
-        this.missing = false;
-      } else if (!this.missing && Date.now() - started >= timeout) {
-        this.#onMissingTarget();
-      }
-    };
-    look();
-    if (this.target === undefined) this.#poll = setInterval(look, POLL_MS);
-  }
-
-  #onMissingTarget(): void {
-    const flow = this.activeFlow;
-    if (this.#option('missingTarget') === 'skip' && flow) {
-      this.#stopWaiting();
-      const step = flow.currentStep;
-      const proceed = emit(this, 'onboarding-action', { flowSlug: flow.slug, stepId: step?.id, action: 'step.skip', trigger: 'timeout' }, true);
-      if (proceed) void runAction(flow, step, 'step.skip');
-      return;
-    }
-    // Hidden: the slot goes to others, and the target is still watched for in case it turns up later.
-    this.missing = true;
-  }
-
-  #stopWaiting(): void {
-    clearInterval(this.#poll);
-    this.#poll = undefined;
-  }
-
+  /** Anchors the tooltip to the target (or centres it), in the dialog that holds the target, above all else. */
   #attach(tooltip: HTMLElement): void {
-    const target = this.target;
+    const target = this.#targets.target ?? null;
+    this.#anchored = [target, this.#stepKey()];
+    followIntoDialog(this, target);
+    const overlay = this.find<HTMLElement>('[part="overlay"]');
+    if (overlay) raise(overlay);
+    raise(tooltip);
+    this.#advanceOn(target);
     if (!target) {
       // A centred step: the same tooltip may have been anchored a step ago.
       tooltip.style.left = tooltip.style.top = '';
       delete tooltip.dataset.placement;
-      this.#stopAutoUpdate = () => {};
+      this.#stopAnchor = () => {};
       return;
     }
-    const rect = target.getBoundingClientRect();
-    if (rect.bottom < 0 || rect.top > innerHeight || rect.right < 0 || rect.left > innerWidth) {
-      const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
+    reveal(target);
+    const spotlight = this.find<HTMLElement>('[part="spotlight"]');
+    const blocker = this.find<HTMLElement>('.blocker');
+    const clickable = this.#option('canClickTarget') !== false;
+    this.#stopAnchor = anchor(target, tooltip, {
+      placement: this.#option('placement'),
+      arrow: this.find<HTMLElement>('[part="arrow"]'),
+      placed: (rect) => {
+        const x = rect.left - 4;
+        const y = rect.top - 4;
+        const w = rect.width + 8;
+        const h = rect.height + 8;
+        if (spotlight) {
+          spotlight.style.left = `${x}px`;
+          spotlight.style.top = `${y}px`;
+          spotlight.style.width = `${w}px`;
+          spotlight.style.height = `${h}px`;
+        }
+        // The blocker takes the page's clicks, but for a hole where the target is.
+        if (blocker && clickable) blocker.style.clipPath = `polygon(evenodd,0 0,100% 0,100% 100%,0 100%,0 0,${x}px ${y}px,${x + w}px ${y}px,${x + w}px ${y + h}px,${x}px ${y + h}px,${x}px ${y}px)`;
+      },
+    });
+  }
+
+  /** Moves on when the user clicks the target (`advanceOn: click`) or an element appears (`advanceOn: { appears }`). */
+  #advanceOn(target: Element | null): void {
+    const rule = this.activeFlow?.currentStep?.advanceOn as 'click' | { appears?: unknown } | undefined;
+    const forward = (trigger: 'target' | 'appears') => this.act('flow.forward', trigger);
+    if (rule === 'click' && target) {
+      const onClick = () => forward('target');
+      target.addEventListener('click', onClick, { capture: true });
+      this.#stopAdvance = () => target.removeEventListener('click', onClick, { capture: true });
+    } else if (rule && typeof rule === 'object' && typeof rule.appears === 'string') {
+      this.#stopAdvance = watchTarget(rule.appears, (found) => found && forward('appears'));
     }
-    this.#stopAutoUpdate = autoUpdate(target, tooltip, () => void this.#position(target, tooltip));
   }
 
   #detach(): void {
-    this.#stopAutoUpdate?.();
-    this.#stopAutoUpdate = undefined;
+    this.#stopAnchor?.();
+    this.#stopAnchor = undefined;
+    this.#stopAdvance?.();
+    this.#stopAdvance = undefined;
+    this.#anchored = [undefined, ''];
   }
 
-  async #position(target: Element, tooltip: HTMLElement): Promise<void> {
-    if (!target.isConnected) {
-      // The target went away (an SPA re-render): hide and wait for it again.
-      this.#detach();
-      this.target = undefined;
-      this.#findTarget();
-      return;
-    }
-    const requested = String(this.#option('placement') ?? 'bottom');
-    const arrowElement = this.find<HTMLElement>('[part="arrow"]');
-    const { x, y, placement, middlewareData } = await computePosition(target, tooltip, {
-      strategy: 'fixed',
-      placement: (PLACEMENTS.has(requested) ? requested : 'bottom') as Placement,
-      middleware: [offset(12), flip({ padding: 8 }), shift({ padding: 8 }), ...(arrowElement ? [arrow({ element: arrowElement, padding: 8 })] : [])],
-    });
-    // CSSOM writes, not style attributes: they work under a CSP without 'unsafe-inline'.
-    tooltip.style.left = `${x}px`;
-    tooltip.style.top = `${y}px`;
-    tooltip.dataset.placement = placement;
-    if (arrowElement && middlewareData.arrow) {
-      const side = placement.split('-')[0]!;
-      const opposite = { top: 'bottom', bottom: 'top', left: 'right', right: 'left' }[side]!;
-      arrowElement.style.left = middlewareData.arrow.x != null ? `${middlewareData.arrow.x}px` : '';
-      arrowElement.style.top = middlewareData.arrow.y != null ? `${middlewareData.arrow.y}px` : '';
-      arrowElement.style.right = arrowElement.style.bottom = '';
-      arrowElement.style.setProperty(opposite, '-6px');
-    }
-    const spotlight = this.find<HTMLElement>('[part="spotlight"]');
-    if (spotlight) {
-      const rect = target.getBoundingClientRect();
-      spotlight.style.left = `${rect.left - 4}px`;
-      spotlight.style.top = `${rect.top - 4}px`;
-      spotlight.style.width = `${rect.width + 8}px`;
-      spotlight.style.height = `${rect.height + 8}px`;
-    }
+  #stepKey(): string {
+    const flow = this.activeFlow;
+    return flow?.currentStep ? `${flow.slug}:${flow.currentStep.id}` : '';
   }
 
   #onKeydown(event: KeyboardEvent): void {
@@ -256,20 +224,22 @@ export class OnboardingTour extends OnboardingElement {
   override render() {
     const flow = this.activeFlow;
     const step = flow?.currentStep;
-    if (!flow || !step || this.target === undefined || !this.#modal.granted) return nothing;
+    const target = this.#targets.target;
+    if (!flow || !step || target === undefined || !this.#modal.granted) return nothing;
     const steps = this.visibleSteps(flow);
     const n = steps.findIndex((s) => s.id === step.id) + 1;
     const m = steps.length;
-    const spotlight = this.#option('spotlight') === true && this.target;
+    const spotlight = this.#option('spotlight') === true && target;
     const overlay = spotlight || this.#option('overlay') === true;
     return html`${overlay
         ? html`<div part="overlay" class="overlay ${spotlight ? 'with-spotlight' : ''}" popover="manual" aria-hidden="true">
             ${spotlight ? html`<div part="spotlight" class="spotlight"></div>` : nothing}
+            <div class="blocker"></div>
           </div>`
         : nothing}
       <div
         part="base"
-        class="surface tooltip ${this.target ? 'anchored' : 'centred'}"
+        class="surface tooltip ${target ? 'anchored' : 'centred'}"
         popover="manual"
         role="dialog"
         aria-labelledby="title"
@@ -277,7 +247,7 @@ export class OnboardingTour extends OnboardingElement {
         tabindex="-1"
         @keydown=${this.#onKeydown}
       >
-        ${this.target ? html`<div part="arrow" class="arrow"></div>` : nothing}
+        ${target ? html`<div part="arrow" class="arrow"></div>` : nothing}
         <div class="content">
         <div class="head">
           <span part="counter" class="counter">${this.t('stepOf', { n, m })}</span>

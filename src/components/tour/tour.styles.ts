@@ -60,20 +60,32 @@ export default css`
     transform: rotate(45deg);
   }
   [data-placement^='top'] .arrow {
+    bottom: -6px;
     border-top: 0;
     border-left: 0;
   }
   [data-placement^='bottom'] .arrow {
+    top: -6px;
     border-bottom: 0;
     border-right: 0;
   }
+  [data-placement^='top'] .arrow,
+  [data-placement^='bottom'] .arrow {
+    left: var(--arrow);
+  }
   [data-placement^='left'] .arrow {
+    right: -6px;
     border-bottom: 0;
     border-left: 0;
   }
   [data-placement^='right'] .arrow {
+    left: -6px;
     border-top: 0;
     border-right: 0;
+  }
+  [data-placement^='left'] .arrow,
+  [data-placement^='right'] .arrow {
+    top: var(--arrow);
   }
   .overlay {
     position: fixed;
@@ -86,6 +98,11 @@ export default css`
     z-index: 2147483646;
     pointer-events: none;
     background: var(--onboarding-backdrop, rgb(15 18 30 / 0.5));
+  }
+  .blocker {
+    position: fixed;
+    inset: 0;
+    pointer-events: auto;
   }
   .overlay.with-spotlight {
     background: transparent;
