@@ -1,6 +1,8 @@
-// <onboarding-tour> in Chromium: anchoring, keys, resume after reload, moving, late and shadow-root targets, top layer.
+// <onboarding-tour> in Chromium: anchoring, keys, resume after reload, moving, late and shadow-root targets, top layer; and
+// the target engine on real layouts: scrollers, headers, transforms, fixed boxes, dialogs, frames, hidden targets, routes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { PUBLIC_KEY } from '../support/service.js';
 import { newUserId, openPage, recorded, reloadAndSettle, serverState, startEnv, type Env } from './components-helpers.js';
 
 let env: Env;
@@ -34,6 +36,61 @@ beforeAll(async () => {
       targetingLogic: suite('missing'),
       data: { props: { targetTimeout: 400, missingTarget: 'skip' }, steps: [{ id: 'gone', title: 'Never there', selector: '#nowhere' }, { id: 'there', title: 'There', selector: '#search' }] },
     },
+    {
+      slug: 'layouts',
+      type: 'TOUR',
+      targetingLogic: suite('layouts'),
+      data: {
+        steps: [
+          { id: 'deep', title: 'Three scrollers deep', selector: '#deep-target' },
+          { id: 'fixed', title: 'In a fixed box', selector: '#fixed-target', props: { placement: 'top' } },
+          { id: 'moved', title: 'Under a transform', selector: '#moved-target' },
+          { id: 'header', title: 'Under the header', selector: '#top-target', props: { placement: 'top' } },
+        ],
+      },
+    },
+    { slug: 'dialog', type: 'TOUR', targetingLogic: suite('dialog'), data: { steps: [{ id: 'in-dialog', title: 'In the dialog', selector: '#dialog-target' }, { id: 'after', title: 'After' }] } },
+    { slug: 'frame', type: 'TOUR', targetingLogic: suite('frame'), data: { steps: [{ id: 'toolbar', title: 'In the frame', selector: 'iframe#editor >>> .toolbar' }, { id: 'end', title: 'End' }] } },
+    {
+      slug: 'hidden',
+      type: 'TOUR',
+      targetingLogic: suite('hidden'),
+      data: {
+        props: { targetTimeout: 300, missingTarget: 'skip' },
+        steps: [
+          { id: 'none', title: 'display none', selector: '#none' },
+          { id: 'zero', title: 'zero size', selector: '#zero' },
+          { id: 'invisible', title: 'visibility hidden', selector: '#invisible' },
+          { id: 'many', title: 'First visible', selector: '.item' },
+        ],
+      },
+    },
+    { slug: 'comeback', type: 'TOUR', targetingLogic: suite('comeback'), data: { props: { targetTimeout: 60000 }, steps: [{ id: 'swap', title: 'Swapped', selector: '.swap' }] } },
+    {
+      slug: 'routes',
+      type: 'TOUR',
+      targetingLogic: suite('routes'),
+      data: {
+        steps: [
+          { id: 'reports', title: 'Reports', selector: '#report', page: '/app/reports/*' },
+          { id: 'settings', title: 'Settings', selector: '#settings', page: '/app/projects/:id/settings', primaryButton: { title: 'Go on', uri: '/app/done' } },
+          { id: 'done', title: 'Done page', selector: '#done', page: '/app/done' },
+        ],
+      },
+    },
+    {
+      slug: 'advance',
+      type: 'TOUR',
+      targetingLogic: suite('advance'),
+      data: {
+        props: { spotlight: true },
+        steps: [
+          { id: 'click', title: 'Click Save', selector: '#save', advanceOn: 'click' },
+          { id: 'appears', title: 'Wait for the toast', selector: '#outside', advanceOn: { appears: '.toast' } },
+          { id: 'locked', title: 'Look, do not touch', selector: '#save', props: { canClickTarget: false } },
+        ],
+      },
+    },
   ]);
 });
 
@@ -55,7 +112,7 @@ const PAGE = `
 
 async function rect(page: Page, selector: string) {
   return page.evaluate((s) => {
-    const el = document.querySelector('onboarding-tour')!.shadowRoot!.querySelector(s);
+    const el = document.querySelector('onboarding-tour')?.shadowRoot?.querySelector(s);
     const r = el?.getBoundingClientRect();
     return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
   }, selector);
@@ -223,6 +280,255 @@ describe('<onboarding-tour> in Chromium', () => {
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'missing' }), userId);
     await expect.poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 5000 }).toBe('There');
     await expect.poll(() => recorded(env, userId, 'missing')).toContain('SKIPPED_STEP:gone');
+    await page.close();
+  });
+});
+
+/** The rectangle of the element `expression` evaluates to, in the top window's viewport (through frames). */
+async function topRect(page: Page, expression: string) {
+  return page.evaluate((e) => {
+    const element = new Function(`return ${e}`)() as Element;
+    const r = element.getBoundingClientRect();
+    let x = r.x;
+    let y = r.y;
+    for (let view: Window | null = element.ownerDocument.defaultView; view?.frameElement; view = view.parent) {
+      const frame = view.frameElement.getBoundingClientRect();
+      x += frame.x + view.frameElement.clientLeft;
+      y += frame.y + view.frameElement.clientTop;
+    }
+    return { x, y, width: r.width, height: r.height };
+  }, expression);
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const tourRoot = "document.querySelector('onboarding-tour')?.shadowRoot";
+
+/**
+ * Waits until the tooltip has settled on screen, beside its target (at most 20 px away), with both below the page's
+ * header (`headerBottom`).
+ */
+async function expectBeside(page: Page, target: string, headerBottom = 0): Promise<void> {
+  let last = '';
+  await expect
+    .poll(async () => {
+      const tip = await rect(page, '[part="base"]');
+      if (!tip) return 'no tooltip';
+      // Settled: where it was at the last look (a smooth scroll may still be moving it).
+      const now = JSON.stringify(tip);
+      if (now !== last) return `moving to ${(last = now)}`;
+      const t: Box = await topRect(page, target);
+      const view = page.viewportSize()!;
+      const gap = Math.max(t.x - (tip.x + tip.width), tip.x - (t.x + t.width), t.y - (tip.y + tip.height), tip.y - (t.y + t.height), 0);
+      if (tip.x < 0 || tip.y < 0 || tip.x + tip.width > view.width || tip.y + tip.height > view.height) return `tooltip off screen ${JSON.stringify(tip)}`;
+      if (t.y < headerBottom || t.y + t.height > view.height) return `target not in view below the header ${JSON.stringify(t)}`;
+      if (tip.y < headerBottom) return `tooltip under the header ${JSON.stringify(tip)}`;
+      return gap <= 20 ? 'beside' : `tooltip ${gap}px away`;
+    }, { timeout: 6000 })
+    .toBe('beside');
+}
+
+/** Clicks the middle of a part of the tooltip with the real mouse. */
+async function clickPart(page: Page, part: string): Promise<void> {
+  const box = (await rect(page, `[part="${part}"]`))!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+const title = (page: Page) => page.evaluate((root) => (new Function(`return ${root}`)() as ShadowRoot | undefined)?.querySelector('[part="title"]')?.textContent ?? null, tourRoot);
+
+describe('the target engine under <onboarding-tour>, in Chromium', () => {
+  it('reaches a target three scrollers deep, in a fixed box, under a transform and under a fixed header', async () => {
+    const userId = newUserId('layouts');
+    const { page, errors } = await openPage(
+      env,
+      '/layouts.html',
+      `<style>
+        body { margin: 0; font: 16px sans-serif; }
+        header { position: fixed; top: 0; left: 0; right: 0; height: 60px; background: #223; color: #fff; z-index: 10; }
+        .scroll { overflow: auto; height: 320px; border: 1px solid #ccc; margin: 0 20px; }
+        .scroll .scroll { height: 260px; }
+        .scroll .scroll .scroll { height: 200px; }
+        .tall { height: 700px; }
+        #fixed-box { position: fixed; right: 20px; bottom: 20px; width: 200px; height: 60px; }
+        .transformed { transform: translate(40px, 30px) scale(0.9); transform-origin: 0 0; }
+      </style>
+      <header>App</header>
+      <div style="height: 1400px"></div>
+      <div class="scroll"><div class="tall"></div><div class="scroll"><div class="tall"></div><div class="scroll"><div class="tall"></div>
+        <button id="deep-target">Deep</button><div class="tall"></div></div><div class="tall"></div></div><div class="tall"></div></div>
+      <div id="fixed-box"><button id="fixed-target">Fixed</button></div>
+      <div class="transformed"><div style="height: 600px"></div><button id="moved-target">Moved</button></div>
+      <div style="height: 600px"></div><button id="top-target">Top</button><div style="height: 1200px"></div>`,
+      { userId },
+    );
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'layouts' }), userId);
+    await expect.poll(() => title(page)).toBe('Three scrollers deep');
+    await expectBeside(page, "document.querySelector('#deep-target')", 60);
+    await clickPart(page, 'primary-button');
+    await expect.poll(() => title(page)).toBe('In a fixed box');
+    await expectBeside(page, "document.querySelector('#fixed-target')", 60);
+    await clickPart(page, 'primary-button');
+    await expect.poll(() => title(page)).toBe('Under a transform');
+    await expectBeside(page, "document.querySelector('#moved-target')", 60);
+    // The tooltip follows the target as an ancestor's transform changes (a layout change, no scroll, no resize of it).
+    await page.evaluate(() => (document.querySelector<HTMLElement>('.transformed')!.style.transform = 'translate(200px, 60px) scale(0.9)'));
+    await expectBeside(page, "document.querySelector('#moved-target')", 60);
+    // The next target sits under the header when its step opens (by key: the tooltip scrolled away with the page): it
+    // is brought out from under it, and the tooltip (placed on top) is not under the header either.
+    await page.evaluate(() => scrollTo(0, document.querySelector<HTMLElement>('#top-target')!.getBoundingClientRect().top + scrollY - 30));
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => title(page)).toBe('Under the header');
+    await expectBeside(page, "document.querySelector('#top-target')", 60);
+    await clickPart(page, 'primary-button');
+    await expect.poll(() => recorded(env, userId, 'layouts')).toContain('COMPLETED_FLOW:header');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a step whose target is in an open modal dialog above the dialog, where its buttons take clicks', async () => {
+    const userId = newUserId('dialog');
+    const { page, errors } = await openPage(env, '/dialog.html', `<dialog id="settings"><p>Settings</p><button id="dialog-target">Save settings</button></dialog>`, { userId });
+    await page.evaluate(() => document.querySelector<HTMLDialogElement>('#settings')!.showModal());
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'dialog' }), userId);
+    await expect.poll(() => title(page)).toBe('In the dialog');
+    await expectBeside(page, "document.querySelector('#dialog-target')");
+    // What is under the tooltip's button is the tour, not the dialog's backdrop: the click reaches it.
+    const button = (await rect(page, '[part="primary-button"]'))!;
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.localName, [button.x + 5, button.y + 5])).toBe('onboarding-tour');
+    await clickPart(page, 'primary-button');
+    await expect.poll(() => title(page)).toBe('After');
+    expect(await page.evaluate(() => document.querySelector<HTMLDialogElement>('#settings')!.open)).toBe(true);
+    await expect.poll(() => recorded(env, userId, 'dialog')).toContain('COMPLETED_STEP:in-dialog');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('addresses a target inside a same-origin iframe with iframe#editor >>> .toolbar', async () => {
+    const userId = newUserId('frame');
+    const frame = `<body style='margin:0'><div style='height:120px'></div><div class='toolbar' style='margin-left:60px;width:160px;height:30px;background:#eee'>Bold Italic</div></body>`;
+    const { page, errors } = await openPage(env, '/frame.html', `<div style="height: 90px"></div><iframe id="editor" style="margin-left: 100px; width: 500px; height: 300px; border: 2px solid #999" srcdoc="${frame}"></iframe>`, { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'frame' }), userId);
+    await expect.poll(() => title(page)).toBe('In the frame');
+    await expectBeside(page, "document.querySelector('#editor').contentDocument.querySelector('.toolbar')");
+    const tip = (await rect(page, '[part="base"]'))!;
+    const toolbar = await topRect(page, "document.querySelector('#editor').contentDocument.querySelector('.toolbar')");
+    expect(Math.abs(tip.x + tip.width / 2 - (toolbar.x + toolbar.width / 2))).toBeLessThan(2);
+    expect(Math.abs(tip.y - (toolbar.y + toolbar.height + 12))).toBeLessThan(2);
+    await clickPart(page, 'primary-button');
+    await expect.poll(() => title(page)).toBe('End');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('counts hidden targets as missing, reports each, and uses the first visible of several matches', async () => {
+    const userId = newUserId('hidden');
+    const { page, errors } = await openPage(
+      env,
+      '/hidden.html',
+      `<button id="none" style="display: none">None</button>
+      <span id="zero" style="display: inline-block; width: 0; height: 0; overflow: hidden">Zero</span>
+      <button id="invisible" style="visibility: hidden">Invisible</button>
+      <button class="item" style="display: none">Hidden item</button>
+      <div style="height: 100px"></div><button class="item" id="shown-item">Shown item</button>`,
+      { userId },
+    );
+    await page.evaluate(() => {
+      (window as unknown as { missing: unknown[] }).missing = [];
+      window.Onboarding.on('target-missing', (event) => (window as unknown as { missing: unknown[] }).missing.push(event));
+    });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'hidden' }), userId);
+    await expect.poll(() => title(page)).toBe('First visible');
+    await expectBeside(page, "document.querySelector('#shown-item')");
+    expect(await page.evaluate(() => (window as unknown as { missing: unknown[] }).missing)).toEqual([
+      { flowSlug: 'hidden', stepId: 'none', selector: '#none', page: '/hidden.html' },
+      { flowSlug: 'hidden', stepId: 'zero', selector: '#zero', page: '/hidden.html' },
+      { flowSlug: 'hidden', stepId: 'invisible', selector: '#invisible', page: '/hidden.html' },
+    ]);
+    await expect.poll(() => recorded(env, userId, 'hidden')).toEqual(expect.arrayContaining(['SKIPPED_STEP:none', 'SKIPPED_STEP:zero', 'SKIPPED_STEP:invisible']));
+    // Each is recorded with the user's tracking events, for the flow's analytics.
+    await expect
+      .poll(async () => (await env.service.db.query<{ n: number }>("SELECT count(*)::int AS n FROM user_events WHERE user_id = $1 AND event = 'onboarding:target-missing'", [userId]))[0]?.n)
+      .toBe(3);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('follows a target the app replaces, hides while it is hidden and comes back with it', async () => {
+    const userId = newUserId('comeback');
+    const { page, errors } = await openPage(env, '/comeback.html', `<div id="slot" style="padding: 100px"><button class="swap">First</button></div>`, { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'comeback' }), userId);
+    await expectBeside(page, "document.querySelector('.swap')");
+    // Re-rendered by the app's framework: a new element, elsewhere.
+    await page.evaluate(() => (document.querySelector('#slot')!.innerHTML = '<div style="height: 200px"></div><button class="swap" style="margin-left: 300px">Second</button>'));
+    await expectBeside(page, "document.querySelector('.swap')");
+    await page.evaluate(() => (document.querySelector<HTMLElement>('.swap')!.style.display = 'none'));
+    await expect.poll(() => rect(page, '[part="base"]')).toBeNull();
+    await page.evaluate(() => (document.querySelector<HTMLElement>('.swap')!.style.display = ''));
+    await expectBeside(page, "document.querySelector('.swap')");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('goes on across routes: waits on other pages, follows pushState and back, and resumes after a full page load', async () => {
+    const userId = newUserId('routes');
+    const body = `<button id="report">Report</button><div style="height: 80px"></div><button id="settings">Settings</button><div style="height: 80px"></div><button id="done">Done</button>`;
+    env.site.page('/app/done', `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><main>${body}</main>
+      <script src="/onboarding.js"></script><script>Onboarding.init(${JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl: env.service.url, userId })});</script></body></html>`);
+    const { page, errors } = await openPage(env, '/app/home', body, { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'routes' }), userId);
+    await page.waitForTimeout(500);
+    expect(await rect(page, '[part="base"]')).toBeNull();
+    await page.evaluate(() => history.pushState({}, '', '/app/reports/q3'));
+    await expect.poll(() => title(page)).toBe('Reports');
+    await expectBeside(page, "document.querySelector('#report')");
+    await clickPart(page, 'primary-button');
+    // The next step lives on another page: the tour waits, without closing.
+    await page.waitForTimeout(300);
+    expect(await rect(page, '[part="base"]')).toBeNull();
+    expect((await serverState(env, userId, 'routes'))?.$state).toMatchObject({ completed: false, skipped: false });
+    await page.evaluate(() => history.pushState({}, '', '/app/projects/7/settings'));
+    await expect.poll(() => title(page)).toBe('Settings');
+    await page.goBack();
+    await expect.poll(() => rect(page, '[part="base"]')).toBeNull();
+    await page.goForward();
+    await expect.poll(() => title(page)).toBe('Settings');
+    await expectBeside(page, "document.querySelector('#settings')");
+    // Its button is a link to the next step's page: a full load, where the tour resumes.
+    await Promise.all([page.waitForURL('**/app/done'), clickPart(page, 'primary-button')]);
+    await expect.poll(() => title(page), { timeout: 8000 }).toBe('Done page');
+    await expectBeside(page, "document.querySelector('#done')");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('advances on a click of the target and on an element appearing; the spotlight lets clicks through to the target only', async () => {
+    const userId = newUserId('advance');
+    const { page, errors } = await openPage(
+      env,
+      '/advance.html',
+      `<div style="height: 120px"></div><button id="save" style="margin-left: 200px">Save</button><div style="height: 120px"></div><button id="outside" style="margin-left: 200px">Outside</button>
+      <script>window.clicks = []; for (const id of ['save', 'outside']) document.getElementById(id).addEventListener('click', () => clicks.push(id));</script>`,
+      { userId },
+    );
+    const clicks = () => page.evaluate(() => (window as unknown as { clicks: string[] }).clicks);
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'advance' }), userId);
+    await expect.poll(() => title(page)).toBe('Click Save');
+    await expectBeside(page, "document.querySelector('#save')");
+    // The page is blocked around the spotlight: a click elsewhere reaches nothing.
+    const outside = await topRect(page, "document.querySelector('#outside')");
+    await page.mouse.click(outside.x + 10, outside.y + 5);
+    expect(await clicks()).toEqual([]);
+    const save = await topRect(page, "document.querySelector('#save')");
+    await page.mouse.click(save.x + 10, save.y + 5);
+    expect(await clicks()).toEqual(['save']);
+    await expect.poll(() => title(page)).toBe('Wait for the toast');
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div class="toast">Saved</div>'));
+    await expect.poll(() => title(page)).toBe('Look, do not touch');
+    await expectBeside(page, "document.querySelector('#save')");
+    // With canClickTarget: false, the target takes no click either.
+    await page.mouse.click(save.x + 10, save.y + 5);
+    expect(await clicks()).toEqual(['save']);
+    await expect.poll(() => recorded(env, userId, 'advance')).toEqual(expect.arrayContaining(['COMPLETED_STEP:click', 'COMPLETED_STEP:appears']));
+    expect(errors).toEqual([]);
     await page.close();
   });
 });
