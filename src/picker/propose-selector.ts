@@ -8,7 +8,7 @@ export interface Proposal {
   selector: string;
   /** How many elements it matches now, through every shadow root and frame its steps reach. */
   count: number;
-  /** Whether the element is the first match, the one a flow would use while it is the only visible one. */
+  /** Whether the element is the first match (a flow uses the first visible one). */
   first: boolean;
 }
 
@@ -91,13 +91,14 @@ function step(element: Element, hook?: string): string {
   return siblings.length > 1 ? `${base}:nth-of-type(${siblings.indexOf(element) + 1})` : base;
 }
 
-/**
- * A selector for `element` within its own document or shadow root: a hook that matches it alone; else the shortest
- * path from the nearest ancestor with such a hook that does. A path longer than this many steps breaks with most
- * changes of layout, so the element's own hook is preferred to it where the element is that hook's first match.
- */
+/** A path of more steps than this breaks with most changes of layout. */
 const MAX_STEPS = 4;
 
+/**
+ * A selector for `element` within its own document or shadow root: a hook that matches it alone; else the shortest
+ * path from the nearest ancestor with such a hook that does. Where that path would be longer than MAX_STEPS and the
+ * element is the first match of a hook of its own, the hook is kept (matching more than one element) instead.
+ */
 function localSelector(element: Element, scope: Scope): string {
   const own = hooks(element);
   const unique = own.find((hook) => onlyMatch(scope, hook, element));
