@@ -116,6 +116,8 @@ describe('the selector picker in Chromium', () => {
     expect(decodeURIComponent(bookmarklet.slice('javascript:'.length))).toBe(`${code};void 0`);
     expect(bookmarklet).not.toMatch(/[\n\r\t]/);
     expect(bookmarklet.length).toBeLessThan(12 * 1024);
+    // The file itself, for a console where an app's policy stops bookmarklets.
+    expect(await (await fetch(`${preview.url}onboarding-picker.js`)).text()).toBe(dist('onboarding-picker.js'));
     // Clicked on the preview itself, it explains where it belongs instead of running.
     await link.click();
     await expect.poll(() => page.locator('#picker-note').textContent()).toContain('bookmarks bar');
@@ -129,6 +131,9 @@ describe('the selector picker in Chromium', () => {
     expect(requested.filter((url) => url.includes('picker'))).toEqual([]);
     expect(dist('onboarding.js')).not.toContain('onboarding.picker');
     expect(dist('onboarding.js')).not.toContain('first visible one is used');
+    // The service serves the script and its chunks, not the picker.
+    expect([...service.script!.files.keys()]).toContain('onboarding-tour.js');
+    expect([...service.script!.files.keys()].filter((name) => name.includes('picker'))).toEqual([]);
   });
 
   it('starts from the bookmarklet in the top layer, its own look untouched by the page, and respects reduced motion', async () => {
