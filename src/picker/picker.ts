@@ -223,14 +223,16 @@ export function startPicker(top: Window = window): () => void {
     const target = targetOf(event);
     // The panel's own buttons work as buttons.
     if (!target) return;
+    // After ↑, the pointer moving inside the outlined ancestor keeps it; leaving it follows the pointer again.
+    const inAncestor = trail.length > 0 && current !== null && isWithin(target, current);
     if (type === 'pointermove') {
+      if (inAncestor) return;
       trail = [];
       return outline(target);
     }
     event.preventDefault();
     event.stopImmediatePropagation();
-    // After ↑, a click inside the outlined ancestor picks the ancestor.
-    if (type === 'click') pick(trail.length && current && isWithin(target, current) ? current : target);
+    if (type === 'click') pick(inAncestor ? current : target);
   });
 
   function stop(): void {

@@ -184,10 +184,12 @@ describe('the selector picker in Chromium', () => {
     const bold = await pointAt(inFrame('[data-testid="bold"]'));
     await expectOutlineOn(bold);
     await expect.poll(shown).toBe('#editor >>> [data-testid="bold"]');
-    // ↑ goes to the parent, ↓ back.
+    // ↑ goes to the parent, which stays while the pointer moves inside it; ↓ goes back.
     await page.keyboard.press('ArrowUp');
     await expect.poll(shown).toBe('#editor >>> .toolbar');
+    await page.mouse.move(bold.x + 3, bold.y + 3, { steps: 2 });
     await expectOutlineOn(await boxOf(inFrame('.toolbar')));
+    expect(await shown()).toBe('#editor >>> .toolbar');
     await page.keyboard.press('ArrowDown');
     await expect.poll(shown).toBe('#editor >>> [data-testid="bold"]');
   });
