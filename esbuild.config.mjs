@@ -1,5 +1,5 @@
-// Build: the script-tag IIFE and its on-demand chunks (form, survey, tour), the ESM build for bundlers, the service's runnable build and
-// the dashboard, all with source maps.
+// Build: the script-tag IIFE and its on-demand chunks (form, survey, tour), the ESM build for bundlers, the selector picker
+// for flow authors, the service's runnable build and the dashboard, all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
@@ -32,7 +32,7 @@ function minifyCss(text, declarations = false) {
 const squeezeTemplates = {
   name: 'squeeze-templates',
   setup(b) {
-    b.onLoad({ filter: /src[\\/]components[\\/].*\.ts$/ }, (args) => {
+    b.onLoad({ filter: /src[\\/](components|picker)[\\/].*\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const file = ts.createSourceFile(args.path, source, ts.ScriptTarget.Latest, true);
       const edits = [];
@@ -203,6 +203,18 @@ export const builds = {
       },
     ]),
   ),
+  /**
+   * dist/onboarding-picker.js: the selector picker flow authors run on their own app from the live preview's bookmarklet.
+   * Nothing in dist/onboarding.js loads it, and it shares no code with it.
+   */
+  picker: {
+    ...browserShared,
+    entryPoints: ['src/picker/picker-entry.ts'],
+    outfile: 'dist/onboarding-picker.js',
+    format: 'iife',
+    minify: true,
+    plugins: [squeezeTemplates],
+  },
   /** dist/onboarding.mjs: ESM for bundler users, every element included; lit and nanostores stay imports so apps share one copy. */
   esm: {
     ...browserShared,
@@ -254,7 +266,7 @@ async function compress(file, module = false) {
 
 const selected =
   only === 'browser'
-    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), builds.esm]
+    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), builds.picker, builds.esm]
     : only === 'server'
       ? [builds.server, builds.flows]
       : only === 'dashboard'

@@ -16,6 +16,13 @@ export const PAGE_HTML = `<!doctype html>
     </header>
     <p class="note">Each flow as the real elements draw it, in light, dark and right-to-left. Buttons work here without
       writing anything; targeting and criteria are not evaluated, so every step shows. Edit a file and this page follows.</p>
+    <section class="picker" aria-labelledby="picker-title">
+      <h2 id="picker-title">Finding a selector</h2>
+      <p>Drag <!--bookmarklet--> to your bookmarks bar. On a page of your app, click that bookmark, point at an element
+        and click it: the picker copies a <code>selector: "…"</code> line for a tour step, with how many elements it
+        matches. Escape closes it. It runs only where you click it; visitors never load it.
+        <span id="picker-note" class="picker-note" aria-live="polite"></span></p>
+    </section>
     <section id="errors" class="errors" aria-live="polite" hidden></section>
     <main id="flows" class="flows"></main>
     <script src="/preview/page.js"></script>
@@ -162,6 +169,15 @@ export const PAGE_JS = String.raw`(function () {
       frame.style.height = Math.max(Number(frame.dataset.min), Math.min(event.data.previewHeight, 1200)) + 'px';
     });
   });
+
+  // The bookmarklet is for the bookmarks bar: clicked here, it would only meet this page's script policy.
+  var bookmarklet = document.getElementById('bookmarklet');
+  if (bookmarklet) {
+    bookmarklet.addEventListener('click', function (event) {
+      event.preventDefault();
+      document.getElementById('picker-note').textContent = 'Drag the link to your bookmarks bar, then click the bookmark on a page of your app.';
+    });
+  }
 
   var events = new EventSource('/preview/events');
   events.addEventListener('reload', function (event) {
@@ -430,6 +446,36 @@ body {
   color: #4a5168;
   max-width: 70rem;
 }
+.picker {
+  margin: 1rem 1.25rem 0;
+  max-width: 70rem;
+  color: #4a5168;
+}
+.picker h2 {
+  margin: 0;
+  font-size: 1rem;
+  color: inherit;
+}
+.picker p {
+  margin: 0.25rem 0 0;
+}
+.bookmarklet {
+  display: inline-block;
+  padding: 0.1rem 0.6rem;
+  border: 1px solid #3651c9;
+  border-radius: 6px;
+  background: #e8ecfb;
+  color: #3651c9;
+  font-weight: 600;
+  text-decoration: none;
+  cursor: grab;
+}
+.bookmarklet.missing {
+  cursor: default;
+}
+.picker-note {
+  font-weight: 600;
+}
 .errors {
   display: grid;
   gap: 0.75rem;
@@ -577,6 +623,7 @@ html[data-theme='dark'] .frame {
     background: #0b0e17;
   }
   .note,
+  .picker,
   .meta,
   .mode figcaption {
     color: #9aa3b8;
@@ -588,7 +635,8 @@ html[data-theme='dark'] .frame {
   .mode iframe {
     border-color: #232a3d;
   }
-  .badge {
+  .badge,
+  .bookmarklet {
     background: #1e2340;
     color: #a5b0ff;
   }

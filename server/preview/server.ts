@@ -1,5 +1,5 @@
 // Live preview (development only, `--preview`): a page on its own port that renders every flow of the folder with the
-// real elements, in light, dark and RTL, and reloads when a flow file changes.
+// real elements, in light, dark and RTL, reloads when a flow file changes, and offers the selector picker's bookmarklet.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FlowCatalog } from '../flows/catalog.js';
 import { FRAME_HTML, FRAME_JS, PAGE_HTML, PAGE_JS, PREVIEW_CSS } from './assets.js';
+import { bookmarkletLink } from './bookmarklet.js';
 
 export interface PreviewOptions {
   catalog: FlowCatalog;
@@ -83,8 +84,13 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       case '/favicon.ico':
         response.writeHead(204).end();
         return;
-      case '/preview/':
-        return send(response, 'text/html; charset=utf-8', PAGE_HTML);
+      case '/preview/': {
+        // The selector picker, built beside the script, goes into the page whole, as the bookmarklet's address (put in
+        // by a function: the code has `$&` in it, which a replacement string would expand).
+        const picker = script ? join(dirname(script), 'onboarding-picker.js') : undefined;
+        const code = picker && existsSync(picker) ? readFileSync(picker, 'utf8') : undefined;
+        return send(response, 'text/html; charset=utf-8', PAGE_HTML.replace('<!--bookmarklet-->', () => bookmarkletLink(code)));
+      }
       case '/preview/frame.html':
         return send(response, 'text/html; charset=utf-8', FRAME_HTML);
       case '/preview/page.js':

@@ -26,8 +26,9 @@ function distFolder(): string | undefined {
 /** Reads the browser build once, at start; undefined when the script has not been built. */
 export function loadScriptBuild(folder = distFolder()): ScriptBuild | undefined {
   if (!folder) return undefined;
-  // The script tag's file and the chunks it loads on demand (plain .js files), with their source maps.
-  const names = readdirSync(folder).filter((name) => /\.js(\.map)?$/.test(name));
+  // The script tag's file and the chunks it loads on demand (plain .js files), with their source maps. The selector
+  // picker is for authors, from the live preview: not served to visitors, nor in the build's hash.
+  const names = readdirSync(folder).filter((name) => /\.js(\.map)?$/.test(name) && !name.startsWith('onboarding-picker.'));
   const files = new Map<string, { body: Buffer; type: string; etag: string }>();
   for (const name of names) {
     const body = readFileSync(join(folder, name));
