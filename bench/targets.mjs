@@ -61,7 +61,7 @@ function deepPage(service, publicKey) {
     .pad { height: 600px; }
   </style></head><body><header></header><div style="height: 1200px"></div>
   <div class="scroll" id="s1"><div class="pad"></div><div class="scroll" id="s2"><div class="pad"></div><div class="scroll" id="s3"><div class="pad"></div>
-    <button id="deep-target" style="position: relative; left: 0">Target</button><div class="pad"></div></div><div class="pad"></div></div><div class="pad"></div></div>
+    <button id="deep-target" style="position: relative; left: 200px">Target</button><div class="pad"></div></div><div class="pad"></div></div><div class="pad"></div></div>
   ${rows}
   <script src="/onboarding.js" data-public-key="${publicKey}" data-api-url="${service}"></script>
   </body></html>`;
@@ -86,11 +86,12 @@ function mutatingPage(service, publicKey) {
   </body></html>`;
 }
 
-/** In the page: whether the tour's tooltip sits beside the target (12 px below it, centred). */
+/** In the page: whether the tour's tooltip sits beside the target (12 px below it, across its middle). */
 const besideSource = `() => {
   const tip = document.querySelector('onboarding-tour')?.shadowRoot?.querySelector('[part="base"]')?.getBoundingClientRect();
   const target = document.querySelector('#deep-target').getBoundingClientRect();
-  return Boolean(tip) && Math.abs(tip.top - (target.bottom + 12)) < 1.5 && Math.abs(tip.left + tip.width / 2 - (target.left + target.width / 2)) < 1.5;
+  const middle = target.left + target.width / 2;
+  return Boolean(tip) && Math.abs(tip.top - (target.bottom + 12)) < 1.5 && tip.left <= middle && middle <= tip.right;
 }`;
 
 async function scriptMs(cdp) {
@@ -104,7 +105,10 @@ async function measureDeep(browser, site, service) {
   await tab.goto(`${site.url}/deep.html`);
   const started = Date.now();
   await tab.evaluate(() => window.Onboarding.identify(`bench-deep-${Date.now()}`, { suite: 'deep' }));
-  await tab.waitForFunction(new Function(`return (${besideSource})()`), undefined, { timeout: 30_000, polling: 50 });
+  await tab.waitForFunction(new Function(`return (${besideSource})()`), undefined, { timeout: 30_000, polling: 50 }).catch(async (error) => {
+    console.log(await tab.evaluate(() => ({ tour: Boolean(document.querySelector('onboarding-tour')), flows: window.Onboarding.flows.map((f) => f.slug), tip: document.querySelector('onboarding-tour')?.shadowRoot?.querySelector('[part="base"]')?.getBoundingClientRect().toJSON(), target: document.querySelector('#deep-target').getBoundingClientRect().toJSON() })));
+    throw error;
+  });
   const shownMs = Date.now() - started;
   // Settled: the smooth scroll over, the tooltip where it stays.
   await tab.waitForTimeout(1500);
@@ -131,7 +135,7 @@ async function measureDeep(browser, site, service) {
       { change, beside: besideSource },
     );
   const moves = [];
-  for (let i = 1; i <= 5; i++) moves.push(await follow(`document.querySelector('#deep-target').style.left = '${i * 17}px'`));
+  for (let i = 1; i <= 5; i++) moves.push(await follow(`document.querySelector('#deep-target').style.left = '${200 + i * 17}px'`));
   const scrolls = [];
   for (let i = 1; i <= 5; i++) scrolls.push(await follow(`document.querySelector('#s3').scrollTop += ${i % 2 ? 40 : -25}`));
 
