@@ -95,7 +95,9 @@ const ELEMENT_BY_TYPE: Record<FlowType, string> = {
   CHECKLIST: 'onboarding-checklist',
   CUSTOM: 'onboarding-flow',
   FORM: 'onboarding-form',
+  HINT: 'onboarding-hint',
   SURVEY: 'onboarding-survey',
+  TOOLTIP: 'onboarding-tooltip',
   TOUR: 'onboarding-tour',
 };
 
