@@ -731,6 +731,12 @@ export interface StepFunnel {
   skipped: number;
   /** Users who reached it, neither completed nor skipped it, and have not completed the flow: they stopped here (or are still here). */
   dropped: number;
+  /**
+   * Users whose page reported the step's target missing (the `onboarding:target-missing` event), each once per step, on
+   * the UTC day of their first report and under the version then served; unlike the counts above, not a cohort by start
+   * day. Counted for TOUR, HINT and TOOLTIP flows, 0 for others.
+   */
+  targetMissing: number;
 }
 
 export interface FlowDay {
