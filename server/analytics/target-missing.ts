@@ -1,10 +1,7 @@
 // Missing targets: the script's `onboarding:target-missing` tracking events, counted per flow step as the users whose target was missing.
-import type { FlowType, TrackingEvent } from '../../src/api/wire.js';
+import { TARGET_MISSING_EVENT, type FlowType, type TrackingEvent } from '../../src/api/wire.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
-
-/** The tracking event the script sends when a step's target is not on the page (see docs/protocol.md). */
-export const TARGET_MISSING_EVENT = 'onboarding:target-missing';
 
 /** The flow types whose steps point at an element; reports for other types are not counted. */
 const TARGETED_TYPES: ReadonlySet<FlowType> = new Set(['HINT', 'TOOLTIP', 'TOUR']);

@@ -52,6 +52,24 @@ export interface TrackingEvent {
   properties?: Properties;
 }
 
+/**
+ * The tracking event the script sends, through the users upsert, when a step's target is not on the page; the service
+ * counts it per step (see docs/protocol.md, Missing targets).
+ */
+export const TARGET_MISSING_EVENT = 'onboarding:target-missing';
+
+/** The properties of a `onboarding:target-missing` event. */
+export interface TargetMissingProperties {
+  /** The flow whose step it is. */
+  flowSlug: string;
+  /** The step whose target is missing. */
+  stepId: string;
+  /** The step's selector, as the page had it. */
+  selector: string;
+  /** The page's path (`location.pathname`), without query or fragment. */
+  page: string;
+}
+
 // ---- Requests ----
 
 /**
