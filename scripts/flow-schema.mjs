@@ -11,7 +11,7 @@ export const SCHEMA_FILE = resolve(root, 'schema/flow.schema.json');
 /** Interfaces that become named definitions (`$ref`); every other object is written in place. */
 const NAMED = new Set(['FlowButton', 'ChoiceOption', 'FormField']);
 /** JSDoc tags copied into the schema, with how to read their text. */
-const TAGS = { default: 'json', minLength: 'number', minimum: 'number', maximum: 'number', pattern: 'string' };
+const TAGS = { default: 'json', minLength: 'number', minimum: 'number', maximum: 'number', minItems: 'number', maxItems: 'number', pattern: 'string', format: 'string' };
 
 export function buildFlowSchema() {
   const program = ts.createProgram([WIRE], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, noEmit: true });
@@ -76,6 +76,13 @@ export function buildFlowSchema() {
       }
       if (parts.every((t) => t.flags & (ts.TypeFlags.String | ts.TypeFlags.Number))) {
         return { type: parts.map((t) => (t.flags & ts.TypeFlags.String ? 'string' : 'number')) };
+      }
+      // Literals and objects mixed (`'click' | { appears: string }`): one alternative for the literals, one per object.
+      const literals = parts.filter((t) => t.isStringLiteral() || t.isNumberLiteral());
+      const others = parts.filter((t) => !literals.includes(t));
+      if (others.every((t) => t.flags & ts.TypeFlags.Object && !checker.isArrayType(t))) {
+        const values = literals.map((t) => t.value);
+        return { anyOf: [...(values.length === 0 ? [] : [values.length === 1 ? { const: values[0] } : { enum: values }]), ...others.map(schemaOf)] };
       }
       throw new Error(`flow schema: cannot express the union ${checker.typeToString(type)}`);
     }

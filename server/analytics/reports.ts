@@ -151,8 +151,16 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
      WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) GROUP BY bucket`,
     params,
   );
+  // By the day of each user's first report, not of their start (see StepFunnel.targetMissing).
+  const missing = await db.query<{ day: string; step_id: string; users: number }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(users)::int AS users
+     FROM analytics_target_missing WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+     GROUP BY day, step_id HAVING sum(users) <> 0 ORDER BY day, step_id`,
+    params,
+  );
   const totals = { started: 0, completed: 0, skipped: 0 };
-  const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, { stepId: step.id, title: step.title ?? null, reached: 0, completed: 0, skipped: 0, dropped: 0 }]));
+  const emptyStep = (stepId: string, title: string | null): StepFunnel => ({ stepId, title, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
+  const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, emptyStep(step.id, step.title ?? null)]));
   const days = new Map<string, FlowDay>(window.days.map((date) => [date, { date, started: 0, completed: 0, skipped: 0, steps: [] }]));
   for (const row of rows) {
     // A deleted user's rows can be left at zero: they add nothing and are not shown.
@@ -167,12 +175,23 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     }
     let step = funnel.get(row.step_id);
     // A step the definition no longer has keeps its counts, after the others.
-    if (!step) funnel.set(row.step_id, (step = { stepId: row.step_id, title: null, reached: 0, completed: 0, skipped: 0, dropped: 0 }));
+    if (!step) funnel.set(row.step_id, (step = emptyStep(row.step_id, null)));
     step.reached += row.reached;
     step.completed += row.completed;
     step.skipped += row.skipped;
     step.dropped += row.dropped;
-    day?.steps.push({ stepId: row.step_id, reached: row.reached, completed: row.completed, skipped: row.skipped, dropped: row.dropped });
+    day?.steps.push({ stepId: row.step_id, reached: row.reached, completed: row.completed, skipped: row.skipped, dropped: row.dropped, targetMissing: 0 });
+  }
+  for (const row of missing) {
+    let step = funnel.get(row.step_id);
+    if (!step) funnel.set(row.step_id, (step = emptyStep(row.step_id, null)));
+    step.targetMissing += row.users;
+    const day = days.get(row.day);
+    if (!day) continue;
+    const entry = day.steps.find((s) => s.stepId === row.step_id);
+    // A step with reports of a missing target alone that day comes after the day's funnel rows.
+    if (entry) entry.targetMissing = row.users;
+    else day.steps.push({ stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: row.users });
   }
   const report: AnalyticsFlowResponse = {
     ...windowOf(window),

@@ -1,6 +1,7 @@
 // The flow file schema (schema/flow.schema.json, generated from src/api/wire.ts) compiled with Ajv, and its errors in words.
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../schema/flow.schema.json';
+import { FLOW_FORMATS } from './formats.js';
 
 export type PathSegment = string | number;
 
@@ -16,7 +17,11 @@ export const FLOW_SCHEMA = schema;
 let compiled: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }).compile(schema);
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+    for (const [name, problem] of Object.entries(FLOW_FORMATS)) ajv.addFormat(name, { type: 'string', validate: (text: string) => problem(text) === undefined });
+    compiled = ajv.compile(schema);
+  }
   return compiled;
 }
 
@@ -26,7 +31,7 @@ export function validateFlowFile(value: unknown): SchemaProblem[] {
   if (validate(value)) return [];
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
-  for (const error of validate.errors ?? []) {
+  for (const error of withoutAlternatives(validate.errors ?? [])) {
     const problem = describe(error, segmentsOf(value, error.instancePath));
     if (!problem) continue;
     const id = JSON.stringify([problem.segments, problem.key, problem.message]);
@@ -35,6 +40,32 @@ export function validateFlowFile(value: unknown): SchemaProblem[] {
     problems.push(problem);
   }
   return problems;
+}
+
+/**
+ * The errors to report where a value fits none of the alternatives of an `anyOf` (`advanceOn: click`, or a mapping):
+ * when the value is of the kind one alternative takes, what is wrong inside it; else the `anyOf` alone, which names them.
+ */
+function withoutAlternatives(errors: ErrorObject[]): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  for (const anyOf of errors.filter((error) => error.keyword === 'anyOf')) {
+    // Its alternatives' errors: under its schema path, at its value or inside it (a schema path is the same for every list item).
+    const inside = errors.filter(
+      (error) =>
+        error !== anyOf &&
+        error.schemaPath.startsWith(`${anyOf.schemaPath}/`) &&
+        (error.instancePath === anyOf.instancePath || error.instancePath.startsWith(`${anyOf.instancePath}/`)),
+    );
+    const branchOf = (error: ErrorObject) => error.schemaPath.slice(anyOf.schemaPath.length + 1).split('/')[0];
+    // An alternative the value is not even the kind of: its type, const or enum failed on the value itself.
+    const misfits = new Set(
+      inside.filter((error) => error.instancePath === anyOf.instancePath && ['type', 'const', 'enum'].includes(error.keyword)).map(branchOf),
+    );
+    const fitting = inside.filter((error) => !misfits.has(branchOf(error)));
+    for (const error of inside) if (!fitting.includes(error)) dropped.add(error);
+    if (fitting.length > 0) dropped.add(anyOf);
+  }
+  return errors.filter((error) => !dropped.has(error));
 }
 
 /** JSON pointer to path segments: an index where the value there is a list, a key otherwise. */
@@ -81,6 +112,27 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
       return { segments, message: params.limit === 1 ? 'expected a non-empty string' : `expected at least ${String(params.limit)} characters` };
     case 'pattern':
       return { segments, message: `${describeValue(error.data)} does not match ${String(params.pattern)}` };
+    case 'format': {
+      const why = typeof error.data === 'string' ? FLOW_FORMATS[String(params.format)]?.(error.data) : undefined;
+      return { segments, message: why ?? `expected a ${String(params.format)}` };
+    }
+    case 'anyOf': {
+      const alternatives = ((error.schema ?? []) as Array<{ const?: unknown; enum?: unknown[]; type?: string; required?: string[] }>).map((alternative) =>
+        alternative.const !== undefined
+          ? JSON.stringify(alternative.const)
+          : alternative.enum
+            ? alternative.enum.map((v) => JSON.stringify(v)).join(', ')
+            : `${nameOfType(alternative.type ?? 'value')}${alternative.required?.length ? ` with ${alternative.required.join(' and ')}` : ''}`,
+      );
+      return { segments, message: `expected ${alternatives.join(', or ')}, got ${describeValue(error.data)}` };
+    }
+    case 'minItems':
+    case 'maxItems': {
+      const limit = Number(params.limit);
+      const count = Array.isArray(error.data) ? error.data.length : 0;
+      const bound = error.keyword === 'minItems' ? 'at least' : 'at most';
+      return { segments, message: `expected ${bound} ${limit} item${limit === 1 ? '' : 's'}, got ${count}` };
+    }
     case 'minimum':
     case 'maximum':
       return { segments, message: `expected a number ${String(params.comparison)} ${String(params.limit)}, got ${describeValue(error.data)}` };

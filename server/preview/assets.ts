@@ -55,7 +55,8 @@ export const PAGE_JS = String.raw`(function () {
   var summary = document.getElementById('summary');
   var live = document.getElementById('live');
   var MODES = [['light', 'ltr', 'Light'], ['dark', 'ltr', 'Dark'], ['light', 'rtl', 'RTL']];
-  var MODAL_HEIGHT = { ANNOUNCEMENT: 460, TOUR: 440, SURVEY: 400 };
+  // Room for what floats over the frame: a modal, or a tooltip beside its stand-in target.
+  var MODAL_HEIGHT = { ANNOUNCEMENT: 460, TOUR: 440, SURVEY: 400, HINT: 360, TOOLTIP: 320 };
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -206,6 +207,15 @@ export const FRAME_JS = String.raw`(function () {
   var definition;
   var element;
   var state;
+  /** The types whose steps point at an element: the preview draws a stand-in for each step's target. */
+  var TARGETED = { TOUR: true, HINT: true, TOOLTIP: true };
+
+  /** A step without its page: every step shows in the preview, whatever page it lives on. */
+  function anyPage(step) {
+    var copy = Object.assign({}, step);
+    delete copy.page;
+    return copy;
+  }
 
   function reset() {
     state = { current: 0, completed: {}, skipped: {}, finished: '' };
@@ -253,7 +263,7 @@ export const FRAME_JS = String.raw`(function () {
   /** A Flow object the elements can draw, whose actions change only this frame's state. */
   function model() {
     var steps = definition.data.steps.map(function (step, index) {
-      var copy = Object.assign({}, step, {
+      var copy = Object.assign(anyPage(step), {
         index: index,
         state: { started: index === state.current, completed: !!state.completed[step.id], skipped: !!state.skipped[step.id], visible: true, blocked: false },
         start: act(function () {}),
@@ -269,7 +279,7 @@ export const FRAME_JS = String.raw`(function () {
           state.current = index;
         }),
       });
-      if (definition.type === 'TOUR' && step.selector) copy.selector = '[data-preview-target="' + index + '"]';
+      if (TARGETED[definition.type] && step.selector) copy.selector = '[data-preview-target="' + index + '"]';
       return copy;
     });
     var done = steps.filter(function (step) {
@@ -280,7 +290,7 @@ export const FRAME_JS = String.raw`(function () {
       name: definition.name,
       type: definition.type,
       version: definition.version,
-      data: definition.data,
+      data: Object.assign({}, definition.data, { steps: definition.data.steps.map(anyPage) }),
       steps: steps,
       currentStep: steps[state.current],
       progress: state.finished === 'completed' ? 1 : steps.length ? done / steps.length : 0,
@@ -341,7 +351,7 @@ export const FRAME_JS = String.raw`(function () {
     if (definition.type === 'CUSTOM') renderCustom(flow);
     else {
       if (!element) {
-        if (definition.type === 'TOUR') {
+        if (TARGETED[definition.type]) {
           var targets = document.createElement('div');
           targets.className = 'targets';
           definition.data.steps.forEach(function (step, index) {

@@ -8,6 +8,7 @@ import { isGuestId, loadUserSnapshot } from './context.js';
 import { deriveFlowState, isEligible } from './derive.js';
 import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './transitions.js';
 import { forgetProgress } from '../analytics/progress.js';
+import { countMissingTargets, forgetMissingTargets, mergeMissingTargets, missingTargets } from '../analytics/target-missing.js';
 import { emitEvents, progressEvents, userEvent } from './events.js';
 
 export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes'>;
@@ -43,6 +44,7 @@ export async function upsertUser(
     await checkStoredProperties(tx, 'user', userId, limits);
   }
   await appendEvents(tx, 'user', userId, body.events);
+  await countMissingTargets(tx, userId, missingTargets(catalog, body.events), now);
   if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, userId, now);
   return { userId, guestLinked };
 }
@@ -119,9 +121,13 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
      FROM users AS g WHERE u.id = $1 AND g.id = $2`,
     [userId, guestId],
   );
-  // The analytics facts move too (the user has none: it has no responses), and so do the guest's undelivered
-  // events, so that deleting the user later deletes them as well.
-  const tables = ['user_events', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'webhook_outbox'];
+  // The analytics facts move too (the user has none of progress: it has no responses; a missing target both
+  // reported counts once), and so do the guest's undelivered events, so that deleting the user later deletes them as well.
+  await mergeMissingTargets(tx, userId, guestId);
+  const tables = [
+    'user_events', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys', 'analytics_flow_users', 'analytics_step_users',
+    'analytics_target_missing_users', 'webhook_outbox',
+  ];
   for (const table of tables) {
     await tx.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [userId, guestId]);
   }
@@ -199,6 +205,7 @@ export async function deleteUser(tx: Queryable, userId: string): Promise<boolean
   tx.touchUser?.(userId);
   if (!tx.exclusive) await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
   await forgetProgress(tx, userId);
+  await forgetMissingTargets(tx, userId);
   const deleted = await tx.query('DELETE FROM users WHERE id = $1 RETURNING id', [userId]);
   if (deleted.length === 0) return false;
   await tx.query('DELETE FROM idempotency_keys WHERE user_id = $1', [userId]);

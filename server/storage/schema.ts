@@ -278,6 +278,28 @@ const MIGRATIONS: string[] = [
   ALTER TABLE users ADD COLUMN state_version bigint NOT NULL DEFAULT nextval('state_versions');
   ALTER TABLE groups ADD COLUMN state_version bigint NOT NULL DEFAULT nextval('state_versions');
   `,
+  // 10: missing targets. The script reports a step whose target is not on the page as the tracking event
+  // onboarding:target-missing; each user is recorded once per flow step, at the first report (the facts, gone with
+  // the user), and counted per flow, UTC day of that report, the version then served, and step (the rollup; a
+  // deleted user is subtracted). The event is new with this schema, so there is no log to fold in.
+  `
+  CREATE TABLE analytics_target_missing_users (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    flow_slug text NOT NULL,
+    step_id text NOT NULL,
+    flow_version integer NOT NULL,
+    missing_at timestamptz NOT NULL,
+    PRIMARY KEY (user_id, flow_slug, step_id)
+  );
+  CREATE TABLE analytics_target_missing (
+    flow_slug text NOT NULL,
+    day date NOT NULL,
+    flow_version integer NOT NULL,
+    step_id text NOT NULL,
+    users bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (flow_slug, day, flow_version, step_id)
+  );
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

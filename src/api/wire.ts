@@ -52,6 +52,24 @@ export interface TrackingEvent {
   properties?: Properties;
 }
 
+/**
+ * The tracking event the script sends, through the users upsert, when a step's target is not on the page; the service
+ * counts it per step (see docs/protocol.md, Missing targets).
+ */
+export const TARGET_MISSING_EVENT = 'onboarding:target-missing';
+
+/** The properties of a `onboarding:target-missing` event. */
+export interface TargetMissingProperties {
+  /** The flow whose step it is. */
+  flowSlug: string;
+  /** The step whose target is missing. */
+  stepId: string;
+  /** The step's selector, as the page had it. */
+  selector: string;
+  /** The page's path (`location.pathname`), without query or fragment. */
+  page: string;
+}
+
 // ---- Requests ----
 
 /**
@@ -339,7 +357,9 @@ export interface Problem {
 
 // ---- Flow definition data (the YAML `data` block, served JSON-encoded as Flow.data) ----
 // schema/flow.schema.json is generated from the declarations below (npm run schema), and a test fails when the
-// two differ. Descriptions and `@default`, `@minLength`, `@pattern`, `@minimum`, `@maximum` tags go into it.
+// two differ. Descriptions and `@default`, `@minLength`, `@pattern`, `@minimum`, `@maximum`, `@minItems`, `@maxItems`
+// and `@format` tags go into it. The formats `css-selector` and `path-pattern` are checked by the service and by
+// `onboarding-flows check` (server/flows/formats.ts); an editor that does not know them skips them.
 
 /** Survey step kinds; a step without `type` is `nps` when it is the first step and `text` after it. */
 export const SURVEY_KINDS = ['nps', 'rating', 'single', 'multiple', 'text'] as const;
@@ -432,21 +452,30 @@ export interface ChecklistProps extends FlowProps {
   doneSubtitle?: string;
 }
 
-/** Where a tour step sits around its target. */
+/** Where a step that points at an element sits around it. */
 export type TourPlacement = 'top' | 'bottom' | 'left' | 'right' | 'top-start' | 'top-end' | 'bottom-start' | 'bottom-end' | 'left-start' | 'left-end' | 'right-start' | 'right-end';
 
-/** Tour options, on the flow or on one step (the step's wins). */
-export interface TourOptions {
+/** Options of the flows whose steps point at an element of the page (tours, hints, tooltips), on the flow or on one step (the step's wins). */
+export interface TargetOptions {
   /** Where the step sits around its target. @default "bottom" */
   placement?: TourPlacement;
   /** How long to wait for a target that is not on the page yet, in milliseconds. @default 5000 @minimum 0 */
   targetTimeout?: number;
-  /** When the target never appears: `hide` the tour until it does, or `skip` the step. @default "hide" */
+  /** When the target never appears: `hide` the step until it does, or `skip` the step. @default "hide" */
   missingTarget?: 'hide' | 'skip';
+}
+
+/** Tour options, on the flow or on one step (the step's wins). */
+export interface TourOptions extends TargetOptions {
   /** Dims the page behind the step. @default false */
   overlay?: boolean;
   /** Dims the page except around the target. @default false */
   spotlight?: boolean;
+  /**
+   * With an overlay or a spotlight, the target can still be clicked (the rest of the page is blocked); `false` blocks
+   * the target too. @default true
+   */
+  canClickTarget?: boolean;
 }
 
 /** Options of a tour. */
@@ -454,6 +483,24 @@ export interface TourProps extends ModalFlowProps, TourOptions {}
 
 /** Options of one tour step. */
 export interface TourStepProps extends StepProps, TourOptions {}
+
+/** Options of a hint flow: one beacon per step, each on its own target. */
+export interface HintProps extends FlowProps, TargetOptions {}
+
+/** Options of one hint. */
+export interface HintStepProps extends StepProps, TargetOptions {}
+
+/** What opens a stand-alone tooltip: `hover` (hovering or focusing its target), or `beacon` (a beacon on the target). */
+export type TooltipTrigger = 'hover' | 'beacon';
+
+/** Options of a stand-alone tooltip. */
+export interface TooltipProps extends FlowProps, TargetOptions {
+  /** What opens the tooltip: `hover` opens it while the target is hovered or focused; `beacon` puts a beacon on the target that opens it. @default "hover" */
+  trigger?: TooltipTrigger;
+}
+
+/** Options of a tooltip's step. */
+export interface TooltipStepProps extends StepProps, TargetOptions {}
 
 /** Options of one survey step. */
 export interface SurveyStepProps extends StepProps {
@@ -521,23 +568,52 @@ export interface SurveyStep extends StepBase {
   /** Options of the question. */
   props?: SurveyStepProps;
 }
+/**
+ * What moves a tour on besides its buttons: `click` (the user clicks the step's target), or `{ appears: selector }`
+ * (an element matching the selector comes onto the page).
+ */
+export type AdvanceOn =
+  | 'click'
+  | {
+      /** CSS selector of the element whose arrival completes the step; parts joined by `>>>` reach into open shadow roots and same-origin iframes. @format css-selector */
+      appears: string;
+    };
+
 /** A step of a TOUR: a tooltip pointing at an element of the page. */
 export interface TourStep extends StepBase, StepMedia {
-  /** CSS selector of the element to point at; `host >>> inner` reaches into shadow roots. Without it the step is centred. */
+  /**
+   * CSS selector of the element to point at; parts joined by `>>>` reach into open shadow roots (`host >>> .inner`) and
+   * same-origin iframes (`iframe#editor >>> .toolbar`). Without it the step is centred. @format css-selector
+   */
   selector?: string;
+  /**
+   * The page the step lives on, as a path pattern: `/projects/:id/settings` (`:name` is one segment), `/reports/*` (`*`,
+   * only at the end, is one or more characters). The tour waits on other pages. Without it the step shows on any page. @format path-pattern
+   */
+  page?: string;
+  /** What completes the step besides its buttons: `click` on its target, or `{ appears: selector }`. Without it only the buttons do. */
+  advanceOn?: AdvanceOn;
   /** Tour options for this step. */
   props?: TourStepProps;
 }
-
-/** A step of a HINT: a beacon on its target that opens the step in a tooltip. */
+/** A step of a HINT: a pulsing beacon on its target; clicking it opens the step in a tooltip. Steps are independent. */
 export interface HintStep extends StepBase, StepMedia {
-  /** CSS selector of the element the beacon sits on; `host >>> inner` reaches into shadow roots and same-origin frames. */
+  /** CSS selector of the element the beacon sits on; parts joined by `>>>` reach into open shadow roots and same-origin iframes. @format css-selector */
   selector: string;
-  /** The page the step lives on, as a path pattern (`/reports/*`, `/projects/:id/settings`); without it, every page. */
+  /** The page the hint lives on, as a path pattern (`/projects/:id/settings`, `/reports/*`). Without it the hint shows on any page. @format path-pattern */
   page?: string;
+  /** Hint options for this step. */
+  props?: HintStepProps;
 }
-/** The step of a TOOLTIP: text anchored to an element, opened on hover or focus of it, or from a beacon. */
-export interface TooltipStep extends HintStep {}
+/** The one step of a TOOLTIP: a tooltip anchored to an element, opened on hover or focus of it, or by a beacon. */
+export interface TooltipStep extends StepBase, StepMedia {
+  /** CSS selector of the element the tooltip belongs to; parts joined by `>>>` reach into open shadow roots and same-origin iframes. @format css-selector */
+  selector: string;
+  /** The page the tooltip lives on, as a path pattern (`/projects/:id/settings`, `/reports/*`). Without it the tooltip works on any page. @format path-pattern */
+  page?: string;
+  /** Tooltip options for this step. */
+  props?: TooltipStepProps;
+}
 
 /** The `data` block of a flow file, with the step and props shape of its type. */
 export interface FlowDataOf<Step, Props> {
@@ -553,6 +629,12 @@ export interface FlowDataOf<Step, Props> {
   steps: Step[];
 }
 
+/** The `data` block of a TOOLTIP: exactly one step. */
+export interface TooltipData extends FlowDataOf<TooltipStep, TooltipProps> {
+  /** The tooltip's one step. @minItems 1 @maxItems 1 */
+  steps: TooltipStep[];
+}
+
 /** The `data` shape of each flow type. */
 export interface FlowDataByType {
   ANNOUNCEMENT: FlowDataOf<AnnouncementStep, ModalFlowProps>;
@@ -561,9 +643,9 @@ export interface FlowDataByType {
   CHECKLIST: FlowDataOf<ChecklistStep, ChecklistProps>;
   CUSTOM: FlowDataOf<CustomStep, FlowProps>;
   FORM: FlowDataOf<FormStep, FlowProps>;
-  HINT: FlowDataOf<HintStep, FlowProps & TourOptions>;
+  HINT: FlowDataOf<HintStep, HintProps>;
   SURVEY: FlowDataOf<SurveyStep, ModalFlowProps>;
-  TOOLTIP: FlowDataOf<TooltipStep, FlowProps & TourOptions & { trigger?: 'hover' | 'beacon' }>;
+  TOOLTIP: TooltipData;
   TOUR: FlowDataOf<TourStep, TourProps>;
 }
 
@@ -587,7 +669,7 @@ export interface FlowFile {
 export interface StepDefinition extends StepBase, StepMedia {
   selector?: string;
   page?: string;
-  advanceOn?: 'click' | { appears: string };
+  advanceOn?: AdvanceOn;
   fields?: FormField[];
   type?: SurveyKind;
   options?: ChoiceOption[];
@@ -600,7 +682,7 @@ export interface FlowData {
   title?: string;
   subtitle?: string;
   completionCriteria?: string;
-  props?: ChecklistProps & TourProps;
+  props?: ChecklistProps & TourProps & TooltipProps;
   steps: StepDefinition[];
   [extra: string]: unknown;
 }
@@ -667,6 +749,12 @@ export interface StepFunnel {
   skipped: number;
   /** Users who reached it, neither completed nor skipped it, and have not completed the flow: they stopped here (or are still here). */
   dropped: number;
+  /**
+   * Users whose page reported the step's target missing (the `onboarding:target-missing` event), each once per step, on
+   * the UTC day of their first report and under the version then served; unlike the counts above, not a cohort by start
+   * day. Counted for TOUR, HINT and TOOLTIP flows, 0 for others.
+   */
+  targetMissing: number;
 }
 
 export interface FlowDay {

@@ -1,7 +1,7 @@
 // <ob-flow-view>: one flow's report: its totals, its trend by day, its step funnel, a survey's answers, and every answer.
-import { html, LitElement, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { AnalyticsFlowResponse } from '../api/wire.js';
+import type { AnalyticsFlowResponse, FlowType } from '../api/wire.js';
 import { api } from './api.js';
 import { bar, chartStyles, trendChart } from './charts.js';
 import { count, day, duration, percent, TYPE_LABELS } from './format.js';
@@ -13,6 +13,9 @@ export const flowHref = (slug: string, days: number, version?: number) =>
   `#/flows/${encodeURIComponent(slug)}?days=${days}${version ? `&version=${version}` : ''}`;
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+
+/** The flow types whose steps point at an element of the page: their funnel shows the users whose target was missing. */
+const TARGETED: ReadonlySet<FlowType> = new Set(['HINT', 'TOOLTIP', 'TOUR']);
 
 /**
  * @summary One flow's report. The funnel and trend count the users who first started the flow in the window.
@@ -49,11 +52,14 @@ export class ObFlowView extends LitElement {
 
   private renderFunnel(report: AnalyticsFlowResponse) {
     const started = report.flow.started;
+    const targeted = TARGETED.has(report.flow.type);
     const of = (n: number, whole: number) => html`<span class="of">${whole > 0 ? percent(n / whole) : ''}</span>`;
     return html`<section class="card" aria-labelledby="funnel-title">
       <div class="card-head"><h2 id="funnel-title">Step funnel</h2><span class="hint">Share of users who reached each step</span></div>
-      <div class="scroll"><table class="funnel">
-        <thead><tr><th scope="col">Step</th><th scope="col" class="wide">Reached</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Dropped</th></tr></thead>
+      <div class="scroll"><table class="funnel" aria-describedby=${targeted ? 'missing-note' : nothing}>
+        <thead><tr><th scope="col">Step</th><th scope="col" class="wide">Reached</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Dropped</th>${
+          targeted ? html`<th scope="col" class="num">Target missing</th>` : ''
+        }</tr></thead>
         <tbody>${report.steps.map(
           (step, index) => html`<tr>
             <th scope="row"><span class="step-index">${index + 1}</span>${step.title ?? step.stepId}${step.title === null ? html` <span class="badge plain">removed</span>` : ''}</th>
@@ -61,9 +67,18 @@ export class ObFlowView extends LitElement {
             <td class="num">${count(step.completed)} ${of(step.completed, step.reached)}</td>
             <td class="num">${count(step.skipped)} ${of(step.skipped, step.reached)}</td>
             <td class="num ${step.dropped > 0 ? 'dropped' : ''}">${count(step.dropped)} ${of(step.dropped, step.reached)}</td>
+            ${targeted ? html`<td class="num ${step.targetMissing > 0 ? 'missing' : ''}">${step.targetMissing > 0 ? count(step.targetMissing) : '–'}</td>` : ''}
           </tr>`,
         )}</tbody>
       </table></div>
+      ${
+        targeted
+          ? html`<p class="note" id="missing-note">
+              Target missing: users whose page could not find the step's element, each counted once, on the day of their first
+              report. A number that grows after a release usually means a selector no longer matches the page.
+            </p>`
+          : ''
+      }
     </section>`;
   }
 

@@ -1,4 +1,5 @@
 // Numbers, shares, durations and dates as the dashboard shows them.
+import type { FlowType } from '../api/wire.js';
 
 const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
@@ -28,13 +29,15 @@ export const time = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
 /** Any JSON value as short text. */
 export const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
-export const TYPE_LABELS: Record<string, string> = {
+export const TYPE_LABELS: Record<FlowType, string> = {
   ANNOUNCEMENT: 'Announcement',
   BANNER: 'Banner',
   CARD: 'Card',
   CHECKLIST: 'Checklist',
   CUSTOM: 'Custom',
   FORM: 'Form',
+  HINT: 'Hint',
   SURVEY: 'Survey',
+  TOOLTIP: 'Tooltip',
   TOUR: 'Tour',
 };

@@ -130,8 +130,15 @@ export default css`
     color: var(--db-muted);
     font-size: 0.8125rem;
   }
-  .dropped {
+  .dropped,
+  .missing {
     color: var(--db-bad-text);
+  }
+  .note {
+    margin: 0;
+    padding: 8px 12px 0;
+    color: var(--db-muted);
+    font-size: 0.8125rem;
   }
   .days {
     max-height: 260px;

@@ -177,6 +177,22 @@ describe('the dashboard', () => {
     await page.close();
   });
 
+  it('shows the users whose target was missing in a tour\'s funnel, and not in a checklist\'s', async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    await page.evaluate(() => (location.hash = '#/flows/product-tour?days=30'));
+    const header = page.locator('ob-flow-view table.funnel thead th');
+    await expect.poll(() => header.allTextContents()).toContain('Target missing');
+    const cells = await page.locator('ob-flow-view table.funnel tbody tr td:last-child').allTextContents();
+    expect(cells.map((cell) => cell.trim())).toEqual(['–', '12', '–']);
+    expect(await page.locator('ob-flow-view table.funnel').getAttribute('aria-describedby')).toBe('missing-note');
+    await page.evaluate(() => (location.hash = '#/flows/getting-started?days=30'));
+    await page.locator('ob-flow-view table.funnel tbody tr th', { hasText: 'Connect your data' }).waitFor();
+    expect(await header.allTextContents()).not.toContain('Target missing');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it.each(['light', 'dark'] as const)('has no serious or critical axe violation on any view, %s', async (scheme) => {
     const { page, problems } = await open(scheme);
     expect(await serious(page)).toEqual([]);
@@ -185,11 +201,11 @@ describe('the dashboard', () => {
     await page.locator('ob-flows-list tbody tr').first().waitFor();
     expect(await serious(page)).toEqual([]);
     if (scheme === 'dark') await shoot(page, 'flows-dark');
-    for (const slug of ['nps', 'getting-started', 'profile']) {
+    for (const slug of ['nps', 'getting-started', 'profile', 'product-tour']) {
       await page.evaluate((s) => (location.hash = `#/flows/${s}?days=30`), slug);
       await page.locator('ob-flow-view table.funnel tbody tr').first().waitFor();
-      // A checklist has no answers, so its answers card stays empty.
-      if (slug !== 'getting-started') await page.locator('ob-answers table').waitFor();
+      // A checklist and a tour have no answers, so their answers card stays empty.
+      if (slug === 'nps' || slug === 'profile') await page.locator('ob-answers table').waitFor();
       expect(await serious(page), slug).toEqual([]);
       if (scheme === 'dark') await shoot(page, `${slug}-dark`);
     }

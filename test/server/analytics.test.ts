@@ -8,6 +8,7 @@ import type {
   SurveyStepReport,
 } from '../../src/api/wire.js';
 import { ROLLUPS_FROM_FACTS_SQL } from '../../server/analytics/progress.js';
+import { TARGET_MISSING_FROM_FACTS_SQL } from '../../server/analytics/target-missing.js';
 import { checklistYaml, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 
 const DAY = 86_400_000;
@@ -53,6 +54,21 @@ data:
         - { id: size, type: number, label: Size }
 `;
 
+const tourYaml = (slug: string, type: 'TOUR' | 'HINT' | 'TOOLTIP' = 'TOUR', version = '') => `
+slug: ${slug}
+name: Targets ${type}${version}
+type: ${type}
+data:
+  steps:
+    - id: nav
+      title: The menu
+      selector: "#nav"
+${type === 'TOOLTIP' ? '' : `    - id: save
+      title: Save it
+      selector: "my-editor >>> .save"
+      page: /projects/:id
+`}`;
+
 let service: TestService;
 
 beforeAll(async () => {
@@ -62,9 +78,9 @@ afterAll(() => service?.close());
 
 let flowCounter = 0;
 /** A flow of its own for one test, so the counts of one test never mix with another's. */
-async function newFlow(kind: 'checklist' | 'survey' | 'form'): Promise<string> {
+async function newFlow(kind: 'checklist' | 'survey' | 'form' | 'tour'): Promise<string> {
   const slug = `${kind}-${++flowCounter}`;
-  const yaml = kind === 'checklist' ? checklistYaml(slug) : kind === 'survey' ? surveyYaml(slug) : formYaml(slug);
+  const yaml = kind === 'checklist' ? checklistYaml(slug) : kind === 'survey' ? surveyYaml(slug) : kind === 'form' ? formYaml(slug) : tourYaml(slug);
   await service.writeFlow(`${slug}.yaml`, yaml);
   return slug;
 }
@@ -73,6 +89,17 @@ async function act(userId: string, flowSlug: string, actionType: ActionType, ste
   const response = await service.call('POST', '/v1/public/flowStates', {
     body: { userId, flowSlug, stepId, actionType, ...(createdAt ? { createdAt } : {}), ...(data !== undefined ? { data } : {}), ...(url ? { context: { url } } : {}) },
   });
+  expect(response.status, response.text).toBe(201);
+}
+
+/** The script's report of a step whose target is not on the page, through the users upsert. */
+const targetMissing = (flowSlug: string, stepId: string, page = '/projects/7') => ({
+  event: 'onboarding:target-missing',
+  properties: { flowSlug, stepId, selector: '#nav', page },
+});
+
+async function upsert(userId: string, body: Record<string, unknown>): Promise<void> {
+  const response = await service.call('POST', '/v1/public/users', { body: { userId, ...body } });
   expect(response.status, response.text).toBe(201);
 }
 
@@ -105,7 +132,12 @@ async function rollups(answersOf: string): Promise<{ kept: unknown[]; expected: 
     `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, value, count FROM (${ROLLUPS_FROM_FACTS_SQL.answers}) AS a WHERE flow_slug = $1 ORDER BY 1, 2, 3, 4, 5`,
     [answersOf],
   );
-  return { kept: [...kept, ...keptDurations, ...keptAnswers], expected: [...expected, ...expectedDurations, ...expectedAnswers] };
+  const keptMissing = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, users::int FROM analytics_target_missing WHERE users <> 0 ${order}`);
+  const expectedMissing = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, users FROM (${TARGET_MISSING_FROM_FACTS_SQL}) AS m ${order}`);
+  return {
+    kept: [...kept, ...keptDurations, ...keptAnswers, ...keptMissing],
+    expected: [...expected, ...expectedDurations, ...expectedAnswers, ...expectedMissing],
+  };
 }
 
 describe('GET /v1/analytics/flows', () => {
@@ -190,9 +222,9 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
     expect(report.flow).toMatchObject({ slug, started: 4, completed: 1, skipped: 1, completionRate: 0.25 });
     expect(report.steps).toEqual([
-      { stepId: 'one', title: 'One', reached: 4, completed: 3, skipped: 0, dropped: 1 },
-      { stepId: 'two', title: 'Two', reached: 3, completed: 1, skipped: 1, dropped: 1 },
-      { stepId: 'three', title: 'Three', reached: 2, completed: 1, skipped: 0, dropped: 1 },
+      { stepId: 'one', title: 'One', reached: 4, completed: 3, skipped: 0, dropped: 1, targetMissing: 0 },
+      { stepId: 'two', title: 'Two', reached: 3, completed: 1, skipped: 1, dropped: 1, targetMissing: 0 },
+      { stepId: 'three', title: 'Three', reached: 2, completed: 1, skipped: 0, dropped: 1, targetMissing: 0 },
     ]);
     expect(report.survey).toBeUndefined();
   });
@@ -210,10 +242,10 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     expect(report.days.map((day) => day.date)).toEqual([dateOf(4), dateOf(3), dateOf(2), dateOf(1), dateOf(0)]);
     expect(report.days.map((day) => [day.started, day.completed])).toEqual([[0, 0], [1, 0], [0, 0], [1, 1], [0, 0]]);
     expect(report.days[1]!.steps).toEqual([
-      { stepId: 'one', reached: 1, completed: 1, skipped: 0, dropped: 0 },
-      { stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 1 },
+      { stepId: 'one', reached: 1, completed: 1, skipped: 0, dropped: 0, targetMissing: 0 },
+      { stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 0 },
     ]);
-    expect(report.days[3]!.steps.find((step) => step.stepId === 'two')).toEqual({ stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 0 });
+    expect(report.days[3]!.steps.find((step) => step.stepId === 'two')).toEqual({ stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
   });
 
   it('reports a survey: the NPS score and distribution, a rating, a choice, and the latest comments', async () => {
@@ -246,6 +278,70 @@ describe('GET /v1/analytics/flows/{slug}', () => {
         ],
       },
     ]);
+  });
+
+  it('counts the users whose target was missing, once per step, on the day of their first report', async () => {
+    const slug = await newFlow('tour');
+    // a reports the menu twice and the editor once; b reports the menu through a session, c through a batch.
+    await upsert(`${slug}-a`, { events: [targetMissing(slug, 'nav'), targetMissing(slug, 'nav', '/projects/8')] });
+    await upsert(`${slug}-a`, { events: [targetMissing(slug, 'nav'), targetMissing(slug, 'save')] });
+    expect((await service.call('POST', '/v1/public/sessions', { body: { userId: `${slug}-b`, userEvents: [targetMissing(slug, 'nav')] } })).status).toBe(201);
+    const batch = await service.call('POST', '/v1/public/batch', {
+      body: { writes: [{ path: 'users', idempotencyKey: `${slug}-c-1`, body: { userId: `${slug}-c`, events: [targetMissing(slug, 'nav')] } }] },
+    });
+    expect(batch.body.results, batch.text).toEqual([expect.objectContaining({ status: 201 })]);
+    // b started the tour two days ago and is still at the menu: the funnel counts by start day, the reports by their own.
+    await act(`${slug}-b`, slug, 'STARTED_FLOW', '', daysAgo(2));
+
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(report.steps).toEqual([
+      { stepId: 'nav', title: 'The menu', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 3 },
+      { stepId: 'save', title: 'Save it', reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 1 },
+    ]);
+    expect(report.days.find((day) => day.date === dateOf(2))!.steps).toEqual([{ stepId: 'nav', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 0 }]);
+    expect(report.days.find((day) => day.date === dateOf(0))!.steps).toEqual([
+      { stepId: 'nav', reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 3 },
+      { stepId: 'save', reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 1 },
+    ]);
+    // A window without today has none.
+    const before = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?from=${dateOf(5)}&to=${dateOf(0)}`);
+    expect(before.steps.map((step) => step.targetMissing)).toEqual([0, 0]);
+    // Every report is still an ordinary event of the user.
+    const record = await service.call('GET', `/v1/users?foreignId=${slug}-a`, { key: PRIVATE_KEY });
+    expect(record.body.events.filter((e: { event: string }) => e.event === 'onboarding:target-missing')).toHaveLength(4);
+  });
+
+  it('counts reports on HINT and TOOLTIP flows and on the version being served, and leaves the others as plain events', async () => {
+    const hint = `hint-${++flowCounter}`;
+    const tooltip = `tooltip-${++flowCounter}`;
+    await service.writeFlow(`${hint}.yaml`, tourYaml(hint, 'HINT'));
+    await service.writeFlow(`${tooltip}.yaml`, tourYaml(tooltip, 'TOOLTIP'));
+    const checklist = await newFlow('checklist');
+    const user = `${hint}-a`;
+    await upsert(user, {
+      events: [
+        targetMissing(hint, 'save'),
+        targetMissing(tooltip, 'nav'),
+        // Not counted: a flow that points at nothing, an unknown flow or step, properties that are not strings, another event.
+        targetMissing(checklist, 'one'),
+        targetMissing('no-such-flow', 'nav'),
+        targetMissing(hint, 'no-such-step'),
+        { event: 'onboarding:target-missing', properties: { flowSlug: hint, stepId: 7 } },
+        { event: 'onboarding:target-missing' },
+        { event: 'target-missing', properties: { flowSlug: hint, stepId: 'nav' } },
+      ],
+    });
+    await service.writeFlow(`${hint}.yaml`, tourYaml(hint, 'HINT', ' v2'));
+    await upsert(`${hint}-b`, { events: [targetMissing(hint, 'save')] });
+
+    const missing = (report: AnalyticsFlowResponse) => Object.fromEntries(report.steps.map((step) => [step.stepId, step.targetMissing]));
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}`))).toEqual({ nav: 0, save: 2 });
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}&version=1`))).toEqual({ nav: 0, save: 1 });
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}&version=2`))).toEqual({ nav: 0, save: 1 });
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${tooltip}?${window}`))).toEqual({ nav: 1 });
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${checklist}?${window}`))).toEqual({ one: 0, two: 0, three: 0 });
+    const record = await service.call('GET', `/v1/users?foreignId=${user}`, { key: PRIVATE_KEY });
+    expect(record.body.events).toHaveLength(8);
   });
 
   it('answers 404 for an unknown flow', async () => {
@@ -361,6 +457,23 @@ describe('analytics and the rest of the service', () => {
     expect(kept).toEqual(expected);
     expect(kept.length).toBeGreaterThan(5);
     expect(kept.filter((row) => 'value' in (row as object)).length).toBeGreaterThan(3);
+  });
+
+  it('counts a missing target once for a guest and the user it is linked to, and not at all once a user is deleted', async () => {
+    const slug = await newFlow('tour');
+    const guest = `guest_${slug}`;
+    await upsert(guest, { events: [targetMissing(slug, 'nav'), targetMissing(slug, 'save')] });
+    await upsert(`${slug}-user`, { events: [targetMissing(slug, 'nav')] });
+    await upsert(`${slug}-gone`, { events: [targetMissing(slug, 'save')] });
+    const missing = async () => (await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`)).steps.map((step) => step.targetMissing);
+    expect(await missing()).toEqual([2, 2]);
+    const linked = await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-user`, linkGuestId: guest } });
+    expect(linked.body.guestLinked).toBe(true);
+    expect(await missing()).toEqual([1, 2]);
+    expect((await service.call('DELETE', `/v1/users?foreignId=${slug}-gone`, { key: PRIVATE_KEY })).status).toBe(204);
+    expect(await missing()).toEqual([1, 1]);
+    expect(await service.db.query('SELECT 1 FROM analytics_target_missing_users WHERE user_id = ANY($1::text[])', [[guest, `${slug}-gone`]])).toEqual([]);
+    expect((await rollups(slug)).kept).toEqual((await rollups(slug)).expected);
   });
 
   it('carries a guest\'s progress into the user it is linked to', async () => {

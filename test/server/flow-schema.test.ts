@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs build script without types
 import { SCHEMA_FILE, schemaText } from '../../scripts/flow-schema.mjs';
+import Ajv from 'ajv';
 import { checkFlowText } from '../../server/flows/definitions.js';
+import { pagePatternProblem, selectorProblem } from '../../server/flows/formats.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -30,8 +32,21 @@ data:
           options: [Engineer, Designer]
 `;
 
+const TOUR_WITH_BAD_TARGETS = `slug: tour
+name: Tour
+type: TOUR
+data:
+  steps:
+    - id: a
+      selector: "#nav >>> div["
+      page: /reports/*
+    - id: b
+      advanceOn: { appears: "..a" }
+`;
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'onboarding-check-'));
+  writeFileSync(join(dir, 'd-tour.yaml'), TOUR_WITH_BAD_TARGETS);
   writeFileSync(join(dir, 'a-good.yaml'), readFileSync('demo/flows/upgrade-banner.yaml'));
   writeFileSync(join(dir, 'b-form.yaml'), FORM_WITH_MISTAKES);
   writeFileSync(join(dir, 'c-image.yaml'), 'slug: news\nname: News\ntype: ANNOUNCEMENT\ndata:\n  steps:\n    - id: a\n      title: New\n      image: /new.png\n');
@@ -48,9 +63,12 @@ describe('schema/flow.schema.json', () => {
     const stepKeys = Object.fromEntries(
       schema.allOf.map((rule: any) => [rule.if.properties.type.const, Object.keys(rule.then.properties.data.properties.steps.items.properties)]),
     );
-    expect(Object.keys(stepKeys).sort()).toEqual(['ANNOUNCEMENT', 'BANNER', 'CARD', 'CHECKLIST', 'CUSTOM', 'FORM', 'SURVEY', 'TOUR']);
+    expect(Object.keys(stepKeys).sort()).toEqual(['ANNOUNCEMENT', 'BANNER', 'CARD', 'CHECKLIST', 'CUSTOM', 'FORM', 'HINT', 'SURVEY', 'TOOLTIP', 'TOUR']);
     expect(stepKeys.FORM).toContain('fields');
-    expect(stepKeys.TOUR).toContain('selector');
+    expect(stepKeys.TOUR).toEqual(expect.arrayContaining(['selector', 'page', 'advanceOn']));
+    expect(stepKeys.HINT).toEqual(expect.arrayContaining(['selector', 'page', 'imageUri']));
+    expect(stepKeys.HINT).not.toContain('advanceOn');
+    expect(stepKeys.TOOLTIP).toEqual(expect.arrayContaining(['selector', 'page']));
     expect(stepKeys.SURVEY).toEqual(expect.arrayContaining(['type', 'options']));
     expect(stepKeys.ANNOUNCEMENT).toEqual(expect.arrayContaining(['imageUri', 'videoUri']));
     expect(stepKeys.BANNER).not.toContain('imageUri');
@@ -96,6 +114,93 @@ describe('schema/flow.schema.json', () => {
   });
 });
 
+describe('target selectors and page patterns', () => {
+  const tour = (step: string) => `slug: t\nname: T\ntype: TOUR\ndata:\n  steps:\n    - id: a\n${step}`;
+  const messages = (text: string) => checkFlowText(text).problems.map((p) => `${p.path} (line ${p.line}): ${p.message}`);
+
+  it('takes CSS selectors joined by >>> into shadow roots and iframes', () => {
+    for (const selector of ['#save', 'my-app >>> .save', 'iframe#editor >>> .toolbar >>> button', 'button[aria-label="Save (draft)"]', ':is(a, b) > c:not(.off)', 'li:nth-child(2n + 1)', 'a:has(> img)', 'x-y::part(label)', ':host(.dark) .icon', '[data-x=">"]']) {
+      expect(selectorProblem(selector), selector).toBeUndefined();
+    }
+  });
+
+  it('refuses what is not CSS, each part of a >>> selector on its own', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['div[', /^"div\[" is not a CSS selector: expected attribute name/],
+      ['..a', /^"\.\.a" is not a CSS selector: expected class name/],
+      ['a >> b', /^"a >> b" is not a CSS selector: expected rule but ">" found/],
+      [':not(', /^":not\(" is not a CSS selector/],
+      ['a)', /^"a\)" is not a CSS selector: a "\)" closes nothing$/],
+      ['a,', /is not a CSS selector/],
+      ['#1a', /expected ID name/],
+      ['svg|rect', /namespaces are not enabled/],
+      ['my-app >>> .save[', /^"\.save\[" \(part 2 of "my-app >>> \.save\["\) is not a CSS selector/],
+      ['my-app >>> ', /has an empty part: ">>>" needs a selector on each side$/],
+      ['', /^expected a CSS selector, got an empty string$/],
+    ];
+    for (const [selector, message] of cases) expect(selectorProblem(selector), selector).toMatch(message);
+  });
+
+  it('takes page patterns: paths with :name segments and a trailing *', () => {
+    for (const pattern of ['/', '/reports', '/reports/', '/reports/*', '/projects/:id/settings', '/projects/:projectId/runs/:run_id/*', '/docs*', '/caf%C3%A9']) {
+      expect(pagePatternProblem(pattern), pattern).toBeUndefined();
+    }
+  });
+
+  it('refuses page patterns that are not a path', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['reports/*', /is not a path: a page pattern starts with "\/"/],
+      ['https://app.example.com/reports', /is not a path/],
+      ['/reports?tab=1', /holds "\?": a page pattern is a path, without query or fragment/],
+      ['/reports#top', /holds "#"/],
+      ['/reports/*/edit', /"\*" may only end the pattern/],
+      ['/a//b', /has an empty segment/],
+      ['/projects/:/settings', /a segment starting with ":" is a parameter/],
+      ['/projects/:1st', /not ":1st"$/],
+      ['/a/:id/b/:id', /names the parameter ":id" twice/],
+      ['/my reports', /holds white space/],
+    ];
+    for (const [pattern, message] of cases) expect(pagePatternProblem(pattern), pattern).toMatch(message);
+  });
+
+  it('refuses a flow file with a bad selector, page or advanceOn, with the path and line', () => {
+    expect(messages(TOUR_WITH_BAD_TARGETS)).toEqual([
+      'data.steps[0].selector (line 7): "div[" (part 2 of "#nav >>> div[") is not a CSS selector: expected attribute name (at character 4)',
+      'data.steps[1].advanceOn.appears (line 10): "..a" is not a CSS selector: expected class name (at character 2)',
+    ]);
+    expect(messages(tour('      selector: "#a"\n      page: reports\n      advanceOn: hover\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[0\]\.page \(line 8\): "reports" is not a path/),
+      'data.steps[0].advanceOn (line 9): expected "click", or a mapping with appears, got the string "hover"',
+    ]);
+    expect(messages(tour('      advanceOn: { appear: "#a" }\n'))).toEqual([
+      'data.steps[0].advanceOn.appears (line 7): required, but missing',
+      expect.stringMatching(/^data\.steps\[0\]\.advanceOn\.appear \(line 7\): unknown key \(did you mean "appears"\?\)/),
+    ]);
+    expect(messages(tour('      selector: "main >>> #a"\n      page: /projects/:id/*\n      advanceOn: click\n      props: { canClickTarget: false }\n'))).toEqual([]);
+  });
+
+  it('takes HINT and TOOLTIP flows, whose steps need a selector; a TOOLTIP has exactly one step', () => {
+    const hint = 'slug: h\nname: H\ntype: HINT\ndata:\n  props: { placement: right, missingTarget: skip }\n  steps:\n    - id: a\n      selector: "#a"\n      page: /reports/*\n    - id: b\n      title: No target\n';
+    expect(messages(hint)).toEqual(['data.steps[1].selector (line 10): required, but missing']);
+    expect(messages(hint.replace('      title: No target\n', '      selector: ".b"\n      advanceOn: click\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[1\]\.advanceOn \(line 12\): unknown key; expected one of id, /),
+    ]);
+    const tooltip = 'slug: t\nname: T\ntype: TOOLTIP\ndata:\n  props: { trigger: beacon, targetTimeout: 0 }\n  steps:\n    - id: a\n      selector: "#a"\n';
+    expect(messages(tooltip)).toEqual([]);
+    expect(messages(tooltip.replace('beacon', 'click'))).toEqual([expect.stringMatching(/^data\.props\.trigger \(line 5\): unknown value "click"; expected one of hover, beacon$/)]);
+    expect(messages(`${tooltip}    - id: b\n      selector: "#b"\n`)).toEqual(['data.steps (line 7): expected at most 1 item, got 2']);
+    expect(messages(tooltip.replace(/  steps:[^]*$/, '  steps: []\n'))).toEqual(['data.steps (line 6): expected at least 1 item, got 0']);
+  });
+
+  it('still works for a validator that does not know the formats: it skips them and checks the rest', () => {
+    const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
+    const validate = new Ajv({ strict: false, logger: false }).compile(schema);
+    const step = { id: 'a', selector: 'div[', page: 'reports' };
+    expect(validate({ slug: 't', name: 'T', type: 'TOUR', data: { steps: [step] } })).toBe(true);
+    expect(validate({ slug: 't', name: 'T', type: 'TOUR', data: { steps: [{ ...step, selectr: '#a' }] } })).toBe(false);
+  });
+});
+
 describe('onboarding-flows check', () => {
   it('prints every problem with file, line and path, and exits 1', async () => {
     const failure = await run(process.execPath, ['dist/flows.mjs', 'check', dir]).then(
@@ -106,7 +211,9 @@ describe('onboarding-flows check', () => {
     const lines = failure!.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/b-form\.yaml:10:11 {2}data\.steps\[0\]\.fields\[0\]\.id: required, but missing$/);
     expect(lines).toContainEqual(expect.stringMatching(/c-image\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/));
-    expect(lines.at(-1)).toBe('5 problems in 2 of 3 flow files');
+    expect(lines).toContainEqual(expect.stringMatching(/d-tour\.yaml:7:17 {2}data\.steps\[0\]\.selector: "div\[" \(part 2 of "#nav >>> div\["\) is not a CSS selector/));
+    expect(lines).toContainEqual(expect.stringMatching(/d-tour\.yaml:10:29 {2}data\.steps\[1\]\.advanceOn\.appears: "\.\.a" is not a CSS selector/));
+    expect(lines.at(-1)).toBe('7 problems in 3 of 4 flow files');
   });
 
   it('exits 0 on good files, and 2 without a folder', async () => {

@@ -19,7 +19,8 @@ afterAll(() => service?.close());
 
 const TABLES = [
   'users', 'user_events', 'groups', 'group_events', 'group_members', 'flows', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys',
-  'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers', 'webhook_outbox',
+  'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers', 'analytics_target_missing_users',
+  'analytics_target_missing', 'webhook_outbox',
 ];
 
 /** Every stored row, so "unchanged" means unchanged, not just the same counts. */

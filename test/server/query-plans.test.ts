@@ -12,12 +12,18 @@ beforeAll(async () => {
   service = await startTestService({
     'setup.yaml': checklistYaml('setup'),
     'team.yaml': checklistYaml('team', "group.properties.tier == 'gold'"),
+    'tour.yaml': 'slug: tour\nname: Tour\ntype: TOUR\ndata:\n  steps:\n    - id: nav\n      selector: "#nav"\n',
     'survey.yaml': 'slug: survey\nname: Survey\ntype: SURVEY\ndata:\n  steps:\n    - id: score\n    - id: pick\n      type: single\n      options: [{ value: a, label: A }, { value: b, label: B }]\n    - id: why\n',
   });
   // Some rows, so the tables are not trivially empty.
   for (let i = 0; i < 30; i++) {
     await service.call('POST', '/v1/public/sessions', {
-      body: { userId: `seed-${i}`, groupId: `g-${i % 3}`, userEvents: [{ event: 'e' }], groupProperties: { tier: 'gold' } },
+      body: {
+        userId: `seed-${i}`,
+        groupId: `g-${i % 3}`,
+        userEvents: [{ event: 'e' }, { event: 'onboarding:target-missing', properties: { flowSlug: 'tour', stepId: 'nav', selector: '#nav', page: '/' } }],
+        groupProperties: { tier: 'gold' },
+      },
     });
     await service.call('POST', '/v1/public/flowStates', { body: { userId: `seed-${i}`, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
     await service.call('POST', '/v1/public/flowStates', { body: { userId: `seed-${i}`, flowSlug: 'survey', stepId: 'score', actionType: 'COMPLETED_STEP', data: { value: i % 11 } } });
@@ -40,7 +46,8 @@ afterAll(() => service?.close());
 /** Tables whose size grows with users and use; a scan of one of them per request would not scale. */
 const GROWING = [
   'users', 'user_events', 'user_event_counts', 'groups', 'group_events', 'group_event_counts', 'group_members', 'flow_states', 'step_states', 'flow_responses',
-  'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers', 'webhook_outbox',
+  'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers',
+  'analytics_target_missing_users', 'analytics_target_missing', 'webhook_outbox',
 ];
 
 function scannedTables(plan: unknown): string[] {
@@ -73,12 +80,15 @@ describe('query plans', () => {
     await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' }, headers: key });
     await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', actionType: 'NOT_STARTED_FLOW' } });
     await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'survey', stepId: 'why', actionType: 'COMPLETED_STEP', data: { value: 'Fine' } } });
+    const missing = { event: 'onboarding:target-missing', properties: { flowSlug: 'tour', stepId: 'nav', selector: '#nav', page: '/' } };
+    await service.call('POST', '/v1/public/users', { body: { userId: guest, events: [missing] } });
+    await service.call('POST', '/v1/public/users', { body: { userId, events: [missing] } });
     await service.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest, properties: { plan: 'pro' }, events: [{ event: 'a' }, { event: 'b' }], bootstrapFlowStates: true } });
     await service.call('POST', '/v1/public/groups', { body: { groupId: 'g-1', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] } });
     await service.call('POST', '/v1/public/sessions', { body: { userId, groupId: 'g-2', userProperties: { a: 1 }, groupEvents: [{ event: 'x' }] } });
     await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
     await service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
-    for (const path of ['/v1/analytics/flows', '/v1/analytics/flows/setup?version=1', '/v1/analytics/flows/survey']) {
+    for (const path of ['/v1/analytics/flows', '/v1/analytics/flows/setup?version=1', '/v1/analytics/flows/survey', '/v1/analytics/flows/tour']) {
       expect((await service.call('GET', path, { key: PRIVATE_KEY })).status).toBe(200);
     }
     const page = await service.call('GET', '/v1/analytics/flows/survey/responses?limit=2', { key: PRIVATE_KEY });

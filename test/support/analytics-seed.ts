@@ -147,4 +147,11 @@ export async function seedMonth(service: TestService, users = 120): Promise<void
       }),
     );
   }
+  // One user in ten found no search box on the page: the tour's second step reports its target missing.
+  for (let i = 0; i < users; i += 10) {
+    const userId = `user-${String(i).padStart(3, '0')}`;
+    const events = [{ event: 'onboarding:target-missing', properties: { flowSlug: 'product-tour', stepId: 'search', selector: '#search', page: '/reports' } }];
+    const response = await service.call('POST', '/v1/public/users', { key: PRIVATE_KEY, body: { userId, events } });
+    if (response.status !== 201) throw new Error(`seeding a missing target of ${userId}: ${response.status} ${response.text}`);
+  }
 }

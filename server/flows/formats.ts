@@ -1,0 +1,90 @@
+// The string formats of the flow schema that JSON Schema cannot say: `css-selector` (a target selector) and `path-pattern` (a step's page).
+import { createParser } from 'css-selector-parser';
+
+/** What joins the parts of a target selector: each part is looked up inside the open shadow root or same-origin iframe the part before it found. */
+export const SELECTOR_PART_SEPARATOR = '>>>';
+
+// Selectors level 4 and what browsers take beyond it. Pseudo-class and pseudo-element names are not checked: new and
+// vendor ones (`:open`, `::-webkit-scrollbar`) are valid in some browser. Namespace prefixes (`svg|rect`) are refused:
+// querySelector cannot resolve them.
+const parseSelector = createParser({ syntax: { baseSyntax: 'progressive', namespace: false } });
+
+/** Why one CSS selector (no `>>>`) is not one; undefined when it is. */
+function cssProblem(text: string): string | undefined {
+  try {
+    const parsed = parseSelector(text);
+    // The parser stops at a ")" it did not open, as if the selector ended there: a rule appended after the text
+    // shows whether all of it was read.
+    const probe = parseSelector(`${text},#end-of-selector`);
+    const last = probe.rules.at(-1);
+    if (probe.rules.length !== parsed.rules.length + 1 || last?.items[0]?.type !== 'Id' || last.items[0].name !== 'end-of-selector') {
+      return 'a ")" closes nothing';
+    }
+    return undefined;
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).replace(/^css-selector-parser parse error:\s*/, '');
+    const at = /\s*Pos: (\d+)\.?$/.exec(message);
+    const reason = (at ? message.slice(0, at.index) : message).replace(/\.$/, '');
+    return `${reason.charAt(0).toLowerCase()}${reason.slice(1)}${at ? ` (at character ${Number(at[1]) + 1})` : ''}`;
+  }
+}
+
+/** `text` in quotes, cut at 60 characters. */
+const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+/**
+ * Why `text` is not a target selector, in words; undefined when it is. A target selector is CSS selectors joined by
+ * `>>>` (`my-app >>> .save`, `iframe#editor >>> .toolbar`), each checked on its own.
+ */
+export function selectorProblem(text: string): string | undefined {
+  if (text.trim() === '') return 'expected a CSS selector, got an empty string';
+  const parts = text.split(SELECTOR_PART_SEPARATOR);
+  for (const [index, raw] of parts.entries()) {
+    const part = raw.trim();
+    if (part === '') return `${quote(text)} has an empty part: ">>>" needs a selector on each side`;
+    const problem = cssProblem(part);
+    if (!problem) continue;
+    const which = parts.length > 1 ? `${quote(part)} (part ${index + 1} of ${quote(text)})` : quote(part);
+    return `${which} is not a CSS selector: ${problem}`;
+  }
+  return undefined;
+}
+
+const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Why `text` is not a page pattern, in words; undefined when it is. A page pattern is a path: it starts with `/`,
+ * has no query or fragment, `:name` stands for one whole segment, and `*`, only at the end, for one or more
+ * characters of the rest of the path. A trailing `/` is ignored.
+ */
+export function pagePatternProblem(text: string): string | undefined {
+  const subject = quote(text);
+  if (!text.startsWith('/')) return `${subject} is not a path: a page pattern starts with "/" (such as /reports/* or /projects/:id/settings)`;
+  const bad = /[?#]/.exec(text);
+  if (bad) return `${subject} holds "${bad[0]}": a page pattern is a path, without query or fragment`;
+  if (/[\s\u0000-\u001f\u007f]/.test(text)) return `${subject} holds white space or a control character`;
+  const segments = text.slice(1).split('/');
+  // A trailing "/" is ignored: "/reports/" is "/reports", and "/" has no segment.
+  if (segments.at(-1) === '') segments.pop();
+  const path = `/${segments.join('/')}`;
+  const star = path.indexOf('*');
+  if (star !== -1 && star !== path.length - 1) return `${subject}: "*" may only end the pattern (it matches the rest of the path)`;
+  const names = new Set<string>();
+  for (const segment of segments) {
+    if (segment === '') return `${subject} has an empty segment ("//")`;
+    if (!segment.startsWith(':')) continue;
+    const name = segment.slice(1);
+    if (!PARAMETER_NAME.test(name)) {
+      return `${subject}: a segment starting with ":" is a parameter, named with letters, digits and "_" (such as :id), not "${segment}"`;
+    }
+    if (names.has(name)) return `${subject} names the parameter ":${name}" twice`;
+    names.add(name);
+  }
+  return undefined;
+}
+
+/** The formats, by the name the schema gives them, each with why a value does not fit (undefined: it fits). */
+export const FLOW_FORMATS: Record<string, (text: string) => string | undefined> = {
+  'css-selector': selectorProblem,
+  'path-pattern': pagePatternProblem,
+};
