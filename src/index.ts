@@ -12,6 +12,7 @@ export type {
   StepEvent,
   ChangeEvent,
   OnboardingErrorEvent,
+  TargetMissingEvent,
 } from './core/events.js';
 export { $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';
 export type { FlowDefinition } from './stores/flows.js';
@@ -27,7 +28,7 @@ export { OnboardingTour } from './components/tour/tour.component.js';
 export { setStrings, type OnboardingStrings } from './components/shared/strings.js';
 export { DEFAULT_STRINGS } from './components/default-strings.js';
 export { MODAL_TYPE_ORDER } from './components/shared/modal-queue.js';
-export type { OnboardingActionDetail, OnboardingStepChangeDetail, ActionTrigger } from './components/shared/events.js';
+export type { OnboardingActionDetail, OnboardingStepChangeDetail, OnboardingTargetMissingDetail, ActionTrigger } from './components/shared/events.js';
 export { onboarding } from './sdk.js';
 export { createApiClient, ApiError } from './api/client.js';
 export type * from './api/wire.js';

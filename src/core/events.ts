@@ -1,5 +1,5 @@
 // SDK events: `on(name, handler)` subscriptions, and the flow and step events read off a state change.
-import type { FlowState } from '../api/wire.js';
+import type { FlowState, TargetMissingProperties } from '../api/wire.js';
 import type { Flow, Step } from '../flows/flow.js';
 
 export type FlowEventName = 'flow.start' | 'flow.complete' | 'flow.skip' | 'flow.restart';
@@ -17,13 +17,7 @@ export interface ChangeEvent {
   flows: Record<string, Flow>;
 }
 /** A step's target (`selector`) stayed missing for its timeout on a page; also recorded with the flow's analytics. */
-export interface TargetMissingEvent {
-  flowSlug: string;
-  stepId: string;
-  selector: string;
-  /** The path of the page it was missing on. */
-  page: string;
-}
+export type TargetMissingEvent = TargetMissingProperties;
 export interface OnboardingErrorEvent {
   /** A short stable code, e.g. `write-refused`, `load-failed`. */
   code: string;

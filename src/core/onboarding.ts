@@ -3,6 +3,7 @@ import { ApiError, createApiClient, isRetryable, type ApiClient } from '../api/c
 import { isDefinition, isFlowStates, isId, isJson, isObject } from '../api/guards.js';
 import { nextTask } from '../api/next-task.js';
 import type { ActionType, FlowStatesResponse, FlowStateWriteRequest, Properties } from '../api/wire.js';
+import { TARGET_MISSING_EVENT } from '../api/wire.js';
 import type { Flow, FlowDefinition } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition, $userId } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
@@ -182,7 +183,7 @@ export class Onboarding {
     // A tour, hint or tooltip whose target stayed missing: the page hears of it, and the flow's analytics count it.
     const onTargetMissing = ({ detail }: CustomEvent<TargetMissingEvent>) => {
       this.#emitter.emit('target-missing', detail);
-      void this.track('onboarding:target-missing', { ...detail });
+      void this.track(TARGET_MISSING_EVENT, { ...detail });
     };
     addEventListener('pagehide', onPageHide);
     document.addEventListener('visibilitychange', onVisibility);

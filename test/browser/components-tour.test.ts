@@ -2,7 +2,7 @@
 // the target engine on real layouts: scrollers, headers, transforms, fixed boxes, dialogs, frames, hidden targets, routes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { PUBLIC_KEY } from '../support/service.js';
+import { PRIVATE_KEY, PUBLIC_KEY } from '../support/service.js';
 import { newUserId, openPage, recorded, reloadAndSettle, serverState, startEnv, type Env } from './components-helpers.js';
 
 let env: Env;
@@ -448,6 +448,9 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await expect
       .poll(async () => (await env.service.db.query<{ n: number }>("SELECT count(*)::int AS n FROM user_events WHERE user_id = $1 AND event = 'onboarding:target-missing'", [userId]))[0]?.n)
       .toBe(3);
+    // And counted per step in the flow's analytics.
+    const report = (await env.service.call('GET', '/v1/analytics/flows/hidden', { key: PRIVATE_KEY })).body;
+    expect(Object.fromEntries(report.steps.map((step: { stepId: string; targetMissing: number }) => [step.stepId, step.targetMissing]))).toEqual({ none: 1, zero: 1, invisible: 1, many: 0 });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,5 +1,5 @@
 // The DOM events every element fires: prefixed, kebab-case, bubbling and composed; typed for addEventListener.
-import type { ButtonAction } from '../../api/wire.js';
+import type { ButtonAction, TargetMissingProperties } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
 
 /**
@@ -27,13 +27,7 @@ export interface OnboardingVisibilityDetail {
 }
 
 /** A step's target was not found (or stayed hidden) for its `targetTimeout`. */
-export interface OnboardingTargetMissingDetail {
-  flowSlug: string;
-  stepId: string;
-  selector: string;
-  /** The path of the page it was missing on. */
-  page: string;
-}
+export type OnboardingTargetMissingDetail = TargetMissingProperties;
 
 type ActionName = Exclude<ButtonAction, false>;
 

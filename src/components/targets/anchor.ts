@@ -139,6 +139,8 @@ export function anchor(target: Element, floating: HTMLElement, options: AnchorOp
   const onResize = () => (top = reservedTop());
   addEventListener('resize', onResize);
   const place = async () => {
+    // A target the app just removed is followed no more; the watcher finds its successor.
+    if (!target.isConnected) return;
     const padding = { top: top + 8, right: 8, bottom: 8, left: 8 };
     const { x, y, placement } = await computePosition(target, floating, {
       platform,

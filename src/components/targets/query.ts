@@ -51,32 +51,43 @@ function findPath(scope: Document | ShadowRoot, parts: string[], i: number, visi
 }
 
 /**
- * The element `selector` points at: with `visible`, the first visible match (several may match; hidden ones are
- * skipped). `a >>> b` finds `a`, then `b` inside `a`'s open shadow root or, for a same-origin `<iframe>`, inside its
- * document; it chains (`iframe#editor >>> rich-text >>> .toolbar`). A plain selector is tried on the document first,
- * then inside every open shadow root, breadth first. `scopes` collects the documents and shadow roots searched.
+ * Every open shadow root under `root`, breadth first, nested ones included, but our own elements' (they hold nothing
+ * to point at, and change as they position themselves). Bounded, so a huge page cannot stall the page.
  */
-export function deepQuery(selector: string, root: Document | ShadowRoot = document, visible = false, scopes?: Scopes): Element | null {
-  const parts = selector.split('>>>').map((part) => part.trim());
-  if (parts.some((part) => !part)) return null;
-  const direct = findPath(root, parts, 0, visible, scopes);
-  if (direct || parts.length > 1) return direct;
+export function shadowRootsOf(root: Document | ShadowRoot = document): ShadowRoot[] {
+  const found: ShadowRoot[] = [];
   let visited = 0;
   let level: ParentNode[] = [root];
   for (let depth = 0; depth < MAX_DEPTH && level.length; depth++) {
     const next: ShadowRoot[] = [];
     for (const scope of level) {
       for (const element of scope.querySelectorAll('*')) {
-        if (++visited > MAX_ELEMENTS) return null;
+        if (++visited > MAX_ELEMENTS) return found;
         const shadow = element.shadowRoot;
-        // Our own elements' shadow roots hold nothing to point at (and change as they position themselves).
-        if (!shadow || element.localName.startsWith('onboarding-')) continue;
-        const found = findPath(shadow, parts, 0, visible, scopes);
-        if (found) return found;
-        next.push(shadow);
+        if (shadow && !element.localName.startsWith('onboarding-')) next.push(shadow);
       }
     }
+    found.push(...next);
     level = next;
+  }
+  return found;
+}
+
+/**
+ * The element `selector` points at: with `visible`, the first visible match (several may match; hidden ones are
+ * skipped). `a >>> b` finds `a`, then `b` inside `a`'s open shadow root or, for a same-origin `<iframe>`, inside its
+ * document; it chains (`iframe#editor >>> rich-text >>> .toolbar`). A plain selector is tried on the document first,
+ * then inside every open shadow root (`shadows`, found afresh when not given). `scopes` collects the documents and
+ * shadow roots searched.
+ */
+export function deepQuery(selector: string, root: Document | ShadowRoot = document, visible = false, scopes?: Scopes, shadows?: ShadowRoot[]): Element | null {
+  const parts = selector.split('>>>').map((part) => part.trim());
+  if (parts.some((part) => !part)) return null;
+  const direct = findPath(root, parts, 0, visible, scopes);
+  if (direct || parts.length > 1) return direct;
+  for (const shadow of shadows ?? shadowRootsOf(root)) {
+    const found = findPath(shadow, parts, 0, visible, scopes);
+    if (found) return found;
   }
   return null;
 }

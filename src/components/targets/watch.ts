@@ -1,27 +1,54 @@
 // Keeps a selector resolved to its first visible element as the page changes: late, replaced, moved, hidden and back.
-import { deepQuery, type Scopes } from './query.js';
+import { deepQuery, shadowRootsOf, type Scopes } from './query.js';
+
+/** Least time between two walks of the whole document for shadow roots, while elements keep being added. */
+const WALK_MS = 500;
+/** How long after a change the selector is looked up again: changes in that time are looked at together. */
+const SETTLE_MS = 50;
 
 /**
  * Calls `onChange` with the element `selector` points at (its first visible match) now and whenever that changes,
- * with null while there is none. It looks again once per frame at most, and only after something changed: a mutation
+ * with null while there is none. It looks again SETTLE_MS after something changed, not more often: a mutation
  * in a document or shadow root the selector goes through (elements added or removed, attributes such as `class`
  * and `style` that may hide the target), the target's size (zero when hidden) or a frame loading. While nothing
- * changes it does no work: no timer, no frame loop. Returns a function that stops watching.
+ * changes it does no work: no timer, no frame loop. A plain selector is also looked for in every open shadow root:
+ * those are found by walking the document, which is done again only after elements were added, at most every
+ * WALK_MS. Returns a function that stops watching.
  */
 export function watchTarget(selector: string, onChange: (target: Element | null) => void): () => void {
   let current: Element | null | undefined;
-  let frame = 0;
+  let pending: ReturnType<typeof setTimeout> | undefined;
   const observed = new Set<Node>();
   const frames = new Set<Element>();
+  const plain = !selector.includes('>>>');
+  let shadows: ShadowRoot[] | undefined;
+  let walked = 0;
+  let walk: ReturnType<typeof setTimeout> | undefined;
+  // A timer, not a frame callback: asking for frames a hundred times a second costs a busy page more than the look.
   const schedule = () => {
-    frame ||= requestAnimationFrame(check);
+    pending ??= setTimeout(check, SETTLE_MS);
   };
-  const mutations = new MutationObserver(schedule);
+  const mutations = new MutationObserver((records) => {
+    // Added elements may bring shadow roots: the walk is done again, now or once WALK_MS have passed since the last.
+    if (plain && !walk && records.some((record) => record.addedNodes.length)) {
+      walk = setTimeout(() => {
+        walk = undefined;
+        shadows = undefined;
+        schedule();
+      }, Math.max(0, walked + WALK_MS - Date.now()));
+    }
+    schedule();
+  });
   const sizes = new ResizeObserver(schedule);
   function check(): void {
-    frame = 0;
+    clearTimeout(pending);
+    pending = undefined;
     const scopes: Scopes = new Set();
-    const found = deepQuery(selector, document, true, scopes);
+    if (plain && !shadows) {
+      shadows = shadowRootsOf(document);
+      walked = Date.now();
+    }
+    const found = deepQuery(selector, document, true, scopes, shadows ?? []);
     for (const scope of scopes) {
       if (observed.has(scope)) continue;
       observed.add(scope);
@@ -47,7 +74,8 @@ export function watchTarget(selector: string, onChange: (target: Element | null)
   }
   check();
   return () => {
-    cancelAnimationFrame(frame);
+    clearTimeout(pending);
+    clearTimeout(walk);
     mutations.disconnect();
     sizes.disconnect();
     for (const element of frames) element.removeEventListener('load', onFrameLoad);
