@@ -6,9 +6,10 @@ import { PRIVATE_KEY, startTestService, type TestService } from '../support/serv
 let off: TestService;
 let on: TestService;
 
+// Two services at once: on a loaded machine (a clean-checkout CI run) their start took longer than the usual hook time.
 beforeAll(async () => {
   [off, on] = await Promise.all([startTestService({}), startTestService({}, { dashboard: true })]);
-});
+}, 90_000);
 afterAll(async () => {
   await Promise.all([off?.close(), on?.close()]);
 });
