@@ -147,6 +147,26 @@ export function setupDemo(onboarding, options = {}) {
     $('demo-toggle').setAttribute('aria-expanded', String(open));
   });
 
+  // ---- Two routes, / and /reports, drawn by this page: a single-page app's own navigation ----
+  const route = () => {
+    const reports = location.pathname === '/reports';
+    $('view-dashboard').hidden = reports;
+    $('view-reports').hidden = !reports;
+    for (const link of document.querySelectorAll('a[data-route]')) {
+      if (link.getAttribute('href') === location.pathname) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+  };
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest?.('a[data-route]');
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    if (link.getAttribute('href') !== location.pathname) history.pushState(null, '', link.getAttribute('href'));
+    route();
+  });
+  window.addEventListener('popstate', route);
+  route();
+
   // ---- The tour starts on demand, and resumes after a reload ----
   const mountTour = () => {
     if ($('tour')) return;

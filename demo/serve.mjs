@@ -39,17 +39,20 @@ const TYPES = {
 const FILES = {
   '/': 'demo/index.html',
   '/index.html': 'demo/index.html',
+  // The app's second route, drawn by the same page (a full load of it, as after a tour's link, lands here).
+  '/reports': 'demo/index.html',
   '/esm.html': 'demo/esm.html',
   '/app.css': 'demo/app.css',
   '/demo.js': 'demo/demo.js',
   '/onboarding.js': 'dist/onboarding.js',
   '/onboarding.js.map': 'dist/onboarding.js.map',
-  '/onboarding-form.js': 'dist/onboarding-form.js',
-  '/onboarding-form.js.map': 'dist/onboarding-form.js.map',
-  '/onboarding-survey.js': 'dist/onboarding-survey.js',
-  '/onboarding-survey.js.map': 'dist/onboarding-survey.js.map',
-  '/onboarding-tour.js': 'dist/onboarding-tour.js',
-  '/onboarding-tour.js.map': 'dist/onboarding-tour.js.map',
+  // The chunks the script loads on demand from beside itself.
+  ...Object.fromEntries(
+    ['checklist', 'form', 'hint', 'survey', 'tour'].flatMap((name) => [
+      [`/onboarding-${name}.js`, `dist/onboarding-${name}.js`],
+      [`/onboarding-${name}.js.map`, `dist/onboarding-${name}.js.map`],
+    ]),
+  ),
   '/onboarding.mjs': 'dist/onboarding.mjs',
   '/onboarding.mjs.map': 'dist/onboarding.mjs.map',
 };

@@ -231,34 +231,45 @@ describe('the demo, one visitor through it', () => {
     expect(stepData(stored, 'goal')).toEqual({ question: 'Which features do our best customers use?' });
   });
 
-  it('5. the tour runs over every target, the one in a shadow root and the late one, and resumes after a reload', async () => {
+  it('5. the tour runs over every target, the one in a shadow root and the late one, resumes after a reload, and goes on on /reports', async () => {
     await page.click('#tour-button');
-    await poll(tourCounter).toBe('Step 1 of 5');
+    await poll(tourCounter).toBe('Step 1 of 6');
     expect(await anchoredTo(page.locator('#nav-reports'))).toBe(true);
-    await tourNext('Step 2 of 5');
+    await tourNext('Step 2 of 6');
     expect(await anchoredTo(page.locator('#new-dashboard'))).toBe(true);
-    await tourNext('Step 3 of 5');
+    await tourNext('Step 3 of 6');
     expect(await anchoredTo(page.locator('lumen-share button'))).toBe(true);
     await snap('5-tour-shadow-root');
 
     // Reload mid-tour, with the late list slower still: the tour resumes at step 3, then waits for the list.
     await page.goto(`${demo.site}?reportsDelay=4000`);
     await settle();
-    await poll(tourCounter).toBe('Step 3 of 5');
+    await poll(tourCounter).toBe('Step 3 of 6');
     await page.locator('onboarding-tour [part="primary-button"]').click();
     await page.waitForTimeout(500);
     expect(await page.locator('#recent-reports').count()).toBe(0);
     expect(await tour().count()).toBe(0);
-    await poll(tourCounter).toBe('Step 4 of 5');
+    await poll(tourCounter).toBe('Step 4 of 6');
     expect(await page.locator('#recent-reports').count()).toBe(1);
     await page.waitForTimeout(600);
     expect(await anchoredTo(page.locator('#recent-reports'))).toBe(true);
     await snap('5-tour-late-target');
-    await tourNext('Step 5 of 5');
+    // Its button opens the app's other route, a full page load: the tour resumes there, on the step that lives there.
+    await Promise.all([page.waitForURL('**/reports'), page.locator('onboarding-tour [part="primary-button"]').click()]);
+    await poll(tourCounter).toBe('Step 5 of 6');
+    await page.waitForTimeout(600);
+    expect(await anchoredTo(page.locator('#report-table'))).toBe(true);
+    // Back to the dashboard by the app's own navigation: the step waits there, hidden, and comes back on /reports.
+    await page.click('#nav-dashboard');
+    await poll(() => tour().count()).toBe(0);
+    await page.click('#nav-reports');
+    await poll(tourCounter).toBe('Step 5 of 6');
+    await tourNext('Step 6 of 6');
     await page.locator('onboarding-tour [part="primary-button"]').click();
     await poll(() => tour().count()).toBe(0);
     await poll(async () => (await serviceState('ada', 'product-tour'))?.$state.completed).toBe(true);
     // The checklist's tour step completes from the tour's state.
+    await page.click('#nav-dashboard');
     await poll(() => checklistStep('Take the one-minute tour').getAttribute('part')).toBe('step step-done');
   });
 

@@ -31,6 +31,7 @@ export async function startTestService(
     database: server?.url ?? 'memory',
     watchFlows: false,
     env: { ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
+    ...(process.env.ONBOARDING_TEST_HTTP_LOG ? { httpLog: true } : {}),
     ...options,
     // Several services share a test process and its two cores, so one's start-up would look like another's stuck event
     // loop, and a busy moment like a long database queue: the tests of backpressure set their own guards.
