@@ -48,7 +48,8 @@ describe('schema/flow.schema.json', () => {
     const stepKeys = Object.fromEntries(
       schema.allOf.map((rule: any) => [rule.if.properties.type.const, Object.keys(rule.then.properties.data.properties.steps.items.properties)]),
     );
-    expect(Object.keys(stepKeys).sort()).toEqual(['ANNOUNCEMENT', 'BANNER', 'CARD', 'CHECKLIST', 'CUSTOM', 'FORM', 'SURVEY', 'TOUR']);
+    expect(Object.keys(stepKeys).sort()).toEqual(['ANNOUNCEMENT', 'BANNER', 'CARD', 'CHECKLIST', 'CUSTOM', 'FORM', 'HINT', 'SURVEY', 'TOOLTIP', 'TOUR']);
+    expect(stepKeys.HINT).toEqual(expect.arrayContaining(['selector', 'page']));
     expect(stepKeys.FORM).toContain('fields');
     expect(stepKeys.TOUR).toContain('selector');
     expect(stepKeys.SURVEY).toEqual(expect.arrayContaining(['type', 'options']));
