@@ -85,7 +85,7 @@ function squeezeCssPieces(texts) {
 }
 
 /** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
-const CHUNKS = ['checklist', 'form', 'survey', 'tour'];
+const CHUNKS = ['checklist', 'form', 'hint', 'survey', 'tour'];
 
 /**
  * What src/components/chunks/chunk-host.ts provides: for each module it imports from (by its specifier, with
