@@ -1,4 +1,4 @@
-// Build: the script-tag IIFE and its on-demand chunks (form, survey, tour), the ESM build for bundlers, the service's runnable build and
+// Build: the script-tag IIFE and its on-demand chunks (checklist, form, hint, survey, tour), the ESM build for bundlers, the service's runnable build and
 // the dashboard, all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -178,7 +178,7 @@ const nodeShared = {
 };
 
 export const builds = {
-  /** dist/onboarding.js: minified IIFE for a <script> tag; sets window.Onboarding. The form, survey and tour are not in it. */
+  /** dist/onboarding.js: minified IIFE for a <script> tag; sets window.Onboarding. The elements of the chunks are not in it. */
   iife: {
     ...browserShared,
     entryPoints: ['src/global.ts'],
