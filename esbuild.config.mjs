@@ -1,5 +1,5 @@
-// Build: the script-tag IIFE and its on-demand chunks (form, survey, tour), the ESM build for bundlers, the selector picker
-// for flow authors, the service's runnable build and the dashboard, all with source maps.
+// Build: the script-tag IIFE and its on-demand chunks (checklist, form, hint, survey, tour), the ESM build for bundlers,
+// the selector picker for flow authors, the service's runnable build and the dashboard, all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
@@ -85,7 +85,7 @@ function squeezeCssPieces(texts) {
 }
 
 /** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
-const CHUNKS = ['checklist', 'form', 'survey', 'tour'];
+const CHUNKS = ['checklist', 'form', 'hint', 'survey', 'tour'];
 
 /**
  * What src/components/chunks/chunk-host.ts provides: for each module it imports from (by its specifier, with
@@ -178,7 +178,7 @@ const nodeShared = {
 };
 
 export const builds = {
-  /** dist/onboarding.js: minified IIFE for a <script> tag; sets window.Onboarding. The form, survey and tour are not in it. */
+  /** dist/onboarding.js: minified IIFE for a <script> tag; sets window.Onboarding. The elements of the chunks are not in it. */
   iife: {
     ...browserShared,
     entryPoints: ['src/global.ts'],

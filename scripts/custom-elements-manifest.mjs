@@ -73,14 +73,13 @@ export function buildManifest() {
   const baseMembers = readMembers(base.classes[0], base.source);
   const inherited = { name: 'OnboardingElement', module: BASE_FILE };
   const modules = [];
-  for (const folder of readdirSync(componentsDir).sort()) {
-    const path = `src/components/${folder}/${folder}.component.ts`;
-    let file;
-    try {
-      file = readFile(path);
-    } catch {
-      continue;
-    }
+  // Each folder's `*.component.ts` files (the hint's folder has the tooltip's too).
+  const paths = readdirSync(componentsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => readdirSync(join(componentsDir, entry.name)).filter((name) => name.endsWith('.component.ts')).map((name) => `src/components/${entry.name}/${name}`))
+    .sort();
+  for (const path of paths) {
+    const file = readFile(path);
     const declarations = [];
     const exports = [];
     for (const node of file.classes) {

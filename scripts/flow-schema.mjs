@@ -92,6 +92,8 @@ export function buildFlowSchema() {
     if (type.isStringLiteral()) return { const: type.value };
     if (type.flags & (ts.TypeFlags.Unknown | ts.TypeFlags.Any)) return {};
     if (checker.isArrayType(type)) return { type: 'array', items: schemaOf(checker.getTypeArguments(type)[0]) };
+    // Props joined from several interfaces (`FlowProps & TourOptions`): one object with the members of all.
+    if (type.isIntersection()) return objectSchema(type);
     if (type.flags & ts.TypeFlags.Object) {
       const name = type.aliasSymbol?.name ?? type.symbol?.name;
       if (!NAMED.has(name)) return { ...objectSchema(type), ...describe(type.symbol) };

@@ -1,5 +1,7 @@
 // ESM entry for bundler users: the SDK singleton, its stores and the element classes, all typed.
 import { ELEMENTS, registerElements as register } from './components/register.js';
+import { OnboardingHint } from './components/hint/hint.component.js';
+import { OnboardingTooltip } from './components/hint/tooltip.component.js';
 import { OnboardingTour } from './components/tour/tour.component.js';
 
 export { Onboarding } from './core/onboarding.js';
@@ -23,7 +25,9 @@ export { OnboardingCard } from './components/card/card.component.js';
 export { OnboardingChecklist } from './components/checklist/checklist.component.js';
 export { OnboardingFlow } from './components/flow/flow.component.js';
 export { OnboardingForm } from './components/form/form.component.js';
+export { OnboardingHint } from './components/hint/hint.component.js';
 export { OnboardingSurvey } from './components/survey/survey.component.js';
+export { OnboardingTooltip } from './components/hint/tooltip.component.js';
 export { OnboardingTour } from './components/tour/tour.component.js';
 export { setStrings, type OnboardingStrings } from './components/shared/strings.js';
 export { DEFAULT_STRINGS } from './components/default-strings.js';
@@ -34,9 +38,9 @@ export { createApiClient, ApiError } from './api/client.js';
 export type * from './api/wire.js';
 
 /**
- * Defines every element, the form, survey and tour included (a bundler splits them as it likes), and starts
- * auto-mount. The script tag build loads those three on demand instead.
+ * Defines every element, the checklist, form, survey, tour, hint and tooltip included (a bundler splits them as it
+ * likes), and starts auto-mount. The script tag build loads those on demand instead.
  */
 export function registerElements(registry: CustomElementRegistry | undefined = globalThis.customElements): void {
-  register(registry, { ...ELEMENTS, 'onboarding-tour': OnboardingTour });
+  register(registry, { ...ELEMENTS, 'onboarding-hint': OnboardingHint, 'onboarding-tooltip': OnboardingTooltip, 'onboarding-tour': OnboardingTour });
 }

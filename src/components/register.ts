@@ -5,6 +5,8 @@ import type { OnboardingCard } from './card/card.component.js';
 import { OnboardingChecklist } from './checklist/checklist.component.js';
 import type { OnboardingFlow } from './flow/flow.component.js';
 import { OnboardingForm } from './form/form.component.js';
+import type { OnboardingHint } from './hint/hint.component.js';
+import type { OnboardingTooltip } from './hint/tooltip.component.js';
 import { OnboardingSurvey } from './survey/survey.component.js';
 import type { OnboardingTour } from './tour/tour.component.js';
 import { defineElements, SCRIPT_ELEMENTS } from './define.js';
@@ -37,7 +39,9 @@ declare global {
     'onboarding-checklist': OnboardingChecklist;
     'onboarding-flow': OnboardingFlow;
     'onboarding-form': OnboardingForm;
+    'onboarding-hint': OnboardingHint;
     'onboarding-survey': OnboardingSurvey;
+    'onboarding-tooltip': OnboardingTooltip;
     'onboarding-tour': OnboardingTour;
   }
 }

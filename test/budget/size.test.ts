@@ -7,7 +7,9 @@ import { budgets, measureBundle } from './measure-size.mjs';
 
 const limits = budgets() as Record<string, { gzip: number }>;
 const text = (file: string) => readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
-const CHUNKS = ['dist/onboarding-checklist.js', 'dist/onboarding-form.js', 'dist/onboarding-survey.js', 'dist/onboarding-tour.js'];
+const CHUNKS = ['dist/onboarding-checklist.js', 'dist/onboarding-form.js', 'dist/onboarding-hint.js', 'dist/onboarding-survey.js', 'dist/onboarding-tour.js'];
+/** The chunks of the elements that point at page elements: each carries the target engine and floating-ui. */
+const POINTING = ['dist/onboarding-hint.js', 'dist/onboarding-tour.js'];
 
 describe('bundle size', () => {
   it('has a budget for the script and for each chunk, the script at 24 KiB', () => {
@@ -23,14 +25,15 @@ describe('bundle size', () => {
     });
   }
 
-  it('leaves the checklist, the form, the survey, the tour and floating-ui out of the script a page loads first, each in its chunk', () => {
-    // What only each element has: the checklist's options for the done state, the form's validation message and novalidate, the survey's NPS label, a floating-ui
-    // middleware's name and an option only the tour reads.
+  it('leaves the checklist, the form, the survey, the tour, the hint and floating-ui out of the script a page loads first, each in its chunk', () => {
+    // What only each element has: the checklist's options for the done state, the form's validation message and novalidate, the survey's NPS label, the
+    // tour's advanceOn and spotlight, the hint's beacon name and the hover tooltip's description of its target.
     const markers = {
       'dist/onboarding-checklist.js': ['whenDone', 'doneTitle'],
       'dist/onboarding-form.js': ['Please check this value.', 'novalidate'],
       'dist/onboarding-survey.js': ['Not likely', 'scale-labels'],
-      'dist/onboarding-tour.js': ['name:"flip"', '"targetTimeout"'],
+      'dist/onboarding-tour.js': ['advanceOn', '"spotlight"'],
+      'dist/onboarding-hint.js': ['Hint: {title}', 'aria-description'],
     };
     for (const [chunk, marks] of Object.entries(markers)) {
       for (const marker of marks) {
@@ -38,6 +41,11 @@ describe('bundle size', () => {
         expect(text(chunk)).toContain(marker);
         for (const other of CHUNKS.filter((file) => file !== chunk)) expect(text(other)).not.toContain(marker);
       }
+    }
+    // A floating-ui middleware's name and an option only the target engine reads: in the tour's and the hint's chunks alone.
+    for (const marker of ['name:"flip"', '"targetTimeout"']) {
+      expect(text('dist/onboarding.js')).not.toContain(marker);
+      for (const chunk of CHUNKS) expect(text(chunk).includes(marker)).toBe(POINTING.includes(chunk));
     }
   });
 

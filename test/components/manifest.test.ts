@@ -18,7 +18,7 @@ describe('custom-elements.json', () => {
   const declarations = manifest.modules.flatMap((module) => module.declarations);
   const byTag = Object.fromEntries(declarations.map((d) => [d.tagName, d]));
 
-  it('describes all eight elements from their JSDoc headers', () => {
+  it('describes all ten elements from their JSDoc headers', () => {
     expect(manifest.schemaVersion).toBe('2.1.0');
     expect(Object.keys(byTag).sort()).toEqual([
       'onboarding-announcement',
@@ -27,7 +27,9 @@ describe('custom-elements.json', () => {
       'onboarding-checklist',
       'onboarding-flow',
       'onboarding-form',
+      'onboarding-hint',
       'onboarding-survey',
+      'onboarding-tooltip',
       'onboarding-tour',
     ]);
     for (const declaration of declarations) {
@@ -43,6 +45,8 @@ describe('custom-elements.json', () => {
   it('lists the parts, events, slots and attributes each element documents', () => {
     expect(byTag['onboarding-announcement']!.events.map((e) => e.name)).toEqual(['onboarding-action', 'onboarding-show', 'onboarding-hide', 'onboarding-step-change']);
     expect(byTag['onboarding-tour']!.cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['base', 'arrow', 'spotlight', 'overlay']));
+    expect(byTag['onboarding-hint']!.cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['beacon', 'base', 'arrow', 'close-button']));
+    expect(byTag['onboarding-tooltip']!.events.map((e) => e.name)).toContain('onboarding-target-missing');
     expect(byTag['onboarding-checklist']!.attributes.map((a) => a.name)).toContain('sequential');
     expect(byTag['onboarding-banner']!.attributes.map((a) => a.name)).toContain('placement');
     expect(byTag['onboarding-flow']!.slots).toEqual([expect.objectContaining({ name: '' })]);

@@ -28,11 +28,15 @@ export interface OnboardingStrings {
   npsHigh: string;
   /** Accessible name of rating choice `{n}` out of `{m}`. */
   rating: string;
+  /** Accessible name of a hint's beacon; `{title}` is the step's title. */
+  hint: string;
+  /** The button of a hint whose step has none. */
+  gotIt: string;
 }
 
 /**
- * The built-in strings of the elements in the script tag's own file. The form's and the survey's own (form.strings.ts,
- * survey.strings.ts) come with them; DEFAULT_STRINGS in default-strings.ts holds all of them.
+ * The built-in strings of the elements in the script tag's own file. The form's, the survey's and the hint's own
+ * (form.strings.ts, survey.strings.ts, hint.strings.ts) come with them; DEFAULT_STRINGS in default-strings.ts holds all of them.
  */
 export const BASE_STRINGS: Partial<OnboardingStrings> = {
   close: 'Close',

@@ -1,0 +1,127 @@
+// Styles of <onboarding-hint> and <onboarding-tooltip>: the pulsing beacon, and the anchored tooltip with its arrow (the tour's look).
+import { css } from 'lit';
+
+export default css`
+  :host {
+    display: contents;
+  }
+  [popover] {
+    position: fixed;
+    z-index: 2147483647;
+    inset: auto;
+    top: 0;
+    left: 0;
+    margin: 0;
+    overflow: visible;
+  }
+  [popover]:not(:popover-open) {
+    display: none;
+  }
+  .beacon {
+    width: 24px;
+    height: 24px;
+    padding: 0;
+    border: 0;
+    border-radius: 50%;
+    background: transparent;
+    cursor: pointer;
+  }
+  .beacon::before,
+  .beacon::after {
+    content: '';
+    position: absolute;
+    inset: 6px;
+    border-radius: 50%;
+    background: var(--onboarding-beacon, var(--_accent));
+  }
+  .beacon::before {
+    box-shadow: 0 0 0 2px var(--_bg);
+  }
+  .beacon::after {
+    animation: pulse 1.6s ease-out infinite;
+  }
+  .beacon[aria-expanded='true']::after {
+    animation: none;
+    opacity: 0;
+  }
+  .beacon.away {
+    visibility: hidden;
+  }
+  .tooltip {
+    width: min(var(--onboarding-tooltip-width, 18rem), calc(100vw - 1rem));
+    padding: 0.875rem 1rem;
+    box-shadow: var(--_shadow);
+    animation: appear var(--_speed) ease-out;
+  }
+  .tooltip:focus {
+    outline: none;
+  }
+  .tooltip:focus-visible {
+    outline: 2px solid var(--_accent);
+  }
+  .content {
+    display: grid;
+    gap: 0.5rem;
+    max-height: calc(100vh - 3rem);
+    overflow: auto;
+  }
+  .head {
+    align-items: center;
+  }
+  .close {
+    margin-inline-start: auto;
+  }
+  .actions {
+    justify-content: flex-end;
+  }
+  .arrow {
+    position: absolute;
+    width: 12px;
+    height: 12px;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    transform: rotate(45deg);
+  }
+  [data-placement^='top'] .arrow {
+    bottom: -6px;
+    border-top: 0;
+    border-left: 0;
+  }
+  [data-placement^='bottom'] .arrow {
+    top: -6px;
+    border-bottom: 0;
+    border-right: 0;
+  }
+  [data-placement^='top'] .arrow,
+  [data-placement^='bottom'] .arrow {
+    left: var(--arrow);
+  }
+  [data-placement^='left'] .arrow {
+    right: -6px;
+    border-bottom: 0;
+    border-left: 0;
+  }
+  [data-placement^='right'] .arrow {
+    left: -6px;
+    border-top: 0;
+    border-right: 0;
+  }
+  [data-placement^='left'] .arrow,
+  [data-placement^='right'] .arrow {
+    top: var(--arrow);
+  }
+  @keyframes pulse {
+    from {
+      opacity: 0.6;
+    }
+    to {
+      transform: scale(2.4);
+      opacity: 0;
+    }
+  }
+  @keyframes appear {
+    from {
+      opacity: 0;
+    }
+  }
+`;
