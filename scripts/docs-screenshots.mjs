@@ -31,7 +31,21 @@ const SHOTS = {
   },
   CUSTOM: { size: [420, 320] },
   FORM: { size: [480, 560] },
+  HINT: {
+    size: [520, 340],
+    whole: true,
+    async prepare(frame) {
+      await frame.locator('onboarding-hint [part="beacon"]').first().click();
+    },
+  },
   SURVEY: { size: [460, 300], whole: true },
+  TOOLTIP: {
+    size: [520, 300],
+    whole: true,
+    async prepare(frame) {
+      await frame.locator('[data-preview-target]').first().hover();
+    },
+  },
   TOUR: { size: [560, 340], whole: true },
 };
 
