@@ -259,8 +259,12 @@ describe('the demo, one visitor through it', () => {
     await poll(tourCounter).toBe('Step 5 of 6');
     await page.waitForTimeout(600);
     expect(await anchoredTo(page.locator('#report-table'))).toBe(true);
-    // Back to the dashboard by the app's own navigation: the step waits there, hidden, and comes back on /reports.
-    await page.click('#nav-dashboard');
+    // Back to the dashboard by the app's own navigation (its router's pushState; the spotlight blocks the page's
+    // links meanwhile): the step waits there, hidden, and comes back on /reports.
+    await page.evaluate(() => {
+      history.pushState(null, '', '/');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
     await poll(() => tour().count()).toBe(0);
     await page.click('#nav-reports');
     await poll(tourCounter).toBe('Step 5 of 6');
@@ -313,11 +317,11 @@ describe('the demo, one visitor through it', () => {
     await preview.goto(demo.preview);
     const frame = preview.frameLocator('iframe[data-slug="upgrade-banner"][data-mode="light"]');
     await poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
-    expect(await preview.locator('iframe').count()).toBe(8 * 3);
-    // The form, the survey and the tour come from the script's chunks, which the preview serves beside it.
-    for (const [slug, tag] of [['team-profile', 'onboarding-form'], ['nps', 'onboarding-survey'], ['product-tour', 'onboarding-tour']]) {
+    expect(await preview.locator('iframe').count()).toBe(10 * 3);
+    // The checklist, form, hint, survey, tooltip and tour come from the script's chunks, which the preview serves beside it.
+    for (const [slug, part] of [['setup-guide', 'onboarding-checklist [part="title"]'], ['team-profile', 'onboarding-form [part="title"]'], ['dashboard-hints', 'onboarding-hint [part="beacon"]'], ['alerts-tip', 'onboarding-tooltip:defined'], ['nps', 'onboarding-survey [part="title"]'], ['product-tour', 'onboarding-tour [part="title"]']]) {
       const chunkFrame = preview.frameLocator(`iframe[data-slug="${slug}"][data-mode="light"]`);
-      await poll(() => chunkFrame.locator(`${tag} [part="title"]`).count()).toBeGreaterThan(0);
+      await poll(() => chunkFrame.locator(part!).count()).toBeGreaterThan(0);
     }
     await preview.waitForTimeout(500);
     const file = join(flowsDir, 'upgrade-banner.yaml');
@@ -340,7 +344,7 @@ describe('the demo, one visitor through it', () => {
       const cli = await promisify(execFile)(process.execPath, ['dist/flows.mjs', 'check', broken]).catch((error: { code: number; stdout: string }) => error);
       expect((cli as { code: number }).code).toBe(1);
       expect(cli.stdout).toMatch(/broken-card\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/);
-      expect(cli.stdout).toMatch(/1 problem in 1 of 9 flow files/);
+      expect(cli.stdout).toMatch(/1 problem in 1 of 11 flow files/);
 
       const second = await startDemo(broken);
       try {
@@ -351,7 +355,7 @@ describe('the demo, one visitor through it', () => {
         const error = preview.locator('.error[data-file="broken-card.yaml"]');
         await poll(() => error.textContent()).toContain('data.steps[0].image: unknown key');
         // The other flows still load.
-        await poll(() => preview.locator('section.flow').count()).toBe(8);
+        await poll(() => preview.locator('section.flow').count()).toBe(10);
         await snap('9-refused', preview);
         await preview.close();
       } finally {
