@@ -1,5 +1,7 @@
 // The picker's reading of the flow files' selector syntax: `a >>> b` is b inside a's open shadow root, or inside the
-// document of a same-origin iframe a; and the hop back out, from an element to the host or frame that holds it.
+// document of a same-origin iframe a (read as the tour's target engine reads it); and the hop back out, from an
+// element to the host or frame that holds it.
+import { frameDocument, selectAll } from '../components/targets/query.js';
 
 /** Bounds the matches gathered, so a selector that matches half of a huge page cannot stall the picker. */
 const MAX_MATCHES = 1000;
@@ -7,24 +9,9 @@ const MAX_MATCHES = 1000;
 /** Where a selector is applied: a document or a shadow root. */
 export type Scope = Document | ShadowRoot;
 
-function selectAll(scope: ParentNode, selector: string): Element[] {
-  try {
-    return [...scope.querySelectorAll(selector)];
-  } catch {
-    // An invalid selector matches nothing instead of throwing into the page.
-    return [];
-  }
-}
-
 /** The open shadow root of `element`, or the document of a same-origin iframe; null for anything else. */
 export function innerScope(element: Element): Scope | null {
-  if (element.shadowRoot) return element.shadowRoot;
-  if (element.localName !== 'iframe') return null;
-  try {
-    return (element as HTMLIFrameElement).contentDocument;
-  } catch {
-    return null;
-  }
+  return element.shadowRoot ?? frameDocument(element);
 }
 
 /** The shadow host or iframe element that holds `scope`; null for the picker's own document. */
@@ -45,7 +32,7 @@ export function deepSelectAll(selector: string, root: Scope = document): Element
   let found: Element[] = [];
   let scopes: ParentNode[] = [root];
   for (let i = 0; i < parts.length; i++) {
-    found = scopes.flatMap((scope) => selectAll(scope, parts[i]!)).slice(0, MAX_MATCHES);
+    found = scopes.flatMap((scope) => [...selectAll(scope, parts[i]!)]).slice(0, MAX_MATCHES);
     if (i < parts.length - 1) scopes = found.map(innerScope).filter((scope): scope is Scope => scope !== null);
   }
   return found;

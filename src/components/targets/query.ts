@@ -4,7 +4,8 @@
 const MAX_ELEMENTS = 20_000;
 const MAX_DEPTH = 8;
 
-function selectAll(root: ParentNode, selector: string): Iterable<Element> {
+/** The elements of `root` that match `selector`; none for a selector that is not valid CSS. */
+export function selectAll(root: ParentNode, selector: string): Iterable<Element> {
   try {
     return root.querySelectorAll(selector);
   } catch {
@@ -14,7 +15,7 @@ function selectAll(root: ParentNode, selector: string): Iterable<Element> {
 }
 
 /** The document of a same-origin `<iframe>` (or `<frame>`); null for any other element or another origin. */
-function frameDocument(element: Element): Document | null {
+export function frameDocument(element: Element): Document | null {
   try {
     return element.localName === 'iframe' || element.localName === 'frame' ? (element as HTMLIFrameElement).contentDocument : null;
   } catch {
