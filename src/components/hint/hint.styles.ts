@@ -1,4 +1,4 @@
-// Styles of <onboarding-hint> and <onboarding-tooltip>: the pulsing beacon, and the anchored tooltip with its arrow (the tour's look).
+// Styles of <onboarding-hint> and <onboarding-tooltip>: the pulsing beacon, and the anchored tooltip (the tour's look; the arrow's styles are the target engine's).
 import { css } from 'lit';
 
 export default css`
@@ -73,42 +73,6 @@ export default css`
   }
   .actions {
     justify-content: flex-end;
-  }
-  .arrow {
-    position: absolute;
-    width: 12px;
-    height: 12px;
-    background: var(--_bg);
-    border: 1px solid var(--_border);
-    transform: rotate(45deg);
-  }
-  [data-placement^='top'] .arrow {
-    bottom: -6px;
-    border-top: 0;
-    border-left: 0;
-  }
-  [data-placement^='bottom'] .arrow {
-    top: -6px;
-    border-bottom: 0;
-    border-right: 0;
-  }
-  [data-placement^='top'] .arrow,
-  [data-placement^='bottom'] .arrow {
-    left: var(--arrow);
-  }
-  [data-placement^='left'] .arrow {
-    right: -6px;
-    border-bottom: 0;
-    border-left: 0;
-  }
-  [data-placement^='right'] .arrow {
-    left: -6px;
-    border-top: 0;
-    border-right: 0;
-  }
-  [data-placement^='left'] .arrow,
-  [data-placement^='right'] .arrow {
-    top: var(--arrow);
   }
   @keyframes pulse {
     from {

@@ -5,6 +5,7 @@ import baseStyles from '../shared/base.styles.js';
 import { describeTarget, HoverIntent } from '../targets/hover.js';
 import { TargetController } from '../targets/target-controller.js';
 import { HintBase } from './hint-base.js';
+import arrowStyles from '../targets/arrow.styles.js';
 import styles from './hint.styles.js';
 
 /**
@@ -47,7 +48,7 @@ import styles from './hint.styles.js';
  * @cssproperty --onboarding-tooltip-width - Tooltip width.
  */
 export class OnboardingTooltip extends HintBase {
-  static override styles = [baseStyles, styles];
+  static override styles = [baseStyles, arrowStyles, styles];
 
   readonly #target = new TargetController(this, () => {
     const step = this.activeFlow?.currentStep;

@@ -8,6 +8,7 @@ import baseStyles from '../shared/base.styles.js';
 import { anchor, followIntoDialog, raise, reveal } from '../targets/anchor.js';
 import { TargetController } from '../targets/target-controller.js';
 import { watchTarget } from '../targets/watch.js';
+import arrowStyles from '../targets/arrow.styles.js';
 import styles from './tour.styles.js';
 
 /**
@@ -56,7 +57,7 @@ import styles from './tour.styles.js';
  * @cssproperty --onboarding-tour-width - Tooltip width.
  */
 export class OnboardingTour extends OnboardingElement {
-  static override styles = [baseStyles, styles];
+  static override styles = [baseStyles, arrowStyles, styles];
 
   readonly #targets = new TargetController(this, () => {
     const flow = this.activeFlow;
