@@ -358,10 +358,31 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
       <div id="fixed-box"><button id="fixed-target">Fixed</button></div>
       <div class="transformed"><div style="height: 600px"></div><button id="moved-target">Moved</button></div>
       <div style="height: 600px"></div><button id="top-target">Top</button><div style="height: 1200px"></div>`,
-      { userId },
+      {
+        userId,
+        // Counts the frame callbacks and timers the page's scripts ask for, from before the script runs.
+        head: `<script>
+          window.asked = { frames: 0, timers: 0 };
+          const raf = requestAnimationFrame, timeout = setTimeout, interval = setInterval;
+          window.requestAnimationFrame = (f) => (asked.frames++, raf(f));
+          window.setTimeout = (...a) => (asked.timers++, timeout(...a));
+          window.setInterval = (...a) => (asked.timers++, interval(...a));
+        </script>`,
+      },
     );
+    const asked = () => page.evaluate(() => ({ ...(window as unknown as { asked: { frames: number; timers: number } }).asked }));
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'layouts' }), userId);
     await expect.poll(() => title(page)).toBe('Three scrollers deep');
+    await expectBeside(page, "document.querySelector('#deep-target')", 60);
+    // Nothing moves: the tour asks for no frame and sets no timer (no polling, no frame loop).
+    await page.waitForTimeout(300);
+    const before = await asked();
+    await page.waitForTimeout(1000);
+    expect(await asked()).toEqual(before);
+    // The viewport changes size: the tooltip follows, still beside its target.
+    await page.setViewportSize({ width: 900, height: 560 });
+    await expectBeside(page, "document.querySelector('#deep-target')", 60);
+    await page.setViewportSize({ width: 1280, height: 720 });
     await expectBeside(page, "document.querySelector('#deep-target')", 60);
     await clickPart(page, 'primary-button');
     await expect.poll(() => title(page)).toBe('In a fixed box');
@@ -455,18 +476,26 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await page.close();
   });
 
-  it('follows a target the app replaces, hides while it is hidden and comes back with it', async () => {
+  it('scrolls a target clear of a sticky header (scroll-padding-top), follows it when the app replaces it, hides while it is hidden and comes back with it', async () => {
     const userId = newUserId('comeback');
-    const { page, errors } = await openPage(env, '/comeback.html', `<div id="slot" style="padding: 100px"><button class="swap">First</button></div>`, { userId });
+    // Below the fold, under a sticky header the page reserves room for with scroll-padding-top.
+    const { page, errors } = await openPage(
+      env,
+      '/comeback.html',
+      `<style>html { scroll-padding-top: 110px; } header { position: sticky; top: 0; height: 100px; background: #223; z-index: 3; }</style>
+      <header>App</header><div style="height: 1500px"></div><div id="slot" style="padding: 100px"><button class="swap">First</button></div><div style="height: 1500px"></div>`,
+      { userId },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'comeback' }), userId);
-    await expectBeside(page, "document.querySelector('.swap')");
+    await expectBeside(page, "document.querySelector('.swap')", 100);
+    expect(await page.evaluate(() => scrollY)).toBeGreaterThan(1000);
     // Re-rendered by the app's framework: a new element, elsewhere.
-    await page.evaluate(() => (document.querySelector('#slot')!.innerHTML = '<div style="height: 200px"></div><button class="swap" style="margin-left: 300px">Second</button>'));
-    await expectBeside(page, "document.querySelector('.swap')");
+    await page.evaluate(() => (document.querySelector('#slot')!.innerHTML = '<div style="height: 900px"></div><button class="swap" style="margin-left: 300px">Second</button>'));
+    await expectBeside(page, "document.querySelector('.swap')", 100);
     await page.evaluate(() => (document.querySelector<HTMLElement>('.swap')!.style.display = 'none'));
     await expect.poll(() => rect(page, '[part="base"]')).toBeNull();
     await page.evaluate(() => (document.querySelector<HTMLElement>('.swap')!.style.display = ''));
-    await expectBeside(page, "document.querySelector('.swap')");
+    await expectBeside(page, "document.querySelector('.swap')", 100);
     expect(errors).toEqual([]);
     await page.close();
   });
