@@ -553,7 +553,11 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await page.mouse.click(save.x + 10, save.y + 5);
     expect(await clicks()).toEqual(['save']);
     await expect.poll(() => title(page)).toBe('Wait for the toast');
-    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div class="toast">Saved</div>'));
+    // The element that appears is one the app already had, given the class at last (an attribute change, not an insertion).
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div id="later">Saved</div>'));
+    await page.waitForTimeout(200);
+    expect(await title(page)).toBe('Wait for the toast');
+    await page.evaluate(() => (document.querySelector('#later')!.className = 'toast'));
     await expect.poll(() => title(page)).toBe('Look, do not touch');
     await expectBeside(page, "document.querySelector('#save')");
     // With canClickTarget: false, the target takes no click either.
