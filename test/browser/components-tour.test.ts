@@ -459,6 +459,8 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'hidden' }), userId);
     await expect.poll(() => title(page)).toBe('First visible');
     await expectBeside(page, "document.querySelector('#shown-item')");
+    await clickPart(page, 'primary-button');
+    await expect.poll(() => recorded(env, userId, 'hidden')).toContain('COMPLETED_FLOW:many');
     expect(await page.evaluate(() => (window as unknown as { missing: unknown[] }).missing)).toEqual([
       { flowSlug: 'hidden', stepId: 'none', selector: '#none', page: '/hidden.html' },
       { flowSlug: 'hidden', stepId: 'zero', selector: '#zero', page: '/hidden.html' },
@@ -496,6 +498,8 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await expect.poll(() => rect(page, '[part="base"]')).toBeNull();
     await page.evaluate(() => (document.querySelector<HTMLElement>('.swap')!.style.display = ''));
     await expectBeside(page, "document.querySelector('.swap')", 100);
+    await clickPart(page, 'primary-button');
+    await expect.poll(() => recorded(env, userId, 'comeback')).toContain('COMPLETED_FLOW:swap');
     expect(errors).toEqual([]);
     await page.close();
   });

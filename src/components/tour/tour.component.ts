@@ -145,6 +145,9 @@ export class OnboardingTour extends OnboardingElement {
     if (overlay) raise(overlay);
     raise(tooltip);
     this.#advanceOn(target);
+    // The blocker takes every click on the page, until the step's target (if it may be clicked) has its hole.
+    const blocker = this.find<HTMLElement>('.blocker');
+    if (blocker) blocker.style.clipPath = '';
     if (!target) {
       // A centred step: the same tooltip may have been anchored a step ago.
       tooltip.style.left = tooltip.style.top = '';
@@ -154,7 +157,6 @@ export class OnboardingTour extends OnboardingElement {
     }
     reveal(target);
     const spotlight = this.find<HTMLElement>('[part="spotlight"]');
-    const blocker = this.find<HTMLElement>('.blocker');
     const clickable = this.#option('canClickTarget') !== false;
     this.#stopAnchor = anchor(target, tooltip, {
       placement: this.#option('placement'),
