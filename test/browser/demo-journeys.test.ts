@@ -311,7 +311,35 @@ describe('the demo, one visitor through it', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('8. the live preview shows the new title of an edited flow file within two seconds', async () => {
+  it("8. the dashboard's hints open from their beacons, and the Alerts link has its tooltip on hover", async () => {
+    const beacons = page.locator('onboarding-hint [part="beacon"]');
+    await poll(() => beacons.count()).toBe(2);
+    // The activation hint's beacon sits on its card's corner; a real click opens its tooltip beside the card.
+    const card = (await page.locator('#kpi-activation').boundingBox())!;
+    const beacon = (await beacons.first().boundingBox())!;
+    expect(Math.abs(beacon.y + beacon.height / 2 - card.y)).toBeLessThan(4);
+    await page.mouse.click(beacon.x + beacon.width / 2, beacon.y + beacon.height / 2);
+    const hintTip = page.locator('onboarding-hint [part="base"]');
+    await poll(() => hintTip.locator('[part="title"]').textContent()).toBe('What counts as activated');
+    const tip = (await hintTip.boundingBox())!;
+    expect(tip.y).toBeGreaterThanOrEqual(card.y + card.height);
+    expect(tip.y - (card.y + card.height)).toBeLessThan(24);
+    const gotIt = (await hintTip.locator('[part="primary-button"]').boundingBox())!;
+    await page.mouse.click(gotIt.x + gotIt.width / 2, gotIt.y + gotIt.height / 2);
+    await poll(() => beacons.count()).toBe(1);
+    await poll(async () => (await serviceState(await userId(), 'dashboard-hints'))?.data.steps.find((step) => step.id === 'activation')?.$state.completed).toBe(true);
+    // The tooltip: hover the Alerts link with the real mouse.
+    const alerts = (await page.locator('#nav-alerts').boundingBox())!;
+    await page.mouse.move(alerts.x + alerts.width / 2, alerts.y + alerts.height / 2);
+    const tooltip = page.locator('onboarding-tooltip [part="base"]');
+    await poll(() => tooltip.locator('[part="title"]').textContent()).toBe('Alerts');
+    const box = (await tooltip.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(alerts.x + alerts.width);
+    await page.mouse.move(900, 600);
+    await poll(() => tooltip.count()).toBe(0);
+  });
+
+  it('9. the live preview shows the new title of an edited flow file within two seconds', async () => {
     const preview = await browser.context.newPage();
     await preview.setViewportSize({ width: 1280, height: 800 });
     await preview.goto(demo.preview);
@@ -333,7 +361,7 @@ describe('the demo, one visitor through it', () => {
     await preview.close();
   });
 
-  it('9. a flow file with an unknown key is refused with its file and path, by the CLI and by the service at start', async () => {
+  it('10. a flow file with an unknown key is refused with its file and path, by the CLI and by the service at start', async () => {
     const broken = mkdtempSync(join(tmpdir(), 'onboarding-demo-broken-'));
     try {
       cpSync('demo/flows', broken, { recursive: true });
