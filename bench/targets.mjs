@@ -209,7 +209,10 @@ export async function runTargets() {
   const site = await startSite();
   const browser = await launchBrowser();
   try {
-    const deep = await measureDeep(browser, site, service);
+    // Three runs of the step: a long task on a machine busy with other work shows in one and not the others.
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await measureDeep(browser, site, service));
+    const deep = { ...runs[1], longTasksByRun: runs.map((run) => run.longTasks), longestTaskByRunMs: runs.map((run) => run.longestTaskMs) };
     // The same page churning, with no tour, then with a tour waiting for a target that is not there, three times in
     // turn: the difference of the medians of script time is what the wait costs (a run alone varies by a few ms/s).
     const alone = [];
@@ -243,7 +246,10 @@ export function printTargets(result) {
   const { deep, mutating, budgets } = result;
   const mark = (ok) => (ok ? 'met' : 'MISSED');
   console.log(`Tour step on a page of ${deep.elements} elements, the target three scrollers deep under a fixed header (Chromium):`);
-  console.log(`  shown ${deep.shownMs} ms after identify; long tasks ${deep.longTasks}, longest ${deep.longestTaskMs} ms (≤ ${budgets.longTaskMs}) ${mark(deep.longestTaskMs <= budgets.longTaskMs)}`);
+  const longest = Math.max(...deep.longestTaskByRunMs);
+  console.log(
+    `  shown ${deep.shownMs} ms after identify; long tasks in 3 runs ${deep.longTasksByRun.join(', ')}, longest ${deep.longestTaskByRunMs.join(', ')} ms (≤ ${budgets.longTaskMs}) ${mark(longest <= budgets.longTaskMs)}`,
+  );
   console.log(
     `  frames from the target settling to the tooltip beside it: after a layout move ${deep.framesToFollowMove}, after a scroll ${deep.framesToFollowScroll} (≤ ${budgets.framesToFollow}) ${mark(deep.framesToFollowMove !== null && deep.framesToFollowScroll !== null && Math.max(deep.framesToFollowMove, deep.framesToFollowScroll) <= budgets.framesToFollow)}`,
   );
