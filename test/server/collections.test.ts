@@ -1,11 +1,12 @@
 // Collections over loopback HTTP: one flow at a time, cool-offs on the service's clock, computedOrder in every state answer, and collections.yaml checks.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BatchResponse, ComputedCollectionFlow, FlowStatesResponse, UserUpsertResponse } from '../../src/api/wire.js';
 import { checkPaths, formatReport, main } from '../../server/flows/cli.js';
+import { checkCollectionsText } from '../../server/flows/collections.js';
 import { bannerFlowYaml, checklistYaml, startTestService, type TestService } from '../support/service.js';
 
 const HOUR = 3_600_000;
@@ -209,5 +210,19 @@ describe('collections.yaml checks', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('docs/flows.md', () => {
+  it('has a collections example that passes the checks', () => {
+    const section = readFileSync('docs/flows.md', 'utf8').split(/^## /m).find((part) => part.startsWith('Collections\n'))!;
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const slugs = new Set(['welcome-banner', 'import-card', 'invite-card', 'shortcuts-tip', 'search-tip']);
+    const { collections, problems } = checkCollectionsText(yaml, slugs);
+    expect(problems).toEqual([]);
+    expect(collections.map((c) => [c.id, c.type, c.coolOffMs, c.flows.length])).toEqual([
+      ['home-announcements', 'DEFAULT', 48 * HOUR, 3],
+      ['sidebar-tips', 'CUSTOM', 0, 2],
+    ]);
   });
 });
