@@ -45,6 +45,11 @@ export interface ServiceOptions {
   webhooks?: { endpoints?: WebhookEndpoint[]; delivery?: Partial<DeliverySettings> };
   /** Serve the analytics dashboard at /dashboard. @default false */
   dashboard?: boolean;
+  /**
+   * The service's clock: the time of writes that carry none, and what collection cool-offs are measured to
+   * (tests move it). @default the system clock
+   */
+  now?: () => Date;
 }
 
 export interface RunningService {
@@ -92,7 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const dashboard = options.dashboard ? (loadDashboardBuild() ?? null) : undefined;
     if (dashboard === null) log.warn('the dashboard is on but not built, so /dashboard answers 404; run npm run build');
     app = await buildApp(
-      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script, dashboard, exactRateLimits: options.exactRateLimits },
+      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script, dashboard, exactRateLimits: options.exactRateLimits, now: options.now },
       { logger: options.httpLog ?? false, trustProxy: options.trustProxy },
     );
     if (!identity.required) log.warn(IDENTITY_OFF_WARNING);

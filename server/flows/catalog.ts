@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
 import { compileExpression, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { readCollections, type Collection } from './collections.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 
 export interface CompiledStep {
@@ -71,6 +72,8 @@ export interface CatalogVersion {
   celFlows: ReadonlyMap<string, CelFlow>;
   /** Whether any expression names `flows`: when none does, a read need not build the user's own `flows` map. */
   celReadsFlows: boolean;
+  /** The collections of collections.yaml, in file order (their flows may have been removed since). */
+  collections: Collection[];
 }
 
 export interface Logger {
@@ -108,7 +111,9 @@ export function codeSnippetFor(slug: string, type: FlowType): string {
 
 export class FlowCatalog {
   private flows = new Map<string, CatalogFlow>();
-  private version: CatalogVersion = versionOf([]);
+  private version: CatalogVersion = versionOf([], []);
+  /** The last collections file that passed its checks (none before one does). */
+  private collections: Collection[] = [];
   /** True once the folder has been read and synced at least once. */
   loaded = false;
   private lastErrors: FlowFileError[] = [];
@@ -150,8 +155,14 @@ export class FlowCatalog {
         this.log.warn(`flow ${lastGood.flow.slug} keeps version ${lastGood.flow.version} until ${error.file} is fixed`);
       }
     }
+    // A bad collections file is refused alone: the flows load, and the last good collections stay in force.
+    const read = readCollections(this.dir, new Set(next.keys()));
+    if (read.error) {
+      errors.push(read.error);
+      this.log.warn(`collections file ${read.error.file} refused: ${read.error.message}; the last good collections stay until it is fixed`);
+    } else this.collections = read.collections;
     this.flows = new Map([...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)));
-    this.version = versionOf([...this.flows.values()]);
+    this.version = versionOf([...this.flows.values()], this.collections);
     this.loaded = true;
     this.lastErrors = errors;
     for (const listener of this.listeners) {
@@ -231,14 +242,14 @@ export class FlowCatalog {
   }
 }
 
-function versionOf(flows: CatalogFlow[]): CatalogVersion {
+function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVersion {
   const celFlows = new Map<string, CelFlow>();
   for (const flow of flows) {
     const steps: Record<string, { status: string; data: unknown }> = {};
     for (const step of flow.steps) steps[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
     celFlows.set(flow.flow.slug, { status: 'NOT_STARTED_FLOW', steps });
   }
-  return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows, celReadsFlows: flows.some(readsFlows) };
+  return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows, celReadsFlows: flows.some(readsFlows), collections };
 }
 
 /** Whether one of the flow's expressions names the variable `flows` (a word search: a string that holds the word counts too, which is only slower). */

@@ -1,15 +1,16 @@
-// Command line: `onboarding-flows check <folder|file>…` prints every problem in flow files with file, line and path.
+// Command line: `onboarding-flows check <folder|file>…` prints every problem in flow files and collections.yaml with file, line and path.
 import { readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkFlowText, readFlowDirectory, type FlowProblem } from './definitions.js';
+import { checkCollectionsText, collectionsFileIn, readCollections } from './collections.js';
+import { checkFlowText, COLLECTION_FILES, readFlowDirectory, type FlowProblem } from './definitions.js';
 
 const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github]
 
-Checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, as the
-service does when it loads them. Prints every problem as file:line:column, the path of the value at
+Checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
+collections.yaml against the flows beside it, as the service does when it loads them. Prints every problem as file:line:column, the path of the value at
 fault and what was expected. Exits 0 when every file is fine, 1 when one has a problem, 2 on bad usage.
 --format github prints GitHub Actions annotations instead.`;
 
@@ -18,7 +19,7 @@ interface FileReport {
   problems: FlowProblem[];
 }
 
-/** Checks the folders and files named; a folder is read as the service reads it (duplicate slugs included). */
+/** Checks the folders and files named; a folder is read as the service reads it (duplicate slugs and collections.yaml included). */
 export function checkPaths(paths: string[]): { reports: FileReport[]; checked: number } {
   const reports: FileReport[] = [];
   let checked = 0;
@@ -27,6 +28,15 @@ export function checkPaths(paths: string[]): { reports: FileReport[]; checked: n
       const { flows, errors } = readFlowDirectory(path);
       checked += flows.length + errors.length;
       for (const error of errors) reports.push({ file: join(path, error.file), problems: error.problems });
+      if (collectionsFileIn(path)) checked++;
+      const collections = readCollections(path, new Set(flows.map((flow) => flow.slug)));
+      if (collections.error) reports.push({ file: join(path, collections.error.file), problems: collections.error.problems });
+    } else if (COLLECTION_FILES.includes(basename(path).toLowerCase())) {
+      // Its flow slugs are checked against the flows of its own folder.
+      checked++;
+      const slugs = new Set(readFlowDirectory(dirname(path)).flows.map((flow) => flow.slug));
+      const { problems } = checkCollectionsText(readFileSync(path, 'utf8'), slugs);
+      if (problems.length) reports.push({ file: path, problems });
     } else {
       checked++;
       const { problems } = checkFlowText(readFileSync(path, 'utf8'));

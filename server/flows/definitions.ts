@@ -45,8 +45,10 @@ export function describeProblems(problems: readonly FlowProblem[]): string {
 
 /** The files in the flow folder that configure webhooks (server/webhooks/config.ts reads them), not flows. */
 export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
+/** The files in the flow folder that list collections (server/flows/collections.ts reads them), not flows. */
+export const COLLECTION_FILES = ['collections.yaml', 'collections.yml'];
 
-/** Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml. Invalid files are reported, and the others still load. */
+/** Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml and collections.yaml. Invalid files are reported, and the others still load. */
 export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[] } {
   const flows: FlowDefinition[] = [];
   const errors: FlowFileError[] = [];
@@ -56,8 +58,9 @@ export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; error
   } catch (error) {
     throw new Error(`cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`);
   }
-  // webhooks.yaml beside the flows configures webhooks (server/webhooks/config.ts); it is not a flow.
-  const files = names.filter((name) => /\.ya?ml$/i.test(name) && !WEBHOOK_FILES.includes(name.toLowerCase())).sort();
+  // webhooks.yaml and collections.yaml beside the flows are not flows.
+  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES];
+  const files = names.filter((name) => /\.ya?ml$/i.test(name) && !notFlows.includes(name.toLowerCase())).sort();
   const seen = new Map<string, string>();
   for (const file of files) {
     let text: string;
@@ -182,7 +185,7 @@ function checkExpression(source: unknown, segments: PathSegment[], add: Add): vo
 }
 
 /** The source offset of the value at `segments`, or of `key` in the mapping there; the nearest parent when absent. */
-function offsetOf(doc: Document, segments: readonly PathSegment[], key?: string): number {
+export function offsetOf(doc: Document, segments: readonly PathSegment[], key?: string): number {
   for (let length = segments.length; length >= 0; length--) {
     const node = segments.length ? doc.getIn(segments.slice(0, length), true) : doc.contents;
     if (!node || typeof node !== 'object') continue;

@@ -171,7 +171,7 @@ const ALIASES: Record<string, string> = {
 };
 
 /** A known key the author probably meant: a known alias, one that begins with the other, or within two edits. */
-function closest(key: string, known: string[]): string | undefined {
+export function closest(key: string, known: string[]): string | undefined {
   const lower = key.toLowerCase();
   const alias = ALIASES[lower];
   if (alias && known.includes(alias)) return alias;

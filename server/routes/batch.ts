@@ -10,7 +10,7 @@ import {
   type FlowContentMode,
   type GroupUpsertResponse,
 } from '../../src/api/wire.js';
-import type { AppDeps } from './deps.js';
+import { nowOf, type AppDeps } from './deps.js';
 import { idempotentOnce, writeHash, type IdempotentResult, type Replay } from '../http/idempotency.js';
 import { checkIdentity } from '../http/identity.js';
 import { HttpProblem, problemBody, toProblem } from '../shared/problem.js';
@@ -91,7 +91,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
       const response: BatchResponse = { results };
       if (verified && last.body.userId !== undefined) {
         const groupId = last.path === 'users' ? undefined : last.body.groupId;
-        response.flowStates = await readFlowStates(deps.db, deps.catalog, last.body.userId, groupId, { content: request.query.content, knownVersions });
+        response.flowStates = await readFlowStates(deps.db, deps.catalog, last.body.userId, groupId, { content: request.query.content, knownVersions, now: nowOf(deps) });
       }
       return reply.code(200).send(response);
     },
@@ -105,7 +105,7 @@ function handlers(deps: AppDeps, write: BatchWrite): { work: (tx: Queryable) => 
     return {
       // Kept as the users upsert keeps it, so a replay through either endpoint finds what it needs.
       work: async (tx) => {
-        const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
+        const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, nowOf(deps), deps.limits);
         const kept = { userId, guestLinked };
         return { status: 201, body: kept, keep: kept };
       },
@@ -126,7 +126,7 @@ function handlers(deps: AppDeps, write: BatchWrite): { work: (tx: Queryable) => 
   return {
     work: async (tx) => {
       checkDataSize(body.data, deps.limits.dataBytes);
-      await applyTransition(tx, deps.catalog, body, new Date(), { content: 'none' });
+      await applyTransition(tx, deps.catalog, body, nowOf(deps), { content: 'none' });
       return { status: 201, body: null, keep: null };
     },
     replay: async () => null,

@@ -21,4 +21,10 @@ export interface AppDeps {
   script?: ScriptBuild;
   /** The dashboard at /dashboard: absent when it is off, null when it is on but not built. @default off */
   dashboard?: DashboardBuild | null;
+  /** The service's clock: the time of writes that carry none, and what collection cool-offs are measured to. @default the system clock */
+  now?: () => Date;
 }
+
+/** The time now, by the service's clock. */
+export const nowOf = (deps: Pick<AppDeps, 'now'>): Date => deps.now?.() ?? new Date();
+

@@ -7,7 +7,7 @@ import {
   type FlowStatesReadRequest,
   type FlowStateWriteRequest,
 } from '../../src/api/wire.js';
-import type { AppDeps } from './deps.js';
+import { nowOf, type AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../shared/problem.js';
 import { userInBody } from '../http/identity.js';
@@ -31,7 +31,7 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         },
       },
     },
-    async (request) => readFlowStatesJson(deps.db, deps.catalog, request.query.userId, request.query.groupId, { content: request.query.content }),
+    async (request) => readFlowStatesJson(deps.db, deps.catalog, request.query.userId, request.query.groupId, { content: request.query.content, now: nowOf(deps) }),
   );
 
   app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest & { userHash?: string }; Querystring: { content?: FlowContentMode } }>(
@@ -56,7 +56,7 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         // No actionType: a read, answered like the GET, unless the body carries what only a write has.
         const writeField = WRITE_FIELDS.find((field) => body[field] !== undefined);
         if (writeField) throw new HttpProblem(400, 'body field "actionType" is required', 'actionType');
-        const states = await readFlowStatesJson(deps.db, deps.catalog, body.userId, body.groupId, { content, knownVersions: body.knownVersions });
+        const states = await readFlowStatesJson(deps.db, deps.catalog, body.userId, body.groupId, { content, knownVersions: body.knownVersions, now: nowOf(deps) });
         return reply.code(200).send(states);
       }
       if (body.knownVersions !== undefined) throw new HttpProblem(400, 'body field "knownVersions" is only taken by a read (no actionType)', 'knownVersions');
@@ -68,9 +68,9 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         request,
         reply,
         write.userId,
-        async (tx) => ({ status: 201, body: await applyTransitionJson(tx, deps.catalog, write, new Date(), { content }), keep: null }),
+        async (tx) => ({ status: 201, body: await applyTransitionJson(tx, deps.catalog, write, nowOf(deps), { content }), keep: null }),
         // A replay answers with the user's state as it is now.
-        (tx) => readFlowStatesJson(tx, deps.catalog, write.userId, write.groupId, { content }),
+        (tx) => readFlowStatesJson(tx, deps.catalog, write.userId, write.groupId, { content, now: nowOf(deps) }),
       );
     },
   );

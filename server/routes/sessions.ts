@@ -1,7 +1,7 @@
 // POST /v1/public/sessions: identify and group in one request (Frigade's SDKs use it), answered like the users upsert.
 import type { FastifyInstance } from 'fastify';
 import type { FlowContentMode, SessionRequest, SessionResponse } from '../../src/api/wire.js';
-import type { AppDeps } from './deps.js';
+import { nowOf, type AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../shared/problem.js';
 import { userInBody } from '../http/identity.js';
@@ -50,7 +50,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
         body.userId,
         async (tx) => {
           // One transaction: the user (guest link, properties, events), then the group with the user as a member.
-          const now = new Date();
+          const now = nowOf(deps);
           const { userId, guestLinked } = await upsertUser(
             tx,
             deps.catalog,
@@ -62,12 +62,12 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
             await upsertGroup(tx, { groupId: body.groupId, userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits);
           }
           if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, deps.catalog, userId, now, body.groupId);
-          const states = await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { content });
+          const states = await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { content, now: nowOf(deps) });
           return { status: 201, body: identifiedJson(userId, guestLinked, states), keep: { userId, guestLinked } };
         },
         async (tx, kept) => {
           const { userId, guestLinked } = kept as Omit<SessionResponse, 'flowStates'>;
-          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { content }));
+          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { content, now: nowOf(deps) }));
         },
       );
     },

@@ -1,7 +1,7 @@
 // Users: POST /v1/public/users (upsert, answered with flow states), and with a private key GET /v1/users?foreignId= (export) and DELETE (hard delete).
 import type { FastifyInstance } from 'fastify';
 import type { DeleteUserQuery, FlowContentMode, UserRecord, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
-import type { AppDeps } from './deps.js';
+import { nowOf, type AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../shared/problem.js';
 import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
@@ -55,14 +55,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         reply,
         body.userId,
         async (tx) => {
-          const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, new Date(), deps.limits);
-          const states = await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content });
+          const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, nowOf(deps), deps.limits);
+          const states = await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content, now: nowOf(deps) });
           return { status: 201, body: identifiedJson(userId, guestLinked, states), keep: { userId, guestLinked } };
         },
         // A replay answers with the user's state as it is now.
         async (tx, kept) => {
           const { userId, guestLinked } = kept as Omit<UserUpsertResponse, 'flowStates'>;
-          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content }));
+          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content, now: nowOf(deps) }));
         },
       );
     },

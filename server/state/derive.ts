@@ -1,6 +1,7 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
 import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
-import type { CatalogFlow } from '../flows/catalog.js';
+import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
+import { computeCollections, type CollectionsView } from './collections.js';
 import type { UserSnapshot } from './context.js';
 
 const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);
@@ -11,21 +12,37 @@ export interface ReadOptions {
   content?: FlowContentMode;
   /** Flow versions the client already holds, by slug: their definitions are left out. */
   knownVersions?: Record<string, number>;
+  /** The time of the read, which collection cool-offs are measured to. @default the current time */
+  now?: Date;
 }
 
-export function deriveFlowStates(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): FlowStatesResponse {
+/** What a state answer is derived from: the flows and the collections of one catalog version. */
+export type StateSource = Pick<CatalogVersion, 'flows' | 'bySlug' | 'collections'>;
+
+function collectionsOf(source: StateSource, snapshot: UserSnapshot, options: ReadOptions): CollectionsView {
+  return computeCollections(source, snapshot, options.now ?? new Date(), (flow) => isEligible(flow, snapshot));
+}
+
+/** A flow's state with `$state.visible` false when a collection holds it back. */
+function heldBack(state: FlowState): FlowState {
+  return { ...state, $state: { ...state.$state, visible: false } };
+}
+
+export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): FlowStatesResponse {
   const eligibleFlows: FlowState[] = [];
   const ineligibleFlows: string[] = [];
-  for (const flow of flows) {
+  const { computedOrder, held } = collectionsOf(source, snapshot, options);
+  for (const flow of source.flows) {
     if (!isEligible(flow, snapshot)) {
       ineligibleFlows.push(flow.flow.slug);
       continue;
     }
-    const state = deriveFlowState(flow, snapshot);
+    const derived = deriveFlowState(flow, snapshot);
+    const state = held.has(flow.flow.slug) ? heldBack(derived) : derived;
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
     eligibleFlows.push(known ? state : withContent(flow, state));
   }
-  return { eligibleFlows, ineligibleFlows };
+  return { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
 }
 
 /**
@@ -50,19 +67,22 @@ function withContent(flow: CatalogFlow, state: FlowState): FlowState {
  * building and serialising the content again for every read would cost more than the rest of the read; the
  * reply serializer joins the parts with one copy.
  */
-export function renderFlowStateParts(flows: CatalogFlow[], snapshot: UserSnapshot, options: ReadOptions = {}): Buffer[] {
+export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): Buffer[] {
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
-  for (const flow of flows) {
+  const { computedOrder, held } = collectionsOf(source, snapshot, options);
+  for (const flow of source.flows) {
     if (!isEligible(flow, snapshot)) {
       ineligible.push(flow.flow.slug);
       continue;
     }
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
     if (parts.length > 1) parts.push(COMMA);
-    parts.push(untouched(flow, snapshot) ? renderUntouched(flow, snapshot, !known) : Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), !known)));
+    // A held-back flow depends on the clock, so its bytes are never kept with the untouched ones.
+    if (held.has(flow.flow.slug)) parts.push(Buffer.from(renderFlowState(flow, heldBack(deriveFlowState(flow, snapshot)), !known)));
+    else parts.push(untouched(flow, snapshot) ? renderUntouched(flow, snapshot, !known) : Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), !known)));
   }
-  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)}}`));
+  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":${JSON.stringify(computedOrder)}}}`));
   return parts;
 }
 

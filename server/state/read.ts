@@ -15,7 +15,7 @@ export async function readFlowStates(
 ): Promise<FlowStatesResponse> {
   const version = catalog.current();
   const snapshot = await loadUserSnapshot(db, userId, groupId, version);
-  return deriveFlowStates(version.flows, snapshot, options);
+  return deriveFlowStates(version, snapshot, options);
 }
 
 /** The same read, as the JSON text a route sends. */
@@ -28,5 +28,5 @@ export async function readFlowStatesJson(
 ): Promise<RawJson> {
   const version = catalog.current();
   const snapshot = await loadUserSnapshot(db, userId, groupId, version);
-  return new RawJson(renderFlowStateParts(version.flows, snapshot, options));
+  return new RawJson(renderFlowStateParts(version, snapshot, options));
 }

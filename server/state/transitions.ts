@@ -227,13 +227,13 @@ export async function applyTransition(
   options: ReadOptions = {},
 ): Promise<FlowStatesResponse> {
   const { version, snapshot } = await transition(tx, catalog, body, now);
-  return deriveFlowStates(version.flows, snapshot, options);
+  return deriveFlowStates(version, snapshot, { ...options, now: options.now ?? now });
 }
 
 /** The same transition, answered with the JSON text a route sends. */
 export async function applyTransitionJson(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date, options: ReadOptions = {}): Promise<RawJson> {
   const { version, snapshot } = await transition(tx, catalog, body, now);
-  return new RawJson(renderFlowStateParts(version.flows, snapshot, options));
+  return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now: options.now ?? now }));
 }
 
 async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date): Promise<{ version: CatalogVersion; snapshot: UserSnapshot }> {

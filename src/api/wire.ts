@@ -281,6 +281,29 @@ export interface FlowStatesResponse {
   eligibleFlows: FlowState[];
   /** Slugs of every flow the user is not eligible for, including flows that are not ACTIVE. */
   ineligibleFlows: string[];
+  /**
+   * The user's place in each collection (collections.yaml), as Frigade's SDKs read it. The service always sends it
+   * (`computedOrder` is empty without collections); optional for services that do not.
+   */
+  collections?: CollectionsState;
+}
+
+/** `collections` of a state answer. */
+export interface CollectionsState {
+  /** One row per flow of each collection: collections in file order, flows in priority order within each. */
+  computedOrder: ComputedCollectionFlow[];
+}
+
+/** One flow of one collection in `collections.computedOrder`. */
+export interface ComputedCollectionFlow {
+  collectionId: string;
+  /** The flow's slug. */
+  flowId: string;
+  /** Whether the user is shown this flow now: the collection's one open flow, once its cool-off has passed. */
+  visible: boolean;
+  /** As the collection lists them; [] when it lists none. */
+  allowedComponents: string[];
+  collectionType: CollectionType;
 }
 
 /** `POST /v1/public/groups` answers 201 with an empty object. */
@@ -685,6 +708,29 @@ export interface FlowData {
   props?: ChecklistProps & TourProps & TooltipProps;
   steps: StepDefinition[];
   [extra: string]: unknown;
+}
+
+// ---- Collections (collections.yaml beside the flow files; see docs/flows.md) ----
+
+export const COLLECTION_TYPES = ['DEFAULT', 'CUSTOM'] as const;
+/** DEFAULT: drawn where the SDK draws its default collection; CUSTOM: where the page places it. */
+export type CollectionType = (typeof COLLECTION_TYPES)[number];
+
+/** collections.yaml: the collections, each showing its flows one at a time. */
+export interface CollectionsFile {
+  collections: CollectionDefinition[];
+}
+
+export interface CollectionDefinition {
+  /** Unique among the collections. */
+  id: string;
+  type: CollectionType;
+  /** Slugs of its flows, first shown first. A flow may be in one collection of each type. */
+  flows: string[];
+  /** How long the next flow waits after the user completes or dismisses one: `30s`, `15m`, `48h`, `2d`, `1w`, or 0. @default 0 */
+  coolOff?: string | 0;
+  /** Passed through to `computedOrder` for the SDK (such as [Banner, Card]). @default [] */
+  allowedComponents?: string[];
 }
 
 // ---- Analytics (private key only; see docs/analytics.md) ----

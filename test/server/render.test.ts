@@ -37,14 +37,14 @@ describe('rendered state answers', () => {
     const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
     const variants: ReadOptions[] = [{}, { content: 'none' }, { knownVersions: { rich: 1 } }, { knownVersions: { setup: 1, rich: 99 } }];
     for (const options of variants) {
-      const text = Buffer.concat(renderFlowStateParts(version.flows, snapshot, options)).toString();
-      expect(JSON.parse(text)).toEqual(deriveFlowStates(version.flows, snapshot, options));
+      const text = Buffer.concat(renderFlowStateParts(version, snapshot, options)).toString();
+      expect(JSON.parse(text)).toEqual(deriveFlowStates(version, snapshot, options));
     }
     // And what a client receives is the same, with the content as written.
     const answer = await service.call('GET', `/v1/public/flowStates?userId=${userId}`);
     expect(answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'rich')).toMatchObject({ flowName: 'A "quoted" name, with unicode: é ✓', data: { props: { custom: 42 } } });
     expect(answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'rich').data.steps[0].title).toBe('Line one\nline two');
-    expect(answer.body).toEqual(deriveFlowStates(version.flows, snapshot));
+    expect(answer.body).toEqual(deriveFlowStates(version, snapshot));
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
@@ -87,7 +87,7 @@ data:
       for (const userId of order) {
         const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
         for (const options of [{}, { content: 'none' as const }]) {
-          expect(JSON.parse(Buffer.concat(renderFlowStateParts(version.flows, snapshot, options)).toString())).toEqual(deriveFlowStates(version.flows, snapshot, options));
+          expect(JSON.parse(Buffer.concat(renderFlowStateParts(version, snapshot, options)).toString())).toEqual(deriveFlowStates(version, snapshot, options));
         }
       }
     }

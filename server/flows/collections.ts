@@ -1,0 +1,166 @@
+// collections.yaml beside the flow files: reads and checks it (keys, types, durations, known and unrepeated flow slugs), each problem with its line.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { COLLECTION_TYPES, type CollectionDefinition, type CollectionType } from '../../src/api/wire.js';
+import { COLLECTION_FILES, describeProblems, formatPath, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
+import { closest, type PathSegment } from './schema.js';
+
+/** A collection as the service uses it: its cool-off in milliseconds. */
+export interface Collection {
+  id: string;
+  type: CollectionType;
+  /** Flow slugs, first shown first. */
+  flows: string[];
+  coolOffMs: number;
+  allowedComponents: string[];
+}
+
+const FILE_KEYS = ['collections'];
+const COLLECTION_KEYS: ReadonlyArray<keyof CollectionDefinition> = ['id', 'type', 'flows', 'coolOff', 'allowedComponents'];
+const DURATION = /^(\d+)(s|m|h|d|w)$/;
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A cool-off in milliseconds: `30s`, `15m`, `48h`, `2d`, `1w`, or 0 (the number or the string); undefined when it is none of these. */
+export function parseDuration(value: unknown): number | undefined {
+  if (value === 0 || value === '0') return 0;
+  if (typeof value !== 'string') return undefined;
+  const match = DURATION.exec(value.trim());
+  if (!match) return undefined;
+  const ms = Number(match[1]) * UNIT_MS[match[2]!]!;
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** The name of the collections file in `dir`, when there is one. */
+export function collectionsFileIn(dir: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  return names.filter((name) => COLLECTION_FILES.includes(name.toLowerCase())).sort()[0];
+}
+
+/**
+ * Reads the folder's collections file, checking its flow slugs against `slugs` (the flows loaded from the
+ * same folder). No file: no collections. A file with any problem is refused whole, with every problem.
+ */
+export function readCollections(dir: string, slugs: ReadonlySet<string>): { collections: Collection[]; error?: FlowFileError } {
+  const file = collectionsFileIn(dir);
+  if (!file) return { collections: [] };
+  let text: string;
+  try {
+    text = readFileSync(join(dir, file), 'utf8');
+  } catch (error) {
+    const problems = [{ path: '', line: 1, column: 1, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` }];
+    return { collections: [], error: { file, message: describeProblems(problems), problems } };
+  }
+  const { collections, problems } = checkCollectionsText(text, slugs);
+  if (problems.length) return { collections: [], error: { file, message: describeProblems(problems), problems } };
+  return { collections };
+}
+
+/** Checks the text of a collections file; `collections` is meaningful only when `problems` is empty. */
+export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): { collections: Collection[]; problems: FlowProblem[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const at = (offset: number | undefined) => {
+    const { line, col } = lines.linePos(offset ?? 0);
+    return { line, column: col };
+  };
+  if (doc.errors.length) {
+    const error = doc.errors[0]!;
+    return { collections: [], problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }] };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return { collections: [], problems: [{ path: '', line: 1, column: 1, message: `bad YAML: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+  const problems: FlowProblem[] = [];
+  const add = (segments: PathSegment[], message: string, key?: string) =>
+    problems.push({ path: formatPath(key === undefined ? segments : [...segments, key]), ...at(offsetOf(doc, segments, key)), message });
+  // An empty file lists no collections.
+  if (value === null || value === undefined) return { collections: [], problems };
+  if (!isObject(value)) {
+    add([], 'expected a mapping with collections: a list of { id, type, flows, coolOff }');
+    return { collections: [], problems };
+  }
+  unknownKeys(value, FILE_KEYS, [], add);
+  const list = value.collections;
+  if (list === undefined) add([], 'required, but missing', 'collections');
+  else if (!Array.isArray(list)) add(['collections'], 'expected a list of { id, type, flows, coolOff }');
+  const collections: Collection[] = [];
+  const ids = new Map<string, number>();
+  /** Where each flow already is, by collection type: `${type} ${slug}` → [collection index, flow index]. */
+  const placed = new Map<string, [number, number]>();
+  for (const [index, item] of (Array.isArray(list) ? list : []).entries()) {
+    const where: PathSegment[] = ['collections', index];
+    if (!isObject(item)) {
+      add(where, 'expected a mapping with id, type and flows');
+      continue;
+    }
+    unknownKeys(item, COLLECTION_KEYS, where, add);
+    const { id, type, flows, coolOff, allowedComponents } = item;
+    if (id === undefined) add(where, 'required, but missing', 'id');
+    else if (typeof id !== 'string' || id === '') add([...where, 'id'], 'expected a non-empty string');
+    else if (ids.has(id)) add([...where, 'id'], `duplicate collection id "${id}" (also collections[${ids.get(id)}])`);
+    else ids.set(id, index);
+    if (type === undefined) add(where, 'required, but missing', 'type');
+    else if (!(COLLECTION_TYPES as readonly unknown[]).includes(type)) add([...where, 'type'], `unknown value ${JSON.stringify(type)}; expected one of ${COLLECTION_TYPES.join(', ')}`);
+    const coolOffMs = coolOff === undefined ? 0 : parseDuration(coolOff);
+    if (coolOffMs === undefined) {
+      add([...where, 'coolOff'], `bad duration ${JSON.stringify(coolOff)}; expected a whole number and a unit (s, m, h, d or w), such as 48h or 2d, or 0 for none`);
+    }
+    if (allowedComponents !== undefined && !(Array.isArray(allowedComponents) && allowedComponents.every((c) => typeof c === 'string'))) {
+      add([...where, 'allowedComponents'], 'expected a list of strings, such as [Banner, Card]');
+    }
+    if (flows === undefined) add(where, 'required, but missing', 'flows');
+    else if (!Array.isArray(flows) || flows.length === 0) add([...where, 'flows'], 'expected a list of flow slugs, at least one');
+    const slugList: string[] = [];
+    for (const [flowIndex, slug] of (Array.isArray(flows) ? flows : []).entries()) {
+      const at: PathSegment[] = [...where, 'flows', flowIndex];
+      if (typeof slug !== 'string') {
+        add(at, 'expected a flow slug (a string)');
+        continue;
+      }
+      if (!slugs.has(slug)) {
+        add(at, `unknown flow slug "${slug}": no flow file in this folder defines it`);
+        continue;
+      }
+      if (slugList.includes(slug)) {
+        add(at, `flow "${slug}" is listed twice in this collection`);
+        continue;
+      }
+      slugList.push(slug);
+      if (typeof type !== 'string') continue;
+      const other = placed.get(`${type} ${slug}`);
+      if (other) {
+        add(at, `flow "${slug}" is already in the ${type} collection at collections[${other[0]}] (flows[${other[1]}]); a flow may be in one collection of each type`);
+      } else placed.set(`${type} ${slug}`, [index, flowIndex]);
+    }
+    collections.push({
+      id: typeof id === 'string' ? id : '',
+      type: type as CollectionType,
+      flows: slugList,
+      coolOffMs: coolOffMs ?? 0,
+      allowedComponents: Array.isArray(allowedComponents) ? (allowedComponents as string[]) : [],
+    });
+  }
+  problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { collections: problems.length ? [] : collections, problems };
+}
+
+function unknownKeys(value: Record<string, unknown>, known: readonly string[], where: PathSegment[], add: (segments: PathSegment[], message: string, key?: string) => void): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const guess = closest(key, [...known]);
+    add(where, `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${known.join(', ')}`, key);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
