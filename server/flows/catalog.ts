@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
-import { compileExpression, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { compileExpression, eventCallsOf, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 
 export interface CompiledStep {
@@ -71,6 +72,8 @@ export interface CatalogVersion {
   celFlows: ReadonlyMap<string, CelFlow>;
   /** Whether any expression names `flows`: when none does, a read need not build the user's own `flows` map. */
   celReadsFlows: boolean;
+  /** The events over time (eventCount, lastEventAt) the expressions ask about, per scope; undefined when none do, and a read loads none. */
+  eventWindows: Record<EventScope, EventWindowSet> | undefined;
 }
 
 export interface Logger {
@@ -238,14 +241,25 @@ function versionOf(flows: CatalogFlow[]): CatalogVersion {
     for (const step of flow.steps) steps[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
     celFlows.set(flow.flow.slug, { status: 'NOT_STARTED_FLOW', steps });
   }
-  return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows, celReadsFlows: flows.some(readsFlows) };
+  return {
+    flows,
+    bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])),
+    celFlows,
+    celReadsFlows: flows.some(readsFlows),
+    eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
+  };
+}
+
+/** Every CEL expression of a flow, set or not. */
+function expressionsOf({ definition }: CatalogFlow): Array<string | undefined> {
+  const sources = [definition.targetingLogic, definition.data.completionCriteria];
+  for (const step of definition.data.steps) sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
+  return sources;
 }
 
 /** Whether one of the flow's expressions names the variable `flows` (a word search: a string that holds the word counts too, which is only slower). */
-function readsFlows({ definition }: CatalogFlow): boolean {
-  const sources = [definition.targetingLogic, definition.data.completionCriteria];
-  for (const step of definition.data.steps) sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
-  return sources.some((source) => source !== undefined && /\bflows\b/.test(source));
+function readsFlows(flow: CatalogFlow): boolean {
+  return expressionsOf(flow).some((source) => source !== undefined && /\bflows\b/.test(source));
 }
 
 function contentHash(definition: FlowDefinition): string {
