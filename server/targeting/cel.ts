@@ -1,4 +1,4 @@
-// CEL targeting: compiles each expression once per flow version and evaluates it; runtime errors count as false.
+// CEL targeting: compiles each expression once per flow version (with eventCount and lastEventAt) and evaluates it; runtime errors count as false.
 import { Environment } from '@marcbachmann/cel-js';
 import { countKey, eventWindowCalls, type EventWindowCall } from './event-windows.js';
 
@@ -59,6 +59,7 @@ const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneous
       { name: 'event', type: 'string' },
       { name: 'window', type: 'google.protobuf.Duration' },
     ],
+    // A duration's number is its milliseconds, as the load's key of the same window (event-windows.ts).
     handler: (entity: unknown, event: string, window: unknown) => BigInt(windowsOf(entity, 'eventCount').counts.get(countKey(event, Number(window))) ?? 0),
     description: 'How many of the event the user (or group) has in the window that ends now.',
   })
