@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
-import { compileExpression, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { compileExpression, eventCallsOf, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
 import { readCollections, type Collection } from './collections.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 
@@ -74,6 +75,8 @@ export interface CatalogVersion {
   celReadsFlows: boolean;
   /** The collections of collections.yaml, in file order (their flows may have been removed since). */
   collections: Collection[];
+  /** The events over time (eventCount, lastEventAt) the expressions ask about, per scope; undefined when none do, and a read loads none. */
+  eventWindows: Record<EventScope, EventWindowSet> | undefined;
 }
 
 export interface Logger {
@@ -249,14 +252,26 @@ function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVers
     for (const step of flow.steps) steps[step.definition.id] = { status: 'NOT_STARTED_STEP', data: null };
     celFlows.set(flow.flow.slug, { status: 'NOT_STARTED_FLOW', steps });
   }
-  return { flows, bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])), celFlows, celReadsFlows: flows.some(readsFlows), collections };
+  return {
+    flows,
+    bySlug: new Map(flows.map((flow) => [flow.flow.slug, flow])),
+    celFlows,
+    celReadsFlows: flows.some(readsFlows),
+    collections,
+    eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
+  };
+}
+
+/** Every CEL expression of a flow, set or not. */
+function expressionsOf({ definition }: CatalogFlow): Array<string | undefined> {
+  const sources = [definition.targetingLogic, definition.data.completionCriteria];
+  for (const step of definition.data.steps) sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
+  return sources;
 }
 
 /** Whether one of the flow's expressions names the variable `flows` (a word search: a string that holds the word counts too, which is only slower). */
-function readsFlows({ definition }: CatalogFlow): boolean {
-  const sources = [definition.targetingLogic, definition.data.completionCriteria];
-  for (const step of definition.data.steps) sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
-  return sources.some((source) => source !== undefined && /\bflows\b/.test(source));
+function readsFlows(flow: CatalogFlow): boolean {
+  return expressionsOf(flow).some((source) => source !== undefined && /\bflows\b/.test(source));
 }
 
 function contentHash(definition: FlowDefinition): string {

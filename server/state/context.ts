@@ -5,7 +5,8 @@ import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
-import { contextChanged, emptyEntity, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
+import { contextChanged, emptyEntity, EVENT_WINDOWS, NO_EVENT_WINDOWS, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
+import { eventWindows, windowColumnsSql, windowParams, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -59,6 +60,11 @@ interface SnapshotRow {
   responses: Array<[string, string, FlowResponse['actionType'], string, string]> | null;
   /** The user a guest was linked into. */
   linked_to: string | null;
+  /** Loaded only when the catalog's CEL counts events over time (see event-windows.ts). */
+  user_window_counts?: WindowCountRow[] | null;
+  user_window_last?: WindowLastRow[] | null;
+  group_window_counts?: WindowCountRow[] | null;
+  group_window_last?: WindowLastRow[] | null;
   /** Loaded only with the embedded store's cache. */
   progress?: FactsRow[] | null;
   /** The rows' state versions (bigint as text on PostgreSQL); null without a row. */
@@ -75,9 +81,12 @@ interface VersionRow {
 // Everything a read needs about one user (and their group) in one statement. State answers carry a bounded
 // summary of the response log, never all of it: per flow, the latest flow-level response and the latest
 // response of each step. Event counts come from the counts kept beside the event log. Only a guest can have
-// been linked, and only a read with a group needs the group's rows: the statement has a variant for each.
-const snapshotSql = ({ progress, guest, group }: { progress: boolean; guest: boolean; group: boolean }) => `
-SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}
+// been linked, and only a read with a group needs the group's rows: the statement has a variant for each. When the
+// catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
+const snapshotSql = ({ progress, guest, group, windows }: SnapshotVariant) => `
+SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', '$1', group ? 3 : 2)},` : ''}${
+  windows && group ? `\n  ${windowColumnsSql('group', '$2', 7)},` : ''
+}
   u.properties AS user_properties,
   u.created_at AS user_created_at,
   u.state_version AS user_version,
@@ -101,10 +110,17 @@ SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}
 FROM (SELECT 1) AS one
 LEFT JOIN users u ON u.id = $1${group ? '\nLEFT JOIN groups g ON g.id = $2' : ''}`;
 
+interface SnapshotVariant {
+  progress: boolean;
+  guest: boolean;
+  group: boolean;
+  windows: boolean;
+}
+
 const SNAPSHOT_SQL = new Map<string, string>();
-/** The statement for a read: with the analytics facts (the embedded store, see below) or not, for a guest or not, with a group or not. */
-function snapshotStatement(variant: { progress: boolean; guest: boolean; group: boolean }): string {
-  const key = `${variant.progress}-${variant.guest}-${variant.group}`;
+/** The statement for a read: with the analytics facts (the embedded store, see below) or not, for a guest or not, with a group or not, with events over time or not. */
+function snapshotStatement(variant: SnapshotVariant): string {
+  const key = `${variant.progress}-${variant.guest}-${variant.group}-${variant.windows}`;
   let sql = SNAPSHOT_SQL.get(key);
   if (sql === undefined) SNAPSHOT_SQL.set(key, (sql = snapshotSql(variant)));
   return sql;
@@ -134,8 +150,14 @@ export async function loadUserSnapshot(
   { progress = !db.inTransaction }: { progress?: boolean } = {},
 ): Promise<UserSnapshot> {
   const cache = db.cache;
+  // The end of every window this read counts in, and CEL's `now`.
+  const now = new Date();
+  const windows = catalog.eventWindows;
   let user = cache?.user(userId);
   let group = groupId ? cache?.group(groupId) : undefined;
+  // Kept counts over time that an event has left since (or that another catalog asked for) are loaded again.
+  if (windows && user && !windowsHold(user.windows, windows.user, now)) user = undefined;
+  if (windows && group && !windowsHold(group.windows, windows.group, now)) group = undefined;
   if (cache?.versioned && user && (!groupId || group)) {
     const [row] = groupId
       ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
@@ -147,8 +169,11 @@ export async function loadUserSnapshot(
     const generation = cache?.begin() ?? 0;
     // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
     const withProgress = cache !== undefined && !cache.versioned && progress;
-    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined });
-    const [row] = await db.query<SnapshotRow>(sql, groupId !== undefined ? [userId, groupId] : [userId]);
+    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows: windows !== undefined });
+    const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
+    if (windows) params.push(...windowParams(windows.user, now));
+    if (windows && groupId !== undefined) params.push(...windowParams(windows.group, now));
+    const [row] = await db.query<SnapshotRow>(sql, params);
     // A guest that was linked reads as the user it became.
     if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress });
     user = {
@@ -158,6 +183,7 @@ export async function loadUserSnapshot(
       createdAt: isoOrNull(row!.user_created_at),
       events: row!.user_events ?? {},
       groups: row!.user_groups ?? [],
+      ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null) } : {}),
       // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
       flows: (row!.flows ?? []).map(([slug, step, started, completed, skipped, at]) => [slug, step, started, completed, skipped, isoOrNull(at)]),
       steps: (row!.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
@@ -170,6 +196,7 @@ export async function loadUserSnapshot(
           properties: row!.group_properties ?? {},
           createdAt: isoOrNull(row!.group_created_at),
           events: row!.group_events ?? {},
+          ...(windows ? { windows: windowsFromRows(windows.group, row!.group_window_counts ?? null, row!.group_window_last ?? null) } : {}),
         }
       : undefined;
     // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction
@@ -177,12 +204,18 @@ export async function loadUserSnapshot(
     const keep = (rows: { version?: string | null }) => !cache?.versioned || rows.version !== null;
     if (keep(user) && !db.inTransaction) cache?.store(generation, userId, user, groupId && group && keep(group) ? { id: groupId, rows: group } : undefined);
   }
-  return buildSnapshot(userId, groupId, user, group, catalog);
+  return buildSnapshot(userId, groupId, user, group, catalog, now);
 }
 
 /** A fresh snapshot from loaded rows: new maps and lists, so a transition may change it without touching the cache. */
-function buildSnapshot(userId: string, groupId: string | undefined, rows: CachedUser, groupRows: CachedGroup | undefined, catalog: CatalogVersion): UserSnapshot {
-  const now = new Date();
+function buildSnapshot(
+  userId: string,
+  groupId: string | undefined,
+  rows: CachedUser,
+  groupRows: CachedGroup | undefined,
+  catalog: CatalogVersion,
+  now: Date,
+): UserSnapshot {
   const flows = new Map<string, StoredFlowState>();
   for (const [slug, currentStepId, started, completed, skipped, lastActionAt] of rows.flows) {
     flows.set(slug, { currentStepId, started, completed, skipped, lastActionAt });
@@ -207,11 +240,20 @@ function buildSnapshot(userId: string, groupId: string | undefined, rows: Cached
     properties: rows.properties,
     events: rows.events,
     groups: rows.groups,
+    [EVENT_WINDOWS]: rows.windows ? eventWindows(rows.windows) : NO_EVENT_WINDOWS,
   };
   // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.
   const group: CelEntity =
     groupId && groupRows
-      ? { id: groupId, isGuest: false, createdAt: groupRows.createdAt === null ? null : new Date(groupRows.createdAt), properties: groupRows.properties, events: groupRows.events, groups: [] }
+      ? {
+          id: groupId,
+          isGuest: false,
+          createdAt: groupRows.createdAt === null ? null : new Date(groupRows.createdAt),
+          properties: groupRows.properties,
+          events: groupRows.events,
+          groups: [],
+          [EVENT_WINDOWS]: groupRows.windows ? eventWindows(groupRows.windows) : NO_EVENT_WINDOWS,
+        }
       : emptyEntity();
   const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: catalog.celFlows as Map<string, CelFlow>, now }, flows, steps, responses };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));

@@ -300,6 +300,15 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (flow_slug, day, flow_version, step_id)
   );
   `,
+  // 11: events over time in targeting (CEL's eventCount and lastEventAt): a read counts one event of one user or
+  // group within a window, or finds its latest, by a range of this index, never by reading the whole log. They
+  // serve what the ID indexes served, so those go.
+  `
+  CREATE INDEX user_events_user_event_time ON user_events(user_id, event, created_at);
+  DROP INDEX user_events_user;
+  CREATE INDEX group_events_group_event_time ON group_events(group_id, event, created_at);
+  DROP INDEX group_events_group;
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

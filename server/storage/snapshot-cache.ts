@@ -4,6 +4,8 @@
 //   cache is kept exact by dropping what each write touches.
 // - On PostgreSQL, other instances write too. There each entry carries the row's state version it was loaded
 //   with, and a read uses it only after checking that the row still has that version (see context.ts).
+// - Events over time (CEL's eventCount) change with no write, as events leave their windows: those values carry the
+//   time they stop holding, and a read past it loads the entry again (see state/event-windows.ts).
 
 /** One user's facts about one flow, as stored (analytics/progress.ts keeps them). */
 export interface FactsRow {
@@ -14,6 +16,21 @@ export interface FactsRow {
   skipped_at: Date | string | null;
   /** [step_id, reached_at, completed_at, skipped_at] */
   steps: Array<[string, string, string | null, string | null]> | null;
+}
+
+/**
+ * A user's or group's events over time that the catalog's CEL asks about (eventCount, lastEventAt), as loaded at one
+ * time. Unlike the rest of an entry they change with no write, when an event leaves its window: `expiresAt` says when.
+ */
+export interface CachedWindows {
+  /** The set of calls (EventWindowSet.key) these answer: values loaded for another catalog are never read. */
+  key: string;
+  /** [count key, count] */
+  counts: Array<[string, number]>;
+  /** [event, ISO time of its latest], for the events it has */
+  last: Array<[string, string]>;
+  /** Epoch milliseconds at which the first counted event leaves its window; null when nothing is counted. */
+  expiresAt: number | null;
 }
 
 /** What a read needs about a user, as loaded: plain JSON values, so an entry can be kept as JSON text. */
@@ -28,6 +45,8 @@ export interface CachedUser {
   createdAt: string | null;
   events: Record<string, number>;
   groups: string[];
+  /** Loaded when the catalog's CEL counts events over time. */
+  windows?: CachedWindows;
   /** [flow_slug, current_step_id, started, completed, skipped, last_action_at (ISO)] */
   flows: Array<[string, string | null, boolean, boolean, boolean, string | null]>;
   /** [flow_slug, step_id, started, completed, skipped, data, last_action_at (ISO)] */
@@ -43,6 +62,8 @@ export interface CachedGroup {
   /** ISO time; null without a row. */
   createdAt: string | null;
   events: Record<string, number>;
+  /** Loaded when the catalog's CEL counts events over time. */
+  windows?: CachedWindows;
 }
 
 /**
@@ -83,26 +104,26 @@ export class SnapshotCache {
     // Most recently used last.
     this.users.delete(userId);
     this.users.set(userId, entry);
-    const [exists, properties, createdAt, events, groups, flows, steps, responses, progress] = JSON.parse(entry.text) as UserFields;
-    return { version: entry.version, exists, properties, createdAt, events, groups, flows, steps, responses, ...(progress ? { progress } : {}) };
+    const [exists, properties, createdAt, events, groups, flows, steps, responses, windows, progress] = JSON.parse(entry.text) as UserFields;
+    return { version: entry.version, exists, properties, createdAt, events, groups, flows, steps, responses, ...(windows ? { windows } : {}), ...(progress ? { progress } : {}) };
   }
 
   group(groupId: string): CachedGroup | undefined {
     const entry = this.groups.get(groupId);
     if (!entry) return undefined;
-    const [properties, createdAt, events] = JSON.parse(entry.text) as GroupFields;
-    return { version: entry.version, properties, createdAt, events };
+    const [properties, createdAt, events, windows] = JSON.parse(entry.text) as GroupFields;
+    return { version: entry.version, properties, createdAt, events, ...(windows ? { windows } : {}) };
   }
 
   store(generation: number, userId: string, user: CachedUser, group?: { id: string; rows: CachedGroup }): void {
     if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return;
-    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.groups, user.flows, user.steps, user.responses];
+    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.groups, user.flows, user.steps, user.responses, user.windows ?? null];
     if (user.progress) fields.push(user.progress);
     this.users.set(userId, { version: user.version ?? null, text: JSON.stringify(fields) });
     while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
     if (group) {
-      const { version, properties, createdAt, events } = group.rows;
-      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events] satisfies GroupFields) });
+      const { version, properties, createdAt, events, windows } = group.rows;
+      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events, windows ?? null] satisfies GroupFields) });
       while (this.groups.size > this.maxUsers) this.groups.delete(this.groups.keys().next().value!);
     }
   }
@@ -122,7 +143,7 @@ export class SnapshotCache {
   }
 }
 
-/** A user's fields in the order an entry keeps them (the analytics facts last, when loaded). */
+/** A user's fields in the order an entry keeps them (events over time null when not loaded; the analytics facts last, when loaded). */
 type UserFields = [
   CachedUser['exists'],
   CachedUser['properties'],
@@ -132,6 +153,7 @@ type UserFields = [
   CachedUser['flows'],
   CachedUser['steps'],
   CachedUser['responses'],
+  CachedWindows | null,
   FactsRow[]?,
 ];
-type GroupFields = [CachedGroup['properties'], CachedGroup['createdAt'], CachedGroup['events']];
+type GroupFields = [CachedGroup['properties'], CachedGroup['createdAt'], CachedGroup['events'], CachedWindows | null];

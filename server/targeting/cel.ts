@@ -1,5 +1,15 @@
-// CEL targeting: compiles each expression once per flow version and evaluates it; runtime errors count as false.
+// CEL targeting: compiles each expression once per flow version (with eventCount and lastEventAt) and evaluates it; runtime errors count as false.
 import { Environment } from '@marcbachmann/cel-js';
+import { countKey, eventWindowCalls, type EventWindowCall } from './event-windows.js';
+
+/** Where an entity keeps its events over time: a symbol, which no CEL expression can name, so it adds nothing to `user` or `group`. */
+export const EVENT_WINDOWS = Symbol('eventWindows');
+
+/** An entity's loaded events over time (see server/state/event-windows.ts): counts by countKey, and the latest time of each event. */
+export interface EventWindows {
+  counts: ReadonlyMap<string, number>;
+  last: ReadonlyMap<string, Date>;
+}
 
 export interface CelEntity {
   id: string;
@@ -8,6 +18,8 @@ export interface CelEntity {
   properties: Record<string, unknown>;
   events: Record<string, number>;
   groups: string[];
+  /** What `eventCount` and `lastEventAt` read; a count or time not loaded reads as none (an entity with no events). */
+  [EVENT_WINDOWS]: EventWindows;
 }
 
 export type FlowStatusName = 'NOT_STARTED_FLOW' | 'STARTED_FLOW' | 'COMPLETED_FLOW' | 'SKIPPED_FLOW';
@@ -28,10 +40,42 @@ export interface CelContext {
 
 export type Predicate = (context: CelContext) => boolean;
 
-const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
+/** What lastEventAt answers without such an event: so `user.lastEventAt('x') > timestamp(…)` is false, and `now - …` is long. */
+const NEVER = new Date(0);
+
+function windowsOf(entity: unknown, fn: string): EventWindows {
+  const windows = (entity as Partial<CelEntity> | null)?.[EVENT_WINDOWS];
+  // The flow file check refuses other receivers; only a macro variable named user or group gets here.
+  if (!windows) throw new Error(`${fn} is called on user or group`);
+  return windows;
+}
+
+const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false })
+  .registerFunction({
+    name: 'eventCount',
+    receiverType: 'map',
+    returnType: 'int',
+    params: [
+      { name: 'event', type: 'string' },
+      { name: 'window', type: 'google.protobuf.Duration' },
+    ],
+    // A duration's number is its milliseconds, as the load's key of the same window (event-windows.ts).
+    handler: (entity: unknown, event: string, window: unknown) => BigInt(windowsOf(entity, 'eventCount').counts.get(countKey(event, Number(window))) ?? 0),
+    description: 'How many of the event the user (or group) has in the window that ends now.',
+  })
+  .registerFunction({
+    name: 'lastEventAt',
+    receiverType: 'map',
+    returnType: 'google.protobuf.Timestamp',
+    params: [{ name: 'event', type: 'string' }],
+    handler: (entity: unknown, event: string) => windowsOf(entity, 'lastEventAt').last.get(event) ?? NEVER,
+    description: 'When the user (or group) last had the event; timestamp(0) when never.',
+  });
 
 /** Parsed programs by source text: a catalog often repeats a rule ("pro users") across many flows. */
 const programs = new Map<string, ReturnType<Environment['parse']>>();
+/** The eventCount and lastEventAt calls of each parsed program, by source text. */
+const windowCalls = new Map<string, EventWindowCall[]>();
 /** Results by source text for each context: within one read, each distinct rule runs once. */
 const results = new WeakMap<CelContext, Map<string, boolean>>();
 
@@ -47,6 +91,7 @@ export function compileExpression(source: string | undefined, onRuntimeError: (e
   let evaluate = programs.get(text);
   if (!evaluate) {
     evaluate = environment.parse(text);
+    windowCalls.set(text, eventWindowCalls(evaluate.ast));
     programs.set(text, evaluate);
   }
   const program = evaluate;
@@ -67,6 +112,14 @@ export function compileExpression(source: string | undefined, onRuntimeError: (e
   };
 }
 
+/** The eventCount and lastEventAt calls of an expression that compiled (none for an empty one). */
+export function eventCallsOf(source: string | undefined): EventWindowCall[] {
+  const text = source?.trim();
+  return (text && windowCalls.get(text)) || [];
+}
+
+export const NO_EVENT_WINDOWS: EventWindows = { counts: new Map(), last: new Map() };
+
 export function emptyEntity(): CelEntity {
-  return { id: '', isGuest: false, createdAt: null, properties: {}, events: {}, groups: [] };
+  return { id: '', isGuest: false, createdAt: null, properties: {}, events: {}, groups: [], [EVENT_WINDOWS]: NO_EVENT_WINDOWS };
 }

@@ -12,6 +12,9 @@ beforeAll(async () => {
   service = await startTestService({
     'setup.yaml': checklistYaml('setup'),
     'team.yaml': checklistYaml('team', "group.properties.tier == 'gold'"),
+    // Events over time: the read then counts in windows and finds last times, for the user and the group.
+    'busy.yaml': checklistYaml('busy', "user.eventCount('e', duration('168h')) >= 1 && now - group.lastEventAt('x') < duration('24h')"),
+    'loyal.yaml': checklistYaml('loyal', "group.eventCount('x', duration('720h')) > 2 || user.lastEventAt('a') > timestamp('2026-01-01T00:00:00Z')"),
     'tour.yaml': 'slug: tour\nname: Tour\ntype: TOUR\ndata:\n  steps:\n    - id: nav\n      selector: "#nav"\n',
     'survey.yaml': 'slug: survey\nname: Survey\ntype: SURVEY\ndata:\n  steps:\n    - id: score\n    - id: pick\n      type: single\n      options: [{ value: a, label: A }, { value: b, label: B }]\n    - id: why\n',
   });
@@ -50,12 +53,13 @@ const GROWING = [
   'analytics_target_missing_users', 'analytics_target_missing', 'webhook_outbox',
 ];
 
-function scannedTables(plan: unknown): string[] {
+/** The tables a plan reads whole (or, with `key: 'Index Name'`, the indexes it reads). */
+function scannedTables(plan: unknown, key: 'Relation Name' | 'Index Name' = 'Relation Name'): string[] {
   const found: string[] = [];
   const walk = (node: unknown) => {
     if (!node || typeof node !== 'object') return;
     const entry = node as Record<string, unknown>;
-    if (entry['Node Type'] === 'Seq Scan' && typeof entry['Relation Name'] === 'string') found.push(entry['Relation Name']);
+    if ((key === 'Index Name' || entry['Node Type'] === 'Seq Scan') && typeof entry[key] === 'string') found.push(entry[key]);
     for (const value of Object.values(entry)) {
       if (Array.isArray(value)) value.forEach(walk);
       else if (value && typeof value === 'object') walk(value);
@@ -97,15 +101,21 @@ describe('query plans', () => {
 
     const statements = [...new Map(recorded.map((entry) => [entry.sql, entry])).values()];
     expect(statements.length).toBeGreaterThan(10);
+    const windowed = statements.find(({ sql }) => sql.includes('user_window_counts') && sql.includes('group_window_last'));
+    expect(windowed).toBeDefined();
     const scans: string[] = [];
+    let windowIndexes: string[] = [];
     await service.db.transaction(async (tx) => {
       await tx.query('SET LOCAL enable_seqscan = off');
       for (const { sql, params } of statements) {
         const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
         const tables = scannedTables(row!['QUERY PLAN']).filter((table) => GROWING.includes(table));
         if (tables.length) scans.push(`${tables.join(', ')} in: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+        if (sql === windowed!.sql) windowIndexes = scannedTables(row!['QUERY PLAN'], 'Index Name');
       }
     });
     expect(scans).toEqual([]);
+    // The counts in windows and the last times are ranges of the (id, event, created_at) indexes.
+    expect(windowIndexes).toEqual(expect.arrayContaining(['user_events_user_event_time', 'group_events_group_event_time']));
   });
 });

@@ -1,0 +1,148 @@
+// Events over time in CEL over loopback HTTP: eventCount in a window, lastEventAt, on user and group, through the read cache, and their checks at load.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowStatesResponse } from '../../src/api/wire.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+let service: TestService;
+
+/** One CARD flow per expression, so eligibility shows whether the expression held. */
+const EXPRESSIONS: Record<string, string> = {
+  'third-export-this-week': "user.eventCount('exported', duration('168h')) >= 3",
+  'one-export-this-hour': "user.eventCount('exported', duration('1h')) == 1",
+  'exported-today': "now - user.lastEventAt('exported') < duration('24h')",
+  'exported-this-year': "user.lastEventAt('exported') > timestamp('2026-01-01T00:00:00Z')",
+  'never-exported': "user.lastEventAt('exported') == timestamp(0)",
+  'idle-30-days': "now - user.lastEventAt('active') > duration('720h')",
+  'exports-ever': "has(user.events.exported) && user.events.exported >= 3",
+  'pinged-lately': "user.eventCount('ping', duration('4s')) >= 1",
+  'renewed-twice-this-month': "group.eventCount('renewed', duration('720h')) == 2",
+  'group-renewed-today': "now - group.lastEventAt('renewed') < duration('24h')",
+};
+
+beforeAll(async () => {
+  const files: Record<string, string> = {};
+  for (const [slug, expression] of Object.entries(EXPRESSIONS)) {
+    files[`${slug}.yaml`] = `slug: ${slug}\nname: ${slug}\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`;
+  }
+  service = await startTestService(files);
+});
+afterAll(() => service?.close());
+
+async function eligible(userId: string, groupId?: string): Promise<string[]> {
+  const query = `userId=${encodeURIComponent(userId)}${groupId ? `&groupId=${groupId}` : ''}`;
+  const response = await service.call('GET', `/v1/public/flowStates?${query}`);
+  expect(response.status).toBe(200);
+  return (response.body as FlowStatesResponse).eligibleFlows.map((f) => f.flowSlug).sort();
+}
+
+const track = (userId: string, ...events: string[]) => service.call('POST', '/v1/public/users', { body: { userId, events: events.map((event) => ({ event })) } });
+
+/**
+ * Moves a user's or group's events of one name into the past, the nth by `hoursAgo[n]`, in the order they were
+ * tracked. Behind the service's back, so its cached entry is dropped as a write through it would.
+ */
+async function backdate(kind: 'user' | 'group', id: string, event: string, hoursAgo: number[]): Promise<void> {
+  const [table, key] = kind === 'user' ? ['user_events', 'user_id'] : ['group_events', 'group_id'];
+  const rows = await service.db.query<{ id: string }>(`SELECT id FROM ${table} WHERE ${key} = $1 AND event = $2 ORDER BY id`, [id, event]);
+  for (const [index, hours] of hoursAgo.entries()) {
+    await service.db.query(`UPDATE ${table} SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [rows[index]!.id, hours]);
+  }
+  if (kind === 'user') service.db.cache?.dropUser(id);
+  else service.db.cache?.dropGroup(id);
+}
+
+describe('user.eventCount', () => {
+  it('targets the third export of the week only once it happens, and reads each new event at once', async () => {
+    const userId = `win-${randomUUID()}`;
+    await track(userId, 'exported', 'exported');
+    expect(await eligible(userId)).not.toContain('third-export-this-week');
+    // A second read comes from the cache; the third event must still show.
+    expect(await eligible(userId)).not.toContain('third-export-this-week');
+    await track(userId, 'exported');
+    expect(await eligible(userId)).toEqual(expect.arrayContaining(['third-export-this-week', 'exports-ever']));
+  });
+
+  it('counts only the events inside the window, which ends now', async () => {
+    const userId = `win-${randomUUID()}`;
+    await track(userId, 'exported', 'exported', 'exported');
+    await backdate('user', userId, 'exported', [200, 100, 0]);
+    const flows = await eligible(userId);
+    // Three ever, two this week, one this hour.
+    expect(flows).toEqual(expect.arrayContaining(['exports-ever', 'one-export-this-hour']));
+    expect(flows).not.toContain('third-export-this-week');
+  });
+
+  it('drops a kept count when its oldest event leaves the window, with no write in between', async () => {
+    const userId = `win-${randomUUID()}`;
+    await track(userId, 'ping');
+    const [row] = await service.db.query<{ at: Date | string }>('SELECT created_at AS at FROM user_events WHERE user_id = $1', [userId]);
+    expect(await eligible(userId)).toContain('pinged-lately');
+    expect(await eligible(userId)).toContain('pinged-lately');
+    // Until the ping is four seconds old (the window), and a little more.
+    const leaves = new Date(row!.at).getTime() + 4_000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, leaves - Date.now()) + 200));
+    expect(await eligible(userId)).not.toContain('pinged-lately');
+  });
+});
+
+describe('user.lastEventAt', () => {
+  it('answers the time of the latest event, and timestamp(0) when there is none', async () => {
+    const userId = `win-${randomUUID()}`;
+    const before = await eligible(userId);
+    expect(before).toEqual(expect.arrayContaining(['never-exported', 'idle-30-days']));
+    expect(before).not.toContain('exported-this-year');
+    expect(before).not.toContain('exported-today');
+    await track(userId, 'exported', 'active');
+    const after = await eligible(userId);
+    expect(after).toEqual(expect.arrayContaining(['exported-today', 'exported-this-year']));
+    expect(after).not.toContain('never-exported');
+    expect(after).not.toContain('idle-30-days');
+    await backdate('user', userId, 'active', [31 * 24]);
+    await backdate('user', userId, 'exported', [25]);
+    const later = await eligible(userId);
+    expect(later).toEqual(expect.arrayContaining(['idle-30-days', 'exported-this-year']));
+    expect(later).not.toContain('exported-today');
+  });
+});
+
+describe('group.eventCount and group.lastEventAt', () => {
+  it('read the events of the group the read names', async () => {
+    const userId = `win-${randomUUID()}`;
+    const groupId = `team-${randomUUID()}`;
+    const renew = () => service.call('POST', '/v1/public/groups', { body: { groupId, userId, events: [{ event: 'renewed' }] } });
+    await renew();
+    await renew();
+    await renew();
+    await backdate('group', groupId, 'renewed', [800, 48, 30]);
+    let flows = await eligible(userId, groupId);
+    expect(flows).toContain('renewed-twice-this-month');
+    expect(flows).not.toContain('group-renewed-today');
+    await renew();
+    flows = await eligible(userId, groupId);
+    expect(flows).toContain('group-renewed-today');
+    expect(flows).not.toContain('renewed-twice-this-month');
+    // A read without a group counts nothing for it.
+    expect(await eligible(userId)).not.toContain('renewed-twice-this-month');
+    expect(await eligible(userId)).not.toContain('group-renewed-today');
+  });
+});
+
+describe('the load of flow files', () => {
+  it.each([
+    ['a window that is no duration', "user.eventCount('exported', duration('a week')) >= 3", /duration\('a week'\) is not a duration/],
+    ['a window of zero', "user.eventCount('exported', duration('0s')) >= 3", /must be longer than zero/],
+    ['a count as the window', "user.eventCount('exported', 3) >= 3", /user\.eventCount takes an event name and a window, both literals/],
+    ['an event name that is not a string literal', "user.eventCount(user.properties.e, duration('1h')) > 0", /takes an event name and a window/],
+    ['lastEventAt with a window', "group.lastEventAt('exported', duration('1h')) > now", /group\.lastEventAt takes one event name/],
+    ['a call on something other than user or group', "flows.eventCount('exported', duration('1h')) > 0", /eventCount is called on user or group/],
+    ['a call as a function', "lastEventAt('exported') > now", /lastEventAt is called on user or group/],
+  ])('refuses %s, naming the file and the line', async (_name, expression, problem) => {
+    const file = `bad-${randomUUID()}.yaml`;
+    await service.writeFlow(file, `slug: bad-${randomUUID()}\nname: Bad\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`);
+    const error = service.catalog.errors().find((e) => e.file === file);
+    await service.removeFlow(file);
+    expect(error?.message).toMatch(/^targetingLogic \(line 4\): does not compile as CEL: /);
+    expect(error?.message).toMatch(problem);
+  });
+});
