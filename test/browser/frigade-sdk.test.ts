@@ -8,9 +8,11 @@ import { FRIGADE_FLOWS } from '../support/frigade-flows.js';
 import { PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
+/** How far the service's clock is ahead of the real one: a collection's cool-off passes when it moves on. */
+let clockAheadMs = 0;
 
 beforeAll(async () => {
-  env = await startBrowserEnv(FRIGADE_FLOWS);
+  env = await startBrowserEnv(FRIGADE_FLOWS, { service: { now: () => new Date(Date.now() + clockAheadMs) } });
   // The SDK as a page would bundle it: one script that puts the Frigade class on window.
   const bundle = await build({
     stdin: { contents: "import { Frigade } from '@frigade/js'; window.Frigade = Frigade;", resolveDir: process.cwd(), loader: 'js' },
@@ -63,6 +65,8 @@ type Sdk = {
   getFlows(): Promise<Array<{ id: string; title?: string; isCompleted: boolean; isSkipped: boolean; steps: Map<string, { id: string; title?: string; $state: { completed: boolean; skipped: boolean }; complete(): Promise<void> }> }>>;
   getFlow(id: string): Promise<{ isCompleted: boolean; isSkipped: boolean; steps: Map<string, { id: string; $state: { completed: boolean; skipped: boolean }; complete(data?: object): Promise<void> }>; complete(): Promise<void>; skip(): Promise<void>; restart(): Promise<void> }>;
   identify(userId: string, properties?: object): Promise<void>;
+  getCollection(id: string): Promise<{ collectionType: string; allowedComponents: string[]; flows: Array<{ flowId: string; visible: boolean; flow?: { id: string } }> }>;
+  reload(): Promise<void>;
   group(groupId: string, properties?: object): Promise<void>;
   track(event: string, properties?: object): Promise<void>;
 };
@@ -147,6 +151,37 @@ describe('@frigade/js in Chromium, from another origin', () => {
       steps: stored!.data.steps.map((step) => [step.id, step.$state.completed, step.$state.skipped]),
     });
     expect(view).toMatchObject({ completed: true, skipped: false });
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    await page.close();
+  });
+
+  it("reads a collection's computed order: one flow at a time, the next after the cool-off", async () => {
+    const userId = `chromium-frigade-${Date.now()}-collection`;
+    const { page, errors, warnings } = await openApp(userId);
+    // Loaded first, as a page does; the SDK answers a POST it sent in the last 250 ms from its cache, so the journey waits.
+    await page.evaluate(() => window.frigade.getFlows());
+    await page.waitForTimeout(300);
+    await page.evaluate((id) => window.frigade.identify(id, { tips: true }), userId);
+    const collection = async () => {
+      await page.waitForTimeout(300);
+      return page.evaluate(async () => {
+        const found = await window.frigade.getCollection('tips');
+        return { type: found.collectionType, allowed: found.allowedComponents, flows: found.flows.map((row) => [row.flowId, row.visible, row.flow?.id]) };
+      });
+    };
+    expect(await collection()).toEqual({ type: 'CUSTOM', allowed: ['Card'], flows: [['tip-one', true, 'tip-one'], ['tip-two', false, 'tip-two']] });
+    await page.evaluate(async () => (await window.frigade.getFlow('tip-one')).complete());
+    await page.evaluate(() => window.frigade.reload());
+    // Completed: the next tip waits out the collection's one-day cool-off, on every device.
+    expect((await collection()).flows).toEqual([['tip-one', false, 'tip-one'], ['tip-two', false, 'tip-two']]);
+    clockAheadMs = 25 * 3600_000;
+    try {
+      await page.evaluate(() => window.frigade.reload());
+      expect((await collection()).flows).toEqual([['tip-one', false, 'tip-one'], ['tip-two', true, 'tip-two']]);
+    } finally {
+      clockAheadMs = 0;
+    }
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
     await page.close();

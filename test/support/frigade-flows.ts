@@ -63,4 +63,33 @@ data:
     - id: nudge
       title: Try Pro
 `,
+  // Two tips in one collection (collections.yaml below), for users with the `tips` property only.
+  'g-tip-one.yaml': `
+slug: tip-one
+name: Tip one
+type: CARD
+targetingLogic: has(user.properties.tips)
+data:
+  steps:
+    - id: one
+      title: Keyboard shortcuts
+`,
+  'h-tip-two.yaml': `
+slug: tip-two
+name: Tip two
+type: CARD
+targetingLogic: has(user.properties.tips)
+data:
+  steps:
+    - id: two
+      title: Saved searches
+`,
+  'collections.yaml': `
+collections:
+  - id: tips
+    type: CUSTOM
+    coolOff: 1d
+    allowedComponents: [Card]
+    flows: [tip-one, tip-two]
+`,
 };
