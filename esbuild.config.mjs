@@ -1,4 +1,4 @@
-// Build: the script-tag IIFE and its on-demand chunks (checklist, form, hint, survey, tour), the ESM build for bundlers,
+// Build: the script-tag IIFE and its on-demand chunks (checklist, collection, form, hint, survey, tour), the ESM build for bundlers,
 // the selector picker for flow authors, the service's runnable build and the dashboard, all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -85,7 +85,7 @@ function squeezeCssPieces(texts) {
 }
 
 /** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
-const CHUNKS = ['checklist', 'form', 'hint', 'survey', 'tour'];
+const CHUNKS = ['checklist', 'collection', 'form', 'hint', 'survey', 'tour'];
 
 /**
  * What src/components/chunks/chunk-host.ts provides: for each module it imports from (by its specifier, with

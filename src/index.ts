@@ -16,13 +16,14 @@ export type {
   OnboardingErrorEvent,
   TargetMissingEvent,
 } from './core/events.js';
-export { $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';
+export { $collections, $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';
 export type { FlowDefinition } from './stores/flows.js';
 export type { Flow, Step, StepStateView, FlowActions, StepActions } from './flows/flow.js';
 export { OnboardingAnnouncement } from './components/announcement/announcement.component.js';
 export { OnboardingBanner } from './components/banner/banner.component.js';
 export { OnboardingCard } from './components/card/card.component.js';
 export { OnboardingChecklist } from './components/checklist/checklist.component.js';
+export { OnboardingCollection } from './components/collection/collection.component.js';
 export { OnboardingFlow } from './components/flow/flow.component.js';
 export { OnboardingForm } from './components/form/form.component.js';
 export { OnboardingHint } from './components/hint/hint.component.js';

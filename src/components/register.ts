@@ -3,6 +3,7 @@ import type { OnboardingAnnouncement } from './announcement/announcement.compone
 import type { OnboardingBanner } from './banner/banner.component.js';
 import type { OnboardingCard } from './card/card.component.js';
 import { OnboardingChecklist } from './checklist/checklist.component.js';
+import { OnboardingCollection } from './collection/collection.component.js';
 import type { OnboardingFlow } from './flow/flow.component.js';
 import { OnboardingForm } from './form/form.component.js';
 import type { OnboardingHint } from './hint/hint.component.js';
@@ -19,6 +20,7 @@ import { defineElements, SCRIPT_ELEMENTS } from './define.js';
 export const ELEMENTS: Record<string, CustomElementConstructor> = {
   ...SCRIPT_ELEMENTS,
   'onboarding-checklist': OnboardingChecklist,
+  'onboarding-collection': OnboardingCollection,
   'onboarding-form': OnboardingForm,
   'onboarding-survey': OnboardingSurvey,
 };
@@ -37,6 +39,7 @@ declare global {
     'onboarding-banner': OnboardingBanner;
     'onboarding-card': OnboardingCard;
     'onboarding-checklist': OnboardingChecklist;
+    'onboarding-collection': OnboardingCollection;
     'onboarding-flow': OnboardingFlow;
     'onboarding-form': OnboardingForm;
     'onboarding-hint': OnboardingHint;

@@ -110,7 +110,8 @@ export function writeState(storage: KeyValueStore, userId: string, states: FlowS
     $state: { ...state.$state, flowResponses: [] },
     data: { steps: state.data.steps.map((step) => ({ id: step.id, $state: { ...step.$state, flowResponses: [] } })) },
   }));
-  const head = `{"userId":${JSON.stringify(userId)},"states":{"ineligibleFlows":${JSON.stringify(states.ineligibleFlows)},"eligibleFlows":[`;
+  const collections = states.collections ? `"collections":${JSON.stringify(states.collections)},` : '';
+  const head = `{"userId":${JSON.stringify(userId)},"states":{${collections}"ineligibleFlows":${JSON.stringify(states.ineligibleFlows)},"eligibleFlows":[`;
   storage.set(STATE_KEY, jsonWithin(compact, STATE_BUDGET, head, ']}}'));
 }
 

@@ -4,7 +4,7 @@ import { isDefinition, isFlowStates } from '../api/guards.js';
 import { nextTask } from '../api/next-task.js';
 import type { FlowStatesResponse, FlowStateWriteRequest } from '../api/wire.js';
 import type { FlowDefinition } from '../flows/flow.js';
-import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId } from '../stores/flows.js';
+import { $collections, $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId } from '../stores/flows.js';
 import { diffFlowStates, type Emitter } from './events.js';
 import type { Outbox, OutboxEntry, Sent } from './outbox.js';
 import { reportError } from './report.js';
@@ -129,7 +129,7 @@ export class StateSync {
       if (end >= flows.length) return this.#setBase(answer);
       const head = flows.slice(0, end);
       const taken = new Set(head.map((state) => state.flowSlug));
-      this.#base = { eligibleFlows: [...head, ...this.#base.eligibleFlows.filter((state) => !taken.has(state.flowSlug))], ineligibleFlows: this.#base.ineligibleFlows };
+      this.#base = { ...this.#base, eligibleFlows: [...head, ...this.#base.eligibleFlows.filter((state) => !taken.has(state.flowSlug))] };
       this.#answers++;
       this.recompute();
     }
@@ -166,7 +166,7 @@ export class StateSync {
     if (definitions) {
       const changed = states.eligibleFlows.filter((state) => before.get(state.flowSlug) !== state);
       const order = states.eligibleFlows.map((state) => state.flowSlug);
-      this.host.tabs()?.post({ type: 'state', userId, states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows }, order, definitions });
+      this.host.tabs()?.post({ type: 'state', userId, states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections }, order, definitions });
     }
     this.recompute();
     // A state naming a version the script has no content for (a write's answer carries none): read once more for it.
@@ -227,6 +227,8 @@ export class StateSync {
       else changed = true;
     }
     if (!sameList($ineligibleFlows.get(), this.#base.ineligibleFlows)) $ineligibleFlows.set(this.#base.ineligibleFlows);
+    const order = this.#base.collections?.computedOrder;
+    if (Array.isArray(order) && order !== $collections.get()) $collections.set(order);
     if (changed) $flowStates.set(view);
   }
 
@@ -258,7 +260,7 @@ export class StateSync {
     const eligibleFlows = message.order.map((slug) => held.get(slug));
     // A flow this tab has no state for: it reads the whole state instead.
     if (!eligibleFlows.every((state) => state)) return this.host.refresh();
-    this.#base = { eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'], ineligibleFlows: message.states.ineligibleFlows };
+    this.#base = { eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'], ineligibleFlows: message.states.ineligibleFlows, collections: message.states.collections };
     this.#answers++;
     this.recompute();
   }

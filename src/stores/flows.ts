@@ -1,6 +1,6 @@
 // The flow stores: definitions (the content state answers carry) joined with the user's flow states.
 import { atom } from 'nanostores';
-import type { FlowState } from '../api/wire.js';
+import type { ComputedCollectionFlow, FlowState } from '../api/wire.js';
 import { reportError } from '../core/report.js';
 import { buildFlow, type Flow, type FlowDefinition, type Transition } from '../flows/flow.js';
 
@@ -11,6 +11,9 @@ export const $flowDefinitions = atom<Record<string, FlowDefinition>>({});
 
 /** The current user's state in every eligible flow, by slug: the service's last answer with pending writes applied. */
 export const $flowStates = atom<Record<string, FlowState>>({});
+
+/** Where the current user stands in each collection (`collections.computedOrder` of the last answer), in priority order. */
+export const $collections = atom<ComputedCollectionFlow[]>([]);
 
 /** Slugs the current user is not eligible for. */
 export const $ineligibleFlows = atom<string[]>([]);

@@ -1,4 +1,5 @@
-// Frigade's own JavaScript SDK (@frigade/js) in real Chromium, on a page of another origin, against this service: only the apiUrl changes.
+// Frigade's own JavaScript SDK (@frigade/js) in real Chromium, on a page of another origin, against this service: only the apiUrl changes;
+// and the same service's collection drawn by our script's <onboarding-collection>.
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +185,44 @@ describe('@frigade/js in Chromium, from another origin', () => {
     }
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('<onboarding-collection> in Chromium, on the same service', () => {
+  it("draws the collection's current flow with its type's element, and the next one after the cool-off", async () => {
+    const userId = `chromium-collection-${Date.now()}`;
+    env.site.page(
+      '/collection.html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body>
+        <aside><onboarding-collection collection="tips"></onboarding-collection></aside>
+        <script src="/onboarding.js"></script>
+        <script>Onboarding.init(${JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl: env.service.url, userId })}); Onboarding.identify(${JSON.stringify(userId)}, { tips: true });</script>
+      </body></html>`,
+    );
+    const page = await env.browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${env.site.url}/collection.html`);
+    // The first tip, drawn as the card it is (the card's element inside <onboarding-flow>), and only it.
+    const card = page.locator('onboarding-collection onboarding-card [part="title"]');
+    await expect.poll(() => card.textContent(), { timeout: 8000 }).toBe('Keyboard shortcuts');
+    expect(await page.locator('onboarding-collection onboarding-flow').count()).toBe(1);
+    expect(await page.locator('onboarding-collection onboarding-flow').getAttribute('flow')).toBe('tip-one');
+    // Done with it: nothing until the cool-off has passed, on this device or any other.
+    await page.evaluate(() => window.Onboarding.getFlow('tip-one')!.complete());
+    await expect.poll(() => page.locator('onboarding-collection onboarding-flow').count()).toBe(0);
+    await page.reload();
+    await page.waitForTimeout(500);
+    expect(await page.locator('onboarding-collection onboarding-flow').count()).toBe(0);
+    clockAheadMs = 25 * 3600_000;
+    try {
+      await page.evaluate(() => window.Onboarding.refresh());
+      await expect.poll(() => card.textContent()).toBe('Saved searches');
+    } finally {
+      clockAheadMs = 0;
+    }
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

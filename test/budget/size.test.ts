@@ -7,7 +7,7 @@ import { budgets, measureBundle } from './measure-size.mjs';
 
 const limits = budgets() as Record<string, { gzip: number }>;
 const text = (file: string) => readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
-const CHUNKS = ['dist/onboarding-checklist.js', 'dist/onboarding-form.js', 'dist/onboarding-hint.js', 'dist/onboarding-survey.js', 'dist/onboarding-tour.js'];
+const CHUNKS = ['dist/onboarding-checklist.js', 'dist/onboarding-collection.js', 'dist/onboarding-form.js', 'dist/onboarding-hint.js', 'dist/onboarding-survey.js', 'dist/onboarding-tour.js'];
 /** The chunks of the elements that point at page elements: each carries the target engine and floating-ui. */
 const POINTING = ['dist/onboarding-hint.js', 'dist/onboarding-tour.js'];
 
@@ -20,7 +20,8 @@ describe('bundle size', () => {
   for (const [file, limit] of Object.entries(limits)) {
     it(`keeps ${file} under ${limit.gzip} bytes gzip`, () => {
       const size = measureBundle(file) as { minified: number; gzip: number; brotli: number };
-      expect(size.gzip).toBeGreaterThan(1000);
+      // Not empty, nor a page of HTML served in its place: the smallest, the collection's, is about 500 B.
+      expect(size.gzip).toBeGreaterThan(300);
       expect(size.gzip).toBeLessThanOrEqual(limit.gzip);
     });
   }
@@ -30,6 +31,7 @@ describe('bundle size', () => {
     // tour's advanceOn and spotlight, the hint's beacon name and the hover tooltip's description of its target.
     const markers = {
       'dist/onboarding-checklist.js': ['whenDone', 'doneTitle'],
+      'dist/onboarding-collection.js': ['collectionId'],
       'dist/onboarding-form.js': ['Please check this value.', 'novalidate'],
       'dist/onboarding-survey.js': ['Not likely', 'scale-labels'],
       'dist/onboarding-tour.js': ['advanceOn', '"spotlight"'],

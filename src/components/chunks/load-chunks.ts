@@ -1,4 +1,4 @@
-// Loads the elements kept out of the script tag's file (checklist, form, hint, survey, tooltip, tour) from beside the script, once a page draws one.
+// Loads the elements kept out of the script tag's file (checklist, collection, form, hint, survey, tooltip, tour) from beside the script, once a page draws one.
 import { reportError } from '../../core/report.js';
 import type { Flow } from '../../flows/flow.js';
 import { holdModal, MODAL_TYPE_ORDER } from '../shared/modal-queue.js';
@@ -9,7 +9,7 @@ import { provideChunkHost } from './chunk-host.js';
  * Each one's chunk is `<tag>.js` beside the script (`onboarding-form.js`, …), but the tooltip's, which is the hint's;
  * a failure to load it is `form-failed`, `hint-failed`, ….
  */
-const ON_DEMAND = ['onboarding-checklist', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
+const ON_DEMAND = ['onboarding-checklist', 'onboarding-collection', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
 const fileOf = (tag: string) => (tag === 'onboarding-tooltip' ? 'onboarding-hint' : tag);
 /** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
 const HOLD_MS = 3000;
