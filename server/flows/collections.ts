@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { COLLECTION_TYPES, type CollectionDefinition, type CollectionType } from '../../src/api/wire.js';
 import { COLLECTION_FILES, describeProblems, formatPath, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
+import { parseDuration } from './durations.js';
 import { closest, type PathSegment } from './schema.js';
 
 /** A collection as the service uses it: its cool-off in milliseconds. */
@@ -18,19 +19,6 @@ export interface Collection {
 
 const FILE_KEYS = ['collections'];
 const COLLECTION_KEYS: ReadonlyArray<keyof CollectionDefinition> = ['id', 'type', 'flows', 'coolOff', 'allowedComponents'];
-const DURATION = /^(\d+)(s|m|h|d|w)$/;
-const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** A cool-off in milliseconds: `30s`, `15m`, `48h`, `2d`, `1w`, or 0 (the number or the string); undefined when it is none of these. */
-export function parseDuration(value: unknown): number | undefined {
-  if (value === 0 || value === '0') return 0;
-  if (typeof value !== 'string') return undefined;
-  const match = DURATION.exec(value.trim());
-  if (!match) return undefined;
-  const ms = Number(match[1]) * UNIT_MS[match[2]!]!;
-  return Number.isSafeInteger(ms) ? ms : undefined;
-}
-
 /** The name of the collections file in `dir`, when there is one. */
 export function collectionsFileIn(dir: string): string | undefined {
   let names: string[];

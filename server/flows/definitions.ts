@@ -5,6 +5,7 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import type { FlowData, FlowFile, FlowStatus, FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../shared/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
+import { parseDuration } from './durations.js';
 import { validateFlowFile, type PathSegment } from './schema.js';
 
 export interface FlowDefinition {
@@ -14,6 +15,8 @@ export interface FlowDefinition {
   type: FlowType;
   status: FlowStatus;
   targetingLogic: string;
+  /** When a dismissed flow comes back (see docs/flows.md): `after` in milliseconds. */
+  reshow?: { afterMs: number; times: number };
   data: FlowData;
 }
 
@@ -129,6 +132,7 @@ export function checkFlowText(text: string): {
       type: flow.type,
       status: flow.status ?? 'ACTIVE',
       targetingLogic: flow.targetingLogic ?? '',
+      ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
       data: flow.data as FlowData,
     },
     problems,
@@ -142,6 +146,7 @@ type Add = (segments: PathSegment[], message: string, key?: string) => void;
 function checkSemantics(value: unknown, add: Add): void {
   if (!isObject(value)) return;
   checkExpression(value.targetingLogic, ['targetingLogic'], add);
+  checkReshow(value.reshow, add);
   const data = value.data;
   if (!isObject(data)) return;
   checkExpression(data.completionCriteria, ['data', 'completionCriteria'], add);
@@ -173,6 +178,16 @@ function checkSemantics(value: unknown, add: Add): void {
       }
     }
   }
+}
+
+/** `reshow.after` a duration above 0 and `reshow.times` a whole number (the schema checks the rest). */
+function checkReshow(reshow: unknown, add: Add): void {
+  if (!isObject(reshow)) return;
+  const { after, times } = reshow;
+  if (typeof after === 'string' && !((parseDuration(after) ?? 0) > 0)) {
+    add(['reshow', 'after'], `bad duration ${JSON.stringify(after)}; expected a whole number above 0 and a unit (s, m, h, d or w), such as 48h or 7d`);
+  }
+  if (typeof times === 'number' && !Number.isInteger(times)) add(['reshow', 'times'], `expected a whole number, 1 or more, got ${times}`);
 }
 
 function checkExpression(source: unknown, segments: PathSegment[], add: Add): void {

@@ -2,6 +2,7 @@
 import type { ComputedCollectionFlow } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
 import type { UserSnapshot } from './context.js';
+import { comesBack } from './reshow.js';
 
 export interface CollectionsView {
   /** The answer's `collections.computedOrder`. */
@@ -37,7 +38,7 @@ export function computeCollections(
     const coolingOff = collection.coolOffMs > 0 && lastFinished + collection.coolOffMs > now.getTime();
     let current: CatalogFlow | undefined;
     for (const flow of flows) {
-      const open = isEligible(flow) && !isFinished(flow, snapshot);
+      const open = isEligible(flow) && !isFinished(flow, snapshot, now);
       if (!open) continue;
       if (current === undefined) current = flow;
       if (flow !== current || coolingOff) held.add(flow.flow.slug);
@@ -55,8 +56,9 @@ export function computeCollections(
   return { computedOrder, held };
 }
 
-/** Completed or skipped, as the flow's `$state` says (a completion by its criteria included). */
-function isFinished(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
+/** Completed or skipped, as the flow's `$state` says (a completion by its criteria included; a flow that came back is open). */
+function isFinished(flow: CatalogFlow, snapshot: UserSnapshot, now: Date): boolean {
   const stored = snapshot.flows.get(flow.flow.slug);
-  return Boolean(stored?.completed || stored?.skipped) || (flow.completion?.(snapshot.cel) ?? false);
+  const skipped = Boolean(stored?.skipped) && !comesBack(flow, stored, now);
+  return Boolean(stored?.completed) || skipped || (flow.completion?.(snapshot.cel) ?? false);
 }

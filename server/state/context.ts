@@ -14,6 +14,8 @@ export interface StoredFlowState {
   completed: boolean;
   skipped: boolean;
   lastActionAt: string | null;
+  /** How many times the flow came back after a dismissal and was acted on again (reshow). */
+  reshows: number;
 }
 
 export interface StoredStepState {
@@ -52,8 +54,8 @@ interface SnapshotRow {
   group_properties: Record<string, unknown> | null;
   group_created_at: Date | string | null;
   group_events: Record<string, number> | null;
-  /** [flow_slug, current_step_id, started, completed, skipped, last_action_at] */
-  flows: Array<[string, string | null, boolean, boolean, boolean, string | null]> | null;
+  /** [flow_slug, current_step_id, started, completed, skipped, last_action_at, reshows] */
+  flows: Array<[string, string | null, boolean, boolean, boolean, string | null, number]> | null;
   /** [flow_slug, step_id, started, completed, skipped, data, last_action_at] */
   steps: Array<[string, string, boolean, boolean, boolean, unknown, string | null]> | null;
   /** [flow_slug, step_id, action_type, data, created_at], oldest first */
@@ -97,7 +99,7 @@ SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\
   ${group ? 'g.properties' : 'NULL::jsonb'} AS group_properties,
   ${group ? 'g.created_at' : 'NULL::timestamptz'} AS group_created_at,
   ${group ? '(SELECT json_object_agg(event, count) FROM group_event_counts WHERE group_id = $2)' : 'NULL::json'} AS group_events,
-  (SELECT json_agg(json_build_array(flow_slug, current_step_id, started, completed, skipped, last_action_at))
+  (SELECT json_agg(json_build_array(flow_slug, current_step_id, started, completed, skipped, last_action_at, reshows))
      FROM flow_states WHERE user_id = $1) AS flows,
   (SELECT json_agg(json_build_array(flow_slug, step_id, started, completed, skipped, data, last_action_at))
      FROM step_states WHERE user_id = $1) AS steps,
@@ -185,7 +187,7 @@ export async function loadUserSnapshot(
       groups: row!.user_groups ?? [],
       ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null) } : {}),
       // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
-      flows: (row!.flows ?? []).map(([slug, step, started, completed, skipped, at]) => [slug, step, started, completed, skipped, isoOrNull(at)]),
+      flows: (row!.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [slug, step, started, completed, skipped, isoOrNull(at), reshows]),
       steps: (row!.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
       responses: (row!.responses ?? []).map(([slug, step, action, data, at]) => [slug, step, action, data, new Date(at).toISOString()]),
       ...(withProgress ? { progress: row!.progress ?? [] } : {}),
@@ -217,8 +219,8 @@ function buildSnapshot(
   now: Date,
 ): UserSnapshot {
   const flows = new Map<string, StoredFlowState>();
-  for (const [slug, currentStepId, started, completed, skipped, lastActionAt] of rows.flows) {
-    flows.set(slug, { currentStepId, started, completed, skipped, lastActionAt });
+  for (const [slug, currentStepId, started, completed, skipped, lastActionAt, reshows] of rows.flows) {
+    flows.set(slug, { currentStepId, started, completed, skipped, lastActionAt, reshows });
   }
   const steps = new Map<string, Map<string, StoredStepState>>();
   for (const [slug, stepId, started, completed, skipped, data, lastActionAt] of rows.steps) {

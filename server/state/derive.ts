@@ -3,6 +3,7 @@ import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepSt
 import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
 import { computeCollections, type CollectionsView } from './collections.js';
 import type { UserSnapshot } from './context.js';
+import { comesBack } from './reshow.js';
 
 const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);
 
@@ -12,7 +13,7 @@ export interface ReadOptions {
   content?: FlowContentMode;
   /** Flow versions the client already holds, by slug: their definitions are left out. */
   knownVersions?: Record<string, number>;
-  /** The time of the read, which collection cool-offs are measured to. @default the current time */
+  /** The time of the read, which collection cool-offs and reshows are measured to. @default the current time */
   now?: Date;
 }
 
@@ -37,7 +38,7 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
       ineligibleFlows.push(flow.flow.slug);
       continue;
     }
-    const derived = deriveFlowState(flow, snapshot);
+    const derived = deriveFlowState(flow, snapshot, options.now);
     const state = held.has(flow.flow.slug) ? heldBack(derived) : derived;
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
     eligibleFlows.push(known ? state : withContent(flow, state));
@@ -79,8 +80,8 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
     if (parts.length > 1) parts.push(COMMA);
     // A held-back flow depends on the clock, so its bytes are never kept with the untouched ones.
-    if (held.has(flow.flow.slug)) parts.push(Buffer.from(renderFlowState(flow, heldBack(deriveFlowState(flow, snapshot)), !known)));
-    else parts.push(untouched(flow, snapshot) ? renderUntouched(flow, snapshot, !known) : Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), !known)));
+    if (held.has(flow.flow.slug)) parts.push(Buffer.from(renderFlowState(flow, heldBack(deriveFlowState(flow, snapshot, options.now)), !known)));
+    else parts.push(untouched(flow, snapshot) ? renderUntouched(flow, snapshot, !known) : Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot, options.now), !known)));
   }
   parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":${JSON.stringify(computedOrder)}}}`));
   return parts;
@@ -128,7 +129,7 @@ function renderFlowState(flow: CatalogFlow, state: FlowState, content: boolean):
   const flowState =
     `{"currentStepId":${JSON.stringify(f.currentStepId)},"currentStepIndex":${f.currentStepIndex},"completed":${f.completed},` +
     `"started":${f.started},"skipped":${f.skipped},"visible":${f.visible}${f.lastActionAt ? `,"lastActionAt":"${f.lastActionAt}"` : ''},` +
-    `"flowResponses":${f.flowResponses.length ? JSON.stringify(f.flowResponses) : '[]'}}`;
+    `"flowResponses":${f.flowResponses.length ? JSON.stringify(f.flowResponses) : '[]'}${f.reshows === undefined ? '' : `,"reshows":${f.reshows}`}}`;
   return `${text}]},"$state":${flowState}${json.tail}`;
 }
 
@@ -144,7 +145,8 @@ export function isEligible(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
   return flow.flow.status === 'ACTIVE' && flow.targeting(snapshot.cel);
 }
 
-export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot): FlowState {
+/** The flow's state for the user at `now` (the read's time: a dismissed flow with `reshow` may have come back). */
+export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot, now: Date = new Date()): FlowState {
   const slug = flow.flow.slug;
   const stored = snapshot.flows.get(slug);
   const storedSteps = snapshot.steps.get(slug);
@@ -172,7 +174,8 @@ export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot): Flow
     currentIndex = visible.length ? visible[visible.length - 1]! : 0;
   }
   const completed = Boolean(stored?.completed) || (flow.completion?.(snapshot.cel) ?? false);
-  const skipped = Boolean(stored?.skipped);
+  const back = comesBack(flow, stored, now);
+  const skipped = Boolean(stored?.skipped) && !back;
   return {
     flowSlug: slug,
     flowName: flow.flow.name,
@@ -187,6 +190,7 @@ export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot): Flow
       visible: !completed && !skipped,
       ...(stored?.lastActionAt ? { lastActionAt: stored.lastActionAt } : {}),
       flowResponses: responses,
+      ...(flow.definition.reshow ? { reshows: (stored?.reshows ?? 0) + (back ? 1 : 0) } : {}),
     },
     version: flow.flow.version,
   };

@@ -1,6 +1,6 @@
 // Flow-state transitions (POST /v1/public/flowStates): checks, pointer moves, and the append-only response log.
 // A transition reads the user once, applies the change to that snapshot in memory, and writes only what changed.
-import type { ActionType, FlowStateWriteRequest, FlowStatesResponse } from '../../src/api/wire.js';
+import type { ActionType, FlowState, FlowStateWriteRequest, FlowStatesResponse } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../shared/problem.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
@@ -112,10 +112,10 @@ const responsesSql = ($: Param, responses: NewResponse[], texts: string[], flowV
    ORDER BY r.n`;
 
 const flowRowSql = ($: Param, row: StoredFlowState) =>
-  `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
-   VALUES ($1, $2, ${$(row.currentStepId)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)}, ${$(row.lastActionAt)}::timestamptz)
+  `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at, reshows)
+   VALUES ($1, $2, ${$(row.currentStepId)}, ${$(row.started)}, ${$(row.completed)}, ${$(row.skipped)}, ${$(row.lastActionAt)}::timestamptz, ${$(row.reshows)}::int)
    ON CONFLICT (user_id, flow_slug) DO UPDATE SET current_step_id = EXCLUDED.current_step_id, started = EXCLUDED.started,
-     completed = EXCLUDED.completed, skipped = EXCLUDED.skipped, last_action_at = EXCLUDED.last_action_at`;
+     completed = EXCLUDED.completed, skipped = EXCLUDED.skipped, last_action_at = EXCLUDED.last_action_at, reshows = EXCLUDED.reshows`;
 
 const stepRowSql = ($: Param, stepId: string, row: StoredStepState) =>
   `INSERT INTO step_states (user_id, flow_slug, step_id, started, completed, skipped, data, last_action_at)
@@ -269,7 +269,7 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
     );
   }
   const url = typeof body.context?.url === 'string' ? body.context.url.slice(0, MAX_URL_LENGTH) : null;
-  const write: Write = { ...body, stepId, at: at.toISOString(), url, date: at };
+  const write: Write = { ...body, stepId, at: at.toISOString(), url, date: at, now };
   const change = isStepAction ? planStepAction(flow, snapshot, write, stepIndex) : planFlowAction(flow, snapshot, write);
   if (change) {
     const slug = flow.flow.slug;
@@ -297,7 +297,7 @@ function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, cha
   if (STEP_ACTIONS.has(write.actionType) && write.actionType !== 'NOT_STARTED_STEP') {
     steps.push({ id: write.stepId, completed: write.actionType === 'COMPLETED_STEP', skipped: write.actionType === 'SKIPPED_STEP' });
   }
-  const view = deriveFlowState(flow, snapshot).$state;
+  const view = deriveFlowState(flow, snapshot, write.now).$state;
   if (!view.completed && !view.skipped && view.currentStepId && view.currentStepId !== steps[0]?.id) steps.push({ id: view.currentStepId });
   const completed = change.responses.some((r) => r.actionType === 'COMPLETED_FLOW');
   const skipped = change.responses.some((r) => r.actionType === 'SKIPPED_FLOW');
@@ -305,20 +305,28 @@ function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, cha
   return { at: write.date, started: snapshot.flows.get(slug)?.started === true || completed || skipped, completed, skipped, steps };
 }
 
-/** A write whose stepId is known ("" for a flow action that named no step), with its time and page. */
-type Write = FlowStateWriteRequest & { stepId: string; at: string; date: Date; url: string | null };
+/** A write whose stepId is known ("" for a flow action that named no step), with its time, page and the service's clock. */
+type Write = FlowStateWriteRequest & { stepId: string; at: string; date: Date; url: string | null; now: Date };
 
-const NO_FLOW: StoredFlowState = { currentStepId: null, started: false, completed: false, skipped: false, lastActionAt: null };
+const NO_FLOW: StoredFlowState = { currentStepId: null, started: false, completed: false, skipped: false, lastActionAt: null, reshows: 0 };
 const NO_STEP: StoredStepState = { started: false, completed: false, skipped: false, data: null, lastActionAt: null };
 
 const response = (write: Write): NewResponse => ({ stepId: write.stepId, actionType: write.actionType, data: write.data, at: write.date, url: write.url });
+
+/**
+ * A flow that came back (reshow) is stored as such by the first change the user makes in it: no longer skipped,
+ * and one more comeback counted, so a dismissal now waits `after` again and counts toward `times`.
+ */
+function cameBack(stored: StoredFlowState | undefined, view: FlowState['$state']): Partial<StoredFlowState> {
+  return stored?.skipped && !view.skipped ? { skipped: false, reshows: stored.reshows + 1 } : {};
+}
 
 /** The change a flow action makes, or null when it would change nothing. */
 function planFlowAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write): FlowChange | null {
   const slug = flow.flow.slug;
   const stored = snapshot.flows.get(slug);
-  const base = { ...(stored ?? NO_FLOW), lastActionAt: write.at };
-  const view = deriveFlowState(flow, snapshot).$state;
+  const view = deriveFlowState(flow, snapshot, write.now).$state;
+  const base = { ...(stored ?? NO_FLOW), ...cameBack(stored, view), lastActionAt: write.at };
   if (write.actionType === 'NOT_STARTED_FLOW') {
     // A restart clears the flow and all of its steps; the response log is kept.
     if (!stored && !snapshot.steps.get(slug)?.size) return null;
@@ -342,7 +350,7 @@ function planFlowAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write)
 /** The change a step action makes, or null when it would change nothing; 409 for a hidden or blocked step. */
 function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): FlowChange | null {
   const slug = flow.flow.slug;
-  const view = deriveFlowState(flow, snapshot);
+  const view = deriveFlowState(flow, snapshot, write.now);
   const step = view.data.steps[stepIndex]!;
   if (!step.$state.visible) throw conflict(`Step "${step.id}" of flow "${slug}" is not visible to this user.`, 'stepId');
   if (step.$state.blocked) throw conflict(`Step "${step.id}" of flow "${slug}" is blocked: its startCriteria does not hold.`, 'stepId');
@@ -350,7 +358,7 @@ function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write,
   if (view.$state.completed || view.$state.skipped) return null;
   const storedFlow = snapshot.flows.get(slug);
   const stored = snapshot.steps.get(slug)?.get(step.id);
-  const flowBase = { ...(storedFlow ?? NO_FLOW), lastActionAt: write.at };
+  const flowBase = { ...(storedFlow ?? NO_FLOW), ...cameBack(storedFlow, view.$state), lastActionAt: write.at };
   // A step keeps the data of its latest transition that carried one.
   const stepBase = { ...(stored ?? NO_STEP), lastActionAt: write.at, data: write.data === undefined ? (stored?.data ?? null) : write.data };
   const responses = [response(write)];
@@ -378,7 +386,7 @@ function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write,
  */
 function movePointer(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): { flow: StoredFlowState; responses: NewResponse[] } {
   const stored = snapshot.flows.get(flow.flow.slug) ?? NO_FLOW;
-  const steps = deriveFlowState(flow, snapshot).data.steps;
+  const steps = deriveFlowState(flow, snapshot, write.now).data.steps;
   const open = (i: number) => steps[i]!.$state.visible && !steps[i]!.$state.completed && !steps[i]!.$state.skipped;
   const order = [...steps.keys()].filter((i) => i > stepIndex).concat([...steps.keys()].filter((i) => i < stepIndex));
   const next = order.find(open);

@@ -186,6 +186,7 @@ export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, u
         completed: true,
         skipped: storedFlow?.skipped ?? false,
         lastActionAt: at,
+        reshows: storedFlow?.reshows ?? 0,
       });
       responses.push({ stepId: view.$state.currentStepId, actionType: 'COMPLETED_FLOW', data: { reason: 'bootstrap' }, at: now, url: null });
     }

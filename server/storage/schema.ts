@@ -309,6 +309,11 @@ const MIGRATIONS: string[] = [
   CREATE INDEX group_events_group_event_time ON group_events(group_id, event, created_at);
   DROP INDEX group_events_group;
   `,
+  // 12: flows that come back (reshow): how many times the user's dismissed flow has come back and been acted on
+  // again. A restart deletes the row, and the count with it.
+  `
+  ALTER TABLE flow_states ADD COLUMN reshows integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

@@ -47,8 +47,8 @@ export interface CachedUser {
   groups: string[];
   /** Loaded when the catalog's CEL counts events over time. */
   windows?: CachedWindows;
-  /** [flow_slug, current_step_id, started, completed, skipped, last_action_at (ISO)] */
-  flows: Array<[string, string | null, boolean, boolean, boolean, string | null]>;
+  /** [flow_slug, current_step_id, started, completed, skipped, last_action_at (ISO), reshows] */
+  flows: Array<[string, string | null, boolean, boolean, boolean, string | null, number]>;
   /** [flow_slug, step_id, started, completed, skipped, data, last_action_at (ISO)] */
   steps: Array<[string, string, boolean, boolean, boolean, unknown, string | null]>;
   /** [flow_slug, step_id, action_type, data, created_at (ISO)], oldest first */

@@ -254,6 +254,8 @@ export interface FlowStateState {
   visible: boolean;
   lastActionAt?: string;
   flowResponses: FlowResponse[];
+  /** How many times a dismissed flow with `reshow` has come back (this showing included); absent for flows without `reshow`. */
+  reshows?: number;
 }
 
 /** A step in a state answer: its definition fields (unless the client asked for no content), its `id` and its `$state`. */
@@ -684,8 +686,18 @@ export interface FlowFile {
   status?: FlowStatus;
   /** CEL: who gets the flow. Empty or absent: everyone. @default "" */
   targetingLogic?: string;
+  /** A dismissed flow comes back: after `after` since the dismissal, at most `times` more times; a completed one never. */
+  reshow?: FlowReshow;
   /** The flow's content, served JSON-encoded as `Flow.data`. */
   data: FlowDataByType[FlowType];
+}
+
+/** When a dismissed flow is shown again. */
+export interface FlowReshow {
+  /** How long after a dismissal the flow comes back: `30s`, `15m`, `48h`, `2d` or `1w` (more than 0). */
+  after: string;
+  /** How many times at most it comes back: a whole number, 1 or more. @minimum 1 */
+  times: number;
 }
 
 /** Any step, as the script reads it: the fields of every flow type's steps (a service may send more). */
