@@ -1,6 +1,6 @@
 // Who the visitor is: the current user (a guest until identified), their hash, group and properties, kept across reloads and tabs.
 import { isId, isObject } from '../api/guards.js';
-import type { Properties } from '../api/wire.js';
+import type { FlowStatesResponse, Properties } from '../api/wire.js';
 import { $userId } from '../stores/flows.js';
 import { $userProperties } from '../stores/user.js';
 import { currentUserHash, currentUserId, forgetUser, rememberUser } from './identity.js';
@@ -8,7 +8,6 @@ import { forgetState } from './cache.js';
 import { EMPTY, type StateSync } from './state-sync.js';
 import { readStored, writeJson, type KeyValueStore } from './storage.js';
 import type { Tabs } from './tabs.js';
-import type { FlowStatesResponse } from '../api/wire.js';
 
 /** localStorage keys (under the `onboarding:` prefix); core/identity.ts keeps the user, core/cache.ts the content and the state. */
 const GROUP_KEY = 'groupId';

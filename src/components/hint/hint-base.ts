@@ -2,7 +2,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import type { Flow, Step } from '../../flows/flow.js';
 import { emit, type ActionTrigger } from '../shared/events.js';
-import { OnboardingElement } from '../shared/onboarding-element.js';
+import { AnchoredElement } from '../targets/anchored-element.js';
 import { anchor, followIntoDialog, modalDialogOf, raise, reveal } from '../targets/anchor.js';
 import type { TargetStep } from '../targets/target-controller.js';
 import { HINT_STRINGS } from './hint.strings.js';
@@ -12,7 +12,7 @@ const BEACON = 24;
 
 const overlaps = (a: DOMRect, b: DOMRect) => a.right > b.left && a.left < b.right && a.bottom > b.top && a.top < b.bottom;
 
-export class HintBase extends OnboardingElement {
+export class HintBase extends AnchoredElement {
   static override properties = { opened: { state: true } };
   static override ownStrings = HINT_STRINGS;
 
@@ -23,25 +23,14 @@ export class HintBase extends OnboardingElement {
   #focusOnOpen = false;
   #shown = '';
   #hadFocus = false;
-  /** Set while the element is moved into or out of a dialog: its callbacks then ignore the move. */
-  moving = false;
 
   /** The id of the step whose tooltip is open, or ''. */
   protected opened = '';
 
-  override connectedCallback(): void {
-    if (!this.moving) super.connectedCallback();
-  }
-
-  override disconnectedCallback(): void {
-    if (this.moving) return;
-    super.disconnectedCallback();
+  protected override released(): void {
     this.#stopAll();
     this.#shown = '';
   }
-
-  /** Moved with `moveBefore`: nothing to do, the element keeps its state. */
-  connectedMoveCallback(): void {}
 
   protected override isShowing(): boolean {
     return Boolean(this.find('[data-step]')) && super.isShowing();

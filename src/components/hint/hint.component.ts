@@ -3,7 +3,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import baseStyles from '../shared/base.styles.js';
 import { TargetSet } from '../targets/target-set.js';
 import { HintBase } from './hint-base.js';
-import arrowStyles from '../targets/arrow.styles.js';
+import tooltipStyles from '../targets/tooltip.styles.js';
 import styles from './hint.styles.js';
 
 /**
@@ -47,7 +47,7 @@ import styles from './hint.styles.js';
  * @cssproperty --onboarding-tooltip-width - Tooltip width.
  */
 export class OnboardingHint extends HintBase {
-  static override styles = [baseStyles, arrowStyles, styles];
+  static override styles = [baseStyles, tooltipStyles, styles];
 
   readonly #targets = new TargetSet(this, ({ stepId }) => {
     const step = this.activeFlow?.steps.find((s) => s.id === stepId);

@@ -1,4 +1,4 @@
-// Styles of <onboarding-hint> and <onboarding-tooltip>: the pulsing beacon, and the anchored tooltip (the tour's look; the arrow's styles are the target engine's).
+// Styles of <onboarding-hint> and <onboarding-tooltip>: the pulsing beacon, and the anchored tooltip (the tour's look; what every anchored tooltip shares is the target engine's).
 import { css } from 'lit';
 
 export default css`
@@ -53,26 +53,11 @@ export default css`
     box-shadow: var(--_shadow);
     animation: appear var(--_speed) ease-out;
   }
-  .tooltip:focus {
-    outline: none;
-  }
-  .tooltip:focus-visible {
-    outline: 2px solid var(--_accent);
-  }
   .content {
-    display: grid;
     gap: 0.5rem;
-    max-height: calc(100vh - 3rem);
-    overflow: auto;
-  }
-  .head {
-    align-items: center;
   }
   .close {
     margin-inline-start: auto;
-  }
-  .actions {
-    justify-content: flex-end;
   }
   @keyframes pulse {
     from {
@@ -80,11 +65,6 @@ export default css`
     }
     to {
       transform: scale(2.4);
-      opacity: 0;
-    }
-  }
-  @keyframes appear {
-    from {
       opacity: 0;
     }
   }

@@ -5,7 +5,7 @@ import baseStyles from '../shared/base.styles.js';
 import { describeTarget, HoverIntent } from '../targets/hover.js';
 import { TargetController } from '../targets/target-controller.js';
 import { HintBase } from './hint-base.js';
-import arrowStyles from '../targets/arrow.styles.js';
+import tooltipStyles from '../targets/tooltip.styles.js';
 import styles from './hint.styles.js';
 
 /**
@@ -48,7 +48,7 @@ import styles from './hint.styles.js';
  * @cssproperty --onboarding-tooltip-width - Tooltip width.
  */
 export class OnboardingTooltip extends HintBase {
-  static override styles = [baseStyles, arrowStyles, styles];
+  static override styles = [baseStyles, tooltipStyles, styles];
 
   readonly #target = new TargetController(this, () => {
     const step = this.activeFlow?.currentStep;
@@ -61,9 +61,8 @@ export class OnboardingTooltip extends HintBase {
   #described: [Element | undefined, string] = [undefined, ''];
   #undescribe = () => {};
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    if (this.moving) return;
+  protected override released(): void {
+    super.released();
     this.#hover.watch(undefined);
     this.#describe(undefined, '');
   }

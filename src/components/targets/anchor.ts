@@ -194,7 +194,7 @@ export function raise(popover: HTMLElement): void {
 /** Where each moved host was, so it goes back when its target leaves the dialog. */
 const homes = new WeakMap<Element, Comment>();
 
-/** An element that ignores its own connect and disconnect callbacks while `moving` (a move, not a removal). */
+/** An element that ignores its own connect and disconnect callbacks while `moving` (a move, not a removal): AnchoredElement. */
 export interface Movable extends Element {
   moving?: boolean;
 }

@@ -2,13 +2,13 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
-import { OnboardingElement } from '../shared/onboarding-element.js';
+import { AnchoredElement } from '../targets/anchored-element.js';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
 import { anchor, followIntoDialog, raise, reveal } from '../targets/anchor.js';
 import { TargetController } from '../targets/target-controller.js';
 import { watchTarget } from '../targets/watch.js';
-import arrowStyles from '../targets/arrow.styles.js';
+import tooltipStyles from '../targets/tooltip.styles.js';
 import styles from './tour.styles.js';
 
 /**
@@ -56,8 +56,8 @@ import styles from './tour.styles.js';
  * @cssproperty --onboarding-backdrop - Overlay and spotlight dimming colour.
  * @cssproperty --onboarding-tour-width - Tooltip width.
  */
-export class OnboardingTour extends OnboardingElement {
-  static override styles = [baseStyles, arrowStyles, styles];
+export class OnboardingTour extends AnchoredElement {
+  static override styles = [baseStyles, tooltipStyles, styles];
 
   readonly #targets = new TargetController(this, () => {
     const flow = this.activeFlow;
@@ -78,22 +78,11 @@ export class OnboardingTour extends OnboardingElement {
   #anchored: [Element | null | undefined, string] = [undefined, ''];
   #returnFocus: HTMLElement | null = null;
   #opened = '';
-  /** Set while the element is moved into or out of a dialog: its callbacks then ignore the move. */
-  moving = false;
 
-  override connectedCallback(): void {
-    if (!this.moving) super.connectedCallback();
-  }
-
-  override disconnectedCallback(): void {
-    if (this.moving) return;
-    super.disconnectedCallback();
+  protected override released(): void {
     this.#detach();
     this.#opened = '';
   }
-
-  /** Moved with `moveBefore`: nothing to do, the element keeps its state. */
-  connectedMoveCallback(): void {}
 
   protected override isShowing(): boolean {
     return this.#modal.granted && this.#targets.target !== undefined && super.isShowing();

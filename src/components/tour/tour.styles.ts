@@ -1,4 +1,4 @@
-// Styles of <onboarding-tour>: the anchored tooltip, the centred variant, the overlay and the spotlight (the arrow's styles are the target engine's).
+// Styles of <onboarding-tour>: the anchored tooltip, the centred variant, the overlay and the spotlight (what every anchored tooltip shares is the target engine's).
 import { css } from 'lit';
 
 export default css`
@@ -29,27 +29,12 @@ export default css`
     margin: auto;
     height: fit-content;
   }
-  .tooltip:focus {
-    outline: none;
-  }
-  .tooltip:focus-visible {
-    outline: 2px solid var(--_accent);
-  }
   .content {
-    display: grid;
     gap: 0.625rem;
-    max-height: calc(100vh - 3rem);
-    overflow: auto;
-  }
-  .head {
-    align-items: center;
   }
   .counter {
     color: var(--_muted);
     font-size: 0.85em;
-  }
-  .actions {
-    justify-content: flex-end;
   }
   .overlay {
     position: fixed;
@@ -76,10 +61,5 @@ export default css`
     border-radius: var(--_radius);
     box-shadow: 0 0 0 100vmax var(--onboarding-backdrop, rgb(15 18 30 / 0.5));
     transition: all var(--_speed);
-  }
-  @keyframes appear {
-    from {
-      opacity: 0;
-    }
   }
 `;

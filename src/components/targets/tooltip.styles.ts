@@ -1,7 +1,29 @@
-// Styles of the arrow a popover anchored by the target engine points at its target with (anchor() sets --arrow and data-placement).
+// What the tooltips anchored by the target engine share (tour, hint, tooltip): focus, a scrolling content grid, the button row, the fade in, and the arrow (anchor() sets --arrow and data-placement).
 import { css } from 'lit';
 
 export default css`
+  .tooltip:focus {
+    outline: none;
+  }
+  .tooltip:focus-visible {
+    outline: 2px solid var(--_accent);
+  }
+  .content {
+    display: grid;
+    max-height: calc(100vh - 3rem);
+    overflow: auto;
+  }
+  .head {
+    align-items: center;
+  }
+  .actions {
+    justify-content: flex-end;
+  }
+  @keyframes appear {
+    from {
+      opacity: 0;
+    }
+  }
   .arrow {
     position: absolute;
     width: 12px;
