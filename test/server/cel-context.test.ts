@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowStatesResponse } from '../../src/api/wire.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { eligibleSlugs, startTestService, targetedCards, type TestService } from '../support/service.js';
 
 let service: TestService;
 
@@ -26,22 +26,14 @@ const EXPRESSIONS: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  const files: Record<string, string> = {
+  service = await startTestService({
     'other.yaml': 'slug: other\nname: Other\ntype: CHECKLIST\ndata:\n  steps:\n    - id: one\n    - id: two\n',
-  };
-  for (const [slug, expression] of Object.entries(EXPRESSIONS)) {
-    files[`${slug}.yaml`] = `slug: ${slug}\nname: ${slug}\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`;
-  }
-  service = await startTestService(files);
+    ...targetedCards(EXPRESSIONS),
+  });
 });
 afterAll(() => service?.close());
 
-async function eligible(userId: string, groupId?: string): Promise<string[]> {
-  const query = `userId=${encodeURIComponent(userId)}${groupId ? `&groupId=${groupId}` : ''}`;
-  const response = await service.call('GET', `/v1/public/flowStates?${query}`);
-  expect(response.status).toBe(200);
-  return (response.body as FlowStatesResponse).eligibleFlows.map((f) => f.flowSlug).filter((slug) => slug !== 'other').sort();
-}
+const eligible = async (userId: string, groupId?: string) => (await eligibleSlugs(service, userId, groupId)).filter((slug) => slug !== 'other');
 
 const write = (userId: string, stepId: string, actionType: string, data?: unknown) =>
   service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'other', stepId, actionType, data } });

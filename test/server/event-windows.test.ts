@@ -1,8 +1,7 @@
 // Events over time in CEL over loopback HTTP: eventCount in a window, lastEventAt, on user and group, through the read cache, and their checks at load.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlowStatesResponse } from '../../src/api/wire.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { eligibleSlugs, startTestService, targetedCards, type TestService } from '../support/service.js';
 
 let service: TestService;
 
@@ -21,20 +20,11 @@ const EXPRESSIONS: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  const files: Record<string, string> = {};
-  for (const [slug, expression] of Object.entries(EXPRESSIONS)) {
-    files[`${slug}.yaml`] = `slug: ${slug}\nname: ${slug}\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`;
-  }
-  service = await startTestService(files);
+  service = await startTestService(targetedCards(EXPRESSIONS));
 });
 afterAll(() => service?.close());
 
-async function eligible(userId: string, groupId?: string): Promise<string[]> {
-  const query = `userId=${encodeURIComponent(userId)}${groupId ? `&groupId=${groupId}` : ''}`;
-  const response = await service.call('GET', `/v1/public/flowStates?${query}`);
-  expect(response.status).toBe(200);
-  return (response.body as FlowStatesResponse).eligibleFlows.map((f) => f.flowSlug).sort();
-}
+const eligible = (userId: string, groupId?: string) => eligibleSlugs(service, userId, groupId);
 
 const track = (userId: string, ...events: string[]) => service.call('POST', '/v1/public/users', { body: { userId, events: events.map((event) => ({ event })) } });
 

@@ -149,3 +149,20 @@ data:
 ${CHECKLIST_STEPS.slice(0, stepCount)
   .map((id) => `    - id: ${id}\n      title: ${id[0]!.toUpperCase()}${id.slice(1)}\n`)
   .join('')}`;
+
+/** One CARD flow file per entry, each targeted by its CEL expression: `{ slug: expression }` → `{ 'slug.yaml': yaml }`. */
+export const targetedCards = (expressions: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(expressions).map(([slug, expression]) => [
+      `${slug}.yaml`,
+      `slug: ${slug}\nname: ${slug}\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`,
+    ]),
+  );
+
+/** The slugs of the flows the user (in the group, if given) is eligible for now, sorted. */
+export async function eligibleSlugs(service: TestService, userId: string, groupId?: string): Promise<string[]> {
+  const query = `userId=${encodeURIComponent(userId)}${groupId ? `&groupId=${groupId}` : ''}`;
+  const response = await service.call('GET', `/v1/public/flowStates?${query}`);
+  if (response.status !== 200) throw new Error(`flowStates answered ${response.status}: ${response.text}`);
+  return (response.body as { eligibleFlows: Array<{ flowSlug: string }> }).eligibleFlows.map((f) => f.flowSlug).sort();
+}
