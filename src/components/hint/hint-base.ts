@@ -4,7 +4,6 @@ import type { Flow, Step } from '../../flows/flow.js';
 import { emit, type ActionTrigger } from '../shared/events.js';
 import { AnchoredElement } from '../targets/anchored-element.js';
 import { anchor, followIntoDialog, modalDialogOf, raise, reveal } from '../targets/anchor.js';
-import type { TargetStep } from '../targets/target-controller.js';
 import { HINT_STRINGS } from './hint.strings.js';
 
 /** A beacon's size in pixels: a 24 px button (a fair pointer target) around a 12 px dot. */
@@ -83,16 +82,6 @@ export class HintBase extends AnchoredElement {
   /** The targets of the steps shown, by step id. */
   protected shownTargets(): Map<string, Element> {
     return new Map();
-  }
-
-  /** A presentation option: the step's, else the flow's. */
-  protected option(step: Step | undefined, name: string): unknown {
-    return step?.props?.[name] ?? this.currentFlow?.data.props?.[name];
-  }
-
-  /** What a TargetController follows for `step`. */
-  protected targetStep(flow: Flow, step: Step): TargetStep {
-    return { flowSlug: flow.slug, stepId: step.id, selector: step.selector, page: step.page, timeout: Number(this.option(step, 'targetTimeout') ?? 5000) };
   }
 
   /** Opens `id`'s tooltip; with `returnFocus`, focus moves into it and goes back there when it closes. */

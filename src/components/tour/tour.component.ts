@@ -92,9 +92,7 @@ export class OnboardingTour extends AnchoredElement {
     super.willUpdate(changed);
     const flow = this.activeFlow;
     const step = flow?.currentStep;
-    this.#targets.follow(
-      flow && step ? { flowSlug: flow.slug, stepId: step.id, selector: step.selector, page: step.page, timeout: Number(this.#option('targetTimeout') ?? 5000) } : undefined,
-    );
+    this.#targets.follow(flow && step ? this.targetStep(flow, step) : undefined);
     if (this.#targets.target !== this.#anchored[0] || this.#stepKey() !== this.#anchored[1]) this.#detach();
   }
 
@@ -120,9 +118,9 @@ export class OnboardingTour extends AnchoredElement {
     }
   }
 
+  /** An option of the current step, else of the flow. */
   #option(name: string): unknown {
-    const step = this.activeFlow?.currentStep;
-    return step?.props?.[name] ?? this.activeFlow?.data.props?.[name];
+    return this.option(this.activeFlow?.currentStep, name);
   }
 
   /** Anchors the tooltip to the target (or centres it), in the dialog that holds the target, above all else. */
