@@ -85,7 +85,7 @@ function squeezeCssPieces(texts) {
 }
 
 /** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
-const CHUNKS = ['checklist', 'collection', 'form', 'hint', 'survey', 'tour'];
+const CHUNKS = ['checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour'];
 
 /**
  * What src/components/chunks/chunk-host.ts provides: for each module it imports from (by its specifier, with
@@ -127,8 +127,9 @@ function chunkHost(name) {
   const provided = hostProvides();
   const components = resolve('src/components');
   const own = join(components, name);
-  // The target engine is bundled into each chunk that points at elements (tour, hint).
+  // The target engine, and what it reads of the page, are bundled into each chunk that points at elements (tour, hint).
   const targets = join(components, 'targets');
+  const page = resolve('src/page');
   return {
     name: 'chunk-host',
     setup(b) {
@@ -137,7 +138,7 @@ function chunkHost(name) {
         let key = args.path;
         if (args.path.startsWith('.')) {
           const target = resolve(args.resolveDir, args.path);
-          if (target.startsWith(own + sep) || target.startsWith(targets + sep)) return undefined;
+          if ([own, targets, page].some((folder) => target.startsWith(folder + sep))) return undefined;
           key = relative(components, target).split(sep).join('/').replace(/\.js$/, '');
         }
         if (!provided[key]) return { errors: [{ text: `the ${name} chunk imports ${args.path}, which chunk-host.ts does not provide` }] };
@@ -203,6 +204,14 @@ export const builds = {
       },
     ]),
   ),
+  /** dist/onboarding-watch.js: the element watcher, loaded beside the script once a start rule waits for an element. */
+  watch: {
+    ...browserShared,
+    entryPoints: ['src/page/watch-chunk.ts'],
+    outfile: 'dist/onboarding-watch.js',
+    format: 'iife',
+    minify: true,
+  },
   /**
    * dist/onboarding-picker.js: the selector picker flow authors run on their own app from the live preview's bookmarklet.
    * Nothing in dist/onboarding.js loads it, and it shares no code with it.
@@ -266,7 +275,7 @@ async function compress(file, module = false) {
 
 const selected =
   only === 'browser'
-    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), builds.picker, builds.esm]
+    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), builds.watch, builds.picker, builds.esm]
     : only === 'server'
       ? [builds.server, builds.flows]
       : only === 'dashboard'

@@ -84,6 +84,8 @@ export function buildFlowSchema() {
         const values = literals.map((t) => t.value);
         return { anyOf: [...(values.length === 0 ? [] : [values.length === 1 ? { const: values[0] } : { enum: values }]), ...others.map(schemaOf)] };
       }
+      // One value or a list of them (`string | string[]`): an alternative each.
+      if (parts.every((t) => t.flags & ts.TypeFlags.String || checker.isArrayType(t))) return { anyOf: parts.map(schemaOf) };
       throw new Error(`flow schema: cannot express the union ${checker.typeToString(type)}`);
     }
     if (type.flags & ts.TypeFlags.String) return { type: 'string' };

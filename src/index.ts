@@ -3,6 +3,11 @@ import { ELEMENTS, registerElements as register } from './components/register.js
 import { OnboardingHint } from './components/hint/hint.component.js';
 import { OnboardingTooltip } from './components/hint/tooltip.component.js';
 import { OnboardingTour } from './components/tour/tour.component.js';
+import { setWatchLoader } from './page/start-rules.js';
+import { watchTarget } from './page/watch.js';
+
+// Start rules that wait for an element watch with the same engine as the tour (the script tag loads it on demand).
+setWatchLoader(() => Promise.resolve(watchTarget));
 
 export { Onboarding } from './core/onboarding.js';
 export type { OnboardingConfig, IdentifyOptions } from './core/onboarding.js';

@@ -6,6 +6,7 @@ import type { FlowData, FlowFile, FlowStatus, FlowType } from '../../src/api/wir
 import { findUnstorableText } from '../shared/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
 import { parseDuration } from './durations.js';
+import { pagePatternProblem } from './formats.js';
 import { validateFlowFile, type PathSegment } from './schema.js';
 
 export interface FlowDefinition {
@@ -133,7 +134,8 @@ export function checkFlowText(text: string): {
       status: flow.status ?? 'ACTIVE',
       targetingLogic: flow.targetingLogic ?? '',
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
-      data: flow.data as FlowData,
+      // The start rules are the page's to check: they travel with the content.
+      data: (flow.startWhen ? { ...flow.data, startWhen: flow.startWhen } : flow.data) as FlowData,
     },
     problems,
     locate,
@@ -147,6 +149,7 @@ function checkSemantics(value: unknown, add: Add): void {
   if (!isObject(value)) return;
   checkExpression(value.targetingLogic, ['targetingLogic'], add);
   checkReshow(value.reshow, add);
+  checkStartWhen(value.startWhen, add);
   const data = value.data;
   if (!isObject(data)) return;
   checkExpression(data.completionCriteria, ['data', 'completionCriteria'], add);
@@ -188,6 +191,21 @@ function checkReshow(reshow: unknown, add: Add): void {
     add(['reshow', 'after'], `bad duration ${JSON.stringify(after)}; expected a whole number above 0 and a unit (s, m, h, d or w), such as 48h or 7d`);
   }
   if (typeof times === 'number' && !Number.isInteger(times)) add(['reshow', 'times'], `expected a whole number, 1 or more, got ${times}`);
+}
+
+/** `startWhen.page` path patterns (a leading `!` excludes) and `startWhen.delay` a duration (the schema checks the selectors). */
+function checkStartWhen(startWhen: unknown, add: Add): void {
+  if (!isObject(startWhen)) return;
+  const { page, delay } = startWhen;
+  const pages = typeof page === 'string' ? [page] : Array.isArray(page) ? page : [];
+  for (const [index, pattern] of pages.entries()) {
+    if (typeof pattern !== 'string') continue;
+    const problem = pagePatternProblem(pattern.startsWith('!') ? pattern.slice(1) : pattern);
+    if (problem) add(typeof page === 'string' ? ['startWhen', 'page'] : ['startWhen', 'page', index], problem);
+  }
+  if (typeof delay === 'string' && parseDuration(delay) === undefined) {
+    add(['startWhen', 'delay'], `bad duration ${JSON.stringify(delay)}; expected a whole number and a unit (ms, s, m, h, d or w), such as 500ms or 3s`);
+  }
 }
 
 function checkExpression(source: unknown, segments: PathSegment[], add: Add): void {

@@ -688,8 +688,29 @@ export interface FlowFile {
   targetingLogic?: string;
   /** A dismissed flow comes back: after `after` since the dismissal, at most `times` more times; a completed one never. */
   reshow?: FlowReshow;
+  /**
+   * When an eligible flow opens in the page: every rule given must hold (AND). Targeting decides who gets the flow;
+   * these decide the moment. Served inside `Flow.data` as `startWhen`.
+   */
+  startWhen?: StartWhen;
   /** The flow's content, served JSON-encoded as `Flow.data`. */
   data: FlowDataByType[FlowType];
+}
+
+/** Start rules, checked in the page with no request: on load, on every route change and as the page changes. */
+export interface StartWhen {
+  /**
+   * The pages the flow opens on: a path pattern (`/reports/*`, `/projects/:id`) or a list of them; one starting with
+   * `!` excludes (`!/settings/*`). The flow opens where a pattern without `!` matches (any page when there is none)
+   * and no `!` pattern does; on another page it closes, its state unchanged, and opens again on a matching page.
+   */
+  page?: string | string[];
+  /** Opens once an element matching this selector is on the page and visible; `>>>` reaches into shadow roots and same-origin iframes. @format css-selector */
+  element?: string;
+  /** Opens, and starts, when the user clicks an element matching this selector (a "Take the tour" button); a finished flow starts over. @format css-selector */
+  click?: string;
+  /** How long to wait once the other rules hold: `500ms`, `3s`, `1m` (they must still hold then). */
+  delay?: string;
 }
 
 /** When a dismissed flow is shown again. */
@@ -714,6 +735,8 @@ export interface StepDefinition extends StepBase, StepMedia {
 
 /** Any flow's `data`, as the script reads it (a service may send more). */
 export interface FlowData {
+  /** The flow file's start rules, served with its content. */
+  startWhen?: StartWhen;
   title?: string;
   subtitle?: string;
   completionCriteria?: string;

@@ -3,15 +3,13 @@ import { $elementOptions } from '../stores/options.js';
 import { OnboardingAnnouncement } from './announcement/announcement.component.js';
 import { OnboardingBanner } from './banner/banner.component.js';
 import { OnboardingCard } from './card/card.component.js';
-import { OnboardingFlow } from './flow/flow.component.js';
 import { startAutoMount } from './shared/auto-mount.js';
 
-/** The elements inside dist/onboarding.js; the checklist, form, hint, survey, tooltip and tour come from chunks beside it (chunks/load-chunks.ts). */
+/** The elements inside dist/onboarding.js; the checklist, collection, flow, form, hint, survey, tooltip and tour come from chunks beside it (chunks/load-chunks.ts). */
 export const SCRIPT_ELEMENTS: Record<string, CustomElementConstructor> = {
   'onboarding-announcement': OnboardingAnnouncement,
   'onboarding-banner': OnboardingBanner,
   'onboarding-card': OnboardingCard,
-  'onboarding-flow': OnboardingFlow,
 };
 
 let autoMountStarted = false;

@@ -4,7 +4,7 @@ import type { OnboardingBanner } from './banner/banner.component.js';
 import type { OnboardingCard } from './card/card.component.js';
 import { OnboardingChecklist } from './checklist/checklist.component.js';
 import { OnboardingCollection } from './collection/collection.component.js';
-import type { OnboardingFlow } from './flow/flow.component.js';
+import { OnboardingFlow } from './flow/flow.component.js';
 import { OnboardingForm } from './form/form.component.js';
 import type { OnboardingHint } from './hint/hint.component.js';
 import type { OnboardingTooltip } from './hint/tooltip.component.js';
@@ -21,6 +21,7 @@ export const ELEMENTS: Record<string, CustomElementConstructor> = {
   ...SCRIPT_ELEMENTS,
   'onboarding-checklist': OnboardingChecklist,
   'onboarding-collection': OnboardingCollection,
+  'onboarding-flow': OnboardingFlow,
   'onboarding-form': OnboardingForm,
   'onboarding-survey': OnboardingSurvey,
 };

@@ -17,6 +17,7 @@ import { StateSync } from './state-sync.js';
 import { createSafeStorage, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { forwardEvents, type ForwardTarget } from './forward.js';
+import { watchStartRules } from '../page/start-rules.js';
 
 export interface OnboardingConfig extends Partial<ElementOptions> {
   /** The public API key (`pk_…`). Required. */
@@ -183,6 +184,7 @@ export class Onboarding {
       () => document.removeEventListener('visibilitychange', onVisibility),
       () => document.removeEventListener('onboarding-target-missing', onTargetMissing as EventListener),
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
+      watchStartRules(),
     );
 
     this.#outbox.flush();

@@ -1,32 +1,6 @@
 // When to reload state: the tab becoming visible again and SPA route changes, debounced.
 
-const ROUTE_EVENT = 'onboarding:routechange';
-const PATCHED = Symbol.for('onboarding.history');
-
-/** Makes history.pushState/replaceState announce themselves, once per page however many copies of the script run. */
-function patchHistory(): void {
-  if (typeof history === 'undefined') return;
-  for (const name of ['pushState', 'replaceState'] as const) {
-    const original = history[name] as History['pushState'] & { [PATCHED]?: true };
-    if (typeof original !== 'function' || original[PATCHED]) continue;
-    const patched = function (this: History, ...args: Parameters<History['pushState']>) {
-      // The page's own call: if it throws, that is the page's error to see.
-      const result = original.apply(this, args);
-      try {
-        dispatchEvent(new Event(ROUTE_EVENT));
-      } catch {
-        // Never let our notification break the page's navigation.
-      }
-      return result;
-    } as typeof original;
-    patched[PATCHED] = true;
-    try {
-      history[name] = patched;
-    } catch {
-      // A frozen history object: popstate and hashchange still work.
-    }
-  }
-}
+import { patchHistory, ROUTE_EVENT } from '../page/pages.js';
 
 export interface RefreshOptions {
   /** Also refresh on history and hash navigation. @default true */

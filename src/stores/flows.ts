@@ -15,6 +15,9 @@ export const $flowStates = atom<Record<string, FlowState>>({});
 /** Where the current user stands in each collection (`collections.computedOrder` of the last answer), in priority order. */
 export const $collections = atom<ComputedCollectionFlow[]>([]);
 
+/** Eligible flows the page's start rules (`startWhen`) hold back now: closed, their state unchanged (page/start-rules.ts). */
+export const $held = atom<ReadonlySet<string>>(new Set());
+
 /** Slugs the current user is not eligible for. */
 export const $ineligibleFlows = atom<string[]>([]);
 
@@ -26,7 +29,7 @@ const done = Promise.resolve();
 /** What the actions of every Flow and Step object run: the core puts its transition here at init. */
 export const $transition = atom<Transition>(() => done);
 
-type Built = { definition: FlowDefinition; state: FlowState; transition: Transition; flow: Flow };
+type Built = { definition: FlowDefinition; state: FlowState; transition: Transition; held: boolean; flow: Flow };
 let built: Record<string, Built> = {};
 
 /**
@@ -41,6 +44,7 @@ function join(): void {
   const definitions = $flowDefinitions.get();
   const states = $flowStates.get();
   const transition = $transition.get();
+  const holding = $held.get();
   const flows: Record<string, Flow> = {};
   const next: Record<string, Built> = {};
   for (const slug in states) {
@@ -48,14 +52,17 @@ function join(): void {
     const state = states[slug]!;
     if (!definition) continue;
     const known = built[slug];
-    if (known && known.definition === definition && known.state === state && known.transition === transition) {
+    const held = holding.has(slug);
+    if (known && known.definition === definition && known.state === state && known.transition === transition && known.held === held) {
       next[slug] = known;
       flows[slug] = known.flow;
       continue;
     }
     try {
       const flow = buildFlow(definition, state, transition);
-      next[slug] = { definition, state, transition, flow };
+      // Held back by its start rules: not visible here, whatever the service says; its state is not touched.
+      if (held) flow.isVisible = false;
+      next[slug] = { definition, state, transition, held, flow };
       flows[slug] = flow;
     } catch (error) {
       // The guards keep such a definition out; should one get past them, it is left out, not thrown at the page.
@@ -67,4 +74,4 @@ function join(): void {
 }
 
 // Registered before any other listener, so whoever hears a source change finds $flows joined already.
-for (const source of [$flowDefinitions, $flowStates, $transition]) source.listen(join);
+for (const source of [$flowDefinitions, $flowStates, $transition, $held]) source.listen(join);

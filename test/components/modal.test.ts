@@ -3,7 +3,7 @@ import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
 import { registerElements } from '../../src/index.js';
 import { $activeModal, holdModal, releaseModal, requestModal } from '../../src/components/shared/modal-queue.js';
 import { $elementOptions } from '../../src/stores/options.js';
-import { deepQuery } from '../../src/components/targets/query.js';
+import { deepQuery } from '../../src/page/query.js';
 import type { OnboardingAnnouncement } from '../../src/components/announcement/announcement.component.js';
 import { resetStores, seedFlow, tick } from './support.js';
 

@@ -1,5 +1,6 @@
-// Loads the elements kept out of the script tag's file (checklist, collection, form, hint, survey, tooltip, tour) from beside the script, once a page draws one.
+// Loads what is kept out of the script tag's file from beside the script: the elements (checklist, collection, flow, form, hint, survey, tooltip, tour) once a page draws one, and the element watcher of start rules.
 import { reportError } from '../../core/report.js';
+import { setWatchLoader, WATCH_CHUNK } from '../../page/start-rules.js';
 import type { Flow } from '../../flows/flow.js';
 import { holdModal, MODAL_TYPE_ORDER } from '../shared/modal-queue.js';
 import { setElementLoader } from '../shared/on-demand.js';
@@ -9,10 +10,36 @@ import { provideChunkHost } from './chunk-host.js';
  * Each one's chunk is `<tag>.js` beside the script (`onboarding-form.js`, …), but the tooltip's, which is the hint's;
  * a failure to load it is `form-failed`, `hint-failed`, ….
  */
-const ON_DEMAND = ['onboarding-checklist', 'onboarding-collection', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
+const ON_DEMAND = ['onboarding-checklist', 'onboarding-collection', 'onboarding-flow', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
 const fileOf = (tag: string) => (tag === 'onboarding-tooltip' ? 'onboarding-hint' : tag);
 /** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
 const HOLD_MS = 3000;
+
+/** Adds `<file>.js`, from beside the script, as a script with the tag's `nonce`; `done` runs once it loaded or failed. Returns its address. */
+function loadBeside(scriptSrc: string | undefined, nonce: () => string | undefined, file: string, done: () => void): string {
+  const script = document.createElement('script');
+  script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
+  script.async = true;
+  const value = nonce();
+  if (value) script.nonce = value;
+  script.onload = script.onerror = done;
+  (document.head ?? document.documentElement).append(script);
+  return script.src;
+}
+
+/** Gives start rules the element watcher from dist/onboarding-watch.js, loaded the first time one waits for an element. */
+export function loadWatcherOnDemand(scriptSrc: string | undefined, nonce: () => string | undefined): void {
+  setWatchLoader(
+    () =>
+      new Promise((resolve, reject) => {
+        const src = loadBeside(scriptSrc, nonce, 'onboarding-watch', () => {
+          const watch = (globalThis as Record<symbol, unknown>)[WATCH_CHUNK];
+          if (typeof watch === 'function') resolve(watch as Parameters<typeof resolve>[0]);
+          else reject(new Error(`Could not load ${src}; flows that start when an element appears do not open.`));
+        });
+      }),
+  );
+}
 
 /**
  * Loads an element's chunk (as a script with the tag's `nonce`, for a CSP that asks for one) once, when:
@@ -37,15 +64,9 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
       };
       try {
         provideChunkHost();
-        const script = document.createElement('script');
-        script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
-        script.async = true;
-        const value = nonce();
-        if (value) script.nonce = value;
         // Loaded, a chunk has defined its element as it ran; one that did not (a page of HTML served in its place, a
         // chunk of another build that threw) failed as surely as one that never came.
-        script.onload = script.onerror = () => customElements.get(tag) || fail(new Error(`Could not load ${script.src}; ${name}s are not shown.`));
-        (document.head ?? document.documentElement).append(script);
+        const src = loadBeside(scriptSrc, nonce, file, () => customElements.get(tag) || fail(new Error(`Could not load ${src}; ${name}s are not shown.`)));
       } catch (error) {
         fail(error);
       }

@@ -2,6 +2,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { Flow } from '../../flows/flow.js';
 import { $collections, $flows } from '../../stores/flows.js';
+import { wantElement } from '../shared/on-demand.js';
 import { StoreController } from '../shared/store-controller.js';
 
 /** Whether the user is shown `flow` now: eligible, visible (the service holds back a collection's others), not finished. */
@@ -41,6 +42,8 @@ export class OnboardingCollection extends LitElement {
 
   override render() {
     const slug = this.currentFlow;
+    // The script tag loads <onboarding-flow> on demand too; drawn in this shadow root, it is not seen placed.
+    if (slug && !customElements.get('onboarding-flow')) wantElement('onboarding-flow');
     return slug ? html`<onboarding-flow part="flow" flow=${slug} theme=${this.theme ?? nothing}></onboarding-flow>` : nothing;
   }
 }

@@ -1,8 +1,8 @@
 // A Lit controller that finds one step's target and keeps finding it: on its page, late, replaced, hidden, or missing and reported.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { emit } from '../shared/events.js';
-import { onNavigate, pageMatches } from './pages.js';
-import { watchTarget } from './watch.js';
+import { onNavigate, pageMatches } from '../../page/pages.js';
+import { watchTarget } from '../../page/watch.js';
 
 /** The step a controller finds the target of. */
 export interface TargetStep {

@@ -7,7 +7,7 @@ import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
 import { anchor, followIntoDialog, raise, reveal } from '../targets/anchor.js';
 import { TargetController } from '../targets/target-controller.js';
-import { watchTarget } from '../targets/watch.js';
+import { watchTarget } from '../../page/watch.js';
 import tooltipStyles from '../targets/tooltip.styles.js';
 import styles from './tour.styles.js';
 

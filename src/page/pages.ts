@@ -1,0 +1,84 @@
+// Which page the visitor is on: path patterns (`/reports/*`, `/projects/:id/settings`) and the app's own navigation.
+
+/** Each pattern's expression, made once: route changes test every page rule again. */
+const compiled = new Map<string, RegExp>();
+
+/**
+ * Whether `path` is on the page `pattern` names: `:name` matches one path segment, `*` the rest of the path (one
+ * character or more), anything else itself. A trailing `/` is ignored on both; query and hash are not part of it.
+ */
+export function pageMatches(pattern: string, path = location.pathname): boolean {
+  const trim = (text: string) => text.replace(/(.)\/+$/, '$1');
+  try {
+    let expression = compiled.get(pattern);
+    if (!expression) {
+      const source = trim(pattern)
+        .split(/(\*|:[A-Za-z_]\w*)/)
+        .map((piece, i) => (i % 2 ? (piece === '*' ? '.+' : '[^/]+') : piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+        .join('');
+      compiled.set(pattern, (expression = new RegExp(`^${source}$`)));
+    }
+    return expression.test(trim(decodeURI(path)));
+  } catch {
+    return false;
+  }
+}
+
+/** What the patched pushState and replaceState dispatch on the window. */
+export const ROUTE_EVENT = 'onboarding:routechange';
+const PATCHED = Symbol.for('onboarding.history');
+
+/** Makes history.pushState/replaceState announce themselves, once per page however many copies of the script run. */
+export function patchHistory(): void {
+  if (typeof history === 'undefined') return;
+  for (const name of ['pushState', 'replaceState'] as const) {
+    const original = history[name] as History['pushState'] & { [PATCHED]?: true };
+    if (typeof original !== 'function' || original[PATCHED]) continue;
+    const patched = function (this: History, ...args: Parameters<History['pushState']>) {
+      // The page's own call: if it throws, that is the page's error to see.
+      const result = original.apply(this, args);
+      try {
+        dispatchEvent(new Event(ROUTE_EVENT));
+      } catch {
+        // Never let our notification break the page's navigation.
+      }
+      return result;
+    } as typeof original;
+    patched[PATCHED] = true;
+    try {
+      history[name] = patched;
+    } catch {
+      // A frozen history object: popstate and hashchange still work.
+    }
+  }
+}
+
+const listeners = new Set<() => void>();
+let watching = false;
+let pending = false;
+
+/** Tells every listener, once, a task after a burst of navigation events, that the address may have changed. */
+function changed(): void {
+  if (pending) return;
+  pending = true;
+  setTimeout(() => {
+    pending = false;
+    listeners.forEach((listener) => listener());
+  }, 0);
+}
+
+/**
+ * Calls `listener` after each navigation of a single-page app: back and forward (popstate), hash changes, pushState
+ * and replaceState (which patchHistory makes announce themselves), and the Navigation API's `currententrychange`
+ * where there is one, which sees all of them. Returns a function that stops.
+ */
+export function onNavigate(listener: () => void): () => void {
+  listeners.add(listener);
+  if (!watching) {
+    watching = true;
+    patchHistory();
+    for (const name of ['popstate', 'hashchange', ROUTE_EVENT]) addEventListener(name, changed);
+    (globalThis as { navigation?: EventTarget }).navigation?.addEventListener('currententrychange', changed);
+  }
+  return () => void listeners.delete(listener);
+}
