@@ -1,9 +1,9 @@
 // Frigade's own JavaScript SDK (@frigade/js) in real Chromium, on a page of another origin, against this service: only the apiUrl changes;
-// and the same service's collection drawn by our script's <onboarding-collection>.
+// the same service's collections drawn by @frigade/react's <Frigade.Collection> and by our script's <onboarding-collection>.
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlowState, FlowStatesResponse } from '../../src/api/wire.js';
+import type { ComputedCollectionFlow, FlowState, FlowStatesResponse } from '../../src/api/wire.js';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import { FRIGADE_FLOWS } from '../support/frigade-flows.js';
 import { PUBLIC_KEY } from '../support/service.js';
@@ -59,6 +59,13 @@ async function openApp(userId: string): Promise<PageTools> {
 async function storedFlow(userId: string, slug: string): Promise<FlowState | undefined> {
   const states = (await env.service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(userId)}&content=none`)).body as FlowStatesResponse;
   return states.eligibleFlows.find((flow) => flow.flowSlug === slug);
+}
+
+/** Each flow of the collection as the service shows it to the user now: `[flowId, visible]`. */
+async function storedCollection(userId: string, collectionId: string): Promise<Array<[string, boolean]>> {
+  const states = (await env.service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(userId)}&content=none`)).body as FlowStatesResponse;
+  const rows: ComputedCollectionFlow[] = states.collections?.computedOrder ?? [];
+  return rows.filter((row) => row.collectionId === collectionId).map((row) => [row.flowId, row.visible]);
 }
 
 /** Runs code against `window.frigade` in the page. */
@@ -185,6 +192,111 @@ describe('@frigade/js in Chromium, from another origin', () => {
     }
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
+    await page.close();
+  });
+});
+
+let reactBundle: Promise<string> | undefined;
+
+/** The page of a React 19 app that uses @frigade/react, bundled once for the file; its config comes from `window.FRIGADE_REACT_CONFIG`. */
+function bundleReactPage(): Promise<string> {
+  reactBundle ??= build({
+    entryPoints: ['test/browser/frigade-react-page.jsx'],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    jsx: 'automatic',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  }).then((result) => result.outputFiles[0]!.text);
+  return reactBundle;
+}
+
+/** Opens the React page for `userId` (with the `reactTips` property the collection's flows target), noting every failure. */
+async function openReactApp(userId: string): Promise<{ page: Page; problems: string[] }> {
+  env.site.page('/frigade-react.js', await bundleReactPage(), { 'Content-Type': 'text/javascript' });
+  const config = { apiKey: PUBLIC_KEY, apiUrl: env.service.url, userId, userProperties: { reactTips: true }, collectionId: 'react-tips' };
+  env.site.page(
+    `/react-${userId}.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reports</title></head><body><div id="root"></div>
+      <script>window.FRIGADE_REACT_CONFIG = ${JSON.stringify(config)};</script>
+      <script type="module" src="/frigade-react.js"></script></body></html>`,
+  );
+  const page = await env.browser.context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // The test site has no favicon; a failed call to the service is caught below, with its address.
+    if ((message.type() === 'error' || message.type() === 'warning') && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.url().startsWith(env.service.url) && response.status() >= 400) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (request.url().startsWith(env.service.url)) problems.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`);
+  });
+  await page.goto(`${env.site.url}/react-${userId}.html`);
+  return { page, problems };
+}
+
+/** Reloads the page and waits for the SDK's first state read (a POST to /v1/public/flowStates without an action) to be answered. */
+async function reloadAndLoadState(page: Page): Promise<void> {
+  const stateRead = page.waitForResponse(
+    (response) => response.url() === `${env.service.url}/v1/public/flowStates` && response.request().method() === 'POST' && !response.request().postData()?.includes('actionType'),
+  );
+  await page.reload();
+  await stateRead;
+}
+
+describe("@frigade/react's <Frigade.Collection> in Chromium, on the same service", () => {
+  it("draws the collection's current flow, and after a dismissal the next one only once the cool-off has passed", async () => {
+    const userId = `chromium-frigade-react-${Date.now()}`;
+    const { page, problems } = await openReactApp(userId);
+    const collection = page.locator('.fr-collection[data-collection-id="react-tips"]');
+    const banner = collection.getByRole('complementary', { name: 'Banner' });
+    const card = collection.locator('.fr-card');
+
+    // The first flow, drawn by the component its type names (BANNER: <Frigade.Banner>), and nothing else.
+    await expect.poll(() => banner.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('Saved views are here');
+    expect(await collection.locator('[data-flow-id]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-flow-id')))).toEqual(['react-banner']);
+    expect(await storedCollection(userId, 'react-tips')).toEqual([['react-banner', true], ['react-card', false]]);
+    // Drawn, so started: the component starts the flow's first step.
+    await expect.poll(async () => (await storedFlow(userId, 'react-banner'))?.$state.started, { timeout: 5000 }).toBe(true);
+
+    // Dismissed with its close button: stored as a skip, and the card waits out the collection's one-day cool-off,
+    // in this tab (from the answer to the skip) and after a reload.
+    const skipAnswered = page.waitForResponse(
+      (response) => response.url() === `${env.service.url}/v1/public/flowStates` && Boolean(response.request().postData()?.includes('"SKIPPED_FLOW"')),
+    );
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await skipAnswered;
+    await expect.poll(() => banner.count(), { timeout: 5000 }).toBe(0);
+    expect((await storedFlow(userId, 'react-banner'))!.$state.skipped).toBe(true);
+    expect(await storedCollection(userId, 'react-tips')).toEqual([['react-banner', false], ['react-card', false]]);
+    expect((await storedFlow(userId, 'react-card'))!.$state.visible).toBe(false);
+    await page.waitForTimeout(300);
+    expect(await card.count()).toBe(0);
+    await reloadAndLoadState(page);
+    await page.waitForTimeout(500);
+    expect(await collection.count()).toBe(0);
+    expect(await card.count()).toBe(0);
+
+    // A day later on the service's clock, the card is the collection's flow: drawn as a card, with its own dismiss button.
+    clockAheadMs = 25 * 3600_000;
+    try {
+      expect(await storedCollection(userId, 'react-tips')).toEqual([['react-banner', false], ['react-card', true]]);
+      await reloadAndLoadState(page);
+      await expect.poll(() => card.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('Invite your team');
+      expect(await collection.locator('[data-flow-id]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-flow-id')))).toEqual(['react-card']);
+      expect(await card.getByRole('button', { name: 'Dismiss' }).count()).toBe(1);
+      await expect.poll(async () => (await storedFlow(userId, 'react-card'))?.$state.started, { timeout: 5000 }).toBe(true);
+    } finally {
+      clockAheadMs = 0;
+    }
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

@@ -84,6 +84,31 @@ data:
     - id: two
       title: Saved searches
 `,
+  // A banner, then a card, in one collection (react-tips below) that @frigade/react's <Frigade.Collection> draws.
+  'i-react-banner.yaml': `
+slug: react-banner
+name: Saved views banner
+type: BANNER
+targetingLogic: has(user.properties.reactTips)
+data:
+  props: { dismissible: true }
+  steps:
+    - id: announce
+      title: Saved views are here
+      subtitle: Keep a filter set one click away
+`,
+  'j-react-card.yaml': `
+slug: react-card
+name: Invite card
+type: CARD
+targetingLogic: has(user.properties.reactTips)
+data:
+  props: { dismissible: true }
+  steps:
+    - id: invite
+      title: Invite your team
+      subtitle: Reports are better together
+`,
   'collections.yaml': `
 collections:
   - id: tips
@@ -91,5 +116,10 @@ collections:
     coolOff: 1d
     allowedComponents: [Card]
     flows: [tip-one, tip-two]
+  - id: react-tips
+    type: CUSTOM
+    coolOff: 1d
+    allowedComponents: [Banner, Card]
+    flows: [react-banner, react-card]
 `,
 };
