@@ -9,7 +9,7 @@ import type { watchTarget } from './watch.js';
 export const WATCH_CHUNK = Symbol.for('onboarding.watch');
 
 type Watch = typeof watchTarget;
-let loadWatch: () => Promise<Watch> = () => Promise.reject(new Error('No element watcher: the entry did not give one.'));
+let loadWatch: (() => Promise<Watch>) | undefined;
 
 /**
  * How `element` rules get the element watcher (page/watch.ts): the ESM entry gives it at once; the script tag's
@@ -66,7 +66,7 @@ export function watchStartRules(): () => void {
   const watchers = new Map<string, () => void>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   let watcher: Promise<Watch> | undefined;
-  const watch = () => (watcher ??= loadWatch());
+  const watch = () => (watcher ??= loadWatch?.() ?? Promise.reject(Error('no element watcher')));
   const rulesOf = (slug: string) => $flowDefinitions.get()[slug]?.data.startWhen;
   const stop = (slug: string) => {
     watchers.get(slug)?.();

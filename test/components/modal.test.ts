@@ -3,6 +3,7 @@ import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
 import { registerElements } from '../../src/index.js';
 import { $activeModal, holdModal, releaseModal, requestModal } from '../../src/components/shared/modal-queue.js';
 import { $elementOptions } from '../../src/stores/options.js';
+import { $collections } from '../../src/stores/flows.js';
 import { deepQuery } from '../../src/page/query.js';
 import type { OnboardingAnnouncement } from '../../src/components/announcement/announcement.component.js';
 import { resetStores, seedFlow, tick } from './support.js';
@@ -40,6 +41,29 @@ describe('the modal queue', () => {
     await tick();
     expect($activeModal.get()).toBe('c');
     releaseModal('c');
+    await tick();
+    expect($activeModal.get()).toBe('d');
+  });
+
+  it('takes the order of the collections on a tie: collections in file order, the flows of each in order, before flows in none', async () => {
+    const row = (collectionId: string, flowId: string) => ({ collectionId, flowId, visible: true, allowedComponents: [], collectionType: 'CUSTOM' as const });
+    $collections.set([row('first', 'c'), row('first', 'x'), row('second', 'b')]);
+    // The announcement in no collection would come first by type; the survey of the first collection comes first.
+    requestModal('a', 'ANNOUNCEMENT', 0);
+    requestModal('b', 'TOUR', 0);
+    requestModal('c', 'SURVEY', 0);
+    await tick();
+    expect($activeModal.get()).toBe('c');
+    releaseModal('c');
+    await tick();
+    expect($activeModal.get()).toBe('b');
+    releaseModal('b');
+    await tick();
+    expect($activeModal.get()).toBe('a');
+    // props.priority still comes first.
+    requestModal('b', 'TOUR', 0);
+    requestModal('d', 'SURVEY', 1);
+    releaseModal('a');
     await tick();
     expect($activeModal.get()).toBe('d');
   });

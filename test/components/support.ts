@@ -1,5 +1,5 @@
 // Fixtures for the component tests: seeds the flow stores and records the actions an element runs.
-import { $flowDefinitions, $flowStates } from '../../src/stores/flows.js';
+import { $collections, $flowDefinitions, $flowStates, $held } from '../../src/stores/flows.js';
 import { $userProperties } from '../../src/stores/user.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import type { FlowData, FlowState, FlowType, StepState } from '../../src/api/wire.js';
@@ -46,6 +46,8 @@ export function seedFlow(slug: string, type: FlowType, data: FlowData, options: 
 export function resetStores(): void {
   $flowDefinitions.set({});
   $flowStates.set({});
+  $collections.set([]);
+  $held.set(new Set());
   $userProperties.set({});
   $elementOptions.set({ autoMount: true });
 }

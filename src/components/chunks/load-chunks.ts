@@ -27,20 +27,6 @@ function loadBeside(scriptSrc: string | undefined, nonce: () => string | undefin
   return script.src;
 }
 
-/** Gives start rules the element watcher from dist/onboarding-watch.js, loaded the first time one waits for an element. */
-export function loadWatcherOnDemand(scriptSrc: string | undefined, nonce: () => string | undefined): void {
-  setWatchLoader(
-    () =>
-      new Promise((resolve, reject) => {
-        const src = loadBeside(scriptSrc, nonce, 'onboarding-watch', () => {
-          const watch = (globalThis as Record<symbol, unknown>)[WATCH_CHUNK];
-          if (typeof watch === 'function') resolve(watch as Parameters<typeof resolve>[0]);
-          else reject(new Error(`Could not load ${src}; flows that start when an element appears do not open.`));
-        });
-      }),
-  );
-}
-
 /**
  * Loads an element's chunk (as a script with the tag's `nonce`, for a CSP that asks for one) once, when:
  * - the page places the element, in its markup or later (watched until every chunk has been asked for);
@@ -89,6 +75,17 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     return true;
   };
   setElementLoader(want);
+  // Start rules get the element watcher, dist/onboarding-watch.js, the first time one waits for an element.
+  setWatchLoader(
+    () =>
+      new Promise((resolve, reject) => {
+        const src = loadBeside(scriptSrc, nonce, 'onboarding-watch', () => {
+          const watch = (globalThis as Record<symbol, unknown>)[WATCH_CHUNK];
+          if (typeof watch === 'function') resolve(watch as Parameters<typeof resolve>[0]);
+          else reject(Error(`Could not load ${src}; flows that start when an element appears do not open.`));
+        });
+      }),
+  );
 
   /** Loads the chunk of `root`, and of each element inside it, that loads on demand. */
   const findPlaced = (root: Element | Document) => {

@@ -1,11 +1,14 @@
 // The collision rule: announcement, tour and survey flows queue for one modal slot, so two never open together.
 import { atom } from 'nanostores';
 import type { FlowType } from '../../api/wire.js';
+import { $collections } from '../../stores/flows.js';
 
 /**
- * Order, when the slot is free: the highest `props.priority` (a number on the flow's data, default 0) first;
- * on a tie ANNOUNCEMENT, then TOUR, then SURVEY; then the flow that asked first. An open flow is never
- * interrupted: a higher-priority flow that arrives later waits until it is completed, dismissed or removed.
+ * Order, when the slot is free: the highest `props.priority` (a number on the flow's data, default 0) first; on a
+ * tie, flows of collections in the order `collections.computedOrder` lists them (collections in file order, each
+ * one's flows in its order), before flows in none; then ANNOUNCEMENT, TOUR, SURVEY; then the flow that asked first.
+ * An open flow is never interrupted: a higher-priority flow that arrives later waits until it is completed,
+ * dismissed or removed.
  */
 export const MODAL_TYPE_ORDER: FlowType[] = ['ANNOUNCEMENT', 'TOUR', 'SURVEY'];
 
@@ -26,7 +29,10 @@ let scheduled = false;
 export const $activeModal = atom<string | null>(null);
 
 function rank(a: Claim, b: Claim): number {
-  return b.priority - a.priority || MODAL_TYPE_ORDER.indexOf(a.type) - MODAL_TYPE_ORDER.indexOf(b.type) || a.seq - b.seq;
+  const rows = $collections.get();
+  // Unsigned, a flow in no collection (-1) comes after every flow in one.
+  const place = (claim: Claim) => rows.findIndex((row) => row.flowId === claim.slug) >>> 0;
+  return b.priority - a.priority || place(a) - place(b) || MODAL_TYPE_ORDER.indexOf(a.type) - MODAL_TYPE_ORDER.indexOf(b.type) || a.seq - b.seq;
 }
 
 const numeric = (priority: unknown) => (typeof priority === 'number' && Number.isFinite(priority) ? priority : 0);
