@@ -1,6 +1,6 @@
 // Shared setup of the element suites in Chromium: a real service, a page site on another port, and what the service recorded.
 import type { Page } from 'playwright-core';
-import type { FlowData, FlowState, FlowType } from '../../src/api/wire.js';
+import type { FlowData, FlowState, FlowType, StartWhen } from '../../src/api/wire.js';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import { PUBLIC_KEY } from '../support/service.js';
 
@@ -9,6 +9,7 @@ export interface FlowFile {
   type: FlowType;
   data: FlowData;
   targetingLogic?: string;
+  startWhen?: StartWhen;
 }
 
 /** A flow file for the service's folder; JSON is valid YAML. */

@@ -91,6 +91,11 @@ beforeAll(async () => {
         ],
       },
     },
+    // Start rules: each flow opens only when its startWhen holds (see the describe block at the end).
+    { slug: 'start-page', type: 'BANNER', targetingLogic: suite('start-page'), startWhen: { page: ['/start/*', '!/start/settings'] }, data: { steps: [{ id: 'b', title: 'Reports banner' }] } },
+    { slug: 'start-element', type: 'ANNOUNCEMENT', targetingLogic: suite('start-element'), startWhen: { element: '#late-panel' }, data: { steps: [{ id: 'a', title: 'The panel is here' }] } },
+    { slug: 'start-click', type: 'TOUR', targetingLogic: suite('start-click'), startWhen: { click: '#take-tour' }, data: { steps: [{ id: 'one', title: 'Tour by click', selector: '#take-tour' }] } },
+    { slug: 'start-delay', type: 'BANNER', targetingLogic: suite('start-delay'), startWhen: { page: '/delay/*', delay: '1500ms' }, data: { steps: [{ id: 'd', title: 'Delayed banner' }] } },
   ]);
 });
 
@@ -568,6 +573,99 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await page.mouse.click(save.x + 10, save.y + 5);
     expect(await clicks()).toEqual(['save']);
     await expect.poll(() => recorded(env, userId, 'advance')).toEqual(expect.arrayContaining(['COMPLETED_STEP:click', 'COMPLETED_STEP:appears']));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('start rules (startWhen) in Chromium', () => {
+  /** The text an element of ours shows in its shadow root ('' while it draws nothing). */
+  const shown = (page: Page, host: string) => page.evaluate((h) => document.querySelector(h)?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim() ?? '', host);
+  const serviceRequests = (page: Page) => {
+    const seen: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(env.service.url)) seen.push(new URL(request.url()).pathname);
+    });
+    return seen;
+  };
+
+  it('page: opens on matching paths, closes on an excluded or other path with its state unchanged, and opens again, across pushState and back, with no request', async () => {
+    const userId = newUserId('start-page');
+    const { page, errors } = await openPage(env, '/start/home', '<onboarding-banner flow="start-page"></onboarding-banner>', { userId, init: { refreshOnRouteChange: false } });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-page' }), userId);
+    await expect.poll(() => shown(page, 'onboarding-banner')).toContain('Reports banner');
+    const requests = serviceRequests(page);
+    await page.evaluate(() => history.pushState({}, '', '/start/settings'));
+    await expect.poll(() => shown(page, 'onboarding-banner')).toBe('');
+    expect(await page.evaluate(() => window.Onboarding.getFlow('start-page')?.isVisible)).toBe(false);
+    await page.evaluate(() => history.pushState({}, '', '/start/reports'));
+    await expect.poll(() => shown(page, 'onboarding-banner')).toContain('Reports banner');
+    await page.goBack();
+    await expect.poll(() => shown(page, 'onboarding-banner')).toBe('');
+    await page.evaluate(() => history.pushState({}, '', '/elsewhere'));
+    await page.waitForTimeout(200);
+    expect(await shown(page, 'onboarding-banner')).toBe('');
+    await page.goBack();
+    await page.goForward();
+    await page.evaluate(() => history.replaceState({}, '', '/start/again'));
+    await expect.poll(() => shown(page, 'onboarding-banner')).toContain('Reports banner');
+    // Closing on another page is not a dismissal: nothing was written, and the service still shows it.
+    expect(requests).toEqual([]);
+    expect((await serverState(env, userId, 'start-page'))?.$state).toMatchObject({ visible: true, skipped: false, completed: false });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('element: opens once a matching element is on the page and visible, with the watcher loaded beside the script; until then it is not seen', async () => {
+    const userId = newUserId('start-element');
+    const { page, errors } = await openPage(env, '/element.html', '<p>Nothing yet</p>', { userId });
+    const files: string[] = [];
+    page.on('request', (request) => files.push(new URL(request.url()).pathname));
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-element' }), userId);
+    await page.waitForTimeout(600);
+    expect(await shown(page, 'onboarding-announcement')).toBe('');
+    // Hidden, it does not count.
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div id="late-panel" hidden style="width: 200px; height: 50px">Panel</div>'));
+    await page.waitForTimeout(400);
+    expect(await shown(page, 'onboarding-announcement')).toBe('');
+    expect((await serverState(env, userId, 'start-element'))?.$state).toMatchObject({ started: false, skipped: false });
+    await page.evaluate(() => document.getElementById('late-panel')!.removeAttribute('hidden'));
+    await expect.poll(() => shown(page, 'onboarding-announcement')).toContain('The panel is here');
+    expect(files).toContain('/onboarding-watch.js');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('click: opens and starts the flow on a click of a matching element, and starts a dismissed one over', async () => {
+    const userId = newUserId('start-click');
+    const { page, errors } = await openPage(env, '/click.html', '<div style="height: 100px"></div><button id="take-tour" style="margin-left: 200px"><span>Take the tour</span></button>', { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-click' }), userId);
+    await page.waitForTimeout(600);
+    expect(await title(page)).toBeNull();
+    expect(await recorded(env, userId, 'start-click')).toEqual([]);
+    // A click on the button's content counts as a click on the button.
+    await page.click('#take-tour span');
+    await expect.poll(() => title(page)).toBe('Tour by click');
+    await expect.poll(() => recorded(env, userId, 'start-click')).toContain('STARTED_FLOW:one');
+    await clickPart(page, 'close-button');
+    await expect.poll(() => recorded(env, userId, 'start-click')).toContain('SKIPPED_FLOW:one');
+    await expect.poll(() => title(page)).toBeNull();
+    await page.click('#take-tour');
+    await expect.poll(() => title(page)).toBe('Tour by click');
+    await expect.poll(async () => (await recorded(env, userId, 'start-click')).slice(2)).toEqual(['NOT_STARTED_FLOW:one', 'STARTED_FLOW:one']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('delay: opens once the other rules held that long', async () => {
+    const userId = newUserId('start-delay');
+    const { page, errors } = await openPage(env, '/delay/home', '<onboarding-banner flow="start-delay"></onboarding-banner>', { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-delay' }), userId);
+    const start = Date.now();
+    await page.waitForTimeout(700);
+    expect(await shown(page, 'onboarding-banner')).toBe('');
+    await expect.poll(() => shown(page, 'onboarding-banner'), { timeout: 5000 }).toContain('Delayed banner');
+    expect(Date.now() - start).toBeGreaterThanOrEqual(1400);
     expect(errors).toEqual([]);
     await page.close();
   });
