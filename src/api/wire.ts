@@ -745,6 +745,32 @@ export interface CollectionDefinition {
   allowedComponents?: string[];
 }
 
+/** One flow of a collection, in `GET /v1/collections`. */
+export interface CollectionFlow {
+  slug: string;
+  /** The flow's name, type and status; null when its file was removed while collections.yaml still names it. */
+  name: string | null;
+  type: FlowType | null;
+  status: FlowStatus | null;
+}
+
+/** One collection of collections.yaml, as the service holds it. */
+export interface CollectionReport {
+  id: string;
+  type: CollectionType;
+  /** As written (`48h`), or `0` for none. */
+  coolOff: string;
+  coolOffSeconds: number;
+  allowedComponents: string[];
+  /** Priority order: first shown first. */
+  flows: CollectionFlow[];
+}
+
+/** `GET /v1/collections` (private key): the collections in force, in the order of collections.yaml. */
+export interface CollectionsResponse {
+  collections: CollectionReport[];
+}
+
 // ---- Analytics (private key only; see docs/analytics.md) ----
 
 /**
