@@ -105,9 +105,8 @@ function factsOf(row: FactsRow): Facts {
     startedAt: time(row.started_at)!,
     completedAt: time(row.completed_at),
     skippedAt: time(row.skipped_at),
-    // Rows cached before reshowings were facts have none.
     reshownAt: time(row.reshown_at),
-    reshows: row.reshows ?? 0,
+    reshows: row.reshows,
     reshowCompletedAt: time(row.reshow_completed_at),
     reshowSkippedAt: time(row.reshow_skipped_at),
     steps: new Map((row.steps ?? []).map(([id, reached, completed, skipped]) => [id, { reachedAt: time(reached)!, completedAt: time(completed), skippedAt: time(skipped) }])),

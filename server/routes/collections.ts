@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { CollectionsResponse } from '../../src/api/wire.js';
 import type { AppDeps } from './deps.js';
 
+/** No query field: another one is refused (400), as everywhere. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 export function registerCollectionRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.get('/v1/collections', { schema: { querystring: { type: 'object', additionalProperties: false, properties: {} } } }, async (): Promise<CollectionsResponse> => {
+  app.get('/v1/collections', { schema: { querystring: noQuery } }, async (): Promise<CollectionsResponse> => {
     const version = deps.catalog.current();
     return {
       collections: version.collections.map((collection) => ({

@@ -866,8 +866,8 @@ export interface SurveyComment {
 
 /**
  * A flow's reshowings (`reshow` in its file), among the users who started it in the window (the cohort of `flow`). The
- * service learns of a comeback from the user's first change in the flow after it came back (a step, a completion, a
- * dismissal); a read that shows it writes nothing, so a user who saw it come back and did nothing is not counted.
+ * service learns of a comeback from the user's first change in the flow after it came back (a start, a step, a
+ * completion, a dismissal); a read that shows it writes nothing, so a user who saw it come back and did nothing is not counted.
  */
 export interface FlowReshowCounts {
   /** Users who acted on the flow after it came back. */

@@ -97,7 +97,7 @@ export class ObFlowView extends LitElement {
       </table></div>
       <p class="note">
         A dismissed flow with reshow shows again after a while. A comeback is counted when the user next acts in the flow
-        (a step, a completion or a dismissal); one who only saw it is not.
+        (a start, a step, a completion or a dismissal); one who only saw it is not.
       </p>
     </section>`;
   }
