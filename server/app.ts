@@ -20,6 +20,7 @@ import { registerBenchRoutes } from './routes/bench.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerScriptRoutes } from './routes/script.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
+import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import type { AppDeps } from './routes/deps.js';
 
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
   registerBatchRoutes(app, deps);
   registerHealthRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
+  registerCollectionRoutes(app, deps);
   if (deps.dashboard !== undefined) registerDashboardRoutes(app, deps.dashboard);
   registerScriptRoutes(app, deps.script);
   if (deps.benchRoutes) registerBenchRoutes(app, deps);

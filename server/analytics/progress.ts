@@ -1,6 +1,6 @@
-// Analytics kept at write time: each user's first start, completion and skip of a flow and its steps (the facts),
-// counts by flow, UTC day of first start, version and step (the rollups), and answers counted by UTC day, step and
-// value, so a report reads a few rows a day.
+// Analytics kept at write time: each user's first start, completion and skip of a flow and its steps, and of its
+// reshowings (the facts), counts by flow, UTC day of first start, version and step (the rollups), and answers counted
+// by UTC day, step and value, so a report reads a few rows a day.
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
 
@@ -15,6 +15,8 @@ export interface ProgressUpdate {
   skipped: boolean;
   /** Steps reached (acted on, or now the current step), with what was done to them. */
   steps: Array<{ id: string; completed?: boolean; skipped?: boolean }>;
+  /** The comebacks (reshow) the flow's row counts after the transition: above 0, this run of the flow came back. */
+  reshows: number;
 }
 
 interface StepFacts {
@@ -28,6 +30,13 @@ interface Facts {
   startedAt: number;
   completedAt: number | null;
   skippedAt: number | null;
+  /** The first action in the flow after it came back. */
+  reshownAt: number | null;
+  /** The most comebacks acted on in one run of the flow. */
+  reshows: number;
+  /** The first completion and the first dismissal after a comeback. */
+  reshowCompletedAt: number | null;
+  reshowSkippedAt: number | null;
   steps: Map<string, StepFacts>;
 }
 
@@ -42,7 +51,16 @@ interface DailyDelta {
   skipped: number;
   reached: number;
   dropped: number;
+  /** Flow rows only: users who acted on the flow after it came back, their comebacks, and of them who completed or dismissed it after. */
+  reshown: number;
+  comebacks: number;
+  reshowCompleted: number;
+  reshowSkipped: number;
 }
+
+/** The counts of a rollup row, which a change adds to. */
+const DAILY_COUNTS = ['started', 'completed', 'skipped', 'reached', 'dropped', 'reshown', 'comebacks', 'reshowCompleted', 'reshowSkipped'] as const;
+const NO_RESHOWS = { reshown: 0, comebacks: 0, reshowCompleted: 0, reshowSkipped: 0 };
 
 interface DurationDelta {
   slug: string;
@@ -70,7 +88,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const time = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).getTime());
 
 const FACTS_SQL = `
-SELECT f.flow_slug, f.flow_version, f.started_at, f.completed_at, f.skipped_at,
+SELECT f.flow_slug, f.flow_version, f.started_at, f.completed_at, f.skipped_at, f.reshown_at, f.reshows, f.reshow_completed_at, f.reshow_skipped_at,
        (SELECT json_agg(json_build_array(s.step_id, s.reached_at, s.completed_at, s.skipped_at))
           FROM analytics_step_users s WHERE s.user_id = f.user_id AND s.flow_slug = f.flow_slug) AS steps
 FROM analytics_flow_users f WHERE f.user_id = $1`;
@@ -87,6 +105,10 @@ function factsOf(row: FactsRow): Facts {
     startedAt: time(row.started_at)!,
     completedAt: time(row.completed_at),
     skippedAt: time(row.skipped_at),
+    reshownAt: time(row.reshown_at),
+    reshows: row.reshows,
+    reshowCompletedAt: time(row.reshow_completed_at),
+    reshowSkippedAt: time(row.reshow_skipped_at),
     steps: new Map((row.steps ?? []).map(([id, reached, completed, skipped]) => [id, { reachedAt: time(reached)!, completedAt: time(completed), skippedAt: time(skipped) }])),
   };
 }
@@ -96,11 +118,23 @@ function contributions(slug: string, facts: Facts): { daily: DailyDelta[]; durat
   const day = utcDay(facts.startedAt);
   const key = { slug, day, version: facts.version };
   const daily: DailyDelta[] = [
-    { ...key, stepId: '', started: 1, completed: facts.completedAt === null ? 0 : 1, skipped: facts.skippedAt === null ? 0 : 1, reached: 0, dropped: 0 },
+    {
+      ...key,
+      stepId: '',
+      started: 1,
+      completed: facts.completedAt === null ? 0 : 1,
+      skipped: facts.skippedAt === null ? 0 : 1,
+      reached: 0,
+      dropped: 0,
+      reshown: facts.reshownAt === null ? 0 : 1,
+      comebacks: facts.reshows,
+      reshowCompleted: facts.reshowCompletedAt === null ? 0 : 1,
+      reshowSkipped: facts.reshowSkippedAt === null ? 0 : 1,
+    },
   ];
   for (const [stepId, step] of facts.steps) {
     const open = step.completedAt === null && step.skippedAt === null && facts.completedAt === null;
-    daily.push({ ...key, stepId, started: 0, completed: step.completedAt === null ? 0 : 1, skipped: step.skippedAt === null ? 0 : 1, reached: 1, dropped: open ? 1 : 0 });
+    daily.push({ ...key, stepId, started: 0, completed: step.completedAt === null ? 0 : 1, skipped: step.skippedAt === null ? 0 : 1, reached: 1, dropped: open ? 1 : 0, ...NO_RESHOWS });
   }
   const durations =
     facts.completedAt === null ? [] : [{ ...key, bucket: durationBucket(Math.max(0, facts.completedAt - facts.startedAt)), count: 1 }];
@@ -116,8 +150,8 @@ function difference(slug: string, before: Facts | undefined, after: Facts | unde
     const { daily: rows, durations: buckets } = contributions(slug, facts);
     for (const row of rows) {
       const key = `${row.day}\u0000${row.version}\u0000${row.stepId}`;
-      const sum = daily.get(key) ?? { ...row, started: 0, completed: 0, skipped: 0, reached: 0, dropped: 0 };
-      for (const field of ['started', 'completed', 'skipped', 'reached', 'dropped'] as const) sum[field] += sign * row[field];
+      const sum = daily.get(key) ?? { ...row, ...Object.fromEntries(DAILY_COUNTS.map((field) => [field, 0])) };
+      for (const field of DAILY_COUNTS) sum[field] += sign * row[field];
       daily.set(key, sum);
     }
     for (const row of buckets) {
@@ -130,7 +164,7 @@ function difference(slug: string, before: Facts | undefined, after: Facts | unde
   add(after, 1);
   add(before, -1);
   return {
-    daily: [...daily.values()].filter((d) => d.started || d.completed || d.skipped || d.reached || d.dropped),
+    daily: [...daily.values()].filter((d) => DAILY_COUNTS.some((field) => d[field] !== 0)),
     durations: [...durations.values()].filter((d) => d.count !== 0),
   };
 }
@@ -141,7 +175,7 @@ function applyUpdate(before: Facts | undefined, update: ProgressUpdate, version:
   if (!before && !update.started) return undefined;
   const facts: Facts = before
     ? { ...before, steps: new Map([...before.steps].map(([id, step]) => [id, { ...step }])) }
-    : { version, startedAt: at, completedAt: null, skippedAt: null, steps: new Map() };
+    : { version, startedAt: at, completedAt: null, skippedAt: null, reshownAt: null, reshows: 0, reshowCompletedAt: null, reshowSkippedAt: null, steps: new Map() };
   for (const step of update.steps) {
     const known = facts.steps.get(step.id) ?? { reachedAt: at, completedAt: null, skippedAt: null };
     if (step.completed) known.completedAt ??= at;
@@ -150,6 +184,13 @@ function applyUpdate(before: Facts | undefined, update: ProgressUpdate, version:
   }
   if (update.completed) facts.completedAt ??= at;
   if (update.skipped) facts.skippedAt ??= at;
+  // The row's count, not the facts, says whether this run came back: a restart sets it to 0 again.
+  if (update.reshows > 0) {
+    facts.reshownAt ??= at;
+    facts.reshows = Math.max(facts.reshows, update.reshows);
+    if (update.completed) facts.reshowCompletedAt ??= at;
+    if (update.skipped) facts.reshowSkippedAt ??= at;
+  }
   return facts;
 }
 
@@ -168,15 +209,20 @@ function rollupWrites(changes: { daily: DailyDelta[]; durations: DurationDelta[]
   const daily = [...changes.daily].sort((a, b) => (a.slug + a.day + a.version + a.stepId < b.slug + b.day + b.version + b.stepId ? -1 : 1));
   if (daily.length > 0) {
     writes.push(
-      `INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped)
+      `INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped,
+                                    reshown, comebacks, reshow_completed, reshow_skipped)
        SELECT * FROM unnest(${$(daily.map((d) => d.slug))}::text[], ${$(daily.map((d) => d.day))}::date[], ${$(daily.map((d) => d.version))}::int[],
          ${$(daily.map((d) => d.stepId))}::text[], ${$(daily.map((d) => d.started))}::int[], ${$(daily.map((d) => d.completed))}::int[],
-         ${$(daily.map((d) => d.skipped))}::int[], ${$(daily.map((d) => d.reached))}::int[], ${$(daily.map((d) => d.dropped))}::int[])
+         ${$(daily.map((d) => d.skipped))}::int[], ${$(daily.map((d) => d.reached))}::int[], ${$(daily.map((d) => d.dropped))}::int[],
+         ${$(daily.map((d) => d.reshown))}::int[], ${$(daily.map((d) => d.comebacks))}::int[], ${$(daily.map((d) => d.reshowCompleted))}::int[],
+         ${$(daily.map((d) => d.reshowSkipped))}::int[])
        ORDER BY 1, 2, 3, 4
        ON CONFLICT (flow_slug, day, flow_version, step_id) DO UPDATE SET
          started = analytics_daily.started + EXCLUDED.started, completed = analytics_daily.completed + EXCLUDED.completed,
          skipped = analytics_daily.skipped + EXCLUDED.skipped, reached = analytics_daily.reached + EXCLUDED.reached,
-         dropped = analytics_daily.dropped + EXCLUDED.dropped`,
+         dropped = analytics_daily.dropped + EXCLUDED.dropped, reshown = analytics_daily.reshown + EXCLUDED.reshown,
+         comebacks = analytics_daily.comebacks + EXCLUDED.comebacks, reshow_completed = analytics_daily.reshow_completed + EXCLUDED.reshow_completed,
+         reshow_skipped = analytics_daily.reshow_skipped + EXCLUDED.reshow_skipped`,
     );
   }
   const durations = changes.durations;
@@ -214,9 +260,12 @@ export function progressWrites(flow: { slug: string; version: number }, update: 
     return !old || old.completedAt !== step.completedAt || old.skippedAt !== step.skippedAt;
   });
   return [
-    `INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
-     VALUES ($1, $2, ${$(after.version)}, ${$(iso(after.startedAt))}, ${$(iso(after.completedAt))}, ${$(iso(after.skippedAt))})
-     ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at`,
+    `INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at, reshown_at, reshows, reshow_completed_at, reshow_skipped_at)
+     VALUES ($1, $2, ${$(after.version)}, ${$(iso(after.startedAt))}, ${$(iso(after.completedAt))}, ${$(iso(after.skippedAt))},
+             ${$(iso(after.reshownAt))}, ${$(after.reshows)}::int, ${$(iso(after.reshowCompletedAt))}, ${$(iso(after.reshowSkippedAt))})
+     ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at,
+       reshown_at = EXCLUDED.reshown_at, reshows = EXCLUDED.reshows, reshow_completed_at = EXCLUDED.reshow_completed_at,
+       reshow_skipped_at = EXCLUDED.reshow_skipped_at`,
     `INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at, skipped_at)
      SELECT $1, $2, s.step_id, s.reached_at, s.completed_at, s.skipped_at
      FROM unnest(${$(steps.map(([id]) => id))}::text[], ${$(steps.map(([, step]) => iso(step.reachedAt)))}::timestamptz[],
@@ -333,12 +382,14 @@ export async function countAnswers(
 export const ROLLUPS_FROM_FACTS_SQL = {
   daily: `
     SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version, '' AS step_id,
-           count(*)::int AS started, count(completed_at)::int AS completed, count(skipped_at)::int AS skipped, 0 AS reached, 0 AS dropped
+           count(*)::int AS started, count(completed_at)::int AS completed, count(skipped_at)::int AS skipped, 0 AS reached, 0 AS dropped,
+           count(reshown_at)::int AS reshown, sum(reshows)::int AS comebacks, count(reshow_completed_at)::int AS reshow_completed,
+           count(reshow_skipped_at)::int AS reshow_skipped
     FROM analytics_flow_users GROUP BY 1, 2, 3
     UNION ALL
     SELECT s.flow_slug, (f.started_at AT TIME ZONE 'UTC')::date, f.flow_version, s.step_id,
            0, count(s.completed_at)::int, count(s.skipped_at)::int, count(*)::int,
-           (count(*) FILTER (WHERE s.completed_at IS NULL AND s.skipped_at IS NULL AND f.completed_at IS NULL))::int
+           (count(*) FILTER (WHERE s.completed_at IS NULL AND s.skipped_at IS NULL AND f.completed_at IS NULL))::int, 0, 0, 0, 0
     FROM analytics_step_users s JOIN analytics_flow_users f ON f.user_id = s.user_id AND f.flow_slug = s.flow_slug
     GROUP BY 1, 2, 3, 4`,
   durations: `

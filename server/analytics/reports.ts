@@ -5,6 +5,7 @@ import type {
   AnswerRow,
   FlowData,
   FlowDay,
+  FlowReshowCounts,
   FlowStatus,
   FlowSummary,
   FlowType,
@@ -139,9 +140,22 @@ async function flowMeta(db: Queryable, catalog: FlowCatalog, slug: string, versi
 export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow): Promise<AnalyticsFlowResponse> {
   const meta = await flowMeta(db, catalog, slug, window.version);
   const params = [slug, window.days[0], window.to.toISOString().slice(0, 10), window.version];
-  const rows = await db.query<{ day: string; step_id: string; started: number; completed: number; skipped: number; reached: number; dropped: number }>(
+  const rows = await db.query<{
+    day: string;
+    step_id: string;
+    started: number;
+    completed: number;
+    skipped: number;
+    reached: number;
+    dropped: number;
+    reshown: number;
+    comebacks: number;
+    reshow_completed: number;
+    reshow_skipped: number;
+  }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(started)::int AS started, sum(completed)::int AS completed,
-            sum(skipped)::int AS skipped, sum(reached)::int AS reached, sum(dropped)::int AS dropped
+            sum(skipped)::int AS skipped, sum(reached)::int AS reached, sum(dropped)::int AS dropped, sum(reshown)::int AS reshown,
+            sum(comebacks)::int AS comebacks, sum(reshow_completed)::int AS reshow_completed, sum(reshow_skipped)::int AS reshow_skipped
      FROM analytics_daily WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
      GROUP BY day, step_id ORDER BY day, step_id`,
     params,
@@ -159,6 +173,7 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     params,
   );
   const totals = { started: 0, completed: 0, skipped: 0 };
+  const reshow = { users: 0, comebacks: 0, completed: 0, skipped: 0 };
   const emptyStep = (stepId: string, title: string | null): StepFunnel => ({ stepId, title, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
   const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, emptyStep(step.id, step.title ?? null)]));
   const days = new Map<string, FlowDay>(window.days.map((date) => [date, { date, started: 0, completed: 0, skipped: 0, steps: [] }]));
@@ -170,6 +185,10 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
       totals.started += row.started;
       totals.completed += row.completed;
       totals.skipped += row.skipped;
+      reshow.users += row.reshown;
+      reshow.comebacks += row.comebacks;
+      reshow.completed += row.reshow_completed;
+      reshow.skipped += row.reshow_skipped;
       if (day) Object.assign(day, { started: row.started, completed: row.completed, skipped: row.skipped });
       continue;
     }
@@ -200,6 +219,11 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     days: [...days.values()],
   };
   if (meta.type === 'SURVEY') report.survey = { steps: await surveyReport(db, meta, window) };
+  // Only the served definition says whether a flow has reshow (the stored versions keep its data alone); a flow
+  // whose reshow was taken away keeps its counts.
+  if (catalog.get(slug)?.definition.reshow || reshow.users > 0) {
+    report.reshow = { ...reshow, completionRate: rate(reshow.completed, reshow.users) } satisfies FlowReshowCounts;
+  }
   return report;
 }
 

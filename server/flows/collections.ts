@@ -13,6 +13,8 @@ export interface Collection {
   type: CollectionType;
   /** Flow slugs, first shown first. */
   flows: string[];
+  /** The cool-off as written (`48h`), or `0` for none. */
+  coolOff: string;
   coolOffMs: number;
   allowedComponents: string[];
 }
@@ -133,6 +135,7 @@ export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): 
       id: typeof id === 'string' ? id : '',
       type: type as CollectionType,
       flows: slugList,
+      coolOff: coolOffMs ? String(coolOff).trim() : '0',
       coolOffMs: coolOffMs ?? 0,
       allowedComponents: Array.isArray(allowedComponents) ? (allowedComponents as string[]) : [],
     });

@@ -288,7 +288,7 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
 
 /**
  * What a change did, as analytics counts it (null for a restart, which counts nothing): whether the flow
- * is started now, its stored completion or skip, the step acted on, and the step the user now sees.
+ * is started now, its stored completion or skip, the step acted on, the step the user now sees, and the comebacks.
  */
 function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, change: FlowChange): ProgressUpdate | null {
   if (change.reset) return null;
@@ -301,8 +301,10 @@ function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, cha
   if (!view.completed && !view.skipped && view.currentStepId && view.currentStepId !== steps[0]?.id) steps.push({ id: view.currentStepId });
   const completed = change.responses.some((r) => r.actionType === 'COMPLETED_FLOW');
   const skipped = change.responses.some((r) => r.actionType === 'SKIPPED_FLOW');
-  // Dismissing a flow that was never marked started still means the user saw it.
-  return { at: write.date, started: snapshot.flows.get(slug)?.started === true || completed || skipped, completed, skipped, steps };
+  const row = snapshot.flows.get(slug);
+  // Dismissing a flow that was never marked started still means the user saw it. A flow that came back is told
+  // apart by its row's count of comebacks, which the first change after the comeback stores.
+  return { at: write.date, started: row?.started === true || completed || skipped, completed, skipped, steps, reshows: row?.reshows ?? 0 };
 }
 
 /** A write whose stepId is known ("" for a flow action that named no step), with its time, page and the service's clock. */

@@ -314,6 +314,16 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE flow_states ADD COLUMN reshows integer NOT NULL DEFAULT 0;
   `,
+  // 13: reshowings in analytics. Each user's first action in a flow after it came back, the most comebacks they acted
+  // on, and their first completion and first dismissal after a comeback (the facts), counted on the flow's rollup row
+  // of their first start (step_id ''), so a report tells a showing from a reshowing. Comebacks are recorded from this
+  // schema on (reshow came with migration 12, in the same release), so there is no history to fold in.
+  `
+  ALTER TABLE analytics_flow_users ADD COLUMN reshown_at timestamptz, ADD COLUMN reshows integer NOT NULL DEFAULT 0,
+    ADD COLUMN reshow_completed_at timestamptz, ADD COLUMN reshow_skipped_at timestamptz;
+  ALTER TABLE analytics_daily ADD COLUMN reshown bigint NOT NULL DEFAULT 0, ADD COLUMN comebacks bigint NOT NULL DEFAULT 0,
+    ADD COLUMN reshow_completed bigint NOT NULL DEFAULT 0, ADD COLUMN reshow_skipped bigint NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

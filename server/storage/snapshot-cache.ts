@@ -14,6 +14,11 @@ export interface FactsRow {
   started_at: Date | string;
   completed_at: Date | string | null;
   skipped_at: Date | string | null;
+  /** The first action after the flow came back (reshow), the most comebacks acted on, and the first completion and dismissal after one. */
+  reshown_at: Date | string | null;
+  reshows: number;
+  reshow_completed_at: Date | string | null;
+  reshow_skipped_at: Date | string | null;
   /** [step_id, reached_at, completed_at, skipped_at] */
   steps: Array<[string, string, string | null, string | null]> | null;
 }

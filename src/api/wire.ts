@@ -768,6 +768,32 @@ export interface CollectionDefinition {
   allowedComponents?: string[];
 }
 
+/** One flow of a collection, in `GET /v1/collections`. */
+export interface CollectionFlow {
+  slug: string;
+  /** The flow's name, type and status; null when its file was removed while collections.yaml still names it. */
+  name: string | null;
+  type: FlowType | null;
+  status: FlowStatus | null;
+}
+
+/** One collection of collections.yaml, as the service holds it. */
+export interface CollectionReport {
+  id: string;
+  type: CollectionType;
+  /** As written (`48h`), or `0` for none. */
+  coolOff: string;
+  coolOffSeconds: number;
+  allowedComponents: string[];
+  /** Priority order: first shown first. */
+  flows: CollectionFlow[];
+}
+
+/** `GET /v1/collections` (private key): the collections in force, in the order of collections.yaml. */
+export interface CollectionsResponse {
+  collections: CollectionReport[];
+}
+
 // ---- Analytics (private key only; see docs/analytics.md) ----
 
 /**
@@ -861,6 +887,24 @@ export interface SurveyComment {
   url: string | null;
 }
 
+/**
+ * A flow's reshowings (`reshow` in its file), among the users who started it in the window (the cohort of `flow`). The
+ * service learns of a comeback from the user's first change in the flow after it came back (a start, a step, a
+ * completion, a dismissal); a read that shows it writes nothing, so a user who saw it come back and did nothing is not counted.
+ */
+export interface FlowReshowCounts {
+  /** Users who acted on the flow after it came back. */
+  users: number;
+  /** Comebacks acted on, in all: each of those users' most comebacks in one run of the flow (at most `reshow.times`). */
+  comebacks: number;
+  /** Of `users`, those who completed it after it came back. */
+  completed: number;
+  /** Of `users`, those who dismissed it again after it came back (one who dismissed it after one comeback and completed it after the next is in both). */
+  skipped: number;
+  /** completed / users, 0 to 1; null when nobody acted on a comeback. */
+  completionRate: number | null;
+}
+
 /** `GET /v1/analytics/flows/{slug}`: the flow's counts, its step funnel, both by day, and for a survey its answers. */
 export interface AnalyticsFlowResponse extends AnalyticsWindow {
   flow: FlowSummary;
@@ -869,6 +913,8 @@ export interface AnalyticsFlowResponse extends AnalyticsWindow {
   days: FlowDay[];
   /** SURVEY flows only. */
   survey?: { steps: SurveyStepReport[] };
+  /** Reshowings: present when the flow being served has `reshow`, or the window counts any; absent otherwise. */
+  reshow?: FlowReshowCounts;
 }
 
 /** One answer: a field of a form step, or a survey step's `value`. */

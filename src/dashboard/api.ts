@@ -1,5 +1,5 @@
-// The dashboard's calls to the analytics API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
-import type { AnalyticsFlowResponse, AnalyticsFlowsResponse, AnalyticsResponsesResponse, Problem } from '../api/wire.js';
+// The dashboard's calls to the analytics and collections API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
+import type { AnalyticsFlowResponse, AnalyticsFlowsResponse, AnalyticsResponsesResponse, CollectionsResponse, Problem } from '../api/wire.js';
 
 const KEY = 'onboarding-dashboard:key';
 
@@ -62,6 +62,7 @@ export const api = {
   check: (key: string) => json<AnalyticsFlowsResponse>(`/v1/analytics/flows?${search({ days: 1 })}`, key),
   flows: (query: ReportQuery) => json<AnalyticsFlowsResponse>(`/v1/analytics/flows?${search(query)}`),
   flow: (slug: string, query: ReportQuery) => json<AnalyticsFlowResponse>(`/v1/analytics/flows/${encodeURIComponent(slug)}?${search(query)}`),
+  collections: () => json<CollectionsResponse>('/v1/collections'),
   answers: (slug: string, query: ReportQuery, cursor?: string) =>
     json<AnalyticsResponsesResponse>(`/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query, { cursor, limit: '25' })}`),
   /** Fetches the CSV with the key in the header and hands it to the browser as a download. */

@@ -138,7 +138,7 @@ export class ObDashboard extends LitElement {
       </header>
       <main @ob-error=${this.onError}>
         ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : ''}
-        ${slug ? html`<ob-flow-view slug=${slug} days=${days} version=${version}></ob-flow-view>` : html`<ob-flows-list days=${days}></ob-flows-list>`}
+        ${slug ? html`<ob-flow-view slug=${slug} days=${days} version=${version}></ob-flow-view>` : html`<ob-flows-list days=${days}></ob-flows-list><ob-collections days=${days}></ob-collections>`}
       </main>`;
   }
 }

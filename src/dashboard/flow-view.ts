@@ -1,7 +1,7 @@
-// <ob-flow-view>: one flow's report: its totals, its trend by day, its step funnel, a survey's answers, and every answer.
+// <ob-flow-view>: one flow's report: its totals, its reshowings, its trend by day, its step funnel, a survey's answers, and every answer.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { AnalyticsFlowResponse, FlowType } from '../api/wire.js';
+import type { AnalyticsFlowResponse, FlowReshowCounts, FlowType } from '../api/wire.js';
 import { api } from './api.js';
 import { bar, chartStyles, trendChart } from './charts.js';
 import { count, day, duration, percent, TYPE_LABELS } from './format.js';
@@ -82,6 +82,26 @@ export class ObFlowView extends LitElement {
     </section>`;
   }
 
+  /** A flow with `reshow`: of the users who started it, those who acted on it after it came back, and what they did then. */
+  private renderReshow(reshow: FlowReshowCounts) {
+    const of = (n: number) => html`<span class="of">${reshow.users > 0 ? percent(n / reshow.users) : ''}</span>`;
+    return html`<section class="card" aria-labelledby="reshow-title">
+      <div class="card-head"><h2 id="reshow-title">Came back</h2><span class="hint">Users who acted on the flow after it came back</span></div>
+      <div class="scroll"><table class="reshow">
+        <tbody>
+          <tr><th scope="row">Acted on a comeback</th><td class="num">${count(reshow.users)}</td></tr>
+          <tr><th scope="row">Comebacks acted on</th><td class="num">${count(reshow.comebacks)}</td></tr>
+          <tr><th scope="row">Completed after it came back</th><td class="num">${count(reshow.completed)} ${of(reshow.completed)}</td></tr>
+          <tr><th scope="row">Dismissed it again</th><td class="num">${count(reshow.skipped)} ${of(reshow.skipped)}</td></tr>
+        </tbody>
+      </table></div>
+      <p class="note">
+        A dismissed flow with reshow shows again after a while. A comeback is counted when the user next acts in the flow
+        (a start, a step, a completion or a dismissal); one who only saw it is not.
+      </p>
+    </section>`;
+  }
+
   private renderTrend(report: AnalyticsFlowResponse) {
     return html`<section class="card" aria-labelledby="trend-title">
       <div class="card-head"><h2 id="trend-title">Trend by day <span class="hint">users by the day they first started</span></h2>
@@ -119,7 +139,7 @@ export class ObFlowView extends LitElement {
         <div class="kpi"><span class="kpi-label">Skipped</span><span class="kpi-value">${count(flow.skipped)}<small> ${flow.started ? percent(flow.skipped / flow.started) : ''}</small></span></div>
         <div class="kpi"><span class="kpi-label">Median time to complete</span><span class="kpi-value">${duration(flow.medianSecondsToComplete)}</span></div>
       </section>
-      <div class="stack">${this.renderTrend(report)}${this.renderFunnel(report)}</div>
+      <div class="stack">${this.renderTrend(report)}${this.renderFunnel(report)}${report.reshow ? this.renderReshow(report.reshow) : ''}</div>
       ${report.survey ? html`<ob-survey-panel .steps=${report.survey.steps}></ob-survey-panel>` : ''}
       <ob-answers slug=${flow.slug} days=${this.days} version=${this.version} ?optional=${flow.type !== 'FORM' && flow.type !== 'SURVEY'}></ob-answers>`;
   }

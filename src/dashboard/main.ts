@@ -1,6 +1,7 @@
 // The dashboard's entry (dist/dashboard/dashboard.js): registers its elements; index.html puts <ob-dashboard> on the page.
 import { ObAnswers } from './answers-table.js';
 import { ObDashboard } from './app.js';
+import { ObCollections } from './collections-list.js';
 import { ObFlowView } from './flow-view.js';
 import { ObFlowsList } from './flows-list.js';
 import { ObSignIn } from './sign-in.js';
@@ -10,6 +11,7 @@ const elements: Array<[string, CustomElementConstructor]> = [
   ['ob-dashboard', ObDashboard],
   ['ob-sign-in', ObSignIn],
   ['ob-flows-list', ObFlowsList],
+  ['ob-collections', ObCollections],
   ['ob-flow-view', ObFlowView],
   ['ob-survey-panel', ObSurveyPanel],
   ['ob-answers', ObAnswers],

@@ -100,7 +100,8 @@ export default css`
     color: var(--db-muted);
     font-size: 0.8125rem;
   }
-  .funnel th[scope='row'] {
+  .funnel th[scope='row'],
+  .reshow th[scope='row'] {
     font-weight: 500;
     text-transform: none;
     letter-spacing: 0;
@@ -109,7 +110,8 @@ export default css`
     white-space: normal;
     border-bottom: 1px solid var(--db-border);
   }
-  .funnel tr:last-child th {
+  .funnel tr:last-child th,
+  .reshow tr:last-child th {
     border-bottom: none;
   }
   .step-index {

@@ -1,4 +1,5 @@
-// The analytics dashboard in real Chromium, on a real service with a month of traffic: sign-in, every view, keyboard use, CSV, axe, CSP, light and dark.
+// The analytics dashboard in real Chromium, on a real service with a month of traffic: sign-in, every view, keyboard use, CSV, axe, CSP, light and dark,
+// the collections, and a flow's reshowings.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -214,5 +215,66 @@ describe('the dashboard', () => {
     expect(background).toBe(scheme === 'dark' ? 'rgb(13, 16, 23)' : 'rgb(245, 246, 250)');
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('lists the collections with their type, cool-off and flows in priority order, each linking to its report', async () => {
+    await service.writeFlow(
+      'collections.yaml',
+      'collections:\n  - { id: home-announcements, type: DEFAULT, coolOff: 48h, flows: [whats-new, nps] }\n  - { id: setup, type: CUSTOM, flows: [profile, getting-started] }\n',
+    );
+    try {
+      const { page, problems } = await open();
+      await signIn(page);
+      const cards = page.locator('ob-collections section.card');
+      await cards.first().waitFor();
+      expect(await cards.locator('h3').allTextContents()).toEqual(['home-announcements', 'setup']);
+      expect((await cards.locator('.badge').allTextContents()).map((t) => t.trim())).toEqual(['Default', 'Custom']);
+      expect((await cards.locator('p.hint').allTextContents()).map((t) => t.trim())).toEqual(['Cool-off 48h between flows', 'No cool-off between flows']);
+      expect(await cards.nth(0).locator('ol li a').allTextContents()).toEqual(["What's new in March", 'Quarterly NPS']);
+      expect(await cards.nth(1).locator('ol li a').allTextContents()).toEqual(['Tell us about you', 'Getting started']);
+      expect(await serious(page)).toEqual([]);
+      await shoot(page, 'collections-light');
+      await cards.nth(1).locator('a', { hasText: 'Getting started' }).click();
+      await expect.poll(() => page.url()).toMatch(/#\/flows\/getting-started\?days=30$/);
+      await page.locator('ob-flow-view table.funnel tbody tr').first().waitFor();
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await service.removeFlow('collections.yaml');
+    }
+  });
+
+  it('shows a flow\'s reshowings when it has reshow, and none for a flow without', async () => {
+    await service.writeFlow('comeback.yaml', 'slug: comeback\nname: Come back\ntype: BANNER\nreshow: { after: 1s, times: 1 }\ndata:\n  steps:\n    - id: hello\n      title: Hello\n');
+    try {
+      const act = async (userId: string, actionType: string) =>
+        expect((await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'comeback', actionType } })).status).toBe(201);
+      for (const user of ['back-a', 'back-b', 'back-c']) await act(user, 'SKIPPED_FLOW');
+      // The flow comes back a second after each dismissal; one user completes it then, one dismisses it again.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await act('back-a', 'COMPLETED_FLOW');
+      await act('back-b', 'SKIPPED_FLOW');
+      const { page, problems } = await open();
+      await signIn(page);
+      await page.evaluate(() => (location.hash = '#/flows/comeback?days=30'));
+      const rows = page.locator('ob-flow-view table.reshow tbody tr');
+      await rows.first().waitFor();
+      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent!.trim(), tr.querySelector('td')!.textContent!.replace(/\s+/g, ' ').trim()]));
+      expect(cells).toEqual([
+        ['Acted on a comeback', '2'],
+        ['Comebacks acted on', '2'],
+        ['Completed after it came back', '1 50%'],
+        ['Dismissed it again', '1 50%'],
+      ]);
+      expect(await serious(page)).toEqual([]);
+      await shoot(page, 'reshow-light');
+      await page.evaluate(() => (location.hash = '#/flows/getting-started?days=30'));
+      await page.locator('ob-flow-view table.funnel tbody tr th', { hasText: 'Connect your data' }).waitFor();
+      expect(await page.locator('ob-flow-view table.reshow').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await service.removeFlow('comeback.yaml');
+    }
   });
 });

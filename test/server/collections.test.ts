@@ -1,13 +1,14 @@
-// Collections over loopback HTTP: one flow at a time, cool-offs on the service's clock, computedOrder in every state answer, and collections.yaml checks.
+// Collections over loopback HTTP: one flow at a time, cool-offs on the service's clock, computedOrder in every state answer,
+// collections.yaml checks, and GET /v1/collections.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { BatchResponse, ComputedCollectionFlow, FlowStatesResponse, UserUpsertResponse } from '../../src/api/wire.js';
+import type { BatchResponse, CollectionsResponse, ComputedCollectionFlow, FlowStatesResponse, UserUpsertResponse } from '../../src/api/wire.js';
 import { checkPaths, formatReport, main } from '../../server/flows/cli.js';
 import { checkCollectionsText } from '../../server/flows/collections.js';
-import { bannerFlowYaml, checklistYaml, startTestService, type TestService } from '../support/service.js';
+import { bannerFlowYaml, checklistYaml, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 
 const HOUR = 3_600_000;
 let clock = Date.now();
@@ -224,5 +225,41 @@ describe('docs/flows.md', () => {
       ['home-announcements', 'DEFAULT', 48 * HOUR, 3],
       ['sidebar-tips', 'CUSTOM', 0, 2],
     ]);
+  });
+});
+
+describe('GET /v1/collections', () => {
+  const banner = (slug: string) => ({ slug, name: 'Welcome', type: 'BANNER', status: 'ACTIVE' });
+
+  it('answers the collections in file order, each with its flows in priority order, to a private key', async () => {
+    const answer = await service.call('GET', '/v1/collections', { key: PRIVATE_KEY });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body as CollectionsResponse).toEqual({
+      collections: [
+        {
+          id: 'home', type: 'DEFAULT', coolOff: '48h', coolOffSeconds: 48 * 3600, allowedComponents: ['Banner', 'Card'],
+          flows: [banner('first'), { slug: 'pro-only', name: 'Set up', type: 'CHECKLIST', status: 'ACTIVE' }, banner('second'), banner('third')],
+        },
+        { id: 'side', type: 'CUSTOM', coolOff: '0', coolOffSeconds: 0, allowedComponents: [], flows: [banner('quick-a'), banner('quick-b')] },
+      ],
+    });
+  });
+
+  it('refuses a missing key, a public key and an unknown query field with a problem', async () => {
+    const none = await service.call('GET', '/v1/collections', { key: null });
+    expect(none.status).toBe(401);
+    const pub = await service.call('GET', '/v1/collections', { key: PUBLIC_KEY });
+    expect(pub.status).toBe(403);
+    expect(pub.headers.get('content-type')).toContain('application/problem+json');
+    const extra = await service.call('GET', '/v1/collections?page=2', { key: PRIVATE_KEY });
+    expect(extra.status).toBe(400);
+    expect(extra.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('keeps a flow whose file was removed in its place, without a name, while the last good collections stay', async () => {
+    await service.removeFlow('third.yaml');
+    const home = ((await service.call('GET', '/v1/collections', { key: PRIVATE_KEY })).body as CollectionsResponse).collections[0]!;
+    expect(home.flows.map((flow) => [flow.slug, flow.name])).toEqual([['first', 'Welcome'], ['pro-only', 'Set up'], ['second', 'Welcome'], ['third', null]]);
+    await service.writeFlow('third.yaml', bannerFlowYaml('third'));
   });
 });
