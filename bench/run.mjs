@@ -8,6 +8,7 @@ import { printMainThread, runMainThread } from './main-thread.mjs';
 import { printRoundTrips, runRoundTrips } from './round-trips.mjs';
 import { printServiceBench, runServiceBench } from './service.mjs';
 import { printSize, runSize } from './size.mjs';
+import { printStartRules, runStartRules } from './start-rules.mjs';
 import { printTargets, runTargets } from './targets.mjs';
 
 const BENCHMARKS = {
@@ -28,6 +29,8 @@ const BENCHMARKS = {
    * that mutates 1,000 times a second.
    */
   targets: { run: () => runTargets(), print: printTargets },
+  /** Issue 25: checking the start rules of 100 flows on a route change costs under 1 ms, and never a request. */
+  'start-rules': { run: () => runStartRules(), print: printStartRules },
   /**
    * Issue 15: 10,000 users and 50 targeted flows, reads, transitions and upserts at 1, 16 and 64 connections against a
    * one-SELECT ceiling route, on the embedded store and on a PostgreSQL server it starts; growth in users and flows; RSS.

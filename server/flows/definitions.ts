@@ -200,7 +200,9 @@ function checkStartWhen(startWhen: unknown, add: Add): void {
   const pages = typeof page === 'string' ? [page] : Array.isArray(page) ? page : [];
   for (const [index, pattern] of pages.entries()) {
     if (typeof pattern !== 'string') continue;
-    const problem = pagePatternProblem(pattern.startsWith('!') ? pattern.slice(1) : pattern);
+    const path = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+    // Quoted as written, with its "!".
+    const problem = pagePatternProblem(path)?.replace(JSON.stringify(path), JSON.stringify(pattern));
     if (problem) add(typeof page === 'string' ? ['startWhen', 'page'] : ['startWhen', 'page', index], problem);
   }
   if (typeof delay === 'string' && parseDuration(delay) === undefined) {
