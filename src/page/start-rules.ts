@@ -33,7 +33,7 @@ export function durationMs(text: string | undefined): number {
  * pattern with `!` does.
  */
 export function onPage(page: StartWhen['page'], path = location.pathname): boolean {
-  const patterns = page === undefined ? [] : [page].flat();
+  const patterns = [page ?? []].flat();
   let included = !patterns.some((pattern) => !pattern.startsWith('!'));
   for (const pattern of patterns) {
     if (pattern.startsWith('!')) {

@@ -348,10 +348,12 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     await page.close();
   });
 
-  it('loads the form chunk when an <onboarding-flow> turns out to show a FORM, and draws it inside', async () => {
+  it('loads the form chunk when an <onboarding-flow> (its own chunk, from the markup) turns out to show a FORM, and draws it inside', async () => {
     const { page, chunks } = await openChunkPage(chunkPage('<onboarding-flow flow="signup"><p id="custom">Only for CUSTOM flows</p></onboarding-flow>'));
+    // Until its chunk is there, the page's content inside it is not drawn either.
+    expect(await page.locator('#custom').isVisible()).toBe(false);
     await expect.poll(() => page.locator('onboarding-flow onboarding-form [part="title"]').textContent(), { timeout: 10_000 }).toBe('About you');
-    expect(paths(chunks)).toEqual(['/onboarding-form.js']);
+    expect(paths(chunks)).toEqual(['/onboarding-flow.js', '/onboarding-form.js']);
     // The slot is for CUSTOM flows: the page's own content stays hidden (while the chunk loads too: see the failing chunk below).
     expect(await page.locator('#custom').isVisible()).toBe(false);
     await page.close();
@@ -383,6 +385,7 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     // The script from a folder where the survey's chunk is missing (404) and the form's is a file that defines nothing.
     env.site.route('/broken/onboarding.js', () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL('../../dist/onboarding.js', import.meta.url)), 'utf8') }));
     env.site.route('/broken/onboarding-form.js', () => ({ type: 'text/javascript', body: '// not the form chunk' }));
+    env.site.route('/broken/onboarding-flow.js', () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL('../../dist/onboarding-flow.js', import.meta.url)), 'utf8') }));
     const { page, chunks, errors } = await openChunkPage(
       chunkPage('<onboarding-form flow="signup"></onboarding-form><onboarding-flow flow="signup"><p>Custom</p></onboarding-flow>', {
         src: '/broken/onboarding.js',
@@ -396,7 +399,7 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     await expect.poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Something new');
     expect(Date.now() - failedAt).toBeLessThan(1500);
     expect((await codes(page)).filter((code) => code.endsWith('-failed')).sort()).toEqual(['form-failed', 'survey-failed']);
-    expect(paths(chunks).sort()).toEqual(['/broken/onboarding-form.js', '/broken/onboarding-survey.js']);
+    expect(paths(chunks).sort()).toEqual(['/broken/onboarding-flow.js', '/broken/onboarding-form.js', '/broken/onboarding-survey.js']);
     // Nothing drawn for the form, in its element or in <onboarding-flow>, and no survey mounted.
     expect(await page.evaluate(() => document.querySelector('onboarding-form')!.shadowRoot)).toBeNull();
     expect(await page.locator('onboarding-flow p').isVisible()).toBe(false);

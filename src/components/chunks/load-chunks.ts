@@ -82,14 +82,19 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
         const src = loadBeside(scriptSrc, nonce, 'onboarding-watch', () => {
           const watch = (globalThis as Record<symbol, unknown>)[WATCH_CHUNK];
           if (typeof watch === 'function') resolve(watch as Parameters<typeof resolve>[0]);
-          else reject(Error(`Could not load ${src}; flows that start when an element appears do not open.`));
+          else reject(Error(`Could not load ${src}.`));
         });
       }),
   );
 
   /** Loads the chunk of `root`, and of each element inside it, that loads on demand. */
   const findPlaced = (root: Element | Document) => {
-    for (const element of [root, ...root.querySelectorAll(ON_DEMAND.join())]) want((element as Element).localName);
+    for (const element of [root, ...root.querySelectorAll(ON_DEMAND.join())] as Element[]) {
+      // The page's content for a CUSTOM flow stays hidden until the element, once loaded, decides to show it: an
+      // empty shadow root draws none of it, and Lit renders into that root when the element upgrades.
+      if (element.localName === 'onboarding-flow' && !customElements.get('onboarding-flow') && !element.shadowRoot) element.attachShadow({ mode: 'open' });
+      want(element.localName);
+    }
   };
   findPlaced(document);
   // Watched until every chunk has been asked for.
