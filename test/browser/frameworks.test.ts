@@ -2,9 +2,10 @@
 // against the real service, drawing <onboarding-checklist> and following the $flows store.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleApp } from '../support/app-bundle.js';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import { PUBLIC_KEY } from '../support/service.js';
 
@@ -50,29 +51,15 @@ const sveltePlugin: Plugin = {
 };
 
 async function bundle(entry: string): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    jsx: 'automatic',
+  const text = await bundleApp(entry, {
     conditions: ['svelte', 'browser'],
-    logLevel: 'silent',
     // The package as an app installs it: its ESM build.
     alias: { 'open-onboarding': resolve('dist/onboarding.mjs') },
-    define: {
-      'process.env.NODE_ENV': '"production"',
-      __VUE_OPTIONS_API__: 'false',
-      __VUE_PROD_DEVTOOLS__: 'false',
-      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
-    },
+    define: { __VUE_OPTIONS_API__: 'false', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
     plugins: [vuePlugin, sveltePlugin],
   });
   // The script runs inside an HTML <script>; keep a closing tag in a string from ending it.
-  return result.outputFiles[0]!.text.replaceAll('</script', '<\\/script');
+  return text.replaceAll('</script', '<\\/script');
 }
 
 let env: BrowserEnv;

@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputedCollectionFlow, FlowState, FlowStatesResponse } from '../../src/api/wire.js';
+import { bundleApp } from '../support/app-bundle.js';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import { FRIGADE_FLOWS } from '../support/frigade-flows.js';
 import { PUBLIC_KEY } from '../support/service.js';
@@ -200,18 +201,7 @@ let reactBundle: Promise<string> | undefined;
 
 /** The page of a React 19 app that uses @frigade/react, bundled once for the file; its config comes from `window.FRIGADE_REACT_CONFIG`. */
 function bundleReactPage(): Promise<string> {
-  reactBundle ??= build({
-    entryPoints: ['test/browser/frigade-react-page.jsx'],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    jsx: 'automatic',
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-  }).then((result) => result.outputFiles[0]!.text);
+  reactBundle ??= bundleApp('test/browser/frigade-react-page.jsx');
   return reactBundle;
 }
 
