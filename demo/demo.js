@@ -150,8 +150,9 @@ export function setupDemo(onboarding, options = {}) {
   // ---- Two routes, / and /reports, drawn by this page: a single-page app's own navigation ----
   const route = () => {
     const reports = location.pathname === '/reports';
-    $('view-dashboard').hidden = reports;
-    $('view-reports').hidden = !reports;
+    // The ESM page has no such views: only the main page draws the two routes.
+    $('view-dashboard')?.toggleAttribute('hidden', reports);
+    $('view-reports')?.toggleAttribute('hidden', !reports);
     for (const link of document.querySelectorAll('a[data-route]')) {
       if (link.getAttribute('href') === location.pathname) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
