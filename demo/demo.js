@@ -1,5 +1,6 @@
 // The demo's own page logic, shared by the script-tag page and the ESM page: the demo bar, the late list,
-// the share button in a shadow root, and starting the tour. `onboarding` is window.Onboarding or the ESM export.
+// the share button in a shadow root, and the two routes. The tour has no code here: its start rule (a click on
+// the Tour button) starts it. `onboarding` is window.Onboarding or the ESM export.
 
 const USERS = {
   ada: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
@@ -8,7 +9,6 @@ const USERS = {
 };
 const VIEW_KEY = 'lumen-demo-view';
 const PROPERTIES_KEY = 'lumen-demo-properties';
-const TOUR = 'product-tour';
 
 const $ = (id) => document.getElementById(id);
 const read = (key) => {
@@ -130,7 +130,6 @@ export function setupDemo(onboarding, options = {}) {
   });
   $('demo-logout').addEventListener('click', async () => {
     await onboarding.reset();
-    $('tour')?.remove();
     showUser();
   });
   $('demo-connected').addEventListener('change', (event) => setProperties({ dataConnected: event.target.checked }));
@@ -150,8 +149,9 @@ export function setupDemo(onboarding, options = {}) {
   // ---- Two routes, / and /reports, drawn by this page: a single-page app's own navigation ----
   const route = () => {
     const reports = location.pathname === '/reports';
-    $('view-dashboard').hidden = reports;
-    $('view-reports').hidden = !reports;
+    // The ESM page has no such views: only the main page draws the two routes.
+    $('view-dashboard')?.toggleAttribute('hidden', reports);
+    $('view-reports')?.toggleAttribute('hidden', !reports);
     for (const link of document.querySelectorAll('a[data-route]')) {
       if (link.getAttribute('href') === location.pathname) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
@@ -167,24 +167,10 @@ export function setupDemo(onboarding, options = {}) {
   window.addEventListener('popstate', route);
   route();
 
-  // ---- The tour starts on demand, and resumes after a reload ----
-  const mountTour = () => {
-    if ($('tour')) return;
-    const tour = document.createElement('onboarding-tour');
-    tour.id = 'tour';
-    tour.setAttribute('flow', TOUR);
-    document.body.append(tour);
-  };
-  const startTour = async () => {
-    const flow = onboarding.getFlow(TOUR);
-    if (flow && (flow.isCompleted || flow.isSkipped)) await flow.restart();
-    mountTour();
-  };
-  $('tour-button')?.addEventListener('click', startTour);
-
-  // Buttons in flows link to #connect, #upgrade and #tour: the page does what they say.
+  // Buttons in flows link to #connect, #upgrade and #tour: the page does what they say. The tour's start rule
+  // takes a click on the #tour link itself, so here it only leaves the address.
   const onHash = () => {
-    const action = { '#connect': () => setProperties({ dataConnected: true }), '#upgrade': () => setProperties({ plan: 'pro' }), '#tour': startTour }[location.hash];
+    const action = { '#connect': () => setProperties({ dataConnected: true }), '#upgrade': () => setProperties({ plan: 'pro' }), '#tour': () => {} }[location.hash];
     if (!action) return;
     history.replaceState(null, '', location.pathname + location.search);
     void action();
@@ -205,10 +191,6 @@ export function setupDemo(onboarding, options = {}) {
   });
   document.querySelectorAll('onboarding-flow').forEach(showNews);
 
-  onboarding.ready.then(() => {
-    showUser();
-    const tour = onboarding.getFlow(TOUR);
-    if (tour?.isStarted && !tour.isCompleted && !tour.isSkipped) mountTour();
-  });
+  onboarding.ready.then(showUser);
   showUser();
 }

@@ -1,4 +1,4 @@
-// The demo, as a newcomer meets it: `npm start`'s site, service and live preview, one visitor through nine journeys in
+// The demo, as a newcomer meets it: `npm start`'s site, service and live preview, one visitor through its journeys in
 // real Chromium. Each journey saves screenshots at 1280×800 and 390×844, light and dark, in test-results/screenshots/.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +70,14 @@ let browser: LaunchedBrowser;
 let page: Page;
 const pageErrors: string[] = [];
 let firstGuest = '';
+/**
+ * The welcome and the NPS survey share a collection (demo/flows/collections.yaml) with a 30-second cool-off: when the
+ * user last closed one, as the test saw it, just before the click and once the service had it. The service's time
+ * of the close lies between the two, so the next flow is surely held before `clicked + COOL_OFF` and shown after
+ * `stored + COOL_OFF`.
+ */
+const COOL_OFF = 30_000;
+const closed = { clicked: 0, stored: 0 };
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -100,6 +108,17 @@ function stepData(flow: FlowState | undefined, stepId: string): unknown {
   const last = responses[responses.length - 1];
   return last ? JSON.parse(last.data) : undefined;
 }
+
+/** Closes the welcome (the first flow of the modal collection) and notes when, for the cool-off it starts. */
+async function closeWelcome(user: string): Promise<void> {
+  closed.clicked = Date.now();
+  await page.locator('onboarding-announcement [part="close-button"]').click();
+  await poll(async () => (await serviceState(user, 'welcome'))?.$state.skipped).toBe(true);
+  closed.stored = Date.now();
+}
+
+/** Waits until the cool-off started by the last closed flow of the collection has surely passed on the service. */
+const coolOffOver = () => page.waitForTimeout(Math.max(0, closed.stored + COOL_OFF + 500 - Date.now()));
 
 const userId = (on: Page = page) => on.evaluate(() => window.Onboarding.userId);
 const settle = async (on: Page = page) => {
@@ -164,9 +183,8 @@ describe('the demo, one visitor through it', () => {
     const title = page.locator('onboarding-announcement [part="title"]');
     await poll(() => title.textContent()).toBe('Welcome to Lumen, there!');
     await snap('1-welcome');
-    await page.locator('onboarding-announcement [part="close-button"]').click();
+    await closeWelcome(firstGuest);
     await poll(() => page.locator('onboarding-announcement dialog').count()).toBe(0);
-    await poll(async () => (await serviceState(firstGuest, 'welcome'))?.$state.skipped).toBe(true);
 
     await page.reload();
     await settle();
@@ -231,15 +249,39 @@ describe('the demo, one visitor through it', () => {
     expect(stepData(stored, 'goal')).toEqual({ question: 'Which features do our best customers use?' });
   });
 
-  it('5. the tour runs over every target, the one in a shadow root and the late one, resumes after a reload, and goes on on /reports', async () => {
+  it('5. the scheduled-reports card opens on /reports only, and closes on the dashboard with its state untouched', async () => {
+    const card = page.locator('onboarding-card [part="base"]');
+    // Its start rule (startWhen.page: /reports) holds it back on the dashboard: not drawn even in the hidden route,
+    // and never seen.
+    expect(await card.count()).toBe(0);
+    expect((await serviceState('ada', 'scheduled-reports'))?.$state.started).toBe(false);
+    await page.click('#nav-reports');
+    await poll(() => card.locator('[part="title"]').textContent()).toBe('New — scheduled reports');
+    await snap('5-reports-card');
+    await page.click('#nav-dashboard');
+    await poll(() => card.count()).toBe(0);
+    // Shown once (a card starts as it is seen), and neither dismissed nor done by leaving the route.
+    await poll(async () => (await serviceState('ada', 'scheduled-reports'))?.$state.started).toBe(true);
+    expect((await serviceState('ada', 'scheduled-reports'))?.$state).toMatchObject({ visible: true, skipped: false, completed: false });
+    await page.click('#nav-reports');
+    await poll(() => card.count()).toBe(1);
+    await page.click('#nav-dashboard');
+    await poll(() => card.count()).toBe(0);
+  });
+
+  it('6. the tour opens on a click of the Tour button, runs over every target, the one in a shadow root and the late one, resumes after a reload, and goes on on /reports', async () => {
+    // Its start rule (startWhen.click) holds it back: nothing is mounted, nothing started, until the click.
+    expect(await page.locator('onboarding-tour').count()).toBe(0);
+    expect((await serviceState('ada', 'product-tour'))?.$state.started).toBe(false);
     await page.click('#tour-button');
     await poll(tourCounter).toBe('Step 1 of 6');
+    await poll(async () => (await serviceState('ada', 'product-tour'))?.$state.started).toBe(true);
     expect(await anchoredTo(page.locator('#nav-reports'))).toBe(true);
     await tourNext('Step 2 of 6');
     expect(await anchoredTo(page.locator('#new-dashboard'))).toBe(true);
     await tourNext('Step 3 of 6');
     expect(await anchoredTo(page.locator('lumen-share button'))).toBe(true);
-    await snap('5-tour-shadow-root');
+    await snap('6-tour-shadow-root');
 
     // Reload mid-tour, with the late list slower still: the tour resumes at step 3, then waits for the list.
     await page.goto(`${demo.site}?reportsDelay=4000`);
@@ -253,7 +295,7 @@ describe('the demo, one visitor through it', () => {
     expect(await page.locator('#recent-reports').count()).toBe(1);
     await page.waitForTimeout(600);
     expect(await anchoredTo(page.locator('#recent-reports'))).toBe(true);
-    await snap('5-tour-late-target');
+    await snap('6-tour-late-target');
     // Its button opens the app's other route, a full page load: the tour resumes there, on the step that lives there.
     await Promise.all([page.waitForURL('**/reports'), page.locator('onboarding-tour [part="primary-button"]').click()]);
     await poll(tourCounter).toBe('Step 5 of 6');
@@ -277,11 +319,16 @@ describe('the demo, one visitor through it', () => {
     await poll(() => checklistStep('Take the one-minute tour').getAttribute('part')).toBe('step step-done');
   });
 
-  it('6. the NPS survey, for signed-in users after the tour, records a score and a comment', async () => {
+  it('7. the NPS survey, for signed-in users after the tour and the welcome\'s cool-off, records a score and a comment', async () => {
     const survey = page.locator('onboarding-survey');
+    // The survey follows the welcome, closed in the first journey, in their collection: once the cool-off has
+    // passed, the next read (a reload) shows it.
+    await coolOffOver();
+    await page.reload();
+    await settle();
     await poll(() => survey.locator('[part="title"]').textContent()).toBe('How likely are you to recommend Lumen to a colleague?');
     await survey.locator('input[value="9"]').check();
-    await snap('6-nps');
+    await snap('7-nps');
     await survey.locator('[part="primary-button"]').click();
     await poll(() => survey.locator('[part="title"]').textContent()).toBe('What is the main reason for your score?');
     await survey.locator('textarea').fill('The setup guide made the first hour easy.');
@@ -293,7 +340,7 @@ describe('the demo, one visitor through it', () => {
     expect(stepData(nps, 'comment')).toEqual({ value: 'The setup guide made the first hour easy.' });
   });
 
-  it('7. logging out shows a fresh guest with none of the state of ada', async () => {
+  it('8. logging out shows a fresh guest with none of the state of ada', async () => {
     await page.click('#demo-logout');
     await poll(() => userId()).toMatch(/^guest_/);
     const guest = await userId();
@@ -304,14 +351,37 @@ describe('the demo, one visitor through it', () => {
     expect(await page.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
     expect(await page.locator('onboarding-form [part="title"]').textContent()).toBe('Personalise your workspace');
     expect(await page.locator('#demo-connected').isChecked()).toBe(false);
-    await snap('7-logged-out');
-    await page.locator('onboarding-announcement [part="close-button"]').click();
+    await snap('8-logged-out');
+    await closeWelcome(guest);
     const fresh = await serviceState(guest, 'setup-guide');
     expect(fresh?.data.steps.some((step) => step.$state.completed)).toBe(false);
     expect(pageErrors).toEqual([]);
   });
 
-  it("8. the dashboard's hints open from their beacons, and the Alerts link has its tooltip on hover", async () => {
+  it("9. the survey does not open within the welcome's cool-off: the guest logs in as grace and closes the tour at once", async () => {
+    await page.selectOption('#demo-user', 'grace');
+    await page.click('#demo-login');
+    await poll(() => userId()).toBe('grace');
+    // A finished tour is what the survey's targeting asks for: grace opens it, from the checklist's link this time (the
+    // tour's click rule names it beside the Tour button), and closes it.
+    const tourStep = checklistStep('Take the one-minute tour');
+    await tourStep.locator('[part="step-header"]').click();
+    await tourStep.locator('[part="primary-button"]', { hasText: 'Start the tour' }).click();
+    await poll(tourCounter).toBe('Step 1 of 6');
+    await page.locator('onboarding-tour [part="close-button"]').click();
+    await poll(async () => (await serviceState('grace', 'product-tour'))?.$state.skipped).toBe(true);
+    // Targeted now, and held by the collection: the service says so, and a fresh read shows no survey.
+    const nps = await serviceState('grace', 'nps');
+    expect(nps).toBeDefined();
+    expect(nps?.$state.visible).toBe(false);
+    await page.evaluate(() => window.Onboarding.refresh());
+    await page.waitForTimeout(500);
+    expect(await page.locator('onboarding-survey [part="base"]').count()).toBe(0);
+    // All of it within the cool-off, so the checks above saw it hold (journey 13 sees it end).
+    expect(Date.now()).toBeLessThan(closed.clicked + COOL_OFF);
+  });
+
+  it("10. the dashboard's hints open from their beacons, and the Alerts link has its tooltip on hover", async () => {
     const beacons = page.locator('onboarding-hint [part="beacon"]');
     await poll(() => beacons.count()).toBe(2);
     // The activation hint's beacon sits on its card's corner; a real click opens its tooltip beside the card.
@@ -339,7 +409,7 @@ describe('the demo, one visitor through it', () => {
     await poll(() => tooltip.count()).toBe(0);
   });
 
-  it('9. the live preview shows the new title of an edited flow file within two seconds', async () => {
+  it('11. the live preview shows the new title of an edited flow file within two seconds', async () => {
     const preview = await browser.context.newPage();
     await preview.setViewportSize({ width: 1280, height: 800 });
     await preview.goto(demo.preview);
@@ -347,7 +417,8 @@ describe('the demo, one visitor through it', () => {
     await poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
     expect(await preview.locator('iframe').count()).toBe(10 * 3);
     // The checklist, form, hint, survey, tooltip and tour come from the script's chunks, which the preview serves beside it.
-    for (const [slug, part] of [['setup-guide', 'onboarding-checklist [part="title"]'], ['team-profile', 'onboarding-form [part="title"]'], ['dashboard-hints', 'onboarding-hint [part="beacon"]'], ['alerts-tip', 'onboarding-tooltip:defined'], ['nps', 'onboarding-survey [part="title"]'], ['product-tour', 'onboarding-tour [part="title"]']]) {
+    // The tour and the card show though their start rules (a click, another page) would hold them back on the demo.
+    for (const [slug, part] of [['scheduled-reports', 'onboarding-card [part="title"]'], ['setup-guide', 'onboarding-checklist [part="title"]'], ['team-profile', 'onboarding-form [part="title"]'], ['dashboard-hints', 'onboarding-hint [part="beacon"]'], ['alerts-tip', 'onboarding-tooltip:defined'], ['nps', 'onboarding-survey [part="title"]'], ['product-tour', 'onboarding-tour [part="title"]']]) {
       const chunkFrame = preview.frameLocator(`iframe[data-slug="${slug}"][data-mode="light"]`);
       await poll(() => chunkFrame.locator(part!).count()).toBeGreaterThan(0);
     }
@@ -357,11 +428,11 @@ describe('the demo, one visitor through it', () => {
     const started = Date.now();
     await poll(() => frame.locator('onboarding-banner [part="title"]').textContent(), 2000).toBe('Pro is 20% off this week');
     expect(Date.now() - started).toBeLessThan(2000);
-    await snap('8-preview', preview);
+    await snap('11-preview', preview);
     await preview.close();
   });
 
-  it('10. a flow file with an unknown key is refused with its file and path, by the CLI and by the service at start', async () => {
+  it('12. a flow file with an unknown key is refused with its file and path, by the CLI and by the service at start', async () => {
     const broken = mkdtempSync(join(tmpdir(), 'onboarding-demo-broken-'));
     try {
       cpSync('demo/flows', broken, { recursive: true });
@@ -372,7 +443,7 @@ describe('the demo, one visitor through it', () => {
       const cli = await promisify(execFile)(process.execPath, ['dist/flows.mjs', 'check', broken]).catch((error: { code: number; stdout: string }) => error);
       expect((cli as { code: number }).code).toBe(1);
       expect(cli.stdout).toMatch(/broken-card\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/);
-      expect(cli.stdout).toMatch(/1 problem in 1 of 11 flow files/);
+      expect(cli.stdout).toMatch(/1 problem in 1 of 12 flow files/);
 
       const second = await startDemo(broken);
       try {
@@ -384,7 +455,7 @@ describe('the demo, one visitor through it', () => {
         await poll(() => error.textContent()).toContain('data.steps[0].image: unknown key');
         // The other flows still load.
         await poll(() => preview.locator('section.flow').count()).toBe(10);
-        await snap('9-refused', preview);
+        await snap('12-refused', preview);
         await preview.close();
       } finally {
         await second.stop();
@@ -392,5 +463,17 @@ describe('the demo, one visitor through it', () => {
     } finally {
       rmSync(broken, { recursive: true, force: true });
     }
+  });
+
+  it("13. once the welcome's cool-off has passed, the survey opens for grace on the next route change", async () => {
+    await coolOffOver();
+    expect((await serviceState('grace', 'nps'))?.$state.visible).toBe(true);
+    await page.click('#nav-reports');
+    const survey = page.locator('onboarding-survey');
+    await poll(() => survey.locator('[part="title"]').textContent()).toBe('How likely are you to recommend Lumen to a colleague?');
+    await survey.locator('[part="close-button"]').click();
+    await poll(() => survey.locator('[part="base"]').count()).toBe(0);
+    await poll(async () => (await serviceState('grace', 'nps'))?.$state.skipped).toBe(true);
+    expect(pageErrors).toEqual([]);
   });
 });

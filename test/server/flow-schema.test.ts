@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs build script without types
 import { SCHEMA_FILE, schemaText } from '../../scripts/flow-schema.mjs';
 import Ajv from 'ajv';
-import { checkFlowText } from '../../server/flows/definitions.js';
+import { checkCollectionsText } from '../../server/flows/collections.js';
+import { COLLECTION_FILES, checkFlowText } from '../../server/flows/definitions.js';
 import { pagePatternProblem, selectorProblem } from '../../server/flows/formats.js';
 
 const run = promisify(execFile);
@@ -75,10 +76,16 @@ describe('schema/flow.schema.json', () => {
     expect(schema.definitions.FormField.required).toEqual(['id', 'type', 'label']);
   });
 
-  it('accepts every flow of the demo', () => {
-    for (const file of readdirSync('demo/flows')) {
-      expect(checkFlowText(readFileSync(join('demo/flows', file), 'utf8')).problems, file).toEqual([]);
+  it('accepts every flow of the demo, and its collections', () => {
+    const slugs = new Set<string>();
+    for (const file of readdirSync('demo/flows').filter((name) => !COLLECTION_FILES.includes(name))) {
+      const { problems, definition } = checkFlowText(readFileSync(join('demo/flows', file), 'utf8'));
+      expect(problems, file).toEqual([]);
+      slugs.add(definition!.slug);
     }
+    const { problems, collections } = checkCollectionsText(readFileSync('demo/flows/collections.yaml', 'utf8'), slugs);
+    expect(problems).toEqual([]);
+    expect(collections.length).toBeGreaterThan(0);
   });
 
   it('refuses unknown keys, missing fields and wrong types with their path, line and what was expected', () => {
