@@ -24,7 +24,7 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864
 
 /** A duration in milliseconds (`500ms`, `3s`, `2m`); 0 for one it cannot read (the service refuses those). */
 export function durationMs(text: string | undefined): number {
-  const match = /^(\d+)(ms|s|m|h|d|w)$/.exec(String(text ?? '').trim());
+  const match = /^(\d+)(ms|s|m|h|d|w)$/.exec(`${text}`.trim());
   return match ? Number(match[1]) * UNIT_MS[match[2]!]! : 0;
 }
 
@@ -33,7 +33,8 @@ export function durationMs(text: string | undefined): number {
  * pattern with `!` does.
  */
 export function onPage(page: StartWhen['page'], path = location.pathname): boolean {
-  const patterns = [page ?? []].flat();
+  // Strings whatever a cached definition holds, so a rule the script cannot read matches nothing instead of throwing.
+  const patterns = [page ?? []].flat().map(String);
   let included = !patterns.some((pattern) => !pattern.startsWith('!'));
   for (const pattern of patterns) {
     if (pattern.startsWith('!')) {
@@ -93,13 +94,12 @@ export function watchStartRules(): () => void {
             stopped = true;
             stopWatching?.();
           });
-          watch().then(
-            (watchTarget) => {
+          watch()
+            .then((watchTarget) => {
               // Called at once when the element is there already: the look after it finds the flow seen.
               if (!stopped) stopWatching = watchTarget(rules.element!, (element) => element && seen.add(slug) && setTimeout(check));
-            },
-            (error: unknown) => reportError('watch-failed', error),
-          );
+            })
+            .catch((error: unknown) => reportError('watch-failed', error));
         }
       }
       if (!(open && here)) stop(slug);

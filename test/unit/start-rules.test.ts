@@ -16,6 +16,9 @@ describe('start rules in the script', () => {
     expect(onPage('!/settings/*', '/settings/profile')).toBe(false);
     expect(onPage(['!/settings/*', '!/billing'], '/billing')).toBe(false);
     expect(onPage([], '/home')).toBe(true);
+    // A rule the script cannot read (a cached definition of another build) matches nothing, and throws nothing.
+    expect(onPage([1, null, { a: 1 }] as never, '/1')).toBe(false);
+    expect(onPage(42 as never, '/42')).toBe(false);
     // Percent-encoded paths are compared decoded.
     expect(onPage('/caf\u00e9/*', '/caf%C3%A9/menu')).toBe(true);
   });
