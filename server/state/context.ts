@@ -142,18 +142,17 @@ const versionText = (version: string | number | null | undefined): string | null
  * defaults fill the `flows` map, so every known flow and step can be named in an expression even
  * before the user has touched it. On the embedded store the analytics facts come too when `progress`
  * (a transition records progress with them; by default, loads outside a transaction, which the cache
- * keeps for the user's next transition).
+ * keeps for the user's next transition). `now` is the read's time by the service's clock: CEL's `now`, and the
+ * end of every window that eventCount counts in.
  */
 export async function loadUserSnapshot(
   db: Queryable,
   userId: string,
   groupId: string | undefined,
   catalog: CatalogVersion,
-  { progress = !db.inTransaction }: { progress?: boolean } = {},
+  { progress = !db.inTransaction, now = new Date() }: { progress?: boolean; now?: Date } = {},
 ): Promise<UserSnapshot> {
   const cache = db.cache;
-  // The end of every window this read counts in, and CEL's `now`.
-  const now = new Date();
   const windows = catalog.eventWindows;
   let user = cache?.user(userId);
   let group = groupId ? cache?.group(groupId) : undefined;
@@ -177,7 +176,7 @@ export async function loadUserSnapshot(
     if (windows && groupId !== undefined) params.push(...windowParams(windows.group, now));
     const [row] = await db.query<SnapshotRow>(sql, params);
     // A guest that was linked reads as the user it became.
-    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress });
+    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress, now });
     user = {
       version: versionText(row!.user_version),
       exists: row!.user_properties !== null,
@@ -185,7 +184,7 @@ export async function loadUserSnapshot(
       createdAt: isoOrNull(row!.user_created_at),
       events: row!.user_events ?? {},
       groups: row!.user_groups ?? [],
-      ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null) } : {}),
+      ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null, now) } : {}),
       // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
       flows: (row!.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [slug, step, started, completed, skipped, isoOrNull(at), reshows]),
       steps: (row!.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
@@ -198,7 +197,7 @@ export async function loadUserSnapshot(
           properties: row!.group_properties ?? {},
           createdAt: isoOrNull(row!.group_created_at),
           events: row!.group_events ?? {},
-          ...(windows ? { windows: windowsFromRows(windows.group, row!.group_window_counts ?? null, row!.group_window_last ?? null) } : {}),
+          ...(windows ? { windows: windowsFromRows(windows.group, row!.group_window_counts ?? null, row!.group_window_last ?? null, now) } : {}),
         }
       : undefined;
     // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction

@@ -13,7 +13,7 @@ export interface ReadOptions {
   content?: FlowContentMode;
   /** Flow versions the client already holds, by slug: their definitions are left out. */
   knownVersions?: Record<string, number>;
-  /** The time of the read, which collection cool-offs and reshows are measured to. @default the current time */
+  /** The time of the read, which collection cool-offs, reshows and CEL (`now`, event windows) are measured to. @default the current time */
   now?: Date;
 }
 
