@@ -6,7 +6,7 @@ import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
 import { contextChanged, emptyEntity, EVENT_WINDOWS, NO_EVENT_WINDOWS, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
-import { eventWindows, windowColumnsSql, windowParams, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
+import { eventWindows, windowColumnsSql, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -86,8 +86,8 @@ interface VersionRow {
 // been linked, and only a read with a group needs the group's rows: the statement has a variant for each. When the
 // catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
 const snapshotSql = ({ progress, guest, group, windows }: SnapshotVariant) => `
-SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', '$1', group ? 3 : 2)},` : ''}${
-  windows && group ? `\n  ${windowColumnsSql('group', '$2', 7)},` : ''
+SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', windows.user, '$1', group ? '$3' : '$2')},` : ''}${
+  windows && group ? `\n  ${windowColumnsSql('group', windows.group, '$2', '$3')},` : ''
 }
   u.properties AS user_properties,
   u.created_at AS user_created_at,
@@ -116,15 +116,21 @@ interface SnapshotVariant {
   progress: boolean;
   guest: boolean;
   group: boolean;
-  windows: boolean;
+  /** The catalog's events over time, when its CEL asks about any; their read time is the parameter after the IDs. */
+  windows: CatalogVersion['eventWindows'];
 }
 
 const SNAPSHOT_SQL = new Map<string, string>();
 /** The statement for a read: with the analytics facts (the embedded store, see below) or not, for a guest or not, with a group or not, with events over time or not. */
 function snapshotStatement(variant: SnapshotVariant): string {
-  const key = `${variant.progress}-${variant.guest}-${variant.group}-${variant.windows}`;
+  const { windows } = variant;
+  const key = `${variant.progress}-${variant.guest}-${variant.group}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}`;
   let sql = SNAPSHOT_SQL.get(key);
-  if (sql === undefined) SNAPSHOT_SQL.set(key, (sql = snapshotSql(variant)));
+  if (sql === undefined) {
+    // A statement per set of windows: forget those of catalogs long replaced.
+    if (SNAPSHOT_SQL.size >= 64) SNAPSHOT_SQL.clear();
+    SNAPSHOT_SQL.set(key, (sql = snapshotSql(variant)));
+  }
   return sql;
 }
 
@@ -170,10 +176,9 @@ export async function loadUserSnapshot(
     const generation = cache?.begin() ?? 0;
     // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
     const withProgress = cache !== undefined && !cache.versioned && progress;
-    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows: windows !== undefined });
+    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows });
     const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
-    if (windows) params.push(...windowParams(windows.user, now));
-    if (windows && groupId !== undefined) params.push(...windowParams(windows.group, now));
+    if (windows) params.push(now.toISOString());
     const [row] = await db.query<SnapshotRow>(sql, params);
     // A guest that was linked reads as the user it became.
     if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress, now });

@@ -8,33 +8,35 @@ const LOG: Record<EventScope, { table: string; key: string }> = {
   group: { table: 'group_events', key: 'group_id' },
 };
 
-/**
- * Two columns of the snapshot statement, `<scope>_window_counts` and `<scope>_window_last`, for the parameters at
- * `first` onwards: the entity's ID ($id), the end of the window (the read's time, by the service's clock), the
- * counted events and their windows in milliseconds, and the events whose last time is asked. A window is
- * (now - window, now]. Each count is a range scan of the (id, event, created_at) index from the window's start,
- * and each last time one step down it (and one up, past now); a read never counts a whole history. With each
- * value comes when it will change by itself: the oldest counted event, which leaves the window, and the first
- * event after now (written by a read that raced this one, or ahead of a clock set back), which enters it.
- */
-export function windowColumnsSql(scope: EventScope, id: string, first: number): string {
-  const { table, key } = LOG[scope];
-  const [now, events, windows, last] = [first, first + 1, first + 2, first + 3].map((n) => `$${n}`);
-  const at = `${now}::timestamptz`;
-  return `(SELECT json_agg(json_build_array(w.event, w.ms, c.n, c.oldest, c.next))
-     FROM unnest(${events}::text[], ${windows}::float8[]) AS w(event, ms)
-     CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE e.created_at <= ${at}) AS n, min(e.created_at) FILTER (WHERE e.created_at <= ${at}) AS oldest,
-         min(e.created_at) FILTER (WHERE e.created_at > ${at}) AS next
-       FROM ${table} e WHERE e.${key} = ${id} AND e.event = w.event AND e.created_at > ${at} - w.ms * interval '1 millisecond') AS c) AS ${scope}_window_counts,
-  (SELECT json_agg(json_build_array(l.event,
-       (SELECT max(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = l.event AND e.created_at <= ${at}),
-       (SELECT min(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = l.event AND e.created_at > ${at})))
-     FROM unnest(${last}::text[]) AS l(event)) AS ${scope}_window_last`;
-}
+/** An event name as an SQL string literal (standard strings: only the quote is special). */
+const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
-/** The parameters windowColumnsSql reads, in its order. */
-export function windowParams(set: EventWindowSet, now: Date): unknown[] {
-  return [now.toISOString(), set.counts.map(([event]) => event), set.counts.map(([, ms]) => ms), set.last];
+/**
+ * Two columns of the snapshot statement, `<scope>_window_counts` and `<scope>_window_last`, for the entity's ID
+ * (`id`, a parameter) and the end of the windows (`now`, a parameter: the read's time, by the service's clock). A
+ * window is (now - window, now]. Each count is a range scan of the (id, event, created_at) index from the window's
+ * start, and each last time one step down it (and one up, past now); a read never counts a whole history. With each
+ * value comes when it will change by itself: the oldest counted event, which leaves the window, and the first event
+ * after now (written by a read that raced this one, or ahead of a clock set back), which enters it.
+ * The set's events and windows are written into the statement, which is one per catalog: with them as array
+ * parameters, the planner could not tell one read's plan from another's and planned the statement again for
+ * every read, which cost more than running it.
+ */
+export function windowColumnsSql(scope: EventScope, set: EventWindowSet, id: string, now: string): string {
+  const { table, key } = LOG[scope];
+  const at = `${now}::timestamptz`;
+  const counts = set.counts.map(
+    ([event, ms]) => `(SELECT json_build_array(${literal(event)}::text, ${ms}::float8, count(*) FILTER (WHERE e.created_at <= ${at}),
+       min(e.created_at) FILTER (WHERE e.created_at <= ${at}), min(e.created_at) FILTER (WHERE e.created_at > ${at}))
+       FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at} - ${ms}::float8 * interval '1 millisecond')`,
+  );
+  const last = set.last.map(
+    (event) => `json_build_array(${literal(event)}::text,
+       (SELECT max(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at <= ${at}),
+       (SELECT min(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at}))`,
+  );
+  const list = (items: string[]) => (items.length ? `json_build_array(${items.join(',\n  ')})` : 'NULL::json');
+  return `${list(counts)} AS ${scope}_window_counts,\n  ${list(last)} AS ${scope}_window_last`;
 }
 
 /** [event, window ms, count, oldest counted, first after now (JSON times or null)] */
