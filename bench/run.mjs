@@ -4,6 +4,7 @@ import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printAnalyticsBench, runAnalyticsBench } from './analytics.mjs';
 import { printAttack, runAttack } from './attack-bloat.mjs';
+import { printCollectionsBench, runCollectionsBench } from './collections.mjs';
 import { printMainThread, runMainThread } from './main-thread.mjs';
 import { printRoundTrips, runRoundTrips } from './round-trips.mjs';
 import { printServiceBench, runServiceBench } from './service.mjs';
@@ -36,6 +37,11 @@ const BENCHMARKS = {
    * one-SELECT ceiling route, on the embedded store and on a PostgreSQL server it starts; growth in users and flows; RSS.
    */
   service: { run: () => runServiceBench(), print: printServiceBench },
+  /**
+   * Issue 25: state reads with 10 collections (cool-offs running for some users) and targeting over time (eventCount
+   * in a window, lastEventAt) within 20 % of today's reads, measured in turn in the same run, on both stores.
+   */
+  collections: { run: () => runCollectionsBench(), print: printCollectionsBench },
   /** Issue 13: on 100,000 users and 50 flows, each analytics endpoint answers in under 500 ms on the embedded store. */
   analytics: { run: () => runAnalyticsBench(), print: printAnalyticsBench },
 };

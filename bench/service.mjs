@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import { cpuMs, cpuTicks, percentile, sampleRss, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
-const TARGETING = [
+export const TARGETING = [
   '', // everyone: the transitions run on these
   "has(user.properties.plan) && user.properties.plan == 'pro'",
   "'exported' in user.events",
@@ -20,12 +20,12 @@ const TARGETING = [
   "!user.isGuest && user.createdAt < now - duration('24h')",
 ];
 
-/** `count` flows, a fifth of them for everyone, the rest targeted by property, event, group or age; five steps each. */
-export function benchFlows(count) {
+/** `count` flows, a fifth of them for everyone, the rest targeted by property, event, group or age (or `targetings`, in turn); five steps each. */
+export function benchFlows(count, targetings = TARGETING) {
   const files = {};
   for (let i = 0; i < count; i++) {
     const slug = `bench-flow-${String(i).padStart(3, '0')}`;
-    const targeting = TARGETING[i % TARGETING.length];
+    const targeting = targetings[i % targetings.length];
     files[`${slug}.yaml`] = `slug: ${slug}
 name: Bench flow ${i}
 type: CHECKLIST
@@ -50,8 +50,11 @@ ${s === 2 ? "      completionCriteria: \"has(user.properties.done) && user.prope
 
 export const everyoneFlows = (count) => Array.from({ length: count }, (_, i) => i).filter((i) => i % TARGETING.length === 0).map((i) => `bench-flow-${String(i).padStart(3, '0')}`);
 
-/** Seeds users, events, groups, memberships, flow and step states and responses with set-based SQL. */
-async function seed(db, users, flowSlugs) {
+/**
+ * Seeds users, events, groups, memberships, flow and step states and responses with set-based SQL; `more(q)` adds
+ * rows of its own before the counts kept beside the event logs are made.
+ */
+async function seed(db, users, flowSlugs, more) {
   const q = (sql, params = []) => db.query(sql, params);
   await q(
     `INSERT INTO users (id, properties, created_at)
@@ -84,16 +87,18 @@ async function seed(db, users, flowSlugs) {
      SELECT 'bench-user-' || n, slug, 'one', 'COMPLETED_STEP', '{"answer":"seeded"}', now() FROM generate_series(0, $1::int - 1) AS n, unnest($2::text[]) AS slug WHERE n % 2 = 0`,
     [users, slugs],
   );
+  await more?.(q);
   // Derived tables that the service keeps beside the logs, when this schema has them.
   const [counts] = await q("SELECT to_regclass('user_event_counts') IS NOT NULL AS present");
   if (counts.present) {
     await q('INSERT INTO user_event_counts (user_id, event, count) SELECT user_id, event, count(*) FROM user_events GROUP BY user_id, event');
+    await q('INSERT INTO group_event_counts (group_id, event, count) SELECT group_id, event, count(*) FROM group_events GROUP BY group_id, event');
   }
   await q('ANALYZE');
 }
 
-/** A data location seeded with `users` users and the given flows: a PGlite directory, or a fresh database on a PostgreSQL server. */
-async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
+/** A data location seeded with `users` users and the given flows (and `more`, see seed): a PGlite directory, or a fresh database on a PostgreSQL server. */
+export async function seededLocation(store, pg, users, flowsDir, flowSlugs, more) {
   const { startService } = await import('../dist/server.mjs');
   let location;
   let dropDatabase = async () => {};
@@ -119,7 +124,7 @@ async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
   }
   // The service itself makes the schema and the flow versions; the rows go in with set-based SQL.
   const service = await startService({ flows: flowsDir, database: location, watchFlows: false, env: { ONBOARDING_PUBLIC_KEYS: 'pk_seed' } });
-  await seed(service.db, users, flowSlugs);
+  await seed(service.db, users, flowSlugs, more);
   await service.close();
   return { location, dropDatabase };
 }
@@ -128,7 +133,7 @@ async function seededLocation(store, pg, users, flowsDir, flowSlugs) {
  * One autocannon run. A shed request (503) is answered in a few ms and its client sends again at once, so the
  * figures that count are those of the requests served (2xx): their rate and latency, apart from the 503s'.
  */
-async function load(url, { connections, duration, amount, request, headers, pid, digits = 1 }) {
+export async function load(url, { connections, duration, amount, request, headers, pid, digits = 1 }) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
   const served = [];
   const shed = [];
@@ -171,7 +176,7 @@ async function load(url, { connections, duration, amount, request, headers, pid,
   };
 }
 
-function scenarios(users, flowSlugs) {
+export function scenarios(users, flowSlugs) {
   const user = () => `bench-user-${Math.floor(Math.random() * users)}`;
   const group = () => (Math.random() < 0.3 ? `&groupId=bench-group-${Math.floor(Math.random() * 100)}` : '');
   const everyone = everyoneFlows(flowSlugs.length);
@@ -202,7 +207,7 @@ function scenarios(users, flowSlugs) {
 }
 
 // The benchmark comes from one address and writes to random users: the limits it measures are throughput, not rates.
-const LIMIT_ARGS = ['--rate-limit', '100000000', '--private-rate-limit', '100000000', '--user-write-limit', '100000000'];
+export const LIMIT_ARGS = ['--rate-limit', '100000000', '--private-rate-limit', '100000000', '--user-write-limit', '100000000'];
 
 /** The state reads, run again on PostgreSQL with every request counted in the rate limits there (`--rate-limit-exact`). */
 const READS = ['GET flowStates', 'POST flowStates (read)'];

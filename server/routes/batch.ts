@@ -116,7 +116,7 @@ function handlers(deps: AppDeps, write: BatchWrite): { work: (tx: Queryable) => 
     const { userHash: _hash, ...body } = write.body;
     return {
       work: async (tx) => {
-        await upsertGroup(tx, body, deps.limits);
+        await upsertGroup(tx, body, deps.limits, nowOf(deps));
         const response: GroupUpsertResponse = {};
         return { status: 201, body: response };
       },

@@ -21,7 +21,7 @@ export interface AppDeps {
   script?: ScriptBuild;
   /** The dashboard at /dashboard: absent when it is off, null when it is on but not built. @default off */
   dashboard?: DashboardBuild | null;
-  /** The service's clock: the time of writes that carry none, and what collection cool-offs are measured to. @default the system clock */
+  /** The service's clock: the time of writes that carry none (tracked events among them), and what collection cool-offs, reshows and CEL's event windows are measured to. @default the system clock */
   now?: () => Date;
 }
 

@@ -1,7 +1,7 @@
 // POST /v1/public/groups: upsert a group and, with userId, add that user to it; answers 201 {}. Also the older POST /v1/public/userGroups.
 import type { FastifyInstance } from 'fastify';
 import type { GroupUpsertRequest, GroupUpsertResponse, UserGroupRequest } from '../../src/api/wire.js';
-import type { AppDeps } from './deps.js';
+import { nowOf, type AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { userInBody } from '../http/identity.js';
 import { eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
@@ -10,7 +10,7 @@ import { upsertGroup } from '../state/groups.js';
 export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
   const upsert = (request: Parameters<typeof runIdempotent>[1], reply: Parameters<typeof runIdempotent>[2], body: GroupUpsertRequest) =>
     runIdempotent(deps.db, request, reply, body.userId ?? null, async (tx) => {
-      await upsertGroup(tx, body, deps.limits);
+      await upsertGroup(tx, body, deps.limits, nowOf(deps));
       const response: GroupUpsertResponse = {};
       return { status: 201, body: response };
     });

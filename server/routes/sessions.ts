@@ -59,7 +59,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
             deps.limits,
           );
           if (body.groupId !== undefined) {
-            await upsertGroup(tx, { groupId: body.groupId, userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits);
+            await upsertGroup(tx, { groupId: body.groupId, userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits, now);
           }
           if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, deps.catalog, userId, now, body.groupId);
           const states = await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { content, now: nowOf(deps) });

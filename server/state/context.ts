@@ -6,7 +6,7 @@ import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
 import { contextChanged, emptyEntity, EVENT_WINDOWS, NO_EVENT_WINDOWS, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
-import { eventWindows, windowColumnsSql, windowParams, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
+import { eventWindows, windowColumnsSql, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -86,8 +86,8 @@ interface VersionRow {
 // been linked, and only a read with a group needs the group's rows: the statement has a variant for each. When the
 // catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
 const snapshotSql = ({ progress, guest, group, windows }: SnapshotVariant) => `
-SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', '$1', group ? 3 : 2)},` : ''}${
-  windows && group ? `\n  ${windowColumnsSql('group', '$2', 7)},` : ''
+SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', windows.user, '$1', group ? '$3' : '$2')},` : ''}${
+  windows && group ? `\n  ${windowColumnsSql('group', windows.group, '$2', '$3')},` : ''
 }
   u.properties AS user_properties,
   u.created_at AS user_created_at,
@@ -116,15 +116,21 @@ interface SnapshotVariant {
   progress: boolean;
   guest: boolean;
   group: boolean;
-  windows: boolean;
+  /** The catalog's events over time, when its CEL asks about any; their read time is the parameter after the IDs. */
+  windows: CatalogVersion['eventWindows'];
 }
 
 const SNAPSHOT_SQL = new Map<string, string>();
 /** The statement for a read: with the analytics facts (the embedded store, see below) or not, for a guest or not, with a group or not, with events over time or not. */
 function snapshotStatement(variant: SnapshotVariant): string {
-  const key = `${variant.progress}-${variant.guest}-${variant.group}-${variant.windows}`;
+  const { windows } = variant;
+  const key = `${variant.progress}-${variant.guest}-${variant.group}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}`;
   let sql = SNAPSHOT_SQL.get(key);
-  if (sql === undefined) SNAPSHOT_SQL.set(key, (sql = snapshotSql(variant)));
+  if (sql === undefined) {
+    // A statement per set of windows: forget those of catalogs long replaced.
+    if (SNAPSHOT_SQL.size >= 64) SNAPSHOT_SQL.clear();
+    SNAPSHOT_SQL.set(key, (sql = snapshotSql(variant)));
+  }
   return sql;
 }
 
@@ -142,18 +148,17 @@ const versionText = (version: string | number | null | undefined): string | null
  * defaults fill the `flows` map, so every known flow and step can be named in an expression even
  * before the user has touched it. On the embedded store the analytics facts come too when `progress`
  * (a transition records progress with them; by default, loads outside a transaction, which the cache
- * keeps for the user's next transition).
+ * keeps for the user's next transition). `now` is the read's time by the service's clock: CEL's `now`, and the
+ * end of every window that eventCount counts in.
  */
 export async function loadUserSnapshot(
   db: Queryable,
   userId: string,
   groupId: string | undefined,
   catalog: CatalogVersion,
-  { progress = !db.inTransaction }: { progress?: boolean } = {},
+  { progress = !db.inTransaction, now = new Date() }: { progress?: boolean; now?: Date } = {},
 ): Promise<UserSnapshot> {
   const cache = db.cache;
-  // The end of every window this read counts in, and CEL's `now`.
-  const now = new Date();
   const windows = catalog.eventWindows;
   let user = cache?.user(userId);
   let group = groupId ? cache?.group(groupId) : undefined;
@@ -171,13 +176,12 @@ export async function loadUserSnapshot(
     const generation = cache?.begin() ?? 0;
     // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
     const withProgress = cache !== undefined && !cache.versioned && progress;
-    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows: windows !== undefined });
+    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows });
     const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
-    if (windows) params.push(...windowParams(windows.user, now));
-    if (windows && groupId !== undefined) params.push(...windowParams(windows.group, now));
+    if (windows) params.push(now.toISOString());
     const [row] = await db.query<SnapshotRow>(sql, params);
     // A guest that was linked reads as the user it became.
-    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress });
+    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress, now });
     user = {
       version: versionText(row!.user_version),
       exists: row!.user_properties !== null,
@@ -185,7 +189,7 @@ export async function loadUserSnapshot(
       createdAt: isoOrNull(row!.user_created_at),
       events: row!.user_events ?? {},
       groups: row!.user_groups ?? [],
-      ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null) } : {}),
+      ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null, now) } : {}),
       // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
       flows: (row!.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [slug, step, started, completed, skipped, isoOrNull(at), reshows]),
       steps: (row!.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
@@ -198,7 +202,7 @@ export async function loadUserSnapshot(
           properties: row!.group_properties ?? {},
           createdAt: isoOrNull(row!.group_created_at),
           events: row!.group_events ?? {},
-          ...(windows ? { windows: windowsFromRows(windows.group, row!.group_window_counts ?? null, row!.group_window_last ?? null) } : {}),
+          ...(windows ? { windows: windowsFromRows(windows.group, row!.group_window_counts ?? null, row!.group_window_last ?? null, now) } : {}),
         }
       : undefined;
     // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction

@@ -13,7 +13,7 @@ export interface ReadOptions {
   content?: FlowContentMode;
   /** Flow versions the client already holds, by slug: their definitions are left out. */
   knownVersions?: Record<string, number>;
-  /** The time of the read, which collection cool-offs and reshows are measured to. @default the current time */
+  /** The time of the read, which collection cool-offs, reshows and CEL (`now`, event windows) are measured to. @default the current time */
   now?: Date;
 }
 
@@ -71,7 +71,7 @@ function withContent(flow: CatalogFlow, state: FlowState): FlowState {
 export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): Buffer[] {
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
-  const { computedOrder, held } = collectionsOf(source, snapshot, options);
+  const { computedOrderJson, held } = collectionsOf(source, snapshot, options);
   for (const flow of source.flows) {
     if (!isEligible(flow, snapshot)) {
       ineligible.push(flow.flow.slug);
@@ -79,11 +79,16 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
     }
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
     if (parts.length > 1) parts.push(COMMA);
-    // A held-back flow depends on the clock, so its bytes are never kept with the untouched ones.
-    if (held.has(flow.flow.slug)) parts.push(Buffer.from(renderFlowState(flow, heldBack(deriveFlowState(flow, snapshot, options.now)), !known)));
-    else parts.push(untouched(flow, snapshot) ? renderUntouched(flow, snapshot, !known) : Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot, options.now), !known)));
+    // Whether a collection holds a flow back depends on the clock and the user's other flows, but an untouched
+    // flow held back reads the same for every such user: it is kept as its own kind of untouched answer.
+    const isHeld = held.has(flow.flow.slug);
+    if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, snapshot, !known, isHeld));
+    else {
+      const state = deriveFlowState(flow, snapshot, options.now);
+      parts.push(Buffer.from(renderFlowState(flow, isHeld ? heldBack(state) : state, !known)));
+    }
   }
-  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":${JSON.stringify(computedOrder)}}}`));
+  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":${computedOrderJson}}}`));
   return parts;
 }
 
@@ -91,7 +96,7 @@ const ELIGIBLE_OPEN = Buffer.from('{"eligibleFlows":[');
 const COMMA = Buffer.from(',');
 
 /** Kinds of answer kept per flow for untouched users; a flow with more condition outcomes than this renders the rest each time. */
-const UNTOUCHED_KINDS = 16;
+const UNTOUCHED_KINDS = 32;
 
 function untouched(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
   const slug = flow.flow.slug;
@@ -102,17 +107,18 @@ function untouched(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
  * A flow the user has stored nothing in: its state follows from its conditions alone, so the bytes are
  * made once per outcome of those conditions and reused for every such user until the flow changes.
  */
-function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boolean): Buffer {
-  // One bit for content, one per condition the flow has: whether it holds for this user.
-  let key = content ? 1 : 0;
-  let bit = 2;
+function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boolean, held: boolean): Buffer {
+  // One bit for content, one for a collection holding the flow back, one per condition the flow has: whether it holds for this user.
+  let key = (content ? 1 : 0) + (held ? 2 : 0);
+  let bit = 4;
   for (const condition of flow.conditions) {
     if (condition(snapshot.cel)) key += bit;
     bit *= 2;
   }
   const cached = flow.json.untouched.get(key);
   if (cached) return cached;
-  const bytes = Buffer.from(renderFlowState(flow, deriveFlowState(flow, snapshot), content));
+  const state = deriveFlowState(flow, snapshot);
+  const bytes = Buffer.from(renderFlowState(flow, held ? heldBack(state) : state, content));
   // Past 2^52 the keys would no longer be exact: such a flow is rendered every time.
   if (flow.json.untouched.size < UNTOUCHED_KINDS && bit <= 2 ** 52) flow.json.untouched.set(key, bytes);
   return bytes;

@@ -8,56 +8,71 @@ const LOG: Record<EventScope, { table: string; key: string }> = {
   group: { table: 'group_events', key: 'group_id' },
 };
 
+/** An event name as an SQL string literal (standard strings: only the quote is special). */
+const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
 /**
- * Two columns of the snapshot statement, `<scope>_window_counts` and `<scope>_window_last`, for the parameters at
- * `first` onwards: the entity's ID ($id), the end of the window (now, as the service's clock has it), the counted
- * events and their windows in milliseconds, and the events whose last time is asked. Each count is a range scan of
- * the (id, event, created_at) index over the window alone, and each last time one step down it; a read never counts
- * a whole history. With each count comes the oldest counted event, which is when the count will change by itself.
+ * Two columns of the snapshot statement, `<scope>_window_counts` and `<scope>_window_last`, for the entity's ID
+ * (`id`, a parameter) and the end of the windows (`now`, a parameter: the read's time, by the service's clock). A
+ * window is (now - window, now]. Each count is a range scan of the (id, event, created_at) index from the window's
+ * start, and each last time one step down it (and one up, past now); a read never counts a whole history. With each
+ * value comes when it will change by itself: the oldest counted event, which leaves the window, and the first event
+ * after now (written by a read that raced this one, or ahead of a clock set back), which enters it.
+ * The set's events and windows are written into the statement, which is one per catalog: with them as array
+ * parameters, the planner could not tell one read's plan from another's and planned the statement again for
+ * every read, which cost more than running it.
  */
-export function windowColumnsSql(scope: EventScope, id: string, first: number): string {
+export function windowColumnsSql(scope: EventScope, set: EventWindowSet, id: string, now: string): string {
   const { table, key } = LOG[scope];
-  const [now, events, windows, last] = [first, first + 1, first + 2, first + 3].map((n) => `$${n}`);
-  return `(SELECT json_agg(json_build_array(w.event, w.ms, c.n, c.oldest))
-     FROM unnest(${events}::text[], ${windows}::float8[]) AS w(event, ms)
-     CROSS JOIN LATERAL (SELECT count(*) AS n, min(e.created_at) AS oldest FROM ${table} e
-       WHERE e.${key} = ${id} AND e.event = w.event AND e.created_at > ${now}::timestamptz - w.ms * interval '1 millisecond') AS c) AS ${scope}_window_counts,
-  (SELECT json_agg(json_build_array(l.event, (SELECT max(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = l.event)))
-     FROM unnest(${last}::text[]) AS l(event)) AS ${scope}_window_last`;
+  const at = `${now}::timestamptz`;
+  const counts = set.counts.map(
+    ([event, ms]) => `(SELECT json_build_array(${literal(event)}::text, ${ms}::float8, count(*) FILTER (WHERE e.created_at <= ${at}),
+       min(e.created_at) FILTER (WHERE e.created_at <= ${at}), min(e.created_at) FILTER (WHERE e.created_at > ${at}))
+       FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at} - ${ms}::float8 * interval '1 millisecond')`,
+  );
+  const last = set.last.map(
+    (event) => `json_build_array(${literal(event)}::text,
+       (SELECT max(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at <= ${at}),
+       (SELECT min(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at}))`,
+  );
+  const list = (items: string[]) => (items.length ? `json_build_array(${items.join(',\n  ')})` : 'NULL::json');
+  return `${list(counts)} AS ${scope}_window_counts,\n  ${list(last)} AS ${scope}_window_last`;
 }
 
-/** The parameters windowColumnsSql reads, in its order. */
-export function windowParams(set: EventWindowSet, now: Date): unknown[] {
-  return [now.toISOString(), set.counts.map(([event]) => event), set.counts.map(([, ms]) => ms), set.last];
-}
+/** [event, window ms, count, oldest counted, first after now (JSON times or null)] */
+export type WindowCountRow = [string, number, number | string, string | null, string | null];
+/** [event, last time up to now, first after now (JSON times or null)] */
+export type WindowLastRow = [string, string | null, string | null];
 
-/** [event, window ms, count, oldest counted (JSON time or null)] */
-export type WindowCountRow = [string, number, number | string, string | null];
-/** [event, last time (JSON time or null)] */
-export type WindowLastRow = [string, string | null];
-
-/** The loaded columns as a cache keeps them. */
-export function windowsFromRows(set: EventWindowSet, counts: WindowCountRow[] | null, last: WindowLastRow[] | null): CachedWindows {
+/** The loaded columns, measured at `now`, as a cache keeps them. */
+export function windowsFromRows(set: EventWindowSet, counts: WindowCountRow[] | null, last: WindowLastRow[] | null, now: Date): CachedWindows {
   let expiresAt: number | null = null;
+  const changesAt = (ms: number) => {
+    if (expiresAt === null || ms < expiresAt) expiresAt = ms;
+  };
   const countEntries: Array<[string, number]> = [];
-  for (const [event, ms, n, oldest] of counts ?? []) {
+  for (const [event, ms, n, oldest, next] of counts ?? []) {
     countEntries.push([countKey(event, Number(ms)), Number(n)]);
     // The oldest counted event leaves this window at its time plus the window; the count holds until then.
-    if (oldest !== null) {
-      const leaves = new Date(oldest).getTime() + Number(ms);
-      if (expiresAt === null || leaves < expiresAt) expiresAt = leaves;
-    }
+    if (oldest !== null) changesAt(new Date(oldest).getTime() + Number(ms));
+    if (next !== null) changesAt(new Date(next).getTime());
   }
-  const lastEntries = (last ?? []).filter((row): row is [string, string] => row[1] !== null).map(([event, at]) => [event, new Date(at).toISOString()] as [string, string]);
-  return { key: set.key, counts: countEntries, last: lastEntries, expiresAt };
+  const lastEntries: Array<[string, string]> = [];
+  for (const [event, at, next] of last ?? []) {
+    if (at !== null) lastEntries.push([event, new Date(at).toISOString()]);
+    if (next !== null) changesAt(new Date(next).getTime());
+  }
+  return { key: set.key, counts: countEntries, last: lastEntries, loadedAt: now.getTime(), expiresAt };
 }
 
 /**
  * Whether kept values still answer for `set` at `now`. A new event drops the entity's entry (and moves its state
- * version on PostgreSQL), so the only other change is an event leaving a window; at that time, the values expire.
+ * version on PostgreSQL), so the only other change is the read's time moving: an event leaving a window or one
+ * stamped later than the load entering it, when the values expire, or a clock set back before the load.
  */
 export function windowsHold(windows: CachedWindows | undefined, set: EventWindowSet, now: Date): boolean {
-  return windows !== undefined && windows.key === set.key && (windows.expiresAt === null || now.getTime() < windows.expiresAt);
+  const at = now.getTime();
+  return windows !== undefined && windows.key === set.key && at >= windows.loadedAt && (windows.expiresAt === null || at < windows.expiresAt);
 }
 
 export function eventWindows(windows: CachedWindows): EventWindows {

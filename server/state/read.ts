@@ -14,8 +14,9 @@ export async function readFlowStates(
   options: ReadOptions = {},
 ): Promise<FlowStatesResponse> {
   const version = catalog.current();
-  const snapshot = await loadUserSnapshot(db, userId, groupId, version);
-  return deriveFlowStates(version, snapshot, options);
+  const now = options.now ?? new Date();
+  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now });
+  return deriveFlowStates(version, snapshot, { ...options, now });
 }
 
 /** The same read, as the JSON text a route sends. */
@@ -27,6 +28,7 @@ export async function readFlowStatesJson(
   options: ReadOptions = {},
 ): Promise<RawJson> {
   const version = catalog.current();
-  const snapshot = await loadUserSnapshot(db, userId, groupId, version);
-  return new RawJson(renderFlowStateParts(version, snapshot, options));
+  const now = options.now ?? new Date();
+  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now });
+  return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now }));
 }

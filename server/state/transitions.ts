@@ -259,7 +259,7 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
   }
   const userId = await lockUser(tx, body.userId);
   // With the analytics facts the transition updates (on the embedded store; PostgreSQL reads them under the lock).
-  const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version, { progress: true });
+  const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version, { progress: true, now });
   if (!isEligible(flow, snapshot)) {
     throw conflict(
       flow.flow.status === 'ACTIVE'

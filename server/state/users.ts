@@ -43,7 +43,7 @@ export async function upsertUser(
   } else if (guestLinked) {
     await checkStoredProperties(tx, 'user', userId, limits);
   }
-  await appendEvents(tx, 'user', userId, body.events);
+  await appendEvents(tx, 'user', userId, body.events, now);
   await countMissingTargets(tx, userId, missingTargets(catalog, body.events), now);
   if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, userId, now);
   return { userId, guestLinked };
@@ -82,20 +82,21 @@ export function refuseOversized(kind: 'user' | 'group', id: string, row: StoredS
 }
 
 /**
- * Appends tracking events to a user or a group, in their order, and adds them to the counts kept
- * beside the log (targeting reads counts, so a read never counts the log). Earlier events never change.
+ * Appends tracking events to a user or a group, in their order, at `at` (the service's clock, which event
+ * windows are measured to), and adds them to the counts kept beside the log (targeting reads counts, so a read
+ * never counts the log). Earlier events never change.
  */
-export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: string, events: TrackingEvent[] | undefined): Promise<void> {
+export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: string, events: TrackingEvent[] | undefined, at: Date): Promise<void> {
   if (!events?.length) return;
   if (kind === 'user') tx.touchUser?.(id);
   else tx.touchGroup?.(id);
   const [log, counts, key] = kind === 'user' ? ['user_events', 'user_event_counts', 'user_id'] : ['group_events', 'group_event_counts', 'group_id'];
   await tx.query(
     `WITH batch AS (SELECT e.event, e.properties, e.n FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(event, properties, n)),
-          logged AS (INSERT INTO ${log} (${key}, event, properties) SELECT $1, event, properties FROM batch ORDER BY n)
+          logged AS (INSERT INTO ${log} (${key}, event, properties, created_at) SELECT $1, event, properties, $4::timestamptz FROM batch ORDER BY n)
      INSERT INTO ${counts} (${key}, event, count) SELECT $1, event, count(*) FROM batch GROUP BY event
      ON CONFLICT (${key}, event) DO UPDATE SET count = ${counts}.count + EXCLUDED.count`,
-    [id, events.map((e) => e.event), events.map((e) => JSON.stringify(e.properties ?? {}))],
+    [id, events.map((e) => e.event), events.map((e) => JSON.stringify(e.properties ?? {})), at.toISOString()],
   );
 }
 
@@ -159,7 +160,7 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
  */
 export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, userId: string, now: Date, groupId?: string): Promise<void> {
   const version = catalog.current();
-  const snapshot = await loadUserSnapshot(tx, userId, groupId, version);
+  const snapshot = await loadUserSnapshot(tx, userId, groupId, version, { now });
   tx.touchUser?.(userId);
   const at = now.toISOString();
   for (const flow of version.flows) {
@@ -167,7 +168,7 @@ export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, u
     const hasCriteria = flow.completion !== null || flow.steps.some((step) => step.completion !== null);
     if (!hasCriteria || snapshot.flows.get(slug)?.completed || !isEligible(flow, snapshot)) continue;
     const stored = snapshot.steps.get(slug);
-    const view = deriveFlowState(flow, snapshot);
+    const view = deriveFlowState(flow, snapshot, now);
     const responses: Parameters<typeof appendResponses>[3] = [];
     for (const [index, step] of flow.steps.entries()) {
       const id = step.definition.id;

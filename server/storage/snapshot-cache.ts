@@ -34,7 +34,9 @@ export interface CachedWindows {
   counts: Array<[string, number]>;
   /** [event, ISO time of its latest], for the events it has */
   last: Array<[string, string]>;
-  /** Epoch milliseconds at which the first counted event leaves its window; null when nothing is counted. */
+  /** Epoch milliseconds of the read time the values were measured at: a clock set back before it loads them again. */
+  loadedAt: number;
+  /** Epoch milliseconds at which a value first changes (an event leaves a window or enters one); null for never. */
   expiresAt: number | null;
 }
 

@@ -1,9 +1,12 @@
-// Events over time in CEL over loopback HTTP: eventCount in a window, lastEventAt, on user and group, through the read cache, and their checks at load.
+// Events over time in CEL over loopback HTTP: eventCount in a window, lastEventAt, on user and group, through the read cache, on the service's clock, and their checks at load.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eligibleSlugs, startTestService, targetedCards, type TestService } from '../support/service.js';
 
 let service: TestService;
+/** The service's clock: the wall clock unless a test sets it. */
+let clock: number | undefined;
+const HOUR = 3_600_000;
 
 /** One CARD flow per expression, so eligibility shows whether the expression held. */
 const EXPRESSIONS: Record<string, string> = {
@@ -20,7 +23,7 @@ const EXPRESSIONS: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  service = await startTestService(targetedCards(EXPRESSIONS));
+  service = await startTestService(targetedCards(EXPRESSIONS), { now: () => new Date(clock ?? Date.now()) });
 });
 afterAll(() => service?.close());
 
@@ -93,6 +96,47 @@ describe('user.lastEventAt', () => {
     const later = await eligible(userId);
     expect(later).toEqual(expect.arrayContaining(['idle-30-days', 'exported-this-year']));
     expect(later).not.toContain('exported-today');
+  });
+});
+
+describe('the read time', () => {
+  afterEach(() => {
+    clock = undefined;
+  });
+
+  it('measures windows to the service\'s clock, which also stamps the tracked events', async () => {
+    const userId = `win-${randomUUID()}`;
+    const start = Date.now() - 1_000 * HOUR;
+    clock = start;
+    await track(userId, 'exported', 'exported', 'exported');
+    let flows = await eligible(userId);
+    expect(flows).toEqual(expect.arrayContaining(['third-export-this-week', 'exported-today']));
+    expect(flows).not.toContain('one-export-this-hour');
+    // 100 hours on: still this week, no longer today; the kept counts hold, and are read again once one changes.
+    clock = start + 100 * HOUR;
+    flows = await eligible(userId);
+    expect(flows).toContain('third-export-this-week');
+    expect(flows).not.toContain('exported-today');
+    clock = start + 168 * HOUR + 1;
+    flows = await eligible(userId);
+    expect(flows).not.toContain('third-export-this-week');
+    expect(flows).toEqual(expect.arrayContaining(['exports-ever', 'exported-this-year']));
+  });
+
+  it('counts no event stamped after the read time, even when the clock is set back past a kept count', async () => {
+    const userId = `win-${randomUUID()}`;
+    const start = Date.now();
+    clock = start;
+    await track(userId, 'exported', 'exported', 'exported');
+    expect(await eligible(userId)).toEqual(expect.arrayContaining(['third-export-this-week', 'exported-today']));
+    clock = start - 48 * HOUR;
+    const before = await eligible(userId);
+    expect(before).toContain('never-exported');
+    expect(before).not.toContain('third-export-this-week');
+    expect(before).not.toContain('exported-today');
+    // A clock moving on to the events counts them again.
+    clock = start;
+    expect(await eligible(userId)).toContain('third-export-this-week');
   });
 });
 

@@ -1,0 +1,212 @@
+// Issue 25: the service's state reads with 10 collections and CEL's events over time, against today's reads in the same run, on both stores.
+// Usage: node bench/collections.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64]
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
+import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
+import { cpuTicks, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+
+/** How far a read with collections and windows may fall behind today's read: within 20 % of its reads a second. */
+const BUDGET = 0.8;
+const USERS = 10_000;
+const FLOWS = 50;
+const COLLECTIONS = 10;
+const READS = ['GET flowStates', 'POST flowStates (read)'];
+
+/**
+ * The service bench's kinds of targeting, in the same turn, with the event, group and age kinds counting events over
+ * time instead, each holding for about as many users as the kind it replaces (on the events `history` seeds): 22 %
+ * of users where 25 % have an `exported` event, 51 % of groups where half are gold, and everyone who signed in within
+ * 30 days (everyone, the service bench seeds a sign-in now) where 97 % are older than a day. So an answer holds about
+ * as many flows as today's, and what differs is the work of collections and windows.
+ */
+export const WINDOW_TARGETING = [
+  '',
+  "has(user.properties.plan) && user.properties.plan == 'pro'",
+  "user.eventCount('exported', duration('168h')) >= 12",
+  "group.eventCount('renewed', duration('720h')) >= 11",
+  "!user.isGuest && now - user.lastEventAt('signed-in') < duration('720h') && user.eventCount('signed-in', duration('24h')) >= 1",
+];
+
+const COOL_OFFS = ['48h', '0', '12h', '2d', '1w', '30m', '48h', '24h', '3d', '0'];
+
+/** 10 collections of 5 flows each, in flow order, so each holds one flow of every kind of targeting, the everyone flow first. */
+export function collectionsYaml(slugs) {
+  const perCollection = slugs.length / COLLECTIONS;
+  const entries = Array.from({ length: COLLECTIONS }, (_, c) => {
+    const flows = slugs.slice(c * perCollection, (c + 1) * perCollection);
+    return `  - id: bench-collection-${c}
+    type: ${c % 2 ? 'CUSTOM' : 'DEFAULT'}
+    coolOff: ${COOL_OFFS[c]}
+    allowedComponents: [Card, Banner]
+    flows: [${flows.join(', ')}]`;
+  });
+  return `collections:\n${entries.join('\n')}\n`;
+}
+
+/**
+ * Events over time and users partway through the collections, added to the service bench's rows. Each user has
+ * up to 39 `exported` events, one every 6 to 25 hours back from now, and up to 24 `signed-in` ones, twelve hours
+ * apart, the latest 0 to 49 days ago; each group up to 29 `renewed` events, one every 24 to 71 hours. A quarter of
+ * the (user, collection) pairs have completed or dismissed the collection's first flow 0 to 95 hours ago, so its
+ * cool-off is running for some and over for others.
+ */
+export async function history(q) {
+  await q(
+    `INSERT INTO user_events (user_id, event, created_at)
+     SELECT 'bench-user-' || n, 'exported', now() - (i * (6 + n % 20)) * interval '1 hour'
+     FROM generate_series(0, $1::int - 1) AS n, generate_series(1, 39) AS i WHERE i <= n % 40`,
+    [USERS],
+  );
+  await q(
+    `INSERT INTO user_events (user_id, event, created_at)
+     SELECT 'bench-user-' || n, 'signed-in', now() - ((n % 50) * 24 + (i - 1) * 12) * interval '1 hour'
+     FROM generate_series(0, $1::int - 1) AS n, generate_series(1, 24) AS i WHERE i <= n % 25`,
+    [USERS],
+  );
+  await q(
+    `INSERT INTO group_events (group_id, event, created_at)
+     SELECT 'bench-group-' || g, 'renewed', now() - (i * (24 + g % 48)) * interval '1 hour'
+     FROM generate_series(0, 99) AS g, generate_series(1, 29) AS i WHERE i <= g % 30`,
+  );
+  const perCollection = FLOWS / COLLECTIONS;
+  await q(
+    `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, completed, skipped, last_action_at)
+     SELECT 'bench-user-' || n, 'bench-flow-' || lpad((c * $2::int)::text, 3, '0'), 'five', true, n % 2 = 0, n % 2 = 1, now() - ((n + c) % 96) * interval '1 hour'
+     FROM generate_series(0, $1::int - 1) AS n, generate_series(0, $3::int - 1) AS c WHERE (n + c) % 4 = 0
+     ON CONFLICT (user_id, flow_slug) DO UPDATE
+       SET current_step_id = excluded.current_step_id, completed = excluded.completed, skipped = excluded.skipped, last_action_at = excluded.last_action_at`,
+    [USERS, perCollection, COLLECTIONS],
+  );
+}
+
+/** What the reads with collections carry, over `sample` users: eligible flows, flows held back, and collections showing none. */
+async function answerShape(service, sample = 200) {
+  const headers = { authorization: `Bearer ${service.publicKey}` };
+  let eligible = 0;
+  let held = 0;
+  let collectionsShowingNone = 0;
+  for (let i = 0; i < sample; i++) {
+    const userId = `bench-user-${Math.floor((i * USERS) / sample)}`;
+    const answer = await (await fetch(`${service.url}/v1/public/flowStates?userId=${userId}&groupId=bench-group-${i % 100}&content=none`, { headers })).json();
+    eligible += answer.eligibleFlows.length;
+    held += answer.eligibleFlows.filter((flow) => !flow.$state.visible && !flow.$state.completed && !flow.$state.skipped).length;
+    const showing = new Set(answer.collections.computedOrder.filter((entry) => entry.visible).map((entry) => entry.collectionId));
+    collectionsShowingNone += COLLECTIONS - showing.size;
+  }
+  const mean = (n) => Number((n / sample).toFixed(1));
+  return { sample, eligibleFlows: mean(eligible), heldBack: mean(held), collectionsShowingNone: mean(collectionsShowingNone) };
+}
+
+/** One store: today's read and the read with collections and windows, each on its own seeded data, loaded in turn at each concurrency. */
+async function benchStore(store, { pg, duration, connections }) {
+  const todayFiles = benchFlows(FLOWS);
+  const slugs = Object.keys(todayFiles).map((file) => file.replace(/\.yaml$/, ''));
+  const today = tempFlows(todayFiles);
+  const windowed = tempFlows({ ...benchFlows(FLOWS, WINDOW_TARGETING), 'collections.yaml': collectionsYaml(slugs) });
+  const todayData = await seededLocation(store, pg, USERS, today.dir, slugs);
+  const windowedData = await seededLocation(store, pg, USERS, windowed.dir, slugs, history);
+  const start = (flows, data, args = []) => startServiceProcess({ flows: flows.dir, database: data.location, args: [...LIMIT_ARGS, ...args], env: { ONBOARDING_BENCH_ROUTES: '1' } });
+  let services = [await start(today, todayData), await start(windowed, windowedData)];
+  const ticks = cpuTicks();
+  const loadBefore = loadavg()[0];
+  try {
+    const headers = { authorization: `Bearer ${services[0].publicKey}`, 'content-type': 'application/json' };
+    // Every user read once first, as in the service bench: the read caches hold the active users.
+    for (const { url } of services) {
+      let next = 0;
+      await load(url, { connections: 8, amount: USERS, request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % USERS}` }), headers });
+    }
+    const shape = await answerShape(services[1]);
+    const all = scenarios(USERS, slugs);
+    const rows = { today: {}, windowed: {} };
+    let turn = 0;
+    for (const name of ['ceiling', ...READS]) {
+      rows.today[name] = [];
+      rows.windowed[name] = [];
+      for (const c of connections) {
+        // In turn at each concurrency, the first one alternating, so a change in the machine's speed falls on both alike.
+        const order = turn++ % 2 ? [1, 0] : [0, 1];
+        for (const i of order) {
+          rows[i ? 'windowed' : 'today'][name].push(await load(services[i].url, { connections: c, duration, request: all[name], headers, pid: services[i].pid }));
+        }
+      }
+    }
+    // Without the read caches every read loads its rows, the windows' counts among them, from the database.
+    await Promise.all(services.map((service) => service.stop()));
+    const uncached = 'GET flowStates, no read cache';
+    rows.today[uncached] = [];
+    rows.windowed[uncached] = [];
+    for (const [key, flows, data] of [['today', today, todayData], ['windowed', windowed, windowedData]]) {
+      const service = await start(flows, data, ['--cache-users', '0']);
+      services = [service];
+      rows[key][uncached].push(await load(service.url, { connections: 16, duration, request: all['GET flowStates'], headers, pid: service.pid }));
+      await service.stop();
+    }
+    return { store, users: USERS, flows: FLOWS, collections: COLLECTIONS, shape, rows, comparison: compare(rows), stolenPercent: stolenShare(ticks), loadAverage: [loadBefore, loadavg()[0]].map((n) => Number(n.toFixed(1))) };
+  } finally {
+    await Promise.all(services.map((service) => service.stop()));
+    await todayData.dropDatabase();
+    await windowedData.dropDatabase();
+    today.remove();
+    windowed.remove();
+  }
+}
+
+/** Each read's served reads a second with collections and windows as a share of today's, and whether it is within the budget. */
+function compare(rows) {
+  return Object.keys(rows.today)
+    .filter((name) => name !== 'ceiling')
+    .flatMap((name) =>
+      rows.today[name].map((today, i) => {
+        const windowed = rows.windowed[name][i];
+        const share = windowed.okPerSecond / Math.max(today.okPerSecond, 1);
+        return { name, connections: today.connections, today: today.okPerSecond, windowed: windowed.okPerSecond, percent: Math.round(100 * share), met: share >= BUDGET };
+      }),
+    );
+}
+
+export async function runCollectionsBench({ duration = 5, stores = ['embedded', 'postgres'], connections = [1, 16, 64] } = {}) {
+  const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
+  try {
+    const result = { duration, connections, budgetPercent: 100 * BUDGET, stores: {} };
+    for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections });
+    return result;
+  } finally {
+    pg?.stop();
+  }
+}
+
+export function printCollectionsBench(result) {
+  for (const [store, bench] of Object.entries(result.stores)) {
+    const name = store === 'embedded' ? 'the embedded store (PGlite, data directory)' : 'PostgreSQL (Debian package, durable settings)';
+    console.log(`\nState reads on ${name}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.duration} s per run`);
+    const { shape } = bench;
+    console.log(`  With collections, per read (${shape.sample} users): ${shape.eligibleFlows} eligible flows, ${shape.heldBack} held back by a collection, ${shape.collectionsShowingNone} collections showing none`);
+    const ceiling = bench.rows.today.ceiling.map((row) => row.okPerSecond).join(' / ');
+    console.log(`  ceiling (one indexed SELECT), ${result.connections.join(' / ')} connections: ${ceiling} a second`);
+    console.log(`  ${'read'.padEnd(30)} | conns |  today 2xx/s | with 2xx/s |  share | target ≥ ${result.budgetPercent}% | today µs/2xx | with µs/2xx | today p99 | with p99`);
+    bench.comparison.forEach((row) => {
+      const index = bench.rows.today[row.name].findIndex((r) => r.connections === row.connections);
+      const [today, windowed] = [bench.rows.today[row.name][index], bench.rows.windowed[row.name][index]];
+      console.log(
+        `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)}`,
+      );
+    });
+    const errors = Object.values(bench.rows).flatMap((rows) => Object.values(rows).flat()).reduce((sum, row) => sum + row.errors, 0);
+    console.log(`  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}%; load average ${bench.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '5' },
+      stores: { type: 'string', default: 'embedded,postgres' },
+      connections: { type: 'string', default: '1,16,64' },
+    },
+  });
+  const result = await runCollectionsBench({ duration: Number(values.duration), stores: values.stores.split(','), connections: values.connections.split(',').map(Number) });
+  printCollectionsBench(result);
+}
