@@ -19,12 +19,29 @@ const NONE: CollectionsView = { computedOrder: [], computedOrderJson: '[]', held
 /** Each collection's entries as JSON, by flow slug: [hidden, visible]. A catalog reload makes new collections. */
 const ENTRY_JSON = new WeakMap<Collection, Map<string, [string, string]>>();
 
-function entryJson(collection: Collection, entry: ComputedCollectionFlow): string {
+function entryOf(collection: Collection, flowId: string, visible: boolean): ComputedCollectionFlow {
+  return { collectionId: collection.id, flowId, visible, allowedComponents: collection.allowedComponents, collectionType: collection.type };
+}
+
+function entryJson(collection: Collection, flowId: string, visible: boolean): string {
   let byFlow = ENTRY_JSON.get(collection);
   if (!byFlow) ENTRY_JSON.set(collection, (byFlow = new Map()));
-  let texts = byFlow.get(entry.flowId);
-  if (!texts) byFlow.set(entry.flowId, (texts = [JSON.stringify({ ...entry, visible: false }), JSON.stringify({ ...entry, visible: true })]));
-  return texts[entry.visible ? 1 : 0];
+  let texts = byFlow.get(flowId);
+  if (!texts) byFlow.set(flowId, (texts = [JSON.stringify(entryOf(collection, flowId, false)), JSON.stringify(entryOf(collection, flowId, true))]));
+  return texts[visible ? 1 : 0]!;
+}
+
+/** Each collection's flows in a catalog version, found once per version. */
+const FLOWS = new WeakMap<Collection, { bySlug: CatalogVersion['bySlug']; flows: CatalogFlow[] }>();
+
+function flowsOf(collection: Collection, bySlug: CatalogVersion['bySlug']): CatalogFlow[] {
+  let known = FLOWS.get(collection);
+  if (known?.bySlug !== bySlug) {
+    // A flow whose file has been removed since the collections were read is left out.
+    known = { bySlug, flows: collection.flows.map((slug) => bySlug.get(slug)).filter((flow) => flow !== undefined) };
+    FLOWS.set(collection, known);
+  }
+  return known.flows;
 }
 
 /**
@@ -39,12 +56,11 @@ export function computeCollections(
   isEligible: (flow: CatalogFlow) => boolean,
 ): CollectionsView {
   if (version.collections.length === 0) return NONE;
-  const computedOrder: ComputedCollectionFlow[] = [];
+  const rows: Array<[Collection, string, boolean]> = [];
   const texts: string[] = [];
   const held = new Set<string>();
   for (const collection of version.collections) {
-    // A flow whose file has been removed since the collections were read is left out.
-    const flows = collection.flows.map((slug) => version.bySlug.get(slug)).filter((flow) => flow !== undefined);
+    const flows = flowsOf(collection, version.bySlug);
     let lastFinished = Number.NEGATIVE_INFINITY;
     for (const flow of flows) {
       const stored = snapshot.flows.get(flow.flow.slug);
@@ -59,18 +75,19 @@ export function computeCollections(
       if (flow !== current || coolingOff) held.add(flow.flow.slug);
     }
     for (const flow of flows) {
-      const entry: ComputedCollectionFlow = {
-        collectionId: collection.id,
-        flowId: flow.flow.slug,
-        visible: flow === current && !coolingOff,
-        allowedComponents: collection.allowedComponents,
-        collectionType: collection.type,
-      };
-      computedOrder.push(entry);
-      texts.push(entryJson(collection, entry));
+      const visible = flow === current && !coolingOff;
+      rows.push([collection, flow.flow.slug, visible]);
+      texts.push(entryJson(collection, flow.flow.slug, visible));
     }
   }
-  return { computedOrder, computedOrderJson: `[${texts.join(',')}]`, held };
+  return {
+    // As objects only for a caller that asks (the answer as parts is joined from the texts).
+    get computedOrder() {
+      return rows.map(([collection, flowId, visible]) => entryOf(collection, flowId, visible));
+    },
+    computedOrderJson: `[${texts.join(',')}]`,
+    held,
+  };
 }
 
 /** Completed or skipped, as the flow's `$state` says (a completion by its criteria included; a flow that came back is open). */

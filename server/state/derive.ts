@@ -20,8 +20,21 @@ export interface ReadOptions {
 /** What a state answer is derived from: the flows and the collections of one catalog version. */
 export type StateSource = Pick<CatalogVersion, 'flows' | 'bySlug' | 'collections'>;
 
-function collectionsOf(source: StateSource, snapshot: UserSnapshot, options: ReadOptions): CollectionsView {
-  return computeCollections(source, snapshot, options.now ?? new Date(), (flow) => isEligible(flow, snapshot));
+/**
+ * The user's eligibility for each flow, each evaluated once in a read: the collections and the answer both ask, and
+ * targeting (CEL, event windows) is most of a cached read's work.
+ */
+function eligibility(snapshot: UserSnapshot): (flow: CatalogFlow) => boolean {
+  const known = new Map<CatalogFlow, boolean>();
+  return (flow) => {
+    let eligible = known.get(flow);
+    if (eligible === undefined) known.set(flow, (eligible = isEligible(flow, snapshot)));
+    return eligible;
+  };
+}
+
+function collectionsOf(source: StateSource, snapshot: UserSnapshot, options: ReadOptions, eligible: (flow: CatalogFlow) => boolean): CollectionsView {
+  return computeCollections(source, snapshot, options.now ?? new Date(), eligible);
 }
 
 /** A flow's state with `$state.visible` false when a collection holds it back. */
@@ -32,9 +45,10 @@ function heldBack(state: FlowState): FlowState {
 export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): FlowStatesResponse {
   const eligibleFlows: FlowState[] = [];
   const ineligibleFlows: string[] = [];
-  const { computedOrder, held } = collectionsOf(source, snapshot, options);
+  const eligible = eligibility(snapshot);
+  const { computedOrder, held } = collectionsOf(source, snapshot, options, eligible);
   for (const flow of source.flows) {
-    if (!isEligible(flow, snapshot)) {
+    if (!eligible(flow)) {
       ineligibleFlows.push(flow.flow.slug);
       continue;
     }
@@ -71,9 +85,10 @@ function withContent(flow: CatalogFlow, state: FlowState): FlowState {
 export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): Buffer[] {
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
-  const { computedOrderJson, held } = collectionsOf(source, snapshot, options);
+  const eligible = eligibility(snapshot);
+  const { computedOrderJson, held } = collectionsOf(source, snapshot, options, eligible);
   for (const flow of source.flows) {
-    if (!isEligible(flow, snapshot)) {
+    if (!eligible(flow)) {
       ineligible.push(flow.flow.slug);
       continue;
     }
