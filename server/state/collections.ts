@@ -8,40 +8,42 @@ import { comesBack } from './reshow.js';
 export interface CollectionsView {
   /** The answer's `collections.computedOrder`. */
   computedOrder: ComputedCollectionFlow[];
-  /** The same as JSON, joined from each entry's text, made once per collection version, flow and visibility. */
-  computedOrderJson: string;
+  /** The same as UTF-8 JSON, in parts: each collection's rows are made once per catalog version and visible flow. */
+  computedOrderParts: Buffer[];
   /** Slugs of eligible, unfinished flows a collection holds back: their `$state.visible` is false. */
   held: Set<string>;
 }
 
-const NONE: CollectionsView = { computedOrder: [], computedOrderJson: '[]', held: new Set() };
-
-/** Each collection's entries as JSON, by flow slug: [hidden, visible]. A catalog reload makes new collections. */
-const ENTRY_JSON = new WeakMap<Collection, Map<string, [string, string]>>();
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const NONE: CollectionsView = { computedOrder: [], computedOrderParts: [OPEN, CLOSE], held: new Set() };
 
 function entryOf(collection: Collection, flowId: string, visible: boolean): ComputedCollectionFlow {
   return { collectionId: collection.id, flowId, visible, allowedComponents: collection.allowedComponents, collectionType: collection.type };
 }
 
-function entryJson(collection: Collection, flowId: string, visible: boolean): string {
-  let byFlow = ENTRY_JSON.get(collection);
-  if (!byFlow) ENTRY_JSON.set(collection, (byFlow = new Map()));
-  let texts = byFlow.get(flowId);
-  if (!texts) byFlow.set(flowId, (texts = [JSON.stringify(entryOf(collection, flowId, false)), JSON.stringify(entryOf(collection, flowId, true))]));
-  return texts[visible ? 1 : 0]!;
-}
+/** Each collection's flows in a catalog version, and its rows as bytes by the index of the flow shown (-1: none). */
+const KNOWN = new WeakMap<Collection, { bySlug: CatalogVersion['bySlug']; flows: CatalogFlow[]; rows: Map<number, Buffer> }>();
 
-/** Each collection's flows in a catalog version, found once per version. */
-const FLOWS = new WeakMap<Collection, { bySlug: CatalogVersion['bySlug']; flows: CatalogFlow[] }>();
-
-function flowsOf(collection: Collection, bySlug: CatalogVersion['bySlug']): CatalogFlow[] {
-  let known = FLOWS.get(collection);
+function knownOf(collection: Collection, bySlug: CatalogVersion['bySlug']) {
+  let known = KNOWN.get(collection);
   if (known?.bySlug !== bySlug) {
     // A flow whose file has been removed since the collections were read is left out.
-    known = { bySlug, flows: collection.flows.map((slug) => bySlug.get(slug)).filter((flow) => flow !== undefined) };
-    FLOWS.set(collection, known);
+    known = { bySlug, flows: collection.flows.map((slug) => bySlug.get(slug)).filter((flow) => flow !== undefined), rows: new Map() };
+    KNOWN.set(collection, known);
   }
-  return known.flows;
+  return known;
+}
+
+/** The collection's rows as JSON bytes (without brackets) when the flow at `shown` is the one visible. */
+function rowsJson(collection: Collection, known: ReturnType<typeof knownOf>, shown: number): Buffer {
+  let bytes = known.rows.get(shown);
+  if (!bytes) {
+    bytes = Buffer.from(known.flows.map((flow, index) => JSON.stringify(entryOf(collection, flow.flow.slug, index === shown))).join(','));
+    known.rows.set(shown, bytes);
+  }
+  return bytes;
 }
 
 /**
@@ -56,36 +58,40 @@ export function computeCollections(
   isEligible: (flow: CatalogFlow) => boolean,
 ): CollectionsView {
   if (version.collections.length === 0) return NONE;
-  const rows: Array<[Collection, string, boolean]> = [];
-  const texts: string[] = [];
+  const shownIn: Array<[Collection, CatalogFlow[], number]> = [];
+  const parts: Buffer[] = [OPEN];
   const held = new Set<string>();
   for (const collection of version.collections) {
-    const flows = flowsOf(collection, version.bySlug);
+    const known = knownOf(collection, version.bySlug);
+    const flows = known.flows;
     let lastFinished = Number.NEGATIVE_INFINITY;
-    for (const flow of flows) {
-      const stored = snapshot.flows.get(flow.flow.slug);
-      if (stored?.lastActionAt && (stored.completed || stored.skipped)) lastFinished = Math.max(lastFinished, Date.parse(stored.lastActionAt));
+    if (collection.coolOffMs > 0) {
+      for (const flow of flows) {
+        const stored = snapshot.flows.get(flow.flow.slug);
+        if (stored?.lastActionAt && (stored.completed || stored.skipped)) lastFinished = Math.max(lastFinished, Date.parse(stored.lastActionAt));
+      }
     }
     const coolingOff = collection.coolOffMs > 0 && lastFinished + collection.coolOffMs > now.getTime();
-    let current: CatalogFlow | undefined;
-    for (const flow of flows) {
+    let current = -1;
+    for (const [index, flow] of flows.entries()) {
       const open = isEligible(flow) && !isFinished(flow, snapshot, now);
       if (!open) continue;
-      if (current === undefined) current = flow;
-      if (flow !== current || coolingOff) held.add(flow.flow.slug);
+      if (current === -1) current = index;
+      if (index !== current || coolingOff) held.add(flow.flow.slug);
     }
-    for (const flow of flows) {
-      const visible = flow === current && !coolingOff;
-      rows.push([collection, flow.flow.slug, visible]);
-      texts.push(entryJson(collection, flow.flow.slug, visible));
-    }
+    const shown = coolingOff ? -1 : current;
+    shownIn.push([collection, flows, shown]);
+    if (flows.length === 0) continue;
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(rowsJson(collection, known, shown));
   }
+  parts.push(CLOSE);
   return {
-    // As objects only for a caller that asks (the answer as parts is joined from the texts).
+    // As objects only for a caller that asks (the answer as parts is joined from the bytes).
     get computedOrder() {
-      return rows.map(([collection, flowId, visible]) => entryOf(collection, flowId, visible));
+      return shownIn.flatMap(([collection, flows, shown]) => flows.map((flow, index) => entryOf(collection, flow.flow.slug, index === shown)));
     },
-    computedOrderJson: `[${texts.join(',')}]`,
+    computedOrderParts: parts,
     held,
   };
 }

@@ -86,7 +86,7 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
   const eligible = eligibility(snapshot);
-  const { computedOrderJson, held } = collectionsOf(source, snapshot, options, eligible);
+  const { computedOrderParts, held } = collectionsOf(source, snapshot, options, eligible);
   for (const flow of source.flows) {
     if (!eligible(flow)) {
       ineligible.push(flow.flow.slug);
@@ -103,12 +103,13 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
       parts.push(Buffer.from(renderFlowState(flow, isHeld ? heldBack(state) : state, !known)));
     }
   }
-  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":${computedOrderJson}}}`));
+  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`), ...computedOrderParts, CLOSE_ANSWER);
   return parts;
 }
 
 const ELIGIBLE_OPEN = Buffer.from('{"eligibleFlows":[');
 const COMMA = Buffer.from(',');
+const CLOSE_ANSWER = Buffer.from('}}');
 
 /** Kinds of answer kept per flow for untouched users; a flow with more condition outcomes than this renders the rest each time. */
 const UNTOUCHED_KINDS = 32;
