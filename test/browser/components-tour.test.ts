@@ -594,6 +594,9 @@ describe('start rules (startWhen) in Chromium', () => {
     const { page, errors } = await openPage(env, '/start/home', '<onboarding-banner flow="start-page"></onboarding-banner>', { userId, init: { refreshOnRouteChange: false } });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-page' }), userId);
     await expect.poll(() => shown(page, 'onboarding-banner')).toContain('Reports banner');
+    // Its first showing is recorded (STARTED_FLOW, STARTED_STEP); from then on, route changes alone send nothing.
+    await expect.poll(() => recorded(env, userId, 'start-page')).toContain('STARTED_STEP:b');
+    await page.waitForFunction(() => !localStorage.getItem('onboarding:outbox'));
     const requests = serviceRequests(page);
     await page.evaluate(() => history.pushState({}, '', '/start/settings'));
     await expect.poll(() => shown(page, 'onboarding-banner')).toBe('');
