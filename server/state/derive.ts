@@ -1,7 +1,7 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
 import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
-import { computeCollections, type CollectionsView } from './collections.js';
+import { computeCollections } from './collections.js';
 import type { UserSnapshot } from './context.js';
 import { comesBack } from './reshow.js';
 
@@ -33,10 +33,6 @@ function eligibility(snapshot: UserSnapshot): (flow: CatalogFlow) => boolean {
   };
 }
 
-function collectionsOf(source: StateSource, snapshot: UserSnapshot, options: ReadOptions, eligible: (flow: CatalogFlow) => boolean): CollectionsView {
-  return computeCollections(source, snapshot, options.now ?? new Date(), eligible);
-}
-
 /** A flow's state with `$state.visible` false when a collection holds it back. */
 function heldBack(state: FlowState): FlowState {
   return { ...state, $state: { ...state.$state, visible: false } };
@@ -46,7 +42,7 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
   const eligibleFlows: FlowState[] = [];
   const ineligibleFlows: string[] = [];
   const eligible = eligibility(snapshot);
-  const { computedOrder, held } = collectionsOf(source, snapshot, options, eligible);
+  const { computedOrder, held } = computeCollections(source, snapshot, options.now ?? new Date(), eligible);
   for (const flow of source.flows) {
     if (!eligible(flow)) {
       ineligibleFlows.push(flow.flow.slug);
@@ -86,7 +82,7 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
   const eligible = eligibility(snapshot);
-  const { computedOrderParts, held } = collectionsOf(source, snapshot, options, eligible);
+  const { computedOrderParts, held } = computeCollections(source, snapshot, options.now ?? new Date(), eligible);
   for (const flow of source.flows) {
     if (!eligible(flow)) {
       ineligible.push(flow.flow.slug);
