@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
-import type { FlowData, FlowFile, FlowStatus, FlowType } from '../../src/api/wire.js';
+import { FLOW_TYPE_ALIASES, type FlowData, type FlowFile, type FlowStatus, type FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../shared/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
 import { parseDuration } from './durations.js';
@@ -130,7 +130,8 @@ export function checkFlowText(text: string): {
     definition: {
       slug: flow.slug,
       name: flow.name,
-      type: flow.type,
+      // Frigade's names for our types (NPS_SURVEY) are served as ours.
+      type: flow.type in FLOW_TYPE_ALIASES ? FLOW_TYPE_ALIASES[flow.type as keyof typeof FLOW_TYPE_ALIASES] : (flow.type as FlowType),
       status: flow.status ?? 'ACTIVE',
       targetingLogic: flow.targetingLogic ?? '',
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),

@@ -390,8 +390,26 @@ export interface Problem {
 export const SURVEY_KINDS = ['nps', 'rating', 'single', 'multiple', 'text'] as const;
 export type SurveyKind = (typeof SURVEY_KINDS)[number];
 
-export const FORM_FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'select', 'radio', 'checkbox'] as const;
+/** Flow type names a flow file may use for another: Frigade's `NPS_SURVEY` is a SURVEY (served as `SURVEY`). */
+export const FLOW_TYPE_ALIASES = { NPS_SURVEY: 'SURVEY' } as const satisfies Record<string, FlowType>;
+
+/**
+ * Field types our form and survey elements draw. Any other `type` is accepted (with a `flows check` warning): it is
+ * drawn by the page's own code, through a Frigade `fieldTypes` entry or a custom element, and its answer is stored
+ * like any other.
+ */
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'select', 'radio', 'checkbox', 'nps'] as const;
 export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+
+/** A validation rule in Frigade's shape: the value alone, or the value with the message shown when it fails. */
+export type ValidationRule<T> =
+  | T
+  | {
+      /** The rule's value. */
+      value: T;
+      /** The message shown when the value breaks the rule. @minLength 1 */
+      message: string;
+    };
 
 /** A button of a step. */
 export interface FlowButton {
@@ -413,32 +431,49 @@ export interface ChoiceOption {
   label: string;
 }
 
-/** A form field; its value goes into the step's data under its `id`. */
+/**
+ * A field of a FORM or SURVEY step, in Frigade's shape; its value goes into the step's data under its `id`. The type
+ * is one of ours (`text`, `textarea`, `email`, `number`, `select`, `radio`, `checkbox`, `nps`) or a name the page
+ * draws itself (a Frigade `fieldTypes` entry or a custom element).
+ */
 export interface FormField {
   /** The key of the answer in the step's data; unique within the step. @minLength 1 */
   id: string;
-  /** The kind of input. */
-  type: FormFieldType;
-  /** The field's label. @minLength 1 */
-  label: string;
+  /** The kind of input: one of ours, or a name the page's own code draws (`flows check` warns). @minLength 1 */
+  type: FormFieldType | (string & {});
+  /** The field's label; every type our elements draw needs one, except `nps` (the step's title asks the question). @minLength 1 */
+  label?: string;
   /** Placeholder text; for a select, the text of the empty choice. */
   placeholder?: string;
-  /** The field must be filled in (a checkbox without options must be ticked). @default false */
-  required?: boolean;
-  /** A regular expression the whole value must match. */
-  pattern?: string;
+  /** The field must be filled in (a checkbox without options must be ticked); a text is the message shown when it is not. @default false */
+  required?: boolean | string;
+  /** A regular expression the whole value must match (Frigade's `/…/` form too). */
+  pattern?: ValidationRule<string>;
   /** Smallest number allowed (number fields). */
-  min?: number;
+  min?: ValidationRule<number>;
   /** Largest number allowed (number fields). */
-  max?: number;
-  /** Fewest characters allowed. @minimum 0 */
-  minLength?: number;
-  /** Most characters allowed. @minimum 0 */
-  maxLength?: number;
-  /** The choices of a select or radio field, or of a checkbox group (a checkbox without options is one yes/no box). */
+  max?: ValidationRule<number>;
+  /** Fewest characters allowed. */
+  minLength?: ValidationRule<number>;
+  /** Most characters allowed. */
+  maxLength?: ValidationRule<number>;
+  /**
+   * The choices of a select or radio field, of a checkbox group (a checkbox without options is one yes/no box), or
+   * the points of an `nps` scale (whole numbers from 0 to 10; 0 to 10 when absent).
+   */
   options?: ChoiceOption[];
+  /** A select that takes several choices (Frigade's `multiple`); its answer is a list. @default false */
+  multiple?: boolean;
+  /** The value the field starts with. */
+  value?: string;
   /** The message shown when the value is invalid, instead of the built-in one. */
   message?: string;
+  /** Label under the high end of an `nps` scale (Frigade's key). @default "Very likely" */
+  positiveLabel?: string;
+  /** Label under the low end of an `nps` scale (Frigade's key). @default "Not likely" */
+  negativeLabel?: string;
+  /** Free-form data for the code that draws the field. */
+  props?: Record<string, unknown>;
 }
 
 /** Presentation options of a step; keys not listed here are free-form custom data, kept and served as they are. */
@@ -527,6 +562,16 @@ export interface TooltipProps extends FlowProps, TargetOptions {
 /** Options of a tooltip's step. */
 export interface TooltipStepProps extends StepProps, TargetOptions {}
 
+/** Options of a survey (SURVEY or `NPS_SURVEY`). */
+export interface SurveyProps extends ModalFlowProps {
+  /** Label under the high end of every `nps` scale of the survey (Frigade's key). @default "Very likely" */
+  positiveLabel?: string;
+  /** Label under the low end of every `nps` scale of the survey (Frigade's key). @default "Not likely" */
+  negativeLabel?: string;
+  /** The points of every `nps` scale of the survey: whole numbers from 0 to 10 (Frigade's key). */
+  options?: ChoiceOption[];
+}
+
 /** Options of one survey step. */
 export interface SurveyStepProps extends StepProps {
   /** Number of stars of a `rating` step, from 2 to 10. @default 5 @minimum 2 @maximum 10 */
@@ -557,6 +602,18 @@ export interface StepBase {
   visibilityCriteria?: string;
   /** Presentation options; other keys are free-form custom data. */
   props?: StepProps;
+  /** The step's name in a list (Frigade's checklists); our elements show `title`. */
+  stepName?: string;
+  /** An icon (http, https or relative address), for Frigade's components that show one; our elements do not. */
+  iconUri?: string;
+  /** The text of a Back button, for Frigade's components that show one; our elements use the `strings` option. */
+  backButtonTitle?: string;
+  /** Frigade: the secondary button marks the step skipped. Our elements skip on the secondary button whenever it has no other action. */
+  skippable?: boolean;
+  /** Frigade: a close button on this step (tooltips and other non-essential steps). Our elements follow the flow's `props.dismissible`. */
+  dismissible?: boolean;
+  /** Frigade: the primary button completes the step even when it follows a link. Our primary buttons complete the step unless `action` says otherwise. */
+  autoMarkCompleted?: boolean;
 }
 
 /** An image or a video shown with a step. */
@@ -584,10 +641,12 @@ export interface FormStep extends StepBase {
   /** The step's fields; their values are sent as the step's data. */
   fields?: FormField[];
 }
-/** A step of a SURVEY: one question. */
+/** A step of a SURVEY: one question, by `type`, or fields in Frigade's shape (`fields: [{ id, type: nps }]`). */
 export interface SurveyStep extends StepBase {
   /** The kind of question. @default "nps" for the first step, "text" after it */
   type?: SurveyKind;
+  /** The step's fields, in Frigade's shape; with them the step has no `type`, and its data holds each field's answer under its `id`. */
+  fields?: FormField[];
   /** The choices of a `single` or `multiple` question. */
   options?: ChoiceOption[];
   /** Options of the question. */
@@ -669,7 +728,7 @@ export interface FlowDataByType {
   CUSTOM: FlowDataOf<CustomStep, FlowProps>;
   FORM: FlowDataOf<FormStep, FlowProps>;
   HINT: FlowDataOf<HintStep, HintProps>;
-  SURVEY: FlowDataOf<SurveyStep, ModalFlowProps>;
+  SURVEY: FlowDataOf<SurveyStep, SurveyProps>;
   TOOLTIP: TooltipData;
   TOUR: FlowDataOf<TourStep, TourProps>;
 }
@@ -680,8 +739,8 @@ export interface FlowFile {
   slug: string;
   /** The flow's name. @minLength 1 */
   name: string;
-  /** The kind of flow; it decides the shape of `data` and the element that shows it. */
-  type: FlowType;
+  /** The kind of flow; it decides the shape of `data` and the element that shows it. `NPS_SURVEY` is read as SURVEY. */
+  type: FlowType | keyof typeof FLOW_TYPE_ALIASES;
   /** Only ACTIVE flows are served to users. @default "ACTIVE" */
   status?: FlowStatus;
   /** CEL: who gets the flow. Empty or absent: everyone. @default "" */
@@ -740,7 +799,7 @@ export interface FlowData {
   title?: string;
   subtitle?: string;
   completionCriteria?: string;
-  props?: ChecklistProps & TourProps & TooltipProps;
+  props?: ChecklistProps & TourProps & TooltipProps & SurveyProps;
   steps: StepDefinition[];
   [extra: string]: unknown;
 }
