@@ -238,6 +238,9 @@ describe("fields in Frigade's shape", () => {
     expect(survey((text) => text.replace('          positiveLabel: Extremely likely\n', '          positivLabel: Extremely likely\n'))).toEqual([
       expect.stringMatching(/^data\.steps\[0\]\.fields\[0\]\.positivLabel \(line 15\): unknown key \(did you mean "positiveLabel"\?\)/),
     ]);
+    expect(survey((text) => text.replace('      primaryButton:\n        title: Submit\n', '      primaryButtonTitle: Submit\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[1\]\.primaryButtonTitle \(line 23\): unknown key \(did you mean "primaryButton"\?\)/),
+    ]);
     expect(survey((text) => text.replace('      fields:\n        - id: nps-feedback-text', '      feilds:\n        - id: nps-feedback-text'))).toEqual([
       expect.stringMatching(/^data\.steps\[1\]\.feilds \(line 19\): unknown key \(did you mean "fields"\?\)/),
     ]);
