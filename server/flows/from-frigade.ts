@@ -24,6 +24,8 @@ export interface ConvertedFlow {
   slug: string;
   text: string;
   problems: FlowProblem[];
+  /** Field types the page's own code draws: the file loads, and `check` says so. */
+  warnings: FlowProblem[];
 }
 
 /** The criteria in `data` that hold Frigade's expressions, as our flow files name them. */
@@ -65,7 +67,7 @@ export function convertFrigadeFlows(input: unknown): ConvertedFlow[] {
 }
 
 /** One flow as the text of a flow file, with a `# TODO` above each expression that has no CEL form, and every problem with its line. */
-export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems: FlowProblem[] } {
+export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems: FlowProblem[]; warnings: FlowProblem[] } {
   const todos: Array<{ segments: PathSegment[]; comment: string; message: string }> = [];
   /** The CEL of one expression, or "false" (which holds for nobody) with the reason noted where it stands. */
   const convert = (expression: string, segments: PathSegment[]): string => {
@@ -133,7 +135,7 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
   for (const todo of todos) problems.push({ path: formatPath(todo.segments), ...checked.locate(todo.segments), message: todo.message });
   problems.push(...checked.problems);
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { text, problems };
+  return { text, problems, warnings: checked.warnings };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
