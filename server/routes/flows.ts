@@ -1,6 +1,6 @@
-// GET /v1/public/flows?offset=&limit=: the organisation's flow definitions, paged (default 100, at most 1000), with an ETag.
+// GET /v1/public/flows?offset=&limit=: the organisation's flow definitions (ACTIVE ones for a public key), paged (default 100, at most 1000), with an ETag.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Flow, FlowsResponse } from '../../src/api/wire.js';
 import type { AppDeps } from './deps.js';
 import { HttpProblem } from '../shared/problem.js';
@@ -26,6 +26,12 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
+/**
+ * Whether the request may see the flow: a DRAFT or ARCHIVED flow's content reaches no client, so a public key (the
+ * key in a page) sees ACTIVE flows only; a private key sees every flow of the organisation.
+ */
+const visibleTo = (request: FastifyRequest, flow: Flow) => flow.status === 'ACTIVE' || request.apiScope === 'private';
+
 export function registerFlowRoutes(app: FastifyInstance, deps: AppDeps): void {
   // One flow by slug (older clients read flows one at a time); the same record as in the listing.
   app.get<{ Params: { slug: string } }>(
@@ -33,7 +39,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: AppDeps): void {
     { schema: { params: { type: 'object', required: ['slug'], properties: { slug: idSchema } } } },
     async (request) => {
       const entry = deps.catalog.get(request.params.slug);
-      if (!entry) throw new HttpProblem(404, `There is no flow with slug "${request.params.slug}".`, 'slug');
+      if (!entry || !visibleTo(request, entry.flow)) throw new HttpProblem(404, `There is no flow with slug "${request.params.slug}".`, 'slug');
       const flow: Flow = entry.flow;
       return flow;
     },
@@ -42,7 +48,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: { offset?: string; limit?: string } }>('/v1/public/flows', async (request, reply) => {
     const offset = pageParam('offset', request.query.offset, 0, 0, Number.MAX_SAFE_INTEGER);
     const limit = pageParam('limit', request.query.limit, DEFAULT_PAGE, 1, MAX_PAGE);
-    const all = deps.catalog.list().map((entry) => entry.flow);
+    const all = deps.catalog.list().flatMap((entry) => (visibleTo(request, entry.flow) ? [entry.flow] : []));
     const data = all.slice(offset, offset + limit);
     const body: FlowsResponse = { data, offset, limit: data.length };
     const text = JSON.stringify(body);

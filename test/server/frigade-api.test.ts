@@ -397,6 +397,30 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
     }
   });
 
+  it('lists DRAFT and ARCHIVED flows to a private key only: a public key reads ACTIVE flows, and a 404 for the others', async () => {
+    const listed = async (key?: string) => {
+      const answer = await service.call('GET', '/v1/public/flows?limit=1000', key ? { key } : {});
+      expect(answer.status).toBe(200);
+      return answer;
+    };
+    const pub = await listed();
+    expect(pub.body.data.map((flow: { slug: string }) => flow.slug)).not.toEqual(expect.arrayContaining(['draft-banner']));
+    expect(pub.body.data.every((flow: { status: string }) => flow.status === 'ACTIVE')).toBe(true);
+    expect(pub.body.limit).toBe(pub.body.data.length);
+    expect(pub.text).not.toMatch(NEVER_SENT);
+    const all = await listed(PRIVATE_KEY);
+    expect(all.body.data.map((flow: { slug: string }) => flow.slug)).toEqual(expect.arrayContaining(['draft-banner', 'old-banner', 'pro-banner']));
+    expect(all.body.data).toHaveLength(pub.body.data.length + 2);
+    for (const slug of ['draft-banner', 'old-banner']) {
+      const one = await service.call('GET', `/v1/public/flows/${slug}`);
+      expect(one.status).toBe(404);
+      expect(one.body).toMatchObject({ status: 404, field: 'slug' });
+      expect(one.text).not.toMatch(NEVER_SENT);
+      expect((await service.call('GET', `/v1/public/flows/${slug}`, { key: PRIVATE_KEY })).body.status).toBe(slug === 'draft-banner' ? 'DRAFT' : 'ARCHIVED');
+    }
+    expect((await service.call('GET', '/v1/public/flows/pro-banner')).status).toBe(200);
+  });
+
   it('honours the mode in the transition answer, the users upsert, sessions and the batch', async () => {
     const userId = newUser();
     const answers = async (headers?: Record<string, string>, query = '') => {
