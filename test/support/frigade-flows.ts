@@ -123,3 +123,89 @@ collections:
     flows: [react-banner, react-card]
 `,
 };
+
+/**
+ * One flow for each of @frigade/react's components (the Chromium journeys), for users with the `reactComponents`
+ * property only, so the other journeys' users never see them. Their shapes are Frigade's.
+ */
+export const FRIGADE_REACT_FLOWS: Record<string, string> = {
+  'rc-banner.yaml': `
+slug: rc-banner
+name: Faster dashboards banner
+type: BANNER
+targetingLogic: has(user.properties.reactComponents)
+data:
+  props: { dismissible: true }
+  steps:
+    - id: news
+      title: Dashboards load twice as fast
+      subtitle: Nothing to do, it is on for everyone
+`,
+  'rc-checklist.yaml': `
+slug: rc-checklist
+name: Reports checklist
+type: CHECKLIST
+targetingLogic: has(user.properties.reactComponents)
+data:
+  title: Get started with Reports
+  subtitle: Two steps to your first shared report
+  steps:
+    - id: connect
+      title: Connect a data source
+      subtitle: Reports read from it
+      primaryButton: { title: Connect }
+    - id: share
+      title: Share a report
+      subtitle: Your team sees what you see
+      primaryButton: { title: Share }
+`,
+  'rc-form.yaml': `
+slug: rc-form
+name: About you
+type: FORM
+targetingLogic: has(user.properties.reactComponents)
+data:
+  steps:
+    - id: about
+      title: Tell us about yourself
+      fields:
+        - { id: name, type: text, label: Your name, required: true }
+        - { id: goal, type: textarea, label: What brings you here, placeholder: A report you need }
+      primaryButton: { title: Send }
+`,
+  'rc-announcement.yaml': `
+slug: rc-announcement
+name: New editor
+type: ANNOUNCEMENT
+targetingLogic: has(user.properties.reactComponents)
+data:
+  props: { dismissible: true }
+  steps:
+    - id: editor
+      title: Meet the new editor
+      subtitle: Charts and text side by side
+      primaryButton: { title: Next }
+    - id: reorder
+      title: Drag to reorder
+      subtitle: Move any block where it reads best
+      primaryButton: { title: Got it }
+`,
+  'rc-tour.yaml': `
+slug: rc-tour
+name: Navigation tour
+type: TOUR
+targetingLogic: has(user.properties.reactComponents)
+data:
+  steps:
+    - id: reports
+      title: Your reports
+      subtitle: Every report your team builds
+      selector: "#nav-reports"
+      primaryButton: { title: Next }
+    - id: settings
+      title: Your settings
+      subtitle: Sources, members and billing
+      selector: "#nav-settings"
+      primaryButton: { title: Done }
+`,
+};
