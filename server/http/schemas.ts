@@ -31,10 +31,13 @@ export function eventsSchema(limits: Limits) {
  */
 export const contextSchema = { type: 'object' } as const;
 
-/** `?content=none` on any endpoint that answers flow states: the flows' definitions are left out. */
+/**
+ * The query of any endpoint that answers flow states: `content=none` leaves the flows' definitions out, and
+ * `targetedOut` says whether ACTIVE flows the user is targeted out of come, hidden (see state-query.ts).
+ */
 export const contentQuerySchema = {
   type: 'object',
-  properties: { content: { type: 'string', enum: ['all', 'none'] } },
+  properties: { content: { type: 'string', enum: ['all', 'none'] }, targetedOut: { type: 'string', enum: ['hidden', 'omit'] } },
 } as const;
 
 /** Flow versions a client holds, by slug, so their definitions are left out of the answer. */

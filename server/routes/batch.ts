@@ -7,7 +7,6 @@ import {
   type BatchResponse,
   type BatchResult,
   type BatchWrite,
-  type FlowContentMode,
   type GroupUpsertResponse,
 } from '../../src/api/wire.js';
 import { nowOf, type AppDeps } from './deps.js';
@@ -15,6 +14,7 @@ import { idempotentOnce, writeHash, type IdempotentResult, type Replay } from '.
 import { checkIdentity } from '../http/identity.js';
 import { HttpProblem, problemBody, toProblem } from '../shared/problem.js';
 import { contentQuerySchema, groupWriteSchema, idempotencyKeySchema, knownVersionsSchema, transitionWriteSchema, userWriteSchema } from '../http/schemas.js';
+import { stateAnswerModes, type StateQuery } from '../http/state-query.js';
 import type { Queryable } from '../storage/store.js';
 import { upsertGroup } from '../state/groups.js';
 import { readFlowStates } from '../state/read.js';
@@ -27,7 +27,7 @@ export const MAX_BATCH_WRITES = 100;
 export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
   const variant = (path: (typeof BATCH_PATHS)[number], body: object) => ({ if: { properties: { path: { const: path } } }, then: { properties: { body } } });
 
-  app.post<{ Body: BatchRequest; Querystring: { content?: FlowContentMode } }>(
+  app.post<{ Body: BatchRequest; Querystring: StateQuery }>(
     '/v1/public/batch',
     {
       schema: {
@@ -91,7 +91,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
       const response: BatchResponse = { results };
       if (verified && last.body.userId !== undefined) {
         const groupId = last.path === 'users' ? undefined : last.body.groupId;
-        response.flowStates = await readFlowStates(deps.db, deps.catalog, last.body.userId, groupId, { content: request.query.content, knownVersions, now: nowOf(deps) });
+        response.flowStates = await readFlowStates(deps.db, deps.catalog, last.body.userId, groupId, { ...stateAnswerModes(request), knownVersions, now: nowOf(deps) });
       }
       return reply.code(200).send(response);
     },

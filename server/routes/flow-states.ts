@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
   ACTION_TYPES,
-  type FlowContentMode,
   type FlowStatesQuery,
   type FlowStatesReadRequest,
   type FlowStateWriteRequest,
@@ -12,6 +11,7 @@ import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../shared/problem.js';
 import { userInBody } from '../http/identity.js';
 import { contentQuerySchema, idSchema, knownVersionsSchema, transitionProperties, userHashSchema } from '../http/schemas.js';
+import { stateAnswerModes, type StateQuery } from '../http/state-query.js';
 import { readFlowStatesJson } from '../state/read.js';
 import { applyTransitionJson } from '../state/transitions.js';
 
@@ -31,10 +31,10 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         },
       },
     },
-    async (request) => readFlowStatesJson(deps.db, deps.catalog, request.query.userId, request.query.groupId, { content: request.query.content, now: nowOf(deps) }),
+    async (request) => readFlowStatesJson(deps.db, deps.catalog, request.query.userId, request.query.groupId, { ...stateAnswerModes(request), now: nowOf(deps) }),
   );
 
-  app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest & { userHash?: string }; Querystring: { content?: FlowContentMode } }>(
+  app.post<{ Body: Partial<FlowStateWriteRequest> & FlowStatesReadRequest & { userHash?: string }; Querystring: StateQuery }>(
     '/v1/public/flowStates',
     {
       // Without actionType it is a read, which the per-user write limit does not count.
@@ -51,12 +51,12 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
     },
     async (request, reply) => {
       const body = request.body;
-      const content = request.query.content;
+      const modes = stateAnswerModes(request);
       if (body.actionType === undefined) {
         // No actionType: a read, answered like the GET, unless the body carries what only a write has.
         const writeField = WRITE_FIELDS.find((field) => body[field] !== undefined);
         if (writeField) throw new HttpProblem(400, 'body field "actionType" is required', 'actionType');
-        const states = await readFlowStatesJson(deps.db, deps.catalog, body.userId, body.groupId, { content, knownVersions: body.knownVersions, now: nowOf(deps) });
+        const states = await readFlowStatesJson(deps.db, deps.catalog, body.userId, body.groupId, { ...modes, knownVersions: body.knownVersions, now: nowOf(deps) });
         return reply.code(200).send(states);
       }
       if (body.knownVersions !== undefined) throw new HttpProblem(400, 'body field "knownVersions" is only taken by a read (no actionType)', 'knownVersions');
@@ -68,9 +68,9 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
         request,
         reply,
         write.userId,
-        async (tx) => ({ status: 201, body: await applyTransitionJson(tx, deps.catalog, write, nowOf(deps), { content }), keep: null }),
+        async (tx) => ({ status: 201, body: await applyTransitionJson(tx, deps.catalog, write, nowOf(deps), modes), keep: null }),
         // A replay answers with the user's state as it is now.
-        (tx) => readFlowStatesJson(tx, deps.catalog, write.userId, write.groupId, { content, now: nowOf(deps) }),
+        (tx) => readFlowStatesJson(tx, deps.catalog, write.userId, write.groupId, { ...modes, now: nowOf(deps) }),
       );
     },
   );

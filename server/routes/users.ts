@@ -1,10 +1,11 @@
 // Users: POST /v1/public/users (upsert, answered with flow states), and with a private key GET /v1/users?foreignId= (export) and DELETE (hard delete).
 import type { FastifyInstance } from 'fastify';
-import type { DeleteUserQuery, FlowContentMode, UserRecord, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
+import type { DeleteUserQuery, UserRecord, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
 import { nowOf, type AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../shared/problem.js';
 import { contentQuerySchema, eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../http/schemas.js';
+import { stateAnswerModes, type StateQuery } from '../http/state-query.js';
 import { identifiedJson } from '../shared/raw-json.js';
 import { readFlowStatesJson } from '../state/read.js';
 import { deleteUser, readUserRecord, upsertUser } from '../state/users.js';
@@ -20,7 +21,7 @@ function userIdOf(body: Partial<UserUpsertRequest> & { foreignId?: string }): st
 }
 
 export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.post<{ Body: Partial<UserUpsertRequest> & { foreignId?: string; userHash?: string }; Querystring: { content?: FlowContentMode } }>(
+  app.post<{ Body: Partial<UserUpsertRequest> & { foreignId?: string; userHash?: string }; Querystring: StateQuery }>(
     '/v1/public/users',
     {
       // The older alias names the user as well.
@@ -48,7 +49,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
     async (request, reply) => {
       const { foreignId: _alias, userHash: _hash, ...rest } = request.body;
       const body: UserUpsertRequest = { ...rest, userId: userIdOf(request.body) };
-      const content = request.query.content;
+      const modes = stateAnswerModes(request);
       return runIdempotent(
         deps.db,
         request,
@@ -56,13 +57,13 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         body.userId,
         async (tx) => {
           const { userId, guestLinked } = await upsertUser(tx, deps.catalog, body, nowOf(deps), deps.limits);
-          const states = await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content, now: nowOf(deps) });
+          const states = await readFlowStatesJson(tx, deps.catalog, userId, undefined, { ...modes, now: nowOf(deps) });
           return { status: 201, body: identifiedJson(userId, guestLinked, states), keep: { userId, guestLinked } };
         },
         // A replay answers with the user's state as it is now.
         async (tx, kept) => {
           const { userId, guestLinked } = kept as Omit<UserUpsertResponse, 'flowStates'>;
-          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, undefined, { content, now: nowOf(deps) }));
+          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, undefined, { ...modes, now: nowOf(deps) }));
         },
       );
     },

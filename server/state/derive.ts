@@ -1,5 +1,5 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
-import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState } from '../../src/api/wire.js';
+import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState, TargetedOutMode } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
 import { computeCollections } from './collections.js';
 import type { UserSnapshot } from './context.js';
@@ -13,6 +13,8 @@ export interface ReadOptions {
   content?: FlowContentMode;
   /** Flow versions the client already holds, by slug: their definitions are left out. */
   knownVersions?: Record<string, number>;
+  /** `hidden` also answers each ACTIVE flow whose targeting is false, with `$state.visible` false (it stays in `ineligibleFlows`). @default 'omit' */
+  targetedOut?: TargetedOutMode;
   /** The time of the read, which collection cool-offs, reshows and CEL (`now`, event windows) are measured to. @default the current time */
   now?: Date;
 }
@@ -33,10 +35,16 @@ function eligibility(snapshot: UserSnapshot): (flow: CatalogFlow) => boolean {
   };
 }
 
-/** A flow's state with `$state.visible` false when a collection holds it back. */
-function heldBack(state: FlowState): FlowState {
+/** A flow's state with `$state.visible` false: a collection holds it back, or it is sent although targeted out. */
+function hidden(state: FlowState): FlowState {
   return { ...state, $state: { ...state.$state, visible: false } };
 }
+
+/**
+ * Whether an answer in this mode carries a flow the user is not eligible for: only an ACTIVE one (targeted out) in
+ * `hidden` mode. A DRAFT or ARCHIVED flow's content is in no state answer, in any mode.
+ */
+const sentHidden = (flow: CatalogFlow, mode: TargetedOutMode | undefined) => mode === 'hidden' && flow.flow.status === 'ACTIVE';
 
 export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): FlowStatesResponse {
   const eligibleFlows: FlowState[] = [];
@@ -44,12 +52,13 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
   const eligible = eligibility(snapshot);
   const { computedOrder, held } = computeCollections(source, snapshot, options.now ?? new Date(), eligible);
   for (const flow of source.flows) {
-    if (!eligible(flow)) {
+    const userEligible = eligible(flow);
+    if (!userEligible) {
       ineligibleFlows.push(flow.flow.slug);
-      continue;
+      if (!sentHidden(flow, options.targetedOut)) continue;
     }
     const derived = deriveFlowState(flow, snapshot, options.now);
-    const state = held.has(flow.flow.slug) ? heldBack(derived) : derived;
+    const state = !userEligible || held.has(flow.flow.slug) ? hidden(derived) : derived;
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
     eligibleFlows.push(known ? state : withContent(flow, state));
   }
@@ -84,19 +93,21 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
   const eligible = eligibility(snapshot);
   const { computedOrderParts, held } = computeCollections(source, snapshot, options.now ?? new Date(), eligible);
   for (const flow of source.flows) {
-    if (!eligible(flow)) {
+    const userEligible = eligible(flow);
+    if (!userEligible) {
       ineligible.push(flow.flow.slug);
-      continue;
+      if (!sentHidden(flow, options.targetedOut)) continue;
     }
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
     if (parts.length > 1) parts.push(COMMA);
     // Whether a collection holds a flow back depends on the clock and the user's other flows, but an untouched
-    // flow held back reads the same for every such user: it is kept as its own kind of untouched answer.
-    const isHeld = held.has(flow.flow.slug);
-    if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, snapshot, !known, isHeld));
+    // flow held back reads the same for every such user: it is kept as its own kind of untouched answer. A flow sent
+    // although targeted out reads the same as one held back (the mode only decides whether it is sent at all).
+    const isHidden = !userEligible || held.has(flow.flow.slug);
+    if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, snapshot, !known, isHidden));
     else {
       const state = deriveFlowState(flow, snapshot, options.now);
-      parts.push(Buffer.from(renderFlowState(flow, isHeld ? heldBack(state) : state, !known)));
+      parts.push(Buffer.from(renderFlowState(flow, isHidden ? hidden(state) : state, !known)));
     }
   }
   parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`), ...computedOrderParts, CLOSE_ANSWER);
@@ -119,9 +130,10 @@ function untouched(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
  * A flow the user has stored nothing in: its state follows from its conditions alone, so the bytes are
  * made once per outcome of those conditions and reused for every such user until the flow changes.
  */
-function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boolean, held: boolean): Buffer {
-  // One bit for content, one for a collection holding the flow back, one per condition the flow has: whether it holds for this user.
-  let key = (content ? 1 : 0) + (held ? 2 : 0);
+function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boolean, isHidden: boolean): Buffer {
+  // One bit for content, one for `$state.visible` forced false (held back, or targeted out), one per condition the
+  // flow has: whether it holds for this user. Targeting is not a condition here: it only decides that bit.
+  let key = (content ? 1 : 0) + (isHidden ? 2 : 0);
   let bit = 4;
   for (const condition of flow.conditions) {
     if (condition(snapshot.cel)) key += bit;
@@ -130,7 +142,7 @@ function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boo
   const cached = flow.json.untouched.get(key);
   if (cached) return cached;
   const state = deriveFlowState(flow, snapshot);
-  const bytes = Buffer.from(renderFlowState(flow, held ? heldBack(state) : state, content));
+  const bytes = Buffer.from(renderFlowState(flow, isHidden ? hidden(state) : state, content));
   // Past 2^52 the keys would no longer be exact: such a flow is rendered every time.
   if (flow.json.untouched.size < UNTOUCHED_KINDS && bit <= 2 ** 52) flow.json.untouched.set(key, bytes);
   return bytes;

@@ -158,8 +158,8 @@ export interface FlowStatesReadRequest {
 }
 
 /**
- * Query of `GET /v1/public/flowStates`. Every endpoint that answers flow states also takes
- * `content=none`: each flow's `data` then carries only `steps[].id` and `$state`.
+ * Query of `GET /v1/public/flowStates`. Every endpoint that answers flow states also takes `content` and
+ * `targetedOut`: `content=none` leaves each flow's `data` with only `steps[].id` and `$state`.
  */
 export interface FlowStatesQuery {
   userId: string;
@@ -167,10 +167,20 @@ export interface FlowStatesQuery {
   userHash?: string;
   groupId?: string;
   content?: FlowContentMode;
+  /**
+   * `hidden`: every ACTIVE flow whose targeting is false (or fails) comes in `eligibleFlows` too, with its content
+   * and `$state.visible: false`, so a client that only follows flows it holds sees one become eligible; it stays in
+   * `ineligibleFlows`. `omit`: such flows are in `ineligibleFlows` only. DRAFT and ARCHIVED flows never come.
+   * @default 'hidden' when the request carries `X-Frigade-SDK-Version` or `X-Frigade-SDK-Platform`, 'omit' otherwise
+   */
+  targetedOut?: TargetedOutMode;
 }
 
 /** `all` (the default): every flow's definition rides in its state; `none`: state only. */
 export type FlowContentMode = 'all' | 'none';
+
+/** Whether a state answer carries the ACTIVE flows the user is targeted out of (see `FlowStatesQuery.targetedOut`). */
+export type TargetedOutMode = 'hidden' | 'omit';
 
 /** The write endpoints a batch stands for. */
 export const BATCH_PATHS = ['users', 'groups', 'flowStates'] as const;
@@ -280,8 +290,9 @@ export interface FlowState {
 }
 
 export interface FlowStatesResponse {
+  /** The flows the user is eligible for; with `targetedOut=hidden`, also the ACTIVE ones they are not, each with `$state.visible` false. */
   eligibleFlows: FlowState[];
-  /** Slugs of every flow the user is not eligible for, including flows that are not ACTIVE. */
+  /** Slugs of every flow the user is not eligible for, including flows that are not ACTIVE (and hidden flows sent in `eligibleFlows`). */
   ineligibleFlows: string[];
   /**
    * The user's place in each collection (collections.yaml), as Frigade's SDKs read it. The service always sends it

@@ -1,4 +1,5 @@
-// In real Chromium, counted through the loopback proxy: what the script asks of the service and of its folder, and how often (issues 8, 10 and 23).
+// In real Chromium, counted through the loopback proxy: what the script asks of the service and of its folder, and how often (issues 8, 10 and 23),
+// and a flow that becomes eligible mid-session drawn from the answer that made it so.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -430,5 +431,72 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     await expect.poll(() => page.evaluate(() => Boolean(customElements.get('onboarding-tour'))), { timeout: 10_000 }).toBe(true);
     expect(paths(chunks)).toEqual(['/onboarding-tour.js']);
     await page.close();
+  });
+});
+
+/** A banner for users on the pro plan: it becomes eligible mid-session, when the page sends the property. */
+const PRO_BANNER_YAML = `
+slug: pro-banner
+name: Pro banner
+type: BANNER
+targetingLogic: "has(user.properties.plan) && user.properties.plan == 'pro'"
+data:
+  steps:
+    - id: offer
+      title: Your pro tools are ready
+      subtitle: Drawn from the upsert's answer
+`;
+
+describe('a flow that becomes eligible mid-session', () => {
+  it('draws a banner once identify adds the property its targeting needs, with no reload and no failed request', async () => {
+    await env.service.writeFlow('g-pro-banner.yaml', PRO_BANNER_YAML);
+    try {
+      const page = await env.browser.context.newPage();
+      const failed: string[] = [];
+      const sdkHeaders: string[] = [];
+      page.on('pageerror', (error) => failed.push(error.message));
+      page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+      page.on('response', (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
+      page.on('request', (request) => {
+        // Our script asks for the default (targeted-out flows left out): no SDK header, no targetedOut.
+        if (request.url().startsWith(env.apiUrl) && (request.url().includes('targetedOut') || Object.keys(request.headers()).some((name) => name.startsWith('x-frigade-')))) {
+          sdkHeaders.push(request.url());
+        }
+      });
+      const path = `/requests-${++pages}.html`;
+      env.site.page(
+        path,
+        `<!doctype html><html><body>
+        <onboarding-banner flow="pro-banner"></onboarding-banner>
+        <script>localStorage.clear(); window.codes = [];</script>
+        <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
+        <script>Onboarding.on('error', ({ code }) => window.codes.push(code));</script>
+      </body></html>`,
+      );
+      await page.goto(`${env.site.url}${path}`);
+      await page.evaluate(() => window.Onboarding.identify('mid-session-user', { plan: 'free' }));
+      expect(await page.evaluate(() => window.Onboarding.getFlow('pro-banner'))).toBeUndefined();
+      // Gone after a reload or a navigation: still there at the end means the same document drew the banner.
+      await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+      const since = env.proxy!.requests.length;
+      expect(await page.locator('onboarding-banner [part="title"]').count()).toBe(0);
+
+      await page.evaluate(() => window.Onboarding.identify('mid-session-user', { plan: 'pro' }));
+      await expect.poll(() => page.locator('onboarding-banner [part="title"]').textContent(), { timeout: 10_000 }).toBe('Your pro tools are ready');
+      expect(await page.locator('onboarding-banner [part="subtitle"]').textContent()).toBe("Drawn from the upsert's answer");
+      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+      // The users write's answer brought the flow with its content: no listing of the flows was needed.
+      expect(env.proxy!.requests.slice(since).filter(isFlowsListing)).toEqual([]);
+      // The banner records its first showing; every write is answered before the page is judged.
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
+      expect(await page.evaluate(() => (window as unknown as { codes: string[] }).codes)).toEqual([]);
+      expect(failed).toEqual([]);
+      expect(sdkHeaders).toEqual([]);
+      await page.close();
+    } finally {
+      await env.service.removeFlow('g-pro-banner.yaml');
+    }
   });
 });

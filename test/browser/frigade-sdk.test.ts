@@ -71,7 +71,7 @@ async function storedCollection(userId: string, collectionId: string): Promise<A
 
 /** Runs code against `window.frigade` in the page. */
 type Sdk = {
-  getFlows(): Promise<Array<{ id: string; title?: string; isCompleted: boolean; isSkipped: boolean; steps: Map<string, { id: string; title?: string; $state: { completed: boolean; skipped: boolean }; complete(): Promise<void> }> }>>;
+  getFlows(): Promise<Array<{ id: string; title?: string; isVisible: boolean; isCompleted: boolean; isSkipped: boolean; steps: Map<string, { id: string; title?: string; $state: { completed: boolean; skipped: boolean }; complete(): Promise<void> }> }>>;
   getFlow(id: string): Promise<{ isCompleted: boolean; isSkipped: boolean; steps: Map<string, { id: string; $state: { completed: boolean; skipped: boolean }; complete(data?: object): Promise<void> }>; complete(): Promise<void>; skip(): Promise<void>; restart(): Promise<void> }>;
   identify(userId: string, properties?: object): Promise<void>;
   getCollection(id: string): Promise<{ collectionType: string; allowedComponents: string[]; flows: Array<{ flowId: string; visible: boolean; flow?: { id: string } }> }>;
@@ -88,13 +88,17 @@ declare global {
 }
 
 describe('@frigade/js in Chromium, from another origin', () => {
-  it('gets the eligible flows with their titles and step titles', async () => {
+  it('gets the eligible flows with their titles and step titles, and holds the other ACTIVE flows hidden', async () => {
     const { page, errors, warnings } = await openApp(`chromium-frigade-${Date.now()}`);
     const flows = await page.evaluate(async () =>
-      (await window.frigade.getFlows()).map((flow) => ({ id: flow.id, title: flow.title, steps: [...flow.steps.values()].map((step) => step.title) })),
+      (await window.frigade.getFlows()).map((flow) => ({ id: flow.id, title: flow.title, visible: flow.isVisible, steps: [...flow.steps.values()].map((step) => step.title) })),
     );
-    expect(flows.map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
-    expect(flows.find((flow) => flow.id === 'welcome')).toEqual({ id: 'welcome', title: 'Welcome aboard', steps: ['Hello there', 'See you around'] });
+    expect(flows.filter((flow) => flow.visible).map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
+    // Targeted out but ACTIVE: held, with content, so a property change can show it (the draft never comes).
+    expect(flows.map((flow) => flow.id)).toHaveLength(9 + Object.keys(FRIGADE_REACT_FLOWS).length);
+    expect(flows.map((flow) => flow.id)).not.toContain('unreleased');
+    expect(flows.find((flow) => flow.id === 'pro-tips')).toMatchObject({ title: 'Tips for pro users', visible: false });
+    expect(flows.find((flow) => flow.id === 'welcome')).toEqual({ id: 'welcome', title: 'Welcome aboard', visible: true, steps: ['Hello there', 'See you around'] });
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
     await page.close();
@@ -126,7 +130,7 @@ describe('@frigade/js in Chromium, from another origin', () => {
     // journey waits that long between calls, as any real page would.
     const ids = async () => {
       await page.waitForTimeout(300);
-      return page.evaluate(async () => (await window.frigade.getFlows()).map((flow) => flow.id));
+      return page.evaluate(async () => (await window.frigade.getFlows()).filter((flow) => flow.isVisible).map((flow) => flow.id));
     };
     expect(await ids()).not.toContain('pro-tips');
     await page.evaluate((id) => window.frigade.identify(id, { plan: 'pro' }), userId);

@@ -1,8 +1,9 @@
 // State answers are joined in reused buffers: each buffer is lent once at a time and taken back once its response has
-// closed, so answers sent at once, compressed or not, never share bytes.
+// closed, so answers sent at once, compressed or not, with flows targeted out sent hidden or not, never share bytes.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowStatesResponse, TargetedOutMode } from '../../src/api/wire.js';
 import { AnswerBuffers } from '../../server/http/answer-buffers.js';
 import { readFlowStates } from '../../server/state/read.js';
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
@@ -55,31 +56,48 @@ describe('answers sent at once', () => {
   let service: TestService;
   const users = Array.from({ length: 12 }, (_, i) => `user-${i}-${randomUUID()}`);
   beforeAll(async () => {
-    // Enough flows that each answer is past the smallest pooled size, and users whose answers differ.
-    const flows = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`flow-${i}.yaml`, checklistYaml(`flow-${i}`, '', 6)]));
+    // Enough flows that each answer is past the smallest pooled size, and users whose answers differ: every third flow
+    // no user writes to is for VIPs only, which half the users are, so the other half's answers differ by mode.
+    const vipOnly = (i: number) => i >= users.length && i % 3 === 2;
+    const flows = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [`flow-${i}.yaml`, checklistYaml(`flow-${i}`, vipOnly(i) ? 'has(user.properties.vip)' : '', 6)]),
+    );
     service = await startTestService(flows);
     for (const [i, userId] of users.entries()) {
+      if (i % 2 === 0) await service.call('POST', '/v1/public/users', { body: { userId, properties: { vip: true } } });
       const answer = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: `flow-${i}`, stepId: 'one', actionType: 'COMPLETED_STEP' } });
       expect(answer.status).toBe(201);
     }
   });
   afterAll(() => service?.close());
 
-  it('never share bytes, compressed or not', async () => {
-    const expected = new Map(await Promise.all(users.map(async (userId) => [userId, await readFlowStates({ query: service.db.query.bind(service.db) }, service.catalog, userId)] as const)));
-    expect(JSON.stringify(expected.get(users[0]!)).length).toBeGreaterThan(16 * 1024);
+  it('never share bytes, compressed or not, in either mode', async () => {
+    const db = { query: service.db.query.bind(service.db) };
+    const expected = new Map<string, FlowStatesResponse>();
+    for (const userId of users) {
+      for (const targetedOut of ['hidden', 'omit'] as const) expected.set(`${userId} ${targetedOut}`, await readFlowStates(db, service.catalog, userId, undefined, { targetedOut }));
+    }
+    expect(JSON.stringify(expected.get(`${users[0]!} omit`)).length).toBeGreaterThan(16 * 1024);
+    expect(expected.get(`${users[1]!} hidden`)!.eligibleFlows.length).toBeGreaterThan(expected.get(`${users[1]!} omit`)!.eligibleFlows.length);
     const reads = Array.from({ length: 240 }, (_, n) => users[n % users.length]!);
     const answers = await Promise.all(
       reads.map(async (userId, n) => {
         const gzip = n % 3 === 0;
-        const response = await fetch(`${service.url}/v1/public/flowStates?userId=${userId}`, {
-          headers: { authorization: `Bearer ${PUBLIC_KEY}`, 'accept-encoding': gzip ? 'gzip' : 'identity' },
+        // Hidden by the SDK's header, or omitted; every fifth read says so in the query instead.
+        const targetedOut: TargetedOutMode = Math.floor(n / users.length) % 2 ? 'hidden' : 'omit';
+        const query = n % 5 === 0 ? `&targetedOut=${targetedOut}` : '';
+        const response = await fetch(`${service.url}/v1/public/flowStates?userId=${userId}${query}`, {
+          headers: {
+            authorization: `Bearer ${PUBLIC_KEY}`,
+            'accept-encoding': gzip ? 'gzip' : 'identity',
+            ...(targetedOut === 'hidden' && !query ? { 'x-frigade-sdk-version': '0.9.12' } : {}),
+          },
         });
         // fetch undoes the gzip itself; the header says whether the answer went through the compressor.
-        return { userId, gzip: response.headers.get('content-encoding') === 'gzip', body: await response.json() };
+        return { key: `${userId} ${targetedOut}`, gzip: response.headers.get('content-encoding') === 'gzip', body: await response.json() };
       }),
     );
     expect(answers.some((answer) => answer.gzip)).toBe(true);
-    for (const answer of answers) expect(answer.body, answer.userId).toEqual(JSON.parse(JSON.stringify(expected.get(answer.userId))));
+    for (const answer of answers) expect(answer.body, answer.key).toEqual(JSON.parse(JSON.stringify(expected.get(answer.key))));
   });
 });

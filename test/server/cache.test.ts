@@ -1,8 +1,9 @@
 // The read cache never answers with old rows: reads interleaved with every kind of write agree with a read that goes
-// to the database, user by user (on either store; test/postgres/read-cache.test.ts has writes through other instances).
+// to the database, user by user, with flows targeted out sent hidden or not (on either store; test/postgres/read-cache.test.ts
+// has writes through other instances).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlowStatesResponse } from '../../src/api/wire.js';
+import type { FlowStatesResponse, TargetedOutMode } from '../../src/api/wire.js';
 import { readFlowStates } from '../../server/state/read.js';
 import { checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
 
@@ -18,10 +19,10 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 /** The state straight from the database: the same read without the cache. */
-const uncached = (userId: string, groupId?: string): Promise<FlowStatesResponse> =>
-  readFlowStates({ query: service.db.query.bind(service.db) }, service.catalog, userId, groupId);
-const cached = async (userId: string, groupId?: string): Promise<FlowStatesResponse> =>
-  (await service.call('GET', `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}`)).body;
+const uncached = (userId: string, groupId?: string, targetedOut?: TargetedOutMode): Promise<FlowStatesResponse> =>
+  readFlowStates({ query: service.db.query.bind(service.db) }, service.catalog, userId, groupId, { targetedOut });
+const cached = async (userId: string, groupId?: string, targetedOut?: TargetedOutMode): Promise<FlowStatesResponse> =>
+  (await service.call('GET', `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}${targetedOut ? `&targetedOut=${targetedOut}` : ''}`)).body;
 
 describe('the read cache', () => {
   it('holds a user once it has read it', async () => {
@@ -43,7 +44,7 @@ describe('the read cache', () => {
     const operations: Array<() => Promise<unknown>> = [];
     for (let round = 0; round < 12; round++) {
       users.forEach((userId, i) => {
-        operations.push(() => cached(userId, round % 2 ? groupId : undefined));
+        operations.push(() => cached(userId, round % 2 ? groupId : undefined, round % 3 ? 'hidden' : undefined));
         operations.push(() =>
           service.call('POST', '/v1/public/flowStates', {
             body: { userId, flowSlug: 'setup', stepId: steps[(round + i) % 3], actionType: actions[(round * 3 + i) % 4] },
@@ -62,7 +63,7 @@ describe('the read cache', () => {
     await Promise.all(operations.map((operation) => operation()));
     for (const userId of [...users, ...guests, ...users.map((u) => `new-${u}`)]) {
       for (const group of [undefined, groupId]) {
-        expect(await cached(userId, group), userId).toEqual(await uncached(userId, group));
+        for (const mode of ['hidden', 'omit'] as const) expect(await cached(userId, group, mode), userId).toEqual(await uncached(userId, group, mode));
       }
     }
   });

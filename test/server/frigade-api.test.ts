@@ -1,5 +1,5 @@
 // The endpoints and aliases that make the service a backend for Frigade's SDKs, over loopback HTTP: content in
-// every state answer, sessions, reads by POST, context, optional stepId, and the older clients' spellings.
+// every state answer, flows targeted out sent hidden, sessions, reads by POST, context, optional stepId, and the older clients' spellings.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowState, FlowStatesResponse, SessionResponse, UserRecord } from '../../src/api/wire.js';
@@ -47,9 +47,61 @@ data:
       completionCriteria: "user.properties.linked == true"
 `;
 
+/** A banner for users on the pro plan: the flow a Frigade SDK must hold before a property change makes it eligible. */
+const PRO_BANNER = `
+slug: pro-banner
+name: Pro banner
+type: BANNER
+targetingLogic: "has(user.properties.plan) && user.properties.plan == 'pro'"
+data:
+  title: Pro is here
+  steps:
+    - id: offer
+      title: Your pro tools
+      subtitle: Ready when you are
+`;
+/** Flows that are not ACTIVE, whose words must never reach a client: the draft's targeting holds for any user with a plan. */
+const DRAFT_BANNER = `
+slug: draft-banner
+name: Draft banner
+type: BANNER
+status: DRAFT
+targetingLogic: "has(user.properties.plan)"
+data:
+  title: Draft words
+  steps:
+    - id: only
+      title: Unreleased draft text
+`;
+const ARCHIVED_BANNER = `
+slug: old-banner
+name: Old banner
+type: BANNER
+status: ARCHIVED
+data:
+  title: Archived words
+  steps:
+    - id: only
+      title: Retired archived text
+`;
+const COLLECTIONS = `
+collections:
+  - id: upsell
+    type: DEFAULT
+    flows: [pro-banner, gold-card]
+`;
+
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ 'a-tour.yaml': TOUR, 'b-gold.yaml': GROUP_CARD, 'c-connect.yaml': BOOTSTRAPPED });
+  service = await startTestService({
+    'a-tour.yaml': TOUR,
+    'b-gold.yaml': GROUP_CARD,
+    'c-connect.yaml': BOOTSTRAPPED,
+    'd-pro.yaml': PRO_BANNER,
+    'e-draft.yaml': DRAFT_BANNER,
+    'f-old.yaml': ARCHIVED_BANNER,
+    'collections.yaml': COLLECTIONS,
+  });
 });
 afterAll(() => service?.close());
 
@@ -244,6 +296,150 @@ describe('writes as Frigade sends them', () => {
     const badContext = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'intro-tour', actionType: 'STARTED_FLOW', context: 'home' } });
     expect(badContext.body).toMatchObject({ status: 400, field: 'context' });
     expect(await storedRows()).toEqual(before);
+  });
+});
+
+/** The headers every @frigade/js version sends (0.7 and later in lower case). */
+const SDK_HEADERS = { 'X-Frigade-SDK-Version': '0.9.12', 'X-Frigade-SDK-Platform': 'Javascript' };
+const slugsOf = (states: FlowStatesResponse) => states.eligibleFlows.map((flow) => flow.flowSlug);
+/** The words of the DRAFT and ARCHIVED flows, in their names and content (their slugs are listed in `ineligibleFlows`). */
+const NEVER_SENT = /Draft banner|Draft words|Unreleased draft|Old banner|Archived words|Retired archived/;
+
+describe('flows targeted out, for Frigade\u2019s SDKs', () => {
+  it('sends each ACTIVE flow targeted out, hidden with its content, to a request with an SDK header', async () => {
+    const userId = newUser();
+    const variants: Array<Record<string, string>> = [SDK_HEADERS, { 'x-frigade-sdk-platform': 'Javascript' }, { 'x-frigade-sdk-version': '0.7.22' }];
+    for (const headers of variants) {
+      const answer = await service.call('GET', `/v1/public/flowStates?userId=${userId}`, { headers });
+      const states = answer.body as FlowStatesResponse;
+      // In catalog order; the group-targeted flows' CEL fails without a group, which counts as false.
+      expect(slugsOf(states)).toEqual(['intro-tour', 'gold-card', 'connect', 'pro-banner']);
+      expect(states.ineligibleFlows).toEqual(['gold-card', 'connect', 'pro-banner', 'draft-banner', 'old-banner']);
+      const banner = flowOf(states, 'pro-banner')!;
+      expect(banner.$state).toMatchObject({ visible: false, started: false, completed: false, skipped: false, currentStepId: 'offer' });
+      expect(banner.data).toMatchObject({ title: 'Pro is here', steps: [{ id: 'offer', title: 'Your pro tools', subtitle: 'Ready when you are', $state: { visible: true } }] });
+      expect(flowOf(states, 'intro-tour')!.$state.visible).toBe(true);
+      // The collection's rows are the ones every client reads: a flow targeted out is not the one shown.
+      expect(states.collections!.computedOrder.map((row) => [row.flowId, row.visible])).toEqual([['pro-banner', false], ['gold-card', false]]);
+      expect(answer.text).not.toMatch(NEVER_SENT);
+    }
+  });
+
+  it('leaves them out without the headers, and the query decides over the headers either way', async () => {
+    const userId = newUser();
+    const read = async (query: string, headers?: Record<string, string>) =>
+      (await service.call('GET', `/v1/public/flowStates?userId=${userId}${query}`, { headers })).body as FlowStatesResponse;
+    const omitted = await read('');
+    expect(slugsOf(omitted)).toEqual(['intro-tour']);
+    const hidden = await read('', SDK_HEADERS);
+    expect(omitted.ineligibleFlows).toEqual(hidden.ineligibleFlows);
+    expect(omitted.collections).toEqual(hidden.collections);
+    expect(await read('&targetedOut=hidden')).toEqual(hidden);
+    expect(await read('&targetedOut=omit', SDK_HEADERS)).toEqual(omitted);
+    expect(await read('&targetedOut=omit')).toEqual(omitted);
+    // The POST read takes it in its query too.
+    const post = async (query: string, headers?: Record<string, string>) => (await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId }, headers })).body;
+    expect(await post('?targetedOut=hidden')).toEqual(hidden);
+    expect(await post('?targetedOut=omit', SDK_HEADERS)).toEqual(omitted);
+    expect(await post('', SDK_HEADERS)).toEqual(hidden);
+  });
+
+  it('answers a bad targetedOut with a 400 problem naming the field, on every endpoint that answers flow states', async () => {
+    const userId = newUser();
+    const before = await storedRows();
+    const requests: Array<[string, string, unknown]> = [
+      ['GET', `/v1/public/flowStates?userId=${userId}`, undefined],
+      ['POST', '/v1/public/flowStates', { userId }],
+      ['POST', '/v1/public/flowStates', { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' }],
+      ['POST', '/v1/public/users', { userId }],
+      ['POST', '/v1/public/sessions', { userId }],
+      ['POST', '/v1/public/batch', { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId } }] }],
+    ];
+    for (const [method, path, body] of requests) {
+      for (const bad of ['show', 'HIDDEN', '', 'hidden&targetedOut=omit']) {
+        const response = await service.call(method, `${path}${path.includes('?') ? '&' : '?'}targetedOut=${bad}`, { body, headers: SDK_HEADERS });
+        expect(response.status, `${method} ${path} ${bad}`).toBe(400);
+        expect(response.headers.get('content-type')).toContain('application/problem+json');
+        expect(response.body).toMatchObject({ status: 400, field: 'targetedOut' });
+      }
+    }
+    expect(await storedRows()).toEqual(before);
+  });
+
+  it('never sends a DRAFT or ARCHIVED flow, in any mode, with or without content or known versions, from any endpoint', async () => {
+    // The draft's targeting holds for this user: only its status keeps it out.
+    const userId = newUser();
+    await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'free' } } });
+    const knownVersions = { 'draft-banner': 1, 'old-banner': 1, 'pro-banner': 1 };
+    for (const headers of [SDK_HEADERS, undefined]) {
+      for (const query of ['', '?targetedOut=hidden', '?targetedOut=omit', '?content=none', '?content=none&targetedOut=hidden', '?content=all&targetedOut=hidden']) {
+        const answers = [
+          await service.call('GET', `/v1/public/flowStates?userId=${userId}${query.replace('?', '&')}`, { headers }),
+          await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId }, headers }),
+          await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId, knownVersions }, headers }),
+          await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' }, headers }),
+          await service.call('POST', `/v1/public/users${query}`, { body: { userId, properties: { plan: 'free' } }, headers }),
+          await service.call('POST', `/v1/public/sessions${query}`, { body: { userId }, headers }),
+          await service.call('POST', `/v1/public/batch${query}`, {
+            body: { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId } }], knownVersions },
+            headers,
+          }),
+        ];
+        for (const answer of answers) {
+          expect(answer.status, `${query} ${answer.text.slice(0, 200)}`).toBeLessThan(300);
+          const states = (answer.body.flowStates ?? answer.body) as FlowStatesResponse;
+          expect(slugsOf(states)).not.toContain('draft-banner');
+          expect(slugsOf(states)).not.toContain('old-banner');
+          expect(states.ineligibleFlows).toEqual(expect.arrayContaining(['draft-banner', 'old-banner']));
+          expect(answer.text).not.toMatch(NEVER_SENT);
+        }
+      }
+    }
+  });
+
+  it('honours the mode in the transition answer, the users upsert, sessions and the batch', async () => {
+    const userId = newUser();
+    const answers = async (headers?: Record<string, string>, query = '') => {
+      const transition = await service.call('POST', `/v1/public/flowStates${query}`, {
+        body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' },
+        headers,
+      });
+      const upsert = await service.call('POST', `/v1/public/users${query}`, { body: { userId }, headers });
+      const session = await service.call('POST', `/v1/public/sessions${query}`, { body: { userId }, headers });
+      const batch = await service.call('POST', `/v1/public/batch${query}`, {
+        body: { writes: [{ path: 'flowStates', idempotencyKey: randomUUID(), body: { userId, flowSlug: 'intro-tour', stepId: 'second', actionType: 'STARTED_STEP' } }] },
+        headers,
+      });
+      expect([transition.status, upsert.status, session.status, batch.status]).toEqual([201, 201, 201, 200]);
+      return [transition.body, upsert.body.flowStates, session.body.flowStates, batch.body.flowStates] as FlowStatesResponse[];
+    };
+    for (const states of [...(await answers(SDK_HEADERS)), ...(await answers(undefined, '?targetedOut=hidden'))]) {
+      expect(slugsOf(states)).toEqual(['intro-tour', 'gold-card', 'connect', 'pro-banner']);
+      expect(flowOf(states, 'pro-banner')).toMatchObject({ data: { title: 'Pro is here' }, $state: { visible: false } });
+    }
+    for (const states of [...(await answers()), ...(await answers(SDK_HEADERS, '?targetedOut=omit'))]) {
+      expect(slugsOf(states)).toEqual(['intro-tour']);
+      expect(states.ineligibleFlows).toContain('pro-banner');
+    }
+    // A flow sent hidden is still not the user's to act on.
+    const refused = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'pro-banner', actionType: 'STARTED_FLOW' }, headers: SDK_HEADERS });
+    expect(refused.status).toBe(409);
+  });
+
+  it('shows a flow it sent hidden once a property change makes its targeting hold', async () => {
+    const userId = newUser();
+    const free = (await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'free' } }, headers: SDK_HEADERS })).body.flowStates as FlowStatesResponse;
+    expect(flowOf(free, 'pro-banner')!.$state.visible).toBe(false);
+    const pro = (await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'pro' } }, headers: SDK_HEADERS })).body.flowStates as FlowStatesResponse;
+    expect(slugsOf(pro)).toEqual(slugsOf(free));
+    expect(flowOf(pro, 'pro-banner')).toMatchObject({ data: { title: 'Pro is here' }, $state: { visible: true } });
+    expect(pro.ineligibleFlows).not.toContain('pro-banner');
+    expect(pro.collections!.computedOrder.find((row) => row.flowId === 'pro-banner')!.visible).toBe(true);
+    const read = (await service.call('GET', `/v1/public/flowStates?userId=${userId}`, { headers: SDK_HEADERS })).body as FlowStatesResponse;
+    expect(read).toEqual(pro);
+    // And back: a property that no longer matches hides it again.
+    const back = (await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'free' } }, headers: SDK_HEADERS })).body.flowStates as FlowStatesResponse;
+    expect(flowOf(back, 'pro-banner')!.$state.visible).toBe(false);
   });
 });
 

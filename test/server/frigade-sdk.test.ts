@@ -15,6 +15,7 @@ interface FrigadeStep {
 interface FrigadeFlow {
   id: string;
   title?: string;
+  isVisible: boolean;
   isCompleted: boolean;
   isSkipped: boolean;
   isStarted: boolean;
@@ -38,6 +39,9 @@ const SDKS: Record<string, () => Promise<{ Frigade: FrigadeClass }>> = {
   '0.7.22': () => import('@frigade/js-0.7') as never,
   '0.4.22': () => import('@frigade/js-0.4') as never,
 };
+
+/** The slugs of the ACTIVE flows of FRIGADE_FLOWS (its draft is never sent), sorted. */
+const ACTIVE_FLOWS = ['pro-tips', 'react-banner', 'react-card', 'setup', 'team-banner', 'tip-one', 'tip-two', 'upgrade-nudge', 'welcome'];
 
 let service: TestService;
 let warnings: unknown[][];
@@ -88,10 +92,13 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
   });
   afterAll(() => sdks.forEach((sdk) => sdk.destroy()));
 
-  it('gets the eligible flows with their titles and step titles', async () => {
+  it('gets the eligible flows with their titles and step titles, and holds the other ACTIVE flows hidden', async () => {
     const frigade = open(`frigade-${randomUUID()}`);
     const flows = await frigade.getFlows();
-    expect(flows.map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
+    expect(flows.filter((flow) => flow.isVisible).map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
+    // The SDK sends its version header, so the service sends every ACTIVE flow: one that becomes eligible later is one it knows.
+    expect(flows.map((flow) => flow.id).sort()).toEqual(ACTIVE_FLOWS);
+    expect(flows.find((flow) => flow.id === 'pro-tips')).toMatchObject({ title: 'Tips for pro users', isVisible: false });
     const welcome = flows.find((flow) => flow.id === 'welcome')!;
     expect(welcome.title).toBe('Welcome aboard');
     expect([...welcome.steps.values()].map((step) => step.title)).toEqual(['Hello there', 'See you around']);
@@ -122,14 +129,16 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
     const userId = `frigade-${randomUUID()}`;
     const groupId = `team-${randomUUID()}`;
     const frigade = open(userId);
-    const ids = async () => (await frigade.getFlows()).map((flow) => flow.id);
+    const ids = async () => (await frigade.getFlows()).filter((flow) => flow.isVisible).map((flow) => flow.id);
     expect(await ids()).not.toContain('pro-tips');
     await frigade.identify(userId, { plan: 'pro' });
     expect(await ids()).toContain('pro-tips');
     expect((await frigade.getFlow('pro-tips'))!.title).toBe('Tips for pro users');
+    expect(await ids()).not.toContain('team-banner');
     await frigade.group(groupId, { tier: 'gold' });
     expect(await ids()).toContain('team-banner');
     expect(await service.db.query('SELECT user_id FROM group_members WHERE group_id = $1', [groupId])).toEqual([{ user_id: userId }]);
+    expect(await ids()).not.toContain('upgrade-nudge');
     await frigade.track('exported', { format: 'csv' });
     expect(await ids()).toContain('upgrade-nudge');
     expect(await service.db.query('SELECT event, properties FROM user_events WHERE user_id = $1', [userId])).toEqual([

@@ -28,14 +28,23 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 describe('rendered state answers', () => {
-  it('equal the derived objects, with content, without it, and with known versions', async () => {
+  it('equal the derived objects, with content, without it, with known versions, and with flows targeted out sent hidden', async () => {
     const userId = `user-${randomUUID()}`;
     await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'rich', stepId: 'first', actionType: 'COMPLETED_STEP', data: { name: 'Ada "the" Countess' } } });
     await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', actionType: 'SKIPPED_FLOW' } });
     const version = service.catalog.current();
     expect(version.flows.map((flow) => flow.flow.slug)).toEqual(['hidden', 'rich', 'setup']);
     const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
-    const variants: ReadOptions[] = [{}, { content: 'none' }, { knownVersions: { rich: 1 } }, { knownVersions: { setup: 1, rich: 99 } }];
+    const variants: ReadOptions[] = [
+      {},
+      { content: 'none' },
+      { knownVersions: { rich: 1 } },
+      { knownVersions: { setup: 1, rich: 99 } },
+      { targetedOut: 'hidden' },
+      { targetedOut: 'hidden', content: 'none' },
+      { targetedOut: 'hidden', knownVersions: { hidden: 1 } },
+      { targetedOut: 'omit' },
+    ];
     for (const options of variants) {
       const text = Buffer.concat(renderFlowStateParts(version, snapshot, options)).toString();
       expect(JSON.parse(text)).toEqual(deriveFlowStates(version, snapshot, options));
@@ -86,7 +95,8 @@ data:
     for (const order of [ids, [...ids].reverse(), ids]) {
       for (const userId of order) {
         const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
-        for (const options of [{}, { content: 'none' as const }]) {
+        const variants: ReadOptions[] = [{}, { content: 'none' }, { targetedOut: 'hidden' }, { targetedOut: 'hidden', content: 'none' }];
+        for (const options of variants) {
           expect(JSON.parse(Buffer.concat(renderFlowStateParts(version, snapshot, options)).toString())).toEqual(deriveFlowStates(version, snapshot, options));
         }
       }
@@ -105,5 +115,31 @@ data:
     const flow = after.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'conditional');
     expect(flow.version).toBe(2);
     expect(flow.data.steps[0].title).toBe('Complete your profile');
+  });
+
+  it('keeps an untouched flow sent hidden apart from the same flow shown, whichever is rendered first', async () => {
+    await service.writeFlow('gated.yaml', checklistYaml('gated', "has(user.properties.plan) && user.properties.plan == 'pro'"));
+    const free = `user-free-${randomUUID()}`;
+    const pro = `user-pro-${randomUUID()}`;
+    await service.call('POST', '/v1/public/users', { body: { userId: free, properties: { plan: 'free' } } });
+    await service.call('POST', '/v1/public/users', { body: { userId: pro, properties: { plan: 'pro' } } });
+    const gated = async (userId: string, mode: string) =>
+      ((await service.call('GET', `/v1/public/flowStates?userId=${userId}&targetedOut=${mode}`)).body.eligibleFlows as Array<{ flowSlug: string; $state: { visible: boolean } }>).find(
+        (state) => state.flowSlug === 'gated',
+      );
+    // The hidden answer is made and kept first, then read for a user it is shown to, then left out again.
+    expect((await gated(free, 'hidden'))?.$state.visible).toBe(false);
+    expect((await gated(pro, 'hidden'))?.$state.visible).toBe(true);
+    expect((await gated(pro, 'omit'))?.$state.visible).toBe(true);
+    expect(await gated(free, 'omit')).toBeUndefined();
+    expect((await gated(free, 'hidden'))?.$state.visible).toBe(false);
+    const version = service.catalog.current();
+    for (const userId of [free, pro, free]) {
+      const snapshot = await loadUserSnapshot(service.db, userId, undefined, version);
+      for (const options of [{ targetedOut: 'hidden' }, { targetedOut: 'omit' }, { targetedOut: 'hidden', content: 'none' }] satisfies ReadOptions[]) {
+        expect(JSON.parse(Buffer.concat(renderFlowStateParts(version, snapshot, options)).toString())).toEqual(deriveFlowStates(version, snapshot, options));
+      }
+    }
+    await service.removeFlow('gated.yaml');
   });
 });

@@ -109,6 +109,16 @@ data:
       title: Invite your team
       subtitle: Reports are better together
 `,
+  'k-draft.yaml': `
+slug: unreleased
+name: Unreleased
+type: BANNER
+status: DRAFT
+data:
+  steps:
+    - id: only
+      title: Not ready yet
+`,
   'collections.yaml': `
 collections:
   - id: tips
