@@ -436,6 +436,34 @@ describe("@frigade/react's components in Chromium, on the same service", () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('stores the score picked in a <Frigade.Survey.NPS> and the feedback submitted after it', async () => {
+    const { page, problems, userId } = await mountComponent('nps', 'Survey.NPS', { flowId: 'rc-nps' });
+    const survey = page.locator('.fr-nps');
+    await expect.poll(() => survey.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('How likely are you to recommend Reports to a friend?');
+    expect(await survey.locator('.fr-field-nps button').allTextContents()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    // The scale's ends are labelled as the field says.
+    expect(await survey.locator('.fr-field-nps-left-label, .fr-field-nps-right-label').allTextContents()).toEqual(['Not at all', 'Certainly']);
+
+    const scored = answered(page, 'COMPLETED_STEP', 'rc-nps');
+    await survey.getByRole('button', { name: '9', exact: true }).click();
+    await scored;
+    const feedback = survey.getByPlaceholder('Tell us more');
+    await feedback.waitFor();
+    await feedback.focus();
+    await page.keyboard.type('The exports');
+    const sent = answered(page, 'COMPLETED_FLOW', 'rc-nps');
+    await survey.getByRole('button', { name: 'Send' }).click();
+    await sent;
+
+    // Stored as the SDK sends them: its form keeps one set of values across the flow's steps, so the feedback step
+    // carries the score too.
+    expect(await storedStepData(userId, 'rc-nps')).toEqual({ score: { 'nps-score': '9' }, feedback: { 'nps-score': '9', feedback: 'The exports' } });
+    expect((await storedFlow(userId, 'rc-nps'))!.$state.completed).toBe(true);
+    await expect.poll(() => survey.count(), { timeout: 5000 }).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
 
 describe('<onboarding-collection> in Chromium, on the same service', () => {

@@ -218,6 +218,29 @@ data:
       selector: "#nav-settings"
       primaryButton: { title: Done }
 `,
+  // Frigade's NPS survey: the score as a form field of type nps, then a feedback field.
+  'rc-nps.yaml': `
+slug: rc-nps
+name: NPS survey
+type: SURVEY
+targetingLogic: has(user.properties.reactComponents)
+data:
+  steps:
+    - id: score
+      title: How likely are you to recommend Reports to a friend?
+      fields:
+        - id: nps-score
+          type: nps
+          positiveLabel: Certainly
+          negativeLabel: Not at all
+    - id: feedback
+      title: What is the main reason for your score?
+      fields:
+        - id: feedback
+          type: textarea
+          placeholder: Tell us more
+      primaryButton: { title: Send }
+`,
 };
 
 /** Frigade's NPS survey as its docs write it: an `nps` field, then a comment field named by its step's title. */
