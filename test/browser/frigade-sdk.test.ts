@@ -84,6 +84,8 @@ declare global {
     frigade: Sdk;
     /** The React page's app: mounts a component of @frigade/react, or adds the user's properties through its `useUser()`. */
     frigadeApp: { mount(component: string, props: object): void; addProperties(properties: object): Promise<void>; loaded(): Promise<void> };
+    /** Set by a test in the page; still there later, the page has not been reloaded since. */
+    sameDocument?: boolean;
   }
 }
 
@@ -461,6 +463,27 @@ describe("@frigade/react's components in Chromium, on the same service", () => {
     expect(await storedStepData(userId, 'rc-nps')).toEqual({ score: { 'nps-score': '9' }, feedback: { 'nps-score': '9', feedback: 'The exports' } });
     expect((await storedFlow(userId, 'rc-nps'))!.$state.completed).toBe(true);
     await expect.poll(() => survey.count(), { timeout: 5000 }).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a <Frigade.Banner> whose flow becomes eligible mid-session, without a reload', async () => {
+    const { page, problems, userId } = await mountComponent('mid-session', 'Banner', { flowId: 'rc-pro-banner' });
+    const banner = page.getByRole('complementary', { name: 'Banner' });
+    // Loaded, and not for this user yet.
+    await page.evaluate(() => window.frigadeApp.loaded());
+    await page.waitForTimeout(300);
+    expect(await banner.count()).toBe(0);
+    expect((await storedFlow(userId, 'rc-pro-banner'))?.$state.visible ?? false).toBe(false);
+
+    await page.evaluate(() => {
+      window.sameDocument = true;
+      return window.frigadeApp.addProperties({ plan: 'pro' });
+    });
+    await expect.poll(() => banner.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('Welcome to Pro');
+    expect(await page.evaluate(() => window.sameDocument)).toBe(true);
+    expect((await storedFlow(userId, 'rc-pro-banner'))!.$state.visible).toBe(true);
+    await expect.poll(async () => (await storedFlow(userId, 'rc-pro-banner'))?.$state.started, { timeout: 5000 }).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   });

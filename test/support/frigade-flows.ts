@@ -241,6 +241,18 @@ data:
           placeholder: Tell us more
       primaryButton: { title: Send }
 `,
+  // Eligible once the page adds the plan property, mid-session.
+  'rc-pro-banner.yaml': `
+slug: rc-pro-banner
+name: Pro banner
+type: BANNER
+targetingLogic: "has(user.properties.reactComponents) && has(user.properties.plan) && user.properties.plan == 'pro'"
+data:
+  steps:
+    - id: welcome
+      title: Welcome to Pro
+      subtitle: Scheduled reports are on
+`,
 };
 
 /** Frigade's NPS survey as its docs write it: an `nps` field, then a comment field named by its step's title. */
