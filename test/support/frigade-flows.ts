@@ -218,11 +218,11 @@ data:
       selector: "#nav-settings"
       primaryButton: { title: Done }
 `,
-  // Frigade's NPS survey: the score as a form field of type nps, then a feedback field.
+  // Frigade's NPS survey as Frigade writes it: type NPS_SURVEY, the score as a field of type nps, then a feedback field.
   'rc-nps.yaml': `
 slug: rc-nps
 name: NPS survey
-type: SURVEY
+type: NPS_SURVEY
 targetingLogic: has(user.properties.reactComponents)
 data:
   steps:
