@@ -1,19 +1,30 @@
-// Command line: `onboarding-flows check <folder|file>…` prints every problem and warning in flow files and collections.yaml with file, line and path.
-import { readFileSync, statSync } from 'node:fs';
+// Command line: `onboarding-flows check` prints every problem and warning in flow files and collections.yaml with file, line and path; `from-frigade` converts Frigade's flows.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkCollectionsText, collectionsFileIn, readCollections } from './collections.js';
 import { checkFlowText, COLLECTION_FILES, readFlowDirectory, type FlowProblem } from './definitions.js';
+import { frigadeTargetingToCel } from './frigade-targeting.js';
+import { convertFrigadeFlows } from './from-frigade.js';
 
 const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github]
+       onboarding-flows from-frigade <flows.json | -> --out <folder> [--force]
+       onboarding-flows from-frigade --targeting "<Frigade expression>"
 
-Checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
-collections.yaml against the flows beside it, as the service does when it loads them. Prints every problem as file:line:column, the path of the value at
-fault and what was expected, and every warning (a field type your own code draws) the same way, marked "warning".
-Exits 0 when every file is fine or has warnings only, 1 when one has a problem, 2 on bad usage.
---format github prints GitHub Actions annotations instead.`;
+check: checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
+collections.yaml against the flows beside it, as the service does when it loads them. Prints every problem as
+file:line:column, the path of the value at fault and what was expected, and every warning (a field type your own code
+draws) the same way, marked "warning". Exits 0 when every file is fine or has warnings only, 1 when one has a
+problem, 2 on bad usage. --format github prints GitHub Actions annotations instead.
+
+from-frigade: reads Frigade's flows, as GET /v1/public/flows answers them (or one flow; - reads standard input),
+and writes one flow file per flow into the --out folder (--force replaces files already there). Targeting and step
+criteria are translated into CEL; one that has no CEL form is written as "false" under a # TODO comment, and printed
+as file:line:column. Exits 0 when every flow converted and its file passes check, 1 when a file needs a hand (a TODO
+or a check problem), 2 on bad usage or input that is not Frigade's flows. With --targeting, prints the CEL of one
+expression (exit 0), or why it has none (exit 1).`;
 
 interface FileReport {
   file: string;
@@ -72,10 +83,82 @@ export function formatReport(report: FileReport, format: 'text' | 'github'): str
   );
 }
 
+/** `from-frigade`: one expression's CEL with --targeting, or Frigade's flows (a file, or - for standard input) as files in --out. */
+export function fromFrigade(inputs: string[], options: { out?: string; targeting?: string; force?: boolean }): number {
+  if (options.targeting !== undefined) {
+    if (inputs.length || options.out !== undefined) {
+      console.error(USAGE);
+      return 2;
+    }
+    const result = frigadeTargetingToCel(options.targeting);
+    if ('problem' in result) {
+      const { column, message } = result.problem;
+      console.error(`${options.targeting}\n${' '.repeat(column - 1)}^ column ${column}: ${message}`);
+      return 1;
+    }
+    console.log(result.cel);
+    return 0;
+  }
+  if (inputs.length !== 1 || !options.out) {
+    console.error(USAGE);
+    return 2;
+  }
+  const [input] = inputs as [string];
+  let flows;
+  try {
+    const text = readFileSync(input === '-' ? 0 : input, 'utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    flows = convertFrigadeFlows(json);
+  } catch (error) {
+    console.error(`${input === '-' ? 'standard input' : input}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  const out = options.out;
+  const present = flows.map((flow) => join(out, flow.file)).filter((file) => existsSync(file));
+  if (present.length && !options.force) {
+    console.error(`${present.join(', ')} already exist${present.length === 1 ? 's' : ''}: choose another --out folder, or replace them with --force`);
+    return 2;
+  }
+  try {
+    mkdirSync(out, { recursive: true });
+    for (const flow of flows) writeFileSync(join(out, flow.file), flow.text);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
+  const reports = flows.filter((flow) => flow.problems.length + flow.warnings.length).map((flow) => ({ file: join(out, flow.file), problems: flow.problems, warnings: flow.warnings }));
+  for (const report of reports) for (const line of formatReport(report, 'text')) console.log(line);
+  const files = `${flows.length} flow file${flows.length === 1 ? '' : 's'} written to ${out}`;
+  const count = reports.reduce((sum, report) => sum + report.problems.length, 0);
+  const warned = reports.reduce((sum, report) => sum + report.warnings.length, 0);
+  const warnings = warned ? `, ${warned} warning${warned === 1 ? '' : 's'}` : '';
+  if (!count) {
+    console.log(`${files}: no problems${warnings}`);
+    return 0;
+  }
+  console.log(`${files}: ${count} problem${count === 1 ? '' : 's'} in ${reports.filter((report) => report.problems.length).length} of them${warnings}`);
+  return 1;
+}
+
 export function main(argv: string[]): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, help: { type: 'boolean', default: false } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string', default: 'text' },
+        help: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        targeting: { type: 'string' },
+        force: { type: 'boolean', default: false },
+      },
+    });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
@@ -84,6 +167,11 @@ export function main(argv: string[]): number {
   if (parsed.values.help) {
     console.log(USAGE);
     return 0;
+  }
+  if (command === 'from-frigade') return fromFrigade(paths, parsed.values);
+  if (parsed.values.out !== undefined || parsed.values.targeting !== undefined || parsed.values.force) {
+    console.error(USAGE);
+    return 2;
   }
   const format = parsed.values.format;
   if (command !== 'check' || paths.length === 0 || (format !== 'text' && format !== 'github')) {

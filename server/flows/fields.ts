@@ -1,6 +1,6 @@
 // What the flow schema cannot say about the fields of FORM and SURVEY steps: unique ids, labels, choices, nps points, patterns, and types the page draws.
 import { FORM_FIELD_TYPES } from '../../src/api/wire.js';
-import { closest, type PathSegment } from './schema.js';
+import { closest, distance, type PathSegment } from './schema.js';
 
 /** Reports a problem, or a warning, at `segments` (or at `key` in the mapping there). */
 export type Report = (segments: PathSegment[], message: string, key?: string) => void;
@@ -29,10 +29,12 @@ export function checkStepFields(step: Record<string, unknown>, where: PathSegmen
     const type = field.type;
     if (typeof type !== 'string' || type === '') continue;
     if (!DRAWN.includes(type)) {
-      const guess = closest(type, [...DRAWN]);
+      // The nearest type first (`textara` is a textarea, not a text), then what `closest` guesses for a key.
+      const nearest = [...DRAWN].sort((a, b) => distance(type.toLowerCase(), a) - distance(type.toLowerCase(), b))[0]!;
+      const guess = distance(type.toLowerCase(), nearest) <= Math.min(2, Math.floor(nearest.length / 3)) ? nearest : closest(type, [...DRAWN]);
       warn(
         [...at, 'type'],
-        `"${type}" is not a field type our elements draw${guess && guess !== type.toLowerCase() ? ` (did you mean "${guess}"?)` : ''}: it is drawn by your own code through a Frigade \`fieldTypes\` entry or a custom element, and its answer is stored like any other`,
+        `"${type}" is not a field type our elements draw${guess ? ` (did you mean "${guess}"?)` : ''}: it is drawn by your own code through a Frigade \`fieldTypes\` entry or a custom element, and its answer is stored like any other`,
       );
       continue;
     }

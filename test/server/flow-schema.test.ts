@@ -183,6 +183,14 @@ describe("fields in Frigade's shape", () => {
     ]);
   });
 
+  it('names the type a field probably meant in its warning, and nothing for a name of its own', () => {
+    const warned = (type: string) => checkFlowText(form(`        - { id: x, type: ${type}, label: X }\n`)).warnings.map((w) => w.message.split(':')[0]);
+    expect(warned('textara')).toEqual(['"textara" is not a field type our elements draw (did you mean "textarea"?)']);
+    expect(warned('Email')).toEqual(['"Email" is not a field type our elements draw (did you mean "email"?)']);
+    expect(warned('calendar')).toEqual(['"calendar" is not a field type our elements draw']);
+    expect(warned('tel')).toEqual(['"tel" is not a field type our elements draw']);
+  });
+
   it('takes nps fields in a form, and a survey step of several fields', () => {
     expect(messages(form('        - { id: score, type: nps, options: [{ value: 1, label: Bad }, { value: "5", label: Fine }] }\n'))).toEqual([]);
     expect(survey((text) => text.replace('          placeholder: Your answer goes here\n', '          label: Why?\n        - { id: email, type: email, label: Your email }\n'))).toEqual([]);
