@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputedCollectionFlow, FlowState, FlowStatesResponse } from '../../src/api/wire.js';
 import { bundleApp } from '../support/app-bundle.js';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
-import { FRIGADE_FLOWS } from '../support/frigade-flows.js';
+import { FRIGADE_FLOWS, FRIGADE_REACT_FLOWS } from '../support/frigade-flows.js';
 import { PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
@@ -14,7 +14,7 @@ let env: BrowserEnv;
 let clockAheadMs = 0;
 
 beforeAll(async () => {
-  env = await startBrowserEnv(FRIGADE_FLOWS, { service: { now: () => new Date(Date.now() + clockAheadMs) } });
+  env = await startBrowserEnv({ ...FRIGADE_FLOWS, ...FRIGADE_REACT_FLOWS }, { service: { now: () => new Date(Date.now() + clockAheadMs) } });
   // The SDK as a page would bundle it: one script that puts the Frigade class on window.
   const bundle = await build({
     stdin: { contents: "import { Frigade } from '@frigade/js'; window.Frigade = Frigade;", resolveDir: process.cwd(), loader: 'js' },
@@ -82,6 +82,10 @@ type Sdk = {
 declare global {
   interface Window {
     frigade: Sdk;
+    /** The React page's app: mounts a component of @frigade/react, or adds the user's properties through its `useUser()`. */
+    frigadeApp: { mount(component: string, props: object): void; addProperties(properties: object): Promise<void>; loaded(): Promise<void> };
+    /** Set by a test in the page; still there later, the page has not been reloaded since. */
+    sameDocument?: boolean;
   }
 }
 
@@ -93,7 +97,7 @@ describe('@frigade/js in Chromium, from another origin', () => {
     );
     expect(flows.filter((flow) => flow.visible).map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
     // Targeted out but ACTIVE: held, with content, so a property change can show it (the draft never comes).
-    expect(flows.map((flow) => flow.id)).toHaveLength(9);
+    expect(flows.map((flow) => flow.id)).toHaveLength(9 + Object.keys(FRIGADE_REACT_FLOWS).length);
     expect(flows.map((flow) => flow.id)).not.toContain('unreleased');
     expect(flows.find((flow) => flow.id === 'pro-tips')).toMatchObject({ title: 'Tips for pro users', visible: false });
     expect(flows.find((flow) => flow.id === 'welcome')).toEqual({ id: 'welcome', title: 'Welcome aboard', visible: true, steps: ['Hello there', 'See you around'] });
@@ -209,10 +213,16 @@ function bundleReactPage(): Promise<string> {
   return reactBundle;
 }
 
-/** Opens the React page for `userId` (with the `reactTips` property the collection's flows target), noting every failure. */
-async function openReactApp(userId: string): Promise<{ page: Page; problems: string[] }> {
+/** A component of @frigade/react the page draws, by its name there (`Banner`, `Checklist.Collapsible`, …), with its props. */
+interface Mounted {
+  component: string;
+  props: Record<string, unknown>;
+}
+
+/** Opens the React page for `userId` with the user's properties and the components it draws from the start, noting every failure. */
+async function openReactApp(userId: string, options: { userProperties: object; mounted?: Mounted[] }): Promise<{ page: Page; problems: string[] }> {
   env.site.page('/frigade-react.js', await bundleReactPage(), { 'Content-Type': 'text/javascript' });
-  const config = { apiKey: PUBLIC_KEY, apiUrl: env.service.url, userId, userProperties: { reactTips: true }, collectionId: 'react-tips' };
+  const config = { apiKey: PUBLIC_KEY, apiUrl: env.service.url, userId, ...options };
   env.site.page(
     `/react-${userId}.html`,
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reports</title></head><body><div id="root"></div>
@@ -220,6 +230,8 @@ async function openReactApp(userId: string): Promise<{ page: Page; problems: str
       <script type="module" src="/frigade-react.js"></script></body></html>`,
   );
   const page = await env.browser.context.newPage();
+  // A step that waits in vain fails within the test's time, saying which.
+  page.setDefaultTimeout(10_000);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
@@ -248,7 +260,10 @@ async function reloadAndLoadState(page: Page): Promise<void> {
 describe("@frigade/react's <Frigade.Collection> in Chromium, on the same service", () => {
   it("draws the collection's current flow, and after a dismissal the next one only once the cool-off has passed", async () => {
     const userId = `chromium-frigade-react-${Date.now()}`;
-    const { page, problems } = await openReactApp(userId);
+    const { page, problems } = await openReactApp(userId, {
+      userProperties: { reactTips: true },
+      mounted: [{ component: 'Collection', props: { collectionId: 'react-tips' } }],
+    });
     const collection = page.locator('.fr-collection[data-collection-id="react-tips"]');
     const banner = collection.getByRole('complementary', { name: 'Banner' });
     const card = collection.locator('.fr-card');
@@ -290,6 +305,185 @@ describe("@frigade/react's <Frigade.Collection> in Chromium, on the same service
     } finally {
       clockAheadMs = 0;
     }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+/** Opens the React page for a new user with the `reactComponents` property, and mounts one component of @frigade/react in it. */
+async function mountComponent(name: string, component: string, props: object): Promise<{ page: Page; problems: string[]; userId: string }> {
+  const userId = `chromium-frigade-react-${Date.now()}-${name}`;
+  const { page, problems } = await openReactApp(userId, { userProperties: { reactComponents: true } });
+  await page.waitForFunction(() => window.frigadeApp !== undefined);
+  await page.evaluate(([c, p]) => window.frigadeApp.mount(c as string, p as object), [component, props] as const);
+  return { page, problems, userId };
+}
+
+/** Each step's data as the service stored it: `{ stepId: data }`. */
+async function storedStepData(userId: string, slug: string): Promise<Record<string, unknown>> {
+  const rows = await env.service.db.query<{ step_id: string; data: unknown }>('SELECT step_id, data FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND data IS NOT NULL', [userId, slug]);
+  return Object.fromEntries(rows.map((row) => [row.step_id, typeof row.data === 'string' ? JSON.parse(row.data) : row.data]));
+}
+
+/** Waits for the service's answer to the SDK's `actionType` for the flow. */
+function answered(page: Page, actionType: string, slug: string): Promise<unknown> {
+  return page.waitForResponse((response) => {
+    const body = response.request().postData() ?? '';
+    return response.url() === `${env.service.url}/v1/public/flowStates` && body.includes(`"${actionType}"`) && body.includes(`"${slug}"`);
+  });
+}
+
+describe("@frigade/react's components in Chromium, on the same service", () => {
+  it('shows a <Frigade.Banner> and stores its dismissal as a skip', async () => {
+    const { page, problems, userId } = await mountComponent('banner', 'Banner', { flowId: 'rc-banner' });
+    const banner = page.getByRole('complementary', { name: 'Banner' });
+    await expect.poll(() => banner.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('Dashboards load twice as fast');
+    await expect.poll(async () => (await storedFlow(userId, 'rc-banner'))?.$state.started, { timeout: 5000 }).toBe(true);
+
+    const skipped = answered(page, 'SKIPPED_FLOW', 'rc-banner');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await skipped;
+    await expect.poll(() => banner.count(), { timeout: 5000 }).toBe(0);
+    expect((await storedFlow(userId, 'rc-banner'))!.$state).toMatchObject({ skipped: true, completed: false, visible: false });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('completes a <Frigade.Checklist.Collapsible> step with its button, and opens the next', async () => {
+    const { page, problems, userId } = await mountComponent('checklist', 'Checklist.Collapsible', { flowId: 'rc-checklist' });
+    const checklist = page.locator('.fr-checklist[data-flow-id="rc-checklist"]');
+    await expect.poll(() => checklist.locator('.fr-checklist-header .fr-title').textContent(), { timeout: 10_000 }).toBe('Get started with Reports');
+    expect(await checklist.locator('.fr-progress-text').textContent()).toBe('0/2');
+
+    const completed = answered(page, 'COMPLETED_STEP', 'rc-checklist');
+    await checklist.getByRole('button', { name: 'Connect', exact: true }).click();
+    await completed;
+    expect((await storedFlow(userId, 'rc-checklist'))!.data.steps.map((step) => [step.id, step.$state.completed])).toEqual([
+      ['connect', true],
+      ['share', false],
+    ]);
+    await expect.poll(() => checklist.locator('.fr-progress-text').textContent()).toBe('1/2');
+    // The next step is the open one now: its button shows, the first step's is folded away.
+    await expect.poll(() => checklist.getByRole('button', { name: 'Share', exact: true }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('submits a <Frigade.Form> typed at the keyboard, the answers stored as the step\'s data', async () => {
+    const { page, problems, userId } = await mountComponent('form', 'Form', { flowId: 'rc-form' });
+    const name = page.getByLabel('Your name');
+    await name.waitFor({ timeout: 10_000 });
+    const send = page.getByRole('button', { name: 'Send' });
+    expect(await send.isDisabled()).toBe(true);
+
+    await name.focus();
+    await page.keyboard.type('Ada Lovelace');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('A weekly revenue report');
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    const submitted = answered(page, 'COMPLETED_FLOW', 'rc-form');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await submitted;
+
+    expect(await storedStepData(userId, 'rc-form')).toEqual({ about: { name: 'Ada Lovelace', goal: 'A weekly revenue report' } });
+    expect((await storedFlow(userId, 'rc-form'))!.$state.completed).toBe(true);
+    await expect.poll(() => name.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a <Frigade.Announcement> and completes it step by step', async () => {
+    const { page, problems, userId } = await mountComponent('announcement', 'Announcement', { flowId: 'rc-announcement' });
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('heading').textContent(), { timeout: 10_000 }).toBe('Meet the new editor');
+    await expect.poll(async () => (await storedFlow(userId, 'rc-announcement'))?.$state.started, { timeout: 5000 }).toBe(true);
+
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => dialog.getByRole('heading').textContent()).toBe('Drag to reorder');
+    const completed = answered(page, 'COMPLETED_FLOW', 'rc-announcement');
+    await dialog.getByRole('button', { name: 'Got it' }).click();
+    await completed;
+    await expect.poll(() => dialog.count(), { timeout: 5000 }).toBe(0);
+    const stored = (await storedFlow(userId, 'rc-announcement'))!;
+    expect(stored.$state).toMatchObject({ completed: true, skipped: false });
+    expect(stored.data.steps.map((step) => step.$state.completed)).toEqual([true, true]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('anchors a <Frigade.Tour> to each step\'s target and steps through it', async () => {
+    const { page, problems, userId } = await mountComponent('tour', 'Tour', { flowId: 'rc-tour' });
+    const tooltip = page.locator('.fr-tour [role="dialog"]');
+    /** Whether the tooltip's corner, where its ping sits, is on the target's bottom right corner (the default side, bottom, and alignment, after). */
+    const anchoredTo = async (target: string) => {
+      const [box, anchor] = await Promise.all([tooltip.boundingBox(), page.locator(target).boundingBox()]);
+      return Math.abs(box!.x - (anchor!.x + anchor!.width)) <= 1 && Math.abs(box!.y - (anchor!.y + anchor!.height)) <= 1;
+    };
+
+    await expect.poll(() => tooltip.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('Your reports');
+    expect(await anchoredTo('#nav-reports')).toBe(true);
+    await expect.poll(async () => (await storedFlow(userId, 'rc-tour'))?.data.steps[0]!.$state.started, { timeout: 5000 }).toBe(true);
+
+    await tooltip.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => tooltip.locator('.fr-title').textContent()).toBe('Your settings');
+    expect(await anchoredTo('#nav-settings')).toBe(true);
+    expect((await storedFlow(userId, 'rc-tour'))!.data.steps[0]!.$state.completed).toBe(true);
+
+    const completed = answered(page, 'COMPLETED_FLOW', 'rc-tour');
+    await tooltip.getByRole('button', { name: 'Done' }).click();
+    await completed;
+    await expect.poll(() => tooltip.count(), { timeout: 5000 }).toBe(0);
+    expect((await storedFlow(userId, 'rc-tour'))!.$state.completed).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('stores the score picked in a <Frigade.Survey.NPS> and the feedback submitted after it', async () => {
+    const { page, problems, userId } = await mountComponent('nps', 'Survey.NPS', { flowId: 'rc-nps' });
+    const survey = page.locator('.fr-nps');
+    await expect.poll(() => survey.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('How likely are you to recommend Reports to a friend?');
+    expect(await survey.locator('.fr-field-nps button').allTextContents()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    // The scale's ends are labelled as the field says.
+    expect(await survey.locator('.fr-field-nps-left-label, .fr-field-nps-right-label').allTextContents()).toEqual(['Not at all', 'Certainly']);
+
+    const scored = answered(page, 'COMPLETED_STEP', 'rc-nps');
+    await survey.getByRole('button', { name: '9', exact: true }).click();
+    await scored;
+    const feedback = survey.getByPlaceholder('Tell us more');
+    await feedback.waitFor();
+    await feedback.focus();
+    await page.keyboard.type('The exports');
+    const sent = answered(page, 'COMPLETED_FLOW', 'rc-nps');
+    await survey.getByRole('button', { name: 'Send' }).click();
+    await sent;
+
+    // Stored as the SDK sends them: its form keeps one set of values across the flow's steps, so the feedback step
+    // carries the score too.
+    expect(await storedStepData(userId, 'rc-nps')).toEqual({ score: { 'nps-score': '9' }, feedback: { 'nps-score': '9', feedback: 'The exports' } });
+    expect((await storedFlow(userId, 'rc-nps'))!.$state.completed).toBe(true);
+    await expect.poll(() => survey.count(), { timeout: 5000 }).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a <Frigade.Banner> whose flow becomes eligible mid-session, without a reload', async () => {
+    const { page, problems, userId } = await mountComponent('mid-session', 'Banner', { flowId: 'rc-pro-banner' });
+    const banner = page.getByRole('complementary', { name: 'Banner' });
+    // Loaded, and not for this user yet.
+    await page.evaluate(() => window.frigadeApp.loaded());
+    await page.waitForTimeout(300);
+    expect(await banner.count()).toBe(0);
+    expect((await storedFlow(userId, 'rc-pro-banner'))?.$state.visible ?? false).toBe(false);
+
+    await page.evaluate(() => {
+      window.sameDocument = true;
+      return window.frigadeApp.addProperties({ plan: 'pro' });
+    });
+    await expect.poll(() => banner.locator('.fr-title').textContent(), { timeout: 10_000 }).toBe('Welcome to Pro');
+    expect(await page.evaluate(() => window.sameDocument)).toBe(true);
+    expect((await storedFlow(userId, 'rc-pro-banner'))!.$state.visible).toBe(true);
+    await expect.poll(async () => (await storedFlow(userId, 'rc-pro-banner'))?.$state.started, { timeout: 5000 }).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   });

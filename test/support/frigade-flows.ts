@@ -134,6 +134,127 @@ collections:
 `,
 };
 
+/**
+ * One flow for each of @frigade/react's components (the Chromium journeys), for users with the `reactComponents`
+ * property only, so the other journeys' users never see them. Their shapes are Frigade's.
+ */
+export const FRIGADE_REACT_FLOWS: Record<string, string> = {
+  'rc-banner.yaml': `
+slug: rc-banner
+name: Faster dashboards banner
+type: BANNER
+targetingLogic: has(user.properties.reactComponents)
+data:
+  props: { dismissible: true }
+  steps:
+    - id: news
+      title: Dashboards load twice as fast
+      subtitle: Nothing to do, it is on for everyone
+`,
+  'rc-checklist.yaml': `
+slug: rc-checklist
+name: Reports checklist
+type: CHECKLIST
+targetingLogic: has(user.properties.reactComponents)
+data:
+  title: Get started with Reports
+  subtitle: Two steps to your first shared report
+  steps:
+    - id: connect
+      title: Connect a data source
+      subtitle: Reports read from it
+      primaryButton: { title: Connect }
+    - id: share
+      title: Share a report
+      subtitle: Your team sees what you see
+      primaryButton: { title: Share }
+`,
+  'rc-form.yaml': `
+slug: rc-form
+name: About you
+type: FORM
+targetingLogic: has(user.properties.reactComponents)
+data:
+  steps:
+    - id: about
+      title: Tell us about yourself
+      fields:
+        - { id: name, type: text, label: Your name, required: true }
+        - { id: goal, type: textarea, label: What brings you here, placeholder: A report you need }
+      primaryButton: { title: Send }
+`,
+  'rc-announcement.yaml': `
+slug: rc-announcement
+name: New editor
+type: ANNOUNCEMENT
+targetingLogic: has(user.properties.reactComponents)
+data:
+  props: { dismissible: true }
+  steps:
+    - id: editor
+      title: Meet the new editor
+      subtitle: Charts and text side by side
+      primaryButton: { title: Next }
+    - id: reorder
+      title: Drag to reorder
+      subtitle: Move any block where it reads best
+      primaryButton: { title: Got it }
+`,
+  'rc-tour.yaml': `
+slug: rc-tour
+name: Navigation tour
+type: TOUR
+targetingLogic: has(user.properties.reactComponents)
+data:
+  steps:
+    - id: reports
+      title: Your reports
+      subtitle: Every report your team builds
+      selector: "#nav-reports"
+      primaryButton: { title: Next }
+    - id: settings
+      title: Your settings
+      subtitle: Sources, members and billing
+      selector: "#nav-settings"
+      primaryButton: { title: Done }
+`,
+  // Frigade's NPS survey as Frigade writes it: type NPS_SURVEY, the score as a field of type nps, then a feedback field.
+  'rc-nps.yaml': `
+slug: rc-nps
+name: NPS survey
+type: NPS_SURVEY
+targetingLogic: has(user.properties.reactComponents)
+data:
+  steps:
+    - id: score
+      title: How likely are you to recommend Reports to a friend?
+      fields:
+        - id: nps-score
+          type: nps
+          positiveLabel: Certainly
+          negativeLabel: Not at all
+    - id: feedback
+      title: What is the main reason for your score?
+      fields:
+        - id: feedback
+          type: textarea
+          placeholder: Tell us more
+      primaryButton: { title: Send }
+`,
+  // Eligible once the page adds the plan property, mid-session.
+  'rc-pro-banner.yaml': `
+slug: rc-pro-banner
+name: Pro banner
+type: BANNER
+targetingLogic: "has(user.properties.reactComponents) && has(user.properties.plan) && user.properties.plan == 'pro'"
+data:
+  steps:
+    - id: welcome
+      title: Welcome to Pro
+      subtitle: Scheduled reports are on
+`,
+};
+
 /** Frigade's NPS survey as its docs write it: an `nps` field, then a comment field named by its step's title. */
 export const FRIGADE_NPS_SURVEY = `slug: nps-survey
 name: NPS survey
