@@ -636,7 +636,10 @@ export interface StepBase {
   autoMarkCompleted?: boolean;
 }
 
-/** An image or a video shown with a step. */
+/**
+ * An image or a video shown with a step. Every step takes them, as in Frigade's files; announcements, cards, tours,
+ * hints and tooltips draw them, and on other types they are for Frigade's components or the page's own code.
+ */
 export interface StepMedia {
   /** An image (http, https or relative address). */
   imageUri?: string;
@@ -649,20 +652,20 @@ export interface StepMedia {
 /** A step of an ANNOUNCEMENT: a modal dialog. */
 export interface AnnouncementStep extends StepBase, StepMedia {}
 /** A step of a BANNER: an inline bar. */
-export interface BannerStep extends StepBase {}
+export interface BannerStep extends StepBase, StepMedia {}
 /** A step of a CARD: an inline card. */
 export interface CardStep extends StepBase, StepMedia {}
 /** A step of a CHECKLIST: one task. */
-export interface ChecklistStep extends StepBase {}
+export interface ChecklistStep extends StepBase, StepMedia {}
 /** A step of a CUSTOM flow, drawn by the page; put its own data in `props`. */
-export interface CustomStep extends StepBase {}
+export interface CustomStep extends StepBase, StepMedia {}
 /** A step of a FORM: a page of fields. */
-export interface FormStep extends StepBase {
+export interface FormStep extends StepBase, StepMedia {
   /** The step's fields; their values are sent as the step's data. */
   fields?: FormField[];
 }
 /** A step of a SURVEY: one question, by `type`, or fields in Frigade's shape (`fields: [{ id, type: nps }]`). */
-export interface SurveyStep extends StepBase {
+export interface SurveyStep extends StepBase, StepMedia {
   /** The kind of question. @default "nps" for the first step, "text" after it */
   type?: SurveyKind;
   /** The step's fields, in Frigade's shape; with them the step has no `type`, and its data holds each field's answer under its `id`. */

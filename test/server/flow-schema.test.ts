@@ -76,7 +76,9 @@ describe('schema/flow.schema.json', () => {
     expect(stepKeys.TOOLTIP).toEqual(expect.arrayContaining(['selector', 'page']));
     expect(stepKeys.SURVEY).toEqual(expect.arrayContaining(['type', 'options', 'fields']));
     expect(stepKeys.ANNOUNCEMENT).toEqual(expect.arrayContaining(['imageUri', 'videoUri']));
-    expect(stepKeys.BANNER).not.toContain('imageUri');
+    // Every step takes Frigade's media keys (its banner and checklists show them), and its icon.
+    for (const keys of Object.values(stepKeys) as string[][]) expect(keys).toEqual(expect.arrayContaining(['imageUri', 'videoUri', 'iconUri']));
+    expect(stepKeys.TOUR).not.toContain('fields');
     expect(schema.definitions.FormField.required).toEqual(['id', 'type']);
   });
 
