@@ -1,0 +1,183 @@
+// Frigade's field shapes in <onboarding-form>: the nps scale, validation rules with messages, multiple selects, initial values and unknown types.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
+import { registerElements } from '../../src/components/register.js';
+import { $flows } from '../../src/stores/flows.js';
+import { $elementOptions } from '../../src/stores/options.js';
+import type { OnboardingForm } from '../../src/components/form/form.component.js';
+import type { FlowData, FormField } from '../../src/api/wire.js';
+import { recordingFlow, resetStores, seedFlow, type RecordedCall } from './support.js';
+
+beforeAll(() => registerElements());
+beforeEach(() => $elementOptions.set({ autoMount: false }));
+afterEach(() => {
+  fixtureCleanup();
+  resetStores();
+});
+
+const q = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
+const qa = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
+const text = (el: Element, selector: string) => q(el, selector)?.textContent?.replace(/\s+/g, ' ').trim();
+/** The text of the element an `aria-labelledby` points at. */
+const labelOf = (el: Element, control: HTMLElement) => text(el, `#${control.getAttribute('aria-labelledby')}`);
+const submitButton = (el: Element) => q(el, '[part="primary-button"]') as HTMLButtonElement;
+
+async function typeInto(el: OnboardingForm, selector: string, value: string): Promise<void> {
+  const input = q(el, selector) as HTMLInputElement;
+  input.value = value;
+  input.dispatchEvent(new Event('input'));
+  await el.updateComplete;
+}
+
+async function check(el: OnboardingForm, selector: string): Promise<void> {
+  const input = q(el, selector) as HTMLInputElement;
+  input.checked = true;
+  input.dispatchEvent(new Event('change'));
+  await el.updateComplete;
+}
+
+/** A one-step form of these fields, drawn with its actions recorded. */
+async function form(fields: FormField[], props: FlowData['props'] = {}): Promise<{ el: OnboardingForm; calls: RecordedCall[] }> {
+  seedFlow('f', 'FORM', { props, steps: [{ id: 's', title: 'How likely are you to recommend us?', fields }] });
+  const calls: RecordedCall[] = [];
+  const el = await fixture<OnboardingForm>(html`<onboarding-form flow="f" .currentFlow=${recordingFlow($flows.get().f!, calls)}></onboarding-form>`);
+  return { el, calls };
+}
+
+async function submit(el: OnboardingForm): Promise<void> {
+  q(el, 'form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+  await el.updateComplete;
+  await Promise.resolve();
+}
+
+describe('<onboarding-form> with Frigade fields', () => {
+  it('draws an nps field as a 0–10 radio group named by its label, with the field\'s end labels under it, and sends the score as a number', async () => {
+    const { el, calls } = await form([{ id: 'score', type: 'nps', label: 'Your score', negativeLabel: 'Never', positiveLabel: 'Surely' }]);
+    const group = q(el, '[part="scale"]')!;
+    expect(group.getAttribute('role')).toBe('radiogroup');
+    expect(labelOf(el, group)).toBe('Your score');
+    const points = qa(el, '[part="scale"] input') as HTMLInputElement[];
+    expect(points.map((point) => point.value)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    // Native radios of one name: Tab reaches the group, the arrow keys move the choice.
+    expect(points.every((point) => point.type === 'radio' && point.name === points[0]!.name && point.tabIndex === 0)).toBe(true);
+    const ends = q(el, '[part="scale-labels"]')!;
+    expect([...ends.children].map((end) => end.textContent)).toEqual(['Never', 'Surely']);
+    expect(group.getAttribute('aria-describedby')).toBe(ends.id);
+    await check(el, 'input[value="9"]');
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { score: 9 } });
+  });
+
+  it('names an nps field without a label by the step\'s title, and takes its ends and points from the flow\'s props, else the built-in strings', async () => {
+    const options = [0, 5, 10].map((n) => ({ value: String(n), label: `${n}!` }));
+    const { el } = await form([{ id: 'score', type: 'nps' }], { positiveLabel: 'Of course', options });
+    expect(labelOf(el, q(el, '[part="scale"]')!)).toBe('How likely are you to recommend us?');
+    expect(qa(el, '[part="scale"] input').map((point) => (point as HTMLInputElement).value)).toEqual(['0', '5', '10']);
+    expect(qa(el, '[part="scale"] span').map((point) => point.textContent)).toEqual(['0!', '5!', '10!']);
+    expect(qa(el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Not likely', 'Of course']);
+    fixtureCleanup();
+    const plain = await form([{ id: 'score', type: 'nps', negativeLabel: 'Nope' }]);
+    expect(qa(plain.el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Nope', 'Very likely']);
+    plain.el.strings = { npsHigh: 'Sehr wahrscheinlich' };
+    await plain.el.updateComplete;
+    expect(qa(plain.el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Nope', 'Sehr wahrscheinlich']);
+  });
+
+  it('shows a required message given as text, and keeps submit disabled until the scale is answered', async () => {
+    const { el } = await form([{ id: 'score', type: 'nps', required: 'Pick a score, please.' }]);
+    expect(submitButton(el).disabled).toBe(true);
+    q(el, 'input[value="0"]')!.dispatchEvent(new Event('blur'));
+    await el.updateComplete;
+    const error = q(el, '[part="error"]')!;
+    expect(error.textContent).toBe('Pick a score, please.');
+    expect(q(el, '[part="scale"]')!.getAttribute('aria-describedby')).toBe(`${q(el, '[part="scale-labels"]')!.id} ${error.id}`);
+    expect(q(el, '[part="scale"]')!.getAttribute('aria-invalid')).toBe('true');
+    await check(el, 'input[value="3"]');
+    expect(q(el, '[part="error"]')).toBeNull();
+    expect(submitButton(el).disabled).toBe(false);
+  });
+
+  it('shows the message of a { value, message } rule, and the built-in one for a rule given alone', async () => {
+    const { el } = await form([
+      { id: 'name', type: 'text', label: 'Name', minLength: { value: 3, message: 'Three letters or more.' }, maxLength: 5 },
+      { id: 'seats', type: 'number', label: 'Seats', min: { value: 1, message: 'At least one seat.' }, max: { value: 50, message: 'Fifty at most.' } },
+    ]);
+    await typeInto(el, '#f0', 'Al');
+    expect(text(el, '#e0')).toBe('Three letters or more.');
+    await typeInto(el, '#f0', 'Alexandra');
+    expect(text(el, '#e0')).toBe('Use at most 5 characters.');
+    await typeInto(el, '#f0', 'Alex');
+    expect(q(el, '#e0')).toBeNull();
+    await typeInto(el, '#f1', '0');
+    expect(text(el, '#e1')).toBe('At least one seat.');
+    expect((q(el, '#f1') as HTMLInputElement).getAttribute('min')).toBe('1');
+    await typeInto(el, '#f1', '51');
+    expect(text(el, '#e1')).toBe('Fifty at most.');
+    await typeInto(el, '#f1', '12');
+    expect(submitButton(el).disabled).toBe(false);
+  });
+
+  it('reads a /…/ pattern as Frigade does (anywhere in the value) and a plain one as the whole value, each with its own message', async () => {
+    const { el } = await form([
+      { id: 'code', type: 'text', label: 'Code', pattern: { value: '/[0-9]{2}/', message: 'Two digits somewhere.' } },
+      { id: 'team', type: 'text', label: 'Team', pattern: '[a-z]+' },
+      { id: 'anchored', type: 'text', label: 'Anchored', pattern: '/^[A-Z]+$/' },
+    ]);
+    await typeInto(el, '#f0', 'ab12cd');
+    expect(q(el, '#e0')).toBeNull();
+    await typeInto(el, '#f0', 'ab1cd');
+    expect(text(el, '#e0')).toBe('Two digits somewhere.');
+    await typeInto(el, '#f1', 'core team');
+    expect(text(el, '#e1')).toBe('Please check this value.');
+    await typeInto(el, '#f1', 'core');
+    expect(q(el, '#e1')).toBeNull();
+    await typeInto(el, '#f2', 'ABc');
+    expect(text(el, '#e2')).toBe('Please check this value.');
+    await typeInto(el, '#f2', 'ABC');
+    await typeInto(el, '#f0', '42');
+    expect(submitButton(el).disabled).toBe(false);
+  });
+
+  it('sends a select with multiple as a list, and starts each field from its value', async () => {
+    const { el, calls } = await form([
+      { id: 'tools', type: 'select', label: 'Tools', multiple: true, value: 'jira', options: ['jira', 'linear', 'github'].map((value) => ({ value, label: value })) },
+      { id: 'role', type: 'radio', label: 'Role', value: 'dev', options: [{ value: 'dev', label: 'Developer' }, { value: 'pm', label: 'Product' }] },
+      { id: 'city', type: 'text', label: 'City', value: 'Lyon' },
+    ]);
+    const select = q(el, 'select') as HTMLSelectElement;
+    expect(select.multiple).toBe(true);
+    expect([...select.options].filter((option) => option.selected).map((option) => option.value)).toEqual(['jira']);
+    expect((q(el, 'input[value="dev"]') as HTMLInputElement).checked).toBe(true);
+    expect((q(el, '#f2') as HTMLInputElement).value).toBe('Lyon');
+    for (const option of select.options) option.selected = option.value !== 'jira';
+    select.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { tools: ['linear', 'github'], role: 'dev', city: 'Lyon' } });
+  });
+
+  it('leaves out a field of a type no element of ours draws: it is not drawn and never blocks submitting', async () => {
+    const { el, calls } = await form([
+      { id: 'when', type: 'calendar', label: 'When?', required: true, props: { days: 7 } },
+      { id: 'name', type: 'text', label: 'Name' },
+    ]);
+    expect(qa(el, '[part="field"]')).toHaveLength(1);
+    expect(text(el, '[part="label"]')).toBe('Name');
+    expect(submitButton(el).disabled).toBe(false);
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { name: '' } });
+  });
+
+  it('names a field without a label by its placeholder, else its id', async () => {
+    const { el } = await form([
+      { id: 'mail', type: 'email', placeholder: 'Work email' },
+      { id: 'notes', type: 'textarea' },
+      { id: 'role', type: 'radio', options: [{ value: 'dev', label: 'Developer' }] },
+    ]);
+    expect(q(el, '[part="label"]')).toBeNull();
+    expect(q(el, '#f0')!.getAttribute('aria-label')).toBe('Work email');
+    expect(q(el, '#f1')!.getAttribute('aria-label')).toBe('notes');
+    expect(q(el, '[role="radiogroup"]')!.getAttribute('aria-label')).toBe('role');
+    expect(q(el, '[role="radiogroup"]')!.hasAttribute('aria-labelledby')).toBe(false);
+  });
+});
