@@ -57,8 +57,8 @@ describe('bundle size', () => {
         for (const other of CHUNKS.filter((file) => file !== chunk)) expect(text(other)).not.toContain(marker);
       }
     }
-    // What the form and the survey share (the scale's end label and its part): in those two chunks alone.
-    for (const marker of ['Not likely', 'scale-labels']) {
+    // What the form and the survey share (a validation message, the scale's end label and its part): in those two chunks alone.
+    for (const marker of ['Please check this value.', 'Not likely', 'scale-labels']) {
       expect(text('dist/onboarding.js')).not.toContain(marker);
       for (const chunk of CHUNKS) expect(text(chunk).includes(marker)).toBe(FIELDS.includes(chunk));
     }

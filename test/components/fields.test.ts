@@ -1,12 +1,13 @@
-// Frigade's field shapes in <onboarding-form>: the nps scale, validation rules with messages, multiple selects, initial values and unknown types.
+// Frigade's field shapes in <onboarding-form> and <onboarding-survey>: the nps scale, validation rules with messages, multiple selects, initial values, unknown types, and survey steps given as fields.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
 import { registerElements } from '../../src/components/register.js';
 import { $flows } from '../../src/stores/flows.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import type { OnboardingForm } from '../../src/components/form/form.component.js';
+import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
 import type { FlowData, FormField } from '../../src/api/wire.js';
-import { recordingFlow, resetStores, seedFlow, type RecordedCall } from './support.js';
+import { recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
 
 beforeAll(() => registerElements());
 beforeEach(() => $elementOptions.set({ autoMount: false }));
@@ -29,7 +30,7 @@ async function typeInto(el: OnboardingForm, selector: string, value: string): Pr
   await el.updateComplete;
 }
 
-async function check(el: OnboardingForm, selector: string): Promise<void> {
+async function check(el: OnboardingForm | OnboardingSurvey, selector: string): Promise<void> {
   const input = q(el, selector) as HTMLInputElement;
   input.checked = true;
   input.dispatchEvent(new Event('change'));
@@ -44,7 +45,7 @@ async function form(fields: FormField[], props: FlowData['props'] = {}): Promise
   return { el, calls };
 }
 
-async function submit(el: OnboardingForm): Promise<void> {
+async function submit(el: OnboardingForm | OnboardingSurvey): Promise<void> {
   q(el, 'form')!.dispatchEvent(new Event('submit', { cancelable: true }));
   await el.updateComplete;
   await Promise.resolve();
@@ -179,5 +180,112 @@ describe('<onboarding-form> with Frigade fields', () => {
     expect(q(el, '#f1')!.getAttribute('aria-label')).toBe('notes');
     expect(q(el, '[role="radiogroup"]')!.getAttribute('aria-label')).toBe('role');
     expect(q(el, '[role="radiogroup"]')!.hasAttribute('aria-labelledby')).toBe(false);
+  });
+});
+
+describe('<onboarding-survey> with steps given as fields', () => {
+  /** Frigade's NPS survey: a score, then a comment. */
+  const nps: FlowData = {
+    props: { negativeLabel: 'Not at all' },
+    steps: [
+      { id: 'score', title: 'How likely are you to recommend us?', fields: [{ id: 'nps-score', type: 'nps', positiveLabel: 'Extremely likely' }] },
+      { id: 'comment', title: 'What could we do better?', fields: [{ id: 'feedback', type: 'textarea', placeholder: 'Your thoughts' }] },
+    ],
+  };
+
+  async function survey(data: FlowData, current: string, done: string[] = []): Promise<{ el: OnboardingSurvey; calls: RecordedCall[] }> {
+    seedFlow('sv', 'SURVEY', data, { current, steps: Object.fromEntries(done.map((id) => [id, { completed: true }])) });
+    const calls: RecordedCall[] = [];
+    const el = await fixture<OnboardingSurvey>(html`<onboarding-survey flow="sv" .currentFlow=${recordingFlow($flows.get().sv!, calls)}></onboarding-survey>`);
+    await tick();
+    await el.updateComplete;
+    return { el, calls };
+  }
+
+  it('draws an nps field as the NPS scale, with the field\'s and the flow\'s end labels, and stores { [id]: score }', async () => {
+    const { el, calls } = await survey(nps, 'score');
+    expect(labelOf(el, q(el, '[part="scale"]')!)).toBe('How likely are you to recommend us?');
+    expect(qa(el, '[part="scale"] input')).toHaveLength(11);
+    expect(qa(el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Not at all', 'Extremely likely']);
+    expect(q(el, '[part="secondary-button"]')).toBeNull();
+    expect(submitButton(el).disabled).toBe(true);
+    await check(el, 'input[value="9"]');
+    expect(submitButton(el).disabled).toBe(false);
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 'score', data: { 'nps-score': 9 } });
+  });
+
+  it('draws a textarea field as the text answer, with Skip, and stores { [id]: text }', async () => {
+    const { el, calls } = await survey(nps, 'comment', ['score']);
+    const answer = q(el, 'textarea[part="input"]') as HTMLTextAreaElement;
+    expect(labelOf(el, answer)).toBe('What could we do better?');
+    expect(answer.placeholder).toBe('Your thoughts');
+    expect(text(el, '[part="secondary-button"]')).toBe('Skip');
+    answer.value = 'Faster exports';
+    answer.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 'comment', data: { feedback: 'Faster exports' } });
+  });
+
+  it('draws radio and select as single choices and checkboxes or a multiple select as multiple choices, each named by its label, and leaves other types out', async () => {
+    const options = [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }];
+    const { el, calls } = await survey(
+      {
+        steps: [
+          {
+            id: 'mix',
+            title: 'A few questions',
+            fields: [
+              { id: 'one', type: 'radio', label: 'One?', options },
+              { id: 'many', type: 'select', multiple: true, label: 'Many?', options },
+              { id: 'drawing', type: 'signature', label: 'Sign here', required: true },
+              { id: 'mail', type: 'email', label: 'Mail' },
+              { id: 'ticks', type: 'checkbox', label: 'Ticks?', options },
+            ],
+          },
+        ],
+      },
+      'mix',
+    );
+    const groups = qa(el, '.options');
+    expect(groups.map((group) => [group.getAttribute('role'), labelOf(el, group)])).toEqual([
+      ['radiogroup', 'One?'],
+      ['group', 'Many?'],
+      ['group', 'Ticks?'],
+    ]);
+    expect(qa(el, '[part="label"]').map((label) => label.textContent)).toEqual(['One?', 'Many?', 'Ticks?']);
+    await check(el, 'input[name="q0"][value="b"]');
+    await check(el, 'input[name="q1"][value="a"]');
+    await check(el, 'input[name="q1"][value="b"]');
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 'mix', data: { one: 'b', many: ['a', 'b'], ticks: [] } });
+  });
+
+  it('keeps submit disabled while a field breaks a rule, and shows the rule\'s message once the field is touched', async () => {
+    const { el } = await survey(
+      { steps: [{ id: 'why', title: 'Why?', fields: [{ id: 'reason', type: 'text', label: 'Reason', minLength: { value: 5, message: 'A few words, please.' } }] }] },
+      'why',
+    );
+    const answer = q(el, 'textarea') as HTMLTextAreaElement;
+    answer.value = 'ok';
+    answer.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    expect(submitButton(el).disabled).toBe(true);
+    expect(text(el, '[part="error"]')).toBe('A few words, please.');
+    expect(answer.getAttribute('aria-describedby')).toBe(q(el, '[part="error"]')!.id);
+    answer.value = 'Too slow';
+    answer.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    expect(submitButton(el).disabled).toBe(false);
+    expect(q(el, '[part="error"]')).toBeNull();
+  });
+
+  it('keeps a step given by type as it was: its answer as { value }, its NPS ends from the step\'s props', async () => {
+    const { el, calls } = await survey({ steps: [{ id: 'score', title: 'Score?', props: { lowLabel: 'Low', highLabel: 'High' } }] }, 'score');
+    expect(qa(el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Low', 'High']);
+    await check(el, 'input[value="7"]');
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 'score', data: { value: 7 } });
   });
 });
