@@ -8,8 +8,11 @@ import ts from 'typescript';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WIRE = resolve(root, 'src/api/wire.ts');
 export const SCHEMA_FILE = resolve(root, 'schema/flow.schema.json');
-/** Interfaces that become named definitions (`$ref`); every other object is written in place. */
-const NAMED = new Set(['FlowButton', 'ChoiceOption', 'FormField']);
+/**
+ * Interfaces and type aliases that become named definitions (`$ref`); every other type is written in place. A generic
+ * alias is named with its argument: `ValidationRule<number>` is `ValidationRule.number`.
+ */
+const NAMED = new Set(['FlowButton', 'ChoiceOption', 'FormField', 'ValidationRule']);
 /** JSDoc tags copied into the schema, with how to read their text. */
 const TAGS = { default: 'json', minLength: 'number', minimum: 'number', maximum: 'number', minItems: 'number', maxItems: 'number', pattern: 'string', format: 'string' };
 
@@ -17,11 +20,12 @@ export function buildFlowSchema() {
   const program = ts.createProgram([WIRE], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, noEmit: true });
   const checker = program.getTypeChecker();
   const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(WIRE)));
-  const declared = (name) => {
+  const exportedSymbol = (name) => {
     const symbol = exported.find((s) => s.name === name);
     if (!symbol) throw new Error(`src/api/wire.ts exports no ${name}`);
-    return checker.getDeclaredTypeOfSymbol(symbol);
+    return symbol;
   };
+  const declared = (name) => checker.getDeclaredTypeOfSymbol(exportedSymbol(name));
   const definitions = {};
 
   const describe = (symbol) => {
@@ -51,8 +55,7 @@ export function buildFlowSchema() {
     // In the order they are declared in wire.ts, so the fields every step has come first.
     const position = (symbol) => symbol.declarations?.[0]?.getStart() ?? 0;
     for (const property of [...checker.getPropertiesOfType(type)].sort((a, b) => position(a) - position(b))) {
-      const propertyType = checker.getTypeOfSymbol(property);
-      properties[property.name] = { ...(replace[property.name] ?? schemaOf(propertyType)), ...describe(property) };
+      properties[property.name] = { ...(replace[property.name] ?? schemaOf(typeOfProperty(property))), ...describe(property) };
       if (!(property.flags & ts.SymbolFlags.Optional)) required.push(property.name);
     }
     const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & ts.TypeFlags.String);
@@ -65,7 +68,37 @@ export function buildFlowSchema() {
     };
   };
 
-  function schemaOf(type) {
+  /**
+   * A property's type; for one declared with a named alias (`ValidationRule<number>`), the alias as written, since the
+   * optional property's own type (`… | undefined`) no longer says which alias it came from.
+   */
+  const typeOfProperty = (property) => {
+    const node = property.declarations?.[0]?.type;
+    if (node && ts.isTypeReferenceNode(node) && NAMED.has(node.typeName.getText())) {
+      const written = checker.getTypeFromTypeNode(node);
+      if (written.aliasSymbol) return written;
+    }
+    return checker.getTypeOfSymbol(property);
+  };
+
+  /** A named alias: a `$ref` to its definition, written once. */
+  const namedAlias = (type) => {
+    const name = [type.aliasSymbol.name, ...(type.aliasTypeArguments ?? []).map((t) => checker.typeToString(t))].join('.');
+    if (!definitions[name]) {
+      definitions[name] = {}; // taken before the schema is built, in case the alias refers to itself
+      definitions[name] = { ...describe(type.aliasSymbol), ...schemaOf(type, { alias: false }) };
+    }
+    return { $ref: `#/definitions/${name}` };
+  };
+
+  /** `string & {}`: any string, written so that a union with string literals keeps them (editors still offer them). */
+  const isOpenString = (type) =>
+    type.isIntersection() &&
+    type.types.some((t) => t.flags & ts.TypeFlags.String) &&
+    type.types.every((t) => t.flags & ts.TypeFlags.String || (t.flags & ts.TypeFlags.Object && checker.getPropertiesOfType(t).length === 0));
+
+  function schemaOf(type, { alias = true } = {}) {
+    if (alias && type.aliasSymbol && NAMED.has(type.aliasSymbol.name)) return namedAlias(type);
     if (type.isUnion()) {
       const parts = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
       if (parts.length === 1) return schemaOf(parts[0]);
@@ -77,16 +110,22 @@ export function buildFlowSchema() {
       if (parts.every((t) => t.flags & (ts.TypeFlags.String | ts.TypeFlags.Number))) {
         return { type: parts.map((t) => (t.flags & ts.TypeFlags.String ? 'string' : 'number')) };
       }
-      // Literals and objects mixed (`'click' | { appears: string }`): one alternative for the literals, one per object.
+      // Anything else is a list of alternatives: the literals as one (`'click' | { appears: string }`), `true | false` as
+      // one boolean, and then each other type: a primitive (`string | ValidationRule`), an open string
+      // (`FormFieldType | (string & {})`: the names editors offer, or any other), an object, or a list (`string | string[]`).
       const literals = parts.filter((t) => t.isStringLiteral() || t.isNumberLiteral());
-      const others = parts.filter((t) => !literals.includes(t));
-      if (others.every((t) => t.flags & ts.TypeFlags.Object && !checker.isArrayType(t))) {
-        const values = literals.map((t) => t.value);
-        return { anyOf: [...(values.length === 0 ? [] : [values.length === 1 ? { const: values[0] } : { enum: values }]), ...others.map(schemaOf)] };
-      }
-      // One value or a list of them (`string | string[]`): an alternative each.
-      if (parts.every((t) => t.flags & ts.TypeFlags.String || checker.isArrayType(t))) return { anyOf: parts.map(schemaOf) };
-      throw new Error(`flow schema: cannot express the union ${checker.typeToString(type)}`);
+      const booleans = parts.filter((t) => t.flags & ts.TypeFlags.BooleanLiteral);
+      const others = parts.filter((t) => !literals.includes(t) && !booleans.includes(t));
+      const expressible = (t) => t.flags & (ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Object) || isOpenString(t);
+      if (booleans.length === 1 || !others.every(expressible)) throw new Error(`flow schema: cannot express the union ${checker.typeToString(type)}`);
+      const values = literals.map((t) => t.value);
+      return {
+        anyOf: [
+          ...(values.length === 0 ? [] : [values.length === 1 ? { const: values[0] } : { enum: values }]),
+          ...(booleans.length ? [{ type: 'boolean' }] : []),
+          ...others.map((t) => (isOpenString(t) ? { type: 'string', minLength: 1 } : schemaOf(t))),
+        ],
+      };
     }
     if (type.flags & ts.TypeFlags.String) return { type: 'string' };
     if (type.flags & ts.TypeFlags.Number) return { type: 'number' };
@@ -109,10 +148,16 @@ export function buildFlowSchema() {
   // `data` differs by type: the base only says it is an object, and one if/then per type gives its shape.
   const top = objectSchema(file, { data: { type: 'object' } });
   const byType = declared('FlowDataByType');
-  const conditions = checker.getPropertiesOfType(byType).map((property) => ({
-    if: { type: 'object', properties: { type: { const: property.name } }, required: ['type'] },
-    then: { type: 'object', properties: { data: schemaOf(checker.getTypeOfSymbol(property)) } },
-  }));
+  // Another name for a type (NPS_SURVEY for SURVEY) takes that type's `data`.
+  const aliases = checker.getPropertiesOfType(checker.getTypeOfSymbol(exportedSymbol('FLOW_TYPE_ALIASES')));
+  const namesOf = (type) => [type, ...aliases.filter((alias) => checker.getTypeOfSymbol(alias).value === type).map((alias) => alias.name)];
+  const conditions = checker.getPropertiesOfType(byType).map((property) => {
+    const names = namesOf(property.name);
+    return {
+      if: { type: 'object', properties: { type: names.length === 1 ? { const: names[0] } : { enum: names } }, required: ['type'] },
+      then: { type: 'object', properties: { data: schemaOf(checker.getTypeOfSymbol(property)) } },
+    };
+  });
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://open-onboarding.dev/schema/flow.schema.json',

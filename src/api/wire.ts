@@ -439,14 +439,17 @@ export interface ChoiceOption {
 export interface FormField {
   /** The key of the answer in the step's data; unique within the step. @minLength 1 */
   id: string;
-  /** The kind of input: one of ours, or a name the page's own code draws (`flows check` warns). @minLength 1 */
+  /** The kind of input: one of ours, or a name the page's own code draws (`flows check` warns). */
   type: FormFieldType | (string & {});
   /** The field's label; every type our elements draw needs one, except `nps` (the step's title asks the question). @minLength 1 */
   label?: string;
   /** Placeholder text; for a select, the text of the empty choice. */
   placeholder?: string;
-  /** The field must be filled in (a checkbox without options must be ticked); a text is the message shown when it is not. @default false */
-  required?: boolean | string;
+  /**
+   * The field must be filled in (a checkbox without options must be ticked): `true`, the message shown when it is not,
+   * or `{ value, message }`. @default false
+   */
+  required?: string | ValidationRule<boolean>;
   /** A regular expression the whole value must match (Frigade's `/…/` form too). */
   pattern?: ValidationRule<string>;
   /** Smallest number allowed (number fields). */

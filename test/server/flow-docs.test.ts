@@ -30,7 +30,7 @@ describe('docs/flows.md', () => {
 
   it('documents every key the schema takes for each type, with its meaning and default', () => {
     for (const rule of schema.allOf) {
-      const type: string = rule.if.properties.type.const;
+      const type: string = rule.if.properties.type.const ?? rule.if.properties.type.enum[0];
       const data = rule.then.properties.data.properties;
       const stepKeys = Object.keys(data.steps.items.properties);
       const propKeys = [...Object.keys(data.props.properties), ...Object.keys(data.steps.items.properties.props?.properties ?? {})];

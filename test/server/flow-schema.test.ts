@@ -62,7 +62,7 @@ describe('schema/flow.schema.json', () => {
   it('covers every flow type, with each type its own step fields', () => {
     const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
     const stepKeys = Object.fromEntries(
-      schema.allOf.map((rule: any) => [rule.if.properties.type.const, Object.keys(rule.then.properties.data.properties.steps.items.properties)]),
+      schema.allOf.map((rule: any) => [rule.if.properties.type.const ?? rule.if.properties.type.enum[0], Object.keys(rule.then.properties.data.properties.steps.items.properties)]),
     );
     expect(Object.keys(stepKeys).sort()).toEqual(['ANNOUNCEMENT', 'BANNER', 'CARD', 'CHECKLIST', 'CUSTOM', 'FORM', 'HINT', 'SURVEY', 'TOOLTIP', 'TOUR']);
     expect(stepKeys.FORM).toContain('fields');
@@ -70,10 +70,30 @@ describe('schema/flow.schema.json', () => {
     expect(stepKeys.HINT).toEqual(expect.arrayContaining(['selector', 'page', 'imageUri']));
     expect(stepKeys.HINT).not.toContain('advanceOn');
     expect(stepKeys.TOOLTIP).toEqual(expect.arrayContaining(['selector', 'page']));
-    expect(stepKeys.SURVEY).toEqual(expect.arrayContaining(['type', 'options']));
+    expect(stepKeys.SURVEY).toEqual(expect.arrayContaining(['type', 'options', 'fields']));
     expect(stepKeys.ANNOUNCEMENT).toEqual(expect.arrayContaining(['imageUri', 'videoUri']));
     expect(stepKeys.BANNER).not.toContain('imageUri');
-    expect(schema.definitions.FormField.required).toEqual(['id', 'type', 'label']);
+    expect(schema.definitions.FormField.required).toEqual(['id', 'type']);
+  });
+
+  it('reads NPS_SURVEY as SURVEY: the same data shape', () => {
+    const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
+    expect(schema.properties.type.enum).toContain('NPS_SURVEY');
+    const survey = schema.allOf.find((rule: any) => rule.if.properties.type.enum?.includes('SURVEY'));
+    expect(survey.if.properties.type.enum).toEqual(['SURVEY', 'NPS_SURVEY']);
+  });
+
+  it('offers our field types to editors and takes any other name', () => {
+    const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
+    const type = schema.definitions.FormField.properties.type;
+    expect(type.anyOf[0].enum).toEqual(expect.arrayContaining(['text', 'textarea', 'email', 'number', 'select', 'radio', 'checkbox', 'nps']));
+    expect(type.anyOf[1]).toEqual({ type: 'string', minLength: 1 });
+    const validate = new Ajv({ strict: false, logger: false }).compile(schema);
+    const form = (field: object) => ({ slug: 'f', name: 'F', type: 'FORM', data: { steps: [{ id: 'a', fields: [{ id: 'x', ...field }] }] } });
+    expect(validate(form({ type: 'calendar' }))).toBe(true);
+    expect(validate(form({ type: '' }))).toBe(false);
+    expect(validate(form({ type: 'number', min: { value: 1, message: 'At least one' }, max: 9, required: 'Say how many' }))).toBe(true);
+    expect(validate(form({ type: 'number', min: { value: 1 } }))).toBe(false);
   });
 
   it('accepts every flow of the demo, and its collections', () => {
