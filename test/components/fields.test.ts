@@ -98,6 +98,22 @@ describe('<onboarding-form> with Frigade fields', () => {
     expect(submitButton(el).disabled).toBe(false);
   });
 
+  it('reads required as { value, message } too, and { value: false } as not required', async () => {
+    const { el, calls } = await form([
+      { id: 'name', type: 'text', label: 'Name', required: { value: true, message: 'Your name, please.' } },
+      { id: 'nick', type: 'text', label: 'Nickname', required: { value: false, message: 'Unused.' } },
+    ]);
+    expect((q(el, '#f0') as HTMLInputElement).required).toBe(true);
+    expect((q(el, '#f1') as HTMLInputElement).required).toBe(false);
+    expect(qa(el, '.required')).toHaveLength(1);
+    await submit(el);
+    expect(text(el, '#e0')).toBe('Your name, please.');
+    expect(q(el, '#e1')).toBeNull();
+    await typeInto(el, '#f0', 'Ada');
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { name: 'Ada', nick: '' } });
+  });
+
   it('shows the message of a { value, message } rule, and the built-in one for a rule given alone', async () => {
     const { el } = await form([
       { id: 'name', type: 'text', label: 'Name', minLength: { value: 3, message: 'Three letters or more.' }, maxLength: 5 },

@@ -2,7 +2,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { FormField } from '../../api/wire.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
-import { initialValue, validateField, type FieldValue } from './validate.js';
+import { initialValue, isRequired, validateField, type FieldValue } from './validate.js';
 
 /** How a scale is named and described, by the ids of the element's shadow root. */
 export interface ScaleNames {
@@ -82,7 +82,7 @@ export class FieldsElement extends OnboardingElement {
     const ends = `${names.id}-ends`;
     return html`<div part="scale" class="scale ${stars ? 'rating' : 'nps'}" role="radiogroup" aria-labelledby=${names.labelledBy}
         aria-describedby=${[stars ? '' : ends, names.error ?? ''].join(' ').trim() || nothing} aria-invalid=${names.error ? 'true' : nothing}
-        aria-required=${field.required ? 'true' : nothing}>
+        aria-required=${isRequired(field) ? 'true' : nothing}>
         ${shown.map(
           (point) => html`<label part="choice" class="point">
             <input type="radio" name=${names.id} value=${point.value} .checked=${value === String(point.value)}

@@ -25,6 +25,9 @@ export const drawnFields = (fields: unknown): FormField[] =>
 export const isList = (field: FormField): boolean =>
   (field.type === 'checkbox' && Array.isArray(field.options) && field.options.length > 0) || (field.type === 'select' && field.multiple === true);
 
+/** Whether the field must be answered: `required` is true, a message, or `{ value: true, message }`. */
+export const isRequired = (field: FormField): boolean => Boolean(rule(field.required).value);
+
 export const isEmpty = (value: FieldValue | undefined): boolean =>
   value === undefined || value === false || value === '' || (Array.isArray(value) && value.length === 0);
 
@@ -52,7 +55,10 @@ function patternOf(source: string): RegExp | undefined {
 export function validateField(field: FormField, value: FieldValue | undefined, t: Translate): string {
   const own = (message: unknown, fallback: string) =>
     (typeof message === 'string' && message) || (typeof field.message === 'string' && field.message) || fallback;
-  if (isEmpty(value)) return field.required ? own(field.required, t('required')) : '';
+  if (isEmpty(value)) {
+    const required = rule(field.required);
+    return required.value ? own(typeof required.value === 'string' ? required.value : required.message, t('required')) : '';
+  }
   if (typeof value !== 'string') return '';
   if (field.type === 'email' && !EMAIL.test(value)) return own(undefined, t('invalid'));
   if (field.type === 'number') {

@@ -4,7 +4,7 @@ import type { FormField } from '../../api/wire.js';
 import baseStyles from '../shared/base.styles.js';
 import { FieldsElement } from '../fields/fields-element.js';
 import scaleStyles from '../fields/scale.styles.js';
-import { drawnFields, fieldData, isList, rule } from '../fields/validate.js';
+import { drawnFields, fieldData, isList, isRequired, rule } from '../fields/validate.js';
 import { FORM_STRINGS } from './form.strings.js';
 import styles from './form.styles.js';
 
@@ -72,17 +72,18 @@ export class OnboardingForm extends FieldsElement {
     const aria = describedBy ? 'true' : 'false';
     const describe = describedBy ?? nothing;
     const label = name ?? nothing;
+    const required = isRequired(field);
     const onText = (event: Event) => this.setValue(field, (event.target as HTMLInputElement).value);
     switch (field.type) {
       case 'nps':
         return this.renderScale(field, { id, labelledBy: name === undefined ? `l${index}` : 'title', error: describedBy });
       case 'textarea':
-        return html`<textarea part="input" id=${id} .value=${text} ?required=${field.required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label}
+        return html`<textarea part="input" id=${id} .value=${text} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label}
           placeholder=${this.plain(field.placeholder) || nothing} @input=${onText} @blur=${() => this.touch(field)}></textarea>`;
       case 'select': {
         const list = isList(field);
         const chosen = Array.isArray(value) ? value : [text];
-        return html`<select part="input" id=${id} ?multiple=${list} ?required=${field.required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label}
+        return html`<select part="input" id=${id} ?multiple=${list} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label}
           @change=${(event: Event) => {
             const select = event.target as HTMLSelectElement;
             this.setValue(field, list ? [...select.options].flatMap((option) => (option.selected ? [option.value] : [])) : select.value);
@@ -94,13 +95,13 @@ export class OnboardingForm extends FieldsElement {
       case 'radio':
       case 'checkbox': {
         if (field.type === 'checkbox' && !options.length) {
-          return html`<input part="input" type="checkbox" id=${id} .checked=${value === true} ?required=${field.required} aria-invalid=${aria}
+          return html`<input part="input" type="checkbox" id=${id} .checked=${value === true} ?required=${required} aria-invalid=${aria}
             aria-describedby=${describe} aria-label=${label} @change=${(event: Event) => this.setValue(field, (event.target as HTMLInputElement).checked)} />`;
         }
         const selected = Array.isArray(value) ? value : [];
         return html`<div class="choices" role=${field.type === 'radio' ? 'radiogroup' : 'group'} aria-labelledby=${name === undefined ? `l${index}` : nothing}
           aria-label=${label} aria-describedby=${describe}
-          aria-invalid=${field.type === 'radio' ? aria : nothing} aria-required=${field.type === 'radio' && field.required ? 'true' : nothing}>
+          aria-invalid=${field.type === 'radio' ? aria : nothing} aria-required=${field.type === 'radio' && required ? 'true' : nothing}>
           ${options.map(
             (option, i) => html`<label class="choice">
               <input part="input" type=${field.type} name=${id} value=${String(option.value)}
@@ -121,7 +122,7 @@ export class OnboardingForm extends FieldsElement {
         const min = rule(field.min).value;
         const max = rule(field.max).value;
         return html`<input part="input" id=${id} type=${field.type === 'email' || field.type === 'number' ? field.type : 'text'} .value=${text}
-          ?required=${field.required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label} placeholder=${this.plain(field.placeholder) || nothing}
+          ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label} placeholder=${this.plain(field.placeholder) || nothing}
           min=${field.type === 'number' && typeof min === 'number' ? min : nothing} max=${field.type === 'number' && typeof max === 'number' ? max : nothing}
           @input=${onText} @blur=${() => this.touch(field)} />`;
       }
@@ -133,7 +134,7 @@ export class OnboardingForm extends FieldsElement {
     const shown = Boolean(error) && this.touched.has(field.id);
     const grouped = field.type === 'nps' || ((field.type === 'radio' || field.type === 'checkbox') && Array.isArray(field.options) && field.options.length > 0);
     const text = this.plain(field.label);
-    const label = html`${text}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
+    const label = html`${text}${isRequired(field) ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
     // Without a label, a field is named by its placeholder or id, and a scale by the step's title.
     const name = text ? undefined : field.type === 'nps' ? '' : this.plain(field.placeholder) || field.id;
     return html`<div part="field" class="field ${field.type}">
