@@ -132,7 +132,7 @@ export class FlowCatalog {
 
   /** Reads the folder, records a new version for every changed file, and swaps in the new set. */
   async load(): Promise<FlowFileError[]> {
-    const { flows, errors } = readFlowDirectory(this.dir);
+    const { flows, errors, warnings } = readFlowDirectory(this.dir);
     const previous = [...this.flows.values()];
     const next = new Map<string, CatalogFlow>();
     for (const definition of flows) {
@@ -148,6 +148,9 @@ export class FlowCatalog {
       // An unchanged version keeps its compiled expressions.
       const kept = previous.find((entry) => entry.flow.id === row.id && entry.definition.file === definition.file);
       next.set(definition.slug, kept ?? compile(definition, row, (message) => this.warnOnce(row.id, message)));
+      // Said once per version loaded, as the file is read; the flow loads all the same.
+      const notes = kept ? undefined : warnings.find((warning) => warning.file === definition.file);
+      if (notes) this.log.warn(`flow file ${notes.file} loaded with warnings: ${notes.message}`);
     }
     for (const error of errors) this.log.warn(`flow file ${error.file} refused: ${error.message}`);
     // A file that loaded before and is broken now keeps serving its last good version.

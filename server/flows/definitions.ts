@@ -6,6 +6,7 @@ import { FLOW_TYPE_ALIASES, type FlowData, type FlowFile, type FlowStatus, type 
 import { findUnstorableText } from '../shared/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
 import { parseDuration } from './durations.js';
+import { checkNpsPoints, checkStepFields, type Report } from './fields.js';
 import { pagePatternProblem } from './formats.js';
 import { validateFlowFile, type PathSegment } from './schema.js';
 
@@ -38,6 +39,14 @@ export interface FlowFileError {
   problems: FlowProblem[];
 }
 
+/** What a file that loads holds that our elements do not draw themselves (a field type of the page's own, say). */
+export interface FlowFileWarning {
+  file: string;
+  /** Every warning: `path (line n): what it is`. */
+  message: string;
+  warnings: FlowProblem[];
+}
+
 /** `data.steps[1].fields[0].name` from its segments. */
 export function formatPath(segments: readonly PathSegment[]): string {
   return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
@@ -52,10 +61,14 @@ export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
 /** The files in the flow folder that list collections (server/flows/collections.ts reads them), not flows. */
 export const COLLECTION_FILES = ['collections.yaml', 'collections.yml'];
 
-/** Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml and collections.yaml. Invalid files are reported, and the others still load. */
-export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[] } {
+/**
+ * Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml and collections.yaml. Invalid files are reported, and the
+ * others still load; warnings are reported for every file that has them, and change nothing.
+ */
+export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[]; warnings: FlowFileWarning[] } {
   const flows: FlowDefinition[] = [];
   const errors: FlowFileError[] = [];
+  const warnings: FlowFileWarning[] = [];
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -75,7 +88,8 @@ export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; error
       errors.push({ file, message: describeProblems(problems), problems });
       continue;
     }
-    const { definition, problems, locate } = checkFlowText(text);
+    const { definition, problems, warnings: notes, locate } = checkFlowText(text);
+    if (notes.length) warnings.push({ file, message: describeProblems(notes), warnings: notes });
     const other = definition && seen.get(definition.slug);
     if (definition && other) problems.push({ ...locate(['slug']), path: 'slug', message: `duplicate slug "${definition.slug}" (already defined in ${other})` });
     if (problems.length || !definition) {
@@ -85,13 +99,17 @@ export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; error
     seen.set(definition.slug, file);
     flows.push({ file, ...definition });
   }
-  return { flows, errors };
+  return { flows, errors, warnings };
 }
 
-/** Checks one file's text: YAML, storable text, the schema, unique ids, options where needed, and CEL. */
+/**
+ * Checks one file's text: YAML, storable text, the schema, unique ids, options where needed, fields, and CEL. Warnings
+ * do not stop a file from loading.
+ */
 export function checkFlowText(text: string): {
   definition?: Omit<FlowDefinition, 'file'>;
   problems: FlowProblem[];
+  warnings: FlowProblem[];
   locate: (segments: readonly PathSegment[], key?: string) => { line: number; column: number };
 } {
   const lines = new LineCounter();
@@ -103,35 +121,41 @@ export function checkFlowText(text: string): {
   const locate = (segments: readonly PathSegment[], key?: string) => at(offsetOf(doc, segments, key));
   if (doc.errors.length) {
     const error = doc.errors[0]!;
-    return { problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }], locate };
+    return { problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }], warnings: [], locate };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    return { problems: [{ path: '', line: 1, column: 1, message: `bad YAML: ${error instanceof Error ? error.message : String(error)}` }], locate };
+    return { problems: [{ path: '', line: 1, column: 1, message: `bad YAML: ${error instanceof Error ? error.message : String(error)}` }], warnings: [], locate };
   }
   const problems: FlowProblem[] = [];
-  const add = (segments: PathSegment[], message: string, key?: string) =>
-    problems.push({ path: formatPath(key === undefined ? segments : [...segments, key]), ...locate(segments, key), message });
+  const warnings: FlowProblem[] = [];
+  const reportTo =
+    (list: FlowProblem[]): Report =>
+    (segments, message, key) =>
+      list.push({ path: formatPath(key === undefined ? segments : [...segments, key]), ...locate(segments, key), message });
+  const add = reportTo(problems);
 
   const unstorable = findUnstorableText(value);
   if (unstorable !== undefined) {
     const segments = unstorable.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     add(segments, 'holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored');
-    return { problems, locate };
+    return { problems, warnings, locate };
   }
   for (const problem of validateFlowFile(value)) add(problem.segments, problem.message, problem.key);
-  checkSemantics(value, add);
-  problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  if (problems.length) return { problems, locate };
+  checkSemantics(value, add, reportTo(warnings));
+  const byPlace = (a: FlowProblem, b: FlowProblem) => a.line - b.line || a.column - b.column;
+  problems.sort(byPlace);
+  warnings.sort(byPlace);
+  if (problems.length) return { problems, warnings, locate };
   const flow = value as FlowFile;
   return {
     definition: {
       slug: flow.slug,
       name: flow.name,
       // Frigade's names for our types (NPS_SURVEY) are served as ours.
-      type: flow.type in FLOW_TYPE_ALIASES ? FLOW_TYPE_ALIASES[flow.type as keyof typeof FLOW_TYPE_ALIASES] : (flow.type as FlowType),
+      type: typeNamed(flow.type)!,
       status: flow.status ?? 'ACTIVE',
       targetingLogic: flow.targetingLogic ?? '',
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
@@ -139,21 +163,31 @@ export function checkFlowText(text: string): {
       data: (flow.startWhen ? { ...flow.data, startWhen: flow.startWhen } : flow.data) as FlowData,
     },
     problems,
+    warnings,
     locate,
   };
 }
 
-type Add = (segments: PathSegment[], message: string, key?: string) => void;
+/** The flow type a file's `type` names: ours, or the one a Frigade name stands for (NPS_SURVEY is a SURVEY). */
+function typeNamed(name: unknown): FlowType | undefined {
+  if (typeof name !== 'string') return undefined;
+  return Object.hasOwn(FLOW_TYPE_ALIASES, name) ? FLOW_TYPE_ALIASES[name as keyof typeof FLOW_TYPE_ALIASES] : (name as FlowType);
+}
 
-/** What the schema cannot say: unique step and field ids, choices where a kind needs them, and CEL that compiles. */
-function checkSemantics(value: unknown, add: Add): void {
+/**
+ * What the schema cannot say: unique step and field ids, choices where a kind needs them, fields (server/flows/fields.ts),
+ * and CEL that compiles. `warn` takes what loads but our elements do not draw.
+ */
+function checkSemantics(value: unknown, add: Report, warn: Report): void {
   if (!isObject(value)) return;
+  const type = typeNamed(value.type);
   checkExpression(value.targetingLogic, ['targetingLogic'], add);
   checkReshow(value.reshow, add);
   checkStartWhen(value.startWhen, add);
   const data = value.data;
   if (!isObject(data)) return;
   checkExpression(data.completionCriteria, ['data', 'completionCriteria'], add);
+  if (type === 'SURVEY' && isObject(data.props)) checkNpsPoints(data.props.options, ['data', 'props', 'options'], add);
   if (!Array.isArray(data.steps)) return;
   const stepIds = new Map<string, number>();
   for (const [index, step] of data.steps.entries()) {
@@ -165,27 +199,17 @@ function checkSemantics(value: unknown, add: Add): void {
       else stepIds.set(step.id, index);
     }
     for (const key of ['completionCriteria', 'startCriteria', 'visibilityCriteria']) checkExpression(step[key], [...where, key], add);
-    if (value.type === 'SURVEY' && (step.type === 'single' || step.type === 'multiple') && !hasItems(step.options)) {
+    if (type === 'SURVEY' && step.type !== undefined && step.fields !== undefined) {
+      add([...where, 'type'], 'a survey step asks by `type` or by `fields`, not both: with fields, each field is a question (an nps score is `{ id, type: nps }`)');
+    } else if (type === 'SURVEY' && (step.type === 'single' || step.type === 'multiple') && !hasItems(step.options)) {
       add([...where, 'type'], `a "${step.type}" question needs options: a list of { value, label }`);
     }
-    if (value.type !== 'FORM' || !Array.isArray(step.fields)) continue;
-    const fieldIds = new Set<string>();
-    for (const [fieldIndex, field] of step.fields.entries()) {
-      if (!isObject(field)) continue;
-      const at: PathSegment[] = [...where, 'fields', fieldIndex];
-      if (typeof field.id === 'string') {
-        if (fieldIds.has(field.id)) add([...at, 'id'], `duplicate field id "${field.id}" in this step`);
-        fieldIds.add(field.id);
-      }
-      if ((field.type === 'select' || field.type === 'radio') && !hasItems(field.options)) {
-        add([...at, 'type'], `a ${field.type} field needs options: a list of { value, label }`);
-      }
-    }
+    if (type === 'FORM' || type === 'SURVEY') checkStepFields(step, where, add, warn);
   }
 }
 
 /** `reshow.after` a duration above 0 and `reshow.times` a whole number (the schema checks the rest). */
-function checkReshow(reshow: unknown, add: Add): void {
+function checkReshow(reshow: unknown, add: Report): void {
   if (!isObject(reshow)) return;
   const { after, times } = reshow;
   if (typeof after === 'string' && !((parseDuration(after) ?? 0) > 0)) {
@@ -195,7 +219,7 @@ function checkReshow(reshow: unknown, add: Add): void {
 }
 
 /** `startWhen.page` path patterns (a leading `!` excludes) and `startWhen.delay` a duration (the schema checks the selectors). */
-function checkStartWhen(startWhen: unknown, add: Add): void {
+function checkStartWhen(startWhen: unknown, add: Report): void {
   if (!isObject(startWhen)) return;
   const { page, delay } = startWhen;
   const pages = typeof page === 'string' ? [page] : Array.isArray(page) ? page : [];
@@ -211,7 +235,7 @@ function checkStartWhen(startWhen: unknown, add: Add): void {
   }
 }
 
-function checkExpression(source: unknown, segments: PathSegment[], add: Add): void {
+function checkExpression(source: unknown, segments: PathSegment[], add: Report): void {
   if (typeof source !== 'string') return;
   try {
     compileExpression(source, () => {});

@@ -182,7 +182,8 @@ export function closest(key: string, known: string[]): string | undefined {
   );
 }
 
-function distance(a: string, b: string): number {
+/** Levenshtein distance: the fewest one-character insertions, deletions and substitutions from `a` to `b`. */
+export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

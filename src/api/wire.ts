@@ -441,7 +441,10 @@ export interface FormField {
   id: string;
   /** The kind of input: one of ours, or a name the page's own code draws (`flows check` warns). */
   type: FormFieldType | (string & {});
-  /** The field's label; every type our elements draw needs one, except `nps` (the step's title asks the question). @minLength 1 */
+  /**
+   * The field's label. Every type our elements draw needs one (`flows check` refuses a field without), except `nps`
+   * and a step's only field: the step's title names those. @minLength 1
+   */
   label?: string;
   /** Placeholder text; for a select, the text of the empty choice. */
   placeholder?: string;
@@ -450,7 +453,10 @@ export interface FormField {
    * or `{ value, message }`. @default false
    */
   required?: string | ValidationRule<boolean>;
-  /** A regular expression the whole value must match (Frigade's `/…/` form too). */
+  /**
+   * A regular expression the whole value must match, read in Unicode mode as HTML's `pattern` attribute reads it;
+   * Frigade's `/…/` form is read without its slashes.
+   */
   pattern?: ValidationRule<string>;
   /** Smallest number allowed (number fields). */
   min?: ValidationRule<number>;
@@ -462,7 +468,7 @@ export interface FormField {
   maxLength?: ValidationRule<number>;
   /**
    * The choices of a select or radio field, of a checkbox group (a checkbox without options is one yes/no box), or
-   * the points of an `nps` scale (whole numbers from 0 to 10; 0 to 10 when absent).
+   * the points of an `nps` scale (whole numbers from 0 to 10, as numbers or text; 0 to 10 when absent).
    */
   options?: ChoiceOption[];
   /** A select that takes several choices (Frigade's `multiple`); its answer is a list. @default false */
@@ -605,17 +611,17 @@ export interface StepBase {
   visibilityCriteria?: string;
   /** Presentation options; other keys are free-form custom data. */
   props?: StepProps;
-  /** The step's name in a list (Frigade's checklists); our elements show `title`. */
+  /** Frigade: the step's name in a list view. Our elements do not show it (a checklist shows `title`); it is served for your code. */
   stepName?: string;
-  /** An icon (http, https or relative address), for Frigade's components that show one; our elements do not. */
+  /** Frigade: an icon (http, https or relative address) for components that show one. Our elements do not show it. */
   iconUri?: string;
-  /** The text of a Back button, for Frigade's components that show one; our elements use the `strings` option. */
+  /** Frigade: the text of a Back button. Our elements do not read it; their Back is the `back` string (`setStrings`). */
   backButtonTitle?: string;
-  /** Frigade: the secondary button marks the step skipped. Our elements skip on the secondary button whenever it has no other action. */
+  /** Frigade: the secondary button marks the step skipped. Our elements do not read it: the secondary button's `action` (or the type's default) decides. */
   skippable?: boolean;
-  /** Frigade: a close button on this step (tooltips and other non-essential steps). Our elements follow the flow's `props.dismissible`. */
+  /** Frigade: the step can be dismissed (tooltips and other non-essential steps). Our elements do not read it: the flow's `props.dismissible` decides. */
   dismissible?: boolean;
-  /** Frigade: the primary button completes the step even when it follows a link. Our primary buttons complete the step unless `action` says otherwise. */
+  /** Frigade: the primary button marks the step completed. Our elements do not read it: the primary button's `action` decides, and by default completes the step. */
   autoMarkCompleted?: boolean;
 }
 

@@ -1,9 +1,10 @@
-// Flow definitions over loopback HTTP: invalid files refused while others load, versions on change with state kept, CEL runtime errors logged once.
+// Flow definitions over loopback HTTP: invalid files refused while others load, versions on change with state kept, CEL runtime errors logged once, Frigade's shapes served as written.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Flow, FlowsResponse, FlowStatesResponse } from '../../src/api/wire.js';
+import { FRIGADE_FORM, FRIGADE_NPS_SURVEY } from '../support/frigade-flows.js';
 import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
 
 let service: TestService;
@@ -148,5 +149,52 @@ describe('CEL runtime errors', () => {
     await readStates(`user-${randomUUID()}`);
     await readStates(`user-${randomUUID()}`);
     expect(runtime().filter((w) => w.includes('flow fragile v2'))).toHaveLength(1);
+  });
+});
+
+describe("flows in Frigade's shapes", () => {
+  let frigade: TestService;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    frigade = await startTestService({ 'form.yaml': FRIGADE_FORM, 'nps.yaml': FRIGADE_NPS_SURVEY }, { logger: { warn: (message) => logged.push(message), info: () => {} } });
+  });
+  afterAll(() => frigade?.close());
+
+  const statesOf = async (userId: string) => (await frigade.call('GET', `/v1/public/flowStates?userId=${userId}`)).body as FlowStatesResponse;
+
+  it('serves an NPS_SURVEY as a SURVEY, its fields as written', async () => {
+    const nps = (await statesOf(`user-${randomUUID()}`)).eligibleFlows.find((f) => f.flowSlug === 'nps-survey')!;
+    expect(nps.flowType).toBe('SURVEY');
+    expect(nps.data.props).toMatchObject({ positiveLabel: 'Extremely likely', negativeLabel: 'Not likely at all' });
+    expect(nps.data.steps.map((step) => step.fields)).toEqual([
+      [{ id: 'nps-score', type: 'nps', positiveLabel: 'Extremely likely', negativeLabel: 'Not likely at all' }],
+      [{ id: 'nps-feedback-text', type: 'textarea', placeholder: 'Your answer goes here' }],
+    ]);
+    const listed = ((await frigade.call('GET', '/v1/public/flows')).body as FlowsResponse).data.find((f) => f.slug === 'nps-survey')!;
+    expect(listed.type).toBe('SURVEY');
+    expect(JSON.parse(listed.data).steps[0].fields[0]).toEqual({ id: 'nps-score', type: 'nps', positiveLabel: 'Extremely likely', negativeLabel: 'Not likely at all' });
+  });
+
+  it("loads a form with a field type of the page's own, logging the warning once, and serves its fields as written", async () => {
+    const form = (await statesOf(`user-${randomUUID()}`)).eligibleFlows.find((f) => f.flowSlug === 'waitlist')!;
+    const step = form.data.steps[0]!;
+    expect(step).toMatchObject({ stepName: 'Waitlist', iconUri: '/icons/list.svg', backButtonTitle: 'Previous', skippable: true, dismissible: false, autoMarkCompleted: true });
+    expect(step.fields!.map((field) => field.type)).toEqual(['text', 'email', 'calendar', 'select']);
+    expect(step.fields![0]).toEqual({ id: 'name', type: 'text', label: 'Name', required: 'Your name, please', minLength: { value: 2, message: 'At least two letters' } });
+    expect(step.fields![3]).toMatchObject({ multiple: true, value: 'pro' });
+    await frigade.catalog.load();
+    expect(logged.filter((line) => line.startsWith('flow file form.yaml loaded with warnings: data.steps[0].fields[2].type (line 28): "calendar" is not a field type our elements draw'))).toHaveLength(1);
+    expect(logged.filter((line) => line.includes('refused'))).toEqual([]);
+  });
+
+  it("stores the answer of a field of the page's own like any other", async () => {
+    const userId = `user-${randomUUID()}`;
+    const data = { name: 'Ada', email: 'ada@company.com', start: '2026-03-02', plans: ['pro', 'team'] };
+    const answer = await frigade.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'waitlist', stepId: 'waitlist-page', actionType: 'COMPLETED_STEP', data } });
+    expect(answer.status).toBe(201);
+    const step = (await statesOf(userId)).eligibleFlows.find((f) => f.flowSlug === 'waitlist')!.data.steps[0]!;
+    expect(step.$state.completed).toBe(true);
+    expect(JSON.parse(step.$state.flowResponses.at(-1)!.data)).toEqual(data);
   });
 });

@@ -18,6 +18,24 @@ describe('docs/flows.md', () => {
     for (const yaml of examples) expect(checkFlowText(yaml).problems, yaml.split('\n')[1]).toEqual([]);
   });
 
+  it("shows Frigade's NPS survey as Frigade writes it, loaded as a SURVEY without a warning", () => {
+    const nps = examples.find((yaml) => /^type: NPS_SURVEY$/m.test(yaml));
+    const { definition, problems, warnings } = checkFlowText(nps ?? '');
+    expect(problems).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(definition!.type).toBe('SURVEY');
+    expect(definition!.data.steps.map((step) => step.fields?.map((field) => field.type))).toEqual([['nps'], ['textarea']]);
+  });
+
+  it('prints the warning for a field the page draws as flows check prints it', () => {
+    const waitlist = examples.find((yaml) => /^slug: waitlist$/m.test(yaml));
+    const { problems, warnings } = checkFlowText(waitlist ?? '');
+    expect(problems).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    const [warning] = warnings;
+    expect(section('FORM')).toContain(`flows/waitlist.yaml:${warning!.line}:${warning!.column}  warning: ${warning!.path}: ${warning!.message}`);
+  });
+
   it('gives every flow type a section with a complete example and a picture that exists', () => {
     for (const type of FLOW_TYPES) {
       const text = section(type);

@@ -1,6 +1,6 @@
 // The flow file schema: generated from the wire types, applied by the service and by the `onboarding-flows check` command.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import Ajv from 'ajv';
 import { checkCollectionsText } from '../../server/flows/collections.js';
 import { COLLECTION_FILES, checkFlowText } from '../../server/flows/definitions.js';
 import { pagePatternProblem, selectorProblem } from '../../server/flows/formats.js';
+import { FRIGADE_FORM, FRIGADE_NPS_SURVEY } from '../support/frigade-flows.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -50,6 +51,9 @@ beforeAll(() => {
   writeFileSync(join(dir, 'd-tour.yaml'), TOUR_WITH_BAD_TARGETS);
   writeFileSync(join(dir, 'a-good.yaml'), readFileSync('demo/flows/upgrade-banner.yaml'));
   writeFileSync(join(dir, 'b-form.yaml'), FORM_WITH_MISTAKES);
+  mkdirSync(join(dir, 'frigade'));
+  writeFileSync(join(dir, 'frigade', 'nps.yaml'), FRIGADE_NPS_SURVEY);
+  writeFileSync(join(dir, 'frigade', 'form.yaml'), FRIGADE_FORM);
   writeFileSync(join(dir, 'c-image.yaml'), 'slug: news\nname: News\ntype: ANNOUNCEMENT\ndata:\n  steps:\n    - id: a\n      title: New\n      image: /new.png\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -137,6 +141,124 @@ describe('schema/flow.schema.json', () => {
     expect(checkFlowText(survey).problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
       'data.steps[0].type: a "single" question needs options: a list of { value, label }',
       expect.stringMatching(/^data\.steps\[0\]\.visibilityCriteria: does not compile as CEL/),
+    ]);
+  });
+});
+
+describe("fields in Frigade's shape", () => {
+  const messages = (text: string) => checkFlowText(text).problems.map((p) => `${p.path} (line ${p.line}): ${p.message}`);
+  /** Frigade's NPS survey with `edit` applied to its text. */
+  const survey = (edit: (text: string) => string) => messages(edit(FRIGADE_NPS_SURVEY));
+  const form = (fields: string) => `slug: f\nname: F\ntype: FORM\ndata:\n  steps:\n    - id: a\n      title: About you\n      fields:\n${fields}`;
+
+  it("loads Frigade's NPS survey as a SURVEY, with its fields as written", () => {
+    const { definition, problems, warnings } = checkFlowText(FRIGADE_NPS_SURVEY);
+    expect(problems).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(definition!.type).toBe('SURVEY');
+    expect(definition!.data.props).toMatchObject({ positiveLabel: 'Extremely likely', negativeLabel: 'Not likely at all' });
+    expect(definition!.data.steps.map((step) => step.fields)).toEqual([
+      [{ id: 'nps-score', type: 'nps', positiveLabel: 'Extremely likely', negativeLabel: 'Not likely at all' }],
+      [{ id: 'nps-feedback-text', type: 'textarea', placeholder: 'Your answer goes here' }],
+    ]);
+  });
+
+  it("loads a Frigade form: validation rules with messages, Frigade's step fields, a type the page draws (with a warning)", () => {
+    const { definition, problems, warnings } = checkFlowText(FRIGADE_FORM);
+    expect(problems).toEqual([]);
+    expect(definition!.data.steps[0]!.fields![1]).toEqual({
+      id: 'email',
+      type: 'email',
+      label: 'Work email',
+      required: { value: true, message: 'We need your email' },
+      pattern: { value: '/^[^@]+@company\\.com$/', message: 'Use your company address' },
+    });
+    expect(warnings).toEqual([
+      {
+        path: 'data.steps[0].fields[2].type',
+        line: 28,
+        column: 17,
+        message: expect.stringContaining('"calendar" is not a field type our elements draw: it is drawn by your own code through a Frigade `fieldTypes` entry or a custom element'),
+      },
+    ]);
+  });
+
+  it('names the type a field probably meant in its warning, and nothing for a name of its own', () => {
+    const warned = (type: string) => checkFlowText(form(`        - { id: x, type: ${type}, label: X }\n`)).warnings.map((w) => w.message.split(':')[0]);
+    expect(warned('textara')).toEqual(['"textara" is not a field type our elements draw (did you mean "textarea"?)']);
+    expect(warned('Email')).toEqual(['"Email" is not a field type our elements draw (did you mean "email"?)']);
+    expect(warned('calendar')).toEqual(['"calendar" is not a field type our elements draw']);
+    expect(warned('tel')).toEqual(['"tel" is not a field type our elements draw']);
+  });
+
+  it('takes nps fields in a form, and a survey step of several fields', () => {
+    expect(messages(form('        - { id: score, type: nps, options: [{ value: 1, label: Bad }, { value: "5", label: Fine }] }\n'))).toEqual([]);
+    expect(survey((text) => text.replace('          placeholder: Your answer goes here\n', '          label: Why?\n        - { id: email, type: email, label: Your email }\n'))).toEqual([]);
+  });
+
+  it('refuses a field without id, and two fields with one id in a step', () => {
+    expect(messages(form('        - { type: text, label: Name }\n'))).toEqual(['data.steps[0].fields[0].id (line 9): required, but missing']);
+    expect(messages(form('        - { id: name, type: text, label: Name }\n        - { id: name, type: email, label: Email }\n'))).toEqual([
+      'data.steps[0].fields[1].id (line 10): duplicate field id "name" in this step (also fields[0])',
+    ]);
+  });
+
+  it("refuses a field our elements draw without a label, but for nps and a titled step's only field", () => {
+    const lonely = messages(form('        - { id: name, type: text }\n'));
+    expect(lonely).toEqual([]);
+    expect(messages(form('        - { id: name, type: text }\n').replace('      title: About you\n', ''))).toEqual([
+      'data.steps[0].fields[0].label (line 8): a text field needs a label, so that screen readers can name it (only an nps field, or a step\'s only field, which the step\'s title names, may go without)',
+    ]);
+    expect(messages(form('        - { id: name, type: text, label: Name }\n        - { id: role, type: textarea }\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[0\]\.fields\[1\]\.label \(line 10\): a textarea field needs a label/),
+    ]);
+    expect(messages(form('        - { id: score, type: nps }\n        - { id: start, type: calendar }\n'))).toEqual([]);
+  });
+
+  it('refuses nps points that are not whole numbers from 0 to 10, on a field or on the survey', () => {
+    expect(survey((text) => text.replace('          negativeLabel: Not likely at all\n', '          options: [{ value: 0, label: "0" }, { value: 1.5, label: x }, { value: "11", label: "11" }]\n'))).toEqual([
+      'data.steps[0].fields[0].options[1].value (line 16): an nps scale\'s points are whole numbers from 0 to 10, got 1.5',
+      'data.steps[0].fields[0].options[2].value (line 16): an nps scale\'s points are whole numbers from 0 to 10, got "11"',
+    ]);
+    expect(survey((text) => text.replace('    dismissible: true\n', '    options: [{ value: ten, label: Ten }]\n'))).toEqual([
+      'data.props.options[0].value (line 6): an nps scale\'s points are whole numbers from 0 to 10, got "ten"',
+    ]);
+  });
+
+  it('refuses a survey step with both a type and fields', () => {
+    expect(survey((text) => text.replace('      fields:\n        - id: nps-score\n', '      type: nps\n      fields:\n        - id: nps-score\n'))).toEqual([
+      'data.steps[0].type (line 12): a survey step asks by `type` or by `fields`, not both: with fields, each field is a question (an nps score is `{ id, type: nps }`)',
+    ]);
+  });
+
+  it("refuses a pattern that is not a regular expression, alone or in a rule, and reads Frigade's /…/ form", () => {
+    expect(messages(form("        - { id: code, type: text, label: Code, pattern: '/^[A-Z]{3}$/' }\n"))).toEqual([]);
+    expect(messages(form('        - { id: code, type: text, label: Code, pattern: "(a" }\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[0\]\.fields\[0\]\.pattern \(line 9\): "\(a" is not a regular expression: /),
+    ]);
+    expect(messages(form("        - { id: code, type: text, label: Code, pattern: { value: '/\\d+\\-\\d+/', message: Digits } }\n"))).toEqual([
+      expect.stringMatching(/^data\.steps\[0\]\.fields\[0\]\.pattern\.value \(line 9\): .* is not a regular expression: Invalid escape \(patterns are read in Unicode mode/),
+    ]);
+  });
+
+  it('refuses a rule without its message, and a misspelled key with what was meant', () => {
+    expect(messages(form('        - { id: n, type: number, label: N, min: { value: 1 } }\n'))).toEqual(['data.steps[0].fields[0].min.message (line 9): required, but missing']);
+    expect(survey((text) => text.replace('          positiveLabel: Extremely likely\n', '          positivLabel: Extremely likely\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[0\]\.fields\[0\]\.positivLabel \(line 15\): unknown key \(did you mean "positiveLabel"\?\)/),
+    ]);
+    expect(survey((text) => text.replace('      primaryButton:\n        title: Submit\n', '      primaryButtonTitle: Submit\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[1\]\.primaryButtonTitle \(line 23\): unknown key \(did you mean "primaryButton"\?\)/),
+    ]);
+    expect(survey((text) => text.replace('      fields:\n        - id: nps-feedback-text', '      feilds:\n        - id: nps-feedback-text'))).toEqual([
+      expect.stringMatching(/^data\.steps\[1\]\.feilds \(line 19\): unknown key \(did you mean "fields"\?\)/),
+    ]);
+  });
+
+  it('takes a checklist\'s props.sequential and every Frigade step field', () => {
+    const checklist = `slug: c\nname: C\ntype: CHECKLIST\ndata:\n  props: { dismissible: false, sequential: true }\n  steps:\n    - id: a\n      title: Connect\n      stepName: Connect\n      iconUri: /icons/plug.svg\n      backButtonTitle: Back\n      skippable: true\n      dismissible: true\n      autoMarkCompleted: true\n      primaryButton: { title: Go, action: step.complete, uri: /connect, target: _blank }\n      secondaryButton: { title: Later, action: step.skip }\n      completionCriteria: "true"\n      startCriteria: "true"\n      visibilityCriteria: "true"\n      props: { anything: 1 }\n`;
+    expect(messages(checklist)).toEqual([]);
+    expect(messages(checklist.replace('      skippable: true', '      skippable: yes please'))).toEqual([
+      'data.steps[0].skippable (line 12): expected true or false, got the string "yes please"',
     ]);
   });
 });
@@ -251,6 +373,16 @@ describe('onboarding-flows check', () => {
       (error: { code: number }) => error.code,
     );
     expect(usage).toBe(2);
+  });
+
+  it('prints a warning for a field type our elements do not draw, and exits 0', async () => {
+    const { stdout } = await run(process.execPath, ['dist/flows.mjs', 'check', join(dir, 'frigade')]);
+    expect(stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/form\.yaml:28:17 {2}warning: data\.steps\[0\]\.fields\[2\]\.type: "calendar" is not a field type our elements draw: it is drawn by your own code through a Frigade `fieldTypes` entry or a custom element/),
+      '2 flow files checked: no problems, 1 warning',
+    ]);
+    const github = await run(process.execPath, ['dist/flows.mjs', 'check', join(dir, 'frigade', 'form.yaml'), '--format', 'github']);
+    expect(github.stdout).toMatch(/^::warning file=.*form\.yaml,line=28,col=17,title=data\.steps\[0\]\.fields\[2\]\.type::"calendar" is not a field type/);
   });
 
   it('prints GitHub annotations with --format github', async () => {

@@ -1,4 +1,4 @@
-// Flow files for the Frigade SDK journeys (Node and Chromium): content to draw, targeting by property, group and event.
+// Flow files in Frigade's shapes: the SDK journeys' flows (Node and Chromium), and Frigade's NPS survey and a form with fields of its own.
 export const FRIGADE_FLOWS: Record<string, string> = {
   'a-welcome.yaml': `
 slug: welcome
@@ -123,3 +123,69 @@ collections:
     flows: [react-banner, react-card]
 `,
 };
+
+/** Frigade's NPS survey as its docs write it: an `nps` field, then a comment field named by its step's title. */
+export const FRIGADE_NPS_SURVEY = `slug: nps-survey
+name: NPS survey
+type: NPS_SURVEY
+data:
+  props:
+    dismissible: true
+    positiveLabel: Extremely likely
+    negativeLabel: Not likely at all
+  steps:
+    - id: nps-score-page
+      title: How likely are you to recommend us to a friend?
+      fields:
+        - id: nps-score
+          type: nps
+          positiveLabel: Extremely likely
+          negativeLabel: Not likely at all
+    - id: nps-feedback-page
+      title: What's the main reason for your score?
+      fields:
+        - id: nps-feedback-text
+          type: textarea
+          placeholder: Your answer goes here
+      primaryButton:
+        title: Submit
+`;
+
+/** A Frigade form: validation rules with messages, a select of several choices, Frigade's step fields, and a `calendar` field the page draws. */
+export const FRIGADE_FORM = `slug: waitlist
+name: Waitlist
+type: FORM
+data:
+  props: { dismissible: false }
+  steps:
+    - id: waitlist-page
+      title: Join the waitlist
+      stepName: Waitlist
+      iconUri: /icons/list.svg
+      backButtonTitle: Previous
+      skippable: true
+      dismissible: false
+      autoMarkCompleted: true
+      primaryButton: { title: Submit, action: step.complete, uri: /thanks, target: _self }
+      fields:
+        - id: name
+          type: text
+          label: Name
+          required: Your name, please
+          minLength: { value: 2, message: At least two letters }
+        - id: email
+          type: email
+          label: Work email
+          required: { value: true, message: We need your email }
+          pattern: { value: '/^[^@]+@company\\.com$/', message: Use your company address }
+        - id: start
+          type: calendar
+          label: Start date
+          props: { earliest: "2026-01-01" }
+        - id: plans
+          type: select
+          label: Plans
+          multiple: true
+          value: pro
+          options: [{ value: pro, label: Pro }, { value: team, label: Team }]
+`;
