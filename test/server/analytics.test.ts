@@ -53,7 +53,7 @@ data:
     - id: reason
       title: What brought you here?
       fields:
-        - { id: detail, type: text, placeholder: Tell us more }
+        - { id: detail, type: text, label: Tell us more }
         - { id: channel, type: radio, options: [{ value: ads, label: An ad }, { value: friend, label: A friend }] }
     - id: tools
       title: What do you use?

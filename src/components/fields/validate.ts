@@ -37,12 +37,14 @@ export function rule<T>(source: ValidationRule<T> | undefined): { value?: T; mes
 }
 
 /**
- * A field's pattern: Frigade's `/…/` as Frigade reads it (found anywhere in the value, unless it anchors itself), any
- * other text as the whole value. A pattern that does not compile is the definition's mistake; it blocks nobody.
+ * A field's pattern, matching the whole value in Unicode mode as HTML's `pattern` does; Frigade's `/…/` form is read
+ * without its slashes, as the flow checks read it. A pattern that does not compile is the definition's mistake; it
+ * blocks nobody.
  */
-function patternOf(source: string): RegExp | undefined {
+function patternOf(pattern: string): RegExp | undefined {
+  const source = pattern.length > 1 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
   try {
-    return source.length > 1 && source.startsWith('/') && source.endsWith('/') ? new RegExp(source.slice(1, -1)) : new RegExp(`^(?:${source})$`, 'u');
+    return new RegExp(`^(?:${source})$`, 'u');
   } catch {
     return undefined;
   }

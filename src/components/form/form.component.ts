@@ -63,27 +63,28 @@ export class OnboardingForm extends FieldsElement {
     this.act('step.complete', 'submit', undefined, data);
   }
 
-  /** A field's control; `name` is the accessible name of one without a label. */
-  #renderControl(field: FormField, index: number, describedBy: string | undefined, name: string | undefined) {
+  /** A field's control, named by `names`: the id of what names it, or, for a field without a label, the name itself. */
+  #renderControl(field: FormField, index: number, describedBy: string | undefined, names: { by?: string; name?: string }) {
     const id = `f${index}`;
     const value = this.values[field.id];
     const text = typeof value === 'string' ? value : '';
     const options = Array.isArray(field.options) ? field.options : [];
     const aria = describedBy ? 'true' : 'false';
     const describe = describedBy ?? nothing;
-    const label = name ?? nothing;
+    const by = names.by ?? nothing;
+    const label = names.name ?? nothing;
     const required = isRequired(field);
     const onText = (event: Event) => this.setValue(field, (event.target as HTMLInputElement).value);
     switch (field.type) {
       case 'nps':
-        return this.renderScale(field, { id, labelledBy: name === undefined ? `l${index}` : 'title', error: describedBy });
+        return this.renderScale(field, { id, labelledBy: names.by ?? `l${index}`, error: describedBy });
       case 'textarea':
-        return html`<textarea part="input" id=${id} .value=${text} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label}
+        return html`<textarea part="input" id=${id} .value=${text} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-labelledby=${by} aria-label=${label}
           placeholder=${this.plain(field.placeholder) || nothing} @input=${onText} @blur=${() => this.touch(field)}></textarea>`;
       case 'select': {
         const list = isList(field);
         const chosen = Array.isArray(value) ? value : [text];
-        return html`<select part="input" id=${id} ?multiple=${list} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label}
+        return html`<select part="input" id=${id} ?multiple=${list} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-labelledby=${by} aria-label=${label}
           @change=${(event: Event) => {
             const select = event.target as HTMLSelectElement;
             this.setValue(field, list ? [...select.options].flatMap((option) => (option.selected ? [option.value] : [])) : select.value);
@@ -96,10 +97,10 @@ export class OnboardingForm extends FieldsElement {
       case 'checkbox': {
         if (field.type === 'checkbox' && !options.length) {
           return html`<input part="input" type="checkbox" id=${id} .checked=${value === true} ?required=${required} aria-invalid=${aria}
-            aria-describedby=${describe} aria-label=${label} @change=${(event: Event) => this.setValue(field, (event.target as HTMLInputElement).checked)} />`;
+            aria-describedby=${describe} aria-labelledby=${by} aria-label=${label} @change=${(event: Event) => this.setValue(field, (event.target as HTMLInputElement).checked)} />`;
         }
         const selected = Array.isArray(value) ? value : [];
-        return html`<div class="choices" role=${field.type === 'radio' ? 'radiogroup' : 'group'} aria-labelledby=${name === undefined ? `l${index}` : nothing}
+        return html`<div class="choices" role=${field.type === 'radio' ? 'radiogroup' : 'group'} aria-labelledby=${by}
           aria-label=${label} aria-describedby=${describe}
           aria-invalid=${field.type === 'radio' ? aria : nothing} aria-required=${field.type === 'radio' && required ? 'true' : nothing}>
           ${options.map(
@@ -122,24 +123,29 @@ export class OnboardingForm extends FieldsElement {
         const min = rule(field.min).value;
         const max = rule(field.max).value;
         return html`<input part="input" id=${id} type=${field.type === 'email' || field.type === 'number' ? field.type : 'text'} .value=${text}
-          ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-label=${label} placeholder=${this.plain(field.placeholder) || nothing}
+          ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-labelledby=${by} aria-label=${label} placeholder=${this.plain(field.placeholder) || nothing}
           min=${field.type === 'number' && typeof min === 'number' ? min : nothing} max=${field.type === 'number' && typeof max === 'number' ? max : nothing}
           @input=${onText} @blur=${() => this.touch(field)} />`;
       }
     }
   }
 
-  #renderField(field: FormField, index: number) {
+  /** One field; `titled` says the step's title names a field without a label (the step's only field). */
+  #renderField(field: FormField, index: number, titled: boolean) {
     const error = this.fieldError(field);
     const shown = Boolean(error) && this.touched.has(field.id);
     const grouped = field.type === 'nps' || ((field.type === 'radio' || field.type === 'checkbox') && Array.isArray(field.options) && field.options.length > 0);
     const text = this.plain(field.label);
     const label = html`${text}${isRequired(field) ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
-    // Without a label, a field is named by its placeholder or id, and a scale by the step's title.
-    const name = text ? undefined : field.type === 'nps' ? '' : this.plain(field.placeholder) || field.id;
+    // Without a label, a scale or a step's only field is named by the step's title, any other by its placeholder or id.
+    const names = text
+      ? { by: grouped ? `l${index}` : undefined }
+      : field.type === 'nps' || titled
+        ? { by: 'title' }
+        : { name: this.plain(field.placeholder) || field.id };
     return html`<div part="field" class="field ${field.type}">
       ${!text ? nothing : grouped ? html`<span part="label" class="label" id="l${index}">${label}</span>` : html`<label part="label" class="label" for="f${index}" id="l${index}">${label}</label>`}
-      ${this.#renderControl(field, index, shown ? `e${index}` : undefined, name)}
+      ${this.#renderControl(field, index, shown ? `e${index}` : undefined, names)}
       ${shown ? html`<p part="error" class="error" id="e${index}">${error}</p>` : nothing}
     </div>`;
   }
@@ -153,6 +159,8 @@ export class OnboardingForm extends FieldsElement {
     const m = steps.length;
     const fields = this.#fields();
     const invalid = fields.some((field) => this.fieldError(field));
+    // As Frigade's NPS survey names its comment box: the flow checks let a step's only field go without a label.
+    const titled = Array.isArray(step.fields) && step.fields.length === 1 && Boolean(step.title);
     return html`<form part="base" class="surface" aria-labelledby="title" novalidate @submit=${this.#submit}>
       <div class="head">
         <h2 part="title" id="title" class="title">${step.title ? this.rich(step.title) : flow.name}</h2>
@@ -160,7 +168,7 @@ export class OnboardingForm extends FieldsElement {
       </div>
       ${m > 1 ? html`<span part="counter" class="counter">${this.t('stepOf', { n, m })}</span>` : nothing}
       ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
-      ${fields.map((field, index) => this.#renderField(field, index))}
+      ${fields.map((field, index) => this.#renderField(field, index, titled))}
       <div part="actions" class="actions">
         ${step.secondaryButton
           ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })
