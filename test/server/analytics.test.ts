@@ -54,7 +54,7 @@ data:
       title: What brought you here?
       fields:
         - { id: detail, type: text, label: Tell us more }
-        - { id: channel, type: radio, options: [{ value: ads, label: An ad }, { value: friend, label: A friend }] }
+        - { id: channel, type: radio, label: Where did you hear of us?, options: [{ value: ads, label: An ad }, { value: friend, label: A friend }] }
     - id: tools
       title: What do you use?
       fields:
