@@ -127,8 +127,10 @@ function chunkHost(name) {
   const provided = hostProvides();
   const components = resolve('src/components');
   const own = join(components, name);
-  // The target engine, and what it reads of the page, are bundled into each chunk that points at elements (tour, hint).
+  // The target engine, and what it reads of the page, are bundled into each chunk that points at elements (tour, hint);
+  // the fields (their answers, validation and 0–10 scale) into the form's and the survey's.
   const targets = join(components, 'targets');
+  const fields = join(components, 'fields');
   const page = resolve('src/page');
   return {
     name: 'chunk-host',
@@ -138,7 +140,7 @@ function chunkHost(name) {
         let key = args.path;
         if (args.path.startsWith('.')) {
           const target = resolve(args.resolveDir, args.path);
-          if ([own, targets, page].some((folder) => target.startsWith(folder + sep))) return undefined;
+          if ([own, targets, fields, page].some((folder) => target.startsWith(folder + sep))) return undefined;
           key = relative(components, target).split(sep).join('/').replace(/\.js$/, '');
         }
         if (!provided[key]) return { errors: [{ text: `the ${name} chunk imports ${args.path}, which chunk-host.ts does not provide` }] };

@@ -300,12 +300,29 @@ export async function forgetProgress(tx: Queryable, userId: string): Promise<voi
 /** Longest string an answer's value may be to be counted as a choice; longer ones are comments, read from the log. */
 export const MAX_COUNTED_VALUE_LENGTH = 100;
 
+/** Whether a jsonb item `e` is counted as a value: a number, a boolean, or a string of up to MAX_COUNTED_VALUE_LENGTH. */
+const COUNTED_ITEM = `(jsonb_typeof(e) IN ('number', 'boolean') OR (jsonb_typeof(e) = 'string' AND length(e #>> '{}') <= ${MAX_COUNTED_VALUE_LENGTH}))`;
+
+/** A jsonb value as the list of its items: a list's own, any other value as one. */
+const itemsOf = (value: string) => `jsonb_array_elements(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} ELSE jsonb_build_array(${value}) END)`;
+
+/**
+ * Which completed steps of `r` (with its data as jsonb `d.doc`) are answers to a SURVEY step given as fields: data that
+ * is an object with fields but no `value`, on a version of the flow that is a SURVEY, and not the service's own
+ * bootstrap completion.
+ */
+const FIELDS_ANSWER = `NOT d.doc ? 'value' AND d.doc <> '{}'::jsonb AND r.data <> '{"reason":"bootstrap"}'
+      AND EXISTS (SELECT 1 FROM flows AS fl WHERE fl.slug = r.flow_slug AND fl.version = r.flow_version AND fl.type = 'SURVEY')`;
+
 /**
  * The answer counts (analytics_answers) that the responses of `source` make, times `sign`: a completed step whose
  * data has a `value` adds one to its step's row with value '' (the step's answers), and one to the row of each
  * value it gave, as JSON text (`9`, `"friend"`, `true`; a list counts each item, a long string none), by the UTC
- * day of the answer. One SQL for new answers, a deleted user's, and the check against the log, so all agree.
- * `source` yields flow_slug, step_id, action_type, data (JSON text), created_at and flow_version.
+ * day of the answer. An answer to a SURVEY step given as fields (`{ "nps-score": 9 }`) adds one to the step's
+ * answers too, and one to the row of each field's value, as a JSON object of the field and the value
+ * (`{"nps-score": 9}`, a list field once per item), which no `value` answer can be. One SQL for new answers, a
+ * deleted user's, and the check against the log, so all agree. `source` yields flow_slug, step_id, action_type,
+ * data (JSON text), created_at and flow_version.
  */
 function answerCounts(source: string, sign: 1 | -1): string {
   return `
@@ -316,10 +333,12 @@ function answerCounts(source: string, sign: 1 | -1): string {
     CROSS JOIN LATERAL (
       SELECT '' AS value
       UNION ALL
-      SELECT e::text FROM jsonb_array_elements(CASE jsonb_typeof(d.doc -> 'value') WHEN 'array' THEN d.doc -> 'value' ELSE jsonb_build_array(d.doc -> 'value') END) AS e
-      WHERE jsonb_typeof(e) IN ('number', 'boolean') OR (jsonb_typeof(e) = 'string' AND length(e #>> '{}') <= ${MAX_COUNTED_VALUE_LENGTH})
+      SELECT e::text FROM ${itemsOf("d.doc -> 'value'")} AS e WHERE ${COUNTED_ITEM}
+      UNION ALL
+      SELECT jsonb_build_object(f.key, e)::text FROM jsonb_each(d.doc) AS f(key, answer) CROSS JOIN LATERAL ${itemsOf('f.answer')} AS e
+      WHERE NOT d.doc ? 'value' AND ${COUNTED_ITEM}
     ) AS v
-    WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND d.doc ? 'value'
+    WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND (d.doc ? 'value' OR (${FIELDS_ANSWER}))
     GROUP BY 1, 2, 3, 4, 5`;
 }
 
@@ -355,9 +374,13 @@ async function writeAnswerCounts(tx: Queryable, source: string, sign: 1 | -1, pa
   );
 }
 
-/** Whether a response's data is an answer that analytics_answers counts (the SQL decides which values). */
-export const isCountedAnswer = (actionType: string, data: unknown): boolean =>
-  actionType === 'COMPLETED_STEP' && typeof data === 'object' && data !== null && !Array.isArray(data) && Object.hasOwn(data, 'value');
+/**
+ * Whether a response's data may be an answer that analytics_answers counts: it has a `value`, or it has fields and the
+ * flow is a SURVEY (the SQL decides which values, and checks the flow's type by its version, as the log's check does).
+ */
+export const isCountedAnswer = (actionType: string, data: unknown, flowType?: string): boolean =>
+  actionType === 'COMPLETED_STEP' && typeof data === 'object' && data !== null && !Array.isArray(data) &&
+  (Object.hasOwn(data, 'value') || (flowType === 'SURVEY' && Object.keys(data).length > 0));
 
 /** Counts the answers among new responses of one flow (given as JSON text), in the transaction that appends them. */
 export async function countAnswers(

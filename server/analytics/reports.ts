@@ -9,6 +9,7 @@ import type {
   FlowStatus,
   FlowSummary,
   FlowType,
+  FormField,
   StepDefinition,
   StepFunnel,
   SurveyStepReport,
@@ -227,11 +228,35 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   return report;
 }
 
-/** A survey step's kind, as the survey element decides it: its `type`, else `nps` first and `text` after. */
-function surveyKind(step: StepDefinition, index: number): SurveyStepReport['kind'] {
+/** What a survey step is reported as: its kind, and the field of its data whose answers are counted. */
+interface ReportedStep {
+  step: StepDefinition;
+  kind: SurveyStepReport['kind'];
+  /** The key of the answer in the step's data: `value` for a step given by `type`, a field's `id` for one given as fields. */
+  field: string;
+  /** The choices of a `single` or `multiple` report. */
+  options: unknown;
+}
+
+/**
+ * A survey step as the survey element draws it: by its `type`, else `nps` first and `text` after, answered under
+ * `value`; or, for a step given as fields, by its first `nps` field, else its first choice field (`radio`, `select`,
+ * `checkbox` with options; `multiple` for checkboxes and a select with `multiple`), else its first field as `text`.
+ */
+function reportedStep(step: StepDefinition, index: number): ReportedStep {
+  if (Array.isArray(step.fields)) {
+    const fields = step.fields.filter((field): field is FormField => typeof field?.id === 'string');
+    const nps = fields.find((field) => field.type === 'nps');
+    if (nps) return { step, kind: 'nps', field: nps.id, options: [] };
+    const choice = fields.find(
+      (field) => field.type === 'radio' || field.type === 'select' || (field.type === 'checkbox' && Array.isArray(field.options) && field.options.length > 0),
+    );
+    if (choice) return { step, kind: choice.type === 'checkbox' || choice.multiple === true ? 'multiple' : 'single', field: choice.id, options: choice.options };
+    return { step, kind: 'text', field: fields[0]?.id ?? 'value', options: [] };
+  }
   const kinds = ['nps', 'rating', 'single', 'multiple', 'text'];
-  if (typeof step.type === 'string' && kinds.includes(step.type)) return step.type as SurveyStepReport['kind'];
-  return index === 0 ? 'nps' : 'text';
+  const kind = typeof step.type === 'string' && kinds.includes(step.type) ? (step.type as SurveyStepReport['kind']) : index === 0 ? 'nps' : 'text';
+  return { step, kind, field: 'value', options: step.options };
 }
 
 /** Where a survey's answers are: completed steps of the flow in the window (on the version asked for). */
@@ -245,9 +270,19 @@ const COMMENT_SCAN = 500;
 /** Distinct values read per survey, however many different values clients sent. */
 const MAX_VALUES = 5000;
 
+/** A counted value as its step's field and the value's text: `9` is field `value`'s "9", `{"nps-score": "9"}` field nps-score's "9". */
+function fieldAndValue(text: string): [field: string, value: string] {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    const [entry] = Object.entries(parsed);
+    if (entry) return [entry[0], String(entry[1])];
+  }
+  return ['value', String(parsed)];
+}
+
 async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWindow): Promise<SurveyStepReport[]> {
   const base = [meta.slug, window.from.toISOString(), window.to.toISOString(), window.version];
-  const steps = meta.steps.map((step, index) => ({ step, kind: surveyKind(step, index) }));
+  const steps = meta.steps.map(reportedStep);
   const counted = steps.filter(({ kind }) => kind !== 'text').map(({ step }) => step.id);
   // From the answer counts kept at write time: each step's answers (value ''), and each value of the steps that count them.
   const rows = await db.query<{ step_id: string; value: string; n: number }>(
@@ -259,23 +294,24 @@ async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWind
     [meta.slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, steps.map(({ step }) => step.id), counted],
   );
   const answered = new Map<string, number>();
+  // By step and field: how often each value came.
   const valueCounts = new Map<string, Map<string, number>>();
   for (const row of rows) {
     if (row.value === '') {
       answered.set(row.step_id, row.n);
       continue;
     }
-    // 9 and "9" are one answer to a score, as the survey element sends either.
-    const parsed: unknown = JSON.parse(row.value);
-    const key = String(parsed);
-    let counts = valueCounts.get(row.step_id);
-    if (!counts) valueCounts.set(row.step_id, (counts = new Map()));
-    counts.set(key, (counts.get(key) ?? 0) + row.n);
+    // 9 and "9" are one answer to a score, as the survey element sends one and Frigade's components the other.
+    const [field, value] = fieldAndValue(row.value);
+    const key = `${row.step_id}\u0000${field}`;
+    let counts = valueCounts.get(key);
+    if (!counts) valueCounts.set(key, (counts = new Map()));
+    counts.set(value, (counts.get(value) ?? 0) + row.n);
   }
   const reports: SurveyStepReport[] = [];
-  for (const { step, kind } of steps) {
+  for (const { step, kind, field, options } of steps) {
     const title = step.title ?? null;
-    const counts = valueCounts.get(step.id);
+    const counts = valueCounts.get(`${step.id}\u0000${field}`);
     const count = (value: number | string) => counts?.get(String(value)) ?? 0;
     if (kind === 'nps') {
       const distribution = Array.from({ length: 11 }, (_, score) => count(score));
@@ -293,22 +329,22 @@ async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWind
       const sum = distribution.reduce((a, n, i) => a + n * (i + 1), 0);
       reports.push({ kind, stepId: step.id, title, responses: total, average: total > 0 ? Math.round((sum / total) * 100) / 100 : null, distribution });
     } else if (kind === 'single' || kind === 'multiple') {
-      const options = (Array.isArray(step.options) ? (step.options as Array<{ value: unknown; label?: unknown }>) : []).map((option) => ({
+      const choices = (Array.isArray(options) ? (options as Array<{ value: unknown; label?: unknown }>) : []).map((option) => ({
         value: String(option.value),
         label: typeof option.label === 'string' ? option.label : String(option.value),
         count: count(String(option.value)),
       }));
-      reports.push({ kind, stepId: step.id, title, responses: answered.get(step.id) ?? 0, options });
+      reports.push({ kind, stepId: step.id, title, responses: answered.get(step.id) ?? 0, options: choices });
     } else {
-      // The latest answers through the index by step, newest first; the non-empty texts among them are the comments.
+      // The latest answers through the index by step, newest first; the non-empty texts of the field among them are the comments.
       const comments = await db.query<{ user_id: string; value: string; created_at: Date | string; url: string | null }>(
-        `SELECT latest.user_id, a.doc ->> 'value' AS value, latest.created_at, latest.url
+        `SELECT latest.user_id, a.doc ->> $6 AS value, latest.created_at, latest.url
          FROM (SELECT r.id, r.user_id, r.data, r.created_at, r.url FROM flow_responses r
                WHERE ${ANSWERS_WHERE} AND r.step_id = $5 ORDER BY r.created_at DESC, r.id DESC LIMIT ${COMMENT_SCAN}) AS latest
          CROSS JOIN LATERAL (SELECT latest.data::jsonb AS doc) AS a
-         WHERE jsonb_typeof(a.doc -> 'value') = 'string' AND a.doc ->> 'value' <> ''
+         WHERE jsonb_typeof(a.doc -> $6) = 'string' AND a.doc ->> $6 <> ''
          ORDER BY latest.created_at DESC, latest.id DESC LIMIT ${LATEST_COMMENTS}`,
-        [...base, step.id],
+        [...base, step.id, field],
       );
       reports.push({
         kind: 'text', stepId: step.id, title, responses: answered.get(step.id) ?? 0,

@@ -24,8 +24,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The events of the responses one change appended to a flow, in order. A completed step of a FORM flow is
- * also `form.submitted` (when it carries values), and of a SURVEY flow `survey.answered` (when its data has a
- * `value`). `startedNow` says the change started a flow that was not started, without a STARTED_FLOW of its
+ * also `form.submitted` (when it carries values), and of a SURVEY flow `survey.answered` (when it carries a
+ * `value` or fields). `startedNow` says the change started a flow that was not started, without a STARTED_FLOW of its
  * own (a first step action does that): it comes first, as `flow.started`. `answers: false` leaves out the
  * answer events, for completions the service made itself (bootstrap), whose data is no answer.
  */
@@ -53,10 +53,11 @@ export function progressEvents(
     if (!type) continue;
     events.push(event(type, response));
     if (type !== 'step.completed' || !answers) continue;
-    if (flow.type === 'FORM' && isObject(response.data) && Object.keys(response.data).length > 0) {
-      events.push(event('form.submitted', response));
+    // Answers: data with values, a SURVEY's `{ value }` or its fields in Frigade's shape (`{ "nps-score": 9 }`), as analytics counts them.
+    if (isObject(response.data) && Object.keys(response.data).length > 0) {
+      if (flow.type === 'FORM') events.push(event('form.submitted', response));
+      if (flow.type === 'SURVEY') events.push(event('survey.answered', response));
     }
-    if (flow.type === 'SURVEY' && isObject(response.data) && 'value' in response.data) events.push(event('survey.answered', response));
   }
   return events;
 }

@@ -99,9 +99,9 @@ async function writeAsOne(tx: Queryable, userId: string, slug: string, build: ($
 /** The responses' data as the JSON text stored (`{}` for none). */
 const responseTexts = (responses: NewResponse[]) => responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
 
-/** The responses among these that analytics counts as answers. */
-const countedAnswers = (responses: NewResponse[], texts: string[]) =>
-  responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : []));
+/** The responses among these that analytics counts as answers (a SURVEY's answers given as fields too, when `flowType` says so). */
+const countedAnswers = (responses: NewResponse[], texts: string[], flowType?: string) =>
+  responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data, flowType) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : []));
 
 const responsesSql = ($: Param, responses: NewResponse[], texts: string[], flowVersion: number | null) =>
   `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
@@ -173,7 +173,7 @@ async function persist(
     ...(change.responses.length > 0 ? [responsesSql($, change.responses, texts, version.version)] : []),
     ...(progress ? progressWrites(version, progress, known, $) : []),
   ]);
-  await countAnswers(tx, version, countedAnswers(change.responses, texts));
+  await countAnswers(tx, version, countedAnswers(change.responses, texts, version.type));
   await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
 }
 

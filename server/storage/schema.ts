@@ -324,6 +324,28 @@ const MIGRATIONS: string[] = [
   ALTER TABLE analytics_daily ADD COLUMN reshown bigint NOT NULL DEFAULT 0, ADD COLUMN comebacks bigint NOT NULL DEFAULT 0,
     ADD COLUMN reshow_completed bigint NOT NULL DEFAULT 0, ADD COLUMN reshow_skipped bigint NOT NULL DEFAULT 0;
   `,
+  // 14: answers to SURVEY steps given as fields (Frigade's shape, `{ "nps-score": 9 }`) are counted too: the step's
+  // answers (value ''), and each field's value as a JSON object of the field and the value (`{"nps-score": 9}`), on
+  // the versions of the flow that are SURVEYs. The log is folded in once, added to the counts already kept (which
+  // held only answers with a `value`).
+  `
+  INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count)
+    SELECT r.flow_slug, (r.created_at AT TIME ZONE 'UTC')::date, coalesce(r.flow_version, 0), r.step_id, v.value, count(*)
+    FROM flow_responses AS r
+    CROSS JOIN LATERAL (SELECT r.data::jsonb AS doc) AS d
+    CROSS JOIN LATERAL (
+      SELECT '' AS value
+      UNION ALL
+      SELECT jsonb_build_object(f.key, e)::text FROM jsonb_each(d.doc) AS f(key, answer)
+      CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(f.answer) WHEN 'array' THEN f.answer ELSE jsonb_build_array(f.answer) END) AS e
+      WHERE jsonb_typeof(e) IN ('number', 'boolean') OR (jsonb_typeof(e) = 'string' AND length(e #>> '{}') <= 100)
+    ) AS v
+    WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND NOT d.doc ? 'value' AND d.doc <> '{}'::jsonb
+      AND r.data <> '{"reason":"bootstrap"}'
+      AND EXISTS (SELECT 1 FROM flows AS fl WHERE fl.slug = r.flow_slug AND fl.version = r.flow_version AND fl.type = 'SURVEY')
+    GROUP BY 1, 2, 3, 4, 5
+  ON CONFLICT (flow_slug, day, flow_version, step_id, value) DO UPDATE SET count = analytics_answers.count + EXCLUDED.count;
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

@@ -955,7 +955,10 @@ export interface FlowDay {
   steps: Array<Omit<StepFunnel, 'title'>>;
 }
 
-/** One survey step's answers in the window. */
+/**
+ * One survey step's answers in the window. A step given as fields is reported by one of them: its first `nps` field,
+ * else its first choice field, else its first field as `text` (docs/analytics.md).
+ */
 export type SurveyStepReport =
   | { kind: 'nps'; stepId: string; title: string | null; responses: number; score: number | null; promoters: number; passives: number; detractors: number; distribution: number[] }
   | { kind: 'rating'; stepId: string; title: string | null; responses: number; average: number | null; distribution: number[] }

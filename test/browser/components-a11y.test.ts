@@ -39,6 +39,9 @@ beforeAll(async () => {
               { id: 'size', type: 'radio', label: 'Size', options: [{ value: 's', label: 'Small' }, { value: 'l', label: 'Large' }] },
               { id: 'topics', type: 'checkbox', label: 'Topics', options: [{ value: 'x', label: 'X' }] },
               { id: 'ok', type: 'checkbox', label: 'I agree', required: true },
+              // Frigade's shapes: a 0–10 scale and a select of several choices.
+              { id: 'score', type: 'nps', label: 'How likely are you to recommend us?', required: 'Pick a score.' },
+              { id: 'tools', type: 'select', label: 'Tools', multiple: true, options: [{ value: 'j', label: 'Jira' }, { value: 'g', label: 'GitHub' }] },
             ],
           },
           { id: 'g', title: 'Second' },

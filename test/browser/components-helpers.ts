@@ -1,12 +1,13 @@
 // Shared setup of the element suites in Chromium: a real service, a page site on another port, and what the service recorded.
 import type { Page } from 'playwright-core';
-import type { FlowData, FlowState, FlowType, StartWhen } from '../../src/api/wire.js';
+import type { FLOW_TYPE_ALIASES, FlowData, FlowState, FlowType, StartWhen } from '../../src/api/wire.js';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import { PUBLIC_KEY } from '../support/service.js';
 
 export interface FlowFile {
   slug: string;
-  type: FlowType;
+  /** One of ours, or Frigade's name for one (NPS_SURVEY). */
+  type: FlowType | keyof typeof FLOW_TYPE_ALIASES;
   data: FlowData;
   targetingLogic?: string;
   startWhen?: StartWhen;

@@ -1,6 +1,8 @@
-// Modal and popover elements in Chromium: announcement, survey, the collision rule, auto-mount and <onboarding-flow>.
+// Modal and popover elements in Chromium: announcement, survey (ours and Frigade's shape), the collision rule, auto-mount and <onboarding-flow>.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { SurveyStepReport } from '../../src/api/wire.js';
+import { PRIVATE_KEY } from '../support/service.js';
 import { newUserId, openPage, recorded, recordedData, reloadAndSettle, serverState, startEnv, type Env } from './components-helpers.js';
 
 let env: Env;
@@ -25,6 +27,19 @@ beforeAll(async () => {
       type: 'SURVEY',
       targetingLogic: suite('survey'),
       data: { steps: [{ id: 'score', title: 'How likely are you to recommend us?' }, { id: 'why', title: 'What is the main reason?' }] },
+    },
+    {
+      // Frigade's NPS survey, as Frigade writes it: steps given as fields, end labels in the flow's props.
+      slug: 'nps-frigade',
+      type: 'NPS_SURVEY',
+      targetingLogic: suite('frigade-survey'),
+      data: {
+        props: { negativeLabel: 'Not likely at all', positiveLabel: 'Extremely likely' },
+        steps: [
+          { id: 'score', title: 'How likely are you to recommend us to a friend?', fields: [{ id: 'nps-score', type: 'nps' }] },
+          { id: 'feedback', title: 'What could we do better?', fields: [{ id: 'feedback', type: 'textarea', placeholder: 'Your feedback' }] },
+        ],
+      },
     },
     { slug: 'c-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('collision'), data: { steps: [{ id: 'a', title: 'Collision announcement' }] } },
     { slug: 'c-tour', type: 'TOUR', targetingLogic: suite('collision'), data: { steps: [{ id: 't', title: 'Collision tour' }] } },
@@ -149,6 +164,40 @@ describe('<onboarding-survey> in Chromium', () => {
     expect(await recordedData(env, userId, 'nps', 'COMPLETED_STEP')).toEqual({ value: 'Fast and simple' });
     await reloadAndSettle(page);
     expect(await openModals(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('<onboarding-survey> of Frigade\'s shape in Chromium', () => {
+  it('draws an NPS_SURVEY\'s fields from the service: the scale by keyboard with the flow\'s end labels, then the comment, stored and reported by field', async () => {
+    const userId = newUserId('frigade-survey');
+    const { page, errors } = await openPage(env, '/frigade-survey.html', '<input id="typing" aria-label="Typing">', { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'frigade-survey' }), userId);
+    await expect.poll(() => openModals(page)).toEqual(['nps-frigade']);
+    // The scale is a radio group named by the step's title, the ends under it from the flow's props.
+    expect(await page.getByRole('radiogroup', { name: 'How likely are you to recommend us to a friend?' }).count()).toBe(1);
+    expect(await page.locator('onboarding-survey [part="scale-labels"] span').allTextContents()).toEqual(['Not likely at all', 'Extremely likely']);
+
+    await page.locator('onboarding-survey input[value="0"]').focus();
+    for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowRight');
+    expect(await page.locator('onboarding-survey input[value="7"]').isChecked()).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => recordedData(env, userId, 'nps-frigade', 'COMPLETED_STEP')).toEqual({ 'nps-score': 7 });
+    const answer = page.getByRole('textbox', { name: 'What could we do better?' });
+    await answer.waitFor();
+    expect(await answer.getAttribute('placeholder')).toBe('Your feedback');
+    await answer.fill('Faster exports');
+    await page.locator('onboarding-survey [part="primary-button"]').click();
+    await expect.poll(() => openModals(page)).toEqual([]);
+    expect(await recordedData(env, userId, 'nps-frigade', 'COMPLETED_STEP')).toEqual({ feedback: 'Faster exports' });
+
+    const report = await env.service.call('GET', '/v1/analytics/flows/nps-frigade', { key: PRIVATE_KEY });
+    expect(report.body.flow.type).toBe('SURVEY');
+    expect(report.body.survey.steps.map((step: SurveyStepReport) => [step.stepId, step.kind, step.responses])).toEqual([['score', 'nps', 1], ['feedback', 'text', 1]]);
+    expect(report.body.survey.steps[0].distribution[7]).toBe(1);
+    expect(report.body.survey.steps[1].comments.map((comment: { value: string }) => comment.value)).toEqual(['Faster exports']);
     expect(errors).toEqual([]);
     await page.close();
   });

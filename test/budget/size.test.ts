@@ -18,6 +18,8 @@ const CHUNKS = [
 ];
 /** The element watcher of start rules: no element, no Lit, so no host list either. */
 const WATCH = 'dist/onboarding-watch.js';
+/** The chunks of the elements that draw fields: each carries src/components/fields (the answers, their validation, the 0–10 scale). */
+const FIELDS = ['dist/onboarding-form.js', 'dist/onboarding-survey.js'];
 /** The chunks of the elements that point at page elements: each carries the target engine and floating-ui. */
 const POINTING = ['dist/onboarding-hint.js', 'dist/onboarding-tour.js'];
 
@@ -36,15 +38,15 @@ describe('bundle size', () => {
     });
   }
 
-  it('leaves the checklist, the collection, the flow element, the form, the survey, the tour, the hint, the element watcher and floating-ui out of the script a page loads first, each in its chunk', () => {
-    // What only each element has: the checklist's options for the done state, the form's validation message and novalidate, the survey's NPS label, the
-    // tour's advanceOn and spotlight, the hint's beacon name and the hover tooltip's description of its target.
+  it('leaves the checklist, the collection, the flow element, the form, the survey, their fields, the tour, the hint, the element watcher and floating-ui out of the script a page loads first, each in its chunk', () => {
+    // What only each element has: the checklist's options for the done state, the form's novalidate and checkbox groups, the survey's choices and
+    // its live region, the tour's advanceOn and spotlight, the hint's beacon name and the hover tooltip's description of its target.
     const markers = {
       'dist/onboarding-checklist.js': ['whenDone', 'doneTitle'],
       'dist/onboarding-collection.js': ['collectionId'],
       'dist/onboarding-flow.js': ['data-onboarding-action'],
-      'dist/onboarding-form.js': ['Please check this value.', 'novalidate'],
-      'dist/onboarding-survey.js': ['Not likely', 'scale-labels'],
+      'dist/onboarding-form.js': ['novalidate', 'class="choices"'],
+      'dist/onboarding-survey.js': ['class="options"', 'visually-hidden'],
       'dist/onboarding-tour.js': ['advanceOn', '"spotlight"'],
       'dist/onboarding-hint.js': ['Hint: {title}', 'aria-description'],
     };
@@ -54,6 +56,11 @@ describe('bundle size', () => {
         expect(text(chunk)).toContain(marker);
         for (const other of CHUNKS.filter((file) => file !== chunk)) expect(text(other)).not.toContain(marker);
       }
+    }
+    // What the form and the survey share (a validation message, the scale's end label and its part): in those two chunks alone.
+    for (const marker of ['Please check this value.', 'Not likely', 'scale-labels']) {
+      expect(text('dist/onboarding.js')).not.toContain(marker);
+      for (const chunk of CHUNKS) expect(text(chunk).includes(marker)).toBe(FIELDS.includes(chunk));
     }
     // The element watcher (its frame reload listener) is in the script tag's file alone for the start rules that wait for an element: the tour and the hint carry their own.
     expect(text('dist/onboarding.js')).not.toContain('frameElement');

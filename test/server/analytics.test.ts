@@ -9,6 +9,7 @@ import type {
 } from '../../src/api/wire.js';
 import { ROLLUPS_FROM_FACTS_SQL } from '../../server/analytics/progress.js';
 import { TARGET_MISSING_FROM_FACTS_SQL } from '../../server/analytics/target-missing.js';
+import { migrate } from '../../server/storage/schema.js';
 import { checklistYaml, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 
 const DAY = 86_400_000;
@@ -35,6 +36,37 @@ data:
       options: [{ value: ads, label: An ad }, { value: friend, label: A friend }]
     - id: why
       title: Why?
+`;
+
+/** A survey whose steps are given as fields, in Frigade's shape (its NPS_SURVEY, with more kinds of question). */
+const fieldsSurveyYaml = (slug: string) => `
+slug: ${slug}
+name: Frigade survey
+type: NPS_SURVEY
+data:
+  props: { positiveLabel: Extremely likely }
+  steps:
+    - id: score
+      title: How likely are you to recommend us?
+      fields:
+        - { id: nps-score, type: nps }
+    - id: reason
+      title: What brought you here?
+      fields:
+        - { id: detail, type: text, label: Tell us more }
+        - { id: channel, type: radio, label: Where did you hear of us?, options: [{ value: ads, label: An ad }, { value: friend, label: A friend }] }
+    - id: tools
+      title: What do you use?
+      fields:
+        - { id: tools, type: select, multiple: true, options: [{ value: jira, label: Jira }, { value: linear, label: Linear }] }
+    - id: feedback
+      title: What could we do better?
+      fields:
+        - { id: feedback, type: textarea, placeholder: Your feedback }
+    - id: sign
+      title: Sign here
+      fields:
+        - { id: signature, type: signature }
 `;
 
 const formYaml = (slug: string) => `
@@ -278,6 +310,78 @@ describe('GET /v1/analytics/flows/{slug}', () => {
         ],
       },
     ]);
+  });
+
+  it('reports a survey given as fields like one given by type: its nps field from numbers and numeric strings, its first choice field, its text fields\' comments', async () => {
+    const slug = `fields-survey-${++flowCounter}`;
+    await service.writeFlow(`${slug}.yaml`, fieldsSurveyYaml(slug));
+    // Our elements send a score as a number, Frigade's components as a string: both count, and nothing else does.
+    const scores: unknown[] = [10, '9', 9, '8', 7, '6', 3, '0'];
+    for (const [i, score] of scores.entries()) await act(`${slug}-${i}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, i), { 'nps-score': score });
+    await act(`${slug}-8`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, 8), { 'nps-score': '' });
+    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 20), { detail: 'A talk', channel: 'friend' });
+    await act(`${slug}-1`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 21), { detail: '', channel: 'ads' });
+    await act(`${slug}-2`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 22), { detail: '', channel: 'friend' });
+    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'tools', daysAgo(1, 30), { tools: ['jira', 'linear'] });
+    await act(`${slug}-1`, slug, 'COMPLETED_STEP', 'tools', daysAgo(1, 31), { tools: ['linear'] });
+    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'feedback', daysAgo(1, 40), { feedback: 'Faster exports' }, 'https://app.example/home');
+    await act(`${slug}-6`, slug, 'COMPLETED_STEP', 'feedback', daysAgo(1, 41), { feedback: '' });
+    await act(`${slug}-7`, slug, 'COMPLETED_STEP', 'feedback', daysAgo(1, 42), { feedback: 'x'.repeat(150) });
+    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'sign', daysAgo(1, 50), { signature: 'Ada L.' });
+    // Completed without answers: not an answer.
+    await act(`${slug}-1`, slug, 'COMPLETED_STEP', 'sign', daysAgo(1, 51));
+
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(report.flow.type).toBe('SURVEY');
+    expect(report.survey!.steps).toEqual([
+      {
+        kind: 'nps', stepId: 'score', title: 'How likely are you to recommend us?', responses: 8, promoters: 3, passives: 2, detractors: 3, score: 0,
+        distribution: [1, 0, 0, 1, 0, 0, 1, 1, 1, 2, 1],
+      },
+      {
+        kind: 'single', stepId: 'reason', title: 'What brought you here?', responses: 3,
+        options: [{ value: 'ads', label: 'An ad', count: 1 }, { value: 'friend', label: 'A friend', count: 2 }],
+      },
+      {
+        kind: 'multiple', stepId: 'tools', title: 'What do you use?', responses: 2,
+        options: [{ value: 'jira', label: 'Jira', count: 1 }, { value: 'linear', label: 'Linear', count: 2 }],
+      },
+      {
+        kind: 'text', stepId: 'feedback', title: 'What could we do better?', responses: 3,
+        comments: [
+          { userId: `${slug}-7`, value: 'x'.repeat(150), createdAt: daysAgo(1, 42), url: null },
+          { userId: `${slug}-0`, value: 'Faster exports', createdAt: daysAgo(1, 40), url: 'https://app.example/home' },
+        ],
+      },
+      {
+        kind: 'text', stepId: 'sign', title: 'Sign here', responses: 1,
+        comments: [{ userId: `${slug}-0`, value: 'Ada L.', createdAt: daysAgo(1, 50), url: null }],
+      },
+    ]);
+    expect((await rollups(slug)).kept).toEqual((await rollups(slug)).expected);
+    // The migration that brought these counts folds the same rows in from the log.
+    const counts = 'SELECT flow_slug, day, flow_version, step_id, value, count::int FROM analytics_answers ORDER BY 1, 2, 3, 4, 5';
+    const kept = await service.db.query(counts);
+    await service.db.query('DELETE FROM analytics_answers WHERE flow_slug = $1', [slug]);
+    await service.db.query('DELETE FROM schema_migrations WHERE version = 14');
+    expect(await migrate(service.db)).toEqual([14]);
+    expect(await service.db.query(counts)).toEqual(kept);
+
+    // A deleted user's answers given as fields are taken out of the counts, with no row left of what they wrote.
+    expect((await service.call('DELETE', `/v1/users?foreignId=${slug}-0`, { key: PRIVATE_KEY })).status).toBe(204);
+    const after = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(after.survey!.steps[0]).toMatchObject({ kind: 'nps', responses: 7, promoters: 2 });
+    expect(after.survey!.steps[1]).toMatchObject({ responses: 2, options: [{ value: 'ads', count: 1 }, { value: 'friend', count: 1 }] });
+    expect(await service.db.query(`SELECT value FROM analytics_answers WHERE flow_slug = $1 AND value LIKE '%Ada L.%'`, [slug])).toEqual([]);
+    expect((await rollups(slug)).kept).toEqual((await rollups(slug)).expected);
+  });
+
+  it('counts no answer of a form, whose data has fields too', async () => {
+    const slug = await newFlow('form');
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'profile', daysAgo(1), { name: 'Ada', role: 'dev' });
+    expect(await service.db.query('SELECT 1 FROM analytics_answers WHERE flow_slug = $1', [slug])).toEqual([]);
+    const answers = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}`);
+    expect(answers.data.map((row) => [row.field, row.value])).toEqual([['name', 'Ada'], ['role', 'dev']]);
   });
 
   it('counts the users whose target was missing, once per step, on the day of their first report', async () => {

@@ -114,11 +114,13 @@ describe('webhooks', () => {
         },
       });
       await act('ada', 'survey', 'COMPLETED_STEP', 'score', { value: 3 });
-      await act('ada', 'survey', 'COMPLETED_STEP', 'why', { value: 'slow' });
+      // An answer given as fields, as Frigade's survey components send it, is an answer too.
+      await act('ada', 'survey', 'COMPLETED_STEP', 'why', { feedback: 'slow' });
       await receiver.waitFor((r) => r.accepted().length >= 2);
       await other.waitFor((r) => r.accepted().length >= 1);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(receiver.accepted().map((e) => e.type)).toEqual(['survey.answered', 'survey.answered']);
+      expect(receiver.accepted().find((e) => (e as FlowWebhookEvent).stepId === 'why')).toMatchObject({ data: { feedback: 'slow' } });
       expect(other.accepted().map((e) => e.type)).toEqual(['flow.completed']);
       expect(verifySignature('another-secret-0123456789', other.deliveries[0]!.headers['onboarding-signature'] as string, other.deliveries[0]!.body)).toBe(true);
     } finally {

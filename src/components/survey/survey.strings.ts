@@ -1,10 +1,9 @@
-// Built-in strings of <onboarding-survey>, in English: Submit, Skip, the NPS scale's ends and the rating choices' names.
+// Built-in strings of <onboarding-survey>, in English: its fields' (Submit, the validation messages, the NPS scale's ends), Skip and the rating choices' names.
 import type { OnboardingStrings } from '../shared/strings.js';
+import { FIELD_STRINGS } from '../fields/fields.strings.js';
 
 export const SURVEY_STRINGS: Partial<OnboardingStrings> = {
-  submit: 'Submit',
+  ...FIELD_STRINGS,
   skip: 'Skip',
-  npsLow: 'Not likely',
-  npsHigh: 'Very likely',
   rating: '{n} of {m}',
 };

@@ -1,4 +1,4 @@
-// Styles of <onboarding-survey>: a corner popover (inline-end, bottom) with the NPS and rating scales.
+// Styles of <onboarding-survey>: a corner popover (inline-end, bottom) with the rating's stars, the choices and the text answer (the scale's are shared with the form).
 import { css } from 'lit';
 
 export default css`
@@ -24,54 +24,23 @@ export default css`
   [part='base'][popover]:not(:popover-open) {
     display: none;
   }
-  .scale {
-    display: flex;
-    gap: 0.25rem;
-  }
-  .choice {
-    position: relative;
-    flex: 1;
-  }
-  .choice input {
-    position: absolute;
-    inset: 0;
-    opacity: 0;
-    margin: 0;
-    cursor: pointer;
-  }
-  .choice span {
-    display: flex;
-    align-items: center;
-    justify-content: center;
-    min-height: 2rem;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) - 4px);
-    font-weight: 600;
-  }
-  .choice input:checked + span {
-    background: var(--_accent);
-    border-color: var(--_accent);
-    color: var(--_on-accent);
-  }
-  .choice input:focus-visible + span {
-    outline: 2px solid var(--_accent);
-    outline-offset: 2px;
-  }
-  .rating .choice span {
+  .rating .point span {
     border: 0;
     font-size: 1.5rem;
     color: var(--_border);
   }
-  .rating .choice:has(~ .choice input:checked) span,
-  .rating .choice input:checked + span {
+  .rating .point:has(~ .point input:checked) span,
+  .rating .point input:checked + span {
     background: none;
     color: var(--_accent);
   }
-  .scale-labels {
-    display: flex;
-    justify-content: space-between;
-    color: var(--_muted);
-    font-size: 0.85em;
+  .label {
+    font-weight: 600;
+  }
+  .error {
+    margin: 0;
+    color: var(--_danger);
+    font-size: 0.9em;
   }
   .options {
     display: grid;
@@ -91,6 +60,9 @@ export default css`
     background: var(--_bg);
     color: var(--_fg);
     font: inherit;
+  }
+  textarea[aria-invalid='true'] {
+    border-color: var(--_danger);
   }
   .actions {
     justify-content: flex-end;
