@@ -9,7 +9,7 @@ import type { OnboardingChecklist } from '../../src/components/checklist/checkli
 import type { OnboardingForm } from '../../src/components/form/form.component.js';
 import type { OnboardingFlow } from '../../src/components/flow/flow.component.js';
 import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
-import { recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
+import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
 import type { FlowData } from '../../src/api/wire.js';
 
 beforeAll(() => registerElements());
@@ -19,8 +19,6 @@ afterEach(() => {
   resetStores();
 });
 
-const q = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
-const qa = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
 const settle = async (el: { updateComplete: Promise<boolean> }) => {
   await el.updateComplete;
   await Promise.resolve();

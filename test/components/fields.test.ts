@@ -7,7 +7,7 @@ import { $elementOptions } from '../../src/stores/options.js';
 import type { OnboardingForm } from '../../src/components/form/form.component.js';
 import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
 import type { FlowData, FormField } from '../../src/api/wire.js';
-import { recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
+import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
 
 beforeAll(() => registerElements());
 beforeEach(() => $elementOptions.set({ autoMount: false }));
@@ -16,8 +16,6 @@ afterEach(() => {
   resetStores();
 });
 
-const q = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
-const qa = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
 const text = (el: Element, selector: string) => q(el, selector)?.textContent?.replace(/\s+/g, ' ').trim();
 /** The text of the element an `aria-labelledby` points at. */
 const labelOf = (el: Element, control: HTMLElement) => text(el, `#${control.getAttribute('aria-labelledby')}`);

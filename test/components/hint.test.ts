@@ -7,7 +7,7 @@ import { $elementOptions } from '../../src/stores/options.js';
 import type { FlowData } from '../../src/api/wire.js';
 import type { OnboardingHint } from '../../src/components/hint/hint.component.js';
 import type { OnboardingTooltip } from '../../src/components/hint/tooltip.component.js';
-import { recordingFlow, resetStores, seedFlow, tick, type RecordedCall, type SeedOptions } from './support.js';
+import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall, type SeedOptions } from './support.js';
 
 beforeAll(() => {
   registerElements();
@@ -22,8 +22,6 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-const q = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
-const qa = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
 
 /** Page elements with a layout box (happy-dom has no layout, and the target engine skips what has no size). */
 function targets(...ids: string[]): HTMLElement[] {

@@ -85,3 +85,8 @@ export function recordingFlow(flow: Flow, calls: RecordedCall[]): Flow {
 
 /** Waits for timers and microtasks, e.g. the modal queue's grant. */
 export const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The first element of `el`'s shadow root matching `selector`. */
+export const q = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
+/** Every element of `el`'s shadow root matching `selector`. */
+export const qa = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
