@@ -777,6 +777,82 @@ export interface FlowFile {
   startWhen?: StartWhen;
   /** The flow's content, served JSON-encoded as `Flow.data`. */
   data: FlowDataByType[FlowType];
+  /**
+   * The flow's text in other languages, by locale code (`fr`, `fr-CA`, `pt-BR`). Each overlays the source text field
+   * by field, steps by their `id`: a field a translation leaves out shows the source text. One flow, one slug, one
+   * state, whatever the language.
+   */
+  translations?: Record<string, FlowTranslation>;
+}
+
+/** One locale's text of a flow: the text fields of `data`, each optional. */
+export interface FlowTranslation {
+  /** The flow's title. */
+  title?: string;
+  /** The flow's text. */
+  subtitle?: string;
+  /** The text options of the flow's props. */
+  props?: PropsTranslation;
+  /** The steps' text, by step `id`. */
+  steps?: Record<string, StepTranslation>;
+}
+
+/** Text options of a flow's or a step's props. */
+export interface PropsTranslation {
+  /** A checklist's "all done" title. */
+  doneTitle?: string;
+  /** A checklist's "all done" text. */
+  doneSubtitle?: string;
+  /** The low end of an nps scale (ours). */
+  lowLabel?: string;
+  /** The high end of an nps scale (ours). */
+  highLabel?: string;
+  /** The high end of an nps scale (Frigade's key). */
+  positiveLabel?: string;
+  /** The low end of an nps scale (Frigade's key). */
+  negativeLabel?: string;
+}
+
+/** One locale's text of a step. */
+export interface StepTranslation {
+  /** The step's title. */
+  title?: string;
+  /** The step's text. */
+  subtitle?: string;
+  /** The image's text alternative. */
+  imageAlt?: string;
+  /** The main button's text, and its link when the page differs by language. */
+  primaryButton?: ButtonTranslation;
+  /** The second button's text and link. */
+  secondaryButton?: ButtonTranslation;
+  /** The text options of the step's props. */
+  props?: PropsTranslation;
+  /** The labels of a survey step's choices, by choice `value`. */
+  options?: Record<string, string>;
+  /** The text of the step's fields, by field `id`. */
+  fields?: Record<string, FieldTranslation>;
+}
+
+/** One locale's text of a button. */
+export interface ButtonTranslation {
+  /** The button's text. @minLength 1 */
+  title?: string;
+  /** The link, checked like the source one. */
+  uri?: string;
+}
+
+/** One locale's text of a form or survey field. */
+export interface FieldTranslation {
+  label?: string;
+  placeholder?: string;
+  /** The message shown when the value is invalid. */
+  message?: string;
+  /** The high end of an nps scale. */
+  positiveLabel?: string;
+  /** The low end of an nps scale. */
+  negativeLabel?: string;
+  /** The labels of the field's choices, by choice `value`. */
+  options?: Record<string, string>;
 }
 
 /** Start rules, checked in the page with no request: on load, on every route change and as the page changes. */
