@@ -14,7 +14,7 @@ export const SCHEMA_FILE = resolve(root, 'schema/flow.schema.json');
  */
 const NAMED = new Set(['FlowButton', 'ChoiceOption', 'FormField', 'ValidationRule']);
 /** JSDoc tags copied into the schema, with how to read their text. */
-const TAGS = { default: 'json', minLength: 'number', minimum: 'number', maximum: 'number', minItems: 'number', maxItems: 'number', pattern: 'string', format: 'string' };
+const TAGS = { default: 'json', minLength: 'number', minimum: 'number', maximum: 'number', minItems: 'number', maxItems: 'number', pattern: 'string', format: 'string', keyPattern: 'keys' };
 
 export function buildFlowSchema() {
   const program = ts.createProgram([WIRE], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, noEmit: true });
@@ -38,6 +38,8 @@ export function buildFlowSchema() {
       if (!kind || !text) continue;
       if (kind === 'number') out[tag.name] = Number(text);
       else if (kind === 'string') out[tag.name] = text;
+      // The keys of a mapping (`Record<string, X>`): a pattern every key matches.
+      else if (kind === 'keys') out.propertyNames = { pattern: text };
       else {
         try {
           out[tag.name] = JSON.parse(text);
@@ -59,12 +61,14 @@ export function buildFlowSchema() {
       if (!(property.flags & ts.SymbolFlags.Optional)) required.push(property.name);
     }
     const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & ts.TypeFlags.String);
+    // Only an index signature opens an object to other keys: free-form custom data (`Record<string, unknown>`) takes
+    // anything, a mapping of one kind (`Record<string, StepTranslation>`) takes that kind under any key.
+    const free = !index || index.type.flags & (ts.TypeFlags.Unknown | ts.TypeFlags.Any);
     return {
       type: 'object',
       properties,
       ...(required.length ? { required } : {}),
-      // Only an index signature opens an object to other keys: that is where free-form custom data lives.
-      additionalProperties: Boolean(index),
+      additionalProperties: free ? Boolean(index) : schemaOf(index.type),
     };
   };
 

@@ -5,11 +5,12 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkCollectionsText, collectionsFileIn, readCollections } from './collections.js';
-import { checkFlowText, COLLECTION_FILES, readFlowDirectory, type FlowProblem } from './definitions.js';
+import { checkFlowText, COLLECTION_FILES, readFlowDirectory, type CheckOptions, type FlowProblem } from './definitions.js';
+import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows } from './from-frigade.js';
 
-const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github]
+const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github] [--locales fr,de]
        onboarding-flows from-frigade <flows.json | -> --out <folder> [--force]
        onboarding-flows from-frigade --targeting "<Frigade expression>"
 
@@ -17,7 +18,8 @@ check: checks flow files against the flow schema (schema/flow.schema.json) and c
 collections.yaml against the flows beside it, as the service does when it loads them. Prints every problem as
 file:line:column, the path of the value at fault and what was expected, and every warning (a field type your own code
 draws) the same way, marked "warning". Exits 0 when every file is fine or has warnings only, 1 when one has a
-problem, 2 on bad usage. --format github prints GitHub Actions annotations instead.
+problem, 2 on bad usage. --format github prints GitHub Actions annotations instead. --locales fr,de also warns at
+every text a listed locale's translation lacks (a warning: a flow shows the source text where one is missing).
 
 from-frigade: reads Frigade's flows, as GET /v1/public/flows answers them (or one flow; - reads standard input),
 and writes one flow file per flow into the --out folder (--force replaces files already there). Targeting and step
@@ -34,12 +36,12 @@ interface FileReport {
 }
 
 /** Checks the folders and files named; a folder is read as the service reads it (duplicate slugs and collections.yaml included). */
-export function checkPaths(paths: string[]): { reports: FileReport[]; checked: number } {
+export function checkPaths(paths: string[], options: CheckOptions = {}): { reports: FileReport[]; checked: number } {
   const reports: FileReport[] = [];
   let checked = 0;
   for (const path of paths) {
     if (statSync(path).isDirectory()) {
-      const { flows, errors, warnings } = readFlowDirectory(path);
+      const { flows, errors, warnings } = readFlowDirectory(path, options);
       checked += flows.length + errors.length;
       // In file order, each file's problems and warnings together.
       const files = [...new Set([...errors.map((error) => error.file), ...warnings.map((warning) => warning.file)])].sort();
@@ -61,7 +63,7 @@ export function checkPaths(paths: string[]): { reports: FileReport[]; checked: n
       if (problems.length) reports.push({ file: path, problems, warnings: [] });
     } else {
       checked++;
-      const { problems, warnings } = checkFlowText(readFileSync(path, 'utf8'));
+      const { problems, warnings } = checkFlowText(readFileSync(path, 'utf8'), options);
       if (problems.length || warnings.length) reports.push({ file: path, problems, warnings });
     }
   }
@@ -157,6 +159,7 @@ export function main(argv: string[]): number {
         out: { type: 'string' },
         targeting: { type: 'string' },
         force: { type: 'boolean', default: false },
+        locales: { type: 'string' },
       },
     });
   } catch (error) {
@@ -174,13 +177,14 @@ export function main(argv: string[]): number {
     return 2;
   }
   const format = parsed.values.format;
-  if (command !== 'check' || paths.length === 0 || (format !== 'text' && format !== 'github')) {
+  const locales = parsed.values.locales?.split(',').map((code) => code.trim());
+  if (command !== 'check' || paths.length === 0 || (format !== 'text' && format !== 'github') || locales?.some((code) => !LOCALE_CODE.test(code))) {
     console.error(USAGE);
     return 2;
   }
   let result;
   try {
-    result = checkPaths(paths);
+    result = checkPaths(paths, { locales });
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 2;

@@ -2,13 +2,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
-import { FLOW_TYPE_ALIASES, type FlowData, type FlowFile, type FlowStatus, type FlowType } from '../../src/api/wire.js';
+import { FLOW_TYPE_ALIASES, type FlowData, type FlowFile, type FlowStatus, type FlowTranslation, type FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../shared/json-guard.js';
 import { compileExpression } from '../targeting/cel.js';
 import { parseDuration } from './durations.js';
 import { checkNpsPoints, checkStepFields, type Report } from './fields.js';
 import { pagePatternProblem } from './formats.js';
 import { validateFlowFile, type PathSegment } from './schema.js';
+import { checkTranslations, missingText } from './translations.js';
 
 export interface FlowDefinition {
   file: string;
@@ -20,6 +21,8 @@ export interface FlowDefinition {
   /** When a dismissed flow comes back (see docs/flows.md): `after` in milliseconds. */
   reshow?: { afterMs: number; times: number };
   data: FlowData;
+  /** The flow's text in other languages, by locale code; served one locale at a time, never in `data`. */
+  translations?: Record<string, FlowTranslation>;
 }
 
 /** One problem in a flow file: where (a path such as `data.steps[1].fields[0].name`, and a line) and what. */
@@ -61,11 +64,17 @@ export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
 /** The files in the flow folder that list collections (server/flows/collections.ts reads them), not flows. */
 export const COLLECTION_FILES = ['collections.yaml', 'collections.yml'];
 
+/** What a check asks beyond the file itself. */
+export interface CheckOptions {
+  /** Locale codes every text field should be translated into: each one a locale lacks is a warning. */
+  locales?: readonly string[];
+}
+
 /**
  * Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml and collections.yaml. Invalid files are reported, and the
  * others still load; warnings are reported for every file that has them, and change nothing.
  */
-export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; errors: FlowFileError[]; warnings: FlowFileWarning[] } {
+export function readFlowDirectory(dir: string, options: CheckOptions = {}): { flows: FlowDefinition[]; errors: FlowFileError[]; warnings: FlowFileWarning[] } {
   const flows: FlowDefinition[] = [];
   const errors: FlowFileError[] = [];
   const warnings: FlowFileWarning[] = [];
@@ -88,7 +97,7 @@ export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; error
       errors.push({ file, message: describeProblems(problems), problems });
       continue;
     }
-    const { definition, problems, warnings: notes, locate } = checkFlowText(text);
+    const { definition, problems, warnings: notes, locate } = checkFlowText(text, options);
     if (notes.length) warnings.push({ file, message: describeProblems(notes), warnings: notes });
     const other = definition && seen.get(definition.slug);
     if (definition && other) problems.push({ ...locate(['slug']), path: 'slug', message: `duplicate slug "${definition.slug}" (already defined in ${other})` });
@@ -106,7 +115,10 @@ export function readFlowDirectory(dir: string): { flows: FlowDefinition[]; error
  * Checks one file's text: YAML, storable text, the schema, unique ids, options where needed, fields, and CEL. Warnings
  * do not stop a file from loading.
  */
-export function checkFlowText(text: string): {
+export function checkFlowText(
+  text: string,
+  options: CheckOptions = {},
+): {
   definition?: Omit<FlowDefinition, 'file'>;
   problems: FlowProblem[];
   warnings: FlowProblem[];
@@ -145,6 +157,7 @@ export function checkFlowText(text: string): {
   }
   for (const problem of validateFlowFile(value)) add(problem.segments, problem.message, problem.key);
   checkSemantics(value, add, reportTo(warnings));
+  if (options.locales?.length && isObject(value)) warnMissingText(value, options.locales, reportTo(warnings));
   const byPlace = (a: FlowProblem, b: FlowProblem) => a.line - b.line || a.column - b.column;
   problems.sort(byPlace);
   warnings.sort(byPlace);
@@ -161,6 +174,7 @@ export function checkFlowText(text: string): {
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
       // The start rules are the page's to check: they travel with the content.
       data: (flow.startWhen ? { ...flow.data, startWhen: flow.startWhen } : flow.data) as FlowData,
+      ...(flow.translations && Object.keys(flow.translations).length ? { translations: flow.translations } : {}),
     },
     problems,
     warnings,
@@ -176,7 +190,7 @@ function typeNamed(name: unknown): FlowType | undefined {
 
 /**
  * What the schema cannot say: unique step and field ids, choices where a kind needs them, fields (server/flows/fields.ts),
- * and CEL that compiles. `warn` takes what loads but our elements do not draw.
+ * CEL that compiles, and translations that name what exists and keep its variables (server/flows/translations.ts). `warn` takes what loads but our elements do not draw.
  */
 function checkSemantics(value: unknown, add: Report, warn: Report): void {
   if (!isObject(value)) return;
@@ -205,6 +219,18 @@ function checkSemantics(value: unknown, add: Report, warn: Report): void {
       add([...where, 'type'], `a "${step.type}" question needs options: a list of { value, label }`);
     }
     if (type === 'FORM' || type === 'SURVEY') checkStepFields(step, where, add, warn);
+  }
+  checkTranslations(value, add);
+}
+
+/** A warning at each source text a listed locale lacks (an exact translation only: `--locales fr-CA` asks for fr-CA's own). */
+function warnMissingText(file: Record<string, unknown>, locales: readonly string[], warn: Report): void {
+  const translations = isObject(file.translations) ? file.translations : {};
+  for (const locale of locales) {
+    const translation = isObject(translations[locale]) ? (translations[locale] as FlowTranslation) : undefined;
+    for (const slot of missingText(file.data, translation)) {
+      warn(['data', ...slot.source], `no "${locale}" translation (translations.${locale}.${formatPath(slot.key)})`);
+    }
   }
 }
 

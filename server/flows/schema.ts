@@ -93,9 +93,14 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
       const key = String(params.additionalProperty);
       const known = Object.keys(parent.properties ?? {});
       const guess = closest(key, known);
-      const custom = known.includes('props') ? '; custom data goes under props' : '';
+      // Only where props take free-form data (a translation's props take text options alone).
+      const props = parent.properties?.props as { additionalProperties?: unknown } | undefined;
+      const custom = props?.additionalProperties === true ? '; custom data goes under props' : '';
       return { segments, key, message: `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${known.join(', ')}${custom}` };
     }
+    case 'propertyNames':
+      // The key at fault, and the pattern it missed (Ajv reports that beside it, marked with the key: dropped below).
+      return { segments, key: String(params.propertyName), message: `${JSON.stringify(params.propertyName)} is not a key here: ${keyRule(error)}` };
     case 'required':
       return { segments, key: String(params.missingProperty), message: 'required, but missing' };
     case 'type': {
@@ -111,6 +116,7 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
     case 'minLength':
       return { segments, message: params.limit === 1 ? 'expected a non-empty string' : `expected at least ${String(params.limit)} characters` };
     case 'pattern':
+      if ((error as ErrorObject & { propertyName?: string }).propertyName !== undefined) return undefined;
       return { segments, message: `${describeValue(error.data)} does not match ${String(params.pattern)}` };
     case 'format': {
       const why = typeof error.data === 'string' ? FLOW_FORMATS[String(params.format)]?.(error.data) : undefined;
@@ -139,6 +145,14 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
     default:
       return { segments, message: error.message ?? 'does not fit the flow schema' };
   }
+}
+
+/** What the keys of a mapping must look like: a locale code for `translations`, else the pattern. */
+function keyRule(error: ErrorObject): string {
+  const pattern = String((error.schema as { pattern?: string } | undefined)?.pattern ?? '');
+  return error.instancePath === '/translations'
+    ? 'expected a locale code: a language, then optionally a script and a region (fr, fr-CA, pt-BR, zh-Hans, es-419)'
+    : `expected a key matching ${pattern}`;
 }
 
 function nameOfType(type: string): string {

@@ -428,7 +428,7 @@ export interface FlowButton {
   title: string;
   /** What the button does. Without it a primary button moves forward and a secondary one dismisses; `false` only follows `uri`. */
   action?: ButtonAction;
-  /** A link to follow (http, https, mailto, tel, relative or #fragment); the button becomes a real link. */
+  /** A link to follow (http, https, mailto, tel, relative or #fragment); the button becomes a real link. @format link */
   uri?: string;
   /** Where the link opens: `_self`, `_blank`, `_parent` or `_top`. @default "_self" */
   target?: '_self' | '_blank' | '_parent' | '_top';
@@ -780,7 +780,9 @@ export interface FlowFile {
   /**
    * The flow's text in other languages, by locale code (`fr`, `fr-CA`, `pt-BR`). Each overlays the source text field
    * by field, steps by their `id`: a field a translation leaves out shows the source text. One flow, one slug, one
-   * state, whatever the language.
+   * state, whatever the language. A code is a language (2 or 3 lowercase letters), then optionally a script (`Hans`) and a
+   * region (`CA`, `419`), joined by `-`.
+   * @keyPattern ^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$
    */
   translations?: Record<string, FlowTranslation>;
 }
@@ -837,7 +839,7 @@ export interface StepTranslation {
 export interface ButtonTranslation {
   /** The button's text. @minLength 1 */
   title?: string;
-  /** The link, checked like the source one. */
+  /** The link, checked like the source one: http, https, mailto, tel, relative or #fragment. @format link */
   uri?: string;
 }
 

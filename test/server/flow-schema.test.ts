@@ -392,3 +392,104 @@ describe('onboarding-flows check', () => {
     expect(failure.stdout).toMatch(/^::error file=.*c-image\.yaml,line=8,col=7,title=data\.steps\[0\]\.image::unknown key/);
   });
 });
+
+describe('translations', () => {
+  const FORM = `slug: welcome
+name: Welcome
+type: FORM
+data:
+  title: Hello \${name}
+  steps:
+    - id: about
+      title: About you
+      primaryButton: { title: Next, uri: "https://example.com/en" }
+      fields:
+        - { id: role, type: select, label: Role, options: [{ value: dev, label: Developer }, { value: pm, label: Manager }] }
+`;
+  const withTranslations = (yaml: string) => `${FORM}translations:\n${yaml}`;
+  const report = (text: string) => checkFlowText(text).problems.map((p) => `${p.line}:${p.column} ${p.path}: ${p.message}`);
+
+  it('loads a flow with translations, and keeps them beside its data', () => {
+    const { problems, definition } = checkFlowText(withTranslations('  fr:\n    title: Bonjour ${name}\n    steps:\n      about: { title: À propos, fields: { role: { options: { dev: Développeuse } } } }\n  pt-BR: {}\n  zh-Hans: {}\n  es-419: {}\n'));
+    expect(problems).toEqual([]);
+    expect(definition?.translations?.fr?.steps?.about?.title).toBe('À propos');
+    expect(definition?.data).not.toHaveProperty('translations');
+  });
+
+  it('refuses a malformed locale code and an unknown key, with its line and a guess', () => {
+    expect(report(withTranslations('  fr_CA: {}\n  de: { titl: Hallo }\n'))).toEqual([
+      '13:3 translations.fr_CA: "fr_CA" is not a key here: expected a locale code: a language, then optionally a script and a region (fr, fr-CA, pt-BR, zh-Hans, es-419)',
+      expect.stringMatching(/^14:9 translations\.de\.titl: unknown key \(did you mean "title"\?\); expected one of title, subtitle, props, steps$/),
+    ]);
+  });
+
+  it('refuses an overlay naming a step, a field or a choice the flow does not have', () => {
+    const overlay = '  fr:\n    steps:\n      abut: { title: A }\n      about:\n        fields:\n          rol: { label: Rôle }\n          role: { options: { qa: Testeuse } }\n';
+    expect(report(withTranslations(overlay))).toEqual([
+      '15:7 translations.fr.steps.abut: no step id "abut" in the flow (did you mean "about"?); expected one of about',
+      '18:11 translations.fr.steps.about.fields.rol: no field id "rol" in step "about" (did you mean "role"?); expected one of role',
+      '19:30 translations.fr.steps.about.fields.role.options.qa: no choice value "qa" in the flow; expected one of dev, pm',
+    ]);
+  });
+
+  it('refuses a translated link our elements would not follow, as it refuses the source one', () => {
+    expect(report(withTranslations('  fr:\n    steps:\n      about: { primaryButton: { uri: "javascript:alert(1)" } }\n'))).toEqual([
+      expect.stringMatching(/^15:38 translations\.fr\.steps\.about\.primaryButton\.uri: "javascript:alert\(1\)" is not a link the elements follow/),
+    ]);
+    expect(report(FORM.replace('https://example.com/en', 'javascript:alert(1)'))).toEqual([
+      expect.stringMatching(/^9:42 data\.steps\[0\]\.primaryButton\.uri: "javascript:alert\(1\)" is not a link/),
+    ]);
+  });
+
+  it('refuses a translation that drops a variable of its source text', () => {
+    expect(report(withTranslations('  fr:\n    title: Bonjour\n'))).toEqual([
+      '14:12 translations.fr.title: drops ${name} of the source text (data.title); keep every variable',
+    ]);
+  });
+});
+
+describe('onboarding-flows check --locales', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'onboarding-locales-'));
+    const flow = `slug: hello
+name: Hello
+type: ANNOUNCEMENT
+data:
+  steps:
+    - id: a
+      title: Hello
+      subtitle: Welcome aboard
+      primaryButton: { title: Go }
+translations:
+  fr:
+    steps:
+      a: { title: Bonjour, subtitle: Bienvenue, primaryButton: { title: Allons-y } }
+  de:
+    steps:
+      a: { title: Hallo }
+`;
+    writeFileSync(join(folder, 'hello.yaml'), flow);
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['dist/flows.mjs', ...args]).then(
+      (done) => ({ code: 0, out: done.stdout }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout + failed.stderr }),
+    );
+
+  it('warns at every text a listed locale lacks, with its line, and still exits 0', async () => {
+    const { code, out } = await cli('check', '--locales', 'fr,de', folder);
+    expect(code).toBe(0);
+    const file = join(folder, 'hello.yaml');
+    expect(out.trim().split('\n')).toEqual([
+      `${file}:8:17  warning: data.steps[0].subtitle: no "de" translation (translations.de.steps.a.subtitle)`,
+      `${file}:9:31  warning: data.steps[0].primaryButton.title: no "de" translation (translations.de.steps.a.primaryButton.title)`,
+      '1 flow file checked: no problems, 2 warnings',
+    ]);
+  });
+
+  it('refuses a locale code that is not one, as bad usage', async () => {
+    expect((await cli('check', '--locales', 'fr_CA', folder)).code).toBe(2);
+  });
+});

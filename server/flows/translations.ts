@@ -1,0 +1,186 @@
+// A flow's translations: each overlay checked against the source text it names, the text a locale lacks, and one locale laid over the source.
+import type { FlowTranslation } from '../../src/api/wire.js';
+import type { Report } from './fields.js';
+import { closest, type PathSegment } from './schema.js';
+
+/** A locale code as flow files write it: a language, then optionally a script and a region (`fr`, `fr-CA`, `zh-Hans`, `es-419`); as in wire.ts. */
+export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$/;
+
+/** The text options of props a translation may carry. */
+const PROPS_TEXT = ['doneTitle', 'doneSubtitle', 'lowLabel', 'highLabel', 'positiveLabel', 'negativeLabel'] as const;
+const STEP_TEXT = ['title', 'subtitle', 'imageAlt'] as const;
+const BUTTONS = ['primaryButton', 'secondaryButton'] as const;
+const FIELD_TEXT = ['label', 'placeholder', 'message', 'positiveLabel', 'negativeLabel'] as const;
+
+/**
+ * One translatable place of a flow: where its text is in the translation (`steps.welcome.fields.email.label`), where
+ * the source text is in `data` (`steps[0].fields[1].label`), and that text.
+ */
+export interface TextSlot {
+  key: PathSegment[];
+  source: PathSegment[];
+  text: string;
+}
+
+/** Every place of `data` that holds text to translate, in the order of the file. */
+export function textSlots(data: unknown): TextSlot[] {
+  const slots: TextSlot[] = [];
+  if (!isObject(data)) return slots;
+  const add = (key: PathSegment[], source: PathSegment[], text: unknown) => {
+    if (typeof text === 'string' && text.trim() !== '') slots.push({ key, source, text });
+  };
+  add(['title'], ['title'], data.title);
+  add(['subtitle'], ['subtitle'], data.subtitle);
+  if (isObject(data.props)) for (const name of PROPS_TEXT) add(['props', name], ['props', name], data.props[name]);
+  const steps = Array.isArray(data.steps) ? data.steps : [];
+  for (const [index, step] of steps.entries()) {
+    if (!isObject(step) || typeof step.id !== 'string') continue;
+    const key: PathSegment[] = ['steps', step.id];
+    const at: PathSegment[] = ['steps', index];
+    for (const name of STEP_TEXT) add([...key, name], [...at, name], step[name]);
+    for (const name of BUTTONS) {
+      const button = step[name];
+      if (isObject(button)) add([...key, name, 'title'], [...at, name, 'title'], button.title);
+    }
+    if (isObject(step.props)) for (const name of PROPS_TEXT) add([...key, 'props', name], [...at, 'props', name], step.props[name]);
+    for (const [i, option] of choices(step.options)) add([...key, 'options', String(option.value)], [...at, 'options', i, 'label'], option.label);
+    const fields = Array.isArray(step.fields) ? step.fields : [];
+    for (const [f, field] of fields.entries()) {
+      if (!isObject(field) || typeof field.id !== 'string') continue;
+      const fieldKey: PathSegment[] = [...key, 'fields', field.id];
+      for (const name of FIELD_TEXT) add([...fieldKey, name], [...at, 'fields', f, name], field[name]);
+      for (const [i, option] of choices(field.options)) add([...fieldKey, 'options', String(option.value)], [...at, 'fields', f, 'options', i, 'label'], option.label);
+    }
+  }
+  return slots;
+}
+
+/** `${name}` and `${ user.name }`: the variables a text holds, by name. */
+export function variablesOf(text: string): Set<string> {
+  return new Set([...text.matchAll(/\$\{\s*([^}]*?)\s*\}/g)].map((match) => match[1]!));
+}
+
+/**
+ * Checks `file.translations` against `file.data`: every step, field and choice an overlay names exists, and every
+ * translated text keeps the `${variables}` of its source. The schema checks the rest (keys, locale codes, links).
+ */
+export function checkTranslations(file: Record<string, unknown>, add: Report): void {
+  const { translations, data } = file;
+  if (!isObject(translations) || !isObject(data)) return;
+  const steps = new Map<string, Record<string, unknown>>();
+  for (const step of Array.isArray(data.steps) ? data.steps : []) if (isObject(step) && typeof step.id === 'string') steps.set(step.id, step);
+  const slots = new Map(textSlots(data).map((slot) => [slot.key.join('\0'), slot]));
+  for (const [locale, translation] of Object.entries(translations)) {
+    if (!isObject(translation)) continue;
+    const at: PathSegment[] = ['translations', locale];
+    if (isObject(translation.steps)) {
+      for (const [id, overlay] of Object.entries(translation.steps)) {
+        const step = steps.get(id);
+        if (!step) {
+          add([...at, 'steps'], unknownName('step id', id, [...steps.keys()]), id);
+          continue;
+        }
+        if (!isObject(overlay)) continue;
+        const where: PathSegment[] = [...at, 'steps', id];
+        checkChoices(overlay.options, step.options, [...where, 'options'], add);
+        if (!isObject(overlay.fields)) continue;
+        const fields = new Map<string, Record<string, unknown>>();
+        for (const field of Array.isArray(step.fields) ? step.fields : []) if (isObject(field) && typeof field.id === 'string') fields.set(field.id, field);
+        for (const [fieldId, fieldOverlay] of Object.entries(overlay.fields)) {
+          const field = fields.get(fieldId);
+          if (!field) add([...where, 'fields'], unknownName('field id', fieldId, [...fields.keys()], `step "${id}"`), fieldId);
+          else if (isObject(fieldOverlay)) checkChoices(fieldOverlay.options, field.options, [...where, 'fields', fieldId, 'options'], add);
+        }
+      }
+    }
+    // Every translated text against its source: the variables it must keep.
+    walkText(translation, [], (key, text) => {
+      const slot = slots.get(key.join('\0'));
+      if (!slot) return;
+      const kept = variablesOf(text);
+      const dropped = [...variablesOf(slot.text)].filter((name) => !kept.has(name));
+      if (dropped.length) {
+        add([...at, ...key], `drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source text (data.${formatSource(slot.source)}); keep every variable`);
+      }
+    });
+  }
+}
+
+/**
+ * The text a locale lacks: every place of `data` with text that `translation` leaves out, as paths in the
+ * translation (`steps.welcome.title`) with where the source text is.
+ */
+export function missingText(data: unknown, translation: FlowTranslation | undefined): TextSlot[] {
+  return textSlots(data).filter((slot) => typeof valueAt(translation, slot.key) !== 'string');
+}
+
+/**
+ * `data` with each of `overlays` laid over it in turn, so a later one wins field by field (base language, then the
+ * exact locale). `data` is not changed; a copy is returned.
+ */
+export function applyTranslations<T>(data: T, overlays: readonly FlowTranslation[]): T {
+  if (!overlays.length || !isObject(data)) return data;
+  const out = structuredClone(data) as Record<string, unknown>;
+  const slots = textSlots(out);
+  // The button links: not text to translate, but a page may differ by language.
+  const links: TextSlot[] = [];
+  const steps = Array.isArray(out.steps) ? out.steps : [];
+  for (const [index, step] of steps.entries()) {
+    if (!isObject(step) || typeof step.id !== 'string') continue;
+    for (const name of BUTTONS) if (isObject(step[name])) links.push({ key: ['steps', step.id, name, 'uri'], source: ['steps', index, name, 'uri'], text: '' });
+  }
+  for (const overlay of overlays) {
+    for (const slot of [...slots, ...links]) {
+      const text = valueAt(overlay, slot.key);
+      if (typeof text === 'string') setAt(out, slot.source, text);
+    }
+  }
+  return out as T;
+}
+
+function checkChoices(overlay: unknown, options: unknown, where: PathSegment[], add: Report): void {
+  if (!isObject(overlay)) return;
+  const values = choices(options).map(([, option]) => String(option.value));
+  for (const value of Object.keys(overlay)) if (!values.includes(value)) add(where, unknownName('choice value', value, values), value);
+}
+
+function unknownName(what: string, name: string, known: string[], where = 'the flow'): string {
+  const guess = closest(name, known);
+  return `no ${what} "${name}" in ${where}${guess ? ` (did you mean "${guess}"?)` : ''}; ${known.length ? `expected one of ${known.join(', ')}` : 'there is none'}`;
+}
+
+function choices(options: unknown): Array<[number, { value: string | number; label: unknown }]> {
+  if (!Array.isArray(options)) return [];
+  return [...options.entries()].filter((entry): entry is [number, { value: string | number; label: unknown }] => {
+    const option = entry[1];
+    return isObject(option) && (typeof option.value === 'string' || typeof option.value === 'number');
+  });
+}
+
+function walkText(value: unknown, key: PathSegment[], visit: (key: PathSegment[], text: string) => void): void {
+  if (typeof value === 'string') visit(key, value);
+  else if (isObject(value)) for (const [name, inner] of Object.entries(value)) walkText(inner, [...key, name], visit);
+}
+
+function valueAt(value: unknown, key: readonly PathSegment[]): unknown {
+  let current = value;
+  for (const segment of key) {
+    if (!isObject(current) || !Object.hasOwn(current, segment)) return undefined;
+    current = current[segment];
+  }
+  return current;
+}
+
+function setAt(value: Record<string, unknown>, path: readonly PathSegment[], text: string): void {
+  let current: unknown = value;
+  for (const segment of path.slice(0, -1)) current = (current as Record<PathSegment, unknown>)[segment];
+  if (isObject(current) || Array.isArray(current)) (current as Record<PathSegment, unknown>)[path.at(-1)!] = text;
+}
+
+function formatSource(path: readonly PathSegment[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
