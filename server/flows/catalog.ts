@@ -1,11 +1,12 @@
 // The flow catalog: syncs the YAML folder into versioned flow rows and holds each version's compiled CEL.
 import { createHash } from 'node:crypto';
-import type { Flow, FlowType, StepDefinition } from '../../src/api/wire.js';
+import type { Flow, FlowData, FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
 import { compileExpression, eventCallsOf, type CelFlow, type Predicate } from '../targeting/cel.js';
 import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
 import { readCollections, type Collection } from './collections.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
+import { applyTranslations, localeChain } from './translations.js';
 
 export interface CompiledStep {
   definition: StepDefinition;
@@ -24,6 +25,31 @@ export interface CatalogFlow {
   conditions: Predicate[];
   /** This version's parts of a state answer, as JSON text made once (see renderFlowState). */
   json: FlowJson;
+  /**
+   * The same in each locale read so far, by the translations laid over the source (`fr+fr-CA`): made once per version
+   * and locale, like `json`. Bounded by the translations the file holds.
+   */
+  localized: Map<string, LocalizedContent>;
+}
+
+/** A flow's content in one locale: its `data` with the translations laid over it, and its parts of a state answer. */
+export interface LocalizedContent {
+  data: FlowData;
+  json: FlowJson;
+}
+
+/** The flow's content for a read in `locale` (a canonical code, or none): the source, or the translations over it, field by field. */
+export function localizedContent(flow: CatalogFlow, locale: string | undefined): LocalizedContent {
+  const chain = localeChain(locale, flow.definition.translations);
+  if (!chain.length) return { data: flow.definition.data, json: flow.json };
+  const key = chain.join('+');
+  let content = flow.localized.get(key);
+  if (!content) {
+    const data = applyTranslations(flow.definition.data, chain.map((code) => flow.definition.translations![code]!));
+    content = { data, json: flowJson({ ...flow.definition, data }, flow.flow.version, flow.flow.name, flow.flow.type) };
+    flow.localized.set(key, content);
+  }
+  return content;
 }
 
 /** A flow's constant parts of a state answer, serialised once per version. */
@@ -313,6 +339,7 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
     },
     definition,
     json: flowJson(definition, row.version, definition.name, definition.type),
+    localized: new Map(),
     targeting: compileExpression(definition.targetingLogic, onRuntimeError),
     completion,
     steps,

@@ -6,6 +6,32 @@ import { closest, type PathSegment } from './schema.js';
 /** A locale code as flow files write it: a language, then optionally a script and a region (`fr`, `fr-CA`, `zh-Hans`, `es-419`); as in wire.ts. */
 export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$/;
 
+/**
+ * `raw` as a locale code flow files use (`fr_ca` → `fr-CA`, `ZH-hans` → `zh-Hans`); undefined when it is not one, which
+ * a read takes as no locale at all (the source text).
+ */
+export function canonicalLocale(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || raw.length > 35) return undefined;
+  const parts = raw.trim().split(/[-_]/);
+  const code = parts
+    .map((part, index) =>
+      index === 0 ? part.toLowerCase() : part.length === 4 ? part.charAt(0).toUpperCase() + part.slice(1).toLowerCase() : part.toUpperCase(),
+    )
+    .join('-');
+  return LOCALE_CODE.test(code) ? code : undefined;
+}
+
+/**
+ * The translations a read in `locale` lays over the source, least specific first so the exact one wins field by field:
+ * the base language's (`fr` for `fr-CA`) and the exact locale's, each when the flow has it. Empty: the source alone.
+ */
+export function localeChain(locale: string | undefined, available: Readonly<Record<string, unknown>> | undefined): string[] {
+  if (!locale || !available) return [];
+  const parts = locale.split('-');
+  const codes = parts.map((_, index) => parts.slice(0, index + 1).join('-'));
+  return codes.filter((code) => Object.hasOwn(available, code));
+}
+
 /** The text options of props a translation may carry. */
 const PROPS_TEXT = ['doneTitle', 'doneSubtitle', 'lowLabel', 'highLabel', 'positiveLabel', 'negativeLabel'] as const;
 const STEP_TEXT = ['title', 'subtitle', 'imageAlt'] as const;

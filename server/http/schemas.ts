@@ -31,13 +31,17 @@ export function eventsSchema(limits: Limits) {
  */
 export const contextSchema = { type: 'object' } as const;
 
+/** The locale a state answer comes in: any string; one that is no locale code reads as none (see state-query.ts). */
+export const localeSchema = { type: 'string', maxLength: 1024 } as const;
+
 /**
- * The query of any endpoint that answers flow states: `content=none` leaves the flows' definitions out, and
- * `targetedOut` says whether ACTIVE flows the user is targeted out of come, hidden (see state-query.ts).
+ * The query of any endpoint that answers flow states: `content=none` leaves the flows' definitions out,
+ * `targetedOut` says whether ACTIVE flows the user is targeted out of come, hidden, and `locale` which language the
+ * text comes in (see state-query.ts).
  */
 export const contentQuerySchema = {
   type: 'object',
-  properties: { content: { type: 'string', enum: ['all', 'none'] }, targetedOut: { type: 'string', enum: ['hidden', 'omit'] } },
+  properties: { content: { type: 'string', enum: ['all', 'none'] }, targetedOut: { type: 'string', enum: ['hidden', 'omit'] }, locale: localeSchema },
 } as const;
 
 /** Flow versions a client holds, by slug, so their definitions are left out of the answer. */

@@ -10,7 +10,7 @@ import { nowOf, type AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../shared/problem.js';
 import { userInBody } from '../http/identity.js';
-import { contentQuerySchema, idSchema, knownVersionsSchema, transitionProperties, userHashSchema } from '../http/schemas.js';
+import { contentQuerySchema, idSchema, knownVersionsSchema, localeSchema, transitionProperties, userHashSchema } from '../http/schemas.js';
 import { stateAnswerModes, type StateQuery } from '../http/state-query.js';
 import { readFlowStatesJson } from '../state/read.js';
 import { applyTransitionJson } from '../state/transitions.js';
@@ -45,13 +45,14 @@ export function registerFlowStateRoutes(app: FastifyInstance, deps: AppDeps): vo
           type: 'object',
           required: ['userId'],
           additionalProperties: false,
-          properties: { ...transitionProperties(ACTION_TYPES), knownVersions: knownVersionsSchema },
+          properties: { ...transitionProperties(ACTION_TYPES), knownVersions: knownVersionsSchema, locale: localeSchema },
         },
       },
     },
     async (request, reply) => {
       const body = request.body;
-      const modes = stateAnswerModes(request);
+      // The body's locale (a read's) wins over the query's.
+      const modes = stateAnswerModes({ headers: request.headers, query: { ...request.query, ...(body.locale === undefined ? {} : { locale: body.locale }) } });
       if (body.actionType === undefined) {
         // No actionType: a read, answered like the GET, unless the body carries what only a write has.
         const writeField = WRITE_FIELDS.find((field) => body[field] !== undefined);

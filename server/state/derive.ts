@@ -1,6 +1,6 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
 import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState, TargetedOutMode } from '../../src/api/wire.js';
-import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
+import { localizedContent, type CatalogFlow, type CatalogVersion, type FlowJson } from '../flows/catalog.js';
 import { computeCollections } from './collections.js';
 import type { UserSnapshot } from './context.js';
 import { comesBack } from './reshow.js';
@@ -15,6 +15,8 @@ export interface ReadOptions {
   knownVersions?: Record<string, number>;
   /** `hidden` also answers each ACTIVE flow whose targeting is false, with `$state.visible` false (it stays in `ineligibleFlows`). @default 'omit' */
   targetedOut?: TargetedOutMode;
+  /** The locale the content comes in (a canonical code; see localizedContent), per flow and field falling back to the source. */
+  locale?: string;
   /** The time of the read, which collection cool-offs, reshows and CEL (`now`, event windows) are measured to. @default the current time */
   now?: Date;
 }
@@ -60,7 +62,7 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
     const derived = deriveFlowState(flow, snapshot, options.now);
     const state = !userEligible || held.has(flow.flow.slug) ? hidden(derived) : derived;
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
-    eligibleFlows.push(known ? state : withContent(flow, state));
+    eligibleFlows.push(known ? state : withContent(flow, state, options.locale));
   }
   return { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
 }
@@ -69,13 +71,13 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
  * The flow's definition in its state: every field of the YAML `data`, and each step's definition
  * beside its `id` and `$state`, so a client can draw the flow from this answer alone.
  */
-function withContent(flow: CatalogFlow, state: FlowState): FlowState {
-  const { steps: _steps, ...fields } = flow.definition.data;
+function withContent(flow: CatalogFlow, state: FlowState, locale: string | undefined): FlowState {
+  const { steps, ...fields } = localizedContent(flow, locale).data;
   return {
     ...state,
     data: {
       ...fields,
-      steps: state.data.steps.map((step, index) => ({ ...flow.steps[index]!.definition, id: step.id, $state: step.$state })),
+      steps: state.data.steps.map((step, index) => ({ ...steps[index]!, id: step.id, $state: step.$state })),
     },
   };
 }
@@ -104,10 +106,12 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
     // flow held back reads the same for every such user: it is kept as its own kind of untouched answer. A flow sent
     // although targeted out reads the same as one held back (the mode only decides whether it is sent at all).
     const isHidden = !userEligible || held.has(flow.flow.slug);
-    if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, snapshot, !known, isHidden));
+    // The parts in the read's locale: each (version, locale) is serialised once, its untouched answers kept apart.
+    const json = known ? flow.json : localizedContent(flow, options.locale).json;
+    if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, json, snapshot, !known, isHidden));
     else {
       const state = deriveFlowState(flow, snapshot, options.now);
-      parts.push(Buffer.from(renderFlowState(flow, isHidden ? hidden(state) : state, !known)));
+      parts.push(Buffer.from(renderFlowState(json, isHidden ? hidden(state) : state, !known)));
     }
   }
   parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`), ...computedOrderParts, CLOSE_ANSWER);
@@ -130,7 +134,7 @@ function untouched(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
  * A flow the user has stored nothing in: its state follows from its conditions alone, so the bytes are
  * made once per outcome of those conditions and reused for every such user until the flow changes.
  */
-function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boolean, isHidden: boolean): Buffer {
+function renderUntouched(flow: CatalogFlow, json: FlowJson, snapshot: UserSnapshot, content: boolean, isHidden: boolean): Buffer {
   // One bit for content, one for `$state.visible` forced false (held back, or targeted out), one per condition the
   // flow has: whether it holds for this user. Targeting is not a condition here: it only decides that bit.
   let key = (content ? 1 : 0) + (isHidden ? 2 : 0);
@@ -139,17 +143,16 @@ function renderUntouched(flow: CatalogFlow, snapshot: UserSnapshot, content: boo
     if (condition(snapshot.cel)) key += bit;
     bit *= 2;
   }
-  const cached = flow.json.untouched.get(key);
+  const cached = json.untouched.get(key);
   if (cached) return cached;
   const state = deriveFlowState(flow, snapshot);
-  const bytes = Buffer.from(renderFlowState(flow, isHidden ? hidden(state) : state, content));
+  const bytes = Buffer.from(renderFlowState(json, isHidden ? hidden(state) : state, content));
   // Past 2^52 the keys would no longer be exact: such a flow is rendered every time.
-  if (flow.json.untouched.size < UNTOUCHED_KINDS && bit <= 2 ** 52) flow.json.untouched.set(key, bytes);
+  if (json.untouched.size < UNTOUCHED_KINDS && bit <= 2 ** 52) json.untouched.set(key, bytes);
   return bytes;
 }
 
-function renderFlowState(flow: CatalogFlow, state: FlowState, content: boolean): string {
-  const json = flow.json;
+function renderFlowState(json: FlowJson, state: FlowState, content: boolean): string {
   let text = json.head + (content ? json.fields : '') + '"steps":[';
   state.data.steps.forEach((step, index) => {
     text += `${index ? ',' : ''}{${content ? json.stepFields[index] : ''}${json.stepIds[index]}${stepStateJson(step.$state)}}`;

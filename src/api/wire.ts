@@ -152,9 +152,12 @@ export interface FlowStatesReadRequest {
   context?: FlowStateContext;
   /**
    * Flow versions whose content the client already holds, by slug: their `data` comes back without
-   * the definition fields (only `steps[].id` and `$state`).
+   * the definition fields (only `steps[].id` and `$state`). Versions are held in one locale: a client that changes
+   * its locale sends none on its first read in the new one.
    */
   knownVersions?: Record<string, number>;
+  /** The locale to answer in, as the query's `locale` (this one wins when both are sent). */
+  locale?: string;
 }
 
 /**
@@ -174,6 +177,11 @@ export interface FlowStatesQuery {
    * @default 'hidden' when the request carries `X-Frigade-SDK-Version` or `X-Frigade-SDK-Platform`, 'omit' otherwise
    */
   targetedOut?: TargetedOutMode;
+  /**
+   * The user's locale (`fr-CA`): each flow's text comes in it, field by field the exact locale's translation, else its
+   * base language's (`fr`), else the source. Case and `_` are forgiven (`fr_ca`); a code that is not one reads as none.
+   */
+  locale?: string;
 }
 
 /** `all` (the default): every flow's definition rides in its state; `none`: state only. */

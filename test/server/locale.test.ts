@@ -1,0 +1,129 @@
+// Flows in the user's locale: a state answer carries one locale's text, field by field the exact translation, else the base language's, else the source.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowState } from '../../src/api/wire.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const WELCOME = `slug: welcome
+name: Welcome
+type: FORM
+data:
+  title: Hello
+  steps:
+    - id: about
+      title: About you
+      subtitle: Tell us who you are
+      primaryButton: { title: Next, uri: "https://example.com/en" }
+      fields:
+        - { id: role, type: select, label: Role, options: [{ value: dev, label: Developer }, { value: pm, label: Manager }] }
+translations:
+  fr:
+    title: Bonjour
+    steps:
+      about:
+        title: À propos de vous
+        subtitle: Dites-nous qui vous êtes
+        primaryButton: { title: Suivant, uri: "https://example.com/fr" }
+        fields: { role: { label: Rôle, options: { dev: Développeuse } } }
+  fr-CA:
+    steps:
+      about: { title: Parlez-nous de vous }
+  de:
+    steps:
+      about: { title: Über Sie }
+`;
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ 'welcome.yaml': WELCOME });
+});
+afterAll(() => service?.close());
+
+const user = () => `user-${randomUUID()}`;
+const welcome = (body: { eligibleFlows: FlowState[] }) => body.eligibleFlows.find((flow) => flow.flowSlug === 'welcome')!;
+const read = async (locale?: string, userId = user()) =>
+  welcome((await service.call('GET', `/v1/public/flowStates?userId=${userId}${locale === undefined ? '' : `&locale=${encodeURIComponent(locale)}`}`)).body);
+/** The text the answer shows, in the order of the file. */
+const text = (flow: FlowState) => {
+  const data = flow.data as unknown as { title: string; steps: Array<{ title: string; subtitle: string; primaryButton: { title: string; uri: string }; fields: Array<{ label: string; options: Array<{ label: string }> }> }> };
+  const step = data.steps[0]!;
+  return [data.title, step.title, step.subtitle, step.primaryButton.title, step.primaryButton.uri, step.fields[0]!.label, ...step.fields[0]!.options.map((o) => o.label)];
+};
+const SOURCE = ['Hello', 'About you', 'Tell us who you are', 'Next', 'https://example.com/en', 'Role', 'Developer', 'Manager'];
+const FRENCH = ['Bonjour', 'À propos de vous', 'Dites-nous qui vous êtes', 'Suivant', 'https://example.com/fr', 'Rôle', 'Développeuse', 'Manager'];
+
+describe('a state answer in a locale', () => {
+  it('shows the source text without a locale, and the exact translation with one', async () => {
+    expect(text(await read())).toEqual(SOURCE);
+    expect(text(await read('fr'))).toEqual(FRENCH);
+  });
+
+  it("falls back field by field: fr-CA's own text, else fr's, else the source", async () => {
+    expect(text(await read('fr-CA'))).toEqual(['Bonjour', 'Parlez-nous de vous', ...FRENCH.slice(2)]);
+    // A region the flow has no translation for reads as its language.
+    expect(text(await read('fr-BE'))).toEqual(FRENCH);
+    // German has only the step title; the rest is the source.
+    expect(text(await read('de-AT'))).toEqual(['Hello', 'Über Sie', ...SOURCE.slice(2)]);
+  });
+
+  it('forgives case and "_", and reads a code that is no locale as none: the source text, not an error', async () => {
+    expect(text(await read('FR_ca'))).toEqual(['Bonjour', 'Parlez-nous de vous', ...FRENCH.slice(2)]);
+    for (const bad of ['xx_!!', 'français', '', 'f']) {
+      const response = await service.call('GET', `/v1/public/flowStates?userId=${user()}&locale=${encodeURIComponent(bad)}`);
+      expect(response.status, bad).toBe(200);
+      expect(text(welcome(response.body)), bad).toEqual(SOURCE);
+    }
+  });
+
+  it('carries one locale only: no translations in the answer, nor in GET /v1/public/flows', async () => {
+    const response = await service.call('GET', `/v1/public/flowStates?userId=${user()}&locale=fr`);
+    expect(response.text).not.toContain('translations');
+    expect(response.text).not.toContain('Über Sie');
+    expect(response.text).not.toContain('Parlez-nous');
+    expect(response.text).not.toContain('About you');
+    const flows = await service.call('GET', '/v1/public/flows');
+    expect(flows.text).not.toContain('translations');
+    expect(flows.text).not.toContain('Bonjour');
+  });
+
+  it('answers in the locale on every endpoint that answers states: POST read (body or query), transition, users, sessions, batch', async () => {
+    const userId = user();
+    const post = (path: string, body: unknown) => service.call('POST', path, { body });
+    expect(text(welcome((await post('/v1/public/flowStates', { userId, locale: 'fr' })).body))).toEqual(FRENCH);
+    // The body's locale wins over the query's.
+    expect(text(welcome((await post('/v1/public/flowStates?locale=de', { userId, locale: 'fr' })).body))).toEqual(FRENCH);
+    expect(text(welcome((await post('/v1/public/flowStates?locale=fr', { userId, flowSlug: 'welcome', stepId: 'about', actionType: 'STARTED_STEP' })).body))).toEqual(FRENCH);
+    expect(text(welcome((await post('/v1/public/users?locale=fr', { userId })).body.flowStates))).toEqual(FRENCH);
+    expect(text(welcome((await post('/v1/public/sessions?locale=fr', { userId })).body.flowStates))).toEqual(FRENCH);
+    const batch = await post('/v1/public/batch?locale=fr', { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId } }] });
+    expect(batch.status).toBe(200);
+    expect(text(welcome(batch.body.flowStates))).toEqual(FRENCH);
+  });
+
+  it('never mixes locales in its cached answers, for users who have stored nothing or something', async () => {
+    const touched = user();
+    await service.call('POST', '/v1/public/flowStates', { body: { userId: touched, flowSlug: 'welcome', stepId: 'about', actionType: 'STARTED_STEP' } });
+    for (let round = 0; round < 3; round++) {
+      for (const userId of [user(), touched]) {
+        expect(text(await read('fr', userId))).toEqual(FRENCH);
+        expect(text(await read('de', userId))[1]).toBe('Über Sie');
+        expect(text(await read(undefined, userId))).toEqual(SOURCE);
+        expect(text(await read('fr-CA', userId))[1]).toBe('Parlez-nous de vous');
+      }
+    }
+    // Each version's content is made once per locale the read resolved to, whatever code asked for it.
+    await read('fr-BE');
+    await read('de-AT');
+    expect([...service.catalog.current().bySlug.get('welcome')!.localized.keys()].sort()).toEqual(['de', 'fr', 'fr+fr-CA']);
+  });
+
+  it('leaves out the content of a version the client holds, in any locale, and sends it again when the client drops knownVersions', async () => {
+    const userId = user();
+    const first = welcome((await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'fr' } })).body);
+    const known = { welcome: first.version };
+    const again = welcome((await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'de', knownVersions: known } })).body);
+    expect(again.data).not.toHaveProperty('title');
+    const switched = welcome((await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'de' } })).body);
+    expect(text(switched)[1]).toBe('Über Sie');
+  });
+});
