@@ -6,6 +6,7 @@ import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
 import { contextChanged, emptyEntity, EVENT_WINDOWS, NO_EVENT_WINDOWS, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
+import { canonicalLocale } from '../flows/translations.js';
 import { eventWindows, windowColumnsSql, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
 
 export interface StoredFlowState {
@@ -156,7 +157,7 @@ export async function loadUserSnapshot(
   userId: string,
   groupId: string | undefined,
   catalog: CatalogVersion,
-  { progress = !db.inTransaction, now = new Date() }: { progress?: boolean; now?: Date } = {},
+  { progress = !db.inTransaction, now = new Date(), locale }: { progress?: boolean; now?: Date; locale?: string } = {},
 ): Promise<UserSnapshot> {
   const cache = db.cache;
   const windows = catalog.eventWindows;
@@ -181,7 +182,7 @@ export async function loadUserSnapshot(
     if (windows) params.push(now.toISOString());
     const [row] = await db.query<SnapshotRow>(sql, params);
     // A guest that was linked reads as the user it became.
-    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress, now });
+    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress, now, locale });
     user = {
       version: versionText(row!.user_version),
       exists: row!.user_properties !== null,
@@ -210,7 +211,7 @@ export async function loadUserSnapshot(
     const keep = (rows: { version?: string | null }) => !cache?.versioned || rows.version !== null;
     if (keep(user) && !db.inTransaction) cache?.store(generation, userId, user, groupId && group && keep(group) ? { id: groupId, rows: group } : undefined);
   }
-  return buildSnapshot(userId, groupId, user, group, catalog, now);
+  return buildSnapshot(userId, groupId, user, group, catalog, now, locale);
 }
 
 /** A fresh snapshot from loaded rows: new maps and lists, so a transition may change it without touching the cache. */
@@ -221,6 +222,7 @@ function buildSnapshot(
   groupRows: CachedGroup | undefined,
   catalog: CatalogVersion,
   now: Date,
+  locale: string | undefined,
 ): UserSnapshot {
   const flows = new Map<string, StoredFlowState>();
   for (const [slug, currentStepId, started, completed, skipped, lastActionAt, reshows] of rows.flows) {
@@ -246,6 +248,8 @@ function buildSnapshot(
     properties: rows.properties,
     events: rows.events,
     groups: rows.groups,
+    // The read's locale, else the one the page stored on the user: what CEL's user.locale and the content go by.
+    locale: locale ?? canonicalLocale(rows.properties.locale) ?? '',
     [EVENT_WINDOWS]: rows.windows ? eventWindows(rows.windows) : NO_EVENT_WINDOWS,
   };
   // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.

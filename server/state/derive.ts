@@ -15,7 +15,10 @@ export interface ReadOptions {
   knownVersions?: Record<string, number>;
   /** `hidden` also answers each ACTIVE flow whose targeting is false, with `$state.visible` false (it stays in `ineligibleFlows`). @default 'omit' */
   targetedOut?: TargetedOutMode;
-  /** The locale the content comes in (a canonical code; see localizedContent), per flow and field falling back to the source. */
+  /**
+   * The read's locale (a canonical code), which the snapshot was loaded with: the content comes in the snapshot's
+   * `cel.user.locale` (this, else the user property), per flow and field falling back to the source.
+   */
   locale?: string;
   /** The time of the read, which collection cool-offs, reshows and CEL (`now`, event windows) are measured to. @default the current time */
   now?: Date;
@@ -62,7 +65,7 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
     const derived = deriveFlowState(flow, snapshot, options.now);
     const state = !userEligible || held.has(flow.flow.slug) ? hidden(derived) : derived;
     const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
-    eligibleFlows.push(known ? state : withContent(flow, state, options.locale));
+    eligibleFlows.push(known ? state : withContent(flow, state, snapshot.cel.user.locale));
   }
   return { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
 }
@@ -107,7 +110,7 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
     // although targeted out reads the same as one held back (the mode only decides whether it is sent at all).
     const isHidden = !userEligible || held.has(flow.flow.slug);
     // The parts in the read's locale: each (version, locale) is serialised once, its untouched answers kept apart.
-    const json = known ? flow.json : localizedContent(flow, options.locale).json;
+    const json = known ? flow.json : localizedContent(flow, snapshot.cel.user.locale).json;
     if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, json, snapshot, !known, isHidden));
     else {
       const state = deriveFlowState(flow, snapshot, options.now);

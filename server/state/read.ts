@@ -15,7 +15,7 @@ export async function readFlowStates(
 ): Promise<FlowStatesResponse> {
   const version = catalog.current();
   const now = options.now ?? new Date();
-  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now });
+  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now, locale: options.locale });
   return deriveFlowStates(version, snapshot, { ...options, now });
 }
 
@@ -29,6 +29,6 @@ export async function readFlowStatesJson(
 ): Promise<RawJson> {
   const version = catalog.current();
   const now = options.now ?? new Date();
-  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now });
+  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now, locale: options.locale });
   return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now }));
 }

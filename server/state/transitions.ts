@@ -226,17 +226,23 @@ export async function applyTransition(
   now: Date,
   options: ReadOptions = {},
 ): Promise<FlowStatesResponse> {
-  const { version, snapshot } = await transition(tx, catalog, body, now);
+  const { version, snapshot } = await transition(tx, catalog, body, now, options.locale);
   return deriveFlowStates(version, snapshot, { ...options, now: options.now ?? now });
 }
 
 /** The same transition, answered with the JSON text a route sends. */
 export async function applyTransitionJson(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date, options: ReadOptions = {}): Promise<RawJson> {
-  const { version, snapshot } = await transition(tx, catalog, body, now);
+  const { version, snapshot } = await transition(tx, catalog, body, now, options.locale);
   return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now: options.now ?? now }));
 }
 
-async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date): Promise<{ version: CatalogVersion; snapshot: UserSnapshot }> {
+async function transition(
+  tx: Queryable,
+  catalog: FlowCatalog,
+  body: FlowStateWriteRequest,
+  now: Date,
+  locale: string | undefined,
+): Promise<{ version: CatalogVersion; snapshot: UserSnapshot }> {
   const version = catalog.current();
   const flow = version.bySlug.get(body.flowSlug);
   if (!flow) throw new HttpProblem(404, `There is no flow with slug "${body.flowSlug}".`, 'flowSlug');
@@ -259,7 +265,7 @@ async function transition(tx: Queryable, catalog: FlowCatalog, body: FlowStateWr
   }
   const userId = await lockUser(tx, body.userId);
   // With the analytics facts the transition updates (on the embedded store; PostgreSQL reads them under the lock).
-  const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version, { progress: true, now });
+  const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version, { progress: true, now, locale });
   if (!isEligible(flow, snapshot)) {
     throw conflict(
       flow.flow.status === 'ACTIVE'

@@ -18,6 +18,11 @@ export interface CelEntity {
   properties: Record<string, unknown>;
   events: Record<string, number>;
   groups: string[];
+  /**
+   * The user's locale: the read's (its `locale` field), else the user property `locale`, as a canonical code (`fr-CA`);
+   * '' when neither is one. A group has none.
+   */
+  locale?: string;
   /** What `eventCount` and `lastEventAt` read; a count or time not loaded reads as none (an entity with no events). */
   [EVENT_WINDOWS]: EventWindows;
 }

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowState } from '../../src/api/wire.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { startTestService, targetedCards, type TestService } from '../support/service.js';
 
 const WELCOME = `slug: welcome
 name: Welcome
@@ -35,7 +35,10 @@ translations:
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ 'welcome.yaml': WELCOME });
+  service = await startTestService({
+    'welcome.yaml': WELCOME,
+    ...targetedCards({ 'in-french': "user.locale.startsWith('fr')", 'in-canada': "user.locale == 'fr-CA'", 'no-locale': "user.locale == ''" }),
+  });
 });
 afterAll(() => service?.close());
 
@@ -125,5 +128,44 @@ describe('a state answer in a locale', () => {
     expect(again.data).not.toHaveProperty('title');
     const switched = welcome((await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'de' } })).body);
     expect(text(switched)[1]).toBe('Über Sie');
+  });
+});
+
+describe('CEL user.locale', () => {
+  const cards = async (query: string, userId = user()) =>
+    ((await service.call('GET', `/v1/public/flowStates?userId=${userId}${query}`)).body as { eligibleFlows: FlowState[] }).eligibleFlows
+      .map((flow) => flow.flowSlug)
+      .filter((slug) => slug !== 'welcome')
+      .sort();
+  const withProperty = async (locale: unknown) => {
+    const userId = user();
+    await service.call('POST', '/v1/public/users', { body: { userId, properties: { locale } } });
+    return userId;
+  };
+
+  it("is the read's locale as a canonical code, '' without one", async () => {
+    expect(await cards('&locale=fr_ca')).toEqual(['in-canada', 'in-french']);
+    expect(await cards('&locale=fr')).toEqual(['in-french']);
+    expect(await cards('')).toEqual(['no-locale']);
+    expect(await cards('&locale=xx_!!')).toEqual(['no-locale']);
+  });
+
+  it('is the user property locale when the read has none, and the read wins over it', async () => {
+    expect(await cards('', await withProperty('fr-CA'))).toEqual(['in-canada', 'in-french']);
+    expect(await cards('&locale=de', await withProperty('fr-CA'))).toEqual([]);
+    expect(await cards('', await withProperty(42))).toEqual(['no-locale']);
+    // The content follows the same locale.
+    const userId = await withProperty('fr');
+    expect(text(await read(undefined, userId))).toEqual(FRENCH);
+  });
+
+  it("holds for a transition's targeting as for its answer", async () => {
+    const userId = user();
+    const start = (query: string) =>
+      service.call('POST', `/v1/public/flowStates${query}`, { body: { userId, flowSlug: 'in-french', stepId: 's', actionType: 'STARTED_STEP' } });
+    expect((await start('')).status).toBe(409);
+    const started = await start('?locale=fr');
+    expect(started.status).toBe(201);
+    expect(started.body.eligibleFlows.map((flow: FlowState) => flow.flowSlug)).toContain('in-french');
   });
 });
