@@ -76,6 +76,11 @@ describe('a state answer in a locale', () => {
       expect(response.status, bad).toBe(200);
       expect(text(welcome(response.body)), bad).toEqual(SOURCE);
     }
+    // Not a string, or past any code's length: a bad request.
+    const long = await service.call('GET', `/v1/public/flowStates?userId=${user()}&locale=${'a'.repeat(1025)}`);
+    expect([long.status, long.body.field]).toEqual([400, 'locale']);
+    const number = await service.call('POST', '/v1/public/flowStates', { body: { userId: user(), locale: 42 } });
+    expect([number.status, number.body.field]).toEqual([400, 'locale']);
   });
 
   it('carries one locale only: no translations in the answer, nor in GET /v1/public/flows', async () => {
