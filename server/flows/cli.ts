@@ -38,7 +38,8 @@ Exits 0, 1 when a file of the folder is not a flow file (the others are exported
 translations import: writes the XLIFF's targets into translations.<trgLang> of the flow files in the folder (default:
 the current one), keeping their comments and order. Refuses a key the flow does not have and a translation that drops a
 \${variable} of the source, printed as file:line and key; a file with a refusal is not written. Empty targets are
-skipped. Exits 0 when every file was written or had nothing new, 1 on a refusal or malformed XLIFF, 2 on bad usage.`;
+skipped. A target whose <source> is no longer the flow's text is written, with a warning. Exits 0 when every file was
+written or had nothing new, 1 on a refusal or malformed XLIFF, 2 on bad usage.`;
 
 interface FileReport {
   file: string;
@@ -217,6 +218,7 @@ export function translations(
       return 1;
     }
     for (const problem of report.problems) console.error(problem);
+    for (const warning of report.warnings) console.log(warning);
     for (const { file: written, count } of report.written) console.log(`${written}: ${count} translation${count === 1 ? '' : 's'} written`);
     if (!report.problems.length && !report.written.length) console.log('nothing new to write');
     return report.problems.length ? 1 : 0;

@@ -47,9 +47,11 @@ export function formatExport(files: Array<{ original: string; units: TextUnit[] 
   return writeXliff({ srcLang: options.sourceLocale, trgLang: options.locale, files });
 }
 
-/** What an import did: lines to print, the files it wrote, and whether anything was refused. */
+/** What an import did: what it refused, what deserves a look, and the files it wrote. */
 export interface ImportReport {
   problems: string[];
+  /** Targets written whose source has changed since the export: the translation may be of the old text. */
+  warnings: string[];
   written: Array<{ file: string; count: number }>;
 }
 
@@ -61,7 +63,7 @@ export interface ImportReport {
 export function importTranslations(xliffText: string, xliffName: string, dir: string): ImportReport {
   const document = readXliff(xliffText);
   const locale = document.trgLang;
-  const report: ImportReport = { problems: [], written: [] };
+  const report: ImportReport = { problems: [], warnings: [], written: [] };
   const at = (line: number) => `${xliffName}:${line}`;
   if (!isLocale(locale)) {
     report.problems.push(`${at(1)}  trgLang "${locale}" is not a locale code (fr, fr-CA, pt-BR)`);
@@ -86,6 +88,7 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
     const byKey = new Map(units.map((unit) => [unit.key, unit]));
     const problems: string[] = [];
     const targets: Array<{ path: string[]; target: string }> = [];
+    const warnings: string[] = [];
     for (const unit of file.units) {
       const known = byKey.get(unit.key);
       if (!known) {
@@ -100,12 +103,14 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
         problems.push(`${at(unit.targetLine ?? unit.line)}  ${unit.key}: the translation drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source`);
         continue;
       }
+      if (unit.source !== known.source) warnings.push(`${at(unit.line)}  warning: ${unit.key}: the source has changed since the export; the translation may be of the old text`);
       if (unit.target !== known.target) targets.push({ path: known.path, target: unit.target });
     }
     if (problems.length) {
       report.problems.push(...problems, `${path}: not written (${problems.length} refused)`);
       continue;
     }
+    report.warnings.push(...warnings);
     if (targets.length) {
       writeFileSync(path, writeTranslations(text, locale, targets));
       report.written.push({ file: path, count: targets.length });

@@ -244,9 +244,11 @@ export function readXliff(text: string): XliffDocument {
     for (const unit of elements(file, 'unit')) {
       const key = unit.attributes.get('name') ?? required(unit, 'id');
       let source = '';
-      let target: string | undefined;
+      let target = '';
+      let translated = true;
       let targetLine: number | undefined;
-      // A tool may split a unit into segments; the unit's text is theirs joined, ignorables included.
+      // A tool may split a unit into segments: the unit's text is theirs joined, ignorables (spacing) included, and it
+      // is translated only when every segment is.
       for (const part of elements(unit).filter((child) => child.name === 'segment' || child.name === 'ignorable')) {
         const sources = elements(part, 'source');
         const targets = elements(part, 'target');
@@ -255,11 +257,13 @@ export function readXliff(text: string): XliffDocument {
         const partSource = textOf(sources[0]!);
         source += partSource;
         if (targets[0]) {
-          target = (target ?? '') + textOf(targets[0]);
+          target += textOf(targets[0]);
           targetLine ??= targets[0].line;
-        } else if (part.name === 'ignorable') target = target === undefined ? undefined : target + partSource;
+        } else if (part.name === 'ignorable') target += partSource;
+        else translated = false;
       }
-      units.push({ key, source, line: unit.line, ...(target === undefined ? {} : { target, targetLine: targetLine ?? unit.line }) });
+      translated &&= targetLine !== undefined;
+      units.push({ key, source, line: unit.line, ...(translated ? { target, targetLine } : {}) });
     }
     document.files.push({ original: required(file, 'original'), line: file.line, units });
   }

@@ -227,6 +227,15 @@ describe('translations import', () => {
     expect(parse(read('team-profile.yaml')).translations.fr.steps.about.title).toBe('Votre espace');
   });
 
+  it('writes a translation whose source changed since the export, with a warning that names its key and line', () => {
+    const file = translate(exportFr(), { 'welcome/steps/invite/title': 'Invitez votre équipe' });
+    writeFileSync(join(dir, 'welcome.yaml'), read('welcome.yaml').replace('title: Invite your team', 'title: Invite your colleagues'));
+    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('name="welcome/steps/invite/title"')) + 1;
+    expect(main(['translations', 'import', file, dir])).toBe(0);
+    expect(out).toContain(`${file}:${line}  warning: welcome/steps/invite/title: the source has changed since the export; the translation may be of the old text`);
+    expect(parse(read('welcome.yaml')).translations.fr.steps.invite.title).toBe('Invitez votre équipe');
+  });
+
   it('refuses malformed XLIFF with its line, and writes nothing', () => {
     const before = read('welcome.yaml');
     const good = translate(exportFr(), { 'welcome/steps/invite/title': 'Invitez votre équipe' });
@@ -246,6 +255,15 @@ describe('translations import', () => {
     ['an unknown entity', '<a>\n&nbsp;</a>', 2, 'unknown entity &nbsp;'],
   ])('refuses %s with its line', (_, text, line, message) => {
     expect(() => parseXml(text)).toThrow(`line ${line}: ${message}`);
+  });
+
+  it('reads a unit a tool split into segments as one text, translated only when every segment is', () => {
+    const split = (second: string) =>
+      readXliff(
+        `<xliff version="2.0" srcLang="en" trgLang="fr"><file original="a.yaml"><unit id="a"><segment><source>One.</source><target>Un.</target></segment><ignorable><source> </source></ignorable><segment><source>Two.</source>${second}</segment></unit></file></xliff>`,
+      ).files[0]!.units[0];
+    expect(split('<target>Deux.</target>')).toMatchObject({ key: 'a', source: 'One. Two.', target: 'Un. Deux.' });
+    expect(split('').target).toBeUndefined();
   });
 
   it('refuses XLIFF 1.2 and inline codes in a target', () => {
