@@ -1,4 +1,4 @@
-// Command line: `onboarding-flows check` prints every problem and warning in flow files and collections.yaml with file, line and path; `from-frigade` converts Frigade's flows.
+// Command line: `onboarding-flows check` prints every problem and warning in flow files and collections.yaml with file, line and path; `from-frigade` converts Frigade's flows; `translations` exports and imports a locale's text.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -9,10 +9,13 @@ import { checkFlowText, COLLECTION_FILES, readFlowDirectory, type CheckOptions, 
 import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows } from './from-frigade.js';
+import { exportTranslations, formatExport, importTranslations, isLocale, XliffError } from './translation-round-trip.js';
 
 const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github] [--locales fr,de]
        onboarding-flows from-frigade <flows.json | -> --out <folder> [--force]
        onboarding-flows from-frigade --targeting "<Frigade expression>"
+       onboarding-flows translations export --locale <code> <folder> [--out <file>] [--format xliff|csv] [--source-locale en]
+       onboarding-flows translations import <file.xlf> [<folder>]
 
 check: checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
 collections.yaml against the flows beside it, as the service does when it loads them. Prints every problem as
@@ -26,7 +29,19 @@ and writes one flow file per flow into the --out folder (--force replaces files 
 criteria are translated into CEL; one that has no CEL form is written as "false" under a # TODO comment, and printed
 as file:line:column. Exits 0 when every flow converted and its file passes check, 1 when a file needs a hand (a TODO
 or a check problem), 2 on bad usage or input that is not Frigade's flows. With --targeting, prints the CEL of one
-expression (exit 0), or why it has none (exit 1).`;
+expression (exit 0), or why it has none (exit 1).
+
+translations export: writes every text field of the folder's flows (titles, texts, button titles, labels,
+placeholders, messages, choices' labels, alt text) with its source text and the locale's current translation, as
+XLIFF 2.0 (one <file> per flow file, one <unit> per field, named by a stable key such as
+welcome/steps/intro/fields/email/label), to --out or standard output. --format csv writes key,source,target instead.
+Exits 0, 1 when a file of the folder is not a flow file (the others are exported), 2 on bad usage.
+
+translations import: writes the XLIFF's targets into translations.<trgLang> of the flow files in the folder (default:
+the current one), keeping their comments and order. Refuses a key the flow does not have and a translation that drops a
+\${variable} of the source, printed as file:line and key; a file with a refusal is not written. Empty targets are
+skipped. A target whose <source> is no longer the flow's text is written, with a warning. Exits 0 when every file was
+written or had nothing new, 1 on a refusal or malformed XLIFF, 2 on bad usage.`;
 
 interface FileReport {
   file: string;
@@ -147,6 +162,73 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
   return 1;
 }
 
+/** `translations export` and `translations import`. */
+export function translations(
+  args: string[],
+  options: { locale?: string; 'source-locale'?: string; format?: string; out?: string; targeting?: string; force?: boolean },
+): number {
+  const [action, ...paths] = args;
+  const format = options.format ?? 'xliff';
+  const sourceLocale = options['source-locale'] ?? 'en';
+  if (options.targeting !== undefined || options.force) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (action === 'export') {
+    if (paths.length !== 1 || !options.locale || (format !== 'xliff' && format !== 'csv')) {
+      console.error(USAGE);
+      return 2;
+    }
+    if (!isLocale(options.locale) || !isLocale(sourceLocale)) {
+      console.error(`"${isLocale(options.locale) ? sourceLocale : options.locale}" is not a locale code: write fr, fr-CA or pt-BR`);
+      return 2;
+    }
+    try {
+      const { files, problems } = exportTranslations(paths[0]!, options.locale);
+      const text = formatExport(files, { format, sourceLocale, locale: options.locale });
+      if (options.out === undefined) process.stdout.write(text);
+      else writeFileSync(options.out, text);
+      for (const problem of problems) console.error(problem);
+      const count = files.reduce((sum, file) => sum + file.units.length, 0);
+      if (options.out !== undefined) console.log(`${count} text field${count === 1 ? '' : 's'} of ${files.length} flow file${files.length === 1 ? '' : 's'} written to ${options.out}`);
+      return problems.length ? 1 : 0;
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : String(error));
+      return 2;
+    }
+  }
+  if (action === 'import') {
+    if (paths.length < 1 || paths.length > 2 || options.locale !== undefined || options.out !== undefined || options.format !== undefined) {
+      console.error(USAGE);
+      return 2;
+    }
+    const [file, dir = '.'] = paths as [string, string?];
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+      if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder`);
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : String(error));
+      return 2;
+    }
+    let report;
+    try {
+      report = importTranslations(text, file, dir);
+    } catch (error) {
+      if (!(error instanceof XliffError)) throw error;
+      console.error(`${file}:${error.line}  ${error.message.replace(/^line \d+: /, '')}; nothing written`);
+      return 1;
+    }
+    for (const problem of report.problems) console.error(problem);
+    for (const warning of report.warnings) console.log(warning);
+    for (const { file: written, count } of report.written) console.log(`${written}: ${count} translation${count === 1 ? '' : 's'} written`);
+    if (!report.problems.length && !report.written.length) console.log('nothing new to write');
+    return report.problems.length ? 1 : 0;
+  }
+  console.error(USAGE);
+  return 2;
+}
+
 export function main(argv: string[]): number {
   let parsed;
   try {
@@ -154,7 +236,9 @@ export function main(argv: string[]): number {
       args: argv,
       allowPositionals: true,
       options: {
-        format: { type: 'string', default: 'text' },
+        format: { type: 'string' },
+        locale: { type: 'string' },
+        'source-locale': { type: 'string' },
         help: { type: 'boolean', default: false },
         out: { type: 'string' },
         targeting: { type: 'string' },
@@ -171,12 +255,17 @@ export function main(argv: string[]): number {
     console.log(USAGE);
     return 0;
   }
+  if (command === 'translations') return translations(paths, parsed.values);
+  if (parsed.values.locale !== undefined || parsed.values['source-locale'] !== undefined) {
+    console.error(USAGE);
+    return 2;
+  }
   if (command === 'from-frigade') return fromFrigade(paths, parsed.values);
   if (parsed.values.out !== undefined || parsed.values.targeting !== undefined || parsed.values.force) {
     console.error(USAGE);
     return 2;
   }
-  const format = parsed.values.format;
+  const format = parsed.values.format ?? 'text';
   const locales = parsed.values.locales?.split(',').map((code) => code.trim());
   if (command !== 'check' || paths.length === 0 || (format !== 'text' && format !== 'github') || locales?.some((code) => !LOCALE_CODE.test(code))) {
     console.error(USAGE);

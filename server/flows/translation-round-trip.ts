@@ -1,0 +1,122 @@
+// `onboarding-flows translations`: exports a folder's text for one locale (XLIFF 2.0 or CSV) and imports a translated XLIFF back into the flow files.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { COLLECTION_FILES, WEBHOOK_FILES } from './definitions.js';
+import { textUnits, variableNames, writeTranslations, type TextUnit } from './translations-file.js';
+import { readXliff, writeXliff, XliffError } from './xliff.js';
+
+/** A locale code as the flow files key translations: `fr`, `fr-CA`, `pt-BR`, `zh-Hans`. */
+const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+
+export const isLocale = (code: string) => LOCALE.test(code);
+
+/** The flow files of a folder, in name order, as readFlowDirectory picks them. */
+function flowFiles(dir: string): string[] {
+  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES];
+  return readdirSync(dir)
+    .filter((name) => /\.ya?ml$/i.test(name) && !notFlows.includes(name.toLowerCase()))
+    .sort();
+}
+
+/**
+ * Every text field of every flow file in `dir`, with `locale`'s translation where there is one. A file that is not a
+ * flow file is a problem, named with the file; the others are exported all the same.
+ */
+export function exportTranslations(dir: string, locale: string): { files: Array<{ original: string; units: TextUnit[] }>; problems: string[] } {
+  const files: Array<{ original: string; units: TextUnit[] }> = [];
+  const problems: string[] = [];
+  for (const name of flowFiles(dir)) {
+    try {
+      files.push({ original: name, units: textUnits(readFileSync(join(dir, name), 'utf8'), locale).units });
+    } catch (error) {
+      problems.push(`${join(dir, name)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { files, problems };
+}
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, and its quotes doubled. */
+const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/** The export as text: XLIFF 2.0, or CSV with the columns key, source, target. */
+export function formatExport(files: Array<{ original: string; units: TextUnit[] }>, options: { format: 'xliff' | 'csv'; sourceLocale: string; locale: string }): string {
+  if (options.format === 'csv') {
+    const rows = [['key', 'source', 'target'], ...files.flatMap((file) => file.units.map((unit) => [unit.key, unit.source, unit.target ?? '']))];
+    return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  }
+  return writeXliff({ srcLang: options.sourceLocale, trgLang: options.locale, files });
+}
+
+/** What an import did: what it refused, what deserves a look, and the files it wrote. */
+export interface ImportReport {
+  problems: string[];
+  /** Targets written whose source has changed since the export: the translation may be of the old text. */
+  warnings: string[];
+  written: Array<{ file: string; count: number }>;
+}
+
+/**
+ * Writes the targets of a translated XLIFF into `translations.<trgLang>` of the flow files in `dir`. A file with a
+ * refused unit (a key the flow does not have, a target that drops a `${variable}` of the source) is left as it was;
+ * the others are written. Empty targets are skipped. Throws {@link XliffError} when the XLIFF is malformed.
+ */
+export function importTranslations(xliffText: string, xliffName: string, dir: string): ImportReport {
+  const document = readXliff(xliffText);
+  const locale = document.trgLang;
+  const report: ImportReport = { problems: [], warnings: [], written: [] };
+  const at = (line: number) => `${xliffName}:${line}`;
+  if (!isLocale(locale)) {
+    report.problems.push(`${at(1)}  trgLang "${locale}" is not a locale code (fr, fr-CA, pt-BR)`);
+    return report;
+  }
+  const present = new Set(flowFiles(dir));
+  for (const file of document.files) {
+    // `original` names a file of the folder, never a path out of it.
+    if (basename(file.original) !== file.original || !present.has(file.original)) {
+      report.problems.push(`${at(file.line)}  <file original="${file.original}">: no flow file of that name in ${dir}`);
+      continue;
+    }
+    const path = join(dir, file.original);
+    const text = readFileSync(path, 'utf8');
+    let units: TextUnit[];
+    try {
+      units = textUnits(text, locale).units;
+    } catch (error) {
+      report.problems.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    const byKey = new Map(units.map((unit) => [unit.key, unit]));
+    const problems: string[] = [];
+    const targets: Array<{ path: string[]; target: string }> = [];
+    const warnings: string[] = [];
+    for (const unit of file.units) {
+      const known = byKey.get(unit.key);
+      if (!known) {
+        problems.push(`${at(unit.line)}  ${unit.key}: no such text field in ${file.original}`);
+        continue;
+      }
+      if (unit.target === undefined || unit.target.trim() === '') continue;
+      // Checked against the flow's source as it is now, which the XLIFF's <source> may no longer be.
+      const kept = new Set(variableNames(unit.target));
+      const dropped = variableNames(known.source).filter((name) => !kept.has(name));
+      if (dropped.length) {
+        problems.push(`${at(unit.targetLine ?? unit.line)}  ${unit.key}: the translation drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source`);
+        continue;
+      }
+      if (unit.source !== known.source) warnings.push(`${at(unit.line)}  warning: ${unit.key}: the source has changed since the export; the translation may be of the old text`);
+      if (unit.target !== known.target) targets.push({ path: known.path, target: unit.target });
+    }
+    if (problems.length) {
+      report.problems.push(...problems, `${path}: not written (${problems.length} refused)`);
+      continue;
+    }
+    report.warnings.push(...warnings);
+    if (targets.length) {
+      writeFileSync(path, writeTranslations(text, locale, targets));
+      report.written.push({ file: path, count: targets.length });
+    }
+  }
+  return report;
+}
+
+export { XliffError };

@@ -1,0 +1,274 @@
+// `onboarding-flows translations`: a folder's text out as XLIFF 2.0 (or CSV), translated, and back into the flow files with their comments and order.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
+import { main } from '../../server/flows/cli.js';
+import { parseXml, readXliff, unitId } from '../../server/flows/xliff.js';
+
+const CHECKLIST = `# yaml-language-server: $schema=../schema/flow.schema.json
+# The first thing a new user sees.
+slug: welcome
+name: Welcome
+type: CHECKLIST
+data:
+  title: Get set up, \${firstName|friend}
+  props:
+    doneTitle: You are all set! # shown once every step is done
+  steps:
+    # Ticks itself once data arrives.
+    - id: connect
+      title: Connect a data source
+      subtitle: "Use <b>Settings</b> & \\"Sources\\""
+      primaryButton: { title: Connect data, action: false, uri: /connect }
+    - id: invite
+      title: Invite your team
+      secondaryButton: { title: Skip, action: step.skip }
+`;
+
+const FORM = `slug: team-profile
+name: Team profile
+type: FORM
+data:
+  steps:
+    - id: about
+      title: Personalise your workspace
+      fields:
+        # The role decides the next step.
+        - id: role
+          type: radio
+          label: What do you do?
+          options:
+            - { value: engineering, label: Engineering }
+            - { value: marketing, label: Marketing }
+        - id: email
+          type: email
+          label: Work email
+          placeholder: you@company.com
+          message: Use your work address.
+translations:
+  fr:
+    steps:
+      about:
+        title: Personnalisez votre espace
+`;
+
+const SURVEY = `slug: nps
+name: NPS survey
+type: SURVEY
+data:
+  steps:
+    - id: score
+      type: nps
+      title: How likely are you to recommend us?
+      props: { lowLabel: Not at all likely, highLabel: Extremely likely }
+    - id: reason
+      type: single
+      title: What matters most to you?
+      options:
+        - { value: speed, label: Speed }
+        - { value: price, label: Price }
+`;
+
+let dir: string;
+let out: string[];
+let errors: string[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'onboarding-translations-'));
+  writeFileSync(join(dir, 'welcome.yaml'), CHECKLIST);
+  writeFileSync(join(dir, 'team-profile.yaml'), FORM);
+  writeFileSync(join(dir, 'nps.yml'), SURVEY);
+  writeFileSync(join(dir, 'collections.yaml'), 'collections: []\n');
+  out = [];
+  errors = [];
+  vi.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
+  vi.spyOn(console, 'error').mockImplementation((...args) => void errors.push(args.join(' ')));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const read = (name: string) => readFileSync(join(dir, name), 'utf8');
+function exportFr(format?: string): string {
+  const file = join(dir, `out.${format ?? 'xlf'}`);
+  expect(main(['translations', 'export', '--locale', 'fr', dir, '--out', file, ...(format ? ['--format', format] : [])])).toBe(0);
+  return readFileSync(file, 'utf8');
+}
+/** Fills every <target> of the exported text by key, as a translator's tool would, and writes it beside the flows. */
+function translate(xliff: string, targets: Record<string, string>, name = 'fr.xlf'): string {
+  let text = xliff;
+  for (const [key, target] of Object.entries(targets)) {
+    const unit = new RegExp(`(<unit id="${unitId(key).replace(/[.$]/g, '\\$&')}"[^]*?</source>)(\\s*<target>[^]*?</target>)?`);
+    expect(text).toMatch(unit);
+    text = text.replace(unit, (_, head: string) => `${head}\n        <target>${target}</target>`);
+  }
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('translations export', () => {
+  it('writes every text field of every flow file, with the current translation as its target', () => {
+    const xliff = exportFr();
+    const document = readXliff(xliff);
+    expect(document).toMatchObject({ srcLang: 'en', trgLang: 'fr' });
+    expect(document.files.map((file) => file.original)).toEqual(['nps.yml', 'team-profile.yaml', 'welcome.yaml']);
+    const units = Object.fromEntries(document.files.flatMap((file) => file.units.map((unit) => [unit.key, unit.target ?? null])));
+    expect(Object.keys(units)).toEqual([
+      'nps/steps/score/title',
+      'nps/steps/score/props/lowLabel',
+      'nps/steps/score/props/highLabel',
+      'nps/steps/reason/title',
+      'nps/steps/reason/options/speed',
+      'nps/steps/reason/options/price',
+      'team-profile/steps/about/title',
+      'team-profile/steps/about/fields/role/label',
+      'team-profile/steps/about/fields/role/options/engineering',
+      'team-profile/steps/about/fields/role/options/marketing',
+      'team-profile/steps/about/fields/email/label',
+      'team-profile/steps/about/fields/email/placeholder',
+      'team-profile/steps/about/fields/email/message',
+      'welcome/title',
+      'welcome/props/doneTitle',
+      'welcome/steps/connect/title',
+      'welcome/steps/connect/subtitle',
+      'welcome/steps/connect/primaryButton/title',
+      'welcome/steps/invite/title',
+      'welcome/steps/invite/secondaryButton/title',
+    ]);
+    expect(units['team-profile/steps/about/title']).toBe('Personnalisez votre espace');
+    expect(units['welcome/title']).toBeNull();
+  });
+
+  it('escapes markup and quotes, keeps ${variables} as text, and gives every unit an NMTOKEN id', () => {
+    const xliff = exportFr();
+    expect(xliff).toContain('<source>Use &lt;b&gt;Settings&lt;/b&gt; &amp; &quot;Sources&quot;</source>');
+    expect(xliff).toContain('<source>Get set up, ${firstName|friend}</source>');
+    expect(xliff).toContain('<unit id="welcome.steps.connect.primaryButton.title" name="welcome/steps/connect/primaryButton/title">');
+    expect(xliff).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0"/);
+    for (const [, id] of xliff.matchAll(/ id="([^"]*)"/g)) expect(id).toMatch(/^[\w.:-]+$/);
+  });
+
+  it('writes CSV with a stable key, the source and the target', () => {
+    const csv = exportFr('csv');
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe('key,source,target');
+    expect(lines).toContain('team-profile/steps/about/title,Personalise your workspace,Personnalisez votre espace');
+    expect(lines).toContain('welcome/steps/connect/subtitle,"Use <b>Settings</b> & ""Sources""",');
+  });
+});
+
+describe('translations import', () => {
+  it('writes the targets into the flow files, keeping their comments and order, and a second export shows them', () => {
+    const before = { welcome: read('welcome.yaml'), form: read('team-profile.yaml'), nps: read('nps.yml') };
+    const file = translate(exportFr(), {
+      'welcome/title': 'Bienvenue, ${firstName|l’ami}',
+      'welcome/steps/connect/subtitle': 'Utilisez &lt;b&gt;Réglages&lt;/b&gt; &amp; « Sources »',
+      'welcome/steps/connect/primaryButton/title': 'Connecter',
+      'team-profile/steps/about/fields/email/label': 'E-mail professionnel',
+      'team-profile/steps/about/fields/role/options/engineering': 'Ingénierie',
+      'nps/steps/reason/options/price': '',
+    });
+    expect(main(['translations', 'import', file, dir])).toBe(0);
+    expect(errors).toEqual([]);
+
+    // Nothing before the new translations changed, comments and quoting included.
+    const welcome = read('welcome.yaml');
+    expect(welcome.startsWith(before.welcome)).toBe(true);
+    expect(parse(welcome).translations).toEqual({
+      fr: { title: 'Bienvenue, ${firstName|l’ami}', steps: { connect: { subtitle: 'Utilisez <b>Réglages</b> & « Sources »', primaryButton: { title: 'Connecter' } } } },
+    });
+    const form = read('team-profile.yaml');
+    expect(form.slice(0, form.indexOf('translations:'))).toBe(before.form.slice(0, before.form.indexOf('translations:')));
+    expect(form).toContain('        # The role decides the next step.\n');
+    expect(parse(form).translations.fr.steps.about).toEqual({
+      title: 'Personnalisez votre espace',
+      fields: { email: { label: 'E-mail professionnel' }, role: { options: { engineering: 'Ingénierie' } } },
+    });
+    // An empty target is skipped, so the survey is untouched.
+    expect(read('nps.yml')).toBe(before.nps);
+
+    const again = readXliff(exportFr());
+    const targets = Object.fromEntries(again.files.flatMap((f) => f.units.filter((u) => u.target !== undefined).map((u) => [u.key, u.target])));
+    expect(targets).toEqual({
+      'team-profile/steps/about/title': 'Personnalisez votre espace',
+      'team-profile/steps/about/fields/role/options/engineering': 'Ingénierie',
+      'team-profile/steps/about/fields/email/label': 'E-mail professionnel',
+      'welcome/title': 'Bienvenue, ${firstName|l’ami}',
+      'welcome/steps/connect/subtitle': 'Utilisez <b>Réglages</b> & « Sources »',
+      'welcome/steps/connect/primaryButton/title': 'Connecter',
+    });
+  });
+
+  it('refuses a key the flow does not have and a dropped ${variable}, with key and line, and leaves that file as it was', () => {
+    const before = read('welcome.yaml');
+    let xliff = translate(exportFr(), { 'welcome/title': 'Bienvenue', 'team-profile/steps/about/title': 'Votre espace' });
+    // welcome.yaml's <file> is the last one.
+    const text = readFileSync(xliff, 'utf8').replace(
+      '  </file>\n</xliff>',
+      '    <unit id="x" name="welcome/steps/gone/title">\n      <segment>\n        <source>Gone</source>\n        <target>Parti</target>\n      </segment>\n    </unit>\n  </file>\n</xliff>',
+    );
+    xliff = join(dir, 'bad.xlf');
+    writeFileSync(xliff, text);
+    const lines = text.split('\n');
+    const lineOf = (needle: string) => lines.findIndex((line) => line.includes(needle)) + 1;
+
+    expect(main(['translations', 'import', xliff, dir])).toBe(1);
+    expect(errors).toEqual([
+      `${xliff}:${lineOf('<target>Bienvenue</target>')}  welcome/title: the translation drops \${firstName} of the source`,
+      `${xliff}:${lineOf('welcome/steps/gone/title')}  welcome/steps/gone/title: no such text field in welcome.yaml`,
+      `${join(dir, 'welcome.yaml')}: not written (2 refused)`,
+    ]);
+    expect(read('welcome.yaml')).toBe(before);
+    // The other file had nothing refused, and is written.
+    expect(parse(read('team-profile.yaml')).translations.fr.steps.about.title).toBe('Votre espace');
+  });
+
+  it('writes a translation whose source changed since the export, with a warning that names its key and line', () => {
+    const file = translate(exportFr(), { 'welcome/steps/invite/title': 'Invitez votre équipe' });
+    writeFileSync(join(dir, 'welcome.yaml'), read('welcome.yaml').replace('title: Invite your team', 'title: Invite your colleagues'));
+    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('name="welcome/steps/invite/title"')) + 1;
+    expect(main(['translations', 'import', file, dir])).toBe(0);
+    expect(out).toContain(`${file}:${line}  warning: welcome/steps/invite/title: the source has changed since the export; the translation may be of the old text`);
+    expect(parse(read('welcome.yaml')).translations.fr.steps.invite.title).toBe('Invitez votre équipe');
+  });
+
+  it('refuses malformed XLIFF with its line, and writes nothing', () => {
+    const before = read('welcome.yaml');
+    const good = translate(exportFr(), { 'welcome/steps/invite/title': 'Invitez votre équipe' });
+    const text = readFileSync(good, 'utf8').replace('<target>Invitez votre équipe</target>', '<target>Invitez & votre équipe</target>');
+    writeFileSync(good, text);
+    const line = text.split('\n').findIndex((l) => l.includes('Invitez &')) + 1;
+    expect(main(['translations', 'import', good, dir])).toBe(1);
+    expect(errors).toEqual([`${good}:${line}  "&" that starts no entity reference: write &amp;; nothing written`]);
+    expect(read('welcome.yaml')).toBe(before);
+  });
+
+  it.each([
+    ['an unclosed element', '<xliff version="2.0">\n<file>\n</xliff>', 3, '</xliff> closes <file> (line 2)'],
+    ['a DOCTYPE', '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n<xliff/>', 2, 'a DOCTYPE or declaration: XLIFF needs none, and it is refused'],
+    ['an attribute without quotes', '<xliff\n version=2.0/>', 2, 'the value of version is not in quotes'],
+    ['text after the root', '<xliff/>\nstray', 2, 'text outside the root element'],
+    ['an unknown entity', '<a>\n&nbsp;</a>', 2, 'unknown entity &nbsp;'],
+  ])('refuses %s with its line', (_, text, line, message) => {
+    expect(() => parseXml(text)).toThrow(`line ${line}: ${message}`);
+  });
+
+  it('reads a unit a tool split into segments as one text, translated only when every segment is', () => {
+    const split = (second: string) =>
+      readXliff(
+        `<xliff version="2.0" srcLang="en" trgLang="fr"><file original="a.yaml"><unit id="a"><segment><source>One.</source><target>Un.</target></segment><ignorable><source> </source></ignorable><segment><source>Two.</source>${second}</segment></unit></file></xliff>`,
+      ).files[0]!.units[0];
+    expect(split('<target>Deux.</target>')).toMatchObject({ key: 'a', source: 'One. Two.', target: 'Un. Deux.' });
+    expect(split('').target).toBeUndefined();
+  });
+
+  it('refuses XLIFF 1.2 and inline codes in a target', () => {
+    expect(() => readXliff('<xliff version="1.2" srcLang="en" trgLang="fr"/>')).toThrow('line 1: XLIFF version 1.2: only 2.0 is read');
+    const inline = '<xliff version="2.0" srcLang="en" trgLang="fr"><file original="welcome.yaml"><unit id="a">\n<segment><source>Hi</source>\n<target>Salut <ph id="1"/></target></segment></unit></file></xliff>';
+    expect(() => readXliff(inline)).toThrow('line 3: <ph> inside <target>');
+  });
+});
