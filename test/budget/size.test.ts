@@ -24,9 +24,9 @@ const FIELDS = ['dist/onboarding-form.js', 'dist/onboarding-survey.js'];
 const POINTING = ['dist/onboarding-hint.js', 'dist/onboarding-tour.js'];
 
 describe('bundle size', () => {
-  it('has a budget for the script and for each chunk, the script at 24 KiB', () => {
+  it('has a budget for the script and for each chunk, the script at 26.75 KiB (issue 27 raised it from 24 KiB for locales)', () => {
     expect(Object.keys(limits).sort()).toEqual([...CHUNKS, WATCH, 'dist/onboarding.js'].sort());
-    expect(limits['dist/onboarding.js']!.gzip).toBe(24576);
+    expect(limits['dist/onboarding.js']!.gzip).toBe(27392);
   });
 
   for (const [file, limit] of Object.entries(limits)) {
