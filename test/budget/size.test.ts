@@ -80,4 +80,19 @@ describe('bundle size', () => {
     }
     for (const chunk of CHUNKS) expect(text(chunk)).toContain("Symbol.for(\"onboarding.chunk-host\")");
   });
+
+  it('keeps each language\'s built-in strings in a chunk of its own under 1 KiB gzip, none of them in the script', async () => {
+    const { STRING_LANGUAGES } = await import('../../src/components/shared/locale.js');
+    // The build's list (importing the config would run the build) names the same languages.
+    const built = /STRING_LANGUAGES = (\[[^\]]*\])/.exec(text('esbuild.config.mjs'))![1]!;
+    expect(JSON.parse(built.replaceAll("'", '"'))).toEqual(STRING_LANGUAGES);
+    for (const code of STRING_LANGUAGES) {
+      const file = `dist/onboarding-strings-${code}.js`;
+      const size = measureBundle(file) as { gzip: number };
+      expect(size.gzip).toBeGreaterThan(300);
+      expect(size.gzip).toBeLessThanOrEqual(1024);
+      expect(text(file)).toContain('stepOf:');
+    }
+    for (const translated of ['Suivant', 'Weiter', 'Siguiente', 'Próximo', '次へ', '下一步', 'التالي', 'הבא']) expect(text('dist/onboarding.js')).not.toContain(translated);
+  });
 });
