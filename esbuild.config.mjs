@@ -86,6 +86,8 @@ function squeezeCssPieces(texts) {
 
 /** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
 const CHUNKS = ['checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour'];
+/** The languages of the built-in strings' chunks, as src/components/shared/locale.ts lists them (checked in the size test). */
+export const STRING_LANGUAGES = ['fr', 'de', 'es', 'pt-BR', 'ja', 'zh-Hans', 'ar', 'he'];
 
 /**
  * What src/components/chunks/chunk-host.ts provides: for each module it imports from (by its specifier, with
@@ -214,6 +216,13 @@ export const builds = {
     format: 'iife',
     minify: true,
   },
+  /** dist/onboarding-strings-<code>.js: the elements' built-in strings in one language, loaded beside the script when the locale is in it. */
+  ...Object.fromEntries(
+    STRING_LANGUAGES.map((code) => [
+      `strings-${code}`,
+      { ...browserShared, entryPoints: [`src/components/strings/${code}.ts`], outfile: `dist/onboarding-strings-${code}.js`, format: 'iife', minify: true },
+    ]),
+  ),
   /**
    * dist/onboarding-picker.js: the selector picker flow authors run on their own app from the live preview's bookmarklet.
    * Nothing in dist/onboarding.js loads it, and it shares no code with it.
@@ -277,7 +286,7 @@ async function compress(file, module = false) {
 
 const selected =
   only === 'browser'
-    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), builds.watch, builds.picker, builds.esm]
+    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]), builds.watch, builds.picker, builds.esm]
     : only === 'server'
       ? [builds.server, builds.flows]
       : only === 'dashboard'

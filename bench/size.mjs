@@ -9,11 +9,11 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /**
- * The targets, in bytes gzip: the script of issues 10 and 23 and the tour chunk of issues 10 and 24; the checklist,
+ * The targets, in bytes gzip: the script of issues 10 and 23 (27,392 B since issue 27's locales) and the tour chunk of issues 10 and 24; the checklist,
  * collection, flow, form, survey, hint and watch chunks' own budgets (package.json). Every file a page may load from the script's folder.
  */
 export const SIZE_TARGETS = {
-  'dist/onboarding.js': 24 * 1024,
+  'dist/onboarding.js': 27392,
   'dist/onboarding-checklist.js': 3 * 1024,
   'dist/onboarding-collection.js': 1024,
   'dist/onboarding-flow.js': 2 * 1024,

@@ -2,7 +2,7 @@
 // the tag's data attributes, and replays what the async snippet queued.
 import { onboarding } from './sdk.js';
 import { defineElements, SCRIPT_ELEMENTS } from './components/define.js';
-import { loadElementsOnDemand } from './components/chunks/load-chunks.js';
+import { loadElementsOnDemand, loadStringsOnDemand } from './components/chunks/load-chunks.js';
 import { $elementOptions } from './stores/options.js';
 import { reportError } from './core/report.js';
 import { drainSnippet, isSnippetStub } from './core/snippet.js';
@@ -23,6 +23,7 @@ if (!existing || isSnippetStub(existing)) {
   // already in the markup starts downloading before the first state read.
   defineElements(customElements, SCRIPT_ELEMENTS);
   loadElementsOnDemand(script?.src, () => $elementOptions.get().nonce);
+  loadStringsOnDemand(script?.src, () => $elementOptions.get().nonce);
   const publicKey = script?.dataset.publicKey;
   const apiUrl = script?.dataset.apiUrl;
   if (publicKey || apiUrl) {

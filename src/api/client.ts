@@ -8,6 +8,8 @@ export interface ClientConfig {
   publicKey: string;
   /** The fetch to use. @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** The locale every request asks the service to answer in (`?locale=fr-CA`), read as each one is sent. @default none */
+  locale?: () => string | undefined;
 }
 
 export interface RequestOptions {
@@ -86,7 +88,8 @@ export function createApiClient(config: ClientConfig): ApiClient {
   async function request<T>(path: string, valid: (value: unknown) => boolean, body: unknown, options: RequestOptions = {}, ms = WRITE_TIMEOUT_MS): Promise<T | null> {
     // Outside the try below: a body that cannot be serialised is not a network failure, and is not retried.
     const payload = JSON.stringify(body);
-    const url = `${base}${path}${path.includes('?') ? '&' : '?'}publicKey=${encodeURIComponent(config.publicKey)}`;
+    const locale = config.locale?.();
+    const url = `${base}${path}${path.includes('?') ? '&' : '?'}publicKey=${encodeURIComponent(config.publicKey)}${locale ? `&locale=${encodeURIComponent(locale)}` : ''}`;
     let response: Response;
     let text = '';
     let tooLarge = false;

@@ -6,6 +6,8 @@ import { discarded, type KeyValueStore } from './storage.js';
 
 const CONTENT_KEY = 'content';
 const STATE_KEY = 'state';
+/** The locale the cached content is in: the cache keeps one. */
+const LOCALE_KEY = 'contentLocale';
 /**
  * localStorage gives an origin about 5 million characters, shared with the site; the outbox takes at most 1 MiB.
  * Content and state take at most 1 MiB and 512 KiB more: past that, the first flows that fit are kept, and the
@@ -77,6 +79,17 @@ export function readContent(storage: KeyValueStore): Record<string, FlowDefiniti
     if (refused === items.length) storage.remove(CONTENT_KEY);
   }
   return definitions;
+}
+
+/** Whether the cached content is in `locale` (`''` for none). */
+export const contentIn = (storage: KeyValueStore, locale: string) => (storage.get(LOCALE_KEY) ?? '') === locale;
+
+/** Makes the cache hold `locale`'s content: content cached in another is dropped, as the service would not send it again. */
+export function keepLocale(storage: KeyValueStore, locale: string): void {
+  if (contentIn(storage, locale)) return;
+  storage.remove(CONTENT_KEY);
+  if (locale) storage.set(LOCALE_KEY, locale);
+  else storage.remove(LOCALE_KEY);
 }
 
 /** Keeps `definitions`, the slugs in `first` before the others, as many as fit the budget. */

@@ -6,12 +6,14 @@ import { TARGET_MISSING_EVENT } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
+import { $userProperties } from '../stores/user.js';
 import { createEmitter, type OnboardingEventMap, type OnboardingEventName, type TargetMissingEvent } from './events.js';
 import { currentUserId, isGuestId, isUserHash } from './identity.js';
 import { backoffMs, createOutbox, dropError, type Outbox } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { knownVersions, readContent, readState } from './cache.js';
+import { contentIn, keepLocale, knownVersions, readContent, readState } from './cache.js';
+import { resolveLocale } from './locale.js';
 import { Session } from './session.js';
 import { StateSync } from './state-sync.js';
 import { createSafeStorage, type KeyValueStore } from './storage.js';
@@ -32,6 +34,11 @@ export interface OnboardingConfig extends Partial<ElementOptions> {
   refreshOnRouteChange?: boolean;
   /** Sends flow and step events to PostHog and/or Segment when they are on the page. @default undefined (nothing is sent) */
   forward?: ForwardTarget | ForwardTarget[];
+  /**
+   * The language flows are read in (`fr-CA`), as `setLocale` would set it. Without it, the user property `locale`,
+   * else the browser's language. @default undefined
+   */
+  locale?: string;
 }
 
 const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error target-missing';
@@ -85,8 +92,13 @@ export class Onboarding {
   #readFailures = 0;
   /** Whether the first read is still the guest's to make (an identify first makes it unneeded). */
   #guestRead = true;
-  #reading: { userId: string; groupId?: string; promise: Promise<void> } | undefined;
+  #reading: { userId: string; groupId?: string; locale?: string; promise: Promise<void> } | undefined;
   #resolveReady!: () => void;
+  /** The locale init or setLocale gave (undefined: none), its resolution, and the locale of the content held. */
+  #chosenLocale: unknown;
+  #locale: string | undefined;
+  #contentLocale: string | undefined;
+  #located = false;
 
   /** Resolves after the first state load of the current visitor (successful or not). */
   readonly ready: Promise<void> = new Promise((resolve) => {
@@ -105,6 +117,11 @@ export class Onboarding {
   /** Every eligible flow the script has a definition for. */
   get flows(): Flow[] {
     return Object.values($flows.get());
+  }
+
+  /** The locale reads ask for (`fr-CA`); undefined when flows show their own text. */
+  get locale(): string | undefined {
+    return this.#locale;
   }
 
   get initialized(): boolean {
@@ -130,7 +147,7 @@ export class Onboarding {
       throw new Error('Onboarding.init: apiUrl is required. Pass the base address of your onboarding service.');
     }
     if (this.#client) return this.ready;
-    const client = (this.#client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey }));
+    const client = (this.#client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey, locale: () => this.#locale }));
     const storage = this.#storage;
     const { autoMount, nonce, strings } = config;
     $elementOptions.set({
@@ -154,17 +171,20 @@ export class Onboarding {
         this.#state.recompute();
         this.#tabs?.post({ type: 'outbox', settled });
       },
-      knownVersions: () => knownVersions($flowDefinitions.get()),
+      knownVersions: () => this.#knownVersions(),
     });
     this.#tabs = connectTabs((message) => this.#receive(message));
     if (config.forward) forwardEvents(this.#emitter.on, config.forward);
     $transition.set((...args) => this.#transition(...args));
     this.#stops.push(this.#state.announceChanges());
 
-    // Render from cache at once; the service's answers replace it (stale-while-revalidate).
+    // Render from cache at once, if it is in this locale; the service's answers replace it (stale-while-revalidate).
+    if (config.locale !== undefined) this.#chosenLocale = config.locale;
+    this.#relocate(this.#session.storedProperties(), false);
     $flowDefinitions.set(readContent(storage));
     this.#session.readGroup();
     this.#session.switchTo(currentUserId(storage));
+    this.#stops.push($userProperties.listen((properties) => this.#relocate(properties)));
 
     const onPageHide = () => {
       this.#state.persist();
@@ -295,21 +315,38 @@ export class Onboarding {
     }
   }
 
-  /** Reloads the current user's state from the service. Calls while a read for the same user runs share it. */
+  /**
+   * Shows flows and the elements' own strings in `code` (`fr-CA`) from now on: the state is read again in it, and
+   * flows redraw. `undefined` goes back to the user property `locale`, else the browser's language.
+   */
+  setLocale(code: string | undefined): void {
+    this.#chosenLocale = code;
+    this.#relocate($userProperties.get());
+  }
+
+  /** Reloads the current user's state from the service. Calls while a read for the same user and locale runs share it. */
   refresh(): Promise<void> {
     const client = this.#client;
     if (!client) return Promise.resolve();
     const userId = this.userId;
     const groupId = this.#session.groupId;
-    if (this.#reading?.userId === userId && this.#reading.groupId === groupId) return this.#reading.promise;
+    const locale = this.#locale;
+    if (this.#reading?.userId === userId && this.#reading.groupId === groupId && this.#reading.locale === locale) return this.#reading.promise;
     const answers = this.#state.answers;
-    const known = knownVersions($flowDefinitions.get());
+    const known = this.#knownVersions();
     clearTimeout(this.#readRetry);
     const promise = client
       .readFlowStates({ ...this.#session.user(), ...(groupId ? { groupId } : {}), knownVersions: known })
       // A write's answer that arrived meanwhile is newer than this read; the content this one carries is kept all the same.
       .then((states) => {
         this.#readFailures = 0;
+        // Read in a locale since left: the read in the new one brings the state.
+        if (locale !== this.#locale) return;
+        if (locale !== this.#contentLocale) {
+          // The answer carries every flow's content in this locale (no known versions were sent): it replaces the old.
+          $flowDefinitions.set({});
+          this.#contentLocale = locale;
+        }
         return this.#state.take(states, known, userId === this.userId && answers === this.#state.answers);
       })
       // A wrong-shaped answer keeps the state the script has; so does a read that failed. A lost or shed read is tried
@@ -322,7 +359,7 @@ export class Onboarding {
         if (this.#reading?.promise === promise) this.#reading = undefined;
         this.#loaded(userId);
       });
-    this.#reading = { userId, groupId, promise };
+    this.#reading = { userId, groupId, locale, promise };
     this.#outbox?.flush();
     return promise;
   }
@@ -338,6 +375,28 @@ export class Onboarding {
   }
 
   // ---- internals ----
+
+  /** The flow versions whose content reads may leave out: none while the content held is in another locale. */
+  #knownVersions() {
+    return this.#contentLocale === this.#locale ? knownVersions($flowDefinitions.get()) : {};
+  }
+
+  /**
+   * Resolves the locale again (init, setLocale, new user properties). A new one goes to the elements and the cache, and,
+   * with `read`, the state is read again in it.
+   */
+  #relocate(properties: Properties, read = true): void {
+    const locale = resolveLocale(this.#chosenLocale, properties);
+    if (this.#located && locale === this.#locale) return;
+    this.#located = true;
+    this.#locale = locale;
+    // The cache keeps one locale's content.
+    keepLocale(this.#storage, locale ?? '');
+    $elementOptions.set({ ...$elementOptions.get(), locale });
+    // No content held is content in any locale; else reads send no known versions until one in this locale lands.
+    if (!Object.keys($flowDefinitions.get()).length) this.#contentLocale = locale;
+    if (read && this.#client) void this.refresh();
+  }
 
   #loaded(userId: string): void {
     if (userId === this.userId) this.#resolveReady();
@@ -383,7 +442,8 @@ export class Onboarding {
       if (message.type === 'user' && isUserHash(message.userHash)) this.#session.userHash = message.userHash;
       if (switching) void this.refresh();
       else if (message.type === 'storage') {
-        $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.#storage) });
+        // Content another tab cached in another locale is not this tab's.
+        if (this.#contentLocale === this.#locale && contentIn(this.#storage, this.#locale ?? '')) $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.#storage) });
         // Stored state replaces this tab's; with none stored yet, a read under way stays the one to apply.
         const stored = readState(this.#storage, userId);
         if (stored) this.#session.switchTo(userId, stored);

@@ -61,8 +61,13 @@ export class Session {
   switchTo(userId: string, base?: FlowStatesResponse): void {
     $userId.set(userId);
     this.#userHash = currentUserHash(this.storage, userId);
-    $userProperties.set(readStored<Properties>(this.storage, PROPERTIES_KEY, isObject) ?? {});
+    $userProperties.set(this.storedProperties());
     this.state.switchTo(userId, base);
+  }
+
+  /** The user properties kept across reloads. */
+  storedProperties(): Properties {
+    return readStored<Properties>(this.storage, PROPERTIES_KEY, isObject) ?? {};
   }
 
   /** Stores the identified user (and hash) and tells the other tabs. */

@@ -1,4 +1,4 @@
-// Page-level options of the elements, set through Onboarding.init: auto-mount, the CSP nonce and translated strings.
+// Page-level options of the elements, set through Onboarding.init: auto-mount, the CSP nonce, translated strings and the locale.
 import { atom } from 'nanostores';
 
 export interface ElementOptions {
@@ -11,6 +11,10 @@ export interface ElementOptions {
   nonce?: string;
   /** Overrides of the built-in strings (Close, Next, Back, "Step {n} of {m}", …). */
   strings?: Record<string, string>;
+  /** The resolved locale (core/locale.ts); the elements take their direction and number format from it. */
+  locale?: string;
+  /** The built-in strings in that locale, once its chunk loaded; `strings` overrides them. */
+  localeStrings?: Record<string, string>;
 }
 
 export const $elementOptions = atom<ElementOptions>({ autoMount: true });

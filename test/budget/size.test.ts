@@ -24,9 +24,9 @@ const FIELDS = ['dist/onboarding-form.js', 'dist/onboarding-survey.js'];
 const POINTING = ['dist/onboarding-hint.js', 'dist/onboarding-tour.js'];
 
 describe('bundle size', () => {
-  it('has a budget for the script and for each chunk, the script at 24 KiB', () => {
+  it('has a budget for the script and for each chunk, the script at 26.75 KiB (issue 27 raised it from 24 KiB for locales)', () => {
     expect(Object.keys(limits).sort()).toEqual([...CHUNKS, WATCH, 'dist/onboarding.js'].sort());
-    expect(limits['dist/onboarding.js']!.gzip).toBe(24576);
+    expect(limits['dist/onboarding.js']!.gzip).toBe(27392);
   });
 
   for (const [file, limit] of Object.entries(limits)) {
@@ -79,5 +79,20 @@ describe('bundle size', () => {
       for (const chunk of CHUNKS) expect(text(chunk)).not.toContain(marker);
     }
     for (const chunk of CHUNKS) expect(text(chunk)).toContain("Symbol.for(\"onboarding.chunk-host\")");
+  });
+
+  it('keeps each language\'s built-in strings in a chunk of its own under 1 KiB gzip, none of them in the script', async () => {
+    const { STRING_LANGUAGES } = await import('../../src/components/shared/locale.js');
+    // The build's list (importing the config would run the build) names the same languages.
+    const built = /STRING_LANGUAGES = (\[[^\]]*\])/.exec(text('esbuild.config.mjs'))![1]!;
+    expect(JSON.parse(built.replaceAll("'", '"'))).toEqual(STRING_LANGUAGES);
+    for (const code of STRING_LANGUAGES) {
+      const file = `dist/onboarding-strings-${code}.js`;
+      const size = measureBundle(file) as { gzip: number };
+      expect(size.gzip).toBeGreaterThan(300);
+      expect(size.gzip).toBeLessThanOrEqual(1024);
+      expect(text(file)).toContain('stepOf:');
+    }
+    for (const translated of ['Suivant', 'Weiter', 'Siguiente', 'Próximo', '次へ', '下一步', 'التالي', 'הבא']) expect(text('dist/onboarding.js')).not.toContain(translated);
   });
 });

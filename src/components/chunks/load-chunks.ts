@@ -1,5 +1,9 @@
-// Loads what is kept out of the script tag's file from beside the script: the elements (checklist, collection, flow, form, hint, survey, tooltip, tour) once a page draws one, and the element watcher of start rules.
+// Loads what is kept out of the script tag's file from beside the script: the elements (checklist, collection, flow, form, hint, survey, tooltip, tour) once a page draws one, the element watcher of start rules, and the built-in strings of the locale.
 import { reportError } from '../../core/report.js';
+import { $elementOptions } from '../../stores/options.js';
+import type { OnboardingStrings } from '../shared/strings.js';
+import { stringsFileOf } from '../shared/locale.js';
+import { STRINGS_CHUNK } from '../strings/define.js';
 import { setWatchLoader, WATCH_CHUNK } from '../../page/start-rules.js';
 import type { Flow } from '../../flows/flow.js';
 import { holdModal, MODAL_TYPE_ORDER } from '../shared/modal-queue.js';
@@ -103,4 +107,30 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     if (chunks.size === new Set(ON_DEMAND.map(fileOf)).size) observer.disconnect();
   });
   observer.observe(document, { childList: true, subtree: true });
+}
+
+/**
+ * Loads the built-in strings of the resolved locale, `onboarding-strings-<code>.js` beside the script, once per language
+ * and as soon as the locale is known (at init, so beside the first state read, not after it), and hands them to the
+ * elements. English is in the script; a page's `strings` override any of them.
+ */
+export function loadStringsOnDemand(scriptSrc: string | undefined, nonce: () => string | undefined): void {
+  const loaded: Record<string, Record<string, string>> = {};
+  const asked = new Set<string>();
+  const apply = () => {
+    const options = $elementOptions.get();
+    const file = stringsFileOf(options.locale);
+    if (file && !asked.has(file)) {
+      asked.add(file);
+      const name = `onboarding-strings-${file}`;
+      loadBeside(scriptSrc, nonce, name, () => loaded[file] || reportError('strings-failed', new Error(`Could not load ${name}.js; elements show English.`)));
+    }
+    const strings = file ? loaded[file] : undefined;
+    if (options.localeStrings !== strings) $elementOptions.set({ ...options, localeStrings: strings });
+  };
+  (globalThis as Record<symbol, unknown>)[STRINGS_CHUNK] = (code: string, strings: OnboardingStrings) => {
+    loaded[code] = strings as unknown as Record<string, string>;
+    apply();
+  };
+  $elementOptions.subscribe(apply);
 }

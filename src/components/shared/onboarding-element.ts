@@ -11,6 +11,7 @@ import { emit, type ActionEventName, type ActionTrigger } from './events.js';
 import { autoMounted, notePlaced } from './placement.js';
 import { plainText, richText, substitute, type Variables } from './rich-text.js';
 import { StoreController } from './store-controller.js';
+import { isRightToLeft } from './locale.js';
 import { format, pageString, type OnboardingStrings } from './strings.js';
 import { safeMediaUrl, safeTarget, safeUrl } from './url.js';
 
@@ -39,6 +40,8 @@ export class OnboardingElement extends LitElement {
   #shownKey = '';
   #announcedKey = '';
   #placedSlug = '';
+  /** Whether `dir="rtl"` is this element's doing, not the page's. */
+  #rightToLeft = false;
 
   /** Slug of the flow to show. */
   flow = '';
@@ -104,6 +107,10 @@ export class OnboardingElement extends LitElement {
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     if (changed.has('flow')) this.#notePlacement();
+    // Arabic and Hebrew read right to left whatever the page's direction; a `dir` the page set is left alone otherwise.
+    if (isRightToLeft(this.#optionStore.value.locale)) this.dir = 'rtl';
+    else if (this.#rightToLeft) this.removeAttribute('dir');
+    this.#rightToLeft = this.dir === 'rtl' && isRightToLeft(this.#optionStore.value.locale);
     const flow = this.activeFlow;
     const key = flow ? `${flow.slug}:${flow.currentStep?.id ?? ''}` : '';
     if (key !== this.#announcedKey) {
@@ -133,7 +140,7 @@ export class OnboardingElement extends LitElement {
   /** A built-in string, translated, with `{name}` placeholders filled. */
   protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
     const value = this.strings[key] ?? pageString(this.#optionStore.value, key) ?? (this.constructor as typeof OnboardingElement).ownStrings[key];
-    return format(typeof value === 'string' ? value : '', values);
+    return format(typeof value === 'string' ? value : '', values, this.#optionStore.value.locale);
   }
 
   /** Safe rich text from the definition, with variables substituted. */

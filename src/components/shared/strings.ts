@@ -52,8 +52,12 @@ export const BASE_STRINGS: Partial<OnboardingStrings> = {
   blocked: 'Not available yet',
 };
 
-/** A built-in string with the page's override (the `strings` option of init, or setStrings) applied; undefined when it is an element's own. */
-export const pageString = (options: ElementOptions, key: keyof OnboardingStrings): string | undefined => options.strings?.[key] ?? BASE_STRINGS[key];
+/**
+ * A built-in string: the page's override (the `strings` option of init, or setStrings), else the locale's (its strings
+ * chunk), else English; undefined when it is an element's own English one.
+ */
+export const pageString = (options: ElementOptions, key: keyof OnboardingStrings): string | undefined =>
+  options.strings?.[key] ?? options.localeStrings?.[key] ?? BASE_STRINGS[key];
 
 /** Translates built-in strings for every element on the page, e.g. `setStrings({ next: 'Weiter' })`. */
 export function setStrings(strings: Partial<OnboardingStrings>): void {
@@ -61,7 +65,18 @@ export function setStrings(strings: Partial<OnboardingStrings>): void {
   $elementOptions.set({ ...options, strings: { ...options.strings, ...(strings as Record<string, string>) } });
 }
 
-/** Fills `{name}` placeholders in a built-in string. */
-export function format(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+/** The number format of the last locale asked for, kept: making one takes longer than formatting. */
+let numbers: Intl.NumberFormat | undefined;
+let numbersLocale: string | undefined;
+
+/** Fills `{name}` placeholders in a built-in string; numbers as `locale` writes them. */
+export function format(template: string, values: Record<string, string | number> = {}, locale?: string): string {
+  if (numbersLocale !== locale) {
+    numbersLocale = locale;
+    numbers = locale ? new Intl.NumberFormat(locale) : undefined;
+  }
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    const value = values[key];
+    return value === undefined ? whole : typeof value === 'number' && numbers ? numbers.format(value) : String(value);
+  });
 }
