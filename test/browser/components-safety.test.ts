@@ -44,7 +44,9 @@ const PROPERTIES = {
 };
 
 const payload = CORPUS.join(' ');
-const button = (n: string) => ({ title: `${n} <img src=x onerror="__xss('button')">`, action: 'flow.forward' as const, uri: `javascript:__xss('uri-${n}')` });
+// A literal `javascript:` link is refused when the service loads the file (the `link` format), so the hostile link
+// reaches the page through a variable: a user property the service cannot check.
+const button = (n: string) => ({ title: `${n} <img src=x onerror="__xss('button')">`, action: 'flow.forward' as const, uri: `\${url}` });
 const step = (id: string, extra: Partial<StepDefinition> = {}): StepDefinition => ({
   id,
   title: payload,
