@@ -3,12 +3,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { COLLECTION_FILES, WEBHOOK_FILES } from './definitions.js';
 import { textUnits, variableNames, writeTranslations, type TextUnit } from './translations-file.js';
+import { LOCALE_CODE } from './translations.js';
 import { readXliff, writeXliff, XliffError } from './xliff.js';
 
-/** A locale code as the flow files key translations: `fr`, `fr-CA`, `pt-BR`, `zh-Hans`. */
-const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
-
-export const isLocale = (code: string) => LOCALE.test(code);
+/** A locale code as the flow files key translations (the schema's rule): `fr`, `fr-CA`, `pt-BR`, `zh-Hans`. */
+export const isLocale = (code: string) => LOCALE_CODE.test(code);
 
 /** The flow files of a folder, in name order, as readFlowDirectory picks them. */
 function flowFiles(dir: string): string[] {

@@ -2,6 +2,7 @@
 import type { FlowTranslation } from '../../src/api/wire.js';
 import type { Report } from './fields.js';
 import { closest, type PathSegment } from './schema.js';
+import { variableNames } from './translations-file.js';
 
 /** A locale code as flow files write it: a language, then optionally a script and a region (`fr`, `fr-CA`, `zh-Hans`, `es-419`); as in wire.ts. */
 export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$/;
@@ -81,9 +82,12 @@ export function textSlots(data: unknown): TextSlot[] {
   return slots;
 }
 
-/** `${name}` and `${ user.name }`: the variables a text holds, by name. */
+/**
+ * `${name}` and `${ user.name|fallback }`: the variables a text holds, by name, as the elements read them. A fallback
+ * is words, which a translation translates.
+ */
 export function variablesOf(text: string): Set<string> {
-  return new Set([...text.matchAll(/\$\{\s*([^}]*?)\s*\}/g)].map((match) => match[1]!));
+  return new Set(variableNames(text));
 }
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../server/flows/cli.js';
+import { checkPaths, main } from '../../server/flows/cli.js';
 import { parseXml, readXliff, unitId } from '../../server/flows/xliff.js';
 
 const CHECKLIST = `# yaml-language-server: $schema=../schema/flow.schema.json
@@ -201,6 +201,13 @@ describe('translations import', () => {
       'welcome/steps/connect/subtitle': 'Utilisez <b>Réglages</b> & « Sources »',
       'welcome/steps/connect/primaryButton/title': 'Connecter',
     });
+
+    // The files as written load as the service loads them: no problem, and only the texts `fr` lacks are named.
+    const { reports } = checkPaths([dir], { locales: ['fr'] });
+    expect(reports.flatMap((report) => report.problems)).toEqual([]);
+    const missing = reports.flatMap((report) => report.warnings.map((warning) => warning.path));
+    expect(missing.length).toBeGreaterThan(0);
+    expect(missing).not.toContain('data.title');
   });
 
   it('refuses a key the flow does not have and a dropped ${variable}, with key and line, and leaves that file as it was', () => {
