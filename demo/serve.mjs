@@ -1,6 +1,7 @@
 // `npm start`: runs the service with the demo flows, embedded storage, the analytics dashboard and the live preview, and serves
 // the demo site on another port.
 import { createServer } from 'node:http';
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +53,12 @@ const FILES = {
       [`/onboarding-${name}.js`, `dist/onboarding-${name}.js`],
       [`/onboarding-${name}.js.map`, `dist/onboarding-${name}.js.map`],
     ]),
+  ),
+  // The elements' built-in strings, one file per language (onboarding-strings-fr.js, …), as the build wrote them.
+  ...Object.fromEntries(
+    readdirSync(join(root, 'dist'))
+      .filter((name) => /^onboarding-strings-[A-Za-z-]+\.js(\.map)?$/.test(name))
+      .map((name) => [`/${name}`, `dist/${name}`]),
   ),
   '/onboarding.mjs': 'dist/onboarding.mjs',
   '/onboarding.mjs.map': 'dist/onboarding.mjs.map',

@@ -75,7 +75,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       return;
     }
     // The chunks the script loads from beside itself (onboarding-form.js, …), from beside the script file.
-    const chunk = /^\/preview\/(onboarding-[a-z]+\.js)$/.exec(path)?.[1];
+    const chunk = /^\/preview\/(onboarding-[A-Za-z-]+\.js)$/.exec(path)?.[1];
     if (chunk && script && existsSync(join(dirname(script), chunk))) return send(response, 'text/javascript; charset=utf-8', readFileSync(join(dirname(script), chunk)));
     switch (path) {
       case '/':

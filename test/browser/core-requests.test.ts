@@ -500,3 +500,83 @@ describe('a flow that becomes eligible mid-session', () => {
     }
   });
 });
+
+const TRANSLATED_BANNER_YAML = `
+slug: hello-banner
+name: Hello banner
+type: BANNER
+data:
+  props:
+    dismissible: true
+  steps:
+    - id: hello
+      title: Hello, \${firstName|friend}
+      subtitle: Only in English
+      primaryButton: { title: Start }
+translations:
+  fr:
+    steps:
+      hello:
+        title: Bonjour, \${firstName|l'ami}
+        primaryButton: { title: Commencer }
+  fr-CA:
+    steps:
+      hello:
+        primaryButton: { title: Démarrer }
+  ar:
+    steps:
+      hello:
+        title: مرحبا \${firstName|صديق}
+`;
+
+describe('flows in the user\u2019s language', () => {
+  it('reads in the locale set, field by field (exact, base language, source), redraws on setLocale, and turns Arabic right to left', async () => {
+    await env.service.writeFlow('h-hello-banner.yaml', TRANSLATED_BANNER_YAML);
+    try {
+      const page = await env.browser.context.newPage();
+      const failed: string[] = [];
+      page.on('pageerror', (error) => failed.push(error.message));
+      page.on('response', (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
+      const path = `/requests-${++pages}.html`;
+      env.site.page(
+        path,
+        `<!doctype html><html lang="en"><body>
+        <onboarding-banner flow="hello-banner"></onboarding-banner>
+        <script>localStorage.clear(); window.codes = [];</script>
+        <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
+        <script>Onboarding.on('error', ({ code }) => window.codes.push(code)); Onboarding.identify('locale-user', { firstName: 'Ada' });</script>
+      </body></html>`,
+      );
+      const text = (part: string) => page.locator(`onboarding-banner [part="${part}"]`).first().textContent();
+      await page.goto(`${env.site.url}${path}`);
+      await expect.poll(() => text('title'), { timeout: 10_000 }).toBe('Hello, Ada');
+      const since = env.proxy!.requests.length;
+
+      await page.evaluate(() => window.Onboarding.setLocale('fr-CA'));
+      // The title from fr (the base language), the button from fr-CA, the subtitle from the source.
+      await expect.poll(() => text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
+      expect(await text('primary-button')).toContain('Démarrer');
+      expect(await text('subtitle')).toBe('Only in English');
+      // The built-in strings come in French from their own file beside the script.
+      await expect.poll(() => page.locator('onboarding-banner [part="close-button"]').getAttribute('aria-label'), { timeout: 10_000 }).toBe('Fermer');
+      expect(env.proxy!.requests.slice(since).some((request) => request.path.includes('locale=fr-CA'))).toBe(true);
+      expect(await page.evaluate(() => window.Onboarding.locale)).toBe('fr-CA');
+
+      await page.evaluate(() => window.Onboarding.setLocale('ar'));
+      await expect.poll(() => text('title'), { timeout: 10_000 }).toBe('مرحبا Ada');
+      expect(await page.locator('onboarding-banner').getAttribute('dir')).toBe('rtl');
+      expect(await text('primary-button')).toContain('Start');
+
+      await page.evaluate(() => window.Onboarding.setLocale('en'));
+      await expect.poll(() => text('title'), { timeout: 10_000 }).toBe('Hello, Ada');
+      expect(await page.locator('onboarding-banner').getAttribute('dir')).toBeNull();
+      expect(await page.evaluate(() => (window as unknown as { codes: string[] }).codes)).toEqual([]);
+      expect(failed).toEqual([]);
+      await page.close();
+    } finally {
+      await env.service.removeFlow('h-hello-banner.yaml');
+    }
+  });
+});

@@ -34,7 +34,7 @@ export async function startStaticSite(): Promise<StaticSite> {
       return;
     }
     // The script, its on-demand chunks (onboarding-form.js, …) and the ESM build, with their source maps.
-    if (/^\/onboarding(-[a-z]+)?\.(js|mjs)(\.map)?$/.test(path) && existsSync(dist(path.slice(1)))) {
+    if (/^\/onboarding(-[A-Za-z-]+)?\.(js|mjs)(\.map)?$/.test(path) && existsSync(dist(path.slice(1)))) {
       const type = path.endsWith('.map') ? 'application/json' : 'text/javascript';
       response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(readFileSync(dist(path.slice(1))));
       return;
