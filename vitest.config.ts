@@ -32,7 +32,8 @@ export default defineConfig({
           // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
           // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements, its
           // queue's age), the CLI's processes, or what no database changes (the package's files, the Dockerfile's replay,
-          // the direction of imports).
+          // the direction of imports, the flow schema and its checks, the docs' examples, the translations files, the turn
+          // queue).
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           exclude: [
@@ -43,6 +44,10 @@ export default defineConfig({
             'test/server/dockerfile.test.ts',
             'test/server/imports.test.ts',
             'test/server/queue-age.test.ts',
+            'test/server/flow-schema.test.ts',
+            'test/server/flow-docs.test.ts',
+            'test/server/translations-cli.test.ts',
+            'test/server/turn-queue.test.ts',
           ],
           environment: 'node',
           globalSetup: ['test/support/build-bundle.ts', 'test/support/postgres-setup.ts'],

@@ -81,15 +81,17 @@ export function readContent(storage: KeyValueStore): Record<string, FlowDefiniti
   return definitions;
 }
 
-/** Whether the cached content is in `locale` (`''` for none). */
-export const contentIn = (storage: KeyValueStore, locale: string) => (storage.get(LOCALE_KEY) ?? '') === locale;
+/**
+ * Whether the cached content is in `locale` (`''` for none). Content cached with no locale recorded was cached before
+ * flows had translations, so it is every locale's: a flow given translations since has a new version, which the
+ * service sends again.
+ */
+export const contentIn = (storage: KeyValueStore, locale: string) => [null, locale].includes(storage.get(LOCALE_KEY));
 
 /** Makes the cache hold `locale`'s content: content cached in another is dropped, as the service would not send it again. */
 export function keepLocale(storage: KeyValueStore, locale: string): void {
-  if (contentIn(storage, locale)) return;
-  storage.remove(CONTENT_KEY);
-  if (locale) storage.set(LOCALE_KEY, locale);
-  else storage.remove(LOCALE_KEY);
+  if (!contentIn(storage, locale)) storage.remove(CONTENT_KEY);
+  storage.set(LOCALE_KEY, locale);
 }
 
 /** Keeps `definitions`, the slugs in `first` before the others, as many as fit the budget. */
