@@ -36,7 +36,7 @@ const closing = (server) =>
   });
 
 /**
- * Serves the built script, its chunks (`onboarding-form.js`, …) and the pages given to `page(path, html)`. Each chunk
+ * Serves the built script, its chunks (`onboarding-form.js`, `onboarding-strings-pt-BR.js`, …) and the pages given to `page(path, html)`. Each chunk
  * is answered `chunkLatencyMs` late, as from a CDN that far away, and recorded in `chunks` (path, arrival and answer
  * times); the script itself is answered at once, as before every benchmark's clock starts.
  */
@@ -45,7 +45,7 @@ export async function startSite({ chunkLatencyMs = 0 } = {}) {
   const chunks = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url, 'http://site').pathname;
-    const file = /^\/onboarding(-[a-z]+)?\.js$/.exec(path);
+    const file = /^\/onboarding(-[A-Za-z-]+)?\.js$/.exec(path);
     if (file && existsSync(join(root, 'dist', path.slice(1)))) {
       const body = readFileSync(join(root, 'dist', path.slice(1)));
       const send = () => response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' }).end(body);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { printAnalyticsBench, runAnalyticsBench } from './analytics.mjs';
 import { printAttack, runAttack } from './attack-bloat.mjs';
 import { printCollectionsBench, runCollectionsBench } from './collections.mjs';
+import { printLocale, runLocale } from './locale.mjs';
 import { printMainThread, runMainThread } from './main-thread.mjs';
 import { printRoundTrips, runRoundTrips } from './round-trips.mjs';
 import { printServiceBench, runServiceBench } from './service.mjs';
@@ -32,6 +33,8 @@ const BENCHMARKS = {
   targets: { run: () => runTargets(), print: printTargets },
   /** Issue 25: checking the start rules of 100 flows on a route change costs under 1 ms, and never a request. */
   'start-rules': { run: () => runStartRules(), print: printStartRules },
+  /** Issue 27: setLocale redraws 100 translated flows placed in the page with no long task over 50 ms. */
+  locale: { run: () => runLocale(), print: printLocale },
   /**
    * Issue 15: 10,000 users and 50 targeted flows, reads, transitions and upserts at 1, 16 and 64 connections against a
    * one-SELECT ceiling route, on the embedded store and on a PostgreSQL server it starts; growth in users and flows; RSS.
