@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { COLLECTION_FILES, WEBHOOK_FILES } from './definitions.js';
-import { textUnits, variableNames, writeTranslations, type TextUnit } from './translations-file.js';
-import { LOCALE_CODE } from './translations.js';
+import { textUnits, writeTranslations, type TextUnit } from './translations-file.js';
+import { LOCALE_CODE, variableNames } from './translations.js';
 import { readXliff, writeXliff, XliffError } from './xliff.js';
 
 /** A locale code as the flow files key translations (the schema's rule): `fr`, `fr-CA`, `pt-BR`, `zh-Hans`. */

@@ -1,5 +1,6 @@
 // A flow file's text for translators: every text field by a stable key, its source and one locale's translation, and writing translations back with comments and order kept.
 import { isMap, parse, parseDocument } from 'yaml';
+import { textSlots } from './translations.js';
 
 /** One text field of a flow: where it is, what it says, and what a locale says instead. */
 export interface TextUnit {
@@ -12,13 +13,6 @@ export interface TextUnit {
   target?: string;
 }
 
-/** The text options of `props`, on the flow and on a step (PropsTranslation in src/api/wire.ts). */
-const PROPS_TEXT = ['doneTitle', 'doneSubtitle', 'lowLabel', 'highLabel', 'positiveLabel', 'negativeLabel'] as const;
-/** The text of a field (FieldTranslation), its options apart. */
-const FIELD_TEXT = ['label', 'placeholder', 'message', 'positiveLabel', 'negativeLabel'] as const;
-/** The same variable syntax as the elements read (src/components/shared/rich-text.ts); only the name must survive. */
-const VARIABLE = /\$\{\s*([A-Za-z_][\w.-]{0,63})\s*(?:\|\s*([^{}]{0,200}?)\s*)?\}/g;
-
 /** A key segment: a step id or a choice value may hold `/`, so `%` and `/` are percent-escaped. */
 export function keySegment(segment: string): string {
   return segment.replace(/%/g, '%25').replace(/\//g, '%2F');
@@ -26,9 +20,6 @@ export function keySegment(segment: string): string {
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
-/** A choice's value as a translation keys it: survey choices by text, nps points by number. */
-const choiceKey = (value: unknown): string | undefined => (typeof value === 'string' && value !== '') || typeof value === 'number' ? String(value) : undefined;
 
 /**
  * Every text field of a flow file's content that needs translation, in file order, with `locale`'s translation where it
@@ -39,52 +30,14 @@ export function textUnits(text: string, locale: string): { slug: string; units: 
   if (!isNode(flow) || typeof flow.slug !== 'string' || !isNode(flow.data)) throw new Error('not a flow file: it needs a slug and data');
   const slug = flow.slug;
   const translations = isNode(flow.translations) ? flow.translations[locale] : undefined;
-  const units: TextUnit[] = [];
-  const add = (path: string[], source: unknown) => {
-    if (!isText(source)) return;
+  // The places the flow checks and the service translate (textSlots), each keyed by its path in the translation.
+  const units = textSlots(flow.data).map(({ key, text: source }): TextUnit => {
+    const path = key.map(String);
     let target: unknown = translations;
     for (const segment of path) target = isNode(target) ? target[segment] : undefined;
-    units.push({ key: [slug, ...path].map(keySegment).join('/'), path, source, ...(typeof target === 'string' && target !== '' ? { target } : {}) });
-  };
-  const addProps = (props: unknown, at: string[]) => {
-    if (isNode(props)) for (const name of PROPS_TEXT) add([...at, 'props', name], props[name]);
-  };
-  const addOptions = (options: unknown, at: string[]) => {
-    if (!Array.isArray(options)) return;
-    for (const option of options) {
-      const value = isNode(option) ? choiceKey(option.value) : undefined;
-      if (value !== undefined) add([...at, 'options', value], (option as Node).label);
-    }
-  };
-  const data = flow.data;
-  add(['title'], data.title);
-  add(['subtitle'], data.subtitle);
-  addProps(data.props, []);
-  for (const step of Array.isArray(data.steps) ? data.steps : []) {
-    if (!isNode(step) || typeof step.id !== 'string') continue;
-    const at = ['steps', step.id];
-    add([...at, 'title'], step.title);
-    add([...at, 'subtitle'], step.subtitle);
-    add([...at, 'imageAlt'], step.imageAlt);
-    for (const button of ['primaryButton', 'secondaryButton']) {
-      const value = step[button];
-      if (isNode(value)) add([...at, button, 'title'], value.title);
-    }
-    addProps(step.props, at);
-    addOptions(step.options, at);
-    for (const field of Array.isArray(step.fields) ? step.fields : []) {
-      if (!isNode(field) || typeof field.id !== 'string') continue;
-      const fieldAt = [...at, 'fields', field.id];
-      for (const name of FIELD_TEXT) add([...fieldAt, name], field[name]);
-      addOptions(field.options, fieldAt);
-    }
-  }
+    return { key: [slug, ...path].map(keySegment).join('/'), path, source, ...(typeof target === 'string' && target !== '' ? { target } : {}) };
+  });
   return { slug, units };
-}
-
-/** The names of the `${variable}`s in a text, each once; a fallback (`${firstName|there}`) is text to translate. */
-export function variableNames(text: string): string[] {
-  return [...new Set([...text.matchAll(VARIABLE)].map((match) => match[1]!))];
 }
 
 /**

@@ -2,7 +2,6 @@
 import type { FlowTranslation } from '../../src/api/wire.js';
 import type { Report } from './fields.js';
 import { closest, type PathSegment } from './schema.js';
-import { variableNames } from './translations-file.js';
 
 /** A locale code as flow files write it: a language, then optionally a script and a region (`fr`, `fr-CA`, `zh-Hans`, `es-419`); as in wire.ts. */
 export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$/;
@@ -82,10 +81,15 @@ export function textSlots(data: unknown): TextSlot[] {
   return slots;
 }
 
-/**
- * `${name}` and `${ user.name|fallback }`: the variables a text holds, by name, as the elements read them. A fallback
- * is words, which a translation translates.
- */
+/** The same variable syntax as the elements read (src/components/shared/rich-text.ts); only the name must survive. */
+const VARIABLE = /\$\{\s*([A-Za-z_][\w.-]{0,63})\s*(?:\|\s*([^{}]{0,200}?)\s*)?\}/g;
+
+/** The names of the `${variable}`s in a text, each once; a fallback (`${firstName|there}`) is words, which a translation translates. */
+export function variableNames(text: string): string[] {
+  return [...new Set([...text.matchAll(VARIABLE)].map((match) => match[1]!))];
+}
+
+/** `${name}` and `${ user.name|fallback }`: the variables a text holds, by name, as the elements read them. */
 export function variablesOf(text: string): Set<string> {
   return new Set(variableNames(text));
 }
