@@ -90,7 +90,10 @@ export const contentIn = (storage: KeyValueStore, locale: string) => [null, loca
 
 /** Makes the cache hold `locale`'s content: content cached in another is dropped, as the service would not send it again. */
 export function keepLocale(storage: KeyValueStore, locale: string): void {
-  if (!contentIn(storage, locale)) storage.remove(CONTENT_KEY);
+  // Written only when it changes: every page load resolves the locale, and most keep it.
+  const held = storage.get(LOCALE_KEY);
+  if (held === locale) return;
+  if (held !== null) storage.remove(CONTENT_KEY);
   storage.set(LOCALE_KEY, locale);
 }
 
