@@ -81,6 +81,7 @@ export class Onboarding {
     initialized: () => this.#client !== null,
     outbox: () => this.#outbox,
     tabs: () => this.#tabs,
+    contentLocale: () => this.#contentLocale ?? '',
     refresh: () => void this.refresh(),
     emit: (name, event) => this.#emitter.emit(name, event),
   });

@@ -31,6 +31,8 @@ export interface StateHost {
   initialized(): boolean;
   outbox(): Outbox | undefined;
   tabs(): Tabs | undefined;
+  /** The locale of the content held ('' for the flows' own text). */
+  contentLocale(): string;
   /** Reads the current user's state again. */
   refresh(): void;
   emit: Emitter['emit'];
@@ -166,13 +168,17 @@ export class StateSync {
     if (definitions) {
       const changed = states.eligibleFlows.filter((state) => before.get(state.flowSlug) !== state);
       const order = states.eligibleFlows.map((state) => state.flowSlug);
-      this.host.tabs()?.post({ type: 'state', userId, states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections }, order, definitions });
+      this.host.tabs()?.post({ type: 'state', userId, states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections }, order, definitions, locale: this.host.contentLocale() });
     }
     this.recompute();
-    // A state naming a version the script has no content for (a write's answer carries none): read once more for it.
+    this.#readMissing(states.eligibleFlows);
+  }
+
+  /** A state naming a version the script has no content for (a write's answer carries none): read once more for it. */
+  #readMissing(states: OnboardingState[]): void {
     const held = $flowDefinitions.get();
     let missing = false;
-    for (const state of states.eligibleFlows) {
+    for (const state of states) {
       const key = `${state.flowSlug}@${state.version}`;
       if (held[state.flowSlug]?.version === state.version || this.#askedVersions.has(key)) continue;
       this.#askedVersions.add(key);
@@ -254,7 +260,9 @@ export class StateSync {
   /** Another tab's answer for this user: the flows it changed, in the order of all. */
   receive(message: Extract<TabMessage, { type: 'state' }>): void {
     if (message.userId !== this.host.userId() || !isFlowStates(message.states) || !Array.isArray(message.order)) return;
-    this.#addDefinitions(Array.isArray(message.definitions) ? message.definitions.filter(isDefinition) : []);
+    // Content read in another locale is not this tab's: its states are, and a version they name is read for here.
+    const sameLocale = (message.locale ?? '') === this.host.contentLocale();
+    this.#addDefinitions(sameLocale && Array.isArray(message.definitions) ? message.definitions.filter(isDefinition) : []);
     const held = new Map(this.#base.eligibleFlows.map((state) => [state.flowSlug, state]));
     for (const state of message.states.eligibleFlows) held.set(state.flowSlug, state);
     const eligibleFlows = message.order.map((slug) => held.get(slug));
@@ -262,7 +270,7 @@ export class StateSync {
     if (!eligibleFlows.every((state) => state)) return this.host.refresh();
     this.#base = { eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'], ineligibleFlows: message.states.ineligibleFlows, collections: message.states.collections };
     this.#answers++;
-    this.recompute();
+    this.recompute();    if (!sameLocale) this.#readMissing(message.states.eligibleFlows);
   }
 
   /** Raises flow and step events for what changed since the last announcement, then `change`. */

@@ -530,6 +530,90 @@ translations:
 `;
 
 describe('flows in the user\u2019s language', () => {
+  /**
+   * Opens a page drawing the translated banner with `tag` on the script tag (null: no attributes, `after` calls init),
+   * after `before` ran on the page.
+   */
+  async function localePage(tag: string | null, after: string, before?: (page: Page) => Promise<void>) {
+    const page = await env.browser.context.newPage();
+    await before?.(page);
+    const failed: string[] = [];
+    page.on('pageerror', (error) => failed.push(error.message));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    const path = `/requests-${++pages}.html`;
+    env.site.page(
+      path,
+      `<!doctype html><html lang="en"><body>
+      <onboarding-banner flow="hello-banner"></onboarding-banner>
+      <script>localStorage.clear(); window.codes = [];</script>
+      <script src="/onboarding.js" ${tag === null ? '' : `data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}" ${tag}`}></script>
+      <script>Onboarding.on('error', ({ code }) => window.codes.push(code)); ${after}</script>
+    </body></html>`,
+    );
+    const since = env.proxy!.requests.length;
+    await page.goto(`${env.site.url}${path}`);
+    const text = (part: string) => page.locator(`onboarding-banner [part="${part}"]`).first().textContent();
+    /** The locale each request to the service asked for. */
+    const locales = () => env.proxy!.requests.slice(since).map((request) => new URL(request.path, env.apiUrl).searchParams.get('locale'));
+    const codes = () => page.evaluate(() => (window as unknown as { codes: string[] }).codes);
+    return { page, text, locales, codes, failed };
+  }
+
+  it('takes the locale from data-locale (init), else the user property, else the browser\u2019s language', async () => {
+    await env.service.writeFlow('h-hello-banner.yaml', TRANSLATED_BANNER_YAML);
+    try {
+      // init's locale, from the script tag: the first read is already in it.
+      const tag = await localePage('data-locale="fr-CA"', "Onboarding.identify('locale-init', { firstName: 'Ada', locale: 'de' });");
+      await expect.poll(() => tag.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
+      expect(await tag.text('primary-button')).toContain('Démarrer');
+      expect(await tag.page.evaluate(() => window.Onboarding.locale)).toBe('fr-CA');
+      expect(tag.locales().length).toBeGreaterThan(0);
+      expect(new Set(tag.locales())).toEqual(new Set(['fr-CA']));
+      expect(await tag.codes()).toEqual([]);
+      expect(tag.failed).toEqual([]);
+      await tag.page.close();
+
+      // No init locale: the user property, over the browser's English.
+      const property = await localePage('', "Onboarding.identify('locale-property', { firstName: 'Ada', locale: 'fr' });");
+      await expect.poll(() => property.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
+      expect(await property.text('primary-button')).toContain('Commencer');
+      expect(await property.page.evaluate(() => window.Onboarding.locale)).toBe('fr');
+      expect(property.locales()).toContain('fr');
+      expect(property.failed).toEqual([]);
+      await property.page.close();
+
+      // Neither: the browser's language (fr-FR here), by its base language.
+      const browser = await localePage('', "Onboarding.identify('locale-browser', { firstName: 'Ada' });", async (page) => {
+        const cdp = await page.context().newCDPSession(page);
+        // What a browser set to French does (as Playwright's locale option): the Accept-Language, and Intl's locale.
+        await cdp.send('Emulation.setUserAgentOverride', { userAgent: await page.evaluate(() => navigator.userAgent), acceptLanguage: 'fr-FR' });
+        await cdp.send('Emulation.setLocaleOverride', { locale: 'fr-FR' });
+      });
+      expect(await browser.page.evaluate(() => navigator.language)).toBe('fr-FR');
+      await expect.poll(() => browser.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
+      expect(await browser.page.evaluate(() => window.Onboarding.locale)).toBe('fr-FR');
+      expect(new Set(browser.locales())).toEqual(new Set(['fr-FR']));
+      expect(browser.failed).toEqual([]);
+      await browser.page.close();
+
+      // A code that is none: the source text, reported once however often the locale is resolved again.
+      const bad = await localePage(
+        null,
+        `Onboarding.init({ publicKey: '${PUBLIC_KEY}', apiUrl: '${env.apiUrl}', locale: 'xx_!!' });
+        Onboarding.identify('locale-bad', { firstName: 'Ada' }); Onboarding.identify('locale-bad', { plan: 'pro' });`,
+      );
+      await expect.poll(() => bad.text('title'), { timeout: 10_000 }).toBe('Hello, Ada');
+      await expect.poll(() => bad.codes()).toEqual(['bad-value']);
+      expect(await bad.page.evaluate(() => window.Onboarding.locale)).toBeUndefined();
+      expect(bad.failed).toEqual([]);
+      await bad.page.close();
+    } finally {
+      await env.service.removeFlow('h-hello-banner.yaml');
+    }
+  });
+
   it('reads in the locale set, field by field (exact, base language, source), redraws on setLocale, and turns Arabic right to left', async () => {
     await env.service.writeFlow('h-hello-banner.yaml', TRANSLATED_BANNER_YAML);
     try {

@@ -7,9 +7,26 @@ import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
 
+/** A banner that becomes eligible with a user property: the answer to the users write brings its content. */
+const PRO_BANNER_YAML = `
+slug: pro-banner
+name: Pro banner
+type: BANNER
+targetingLogic: "has(user.properties.plan) && user.properties.plan == 'pro'"
+data:
+  steps:
+    - id: offer
+      title: Your pro tools are ready
+translations:
+  fr:
+    steps:
+      offer:
+        title: Vos outils pro sont prêts
+`;
+
 
 beforeAll(async () => {
-  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 3) }, { proxy: true });
+  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 3), 'pro.yaml': PRO_BANNER_YAML }, { proxy: true });
   const page = (head = '') =>
     `<!doctype html><html><head>${head}</head><body>
       <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
@@ -87,6 +104,32 @@ describe('tabs', () => {
     await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([false, false, false]);
     await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
     await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([true, false, false]);
+    expect(errors).toEqual([]);
+    await a.evaluate(() => window.Onboarding.reset());
+    await a.close();
+    await b.close();
+  });
+});
+
+describe('tabs in two languages', () => {
+  it("shows each tab's flows in its own language when another tab's answer brings content in another", async () => {
+    const [a, b, errors] = await twoTabs('/app.html');
+    await a.evaluate(() => window.Onboarding.identify('two-languages'));
+    await expect.poll(() => b.evaluate(() => window.Onboarding.userId)).toBe('two-languages');
+    await a.evaluate(() => window.Onboarding.setLocale('fr'));
+    await b.evaluate(() => window.Onboarding.setLocale('en'));
+    const title = (page: Page) => page.evaluate(() => window.Onboarding.getFlow('pro-banner')?.steps[0]?.title ?? null);
+    await expect.poll(() => stepStates(b)).toEqual([false, false, false]);
+    await expect.poll(() => stepStates(a)).toEqual([false, false, false]);
+
+    // Tab A's users write makes the banner eligible; its answer brings the banner in French, and tab B hears of it.
+    const before = env.proxy!.requests.length;
+    await a.evaluate(() => window.Onboarding.identify('two-languages', { plan: 'pro' }));
+    await expect.poll(() => title(a), { timeout: 5000 }).toBe('Vos outils pro sont prêts');
+    // Tab B takes the new state but not the French content: it reads the banner in its own language.
+    await expect.poll(() => title(b), { timeout: 5000 }).toBe('Your pro tools are ready');
+    const reads = env.proxy!.requests.slice(before).filter(isStateRead);
+    expect(reads.some((request) => request.path.includes('locale=en'))).toBe(true);
     expect(errors).toEqual([]);
     await a.evaluate(() => window.Onboarding.reset());
     await a.close();
