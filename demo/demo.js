@@ -96,6 +96,22 @@ export function setupDemo(onboarding, options = {}) {
   $('demo-rtl').addEventListener('click', () => setView({ rtl: !read(VIEW_KEY).rtl }));
   showView();
 
+  // ---- The flows' language: their own English, French, or Arabic (right to left) ----
+  // The choice is remembered with the view and given to setLocale on every load; the flows redraw without a reload.
+  const LANGUAGES = ['en', 'fr', 'ar'];
+  const showLanguage = () => {
+    const language = (onboarding.locale ?? 'en').split('-')[0];
+    $('demo-language').value = LANGUAGES.includes(language) ? language : 'en';
+  };
+  const chosen = read(VIEW_KEY).locale;
+  if (LANGUAGES.includes(chosen)) onboarding.setLocale(chosen);
+  $('demo-language').addEventListener('change', (event) => {
+    setView({ locale: event.target.value });
+    onboarding.setLocale(event.target.value);
+    showLanguage();
+  });
+  showLanguage();
+
   // ---- Who is here, and their properties (remembered by the demo so the controls show them) ----
   const isGuest = () => onboarding.userId.startsWith('guest_');
   const properties = () => read(PROPERTIES_KEY)[onboarding.userId] ?? {};

@@ -51,4 +51,32 @@ describe('npm start', () => {
     await expect.poll(() => title.textContent(), { timeout: 10_000 }).toBe('You are on the Free plan');
     await page.close();
   });
+
+  it("switches the flows' language from the demo bar without a reload, Arabic right to left, and keeps it after one", async () => {
+    const site = /demo site:\s+(\S+)/.exec(output)![1]!;
+    const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 10_000, interval: 50 });
+    const page = await browser.context.newPage();
+    await page.goto(site);
+    const banner = page.locator('onboarding-banner');
+    const title = banner.locator('[part="title"]');
+    await poll(() => title.textContent()).toBe('You are on the Free plan');
+    await page.evaluate(() => ((window as unknown as { unloaded: boolean }).unloaded = false));
+
+    await page.getByLabel('Language of the flows').selectOption('fr');
+    await poll(() => title.textContent()).toBe('Vous êtes sur l’offre Gratuite');
+    expect(await banner.getAttribute('dir')).toBeNull();
+    await page.getByLabel('Language of the flows').selectOption('ar');
+    await poll(() => title.textContent()).toBe('أنت على الخطة المجانية');
+    expect(await banner.getAttribute('dir')).toBe('rtl');
+    expect(await page.evaluate(() => (window as unknown as { unloaded?: boolean }).unloaded)).toBe(false);
+
+    await page.reload();
+    await poll(() => title.textContent()).toBe('أنت على الخطة المجانية');
+    expect(await page.locator('#demo-language').inputValue()).toBe('ar');
+    // Back to the flows' own text, for whatever runs next in this browser.
+    await page.getByLabel('Language of the flows').selectOption('en');
+    await poll(() => title.textContent()).toBe('You are on the Free plan');
+    expect(await banner.getAttribute('dir')).toBeNull();
+    await page.close();
+  });
 });

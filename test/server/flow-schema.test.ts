@@ -377,6 +377,12 @@ describe('onboarding-flows check', () => {
     expect(usage).toBe(2);
   });
 
+  it('finds every text of the demo flows translated into French and Arabic', async () => {
+    // A missing translation is only a warning (exit 0): the demo's flows must have none, so the output is checked.
+    const { stdout } = await run(process.execPath, ['dist/flows.mjs', 'check', '--locales', 'fr,ar', 'demo/flows']);
+    expect(stdout).toMatch(/^\d+ flow files checked: no problems\n$/);
+  });
+
   it('prints a warning for a field type our elements do not draw, and exits 0', async () => {
     const { stdout } = await run(process.execPath, ['dist/flows.mjs', 'check', join(dir, 'frigade')]);
     expect(stdout.trim().split('\n')).toEqual([
