@@ -67,6 +67,17 @@ describe('<onboarding-form> with Frigade fields', () => {
     expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { score: 9 } });
   });
 
+  it("writes the scale's points in the locale's digits, and still sends the score as a number", async () => {
+    $elementOptions.set({ ...$elementOptions.get(), locale: 'ar-EG' });
+    const { el, calls } = await form([{ id: 'score', type: 'nps', label: 'Your score' }]);
+    const shown = qa(el, '[part="scale"] .point span').map((point) => point.textContent);
+    expect(shown).toEqual(['٠', '١', '٢', '٣', '٤', '٥', '٦', '٧', '٨', '٩', '١٠']);
+    expect((qa(el, '[part="scale"] input') as HTMLInputElement[]).map((point) => point.value)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    await check(el, 'input[value="7"]');
+    await submit(el);
+    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { score: 7 } });
+  });
+
   it('names an nps field without a label by the step\'s title, and takes its ends and points from the flow\'s props, else the built-in strings', async () => {
     const options = [0, 5, 10].map((n) => ({ value: String(n), label: `${n}!` }));
     const { el } = await form([{ id: 'score', type: 'nps' }], { positiveLabel: 'Of course', options });

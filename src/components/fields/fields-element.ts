@@ -88,7 +88,7 @@ export class FieldsElement extends OnboardingElement {
             <input type="radio" name=${names.id} value=${point.value} .checked=${value === String(point.value)}
               @change=${() => this.setValue(field, String(point.value))} @blur=${() => this.touch(field)}
               aria-label=${stars ? this.t('rating', { n: point.value, m: stars }) : nothing} />
-            <span aria-hidden=${stars ? 'true' : 'false'}>${point.label || point.value}</span>
+            <span aria-hidden=${stars ? 'true' : 'false'}>${point.label || this.n(point.value)}</span>
           </label>`,
         )}
       </div>

@@ -143,6 +143,11 @@ export class OnboardingElement extends LitElement {
     return format(typeof value === 'string' ? value : '', values, this.#optionStore.value.locale);
   }
 
+  /** A number as the locale writes it (`٧` in ar-EG). */
+  protected n(value: number): string {
+    return format('{n}', { n: value }, this.#optionStore.value.locale);
+  }
+
   /** Safe rich text from the definition, with variables substituted. */
   protected rich(source: unknown): unknown {
     return richText(source, this.vars);
