@@ -94,6 +94,26 @@ describe('a state answer in a locale', () => {
     expect(flows.text).not.toContain('Bonjour');
   });
 
+  it('is, in a locale, the answer of the same flow written in that language alone: byte for byte, but the version', async () => {
+    const inFrench = JSON.stringify({ ...(await read('fr')), version: 0 });
+    const written = WELCOME.slice(0, WELCOME.indexOf('translations:'))
+      .replace('title: Hello', 'title: Bonjour')
+      .replace('title: About you', 'title: À propos de vous')
+      .replace('subtitle: Tell us who you are', 'subtitle: Dites-nous qui vous êtes')
+      .replace('{ title: Next, uri: "https://example.com/en" }', '{ title: Suivant, uri: "https://example.com/fr" }')
+      .replace('label: Role', 'label: Rôle')
+      .replace('label: Developer', 'label: Développeuse');
+    await service.writeFlow('welcome.yaml', written);
+    try {
+      const alone = JSON.stringify({ ...(await read()), version: 0 });
+      expect(text(JSON.parse(alone))).toEqual(FRENCH);
+      expect(Buffer.byteLength(inFrench)).toBe(Buffer.byteLength(alone));
+      expect(inFrench).toBe(alone);
+    } finally {
+      await service.writeFlow('welcome.yaml', WELCOME);
+    }
+  });
+
   it('answers in the locale on every endpoint that answers states: POST read (body or query), transition, users, sessions, batch', async () => {
     const userId = user();
     const post = (path: string, body: unknown) => service.call('POST', path, { body });
