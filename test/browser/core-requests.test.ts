@@ -1,6 +1,9 @@
 // In real Chromium, counted through the loopback proxy: what the script asks of the service and of its folder, and how often (issues 8, 10 and 23),
-// and a flow that becomes eligible mid-session drawn from the answer that made it so.
-import { readFileSync } from 'node:fs';
+// and a flow that becomes eligible mid-session drawn from the answer that made it so; flows in the user's language, with the translator's round trip.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -501,6 +504,8 @@ describe('a flow that becomes eligible mid-session', () => {
   });
 });
 
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 const TRANSLATED_BANNER_YAML = `
 slug: hello-banner
 name: Hello banner
@@ -534,7 +539,7 @@ describe('flows in the user\u2019s language', () => {
    * Opens a page drawing the translated banner with `tag` on the script tag (null: no attributes, `after` calls init),
    * after `before` ran on the page.
    */
-  async function localePage(tag: string | null, after: string, before?: (page: Page) => Promise<void>) {
+  async function localePage(tag: string | null, after: string, before?: (page: Page) => Promise<void>, flow = 'hello-banner') {
     const page = await env.browser.context.newPage();
     await before?.(page);
     const failed: string[] = [];
@@ -546,7 +551,7 @@ describe('flows in the user\u2019s language', () => {
     env.site.page(
       path,
       `<!doctype html><html lang="en"><body>
-      <onboarding-banner flow="hello-banner"></onboarding-banner>
+      <onboarding-banner flow="${flow}"></onboarding-banner>
       <script>localStorage.clear(); window.codes = [];</script>
       <script src="/onboarding.js" ${tag === null ? '' : `data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}" ${tag}`}></script>
       <script>Onboarding.on('error', ({ code }) => window.codes.push(code)); ${after}</script>
@@ -611,6 +616,58 @@ describe('flows in the user\u2019s language', () => {
       await bad.page.close();
     } finally {
       await env.service.removeFlow('h-hello-banner.yaml');
+    }
+  });
+
+  it("shows a translator's French after the round trip: export, translate, import, check, then the page", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onboarding-round-trip-'));
+    const source = `# The offer every new team sees.
+slug: round-trip
+name: Round trip
+type: BANNER
+data:
+  steps:
+    - id: offer # the only step
+      title: Hello, \${firstName|friend}
+      subtitle: Try <b>reports</b> today
+      primaryButton: { title: Start }
+`;
+    try {
+      const flows = join(dir, 'flows');
+      mkdirSync(flows);
+      writeFileSync(join(flows, 'round-trip.yaml'), source);
+      // What a team runs: the built CLI, as installed.
+      const cli = (...args: string[]) => spawnSync(process.execPath, [fileURLToPath(new URL('../../dist/flows.mjs', import.meta.url)), ...args], { encoding: 'utf8' });
+      const xlf = join(dir, 'fr.xlf');
+      expect(cli('translations', 'export', '--locale', 'fr', flows, '--out', xlf).status).toBe(0);
+      // The translator's tool fills each unit's target, in the order of the file.
+      const targets = ['Bonjour, ${firstName|l’ami}', 'Essayez les <b>rapports</b> aujourd’hui<img src=x onerror="window.pwned=1">', 'Commencer'];
+      const exported = readFileSync(xlf, 'utf8');
+      expect(exported.match(/<source>/g)).toHaveLength(targets.length);
+      let unit = 0;
+      writeFileSync(xlf, exported.replace(/<\/source>(\s*<target\/>|\s*<target>[^<]*<\/target>)?/g, () => `</source><target>${escapeXml(targets[unit++]!)}</target>`));
+      const imported = cli('translations', 'import', xlf, flows);
+      expect(imported.status, imported.stdout + imported.stderr).toBe(0);
+      const checked = cli('check', '--locales', 'fr', flows);
+      expect([checked.status, checked.stdout.trim()]).toEqual([0, '1 flow file checked: no problems']);
+      const written = readFileSync(join(flows, 'round-trip.yaml'), 'utf8');
+      // The file kept its comments and order, with the translation after the source.
+      expect(written.startsWith(source)).toBe(true);
+
+      await env.service.writeFlow('i-round-trip.yaml', written);
+      const page = await localePage('data-locale="fr"', "Onboarding.identify('round-trip-user', { firstName: 'Ada' });", undefined, 'round-trip');
+      await expect.poll(() => page.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
+      // The translation's markup is drawn as the source's is: bold text, and no element that could run script.
+      const subtitle = page.page.locator('onboarding-banner [part="subtitle"]').first();
+      expect(await subtitle.locator('b').textContent()).toBe('rapports');
+      expect(await subtitle.locator('img').count()).toBe(0);
+      expect(await page.page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await page.text('primary-button')).toContain('Commencer');
+      expect(page.failed).toEqual([]);
+      await page.page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await env.service.removeFlow('i-round-trip.yaml').catch(() => undefined);
     }
   });
 
