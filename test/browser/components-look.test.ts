@@ -11,6 +11,17 @@ beforeAll(async () => {
     { slug: 'look-tour', type: 'TOUR', targetingLogic: suite('rtl'), data: { steps: [{ id: 'a', title: 'First', selector: '#target' }, { id: 'b', title: 'Second' }] } },
     { slug: 'look-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('motion'), data: { steps: [{ id: 'a', title: 'Calm' }] } },
     {
+      slug: 'look-height',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('height'),
+      data: {
+        steps: [
+          { id: 'a', title: 'Reports, rebuilt', subtitle: 'Faster charts and scheduled exports.', imageUri: '/pixel.svg', imageAlt: 'A chart', primaryButton: { title: 'Show me' } },
+          { id: 'b', title: 'One more thing' },
+        ],
+      },
+    },
+    {
       slug: 'look-banner',
       type: 'BANNER',
       targetingLogic: suite('narrow'),
@@ -117,6 +128,40 @@ describe('look and feel in Chromium', () => {
     expect(await counter.textContent()).toBe('Step 1 of 2');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => counter.textContent()).toBe('Step 2 of 2');
+    await page.close();
+  });
+
+  it("sizes the announcement to its content, even where the engine's dialog style would stretch it (WebKit's)", async () => {
+    const userId = newUserId('height');
+    env.site.page('/pixel.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="teal"/></svg>', { 'Content-Type': 'image/svg+xml' });
+    const { page, errors } = await openPage(env, '/height.html', '<onboarding-announcement flow="look-height"></onboarding-announcement>', { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'height' }), userId);
+    await page.locator('onboarding-announcement dialog[open] img').waitFor();
+    await page.waitForFunction(() => (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement).complete);
+    /** The dialog's height, and its content's: from the first row's top to the last row's bottom, with padding and border. */
+    const heights = () =>
+      page.evaluate(() => {
+        const dialog = document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('dialog')!;
+        const rows = [...dialog.children].map((row) => row.getBoundingClientRect());
+        const style = getComputedStyle(dialog);
+        const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, key) => sum + parseFloat(style[key as 'paddingTop']), 0);
+        return { dialog: dialog.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0]!.top + chrome, window: innerHeight };
+      });
+    const own = await heights();
+    expect(own.dialog).toBeLessThan(own.window - 200);
+    expect(Math.abs(own.dialog - own.content)).toBeLessThan(2);
+    // WebKit's user-agent style gives a modal dialog no fit-content height, so it takes its max-height and the grid
+    // spreads the spare height over its rows. The same rule, set before the element's own, must change nothing.
+    await page.evaluate(() => {
+      const root = document.querySelector('onboarding-announcement')!.shadowRoot!;
+      const engine = new CSSStyleSheet();
+      engine.replaceSync('dialog { height: auto; align-content: normal; }');
+      root.adoptedStyleSheets = [engine, ...root.adoptedStyleSheets];
+    });
+    const stretched = await heights();
+    expect(Math.abs(stretched.dialog - own.dialog)).toBeLessThan(2);
+    expect(Math.abs(stretched.dialog - stretched.content)).toBeLessThan(2);
+    expect(errors).toEqual([]);
     await page.close();
   });
 

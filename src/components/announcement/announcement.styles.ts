@@ -16,9 +16,12 @@ export default css`
   dialog::backdrop {
     background: var(--onboarding-backdrop, rgb(15 18 30 / 0.5));
   }
+  /* As tall as its content on every engine: WebKit's own style gives a modal dialog no fit-content height. */
   dialog[open] {
     display: grid;
     gap: 0.75rem;
+    height: fit-content;
+    align-content: start;
   }
   .head {
     align-items: center;
