@@ -565,6 +565,115 @@ describe('GET /v1/analytics/flows/{slug}/responses', () => {
   });
 });
 
+describe('analytics by locale', () => {
+  /**
+   * Four users of one survey: in `fr` (the query), in `fr-CA` (written `fr_ca`, then one answer in `en`), with the user
+   * property `locale: de` and no query, and with no locale at all.
+   */
+  async function localizedSurvey(): Promise<string> {
+    const slug = await newFlow('survey');
+    await act(`${slug}-fr`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: 9 }, undefined, 'fr');
+    await act(`${slug}-fr`, slug, 'COMPLETED_FLOW', '', daysAgo(1, 30), undefined, undefined, 'fr');
+    await act(`${slug}-ca`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, 1), { value: 3 }, undefined, 'fr_ca');
+    // The run stays counted under the locale it started in; the answer is tagged with its own request's.
+    await act(`${slug}-ca`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 2), { value: 'Too slow' }, undefined, 'en');
+    await upsert(`${slug}-de`, { properties: { locale: 'de' } });
+    await act(`${slug}-de`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, 3), { value: 10 });
+    await act(`${slug}-none`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, 4), { value: 0 });
+    await act(`${slug}-none`, slug, 'SKIPPED_FLOW', '', daysAgo(1, 5));
+    return slug;
+  }
+
+  it('splits a flow by the locale of each user\'s first start: the query\'s, else the user property, else ""', async () => {
+    const slug = await localizedSurvey();
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
+    expect(report.locale).toBeNull();
+    expect(report.flow).toMatchObject({ started: 4, completed: 1, skipped: 1 });
+    expect(report.locales).toEqual([
+      { locale: '', started: 1, completed: 0, skipped: 1, completionRate: 0, medianSecondsToComplete: null },
+      { locale: 'de', started: 1, completed: 0, skipped: 0, completionRate: 0, medianSecondsToComplete: null },
+      { locale: 'fr', started: 1, completed: 1, skipped: 0, completionRate: 1, medianSecondsToComplete: expect.any(Number) },
+      { locale: 'fr-CA', started: 1, completed: 0, skipped: 0, completionRate: 0, medianSecondsToComplete: null },
+    ]);
+    expect((await rollups(slug)).kept).toEqual((await rollups(slug)).expected);
+  });
+
+  it('filters by a language, which matches its regions, by an exact locale, and by "" for none', async () => {
+    const slug = await localizedSurvey();
+    const french = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}&locale=fr`);
+    expect(french.locale).toBe('fr');
+    expect(french.flow).toMatchObject({ started: 2, completed: 1, skipped: 0, completionRate: 0.5 });
+    expect(french.locales.map((l) => l.locale)).toEqual(['fr', 'fr-CA']);
+    expect(french.steps.find((step) => step.stepId === 'score')).toMatchObject({ reached: 2, completed: 2 });
+    expect(french.days.find((day) => day.date === dateOf(1))).toMatchObject({ started: 2, completed: 1 });
+    // The answers given in French: the Canadian user's comment came in English.
+    expect(french.survey!.steps[0]).toMatchObject({ kind: 'nps', responses: 2, promoters: 1, detractors: 1 });
+    expect(french.survey!.steps[3]).toMatchObject({ kind: 'text', responses: 0, comments: [] });
+
+    const canadian = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}&locale=FR-ca`);
+    expect(canadian.locale).toBe('fr-CA');
+    expect(canadian.flow).toMatchObject({ started: 1, completed: 0 });
+    expect(canadian.locales.map((l) => l.locale)).toEqual(['fr-CA']);
+
+    const none = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}&locale=`);
+    expect(none.locale).toBe('');
+    expect(none.flow).toMatchObject({ started: 1, skipped: 1 });
+    expect(none.locales.map((l) => l.locale)).toEqual(['']);
+    expect(none.survey!.steps[0]).toMatchObject({ kind: 'nps', responses: 1, detractors: 1 });
+
+    const list = await get<AnalyticsFlowsResponse>(`/v1/analytics/flows?${window}&locale=fr`);
+    expect(list.locale).toBe('fr');
+    expect(list.flows.find((flow) => flow.slug === slug)).toMatchObject({ started: 2, completed: 1 });
+    // A language nobody used counts nothing.
+    expect((await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}&locale=ja`)).locales).toEqual([]);
+  });
+
+  it('tags each answer with its locale, filters the answers by it, and gives the CSV a locale column', async () => {
+    const slug = await localizedSurvey();
+    const all = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}`);
+    expect(all.data.map((row) => [row.userId, row.stepId, row.locale])).toEqual([
+      [`${slug}-none`, 'score', ''],
+      [`${slug}-de`, 'score', 'de'],
+      [`${slug}-ca`, 'why', 'en'],
+      [`${slug}-ca`, 'score', 'fr-CA'],
+      [`${slug}-fr`, 'score', 'fr'],
+    ]);
+    const french = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&locale=fr`);
+    expect(french.locale).toBe('fr');
+    expect(french.data.map((row) => [row.userId, row.value, row.locale])).toEqual([[`${slug}-ca`, 3, 'fr-CA'], [`${slug}-fr`, 9, 'fr']]);
+    const csv = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}&locale=fr-CA`, { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
+    expect(csv.status).toBe(200);
+    const lines = csv.text.split('\r\n');
+    expect(lines[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id,locale');
+    expect(lines.slice(1, -1)).toEqual([`${daysAgo(1, 1)},${slug}-ca,score,value,3,,1,${french.data[0]!.responseId},fr-CA`]);
+  });
+
+  it('keeps what was recorded before locales, under the locale "" (migration 15)', async () => {
+    const slug = await newFlow('survey');
+    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'score', daysAgo(2), { value: 9 });
+    await act(`${slug}-a`, slug, 'COMPLETED_FLOW', '', daysAgo(2, 40));
+    await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1), { value: 'friend' });
+    await act(`${slug}-b`, slug, 'SKIPPED_FLOW', '', daysAgo(1, 5));
+    const tables = ['flows', 'users', 'flow_responses', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers'];
+    const older = await olderDatabase(14);
+    try {
+      await copyRows(older.db, slug, tables);
+      expect(await migrate(older.db)).toEqual([15]);
+      // Every row is kept, and reads as the service now records a request with no locale.
+      for (const table of tables.slice(2)) {
+        const rows = `SELECT * FROM ${table} WHERE flow_slug = $1 ORDER BY 1, 2, 3, 4, 5`;
+        const migrated = await older.db.query(rows, [slug]);
+        expect(migrated.length, table).toBeGreaterThan(0);
+        expect(migrated, table).toEqual(await service.db.query(rows, [slug]));
+        // The step facts go by their run's locale, which analytics_flow_users holds.
+        if (table !== 'analytics_step_users') expect(migrated.every((row) => (row as { locale: unknown }).locale === ''), table).toBe(true);
+      }
+    } finally {
+      await older.close();
+    }
+  });
+});
+
 describe('analytics and the rest of the service', () => {
   it('keeps the rollups and answer counts equal to what the facts and the log say, through starts, resets, restarts, reads, links and deletes', async () => {
     const slug = await newFlow('checklist');
@@ -691,6 +800,10 @@ describe('analytics access and bad input', () => {
     ['limit 1001', '/v1/analytics/flows/x/responses?limit=1001', 'limit'],
     ['a cursor that is not one', '/v1/analytics/flows/x/responses?cursor=abc', 'cursor'],
     ['a stepId with a control character', '/v1/analytics/flows/x/responses?stepId=a%0Ab', 'stepId'],
+    ['a locale that is no locale code', '/v1/analytics/flows/x?locale=xx_!!', 'locale'],
+    ['a locale with a LIKE pattern', '/v1/analytics/flows?locale=f%25', 'locale'],
+    ['a locale on the responses that is no code', '/v1/analytics/flows/x/responses?locale=english', 'locale'],
+    ['a locale twice', '/v1/analytics/flows/x?locale=fr&locale=de', 'locale'],
   ];
 
   it.each(bad)('answers 400 with a problem for %s', async (_name, path, field) => {
