@@ -363,6 +363,8 @@ export interface UserFlowResponse {
   url: string | null;
   /** The flow version it was made on; null for responses recorded before versions were. */
   flowVersion: number | null;
+  /** The locale of the request that made it, a canonical code (`fr-CA`); `""` for none, and for responses recorded before locales were. */
+  locale: string;
 }
 
 /** A flow definition as listed by `GET /v1/public/flows`. */

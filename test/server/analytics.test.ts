@@ -648,6 +648,19 @@ describe('analytics by locale', () => {
     expect(lines.slice(1, -1)).toEqual([`${daysAgo(1, 1)},${slug}-ca,score,value,3,,1,${french.data[0]!.responseId},fr-CA`]);
   });
 
+  it('tags a batch\'s transitions with the batch\'s locale, and lists each response\'s locale in the user\'s export', async () => {
+    const slug = await newFlow('survey');
+    const batch = await service.call('POST', '/v1/public/batch?locale=pt_br', {
+      body: { writes: [{ path: 'flowStates', idempotencyKey: `${slug}-1`, body: { userId: `${slug}-pt`, flowSlug: slug, stepId: 'score', actionType: 'COMPLETED_STEP', data: { value: 8 } } }] },
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect(batch.body.results).toEqual([{ status: 201 }]);
+    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}&locale=pt`);
+    expect(report.locales).toMatchObject([{ locale: 'pt-BR', started: 1 }]);
+    const record = await service.call('GET', `/v1/users?foreignId=${slug}-pt`, { key: PRIVATE_KEY });
+    expect(record.body.flowResponses.map((r: { actionType: string; locale: string }) => [r.actionType, r.locale])).toEqual([['COMPLETED_STEP', 'pt-BR']]);
+  });
+
   it('keeps what was recorded before locales, under the locale "" (migration 15)', async () => {
     const slug = await newFlow('survey');
     await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'score', daysAgo(2), { value: 9 });
