@@ -77,9 +77,9 @@ export async function seed(db, users, rollupsSql) {
     FROM runs, LATERAL unnest(CASE slug WHEN 'flow-001' THEN ARRAY['score', 'why'] WHEN 'flow-002' THEN ARRAY['role', 'goal'] ELSE $1::text[] END)
                      WITH ORDINALITY AS s(step_id, i)
     WHERE i <= done`, [CHECKLIST_STEPS]);
-  await q(`INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped, reshown, comebacks, reshow_completed, reshow_skipped) ${rollupsSql.daily}`);
-  await q(`INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count) ${rollupsSql.durations}`);
-  await q(`INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count) ${rollupsSql.answers}`);
+  await q(`INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped, reshown, comebacks, reshow_completed, reshow_skipped, locale) ${rollupsSql.daily}`);
+  await q(`INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count, locale) ${rollupsSql.durations}`);
+  await q(`INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count, locale) ${rollupsSql.answers}`);
   const [counts] = await q(`SELECT (SELECT count(*) FROM analytics_flow_users)::int AS "flowRuns", (SELECT count(*) FROM analytics_step_users)::int AS "stepFacts",
     (SELECT count(*) FROM flow_responses)::int AS responses,
     (SELECT count(*) FROM flow_responses WHERE flow_slug = 'flow-001' AND action_type = 'COMPLETED_STEP')::int AS "surveyAnswers"`);

@@ -1,6 +1,6 @@
 // Analytics kept at write time: each user's first start, completion and skip of a flow and its steps, and of its
-// reshowings (the facts), counts by flow, UTC day of first start, version and step (the rollups), and answers counted
-// by UTC day, step and value, so a report reads a few rows a day.
+// reshowings (the facts), counts by flow, UTC day of first start, version, step and locale of that start (the rollups),
+// and answers counted by UTC day, step, value and locale, so a report reads a few rows a day.
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
 
@@ -17,6 +17,8 @@ export interface ProgressUpdate {
   steps: Array<{ id: string; completed?: boolean; skipped?: boolean }>;
   /** The comebacks (reshow) the flow's row counts after the transition: above 0, this run of the flow came back. */
   reshows: number;
+  /** The canonical locale the request was made in ('' for none): a first start records it, and the run is counted under it. */
+  locale: string;
 }
 
 interface StepFacts {
@@ -27,6 +29,8 @@ interface StepFacts {
 
 interface Facts {
   version: number;
+  /** The locale of the first start. */
+  locale: string;
   startedAt: number;
   completedAt: number | null;
   skippedAt: number | null;
@@ -45,6 +49,7 @@ interface DailyDelta {
   slug: string;
   day: string;
   version: number;
+  locale: string;
   stepId: string;
   started: number;
   completed: number;
@@ -66,6 +71,7 @@ interface DurationDelta {
   slug: string;
   day: string;
   version: number;
+  locale: string;
   bucket: number;
   count: number;
 }
@@ -88,7 +94,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const time = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).getTime());
 
 const FACTS_SQL = `
-SELECT f.flow_slug, f.flow_version, f.started_at, f.completed_at, f.skipped_at, f.reshown_at, f.reshows, f.reshow_completed_at, f.reshow_skipped_at,
+SELECT f.flow_slug, f.flow_version, f.locale, f.started_at, f.completed_at, f.skipped_at, f.reshown_at, f.reshows, f.reshow_completed_at, f.reshow_skipped_at,
        (SELECT json_agg(json_build_array(s.step_id, s.reached_at, s.completed_at, s.skipped_at))
           FROM analytics_step_users s WHERE s.user_id = f.user_id AND s.flow_slug = f.flow_slug) AS steps
 FROM analytics_flow_users f WHERE f.user_id = $1`;
@@ -102,6 +108,8 @@ export const USER_FACTS_JSON_SQL = `(SELECT json_agg(facts) FROM (${FACTS_SQL}) 
 function factsOf(row: FactsRow): Facts {
   return {
     version: row.flow_version,
+    // A row cached before the locale was loaded with it reads as none.
+    locale: row.locale ?? '',
     startedAt: time(row.started_at)!,
     completedAt: time(row.completed_at),
     skippedAt: time(row.skipped_at),
@@ -116,7 +124,7 @@ function factsOf(row: FactsRow): Facts {
 /** What one user's facts add to the rollups. */
 function contributions(slug: string, facts: Facts): { daily: DailyDelta[]; durations: DurationDelta[] } {
   const day = utcDay(facts.startedAt);
-  const key = { slug, day, version: facts.version };
+  const key = { slug, day, version: facts.version, locale: facts.locale };
   const daily: DailyDelta[] = [
     {
       ...key,
@@ -149,13 +157,13 @@ function difference(slug: string, before: Facts | undefined, after: Facts | unde
     if (!facts) return;
     const { daily: rows, durations: buckets } = contributions(slug, facts);
     for (const row of rows) {
-      const key = `${row.day}\u0000${row.version}\u0000${row.stepId}`;
+      const key = `${row.day}\u0000${row.version}\u0000${row.stepId}\u0000${row.locale}`;
       const sum = daily.get(key) ?? { ...row, ...Object.fromEntries(DAILY_COUNTS.map((field) => [field, 0])) };
       for (const field of DAILY_COUNTS) sum[field] += sign * row[field];
       daily.set(key, sum);
     }
     for (const row of buckets) {
-      const key = `${row.day}\u0000${row.version}\u0000${row.bucket}`;
+      const key = `${row.day}\u0000${row.version}\u0000${row.bucket}\u0000${row.locale}`;
       const sum = durations.get(key) ?? { ...row, count: 0 };
       sum.count += sign * row.count;
       durations.set(key, sum);
@@ -175,7 +183,7 @@ function applyUpdate(before: Facts | undefined, update: ProgressUpdate, version:
   if (!before && !update.started) return undefined;
   const facts: Facts = before
     ? { ...before, steps: new Map([...before.steps].map(([id, step]) => [id, { ...step }])) }
-    : { version, startedAt: at, completedAt: null, skippedAt: null, reshownAt: null, reshows: 0, reshowCompletedAt: null, reshowSkippedAt: null, steps: new Map() };
+    : { version, locale: update.locale, startedAt: at, completedAt: null, skippedAt: null, reshownAt: null, reshows: 0, reshowCompletedAt: null, reshowSkippedAt: null, steps: new Map() };
   for (const step of update.steps) {
     const known = facts.steps.get(step.id) ?? { reachedAt: at, completedAt: null, skippedAt: null };
     if (step.completed) known.completedAt ??= at;
@@ -206,18 +214,19 @@ async function writeRollups(tx: Queryable, changes: { daily: DailyDelta[]; durat
 /** The statements that add `changes` to the rollups, as data-modifying WITH queries; `$` numbers a parameter. */
 function rollupWrites(changes: { daily: DailyDelta[]; durations: DurationDelta[] }, $: (value: unknown) => string): string[] {
   const writes: string[] = [];
-  const daily = [...changes.daily].sort((a, b) => (a.slug + a.day + a.version + a.stepId < b.slug + b.day + b.version + b.stepId ? -1 : 1));
+  const order = (d: DailyDelta) => `${d.slug}\u0000${d.day}\u0000${d.version}\u0000${d.stepId}\u0000${d.locale}`;
+  const daily = [...changes.daily].sort((a, b) => (order(a) < order(b) ? -1 : 1));
   if (daily.length > 0) {
     writes.push(
       `INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped,
-                                    reshown, comebacks, reshow_completed, reshow_skipped)
+                                    reshown, comebacks, reshow_completed, reshow_skipped, locale)
        SELECT * FROM unnest(${$(daily.map((d) => d.slug))}::text[], ${$(daily.map((d) => d.day))}::date[], ${$(daily.map((d) => d.version))}::int[],
          ${$(daily.map((d) => d.stepId))}::text[], ${$(daily.map((d) => d.started))}::int[], ${$(daily.map((d) => d.completed))}::int[],
          ${$(daily.map((d) => d.skipped))}::int[], ${$(daily.map((d) => d.reached))}::int[], ${$(daily.map((d) => d.dropped))}::int[],
          ${$(daily.map((d) => d.reshown))}::int[], ${$(daily.map((d) => d.comebacks))}::int[], ${$(daily.map((d) => d.reshowCompleted))}::int[],
-         ${$(daily.map((d) => d.reshowSkipped))}::int[])
-       ORDER BY 1, 2, 3, 4
-       ON CONFLICT (flow_slug, day, flow_version, step_id) DO UPDATE SET
+         ${$(daily.map((d) => d.reshowSkipped))}::int[], ${$(daily.map((d) => d.locale))}::text[])
+       ORDER BY 1, 2, 3, 4, 14
+       ON CONFLICT (flow_slug, day, flow_version, step_id, locale) DO UPDATE SET
          started = analytics_daily.started + EXCLUDED.started, completed = analytics_daily.completed + EXCLUDED.completed,
          skipped = analytics_daily.skipped + EXCLUDED.skipped, reached = analytics_daily.reached + EXCLUDED.reached,
          dropped = analytics_daily.dropped + EXCLUDED.dropped, reshown = analytics_daily.reshown + EXCLUDED.reshown,
@@ -228,10 +237,11 @@ function rollupWrites(changes: { daily: DailyDelta[]; durations: DurationDelta[]
   const durations = changes.durations;
   if (durations.length > 0) {
     writes.push(
-      `INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count)
+      `INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count, locale)
        SELECT * FROM unnest(${$(durations.map((d) => d.slug))}::text[], ${$(durations.map((d) => d.day))}::date[], ${$(durations.map((d) => d.version))}::int[],
-         ${$(durations.map((d) => d.bucket))}::smallint[], ${$(durations.map((d) => d.count))}::int[]) ORDER BY 1, 2, 3, 4
-       ON CONFLICT (flow_slug, day, flow_version, bucket) DO UPDATE SET count = analytics_durations.count + EXCLUDED.count`,
+         ${$(durations.map((d) => d.bucket))}::smallint[], ${$(durations.map((d) => d.count))}::int[], ${$(durations.map((d) => d.locale))}::text[])
+       ORDER BY 1, 2, 3, 4, 6
+       ON CONFLICT (flow_slug, day, flow_version, bucket, locale) DO UPDATE SET count = analytics_durations.count + EXCLUDED.count`,
     );
   }
   return writes;
@@ -260,8 +270,8 @@ export function progressWrites(flow: { slug: string; version: number }, update: 
     return !old || old.completedAt !== step.completedAt || old.skippedAt !== step.skippedAt;
   });
   return [
-    `INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at, reshown_at, reshows, reshow_completed_at, reshow_skipped_at)
-     VALUES ($1, $2, ${$(after.version)}, ${$(iso(after.startedAt))}, ${$(iso(after.completedAt))}, ${$(iso(after.skippedAt))},
+    `INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, locale, started_at, completed_at, skipped_at, reshown_at, reshows, reshow_completed_at, reshow_skipped_at)
+     VALUES ($1, $2, ${$(after.version)}, ${$(after.locale)}, ${$(iso(after.startedAt))}, ${$(iso(after.completedAt))}, ${$(iso(after.skippedAt))},
              ${$(iso(after.reshownAt))}, ${$(after.reshows)}::int, ${$(iso(after.reshowCompletedAt))}, ${$(iso(after.reshowSkippedAt))})
      ON CONFLICT (user_id, flow_slug) DO UPDATE SET completed_at = EXCLUDED.completed_at, skipped_at = EXCLUDED.skipped_at,
        reshown_at = EXCLUDED.reshown_at, reshows = EXCLUDED.reshows, reshow_completed_at = EXCLUDED.reshow_completed_at,
@@ -291,7 +301,7 @@ export async function forgetProgress(tx: Queryable, userId: string): Promise<voi
   await writeRollups(tx, changes);
   await writeAnswerCounts(
     tx,
-    `SELECT flow_slug, step_id, action_type, data, created_at, flow_version FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'`,
+    `SELECT flow_slug, step_id, action_type, data, created_at, flow_version, locale FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'`,
     -1,
     [userId],
   );
@@ -322,12 +332,12 @@ const FIELDS_ANSWER = `NOT d.doc ? 'value' AND d.doc <> '{}'::jsonb AND r.data <
  * answers too, and one to the row of each field's value, as a JSON object of the field and the value
  * (`{"nps-score": 9}`, a list field once per item), which no `value` answer can be. One SQL for new answers, a
  * deleted user's, and the check against the log, so all agree. `source` yields flow_slug, step_id, action_type,
- * data (JSON text), created_at and flow_version.
+ * data (JSON text), created_at, flow_version and locale (each answer is counted under its own).
  */
 function answerCounts(source: string, sign: 1 | -1): string {
   return `
     SELECT r.flow_slug, (r.created_at AT TIME ZONE 'UTC')::date AS day, coalesce(r.flow_version, 0) AS flow_version, r.step_id, v.value,
-           (${sign} * count(*))::int AS count
+           (${sign} * count(*))::int AS count, r.locale
     FROM (${source}) AS r
     CROSS JOIN LATERAL (SELECT r.data::jsonb AS doc) AS d
     CROSS JOIN LATERAL (
@@ -339,7 +349,7 @@ function answerCounts(source: string, sign: 1 | -1): string {
       WHERE NOT d.doc ? 'value' AND ${COUNTED_ITEM}
     ) AS v
     WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND (d.doc ? 'value' OR (${FIELDS_ANSWER}))
-    GROUP BY 1, 2, 3, 4, 5`;
+    GROUP BY 1, 2, 3, 4, 5, 7`;
 }
 
 interface AnswerKey {
@@ -349,6 +359,7 @@ interface AnswerKey {
   step_id: string;
   value: string;
   count: number;
+  locale: string;
 }
 
 /**
@@ -357,20 +368,23 @@ interface AnswerKey {
  */
 async function writeAnswerCounts(tx: Queryable, source: string, sign: 1 | -1, params: unknown[]): Promise<void> {
   const rows = await tx.query<AnswerKey>(
-    `INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count)
-     SELECT * FROM (${answerCounts(source, sign)}) AS c ORDER BY 1, 2, 3, 4, 5
-     ON CONFLICT (flow_slug, day, flow_version, step_id, value) DO UPDATE SET count = analytics_answers.count + EXCLUDED.count
-     RETURNING flow_slug, to_char(day, 'YYYY-MM-DD') AS day, flow_version, step_id, value, count::int AS count`,
+    `INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count, locale)
+     SELECT * FROM (${answerCounts(source, sign)}) AS c ORDER BY 1, 2, 3, 4, 5, 7
+     ON CONFLICT (flow_slug, day, flow_version, step_id, value, locale) DO UPDATE SET count = analytics_answers.count + EXCLUDED.count
+     RETURNING flow_slug, to_char(day, 'YYYY-MM-DD') AS day, flow_version, step_id, value, count::int AS count, locale`,
     params,
   );
   const emptied = rows.filter((row) => row.count === 0);
   if (emptied.length === 0) return;
   await tx.query(
     `DELETE FROM analytics_answers a
-     USING unnest($1::text[], $2::date[], $3::int[], $4::text[], $5::text[]) AS z(flow_slug, day, flow_version, step_id, value)
+     USING unnest($1::text[], $2::date[], $3::int[], $4::text[], $5::text[], $6::text[]) AS z(flow_slug, day, flow_version, step_id, value, locale)
      WHERE a.flow_slug = z.flow_slug AND a.day = z.day AND a.flow_version = z.flow_version AND a.step_id = z.step_id AND a.value = z.value
-       AND a.count = 0`,
-    [emptied.map((r) => r.flow_slug), emptied.map((r) => r.day), emptied.map((r) => r.flow_version), emptied.map((r) => r.step_id), emptied.map((r) => r.value)],
+       AND a.locale = z.locale AND a.count = 0`,
+    [
+      emptied.map((r) => r.flow_slug), emptied.map((r) => r.day), emptied.map((r) => r.flow_version), emptied.map((r) => r.step_id),
+      emptied.map((r) => r.value), emptied.map((r) => r.locale),
+    ],
   );
 }
 
@@ -382,46 +396,51 @@ export const isCountedAnswer = (actionType: string, data: unknown, flowType?: st
   actionType === 'COMPLETED_STEP' && typeof data === 'object' && data !== null && !Array.isArray(data) &&
   (Object.hasOwn(data, 'value') || (flowType === 'SURVEY' && Object.keys(data).length > 0));
 
-/** Counts the answers among new responses of one flow (given as JSON text), in the transaction that appends them. */
+/**
+ * Counts the answers among new responses of one flow (given as JSON text), in the transaction that appends them, under
+ * the locale of the request that made them ('' for none).
+ */
 export async function countAnswers(
   tx: Queryable,
   flow: { slug: string; version: number | null },
   answers: Array<{ stepId: string; data: string; at: Date }>,
+  locale: string,
 ): Promise<void> {
   if (answers.length === 0) return;
   await writeAnswerCounts(
     tx,
-    `SELECT $1::text AS flow_slug, a.step_id, 'COMPLETED_STEP' AS action_type, a.data, a.created_at, $2::int AS flow_version
+    `SELECT $1::text AS flow_slug, a.step_id, 'COMPLETED_STEP' AS action_type, a.data, a.created_at, $2::int AS flow_version, $6::text AS locale
      FROM unnest($3::text[], $4::text[], $5::timestamptz[]) AS a(step_id, data, created_at)`,
     1,
-    [flow.slug, flow.version, answers.map((a) => a.stepId), answers.map((a) => a.data), answers.map((a) => a.at.toISOString())],
+    [flow.slug, flow.version, answers.map((a) => a.stepId), answers.map((a) => a.data), answers.map((a) => a.at.toISOString()), locale],
   );
 }
 
 /**
  * The rollups as the facts say they should be (what the write path keeps up to date), for checks and for
- * seeding benchmarks: one row per flow, day, version and step, and one per duration bucket.
+ * seeding benchmarks: one row per flow, day, version, step and locale, and one per duration bucket and locale; the
+ * locale comes last in each.
  */
 export const ROLLUPS_FROM_FACTS_SQL = {
   daily: `
     SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version, '' AS step_id,
            count(*)::int AS started, count(completed_at)::int AS completed, count(skipped_at)::int AS skipped, 0 AS reached, 0 AS dropped,
            count(reshown_at)::int AS reshown, sum(reshows)::int AS comebacks, count(reshow_completed_at)::int AS reshow_completed,
-           count(reshow_skipped_at)::int AS reshow_skipped
-    FROM analytics_flow_users GROUP BY 1, 2, 3
+           count(reshow_skipped_at)::int AS reshow_skipped, locale
+    FROM analytics_flow_users GROUP BY 1, 2, 3, 14
     UNION ALL
     SELECT s.flow_slug, (f.started_at AT TIME ZONE 'UTC')::date, f.flow_version, s.step_id,
            0, count(s.completed_at)::int, count(s.skipped_at)::int, count(*)::int,
-           (count(*) FILTER (WHERE s.completed_at IS NULL AND s.skipped_at IS NULL AND f.completed_at IS NULL))::int, 0, 0, 0, 0
+           (count(*) FILTER (WHERE s.completed_at IS NULL AND s.skipped_at IS NULL AND f.completed_at IS NULL))::int, 0, 0, 0, 0, f.locale
     FROM analytics_step_users s JOIN analytics_flow_users f ON f.user_id = s.user_id AND f.flow_slug = s.flow_slug
-    GROUP BY 1, 2, 3, 4`,
+    GROUP BY 1, 2, 3, 4, 14`,
   durations: `
-    SELECT flow_slug, day, flow_version, bucket, count(*)::int AS count FROM (
-      SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version,
+    SELECT flow_slug, day, flow_version, bucket, count(*)::int AS count, locale FROM (
+      SELECT flow_slug, (started_at AT TIME ZONE 'UTC')::date AS day, flow_version, locale,
              CASE WHEN completed_at - started_at < interval '1 second' THEN 0
                   ELSE LEAST(1 + floor(4 * log(2.0, extract(epoch FROM completed_at - started_at)::numeric)), 127) END::int AS bucket
       FROM analytics_flow_users WHERE completed_at IS NOT NULL
-    ) AS d GROUP BY 1, 2, 3, 4`,
+    ) AS d GROUP BY 1, 2, 3, 4, 6`,
   /** analytics_answers from the response log. */
-  answers: answerCounts('SELECT flow_slug, step_id, action_type, data, created_at, flow_version FROM flow_responses', 1),
+  answers: answerCounts('SELECT flow_slug, step_id, action_type, data, created_at, flow_version, locale FROM flow_responses', 1),
 };

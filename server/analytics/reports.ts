@@ -10,6 +10,7 @@ import type {
   FlowSummary,
   FlowType,
   FormField,
+  LocaleCounts,
   StepDefinition,
   StepFunnel,
   SurveyStepReport,
@@ -18,7 +19,7 @@ import type { FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../shared/problem.js';
 import type { Queryable } from '../storage/store.js';
 import { bucketBounds } from './progress.js';
-import type { AnalyticsWindow } from './window.js';
+import { localeMatch, type AnalyticsWindow } from './window.js';
 
 interface FlowMeta {
   slug: string;
@@ -30,7 +31,7 @@ interface FlowMeta {
 }
 
 /** The window's fields of an answer. */
-const windowOf = (window: AnalyticsWindow) => ({ from: window.from.toISOString(), to: window.to.toISOString(), version: window.version });
+const windowOf = (window: AnalyticsWindow) => ({ from: window.from.toISOString(), to: window.to.toISOString(), version: window.version, locale: window.locale });
 
 /** Median of a histogram of durations, interpolated within its bucket (geometrically: the buckets grow by 2^¼). */
 export function medianSeconds(buckets: Array<{ bucket: number; count: number }>): number | null {
@@ -63,16 +64,17 @@ async function storedFlows(db: Queryable): Promise<Map<string, FlowMeta>> {
 
 /** `GET /v1/analytics/flows`: every flow being served (in the catalog's order), then removed flows that have counts. */
 export async function flowsReport(db: Queryable, catalog: FlowCatalog, window: AnalyticsWindow): Promise<AnalyticsFlowsResponse> {
-  const params = [window.days[0], window.to.toISOString().slice(0, 10), window.version];
+  const params = [window.days[0], window.to.toISOString().slice(0, 10), window.version, window.locale];
   const counts = await db.query<{ flow_slug: string; started: number; completed: number; skipped: number }>(
     `SELECT flow_slug, sum(started)::int AS started, sum(completed)::int AS completed, sum(skipped)::int AS skipped
      FROM analytics_daily WHERE step_id = '' AND day >= $1::date AND day < $2::date AND ($3::int IS NULL OR flow_version = $3)
+       AND ${localeMatch('locale', '$4')}
      GROUP BY flow_slug`,
     params,
   );
   const durations = await db.query<{ flow_slug: string; bucket: number; count: number }>(
     `SELECT flow_slug, bucket, sum(count)::int AS count
-     FROM analytics_durations WHERE day >= $1::date AND day < $2::date AND ($3::int IS NULL OR flow_version = $3)
+     FROM analytics_durations WHERE day >= $1::date AND day < $2::date AND ($3::int IS NULL OR flow_version = $3) AND ${localeMatch('locale', '$4')}
      GROUP BY flow_slug, bucket`,
     params,
   );
@@ -137,10 +139,13 @@ async function flowMeta(db: Queryable, catalog: FlowCatalog, slug: string, versi
   return { slug, name: row.name, type: row.type, status: served?.flow.status ?? null, version: served?.flow.version ?? row.version, steps: row.data.steps ?? [] };
 }
 
-/** `GET /v1/analytics/flows/{slug}`: the flow's counts, its step funnel, both by day, and a survey's answers. */
+/**
+ * `GET /v1/analytics/flows/{slug}`: the flow's counts, split by locale, its step funnel, both by day, and a survey's
+ * answers; within the window's locale filter, but for the missing targets (reported by the page, not by a locale).
+ */
 export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow): Promise<AnalyticsFlowResponse> {
   const meta = await flowMeta(db, catalog, slug, window.version);
-  const params = [slug, window.days[0], window.to.toISOString().slice(0, 10), window.version];
+  const params = [slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, window.locale];
   const rows = await db.query<{
     day: string;
     step_id: string;
@@ -158,20 +163,23 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
             sum(skipped)::int AS skipped, sum(reached)::int AS reached, sum(dropped)::int AS dropped, sum(reshown)::int AS reshown,
             sum(comebacks)::int AS comebacks, sum(reshow_completed)::int AS reshow_completed, sum(reshow_skipped)::int AS reshow_skipped
      FROM analytics_daily WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+       AND ${localeMatch('locale', '$5')}
      GROUP BY day, step_id ORDER BY day, step_id`,
     params,
   );
   const histogram = await db.query<{ bucket: number; count: number }>(
     `SELECT bucket, sum(count)::int AS count FROM analytics_durations
-     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) GROUP BY bucket`,
+     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND ${localeMatch('locale', '$5')}
+     GROUP BY bucket`,
     params,
   );
+  const locales = await localeBreakdown(db, params);
   // By the day of each user's first report, not of their start (see StepFunnel.targetMissing).
   const missing = await db.query<{ day: string; step_id: string; users: number }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(users)::int AS users
      FROM analytics_target_missing WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
      GROUP BY day, step_id HAVING sum(users) <> 0 ORDER BY day, step_id`,
-    params,
+    params.slice(0, 4),
   );
   const totals = { started: 0, completed: 0, skipped: 0 };
   const reshow = { users: 0, comebacks: 0, completed: 0, skipped: 0 };
@@ -216,6 +224,7 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   const report: AnalyticsFlowResponse = {
     ...windowOf(window),
     flow: summary(meta, totals, histogram),
+    locales,
     steps: [...funnel.values()],
     days: [...days.values()],
   };
@@ -226,6 +235,34 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     report.reshow = { ...reshow, completionRate: rate(reshow.completed, reshow.users) } satisfies FlowReshowCounts;
   }
   return report;
+}
+
+/**
+ * A flow's counts by the locale of each user's first start, as LocaleCounts (most starts first); `params` are the
+ * flow report's: slug, first day, day after the last, version, locale filter.
+ */
+async function localeBreakdown(db: Queryable, params: unknown[]): Promise<LocaleCounts[]> {
+  const where = `flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND ${localeMatch('locale', '$5')}`;
+  const counts = await db.query<{ locale: string; started: number; completed: number; skipped: number }>(
+    `SELECT locale, sum(started)::int AS started, sum(completed)::int AS completed, sum(skipped)::int AS skipped
+     FROM analytics_daily WHERE ${where} AND step_id = '' GROUP BY locale HAVING sum(started) <> 0`,
+    params,
+  );
+  if (counts.length === 0) return [];
+  const buckets = await db.query<{ locale: string; bucket: number; count: number }>(
+    `SELECT locale, bucket, sum(count)::int AS count FROM analytics_durations WHERE ${where} GROUP BY locale, bucket`,
+    params,
+  );
+  return counts
+    .sort((a, b) => b.started - a.started || (a.locale < b.locale ? -1 : a.locale > b.locale ? 1 : 0))
+    .map(({ locale, started, completed, skipped }) => ({
+      locale,
+      started,
+      completed,
+      skipped,
+      completionRate: rate(completed, started),
+      medianSecondsToComplete: medianSeconds(buckets.filter((b) => b.locale === locale)),
+    }));
 }
 
 /** What a survey step is reported as: its kind, and the field of its data whose answers are counted. */
@@ -259,9 +296,12 @@ function reportedStep(step: StepDefinition, index: number): ReportedStep {
   return { step, kind, field: 'value', options: step.options };
 }
 
-/** Where a survey's answers are: completed steps of the flow in the window (on the version asked for). */
-const ANSWERS_WHERE = `r.flow_slug = $1 AND r.action_type = 'COMPLETED_STEP' AND r.created_at >= $2 AND r.created_at < $3
-  AND ($4::int IS NULL OR r.flow_version = $4)`;
+/**
+ * Where a survey's answers are: completed steps of the flow in the window (on the version asked for, in the locale
+ * asked for, given as parameter `locale`).
+ */
+const answersWhere = (locale: string) => `r.flow_slug = $1 AND r.action_type = 'COMPLETED_STEP' AND r.created_at >= $2 AND r.created_at < $3
+  AND ($4::int IS NULL OR r.flow_version = $4) AND ${localeMatch('r.locale', locale)}`;
 
 /** Comments shown per text step; the rest are in the responses export. */
 const LATEST_COMMENTS = 20;
@@ -288,10 +328,10 @@ async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWind
   const rows = await db.query<{ step_id: string; value: string; n: number }>(
     `SELECT step_id, value, sum(count)::int AS n FROM analytics_answers
      WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
-       AND step_id = ANY($5::text[]) AND (value = '' OR step_id = ANY($6::text[]))
+       AND step_id = ANY($5::text[]) AND (value = '' OR step_id = ANY($6::text[])) AND ${localeMatch('locale', '$7')}
      GROUP BY step_id, value HAVING sum(count) > 0
      ORDER BY value = '' DESC, n DESC LIMIT ${MAX_VALUES + meta.steps.length}`,
-    [meta.slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, steps.map(({ step }) => step.id), counted],
+    [meta.slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, steps.map(({ step }) => step.id), counted, window.locale],
   );
   const answered = new Map<string, number>();
   // By step and field: how often each value came.
@@ -340,11 +380,11 @@ async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWind
       const comments = await db.query<{ user_id: string; value: string; created_at: Date | string; url: string | null }>(
         `SELECT latest.user_id, a.doc ->> $6 AS value, latest.created_at, latest.url
          FROM (SELECT r.id, r.user_id, r.data, r.created_at, r.url FROM flow_responses r
-               WHERE ${ANSWERS_WHERE} AND r.step_id = $5 ORDER BY r.created_at DESC, r.id DESC LIMIT ${COMMENT_SCAN}) AS latest
+               WHERE ${answersWhere('$7')} AND r.step_id = $5 ORDER BY r.created_at DESC, r.id DESC LIMIT ${COMMENT_SCAN}) AS latest
          CROSS JOIN LATERAL (SELECT latest.data::jsonb AS doc) AS a
          WHERE jsonb_typeof(a.doc -> $6) = 'string' AND a.doc ->> $6 <> ''
          ORDER BY latest.created_at DESC, latest.id DESC LIMIT ${LATEST_COMMENTS}`,
-        [...base, step.id, field],
+        [...base, step.id, field, window.locale],
       );
       reports.push({
         kind: 'text', stepId: step.id, title, responses: answered.get(step.id) ?? 0,
@@ -389,18 +429,19 @@ export async function answersPage(
   if (!options.checked) await flowMeta(db, catalog, slug, window.version);
   const cursor = options.cursor;
   const rows = await db.query<{
-    id: string; at: string; user_id: string; step_id: string; created_at: Date | string; url: string | null; flow_version: number | null; field: string; value: unknown;
+    id: string; at: string; user_id: string; step_id: string; created_at: Date | string; url: string | null; flow_version: number | null; locale: string;
+    field: string; value: unknown;
   }>(
     `SELECT r.id::text AS id, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, r.user_id, r.step_id,
-            r.created_at, r.url, r.flow_version, f.key AS field, f.value
+            r.created_at, r.url, r.flow_version, r.locale, f.key AS field, f.value
      FROM flow_responses r
      CROSS JOIN LATERAL jsonb_each(CASE jsonb_typeof(r.data::jsonb) WHEN 'object' THEN r.data::jsonb ELSE jsonb_build_object('value', r.data::jsonb) END) AS f
-     WHERE ${ANSWERS_WHERE} AND r.data <> '{"reason":"bootstrap"}' AND ($5::text IS NULL OR r.step_id = $5)
+     WHERE ${answersWhere('$10')} AND r.data <> '{"reason":"bootstrap"}' AND ($5::text IS NULL OR r.step_id = $5)
        AND ($6::timestamptz IS NULL OR (r.created_at, r.id) <= ($6::timestamptz, $7::bigint))
        AND ($6::timestamptz IS NULL OR (r.created_at, r.id) < ($6::timestamptz, $7::bigint) OR f.key > $8)
      ORDER BY r.created_at DESC, r.id DESC, f.key
      LIMIT $9`,
-    [slug, window.from.toISOString(), window.to.toISOString(), window.version, options.stepId ?? null, cursor?.[0] ?? null, cursor?.[1] ?? null, cursor?.[2] ?? null, options.limit + 1],
+    [slug, window.from.toISOString(), window.to.toISOString(), window.version, options.stepId ?? null, cursor?.[0] ?? null, cursor?.[1] ?? null, cursor?.[2] ?? null, options.limit + 1, window.locale],
   );
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
@@ -414,13 +455,14 @@ export async function answersPage(
       createdAt: new Date(row.created_at).toISOString(),
       url: row.url,
       version: row.flow_version,
+      locale: row.locale,
     })),
     next: rows.length > options.limit && last ? [last.at, last.id, last.field] : null,
   };
 }
 
 /** The CSV columns, in order. */
-export const CSV_COLUMNS = ['created_at', 'user_id', 'step_id', 'field', 'value', 'url', 'version', 'response_id'] as const;
+export const CSV_COLUMNS = ['created_at', 'user_id', 'step_id', 'field', 'value', 'url', 'version', 'response_id', 'locale'] as const;
 
 /** One CSV cell (RFC 4180). Text that a spreadsheet would run as a formula (=, +, -, @) gets a leading apostrophe. */
 export function csvCell(value: unknown): string {
@@ -438,7 +480,7 @@ export async function* answersCsv(db: Queryable, catalog: FlowCatalog, slug: str
   for (;;) {
     const { rows, next } = await answersPage(db, catalog, slug, window, { stepId, limit: 1000, cursor, checked: true });
     if (rows.length > 0) {
-      yield rows.map((row) => [row.createdAt, row.userId, row.stepId, row.field, row.value, row.url, row.version, row.responseId].map(csvCell).join(',')).join('\r\n') + '\r\n';
+      yield rows.map((row) => [row.createdAt, row.userId, row.stepId, row.field, row.value, row.url, row.version, row.responseId, row.locale].map(csvCell).join(',')).join('\r\n') + '\r\n';
     }
     if (!next) return;
     cursor = next;

@@ -1,4 +1,5 @@
-// The window of an analytics request: `from`/`to` (ISO 8601, UTC) widened to whole UTC days, and the optional `version`.
+// The window of an analytics request: `from`/`to` (ISO 8601, UTC) widened to whole UTC days, and the optional `version` and `locale`.
+import { canonicalLocale } from '../flows/translations.js';
 import { HttpProblem } from '../shared/problem.js';
 
 const DAY_MS = 86_400_000;
@@ -17,6 +18,8 @@ export interface AnalyticsWindow {
   /** Every day of the window, `YYYY-MM-DD`, oldest first. */
   days: string[];
   version: number | null;
+  /** A canonical locale code, `''` for rows with no locale, or null for every locale (see localeMatch). */
+  locale: string | null;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -45,11 +48,11 @@ const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
 
 /**
- * Reads `from`, `to` and `version`. Counts are kept per UTC day, so the window is whole days: `from` rounds
+ * Reads `from`, `to`, `version` and `locale`. Counts are kept per UTC day, so the window is whole days: `from` rounds
  * down to midnight UTC, `to` up to the next midnight. Without `to` the window ends with today; without
  * `from` it holds the 30 days up to `to`.
  */
-export function parseWindow(query: { from?: string; to?: string; version?: string }, now = Date.now()): AnalyticsWindow {
+export function parseWindow(query: { from?: string; to?: string; version?: string; locale?: string }, now = Date.now()): AnalyticsWindow {
   const to = ceilDay(query.to === undefined ? now : parseTime('to', query.to));
   const from = floorDay(query.from === undefined ? to - DEFAULT_WINDOW_DAYS * DAY_MS : parseTime('from', query.from));
   if (from >= to) throw new HttpProblem(400, 'query field "from" must be before "to"', 'from');
@@ -64,13 +67,30 @@ export function parseWindow(query: { from?: string; to?: string; version?: strin
     }
     version = Number(query.version);
   }
+  let locale: string | null = null;
+  if (query.locale !== undefined) {
+    // Unlike a read, which falls back to the source text, a filter that is no locale code would silently count nothing.
+    locale = query.locale === '' ? '' : (canonicalLocale(query.locale) ?? null);
+    if (locale === null) {
+      throw new HttpProblem(400, `query field "locale" must be a locale code (fr, fr-CA, zh-Hans), or empty for answers with none: "${query.locale.slice(0, 40)}"`, 'locale');
+    }
+  }
   const days = Array.from({ length }, (_, i) => new Date(from + i * DAY_MS).toISOString().slice(0, 10));
-  return { from: new Date(from), to: new Date(to), days, version };
+  return { from: new Date(from), to: new Date(to), days, version, locale };
 }
+
+/**
+ * The SQL condition that `column` matches the window's locale filter, its code given as parameter `param` (true for
+ * none). A code matches itself and every code that extends it: `fr` matches `fr-CA`, `fr-CA` only itself. The code is
+ * canonical, so it holds only letters, digits and `-`, none of which LIKE reads as a pattern.
+ */
+export const localeMatch = (column: string, param: string): string =>
+  `(${param}::text IS NULL OR ${column} = ${param} OR (${param} <> '' AND ${column} LIKE ${param} || '-%'))`;
 
 /** The query fields every analytics endpoint takes, as a schema: strings, each at most once, nothing else. */
 export const windowQueryProperties = {
   from: { type: 'string', maxLength: 64 },
   to: { type: 'string', maxLength: 64 },
   version: { type: 'string', maxLength: 16 },
+  locale: { type: 'string', maxLength: 64 },
 } as const;

@@ -12,7 +12,7 @@ import { parseWindow, windowQueryProperties } from '../analytics/window.js';
 export const DEFAULT_ANSWERS_PAGE = 100;
 export const MAX_ANSWERS_PAGE = 1000;
 
-type WindowQuery = { from?: string; to?: string; version?: string };
+type WindowQuery = { from?: string; to?: string; version?: string; locale?: string };
 type ResponsesQuery = WindowQuery & { stepId?: string; limit?: string; cursor?: string };
 
 const windowQuery = { type: 'object', additionalProperties: false, properties: windowQueryProperties } as const;
@@ -79,6 +79,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
         from: window.from.toISOString(),
         to: window.to.toISOString(),
         version: window.version,
+        locale: window.locale,
         data: rows,
         nextCursor: next ? encodeCursor(next) : null,
       };

@@ -70,7 +70,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
           checkIdentity(deps.identity, request.apiScope!, { userId: write.body.userId, userHash: write.body.userHash });
           verified = true;
           const hash = writeHash('POST', `/v1/public/${write.path}`, write.body);
-          const { work, replay } = handlers(deps, write);
+          const { work, replay } = handlers(deps, write, stateAnswerModes(request).locale);
           const outcome = await idempotentOnce(deps.db, { apiKey: request.apiKey ?? '', key: write.idempotencyKey, hash, userId: write.body.userId ?? null }, work, replay);
           const kept = outcome.body as { guestLinked?: boolean } | null;
           results.push({
@@ -99,7 +99,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
 }
 
 /** What one write does, and what a replay of it answers: the same as its own endpoint, less the state (read once at the end). */
-function handlers(deps: AppDeps, write: BatchWrite): { work: (tx: Queryable) => Promise<IdempotentResult>; replay?: Replay } {
+function handlers(deps: AppDeps, write: BatchWrite, locale: string | undefined): { work: (tx: Queryable) => Promise<IdempotentResult>; replay?: Replay } {
   if (write.path === 'users') {
     const { userHash: _hash, ...body } = write.body;
     return {
@@ -126,7 +126,8 @@ function handlers(deps: AppDeps, write: BatchWrite): { work: (tx: Queryable) => 
   return {
     work: async (tx) => {
       checkDataSize(body.data, deps.limits.dataBytes);
-      await applyTransition(tx, deps.catalog, body, nowOf(deps), { content: 'none' });
+      // The batch's locale, as the transition's own endpoint takes it: analytics tags the write with it.
+      await applyTransition(tx, deps.catalog, body, nowOf(deps), { content: 'none', locale });
       return { status: 201, body: null, keep: null };
     },
     replay: async () => null,

@@ -103,9 +103,9 @@ const responseTexts = (responses: NewResponse[]) => responses.map((r) => JSON.st
 const countedAnswers = (responses: NewResponse[], texts: string[], flowType?: string) =>
   responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data, flowType) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : []));
 
-const responsesSql = ($: Param, responses: NewResponse[], texts: string[], flowVersion: number | null) =>
-  `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
-   SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, ${$(flowVersion)}::int
+const responsesSql = ($: Param, responses: NewResponse[], texts: string[], flowVersion: number | null, locale: string) =>
+  `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version, locale)
+   SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, ${$(flowVersion)}::int, ${$(locale)}::text
    FROM unnest(${$(responses.map((r) => r.stepId))}::text[], ${$(responses.map((r) => r.actionType))}::text[], ${$(texts)}::text[],
                ${$(responses.map((r) => r.at.toISOString()))}::timestamptz[], ${$(responses.map((r) => r.url))}::text[])
         WITH ORDINALITY AS r(step_id, action_type, data, created_at, url, n)
@@ -125,14 +125,22 @@ const stepRowSql = ($: Param, stepId: string, row: StoredStepState) =>
      skipped = EXCLUDED.skipped, data = EXCLUDED.data, last_action_at = EXCLUDED.last_action_at`;
 
 /**
- * Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one and
- * the flow version the user was shown (analytics filters by it). Answers among them are counted for analytics.
+ * Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one,
+ * the flow version the user was shown and the locale of the request ('' for none; analytics filters by both).
+ * Answers among them are counted for analytics.
  */
-export async function appendResponses(tx: Queryable, userId: string, flowSlug: string, responses: NewResponse[], flowVersion: number | null = null): Promise<void> {
+export async function appendResponses(
+  tx: Queryable,
+  userId: string,
+  flowSlug: string,
+  responses: NewResponse[],
+  flowVersion: number | null = null,
+  locale = '',
+): Promise<void> {
   if (responses.length === 0) return;
   const texts = responseTexts(responses);
-  await writeAsOne(tx, userId, flowSlug, ($) => [responsesSql($, responses, texts, flowVersion)]);
-  await countAnswers(tx, { slug: flowSlug, version: flowVersion }, countedAnswers(responses, texts));
+  await writeAsOne(tx, userId, flowSlug, ($) => [responsesSql($, responses, texts, flowVersion, locale)]);
+  await countAnswers(tx, { slug: flowSlug, version: flowVersion }, countedAnswers(responses, texts), locale);
 }
 
 /** Writes a flow's row as it now is. */
@@ -148,6 +156,7 @@ export async function writeStepRow(tx: Queryable, userId: string, slug: string, 
 /**
  * Writes the rows of one transition, then what derives from the responses it appends: the analytics facts
  * and rollups (`progress`), and the events (`startedBefore`: the flow's row said started before the change).
+ * The responses and answers are tagged with `locale`, the one the request was resolved to ('' for none).
  */
 async function persist(
   tx: Queryable,
@@ -157,6 +166,7 @@ async function persist(
   progress: ProgressUpdate | null,
   startedBefore: boolean,
   facts: UserSnapshot['progress'],
+  locale: string,
 ): Promise<void> {
   const slug = flow.flow.slug;
   tx.touchUser?.(userId);
@@ -170,10 +180,10 @@ async function persist(
     ...(change.step?.state ? [stepRowSql($, change.step.id, change.step.state)] : []),
     ...(change.step && !change.step.state ? [`DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = ${$(change.step.id)}`] : []),
     ...(change.flow ? [flowRowSql($, change.flow)] : []),
-    ...(change.responses.length > 0 ? [responsesSql($, change.responses, texts, version.version)] : []),
+    ...(change.responses.length > 0 ? [responsesSql($, change.responses, texts, version.version, locale)] : []),
     ...(progress ? progressWrites(version, progress, known, $) : []),
   ]);
-  await countAnswers(tx, version, countedAnswers(change.responses, texts, version.type));
+  await countAnswers(tx, version, countedAnswers(change.responses, texts, version.type), locale);
   await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
 }
 
@@ -287,7 +297,9 @@ async function transition(
       change.responses.push(...pointer.responses);
       applyToSnapshot(snapshot, version, slug, { flow: pointer.flow, responses: pointer.responses });
     }
-    await persist(tx, userId, flow, change, progressOf(flow, snapshot, write, change), startedBefore, snapshot.progress);
+    // The locale the read resolved: the request's, else the user property `locale`, else none ('').
+    const locale = snapshot.cel.user.locale ?? '';
+    await persist(tx, userId, flow, change, progressOf(flow, snapshot, write, change, locale), startedBefore, snapshot.progress, locale);
   }
   return { version, snapshot };
 }
@@ -296,7 +308,7 @@ async function transition(
  * What a change did, as analytics counts it (null for a restart, which counts nothing): whether the flow
  * is started now, its stored completion or skip, the step acted on, the step the user now sees, and the comebacks.
  */
-function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, change: FlowChange): ProgressUpdate | null {
+function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, change: FlowChange, locale: string): ProgressUpdate | null {
   if (change.reset) return null;
   const slug = flow.flow.slug;
   const steps: ProgressUpdate['steps'] = [];
@@ -310,7 +322,7 @@ function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, cha
   const row = snapshot.flows.get(slug);
   // Dismissing a flow that was never marked started still means the user saw it. A flow that came back is told
   // apart by its row's count of comebacks, which the first change after the comeback stores.
-  return { at: write.date, started: row?.started === true || completed || skipped, completed, skipped, steps, reshows: row?.reshows ?? 0 };
+  return { at: write.date, started: row?.started === true || completed || skipped, completed, skipped, steps, reshows: row?.reshows ?? 0, locale };
 }
 
 /** A write whose stepId is known ("" for a flow action that named no step), with its time, page and the service's clock. */

@@ -234,8 +234,10 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
     'SELECT g.id, g.properties FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = $1 ORDER BY g.id',
     [userId],
   );
-  const responses = await db.query<{ flow_slug: string; step_id: string; action_type: ActionType; data: string; created_at: Date; url: string | null; flow_version: number | null }>(
-    'SELECT flow_slug, step_id, action_type, data, created_at, url, flow_version FROM flow_responses WHERE user_id = $1 ORDER BY id',
+  const responses = await db.query<{
+    flow_slug: string; step_id: string; action_type: ActionType; data: string; created_at: Date; url: string | null; flow_version: number | null; locale: string;
+  }>(
+    'SELECT flow_slug, step_id, action_type, data, created_at, url, flow_version, locale FROM flow_responses WHERE user_id = $1 ORDER BY id',
     [userId],
   );
   return {
@@ -254,6 +256,7 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
       createdAt: new Date(r.created_at).toISOString(),
       url: r.url,
       flowVersion: r.flow_version,
+      locale: r.locale,
     })),
   };
 }

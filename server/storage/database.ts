@@ -15,6 +15,8 @@ export interface DatabaseOptions {
   cacheUsers?: number;
   /** Connections to a PostgreSQL server. @default 10 */
   poolSize?: number;
+  /** Brings the schema up to this version only, not the newest (a test of a migration starts from the one before). */
+  schemaUpTo?: number;
 }
 
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
@@ -23,7 +25,7 @@ export async function openDatabase(location: string, options: DatabaseOptions = 
     ? openPostgres(location, options.poolSize ?? 10, options.cacheUsers ?? 10_000)
     : await openPglite(location, options.cacheUsers ?? 10_000);
   try {
-    await migrate(db);
+    await migrate(db, options.schemaUpTo);
   } catch (error) {
     await db.close().catch(() => {});
     throw error;

@@ -11,6 +11,8 @@
 export interface FactsRow {
   flow_slug: string;
   flow_version: number;
+  /** The locale of the first start ('' for none). */
+  locale: string;
   started_at: Date | string;
   completed_at: Date | string | null;
   skipped_at: Date | string | null;

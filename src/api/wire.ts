@@ -363,6 +363,8 @@ export interface UserFlowResponse {
   url: string | null;
   /** The flow version it was made on; null for responses recorded before versions were. */
   flowVersion: number | null;
+  /** The locale of the request that made it, a canonical code (`fr-CA`); `""` for none, and for responses recorded before locales were. */
+  locale: string;
 }
 
 /** A flow definition as listed by `GET /v1/public/flows`. */
@@ -975,13 +977,23 @@ export interface AnalyticsQuery {
   to?: string;
   /** Only users who started on this version of the flow, and answers given on it. @default every version, and rows from before versions were recorded */
   version?: number;
+  /**
+   * Only users who first started the flow in this locale, and answers given in it. A language (`fr`) matches itself and
+   * every locale of that language (`fr-CA`, `fr-BE`); a longer code (`fr-CA`, `zh-Hans`) matches itself and the codes
+   * that extend it (`zh-Hans-CN`). Written as flow files write codes, in any case and with `_` or `-` (`fr_ca` is
+   * `fr-CA`); empty (`?locale=`) selects what was recorded with no locale. Anything else is a 400 problem with field
+   * `locale`. @default every locale
+   */
+  locale?: string;
 }
 
-/** The window an answer covers, after rounding to whole UTC days, and the version filter it applied. */
+/** The window an answer covers, after rounding to whole UTC days, and the version and locale filters it applied. */
 export interface AnalyticsWindow {
   from: string;
   to: string;
   version: number | null;
+  /** The locale filter as a canonical code (`fr-CA`), `""` for what has none; null when every locale is counted. */
+  locale: string | null;
 }
 
 /** Counts of the users who started a flow in the window (a cohort, by the day each first started it). */
@@ -1076,9 +1088,23 @@ export interface FlowReshowCounts {
   completionRate: number | null;
 }
 
+/**
+ * One locale's share of a flow's counts: the users who first started it in that locale (the canonical code the script
+ * sent with the request, else the user property `locale`). `""` holds the users whose start carried no locale, and
+ * every start recorded before locales were.
+ */
+export interface LocaleCounts extends FlowCounts {
+  locale: string;
+}
+
 /** `GET /v1/analytics/flows/{slug}`: the flow's counts, its step funnel, both by day, and for a survey its answers. */
 export interface AnalyticsFlowResponse extends AnalyticsWindow {
   flow: FlowSummary;
+  /**
+   * The counts of `flow` split by locale: one entry per locale that has a start in the window (and matches the
+   * `locale` filter), most starts first, then by code. Their counts add up to `flow`'s.
+   */
+  locales: LocaleCounts[];
   steps: StepFunnel[];
   /** Every day of the window, oldest first, zeros included. */
   days: FlowDay[];
@@ -1101,6 +1127,8 @@ export interface AnswerRow {
   url: string | null;
   /** The flow version the answer was given on; null for answers recorded before versions were. */
   version: number | null;
+  /** The locale of the request that gave the answer, a canonical code (`fr-CA`); `""` for none, and for answers recorded before locales were. */
+  locale: string;
 }
 
 /** Query of `GET /v1/analytics/flows/{slug}/responses` (JSON; `Accept: text/csv` streams every answer of the window instead). */

@@ -1,10 +1,10 @@
-// <ob-flow-view>: one flow's report: its totals, its reshowings, its trend by day, its step funnel, a survey's answers, and every answer.
+// <ob-flow-view>: one flow's report: its totals, its split by locale, its reshowings, its trend by day, its step funnel, a survey's answers, and every answer.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { AnalyticsFlowResponse, FlowReshowCounts, FlowType } from '../api/wire.js';
+import type { AnalyticsFlowResponse, FlowReshowCounts, FlowType, LocaleCounts } from '../api/wire.js';
 import { api } from './api.js';
 import { bar, chartStyles, trendChart } from './charts.js';
-import { count, day, duration, percent, TYPE_LABELS } from './format.js';
+import { count, day, duration, localeName, percent, TYPE_LABELS } from './format.js';
 import shared from './styles.js';
 import styles from './view.styles.js';
 
@@ -102,6 +102,27 @@ export class ObFlowView extends LitElement {
     </section>`;
   }
 
+  /** The totals split by the locale each user first started the flow in: one row per locale, most starts first. */
+  private renderLocales(locales: LocaleCounts[], started: number) {
+    return html`<section class="card" aria-labelledby="locales-title">
+      <div class="card-head"><h2 id="locales-title">By locale</h2><span class="hint">Users by the locale they first started in</span></div>
+      <div class="scroll"><table class="locales">
+        <thead><tr><th scope="col">Locale</th><th scope="col" class="wide">Started</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th>
+          <th scope="col" class="num">Median time</th></tr></thead>
+        <tbody>${locales.map(
+          (row) => html`<tr>
+            <th scope="row">${localeName(row.locale)}${row.locale ? html`<span class="locale-code">${row.locale}</span>` : ''}</th>
+            <td><span class="rate">${bar(share(row.started, started))}<span class="num">${count(row.started)}</span></span></td>
+            <td class="num">${count(row.completed)} <span class="of">${percent(row.completionRate)}</span></td>
+            <td class="num">${count(row.skipped)}</td>
+            <td class="num">${duration(row.medianSecondsToComplete)}</td>
+          </tr>`,
+        )}</tbody>
+      </table></div>
+      <p class="note">The locale the page sent when the user first started the flow, else their user property <code>locale</code>.</p>
+    </section>`;
+  }
+
   private renderTrend(report: AnalyticsFlowResponse) {
     return html`<section class="card" aria-labelledby="trend-title">
       <div class="card-head"><h2 id="trend-title">Trend by day <span class="hint">users by the day they first started</span></h2>
@@ -139,7 +160,10 @@ export class ObFlowView extends LitElement {
         <div class="kpi"><span class="kpi-label">Skipped</span><span class="kpi-value">${count(flow.skipped)}<small> ${flow.started ? percent(flow.skipped / flow.started) : ''}</small></span></div>
         <div class="kpi"><span class="kpi-label">Median time to complete</span><span class="kpi-value">${duration(flow.medianSecondsToComplete)}</span></div>
       </section>
-      <div class="stack">${this.renderTrend(report)}${this.renderFunnel(report)}${report.reshow ? this.renderReshow(report.reshow) : ''}</div>
+      <div class="stack">${this.renderTrend(report)}${this.renderFunnel(report)}${
+        // One locale alone is the totals again.
+        report.locales.length > 1 || (report.locales.length === 1 && report.locales[0]!.locale !== '') ? this.renderLocales(report.locales, flow.started) : ''
+      }${report.reshow ? this.renderReshow(report.reshow) : ''}</div>
       ${report.survey ? html`<ob-survey-panel .steps=${report.survey.steps}></ob-survey-panel>` : ''}
       <ob-answers slug=${flow.slug} days=${this.days} version=${this.version} ?optional=${flow.type !== 'FORM' && flow.type !== 'SURVEY'}></ob-answers>`;
   }

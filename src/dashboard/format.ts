@@ -26,6 +26,11 @@ export const day = (date: string) => dayFormat.format(new Date(`${date}T00:00:00
 /** An ISO time as "Mar 1, 09:30" UTC. */
 export const time = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
 
+const languageNames = new Intl.DisplayNames('en', { type: 'language', fallback: 'code' });
+
+/** A locale code as its name ("French (Canada)"); "" is what was recorded with no locale. */
+export const localeName = (code: string) => (code === '' ? 'No locale' : languageNames.of(code) ?? code);
+
 /** Any JSON value as short text. */
 export const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 

@@ -101,7 +101,8 @@ export default css`
     font-size: 0.8125rem;
   }
   .funnel th[scope='row'],
-  .reshow th[scope='row'] {
+  .reshow th[scope='row'],
+  .locales th[scope='row'] {
     font-weight: 500;
     text-transform: none;
     letter-spacing: 0;
@@ -111,8 +112,14 @@ export default css`
     border-bottom: 1px solid var(--db-border);
   }
   .funnel tr:last-child th,
-  .reshow tr:last-child th {
+  .reshow tr:last-child th,
+  .locales tr:last-child th {
     border-bottom: none;
+  }
+  .locale-code {
+    margin-inline-start: 6px;
+    color: var(--db-muted);
+    font-size: 0.8125rem;
   }
   .step-index {
     display: inline-grid;

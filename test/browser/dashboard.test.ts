@@ -1,5 +1,5 @@
 // The analytics dashboard in real Chromium, on a real service with a month of traffic: sign-in, every view, keyboard use, CSV, axe, CSP, light and dark,
-// the collections, and a flow's reshowings.
+// the collections, a flow's reshowings, and its split by locale.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -149,7 +149,7 @@ describe('the dashboard', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toMatch(/^nps-answers-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id');
+    expect(csv.split('\r\n')[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id,locale');
     expect(csv.split('\r\n').length).toBeGreaterThan(20);
     expect(problems).toEqual([]);
     await page.close();
@@ -275,6 +275,38 @@ describe('the dashboard', () => {
       await page.close();
     } finally {
       await service.removeFlow('comeback.yaml');
+    }
+  });
+
+  it('shows a flow\'s split by the locale each user first started in, and none for a flow used in no locale', async () => {
+    await service.writeFlow('bilingual.yaml', 'slug: bilingual\nname: Bilingual\ntype: BANNER\ndata:\n  steps:\n    - id: hello\n      title: Hello\n');
+    try {
+      const act = async (userId: string, actionType: string, locale?: string) =>
+        expect((await service.call('POST', `/v1/public/flowStates${locale ? `?locale=${locale}` : ''}`, { body: { userId, flowSlug: 'bilingual', actionType } })).status).toBe(201);
+      await act('fr-a', 'COMPLETED_FLOW', 'fr');
+      await act('fr-b', 'SKIPPED_FLOW', 'fr');
+      await act('ca-a', 'COMPLETED_FLOW', 'fr-CA');
+      await act('none-a', 'STARTED_FLOW');
+      const { page, problems } = await open();
+      await signIn(page);
+      await page.evaluate(() => (location.hash = '#/flows/bilingual?days=30'));
+      const rows = page.locator('ob-flow-view table.locales tbody tr');
+      await rows.first().waitFor();
+      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim())));
+      expect(cells).toEqual([
+        ['Frenchfr', '2', '1 50%', '1', expect.any(String)],
+        ['No locale', '1', '0 0%', '0', '–'],
+        ['Canadian Frenchfr-CA', '1', '1 100%', '0', expect.any(String)],
+      ]);
+      expect(await serious(page)).toEqual([]);
+      await shoot(page, 'locales-light');
+      await page.evaluate(() => (location.hash = '#/flows/getting-started?days=30'));
+      await page.locator('ob-flow-view table.funnel tbody tr th', { hasText: 'Connect your data' }).waitFor();
+      expect(await page.locator('ob-flow-view table.locales').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await service.removeFlow('bilingual.yaml');
     }
   });
 });

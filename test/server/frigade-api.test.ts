@@ -517,7 +517,7 @@ describe('older clients', () => {
     expect((await service.call('POST', '/v1/public/flowStates', { body })).status).toBe(201);
     const record = (await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY })).body as UserRecord;
     expect(record.flowResponses).toContainEqual({
-      flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP', data: { value: 9 }, createdAt: at, url: 'https://app.example/', flowVersion: 1,
+      flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP', data: { value: 9 }, createdAt: at, url: 'https://app.example/', flowVersion: 1, locale: '',
     });
   });
 
