@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import type { SeenRequest } from '../support/loopback-proxy.js';
 import { isStateRead, writesIn } from '../support/requests.js';
-import { bannerFlowYaml, checklistYaml, PUBLIC_KEY } from '../support/service.js';
+import { bannerFlowYaml, checklistYaml, PRO_BANNER_YAML, PUBLIC_KEY } from '../support/service.js';
 
 /** A tour for users whose `tour` property is true. */
 const TOUR_YAML = `
@@ -437,18 +437,6 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
   });
 });
 
-/** A banner for users on the pro plan: it becomes eligible mid-session, when the page sends the property. */
-const PRO_BANNER_YAML = `
-slug: pro-banner
-name: Pro banner
-type: BANNER
-targetingLogic: "has(user.properties.plan) && user.properties.plan == 'pro'"
-data:
-  steps:
-    - id: offer
-      title: Your pro tools are ready
-      subtitle: Drawn from the upsert's answer
-`;
 
 describe('a flow that becomes eligible mid-session', () => {
   it('draws a banner once identify adds the property its targeting needs, with no reload and no failed request', async () => {
@@ -674,24 +662,7 @@ data:
   it('reads in the locale set, field by field (exact, base language, source), redraws on setLocale, and turns Arabic right to left', async () => {
     await env.service.writeFlow('h-hello-banner.yaml', TRANSLATED_BANNER_YAML);
     try {
-      const page = await env.browser.context.newPage();
-      const failed: string[] = [];
-      page.on('pageerror', (error) => failed.push(error.message));
-      page.on('response', (response) => {
-        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-      });
-      const path = `/requests-${++pages}.html`;
-      env.site.page(
-        path,
-        `<!doctype html><html lang="en"><body>
-        <onboarding-banner flow="hello-banner"></onboarding-banner>
-        <script>localStorage.clear(); window.codes = [];</script>
-        <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
-        <script>Onboarding.on('error', ({ code }) => window.codes.push(code)); Onboarding.identify('locale-user', { firstName: 'Ada' });</script>
-      </body></html>`,
-      );
-      const text = (part: string) => page.locator(`onboarding-banner [part="${part}"]`).first().textContent();
-      await page.goto(`${env.site.url}${path}`);
+      const { page, text, failed, codes } = await localePage('', "Onboarding.identify('locale-user', { firstName: 'Ada' });");
       await expect.poll(() => text('title'), { timeout: 10_000 }).toBe('Hello, Ada');
       const since = env.proxy!.requests.length;
 
@@ -713,7 +684,7 @@ data:
       await page.evaluate(() => window.Onboarding.setLocale('en'));
       await expect.poll(() => text('title'), { timeout: 10_000 }).toBe('Hello, Ada');
       expect(await page.locator('onboarding-banner').getAttribute('dir')).toBeNull();
-      expect(await page.evaluate(() => (window as unknown as { codes: string[] }).codes)).toEqual([]);
+      expect(await codes()).toEqual([]);
       expect(failed).toEqual([]);
       await page.close();
     } finally {

@@ -3,21 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import { isStateRead, writesIn } from '../support/requests.js';
-import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
+import { checklistYaml, PRO_BANNER_YAML, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
 
-/** A banner that becomes eligible with a user property: the answer to the users write brings its content. */
-const PRO_BANNER_YAML = `
-slug: pro-banner
-name: Pro banner
-type: BANNER
-targetingLogic: "has(user.properties.plan) && user.properties.plan == 'pro'"
-data:
-  steps:
-    - id: offer
-      title: Your pro tools are ready
-translations:
+/** The pro banner, with French: the answer to the users write that makes it eligible brings its content. */
+const PRO_BANNER_FR_YAML = `${PRO_BANNER_YAML}translations:
   fr:
     steps:
       offer:
@@ -26,7 +17,7 @@ translations:
 
 
 beforeAll(async () => {
-  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 3), 'pro.yaml': PRO_BANNER_YAML }, { proxy: true });
+  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 3), 'pro.yaml': PRO_BANNER_FR_YAML }, { proxy: true });
   const page = (head = '') =>
     `<!doctype html><html><head>${head}</head><body>
       <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>

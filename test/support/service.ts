@@ -166,3 +166,16 @@ export async function eligibleSlugs(service: TestService, userId: string, groupI
   if (response.status !== 200) throw new Error(`flowStates answered ${response.status}: ${response.text}`);
   return (response.body as { eligibleFlows: Array<{ flowSlug: string }> }).eligibleFlows.map((f) => f.flowSlug).sort();
 }
+
+/** A banner for users on the pro plan: it becomes eligible mid-session, when the page sends the property. */
+export const PRO_BANNER_YAML = `
+slug: pro-banner
+name: Pro banner
+type: BANNER
+targetingLogic: "has(user.properties.plan) && user.properties.plan == 'pro'"
+data:
+  steps:
+    - id: offer
+      title: Your pro tools are ready
+      subtitle: Drawn from the upsert's answer
+`;
