@@ -1,7 +1,7 @@
-// The script's main journeys on the engine the project names (Chromium or Firefox), one browser for the file, each action checked in the service.
+// The script's main journeys on the engine the project names (Chromium, Firefox or WebKit), one browser for the file, each action checked in the service.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSiteEnv, type SiteEnv } from '../support/browser-env.js';
-import { launchEngine, type Engine, type EnginePage } from '../support/engines.js';
+import { ERROR_COLLECTOR, launchEngine, type Engine, type EnginePage } from '../support/engines.js';
 import { carriesWrite } from '../support/requests.js';
 import { announcementHeights, flowFile, newUserId, recorded, recordedData, scriptPage, serverState, type FlowFile } from '../browser/components-helpers.js';
 
@@ -93,7 +93,7 @@ beforeAll(async () => {
   [env, engine] = await Promise.all([startSiteEnv(Object.fromEntries(FLOWS.map(flowFile)), { proxy: true }), launchEngine(ENGINE)]);
   env.site.page('/media.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="teal"/></svg>', { 'Content-Type': 'image/svg+xml' });
   // Every page talks to the service through the proxy, so the outbox journey can take it away.
-  const page = (path: string, body: string) => env.site.page(path, scriptPage(env.apiUrl, body));
+  const page = (path: string, body: string) => env.site.page(path, scriptPage(env.apiUrl, body, { head: ERROR_COLLECTOR }));
   page('/core.html', '<onboarding-banner flow="welcome"></onboarding-banner>');
   page('/checklist.html', '<onboarding-checklist flow="setup"></onboarding-checklist>');
   page('/form.html', '<onboarding-form flow="profile"></onboarding-form>');
@@ -145,7 +145,7 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => page.count('onboarding-banner >>> [part="base"]')).toBe(0);
     await poll(async () => (await serverState(env, userId, 'welcome'))?.$state.skipped).toBe(true);
     expect(await recorded(env, userId, 'welcome')).toContain('SKIPPED_FLOW:hello');
-    expect(page.errors).toEqual([]);
+    expect(await page.errors()).toEqual([]);
     await page.close();
   });
 
@@ -158,7 +158,7 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => recorded(env, userId, 'setup')).toContain('COMPLETED_STEP:connect');
     const state = await serverState(env, userId, 'setup');
     expect(state?.data.steps.map((step) => step.$state.completed)).toEqual([true, false]);
-    expect(page.errors).toEqual([]);
+    expect(await page.errors()).toEqual([]);
     await page.close();
   });
 
@@ -174,7 +174,7 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => recordedData(env, userId, 'profile', 'COMPLETED_STEP')).toEqual({ name: 'Ada', email: 'ada@example.com' });
     await poll(() => page.count('onboarding-form >>> [part="base"]')).toBe(0);
     await poll(async () => (await serverState(env, userId, 'profile'))?.$state.completed).toBe(true);
-    expect(page.errors).toEqual([]);
+    expect(await page.errors()).toEqual([]);
     await page.close();
   });
 
@@ -193,7 +193,7 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => page.count('onboarding-announcement >>> dialog[open]')).toBe(0);
     await poll(() => recorded(env, guest, 'news')).toContain('SKIPPED_FLOW:reports');
     expect((await serverState(env, guest, 'news'))?.$state.skipped).toBe(true);
-    expect(page.errors).toEqual([]);
+    expect(await page.errors()).toEqual([]);
     await page.close();
   });
 
@@ -211,7 +211,7 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => page.count(tip)).toBe(0);
     await poll(async () => (await serverState(env, userId, 'tour'))?.$state.completed).toBe(true);
     expect(await recorded(env, userId, 'tour')).toEqual(expect.arrayContaining(['COMPLETED_STEP:search', 'COMPLETED_STEP:menu']));
-    expect(page.errors).toEqual([]);
+    expect(await page.errors()).toEqual([]);
     await page.close();
   });
 
@@ -227,7 +227,7 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => recordedData(env, userId, 'nps', 'COMPLETED_STEP')).toEqual({ value: 9 });
     await poll(async () => (await serverState(env, userId, 'nps'))?.$state.completed).toBe(true);
     await poll(() => page.count('onboarding-survey >>> [part="base"]')).toBe(0);
-    expect(page.errors).toEqual([]);
+    expect(await page.errors()).toEqual([]);
     await page.close();
   });
 

@@ -1,10 +1,12 @@
-// One small page API over two drivers, so a journey file runs unchanged on Chromium (playwright-core) and Firefox (puppeteer-core, WebDriver BiDi).
+// One small page API over three drivers, so a journey file runs unchanged on Chromium (playwright-core), Firefox (puppeteer-core over
+// WebDriver BiDi) and WebKit (WebKitGTK's MiniBrowser over classic WebDriver).
 import { chromium } from 'playwright-core';
 import type { Browser as PuppeteerBrowser, Page as PuppeteerPage } from 'puppeteer-core';
 import { CHROMIUM_ARGS, ensureChromium } from './chromium.js';
 import { ensureFirefox, launchFirefox } from './firefox.js';
+import { ensureWebKit, launchWebKit } from './webkit.js';
 
-export type EngineName = 'chromium' | 'firefox';
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,8 +30,11 @@ export interface Box {
 }
 
 export interface EnginePage {
-  /** Uncaught errors and console errors the page reported, failed resource loads left out. */
-  errors: string[];
+  /**
+   * Uncaught errors and console errors the page reported, failed resource loads left out. WebKit's driver cannot see
+   * the console: there they are what ERROR_COLLECTOR saw, on pages that carry it.
+   */
+  errors(): Promise<string[]>;
   goto(url: string): Promise<void>;
   evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
@@ -63,6 +68,15 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** A page's first script, for WebKit: it keeps the page's uncaught errors and console errors where the driver can read them. */
+export const ERROR_COLLECTOR = `<script>
+  window.onboardingTestErrors = [];
+  addEventListener('error', (event) => onboardingTestErrors.push(String(event.message)));
+  addEventListener('unhandledrejection', (event) => onboardingTestErrors.push(String(event.reason)));
+  const consoleError = console.error;
+  console.error = (...args) => { onboardingTestErrors.push(args.map(String).join(' ')); consoleError.apply(console, args); };
+</script>`;
+
 const VIEWPORT = { width: 1280, height: 720 };
 const ACTION_TIMEOUT = 8000;
 const isNoise = (text: string) => text.startsWith('Failed to load resource');
@@ -70,10 +84,12 @@ const isNoise = (text: string) => text.startsWith('Failed to load resource');
 /** Makes sure the engine's browser is installed (where the machine allows), for a project's global setup. */
 export function ensureEngine(name: EngineName): void {
   if (name === 'firefox') ensureFirefox();
+  else if (name === 'webkit') ensureWebKit();
   else ensureChromium();
 }
 
 export function launchEngine(name: EngineName): Promise<Engine> {
+  if (name === 'webkit') return launchWebKit();
   return name === 'firefox' ? launchFirefoxEngine() : launchChromiumEngine();
 }
 
@@ -97,7 +113,7 @@ async function launchChromiumEngine(): Promise<Engine> {
         return (await found.count()) > 0 ? read(found) : null;
       };
       return {
-        errors,
+        errors: async () => errors,
         goto: async (url) => void (await page.goto(url)),
         evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as EnginePage['evaluate'],
         waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) => void (await page.waitForFunction(fn as (arg: unknown) => unknown, arg, { timeout })),
@@ -142,7 +158,7 @@ async function launchFirefoxEngine(): Promise<Engine> {
         }
       };
       return {
-        errors,
+        errors: async () => errors,
         goto: async (url) => void (await page.goto(url)),
         evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as EnginePage['evaluate'],
         waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) => void (await page.waitForFunction(fn as (arg: unknown) => unknown, { timeout, polling: 50 }, arg)),
