@@ -96,15 +96,16 @@ export async function waitForPart(page: Page, selector: string, timeout = 10_000
 }
 
 /**
- * Runs in the page: the announcement's dialog height, and its content's (from the first row's top to the last row's
- * bottom, with padding and border), and the window's. Self-contained, so any driver can send it to the page.
+ * Runs in the page: the height of an element's surface (its dialog or popover, found in its shadow root), its
+ * content's (from the first row's top to the last row's bottom, with padding and border), and the window's.
+ * Self-contained, so any driver can send it to the page.
  */
-export function announcementHeights(): { dialog: number; content: number; window: number } {
-  const dialog = document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('dialog')!;
-  const rows = [...dialog.children].map((row) => row.getBoundingClientRect());
-  const style = getComputedStyle(dialog);
+export function surfaceHeights([host, surface]: readonly [host: string, surface: string]): { surface: number; content: number; window: number } {
+  const element = document.querySelector(host)!.shadowRoot!.querySelector(surface)!;
+  const rows = [...element.children].map((row) => row.getBoundingClientRect()).filter((row) => row.height > 0);
+  const style = getComputedStyle(element);
   const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, key) => sum + parseFloat(style[key as 'paddingTop']), 0);
-  return { dialog: dialog.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0]!.top + chrome, window: innerHeight };
+  return { surface: element.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0]!.top + chrome, window: innerHeight };
 }
 
 /** Reloads and gives the script time to load state again (it renders from the service's answer). */

@@ -1,6 +1,6 @@
 // Look and feel in Chromium: theme tokens and parts from the page, light and dark, RTL, and reduced motion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announcementHeights, newUserId, openPage, startEnv, type Env } from './components-helpers.js';
+import { newUserId, openPage, startEnv, surfaceHeights, type Env } from './components-helpers.js';
 
 let env: Env;
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
@@ -138,7 +138,10 @@ describe('look and feel in Chromium', () => {
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'height' }), userId);
     await page.locator('onboarding-announcement dialog[open] img').waitFor();
     await page.waitForFunction(() => (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement).complete);
-    const heights = () => page.evaluate(announcementHeights);
+    const heights = async () => {
+      const { surface, content, window } = await page.evaluate(surfaceHeights, ['onboarding-announcement', 'dialog'] as const);
+      return { dialog: surface, content, window };
+    };
     const own = await heights();
     expect(own.dialog).toBeLessThan(own.window - 200);
     expect(Math.abs(own.dialog - own.content)).toBeLessThan(2);

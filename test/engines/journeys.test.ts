@@ -1,9 +1,9 @@
 // The script's main journeys on the engine the project names (Chromium, Firefox or WebKit), one browser for the file, each action checked in the service.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSiteEnv, type SiteEnv } from '../support/browser-env.js';
 import { ERROR_COLLECTOR, launchEngine, type Engine, type EnginePage } from '../support/engines.js';
 import { carriesWrite } from '../support/requests.js';
-import { announcementHeights, flowFile, newUserId, recorded, recordedData, scriptPage, serverState, type FlowFile } from '../browser/components-helpers.js';
+import { flowFile, newUserId, recorded, recordedData, scriptPage, serverState, surfaceHeights, type FlowFile } from '../browser/components-helpers.js';
 
 const ENGINE = inject('engine') ?? 'chromium';
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
@@ -103,6 +103,13 @@ beforeAll(async () => {
   page('/outbox.html', '<onboarding-checklist flow="offline"></onboarding-checklist>');
 });
 
+/** The pages a test opened; closed after it, passed or failed (WebKit's driver holds one session at a time). */
+const opened = new Set<EnginePage>();
+afterEach(async () => {
+  await Promise.all([...opened].map((page) => page.close()));
+  opened.clear();
+});
+
 afterAll(async () => {
   await engine?.close();
   await env?.close();
@@ -111,6 +118,7 @@ afterAll(async () => {
 /** Opens one of the file's pages in a context of its own (a new visitor) and waits for the script's first state. */
 async function visit(path: string): Promise<EnginePage> {
   const page = await engine.newPage();
+  opened.add(page);
   await page.goto(`${env.site.url}${path}`);
   await page.waitForFunction(() => Boolean(window.Onboarding?.ready));
   await page.evaluate(() => window.Onboarding.ready);
@@ -146,7 +154,6 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(async () => (await serverState(env, userId, 'welcome'))?.$state.skipped).toBe(true);
     expect(await recorded(env, userId, 'welcome')).toContain('SKIPPED_FLOW:hello');
     expect(await page.errors()).toEqual([]);
-    await page.close();
   });
 
   it('completes a checklist step by a click', async () => {
@@ -159,7 +166,6 @@ describe(`journeys in ${ENGINE}`, () => {
     const state = await serverState(env, userId, 'setup');
     expect(state?.data.steps.map((step) => step.$state.completed)).toEqual([true, false]);
     expect(await page.errors()).toEqual([]);
-    await page.close();
   });
 
   it('takes a form typed at the keyboard, Tab between the fields and Enter to submit', async () => {
@@ -175,7 +181,6 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => page.count('onboarding-form >>> [part="base"]')).toBe(0);
     await poll(async () => (await serverState(env, userId, 'profile'))?.$state.completed).toBe(true);
     expect(await page.errors()).toEqual([]);
-    await page.close();
   });
 
   it("opens a guest's announcement as tall as its content, closes it on Escape and records the skip", async () => {
@@ -184,9 +189,10 @@ describe(`journeys in ${ENGINE}`, () => {
     await page.waitFor('onboarding-announcement >>> dialog[open] img');
     await page.waitForFunction(() => (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement).complete);
     expect(await page.text('onboarding-announcement >>> [part="counter"]')).toBe('Step 1 of 2');
-    const heights = await page.evaluate(announcementHeights);
-    expect(Math.abs(heights.dialog - heights.content)).toBeLessThan(2);
-    expect(heights.dialog).toBeLessThan(heights.window - 200);
+    // As tall as its content: WebKit's dialog style, left alone, stretches it to the window.
+    const heights = await page.evaluate(surfaceHeights, ['onboarding-announcement', 'dialog'] as const);
+    expect(Math.abs(heights.surface - heights.content)).toBeLessThan(2);
+    expect(heights.surface).toBeLessThan(heights.window - 200);
     // Focus is in the dialog, so Escape reaches it from the keyboard.
     await poll(() => page.evaluate(() => document.activeElement?.localName)).toBe('onboarding-announcement');
     await page.press('Escape');
@@ -194,7 +200,6 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => recorded(env, guest, 'news')).toContain('SKIPPED_FLOW:reports');
     expect((await serverState(env, guest, 'news'))?.$state.skipped).toBe(true);
     expect(await page.errors()).toEqual([]);
-    await page.close();
   });
 
   it('anchors a tour to two targets in turn and completes it', async () => {
@@ -212,13 +217,16 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(async () => (await serverState(env, userId, 'tour'))?.$state.completed).toBe(true);
     expect(await recorded(env, userId, 'tour')).toEqual(expect.arrayContaining(['COMPLETED_STEP:search', 'COMPLETED_STEP:menu']));
     expect(await page.errors()).toEqual([]);
-    await page.close();
   });
 
-  it('records an NPS answer given by keyboard', async () => {
+  it('opens an NPS survey as tall as its content and records an answer given by keyboard', async () => {
     const page = await visit('/nps.html');
     const userId = await identify(page, 'nps');
     await page.waitFor('onboarding-survey >>> input[value="0"]');
+    // As tall as its content: WebKit's popover style, left alone, stretches it to the window.
+    const heights = await page.evaluate(surfaceHeights, ['onboarding-survey', '[part="base"]'] as const);
+    expect(Math.abs(heights.surface - heights.content)).toBeLessThan(2);
+    expect(heights.surface).toBeLessThan(heights.window - 200);
     await page.focus('onboarding-survey >>> input[value="0"]');
     for (let i = 0; i < 9; i++) await page.press('ArrowRight');
     expect(await page.evaluate(() => (document.querySelector('onboarding-survey')!.shadowRoot!.querySelector('input:checked') as HTMLInputElement | null)?.value)).toBe('9');
@@ -228,7 +236,6 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(async () => (await serverState(env, userId, 'nps'))?.$state.completed).toBe(true);
     await poll(() => page.count('onboarding-survey >>> [part="base"]')).toBe(0);
     expect(await page.errors()).toEqual([]);
-    await page.close();
   });
 
   it('keeps a write made while the service is unreachable and lands it once when the service is back', async () => {
@@ -252,6 +259,5 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(queued, 20_000).toEqual([]);
     expect(await completions()).toBe(1);
     expect((await serverState(env, userId, 'offline'))?.data.steps.map((step) => step.$state.completed)).toEqual([true, false]);
-    await page.close();
   });
 });

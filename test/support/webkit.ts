@@ -109,7 +109,7 @@ export async function launchWebKit(): Promise<Engine> {
       return version;
     },
     async newPage() {
-      // A session is a MiniBrowser of its own: a visitor with its own storage.
+      // A session is a MiniBrowser of its own: a visitor with its own storage. The driver holds one at a time.
       const session = await call('POST', '/session', { capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary, args: ['--automation'] } } } });
       const id: string = session.sessionId;
       sessions.add(id);
@@ -156,7 +156,7 @@ Promise.resolve().then(() => { ${body} }).then((value) => done({ ok: value === u
         count: (selector) => run('return findAll(args[0]).length;', [selector]),
         box: (selector) => run('const el = find(args[0]); if (!el) return null; const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height };', [selector]),
         async close() {
-          sessions.delete(id);
+          if (!sessions.delete(id)) return;
           await call('DELETE', `/session/${id}`);
         },
       };
