@@ -75,10 +75,18 @@ export async function launchWebKit(): Promise<Engine> {
   const port = await freePort();
   const driver = spawn(ensureBrowser(DRIVER), [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    driver.kill();
-    xvfb.process.kill();
-  };
+  /** Stops the driver and the display, and waits for both to exit, so none outlives the test process. */
+  const stop = () =>
+    Promise.all(
+      [driver, xvfb.process].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill();
+          }),
+      ),
+    );
 
   async function call(method: string, path: string, body?: unknown, timeout = 30_000): Promise<any> {
     const response = await fetch(base + path, {
@@ -96,7 +104,7 @@ export async function launchWebKit(): Promise<Engine> {
     const ready = await call('GET', '/status', undefined, 1000).then((status) => status?.ready === true, () => false);
     if (ready) break;
     if (Date.now() - started > 10_000) {
-      stop();
+      await stop();
       throw new Error('WebKitWebDriver did not answer within 10 s');
     }
   }
@@ -164,7 +172,7 @@ Promise.resolve().then(() => { ${body} }).then((value) => done({ ok: value === u
     },
     async close() {
       await Promise.all([...sessions].map((id) => call('DELETE', `/session/${id}`).catch(() => undefined)));
-      stop();
+      await stop();
     },
   };
 }
