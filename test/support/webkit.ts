@@ -122,6 +122,8 @@ export async function launchWebKit(): Promise<Engine> {
       const id: string = session.sessionId;
       sessions.add(id);
       version ||= `webkitgtk/${session.capabilities.browserVersion}`;
+      // The other engines' pages are 1280×720; MiniBrowser's window frame takes 38 px of its height.
+      await call('POST', `/session/${id}/window/rect`, { width: 1280, height: 758 });
       const run = async (body: string, args: unknown[] = []) => {
         const result = await call('POST', `/session/${id}/execute/async`, {
           script: `${FIND}
