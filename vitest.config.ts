@@ -1,4 +1,4 @@
-// Test projects: unit and component tests in happy-dom, service tests over loopback HTTP, browser tests in real Chromium.
+// Test projects: unit and component tests in happy-dom, service tests over loopback HTTP, browser tests in real Chromium, the journeys also in Firefox and WebKit.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -59,9 +59,37 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
-          include: ['test/browser/**/*.test.ts'],
+          include: ['test/browser/**/*.test.ts', 'test/engines/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/browser/global-setup.ts', 'test/support/build-bundle.ts'],
+          provide: { engine: 'chromium' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The journeys of test/engines/ again in Firefox ESR, driven over WebDriver BiDi. Only those, here and in WebKit: the
+          // rest of the browser suite stays on Chromium, which keeps `npm test` within its time on two cores.
+          name: 'firefox',
+          include: ['test/engines/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/engines/global-setup.ts', 'test/support/build-bundle.ts'],
+          provide: { engine: 'firefox' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The same journeys in WebKitGTK's MiniBrowser, through WebKitWebDriver under an Xvfb display of its own.
+          name: 'webkit',
+          include: ['test/engines/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/engines/global-setup.ts', 'test/support/build-bundle.ts'],
+          provide: { engine: 'webkit' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

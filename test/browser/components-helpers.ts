@@ -1,7 +1,7 @@
-// Shared setup of the element suites in Chromium: a real service, a page site on another port, and what the service recorded.
+// Shared setup of the element suites: a real service, a page site on another port, and what the service recorded (the journeys on every engine read it too).
 import type { Page } from 'playwright-core';
 import type { FLOW_TYPE_ALIASES, FlowData, FlowState, FlowType, StartWhen } from '../../src/api/wire.js';
-import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
+import { startBrowserEnv, type BrowserEnv, type SiteEnv } from '../support/browser-env.js';
 import { PUBLIC_KEY } from '../support/service.js';
 
 export interface FlowFile {
@@ -36,18 +36,19 @@ export interface PageOptions {
   headers?: Record<string, string>;
 }
 
-/** Serves `body` with the script and an init for `userId`, opens it, and collects page errors. */
-export async function openPage(env: Env, path: string, body: string, options: PageOptions): Promise<{ page: Page; errors: string[] }> {
-  const config = JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl: env.service.url, userId: options.userId, ...options.init });
-  env.site.page(
-    path,
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${options.head ?? ''}</head><body>
+/** A page of `body`, then the script and its init: as `userId`, or as a guest when `userId` is left out. */
+export function scriptPage(apiUrl: string, body: string, options: Partial<PageOptions> = {}): string {
+  const config = JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl, ...(options.userId ? { userId: options.userId } : {}), ...options.init });
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${options.head ?? ''}</head><body>
       <main>${body}</main>
       <script src="/onboarding.js"></script>
       <script>Onboarding.init(${config});</script>
-    </body></html>`,
-    options.headers,
-  );
+    </body></html>`;
+}
+
+/** Serves `body` with the script and an init for `userId`, opens it, and collects page errors. */
+export async function openPage(env: Env, path: string, body: string, options: PageOptions): Promise<{ page: Page; errors: string[] }> {
+  env.site.page(path, scriptPage(env.service.url, body, options), options.headers);
   const page = await env.browser.context.newPage();
   // Fail with Playwright's message well before the test's own timeout.
   page.setDefaultTimeout(8000);
@@ -61,13 +62,13 @@ export async function openPage(env: Env, path: string, body: string, options: Pa
 }
 
 /** The user's state in one flow as the service reports it now. */
-export async function serverState(env: Env, userId: string, slug: string): Promise<FlowState | undefined> {
+export async function serverState(env: Pick<SiteEnv, 'service'>, userId: string, slug: string): Promise<FlowState | undefined> {
   const read = await env.service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(userId)}`);
   return (read.body?.eligibleFlows as FlowState[] | undefined)?.find((flow) => flow.flowSlug === slug);
 }
 
 /** The transitions the service recorded for one flow (its whole response log), as "ACTION_TYPE:stepId". */
-export async function recorded(env: Env, userId: string, slug: string): Promise<string[]> {
+export async function recorded(env: Pick<SiteEnv, 'service'>, userId: string, slug: string): Promise<string[]> {
   const rows = await env.service.db.query<{ action_type: string; step_id: string }>(
     'SELECT action_type, step_id FROM flow_responses WHERE user_id = $1 AND flow_slug = $2 ORDER BY id',
     [userId, slug],
@@ -76,7 +77,7 @@ export async function recorded(env: Env, userId: string, slug: string): Promise<
 }
 
 /** The data recorded with the last response of `actionType`, decoded. */
-export async function recordedData(env: Env, userId: string, slug: string, actionType: string): Promise<unknown> {
+export async function recordedData(env: Pick<SiteEnv, 'service'>, userId: string, slug: string, actionType: string): Promise<unknown> {
   const [row] = await env.service.db.query<{ data: string }>(
     'SELECT data FROM flow_responses WHERE user_id = $1 AND flow_slug = $2 AND action_type = $3 ORDER BY id DESC LIMIT 1',
     [userId, slug, actionType],
@@ -92,6 +93,19 @@ export function shadowHas(page: Page, host: string, selector: string): Promise<b
 /** Waits until the element has rendered `selector` in its shadow root (locators pierce open shadow roots). */
 export async function waitForPart(page: Page, selector: string, timeout = 10_000): Promise<void> {
   await page.locator(selector).first().waitFor({ state: 'visible', timeout });
+}
+
+/**
+ * Runs in the page: the height of an element's surface (its dialog or popover, found in its shadow root), its
+ * content's (from the first row's top to the last row's bottom, with padding and border), and the window's.
+ * Self-contained, so any driver can send it to the page.
+ */
+export function surfaceHeights([host, surface]: readonly [host: string, surface: string]): { surface: number; content: number; window: number } {
+  const element = document.querySelector(host)!.shadowRoot!.querySelector(surface)!;
+  const rows = [...element.children].map((row) => row.getBoundingClientRect()).filter((row) => row.height > 0);
+  const style = getComputedStyle(element);
+  const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, key) => sum + parseFloat(style[key as 'paddingTop']), 0);
+  return { surface: element.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0]!.top + chrome, window: innerHeight };
 }
 
 /** Reloads and gives the script time to load state again (it renders from the service's answer). */

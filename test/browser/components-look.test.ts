@@ -1,6 +1,6 @@
 // Look and feel in Chromium: theme tokens and parts from the page, light and dark, RTL, and reduced motion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUserId, openPage, startEnv, type Env } from './components-helpers.js';
+import { newUserId, openPage, startEnv, surfaceHeights, type Env } from './components-helpers.js';
 
 let env: Env;
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
@@ -138,15 +138,10 @@ describe('look and feel in Chromium', () => {
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'height' }), userId);
     await page.locator('onboarding-announcement dialog[open] img').waitFor();
     await page.waitForFunction(() => (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement).complete);
-    /** The dialog's height, and its content's: from the first row's top to the last row's bottom, with padding and border. */
-    const heights = () =>
-      page.evaluate(() => {
-        const dialog = document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('dialog')!;
-        const rows = [...dialog.children].map((row) => row.getBoundingClientRect());
-        const style = getComputedStyle(dialog);
-        const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, key) => sum + parseFloat(style[key as 'paddingTop']), 0);
-        return { dialog: dialog.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0]!.top + chrome, window: innerHeight };
-      });
+    const heights = async () => {
+      const { surface, content, window } = await page.evaluate(surfaceHeights, ['onboarding-announcement', 'dialog'] as const);
+      return { dialog: surface, content, window };
+    };
     const own = await heights();
     expect(own.dialog).toBeLessThan(own.window - 200);
     expect(Math.abs(own.dialog - own.content)).toBeLessThan(2);

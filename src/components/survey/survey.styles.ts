@@ -13,10 +13,13 @@ export default css`
     z-index: 2147483647;
     margin: 0;
     width: min(var(--onboarding-survey-width, 24rem), calc(100vw - 2rem));
+    /* As tall as its content on every engine: WebKit's gives this popover its max-height, spread over the rows. */
+    height: fit-content;
     max-height: calc(100vh - 2rem);
     overflow: auto;
     padding: 1rem;
     display: grid;
+    align-content: start;
     gap: 0.75rem;
     box-shadow: var(--_shadow);
     animation: rise var(--_speed) ease-out;
