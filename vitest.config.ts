@@ -33,7 +33,8 @@ export default defineConfig({
           // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements, its
           // queue's age), the CLI's processes, or what no database changes (the package's files, the Dockerfile's replay,
           // the direction of imports, the flow schema and its checks, the docs' examples, the translations files, the turn
-          // queue).
+          // queue, and webhooks' signing and retries over loopback, whose outbox on PostgreSQL test/postgres/ tests with
+          // several instances).
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           exclude: [
@@ -48,6 +49,7 @@ export default defineConfig({
             'test/server/flow-docs.test.ts',
             'test/server/translations-cli.test.ts',
             'test/server/turn-queue.test.ts',
+            'test/server/webhooks.test.ts',
           ],
           environment: 'node',
           globalSetup: ['test/support/build-bundle.ts', 'test/support/postgres-setup.ts'],
