@@ -88,19 +88,15 @@ export function readContent(storage: KeyValueStore): Record<string, FlowDefiniti
  */
 export const contentIn = (storage: KeyValueStore, locale: string) => [null, locale].includes(storage.get(LOCALE_KEY));
 
-/** Makes the cache hold `locale`'s content: content cached in another is dropped, as the service would not send it again. */
-export function keepLocale(storage: KeyValueStore, locale: string): void {
-  // Written only when it changes: every page load resolves the locale, and most keep it.
-  const held = storage.get(LOCALE_KEY);
-  if (held === locale) return;
-  if (held !== null) storage.remove(CONTENT_KEY);
-  storage.set(LOCALE_KEY, locale);
-}
-
-/** Keeps `definitions`, the slugs in `first` before the others, as many as fit the budget. */
-export function writeContent(storage: KeyValueStore, definitions: Record<string, FlowDefinition>, first: string[]): void {
+/**
+ * Keeps `definitions`, read in `locale`, the slugs in `first` before the others, as many as fit the budget. The cache
+ * holds one locale's content: this replaces content cached in another.
+ */
+export function writeContent(storage: KeyValueStore, definitions: Record<string, FlowDefinition>, first: string[], locale: string): void {
   const ordered = new Set([...first.filter((slug) => definitions[slug]), ...Object.keys(definitions)]);
   storage.set(CONTENT_KEY, jsonWithin([...ordered].map((slug) => definitions[slug]), CONTENT_BUDGET));
+  // Written only when it changes: most writes keep the locale.
+  if (storage.get(LOCALE_KEY) !== locale) storage.set(LOCALE_KEY, locale);
 }
 
 const isCachedState = (value: unknown): value is { userId: string; states: FlowStatesResponse } =>

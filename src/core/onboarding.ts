@@ -12,7 +12,7 @@ import { currentUserId, isGuestId, isUserHash } from './identity.js';
 import { backoffMs, createOutbox, dropError, type Outbox } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
 import { onError, reportError } from './report.js';
-import { contentIn, keepLocale, knownVersions, readContent, readState } from './cache.js';
+import { contentIn, knownVersions, readContent, readState } from './cache.js';
 import { resolveLocale } from './locale.js';
 import { Session } from './session.js';
 import { StateSync } from './state-sync.js';
@@ -182,7 +182,6 @@ export class Onboarding {
     // Render from cache at once, if it is in this locale; the service's answers replace it (stale-while-revalidate).
     if (config.locale !== undefined) this.#chosenLocale = config.locale;
     this.#relocate(this.#session.storedProperties(), false);
-    $flowDefinitions.set(readContent(storage));
     this.#session.readGroup();
     this.#session.switchTo(currentUserId(storage));
     this.#stops.push($userProperties.listen((properties) => this.#relocate(properties)));
@@ -391,11 +390,13 @@ export class Onboarding {
     if (this.#located && locale === this.#locale) return;
     this.#located = true;
     this.#locale = locale;
-    // The cache keeps one locale's content.
-    keepLocale(this.#storage, locale ?? '');
     $elementOptions.set({ ...$elementOptions.get(), locale });
-    // No content held is content in any locale; else reads send no known versions until one in this locale lands.
-    if (!Object.keys($flowDefinitions.get()).length) this.#contentLocale = locale;
+    // No content held is content in any locale: the cache's, when it is in this one (a setLocale right after the tag
+    // still paints from it). Else reads send no known versions until content in this locale lands.
+    if (!Object.keys($flowDefinitions.get()).length) {
+      this.#contentLocale = locale;
+      if (contentIn(this.#storage, locale ?? '')) $flowDefinitions.set(readContent(this.#storage));
+    }
     if (read && this.#client) void this.refresh();
   }
 

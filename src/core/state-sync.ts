@@ -213,7 +213,7 @@ export class StateSync {
     if (!this.host.initialized()) return;
     if (state) writeState(this.host.storage, this.host.userId(), this.#base);
     if (!content || !this.#persistContent) return;
-    writeContent(this.host.storage, $flowDefinitions.get(), this.#base.eligibleFlows.map((state) => state.flowSlug));
+    writeContent(this.host.storage, $flowDefinitions.get(), this.#base.eligibleFlows.map((state) => state.flowSlug), this.host.contentLocale());
     this.#persistContent = false;
   }
 

@@ -28,7 +28,7 @@ describe('the cache with 1000 flows', () => {
   it('keeps the content of the first flows that fit the budget, current flows first, and reads them back', () => {
     const storage = createSafeStorage();
     const definitions = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`flow-${i}`, definition(i)]));
-    writeContent(storage, definitions, ['flow-999', 'flow-998']);
+    writeContent(storage, definitions, ['flow-999', 'flow-998'], '');
     expect(localStorage.getItem('onboarding:content')!.length).toBeLessThanOrEqual(CONTENT_BUDGET);
     const read = readContent(storage);
     const slugs = Object.keys(read);

@@ -118,4 +118,19 @@ describe('setLocale', () => {
     expect(reads().at(-1)).toMatchObject({ locale: 'de', body: { knownVersions: {} } });
     expect(titleOf(second.stores as never)).toBe('Willkommen');
   });
+
+  it('paints from the cache when setLocale right after init names the locale it holds, and reads only what changed', async () => {
+    const first = await loadSdk(API, 'pk_test', { locale: 'fr' });
+    await first.ready;
+    first.sdk.destroy();
+    // The page gives no locale to init, so the browser's English is resolved first; the cached French stays.
+    const second = await loadSdk(API, 'pk_test');
+    expect(titleOf(second.stores as never)).toBeUndefined();
+    second.sdk.setLocale('fr');
+    expect(titleOf(second.stores as never)).toBe('Bienvenue');
+    await second.ready;
+    expect(reads().at(-1)).toMatchObject({ locale: 'fr', body: { knownVersions: { welcome: 1 } } });
+    expect(titleOf(second.stores as never)).toBe('Bienvenue');
+    expect(localStorage.getItem('onboarding:contentLocale')).toBe('fr');
+  });
 });
