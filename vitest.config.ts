@@ -1,5 +1,19 @@
 // Test projects: unit and component tests in happy-dom, service tests over loopback HTTP, browser tests in real Chromium, the journeys also in Firefox and WebKit.
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** The journeys on one more engine. */
+const engineProject = (engine: 'firefox' | 'webkit'): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: {
+    name: engine,
+    include: ['test/engines/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['test/engines/global-setup.ts', 'test/support/build-bundle.ts'],
+    provide: { engine },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
 
 export default defineConfig({
   test: {
@@ -69,33 +83,11 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      {
-        extends: true,
-        test: {
-          // The journeys of test/engines/ again in Firefox ESR, driven over WebDriver BiDi. Only those, here and in WebKit: the
-          // rest of the browser suite stays on Chromium, which keeps `npm test` within its time on two cores.
-          name: 'firefox',
-          include: ['test/engines/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['test/engines/global-setup.ts', 'test/support/build-bundle.ts'],
-          provide: { engine: 'firefox' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // The same journeys in WebKitGTK's MiniBrowser, through WebKitWebDriver under an Xvfb display of its own.
-          name: 'webkit',
-          include: ['test/engines/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['test/engines/global-setup.ts', 'test/support/build-bundle.ts'],
-          provide: { engine: 'webkit' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      // The journeys of test/engines/ again in Firefox ESR (driven over WebDriver BiDi) and in WebKitGTK's MiniBrowser
+      // (through WebKitWebDriver under an Xvfb display of its own). Only those: the rest of the browser suite stays on
+      // Chromium, which keeps `npm test` within its time on two cores.
+      engineProject('firefox'),
+      engineProject('webkit'),
       {
         extends: true,
         test: { name: 'budget', include: ['test/budget/**/*.test.ts'], environment: 'node', globalSetup: ['test/support/build-bundle.ts'] },
