@@ -146,9 +146,11 @@ async function flowMeta(db: Queryable, catalog: FlowCatalog, slug: string, versi
 export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow): Promise<AnalyticsFlowResponse> {
   const meta = await flowMeta(db, catalog, slug, window.version);
   const params = [slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, window.locale];
+  // By locale too: the same rows give the funnel, the days and the split by locale.
   const rows = await db.query<{
     day: string;
     step_id: string;
+    locale: string;
     started: number;
     completed: number;
     skipped: number;
@@ -159,21 +161,20 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     reshow_completed: number;
     reshow_skipped: number;
   }>(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(started)::int AS started, sum(completed)::int AS completed,
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, locale, sum(started)::int AS started, sum(completed)::int AS completed,
             sum(skipped)::int AS skipped, sum(reached)::int AS reached, sum(dropped)::int AS dropped, sum(reshown)::int AS reshown,
             sum(comebacks)::int AS comebacks, sum(reshow_completed)::int AS reshow_completed, sum(reshow_skipped)::int AS reshow_skipped
      FROM analytics_daily WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
        AND ${localeMatch('locale', '$5')}
-     GROUP BY day, step_id ORDER BY day, step_id`,
+     GROUP BY day, step_id, locale ORDER BY day, step_id, locale`,
     params,
   );
-  const histogram = await db.query<{ bucket: number; count: number }>(
-    `SELECT bucket, sum(count)::int AS count FROM analytics_durations
+  const buckets = await db.query<{ locale: string; bucket: number; count: number }>(
+    `SELECT locale, bucket, sum(count)::int AS count FROM analytics_durations
      WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND ${localeMatch('locale', '$5')}
-     GROUP BY bucket`,
+     GROUP BY locale, bucket`,
     params,
   );
-  const locales = await localeBreakdown(db, params);
   // By the day of each user's first report, not of their start (see StepFunnel.targetMissing).
   const missing = await db.query<{ day: string; step_id: string; users: number }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(users)::int AS users
@@ -182,6 +183,7 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     params.slice(0, 4),
   );
   const totals = { started: 0, completed: 0, skipped: 0 };
+  const byLocale = new Map<string, { started: number; completed: number; skipped: number }>();
   const reshow = { users: 0, comebacks: 0, completed: 0, skipped: 0 };
   const emptyStep = (stepId: string, title: string | null): StepFunnel => ({ stepId, title, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
   const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, emptyStep(step.id, step.title ?? null)]));
@@ -191,24 +193,31 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     if (!row.started && !row.completed && !row.skipped && !row.reached && !row.dropped) continue;
     const day = days.get(row.day);
     if (row.step_id === '') {
-      totals.started += row.started;
-      totals.completed += row.completed;
-      totals.skipped += row.skipped;
+      let locale = byLocale.get(row.locale);
+      if (!locale) byLocale.set(row.locale, (locale = { started: 0, completed: 0, skipped: 0 }));
+      for (const counts of day ? [totals, locale, day] : [totals, locale]) {
+        counts.started += row.started;
+        counts.completed += row.completed;
+        counts.skipped += row.skipped;
+      }
       reshow.users += row.reshown;
       reshow.comebacks += row.comebacks;
       reshow.completed += row.reshow_completed;
       reshow.skipped += row.reshow_skipped;
-      if (day) Object.assign(day, { started: row.started, completed: row.completed, skipped: row.skipped });
       continue;
     }
     let step = funnel.get(row.step_id);
     // A step the definition no longer has keeps its counts, after the others.
     if (!step) funnel.set(row.step_id, (step = emptyStep(row.step_id, null)));
-    step.reached += row.reached;
-    step.completed += row.completed;
-    step.skipped += row.skipped;
-    step.dropped += row.dropped;
-    day?.steps.push({ stepId: row.step_id, reached: row.reached, completed: row.completed, skipped: row.skipped, dropped: row.dropped, targetMissing: 0 });
+    // The rows of one day and step, one per locale, come together: they add up to the day's entry.
+    let entry = day?.steps.at(-1);
+    if (day && entry?.stepId !== row.step_id) day.steps.push((entry = { stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 }));
+    for (const counts of entry ? [step, entry] : [step]) {
+      counts.reached += row.reached;
+      counts.completed += row.completed;
+      counts.skipped += row.skipped;
+      counts.dropped += row.dropped;
+    }
   }
   for (const row of missing) {
     let step = funnel.get(row.step_id);
@@ -223,8 +232,8 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   }
   const report: AnalyticsFlowResponse = {
     ...windowOf(window),
-    flow: summary(meta, totals, histogram),
-    locales,
+    flow: summary(meta, totals, mergedBuckets(buckets)),
+    locales: localeCounts(byLocale, buckets),
     steps: [...funnel.values()],
     days: [...days.values()],
   };
@@ -237,25 +246,22 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   return report;
 }
 
-/**
- * A flow's counts by the locale of each user's first start, as LocaleCounts (most starts first); `params` are the
- * flow report's: slug, first day, day after the last, version, locale filter.
- */
-async function localeBreakdown(db: Queryable, params: unknown[]): Promise<LocaleCounts[]> {
-  const where = `flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND ${localeMatch('locale', '$5')}`;
-  const counts = await db.query<{ locale: string; started: number; completed: number; skipped: number }>(
-    `SELECT locale, sum(started)::int AS started, sum(completed)::int AS completed, sum(skipped)::int AS skipped
-     FROM analytics_daily WHERE ${where} AND step_id = '' GROUP BY locale HAVING sum(started) <> 0`,
-    params,
-  );
-  if (counts.length === 0) return [];
-  const buckets = await db.query<{ locale: string; bucket: number; count: number }>(
-    `SELECT locale, bucket, sum(count)::int AS count FROM analytics_durations WHERE ${where} GROUP BY locale, bucket`,
-    params,
-  );
-  return counts
-    .sort((a, b) => b.started - a.started || (a.locale < b.locale ? -1 : a.locale > b.locale ? 1 : 0))
-    .map(({ locale, started, completed, skipped }) => ({
+/** The duration histogram of every locale: each bucket's counts added up. */
+function mergedBuckets(buckets: Array<{ bucket: number; count: number }>): Array<{ bucket: number; count: number }> {
+  const counts = new Map<number, number>();
+  for (const { bucket, count } of buckets) counts.set(bucket, (counts.get(bucket) ?? 0) + count);
+  return [...counts].map(([bucket, count]) => ({ bucket, count }));
+}
+
+/** A flow's counts by the locale of each user's first start, as LocaleCounts: those with starts, most starts first. */
+function localeCounts(
+  byLocale: Map<string, { started: number; completed: number; skipped: number }>,
+  buckets: Array<{ locale: string; bucket: number; count: number }>,
+): LocaleCounts[] {
+  return [...byLocale]
+    .filter(([, counts]) => counts.started !== 0)
+    .sort(([a, x], [b, y]) => y.started - x.started || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([locale, { started, completed, skipped }]) => ({
       locale,
       started,
       completed,
