@@ -8,7 +8,7 @@ import { compileExpression } from '../targeting/cel.js';
 import { parseDuration } from './durations.js';
 import { checkNpsPoints, checkStepFields, type Report } from './fields.js';
 import { pagePatternProblem } from './formats.js';
-import { validateFlowFile, type PathSegment } from './schema.js';
+import { formatPath, validateFlowFile, type PathSegment } from './schema.js';
 import { checkTranslations, missingText } from './translations.js';
 
 export interface FlowDefinition {
@@ -50,10 +50,7 @@ export interface FlowFileWarning {
   warnings: FlowProblem[];
 }
 
-/** `data.steps[1].fields[0].name` from its segments. */
-export function formatPath(segments: readonly PathSegment[]): string {
-  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
-}
+export { formatPath };
 
 export function describeProblems(problems: readonly FlowProblem[]): string {
   return problems.map((p) => (p.path ? `${p.path} (line ${p.line}): ${p.message}` : `line ${p.line}: ${p.message}`)).join('; ');
@@ -63,6 +60,12 @@ export function describeProblems(problems: readonly FlowProblem[]): string {
 export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
 /** The files in the flow folder that list collections (server/flows/collections.ts reads them), not flows. */
 export const COLLECTION_FILES = ['collections.yaml', 'collections.yml'];
+
+/** The flow files among a folder's `names`, in name order: YAML files that list neither webhooks nor collections. */
+export function flowFileNames(names: readonly string[]): string[] {
+  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES];
+  return names.filter((name) => /\.ya?ml$/i.test(name) && !notFlows.includes(name.toLowerCase())).sort();
+}
 
 /** What a check asks beyond the file itself. */
 export interface CheckOptions {
@@ -85,8 +88,7 @@ export function readFlowDirectory(dir: string, options: CheckOptions = {}): { fl
     throw new Error(`cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`);
   }
   // webhooks.yaml and collections.yaml beside the flows are not flows.
-  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES];
-  const files = names.filter((name) => /\.ya?ml$/i.test(name) && !notFlows.includes(name.toLowerCase())).sort();
+  const files = flowFileNames(names);
   const seen = new Map<string, string>();
   for (const file of files) {
     let text: string;

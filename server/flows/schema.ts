@@ -5,6 +5,11 @@ import { FLOW_FORMATS } from './formats.js';
 
 export type PathSegment = string | number;
 
+/** `data.steps[1].fields[0].name` from its segments. */
+export function formatPath(segments: readonly PathSegment[]): string {
+  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
 /** A schema problem at `segments` (with `key`, the key at fault inside that mapping, when there is one). */
 export interface SchemaProblem {
   segments: PathSegment[];

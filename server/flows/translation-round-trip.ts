@@ -1,21 +1,16 @@
 // `onboarding-flows translations`: exports a folder's text for one locale (XLIFF 2.0 or CSV) and imports a translated XLIFF back into the flow files.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { COLLECTION_FILES, WEBHOOK_FILES } from './definitions.js';
+import { flowFileNames } from './definitions.js';
 import { textUnits, writeTranslations, type TextUnit } from './translations-file.js';
-import { LOCALE_CODE, variableNames } from './translations.js';
+import { droppedVariables, LOCALE_CODE } from './translations.js';
 import { readXliff, writeXliff, XliffError } from './xliff.js';
 
 /** A locale code as the flow files key translations (the schema's rule): `fr`, `fr-CA`, `pt-BR`, `zh-Hans`. */
 export const isLocale = (code: string) => LOCALE_CODE.test(code);
 
 /** The flow files of a folder, in name order, as readFlowDirectory picks them. */
-function flowFiles(dir: string): string[] {
-  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES];
-  return readdirSync(dir)
-    .filter((name) => /\.ya?ml$/i.test(name) && !notFlows.includes(name.toLowerCase()))
-    .sort();
-}
+const flowFiles = (dir: string): string[] => flowFileNames(readdirSync(dir));
 
 /**
  * Every text field of every flow file in `dir`, with `locale`'s translation where there is one. A file that is not a
@@ -96,8 +91,7 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
       }
       if (unit.target === undefined || unit.target.trim() === '') continue;
       // Checked against the flow's source as it is now, which the XLIFF's <source> may no longer be.
-      const kept = new Set(variableNames(unit.target));
-      const dropped = variableNames(known.source).filter((name) => !kept.has(name));
+      const dropped = droppedVariables(known.source, unit.target);
       if (dropped.length) {
         problems.push(`${at(unit.targetLine ?? unit.line)}  ${unit.key}: the translation drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source`);
         continue;

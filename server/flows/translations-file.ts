@@ -1,6 +1,6 @@
 // A flow file's text for translators: every text field by a stable key, its source and one locale's translation, and writing translations back with comments and order kept.
 import { isMap, parse, parseDocument } from 'yaml';
-import { textSlots } from './translations.js';
+import { textSlots, valueAt } from './translations.js';
 
 /** One text field of a flow: where it is, what it says, and what a locale says instead. */
 export interface TextUnit {
@@ -33,8 +33,7 @@ export function textUnits(text: string, locale: string): { slug: string; units: 
   // The places the flow checks and the service translate (textSlots), each keyed by its path in the translation.
   const units = textSlots(flow.data).map(({ key, text: source }): TextUnit => {
     const path = key.map(String);
-    let target: unknown = translations;
-    for (const segment of path) target = isNode(target) ? target[segment] : undefined;
+    const target = valueAt(translations, path);
     return { key: [slug, ...path].map(keySegment).join('/'), path, source, ...(typeof target === 'string' && target !== '' ? { target } : {}) };
   });
   return { slug, units };

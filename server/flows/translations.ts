@@ -1,7 +1,7 @@
 // A flow's translations: each overlay checked against the source text it names, the text a locale lacks, and one locale laid over the source.
 import type { FlowTranslation } from '../../src/api/wire.js';
 import type { Report } from './fields.js';
-import { closest, type PathSegment } from './schema.js';
+import { closest, formatPath, type PathSegment } from './schema.js';
 
 /** A locale code as flow files write it: a language, then optionally a script and a region (`fr`, `fr-CA`, `zh-Hans`, `es-419`); as in wire.ts. */
 export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$/;
@@ -85,13 +85,14 @@ export function textSlots(data: unknown): TextSlot[] {
 const VARIABLE = /\$\{\s*([A-Za-z_][\w.-]{0,63})\s*(?:\|\s*([^{}]{0,200}?)\s*)?\}/g;
 
 /** The names of the `${variable}`s in a text, each once; a fallback (`${firstName|there}`) is words, which a translation translates. */
-export function variableNames(text: string): string[] {
+function variableNames(text: string): string[] {
   return [...new Set([...text.matchAll(VARIABLE)].map((match) => match[1]!))];
 }
 
-/** `${name}` and `${ user.name|fallback }`: the variables a text holds, by name, as the elements read them. */
-export function variablesOf(text: string): Set<string> {
-  return new Set(variableNames(text));
+/** The `${variables}` of `source`, by name, that `translation` drops: a translation must keep every one. */
+export function droppedVariables(source: string, translation: string): string[] {
+  const kept = new Set(variableNames(translation));
+  return variableNames(source).filter((name) => !kept.has(name));
 }
 
 /**
@@ -131,10 +132,9 @@ export function checkTranslations(file: Record<string, unknown>, add: Report): v
     walkText(translation, [], (key, text) => {
       const slot = slots.get(key.join('\0'));
       if (!slot) return;
-      const kept = variablesOf(text);
-      const dropped = [...variablesOf(slot.text)].filter((name) => !kept.has(name));
+      const dropped = droppedVariables(slot.text, text);
       if (dropped.length) {
-        add([...at, ...key], `drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source text (data.${formatSource(slot.source)}); keep every variable`);
+        add([...at, ...key], `drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source text (data.${formatPath(slot.source)}); keep every variable`);
       }
     });
   }
@@ -196,7 +196,8 @@ function walkText(value: unknown, key: PathSegment[], visit: (key: PathSegment[]
   else if (isObject(value)) for (const [name, inner] of Object.entries(value)) walkText(inner, [...key, name], visit);
 }
 
-function valueAt(value: unknown, key: readonly PathSegment[]): unknown {
+/** The value at `key` in `value`, when every segment on the way is an own key of an object. */
+export function valueAt(value: unknown, key: readonly PathSegment[]): unknown {
   let current = value;
   for (const segment of key) {
     if (!isObject(current) || !Object.hasOwn(current, segment)) return undefined;
@@ -209,10 +210,6 @@ function setAt(value: Record<string, unknown>, path: readonly PathSegment[], tex
   let current: unknown = value;
   for (const segment of path.slice(0, -1)) current = (current as Record<PathSegment, unknown>)[segment];
   if (isObject(current) || Array.isArray(current)) (current as Record<PathSegment, unknown>)[path.at(-1)!] = text;
-}
-
-function formatSource(path: readonly PathSegment[]): string {
-  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
