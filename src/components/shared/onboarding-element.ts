@@ -108,9 +108,10 @@ export class OnboardingElement extends LitElement {
     super.updated(changed);
     if (changed.has('flow')) this.#notePlacement();
     // Arabic and Hebrew read right to left whatever the page's direction; a `dir` the page set is left alone otherwise.
-    if (isRightToLeft(this.#optionStore.value.locale)) this.dir = 'rtl';
+    const rightToLeft = isRightToLeft(this.#optionStore.value.locale);
+    if (rightToLeft) this.dir = 'rtl';
     else if (this.#rightToLeft) this.removeAttribute('dir');
-    this.#rightToLeft = this.dir === 'rtl' && isRightToLeft(this.#optionStore.value.locale);
+    this.#rightToLeft = rightToLeft;
     const flow = this.activeFlow;
     const key = flow ? `${flow.slug}:${flow.currentStep?.id ?? ''}` : '';
     if (key !== this.#announcedKey) {
