@@ -157,12 +157,19 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
   const held = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     jobs++;
     const client = await pool.connect();
+    // The pool listens for a connection's errors only while it is idle. One PostgreSQL ends while work holds it
+    // (a restart, a failover, pg_terminate_backend) fails that work's query; it must not reach the process as an
+    // uncaught error, and the connection goes back to be dropped, not reused.
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken ??= error);
+    client.on('error', onError);
     const started = performance.now();
     try {
       return await work(client);
     } finally {
       holdMs = 0.9 * holdMs + 0.1 * (performance.now() - started);
-      client.release();
+      client.removeListener('error', onError);
+      client.release(broken);
     }
   };
   return {

@@ -159,4 +159,25 @@ describe('when PostgreSQL cannot be reached', () => {
     for (let i = 0; i < 3; i++) expect((await send(service, 'GET', '/v1/public/flows', '127.0.4.2')).status).toBe(200);
     expect(await service.db.query('SELECT count FROM rate_limits WHERE key LIKE $1', ['%:127.0.4.2'])).toEqual([{ count: 3 }]);
   });
+
+  it('loses a query, not the process, when PostgreSQL ends the connection that query holds', async () => {
+    const service = deployment.instances[0]!;
+    // A query and a transaction each hold a connection when PostgreSQL ends every one of the service's; the connection
+    // errors that follow reach the checked-out client, which must not throw them at the process.
+    const held = [
+      service.db.query('SELECT pg_sleep(30)'),
+      service.db.transaction((tx) => tx.query('SELECT pg_sleep(30)')),
+    ].map((query) => query.then(() => 'answered', (error: Error) => error.message));
+    for (let tries = 0; tries < 50; tries++) {
+      const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE '%pg_sleep(30)%' AND state = 'active'", [name]);
+      if (rows[0].n === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    const outcomes = await Promise.all(held);
+    expect(outcomes).toHaveLength(2);
+    for (const outcome of outcomes) expect(outcome).toMatch(/terminat/i);
+    // The pool drops the ended connections and serves the next request on new ones.
+    expect((await send(service, 'GET', '/v1/public/flows', '127.0.4.3')).status).toBe(200);
+  });
 });
