@@ -350,10 +350,11 @@ export class Onboarding {
         return this.#state.take(states, known, userId === this.userId && answers === this.#state.answers);
       })
       // A wrong-shaped answer keeps the state the script has; so does a read that failed. A lost or shed read is tried
-      // again with the outbox's backoff, which honours the Retry-After the service asked for.
+      // again with the outbox's backoff, which honours the Retry-After the service asked for, unless destroy() has
+      // emptied the stops since it left.
       .catch((error) => {
         reportError(failureCode(error, 'load-failed'), error);
-        if (isRetryable(error)) this.#readRetry = setTimeout(() => void this.refresh(), backoffMs(this.#readFailures++, (error as ApiError).retryAfterMs));
+        if (isRetryable(error) && this.#stops.length) this.#readRetry = setTimeout(() => void this.refresh(), backoffMs(this.#readFailures++, (error as ApiError).retryAfterMs));
       })
       .finally(() => {
         if (this.#reading?.promise === promise) this.#reading = undefined;

@@ -101,6 +101,18 @@ describe('outbox', () => {
     expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(1000);
   });
 
+  it('does not try again, once destroyed, a read that was on its way and then failed', async () => {
+    const held = proxy.hold(isStateRead);
+    const { sdk } = await loadSdk(proxy.url, PUBLIC_KEY);
+    await held.arrived;
+    sdk.destroy();
+    // The read fails after the page let the script go; its retry would come within 500 ms to a second.
+    proxy.down();
+    proxy.up();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(proxy.requests.filter(isStateRead)).toHaveLength(1);
+  });
+
   it('rolls back a write the service refuses and reports it through error', async () => {
     const { sdk, ready, errors, events } = await loadSdk(proxy.url, PUBLIC_KEY);
     await sdk.identify('refused-user');
