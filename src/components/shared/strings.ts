@@ -65,18 +65,21 @@ export function setStrings(strings: Partial<OnboardingStrings>): void {
   $elementOptions.set({ ...options, strings: { ...options.strings, ...(strings as Record<string, string>) } });
 }
 
-/** The number format of the last locale asked for, kept: making one takes longer than formatting. */
+/**
+ * The number format of the last locale a number was written in, kept: making one takes longer than formatting. It is
+ * made only when a number is: Chromium's first `Intl.NumberFormat` of a page costs some 20 ms (its locale data), which
+ * a page whose strings hold no number (a banner's Close) never pays.
+ */
 let numbers: Intl.NumberFormat | undefined;
 let numbersLocale: string | undefined;
 
 /** Fills `{name}` placeholders in a built-in string; numbers as `locale` writes them. */
 export function format(template: string, values: Record<string, string | number> = {}, locale?: string): string {
-  if (numbersLocale !== locale) {
-    numbersLocale = locale;
-    numbers = locale ? new Intl.NumberFormat(locale) : undefined;
-  }
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
     const value = values[key];
-    return value === undefined ? whole : typeof value === 'number' && numbers ? numbers.format(value) : String(value);
+    if (value === undefined) return whole;
+    if (typeof value !== 'number' || !locale) return String(value);
+    if (numbersLocale !== locale) numbers = new Intl.NumberFormat((numbersLocale = locale));
+    return numbers!.format(value);
   });
 }
