@@ -157,9 +157,9 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
   const held = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     jobs++;
     const client = await pool.connect();
-    // The pool listens for a connection's errors only while it is idle. One PostgreSQL ends while work holds it
-    // (a restart, a failover, pg_terminate_backend) fails that work's query; it must not reach the process as an
-    // uncaught error, and the connection goes back to be dropped, not reused.
+    // The pool listens for a connection's errors only while it is idle. When PostgreSQL ends a connection that work
+    // holds (a restart, a failover, pg_terminate_backend), that work's query fails; the error must not also reach the
+    // process as an uncaught one, and the connection goes back to be dropped, not reused.
     let broken: Error | undefined;
     const onError = (error: Error) => (broken ??= error);
     client.on('error', onError);

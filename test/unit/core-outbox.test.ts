@@ -106,7 +106,7 @@ describe('outbox', () => {
     const { sdk } = await loadSdk(proxy.url, PUBLIC_KEY);
     await held.arrived;
     sdk.destroy();
-    // The read fails after the page let the script go; its retry would come within 500 ms to a second.
+    // The read fails after the page let the script go; its retry would come within half a second.
     proxy.down();
     proxy.up();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
