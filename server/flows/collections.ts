@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { COLLECTION_TYPES, type CollectionDefinition, type CollectionType } from '../../src/api/wire.js';
-import { COLLECTION_FILES, describeProblems, formatPath, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
+import { COLLECTION_FILES, describeProblems, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
 import { parseDuration } from './durations.js';
-import { closest, type PathSegment } from './schema.js';
+import { closest, formatPath, type PathSegment } from './schema.js';
 
 /** A collection as the service uses it: its cool-off in milliseconds. */
 export interface Collection {

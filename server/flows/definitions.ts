@@ -50,8 +50,6 @@ export interface FlowFileWarning {
   warnings: FlowProblem[];
 }
 
-export { formatPath };
-
 export function describeProblems(problems: readonly FlowProblem[]): string {
   return problems.map((p) => (p.path ? `${p.path} (line ${p.line}): ${p.message}` : `line ${p.line}: ${p.message}`)).join('; ');
 }

@@ -1,8 +1,8 @@
 // Frigade's flows as flow files: reads the list-flows answer (or one flow) and writes each flow as our YAML, its targeting and criteria in CEL.
 import { Document, isMap, isScalar, parse as parseYaml, type Pair } from 'yaml';
-import { checkFlowText, formatPath, type FlowProblem } from './definitions.js';
+import { checkFlowText, type FlowProblem } from './definitions.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
-import type { PathSegment } from './schema.js';
+import { formatPath, type PathSegment } from './schema.js';
 
 /** A flow as Frigade's API answers it: the fields the conversion reads. */
 export interface FrigadeFlow {

@@ -270,7 +270,8 @@ export class StateSync {
     if (!eligibleFlows.every((state) => state)) return this.host.refresh();
     this.#base = { eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'], ineligibleFlows: message.states.ineligibleFlows, collections: message.states.collections };
     this.#answers++;
-    this.recompute();    if (!sameLocale) this.#readMissing(message.states.eligibleFlows);
+    this.recompute();
+    if (!sameLocale) this.#readMissing(message.states.eligibleFlows);
   }
 
   /** Raises flow and step events for what changed since the last announcement, then `change`. */
