@@ -191,7 +191,8 @@ describe('<onboarding-survey> of Frigade\'s shape in Chromium', () => {
     await answer.fill('Faster exports');
     await page.locator('onboarding-survey [part="primary-button"]').click();
     await expect.poll(() => openModals(page)).toEqual([]);
-    expect(await recordedData(env, userId, 'nps-frigade', 'COMPLETED_STEP')).toEqual({ feedback: 'Faster exports' });
+    // The popover closes at once; the write reaches the service a moment later.
+    await expect.poll(() => recordedData(env, userId, 'nps-frigade', 'COMPLETED_STEP')).toEqual({ feedback: 'Faster exports' });
 
     const report = await env.service.call('GET', '/v1/analytics/flows/nps-frigade', { key: PRIVATE_KEY });
     expect(report.body.flow.type).toBe('SURVEY');
