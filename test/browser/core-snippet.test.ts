@@ -65,7 +65,8 @@ describe('async snippet', () => {
           { action_type: 'COMPLETED_STEP', step_id: 'one' },
           { action_type: 'COMPLETED_FLOW', step_id: 'one' },
         ]);
-      expect(await env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'opened-from-snippet' }]);
+      // Each write of a batch commits on its own, so the event may land a moment after the responses.
+      await expect.poll(() => env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'opened-from-snippet' }]);
       const upserts = env.proxy!.requests.slice(before).flatMap(writesIn).filter((write) => write.path === 'users');
       expect(upserts).toHaveLength(2);
       expect(errors).toEqual([]);
