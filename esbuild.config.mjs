@@ -1,6 +1,7 @@
-// Build: the script-tag IIFE and its on-demand chunks (checklist, collection, form, hint, survey, tour), the ESM build for bundlers,
+// Build: the script-tag IIFE and its on-demand chunks (every element, the start rules, the strings; the IIFE holds their SHA-384s), the ESM build for bundlers,
 // the selector picker for flow authors, the service's runnable build and the dashboard, all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { build, transformSync } from 'esbuild';
@@ -84,8 +85,8 @@ function squeezeCssPieces(texts) {
   return pieces;
 }
 
-/** The elements the script tag loads on demand, each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
-const CHUNKS = ['checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour'];
+/** The elements the script tag loads on demand (all of them), each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
+const CHUNKS = ['announcement', 'banner', 'card', 'checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour'];
 /** The languages of the built-in strings' chunks, as src/components/shared/locale.ts lists them (checked in the size test). */
 export const STRING_LANGUAGES = ['fr', 'de', 'es', 'pt-BR', 'ja', 'zh-Hans', 'ar', 'he'];
 
@@ -162,6 +163,19 @@ function chunkHost(name) {
   };
 }
 
+/** Fills src/components/chunks/integrity.ts with the SHA-384 (base64) of each built file of `files`, by name. */
+function integrity(files) {
+  const hashes = Object.fromEntries(
+    files.map((options) => [basename(options.outfile, '.js'), createHash('sha384').update(readFileSync(options.outfile)).digest('base64')]),
+  );
+  return {
+    name: 'chunk-integrity',
+    setup(b) {
+      b.onLoad({ filter: /src[\\/]components[\\/]chunks[\\/]integrity\.ts$/ }, () => ({ contents: `export const INTEGRITY = ${JSON.stringify(hashes)};`, loader: 'js' }));
+    },
+  };
+}
+
 const browserShared = {
   bundle: true,
   sourcemap: true,
@@ -208,13 +222,14 @@ export const builds = {
       },
     ]),
   ),
-  /** dist/onboarding-watch.js: the element watcher, loaded beside the script once a start rule waits for an element. */
+  /** dist/onboarding-watch.js: the start rules and their element watcher, loaded beside the script once a flow has a start rule; the stores are the script's. */
   watch: {
     ...browserShared,
     entryPoints: ['src/page/watch-chunk.ts'],
     outfile: 'dist/onboarding-watch.js',
     format: 'iife',
     minify: true,
+    plugins: [chunkHost('watch')],
   },
   /** dist/onboarding-strings-<code>.js: the elements' built-in strings in one language, loaded beside the script when the locale is in it. */
   ...Object.fromEntries(
@@ -292,13 +307,16 @@ const selected =
       : only === 'dashboard'
         ? [builds.dashboard]
         : Object.values(builds);
-const results = await Promise.all(
-  selected.map(async (options) => {
-    const result = await build({ ...options, metafile: Boolean(metafilePath) });
-    if (options.minify) await compress(options.outfile, options.format === 'esm');
-    return result;
-  }),
-);
+const run = async (options) => {
+  const result = await build({ ...options, metafile: Boolean(metafilePath) });
+  if (options.minify) await compress(options.outfile, options.format === 'esm');
+  return result;
+};
+// The files the script tag loads beside itself are built first: their SHA-384s go into dist/onboarding.js
+// (src/components/chunks/integrity.ts), which loads each only if its bytes match.
+const beside = [...CHUNKS.map((name) => builds[name]), ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]), builds.watch];
+const first = await Promise.all(selected.filter((options) => options !== builds.iife).map(run));
+const results = selected.includes(builds.iife) ? [...first, await run({ ...builds.iife, plugins: [integrity(beside), ...builds.iife.plugins] })] : first;
 if (selected.includes(builds.dashboard)) {
   mkdirSync('dist/dashboard', { recursive: true });
   for (const file of ['index.html', 'dashboard.css']) copyFileSync(`src/dashboard/${file}`, `dist/dashboard/${file}`);

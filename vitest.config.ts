@@ -20,6 +20,9 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Service and browser suites start real servers; keep concurrency modest on a 2-core machine.
     maxWorkers: 2,
+    // What a test waits for through expect.poll lands over real sockets and storage: on two loaded cores, a write can
+    // take seconds, so a poll gives up after 5 s, not vitest's 1 s.
+    expect: { poll: { timeout: 5_000 } },
     projects: [
       {
         extends: true,

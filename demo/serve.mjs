@@ -49,7 +49,7 @@ const FILES = {
   '/onboarding.js.map': 'dist/onboarding.js.map',
   // The chunks the script loads on demand from beside itself.
   ...Object.fromEntries(
-    ['checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour', 'watch'].flatMap((name) => [
+    ['announcement', 'banner', 'card', 'checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour', 'watch'].flatMap((name) => [
       [`/onboarding-${name}.js`, `dist/onboarding-${name}.js`],
       [`/onboarding-${name}.js.map`, `dist/onboarding-${name}.js.map`],
     ]),

@@ -29,6 +29,7 @@ export const LIMIT_SETTINGS: LimitSetting[] = [
     env: 'ONBOARDING_MAX_STORED_PROPERTY_BYTES',
     meaning: 'largest stored properties of a user or group, in bytes of JSON',
   },
+  { key: 'storedEventNames', flag: 'max-stored-event-names', env: 'ONBOARDING_MAX_STORED_EVENT_NAMES', meaning: 'most distinct event names stored per user or group' },
 ];
 
 /** Reads every limit; throws an Error naming the flag or variable when a value is not a positive whole number. */

@@ -19,13 +19,13 @@ export type { ServiceOptions, RunningService } from './service.js';
 export { startPreview } from './preview/server.js';
 export type { PreviewOptions, RunningPreview } from './preview/server.js';
 
-const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…]
+const USAGE = `Usage: onboarding-server [migrate] [--port 3100] [--host 127.0.0.1] [--flows ./flows] [--database memory|<dir>|postgres://…] [--fsync on|off]
                          [--max-body-bytes n] [--max-events n] [--max-properties n] [--rate-limit n]
-                         [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n]
+                         [--max-data-bytes n] [--max-stored-properties n] [--max-stored-property-bytes n] [--max-stored-event-names n]
                          [--identity-secret s1,s2] [--require-identity] [--trust-proxy true|<hops>|<addresses>]
                          [--private-rate-limit n] [--user-write-limit n] [--rate-limit-exact] [--max-wait-ms ms] [--max-event-loop-delay ms] [--cache-users n] [--pool-size n]
                          [--webhook url]… [--webhook-secret s] [--webhook-events e1,e2] [--dashboard]
-                         [--preview [--preview-port 3101]]
+                         [--preview [--preview-port 3101] [--preview-host 127.0.0.1]]
 
   migrate     bring the database schema up to date and exit (starting the service does it too)
 
@@ -34,6 +34,8 @@ Where (flag, or environment variable; default):
   --host      ONBOARDING_HOST       127.0.0.1 (0.0.0.0 in a container)
   --flows     ONBOARDING_FLOWS      ./flows
   --database  ONBOARDING_DATABASE   ./.data/onboarding   (memory, a data directory, or a postgres:// URL)
+  --fsync     ONBOARDING_FSYNC      on                   (a data directory: each write reaches the disk before it is
+                                                          answered; off keeps it in the OS cache, lost to a power cut)
 
 Limits (flag, or environment variable; default):
 ${LIMIT_SETTINGS.map((s) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(37)} ${String(DEFAULT_LIMITS[s.key]).padStart(7)}  ${s.meaning}`).join('\n')}
@@ -57,7 +59,9 @@ Dashboard: --dashboard (ONBOARDING_DASHBOARD=true) serves the analytics dashboar
 
 Development: --preview serves a live preview of every flow in the folder, drawn by the real elements in
 light, dark and right-to-left, on its own port (--preview-port, default 3101), reloading as files change.
-It shows drafts and needs no key: do not turn it on in production.`;
+It shows drafts and needs no key: do not turn it on in production. It listens on 127.0.0.1 whatever --host
+says (--preview-host sets another address), and answers only requests whose Host is that address, or
+localhost, 127.0.0.1 or [::1] on loopback, with its port: any other is 421.`;
 
 /** A database address fit to print: a URL's password is hidden. */
 export function redactDatabase(location: string): string {
@@ -84,6 +88,7 @@ export async function main(argv: string[]): Promise<void> {
         host: { type: 'string', default: env.ONBOARDING_HOST ?? '127.0.0.1' },
         flows: { type: 'string', default: env.ONBOARDING_FLOWS ?? './flows' },
         database: { type: 'string', default: env.ONBOARDING_DATABASE ?? './.data/onboarding' },
+        fsync: { type: 'string', default: env.ONBOARDING_FSYNC ?? 'on' },
         help: { type: 'boolean', default: false },
         'identity-secret': { type: 'string' },
         'trust-proxy': { type: 'string' },
@@ -95,6 +100,8 @@ export async function main(argv: string[]): Promise<void> {
         'rate-limit-exact': { type: 'boolean', default: env.ONBOARDING_RATE_LIMIT_EXACT === 'true' },
         preview: { type: 'boolean', default: false },
         'preview-port': { type: 'string', default: '3101' },
+        // Not --host: the service may face the network, the preview (drafts, no key) only on purpose.
+        'preview-host': { type: 'string', default: '127.0.0.1' },
         ...Object.fromEntries(LIMIT_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }])),
       },
     }));
@@ -113,6 +120,10 @@ export async function main(argv: string[]): Promise<void> {
     console.log(`Database ${redactDatabase(values.database)} is at schema version ${version}.`);
     return;
   }
+  if (values.fsync !== 'on' && values.fsync !== 'off') {
+    console.error(`--fsync must be on or off; got "${values.fsync}"\n\n${USAGE}`);
+    process.exit(2);
+  }
   const port = Number(values.port);
   const previewPort = Number(values['preview-port']);
   for (const [flag, value] of [['--port', port], ['--preview-port', previewPort]] as const) {
@@ -120,6 +131,11 @@ export async function main(argv: string[]): Promise<void> {
       console.error(`${flag} must be a number from 0 to 65535\n\n${USAGE}`);
       process.exit(2);
     }
+  }
+  // An empty address would listen on every one.
+  if (values['preview-host'].trim() === '') {
+    console.error(`--preview-host must be an address to listen on, such as 127.0.0.1\n\n${USAGE}`);
+    process.exit(2);
   }
   let limits;
   let identity;
@@ -145,10 +161,11 @@ export async function main(argv: string[]): Promise<void> {
     host: values.host,
     flows: values.flows,
     database: values.database,
+    fsync: values.fsync === 'on',
     httpLog: true,
     logger: { warn: (m) => console.warn(`[onboarding] ${m}`), info: (m) => console.log(`[onboarding] ${m}`) },
   });
-  const preview = values.preview ? await startPreview({ catalog: service.catalog, host: values.host, port: previewPort }) : undefined;
+  const preview = values.preview ? await startPreview({ catalog: service.catalog, host: values['preview-host'], port: previewPort }) : undefined;
   console.log(`Onboarding service listening on ${service.url}`);
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${redactDatabase(values.database)}`);

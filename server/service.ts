@@ -22,6 +22,8 @@ export interface ServiceOptions {
   flows: string;
   /** `memory`, a data directory path, or a `postgres://` URL. @default 'memory' */
   database?: string;
+  /** A data directory: sync each commit to disk before answering, so acknowledged writes survive a power cut. @default true */
+  fsync?: boolean;
   limits?: Partial<Limits>;
   /** On PostgreSQL, count every request against the rate limits there (exact across instances, a write each). @default false */
   exactRateLimits?: boolean;
@@ -74,6 +76,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const storage = await openDatabase(options.database ?? 'memory', {
     cacheUsers: options.limits?.cacheUsers ?? DEFAULT_LIMITS.cacheUsers,
     poolSize: options.limits?.poolSize ?? DEFAULT_LIMITS.poolSize,
+    fsync: options.fsync ?? true,
   });
   const webhooks = new WebhookDelivery(storage, log, { ...DEFAULT_DELIVERY, ...options.webhooks?.delivery });
   // Transactions carry the outbox's routing, so every write path queues its events in its own transaction.

@@ -1,11 +1,12 @@
-// Script-tag entry: sets window.Onboarding, registers the elements (form, survey and tour on demand), initialises from
+// Script-tag entry: sets window.Onboarding, starts auto-mount and the elements' chunks (each loaded on demand), initialises from
 // the tag's data attributes, and replays what the async snippet queued.
 import { onboarding } from './sdk.js';
-import { defineElements, SCRIPT_ELEMENTS } from './components/define.js';
+import { startElements } from './components/define.js';
 import { loadElementsOnDemand, loadStringsOnDemand } from './components/chunks/load-chunks.js';
 import { $elementOptions } from './stores/options.js';
 import { reportError } from './core/report.js';
 import { drainSnippet, isSnippetStub } from './core/snippet.js';
+import { currentScript } from './page/document.js';
 
 declare global {
   interface Window {
@@ -13,15 +14,17 @@ declare global {
   }
 }
 
-const script = document.currentScript as HTMLScriptElement | null;
-const existing: unknown = window.Onboarding;
+// The tag's attributes and address are trusted (keys, API, where the chunks come from): read past the page's markup.
+const script = currentScript();
+// Our own copy or the snippet's stub is a property of the window itself; `<div id="Onboarding">` only looks like one.
+const existing: unknown = Object.getOwnPropertyDescriptor(window, 'Onboarding')?.value;
 
 // The script included twice: the first copy keeps running, the second does nothing.
 if (!existing || isSnippetStub(existing)) {
   window.Onboarding = onboarding;
-  // Defining reads the tag's nonce, which the chunks' scripts get. Both run before init, so the chunk of an element
-  // already in the markup starts downloading before the first state read.
-  defineElements(customElements, SCRIPT_ELEMENTS);
+  // Starting the elements reads the tag's nonce, which the chunks' scripts get. Both run before init, so the chunk of
+  // an element already in the markup starts downloading before the first state read.
+  startElements();
   loadElementsOnDemand(script?.src, () => $elementOptions.get().nonce);
   loadStringsOnDemand(script?.src, () => $elementOptions.get().nonce);
   const publicKey = script?.dataset.publicKey;

@@ -3,11 +3,13 @@ import { ELEMENTS, registerElements as register } from './components/register.js
 import { OnboardingHint } from './components/hint/hint.component.js';
 import { OnboardingTooltip } from './components/hint/tooltip.component.js';
 import { OnboardingTour } from './components/tour/tour.component.js';
-import { setWatchLoader } from './page/start-rules.js';
+import { setWatchLoader, watchStartRules } from './page/start-rules.js';
+import { setStartRules } from './page/rules.js';
 import { watchTarget } from './page/watch.js';
 
-// Start rules that wait for an element watch with the same engine as the tour (the script tag loads it on demand).
+// Start rules, and those that wait for an element with the same engine as the tour (the script tag loads both on demand).
 setWatchLoader(() => Promise.resolve(watchTarget));
+setStartRules(watchStartRules);
 
 export { Onboarding } from './core/onboarding.js';
 export type { OnboardingConfig, IdentifyOptions } from './core/onboarding.js';

@@ -17,7 +17,10 @@ export interface ProgressUpdate {
   steps: Array<{ id: string; completed?: boolean; skipped?: boolean }>;
   /** The comebacks (reshow) the flow's row counts after the transition: above 0, this run of the flow came back. */
   reshows: number;
-  /** The canonical locale the request was made in ('' for none): a first start records it, and the run is counted under it. */
+  /**
+   * The flow's translation the request's locale resolved to ('' for the source text): a first start records it, and the
+   * run is counted under it. One of the flow file's translations, so the rollups hold a bounded number of locales.
+   */
   locale: string;
 }
 
@@ -398,7 +401,7 @@ export const isCountedAnswer = (actionType: string, data: unknown, flowType?: st
 
 /**
  * Counts the answers among new responses of one flow (given as JSON text), in the transaction that appends them, under
- * the locale of the request that made them ('' for none).
+ * the flow's translation the request that made them resolved to ('' for the source).
  */
 export async function countAnswers(
   tx: Queryable,

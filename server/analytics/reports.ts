@@ -146,11 +146,10 @@ async function flowMeta(db: Queryable, catalog: FlowCatalog, slug: string, versi
 export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow): Promise<AnalyticsFlowResponse> {
   const meta = await flowMeta(db, catalog, slug, window.version);
   const params = [slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, window.locale];
-  // By locale too: the same rows give the funnel, the days and the split by locale.
+  // The funnel and the days, over every locale in the filter: a row per day and step, however many locales there are.
   const rows = await db.query<{
     day: string;
     step_id: string;
-    locale: string;
     started: number;
     completed: number;
     skipped: number;
@@ -161,20 +160,21 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     reshow_completed: number;
     reshow_skipped: number;
   }>(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, locale, sum(started)::int AS started, sum(completed)::int AS completed,
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(started)::int AS started, sum(completed)::int AS completed,
             sum(skipped)::int AS skipped, sum(reached)::int AS reached, sum(dropped)::int AS dropped, sum(reshown)::int AS reshown,
             sum(comebacks)::int AS comebacks, sum(reshow_completed)::int AS reshow_completed, sum(reshow_skipped)::int AS reshow_skipped
      FROM analytics_daily WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
        AND ${localeMatch('locale', '$5')}
-     GROUP BY day, step_id, locale ORDER BY day, step_id, locale`,
+     GROUP BY day, step_id ORDER BY day, step_id`,
     params,
   );
-  const buckets = await db.query<{ locale: string; bucket: number; count: number }>(
-    `SELECT locale, bucket, sum(count)::int AS count FROM analytics_durations
+  const buckets = await db.query<{ bucket: number; count: number }>(
+    `SELECT bucket, sum(count)::int AS count FROM analytics_durations
      WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND ${localeMatch('locale', '$5')}
-     GROUP BY locale, bucket`,
+     GROUP BY bucket`,
     params,
   );
+  const locales = await localeCounts(db, params, Math.max(MAX_REPORT_LOCALES, Object.keys(catalog.get(slug)?.definition.translations ?? {}).length + 1));
   // By the day of each user's first report, not of their start (see StepFunnel.targetMissing).
   const missing = await db.query<{ day: string; step_id: string; users: number }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(users)::int AS users
@@ -183,7 +183,6 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     params.slice(0, 4),
   );
   const totals = { started: 0, completed: 0, skipped: 0 };
-  const byLocale = new Map<string, { started: number; completed: number; skipped: number }>();
   const reshow = { users: 0, comebacks: 0, completed: 0, skipped: 0 };
   const emptyStep = (stepId: string, title: string | null): StepFunnel => ({ stepId, title, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
   const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, emptyStep(step.id, step.title ?? null)]));
@@ -193,9 +192,7 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     if (!row.started && !row.completed && !row.skipped && !row.reached && !row.dropped) continue;
     const day = days.get(row.day);
     if (row.step_id === '') {
-      let locale = byLocale.get(row.locale);
-      if (!locale) byLocale.set(row.locale, (locale = { started: 0, completed: 0, skipped: 0 }));
-      for (const counts of day ? [totals, locale, day] : [totals, locale]) {
+      for (const counts of day ? [totals, day] : [totals]) {
         counts.started += row.started;
         counts.completed += row.completed;
         counts.skipped += row.skipped;
@@ -209,9 +206,9 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     let step = funnel.get(row.step_id);
     // A step the definition no longer has keeps its counts, after the others.
     if (!step) funnel.set(row.step_id, (step = emptyStep(row.step_id, null)));
-    // The rows of one day and step, one per locale, come together: they add up to the day's entry.
-    let entry = day?.steps.at(-1);
-    if (day && entry?.stepId !== row.step_id) day.steps.push((entry = { stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 }));
+    // One row per day and step, in order: the day's entry of the step.
+    const entry = day ? { stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 } : undefined;
+    if (day && entry) day.steps.push(entry);
     for (const counts of entry ? [step, entry] : [step]) {
       counts.reached += row.reached;
       counts.completed += row.completed;
@@ -232,8 +229,8 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   }
   const report: AnalyticsFlowResponse = {
     ...windowOf(window),
-    flow: summary(meta, totals, mergedBuckets(buckets)),
-    locales: localeCounts(byLocale, buckets),
+    flow: summary(meta, totals, buckets),
+    locales,
     steps: [...funnel.values()],
     days: [...days.values()],
   };
@@ -246,29 +243,46 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   return report;
 }
 
-/** The duration histogram of every locale: each bucket's counts added up. */
-function mergedBuckets(buckets: Array<{ bucket: number; count: number }>): Array<{ bucket: number; count: number }> {
-  const counts = new Map<number, number>();
-  for (const { bucket, count } of buckets) counts.set(bucket, (counts.get(bucket) ?? 0) + count);
-  return [...counts].map(([bucket, count]) => ({ bucket, count }));
-}
+/**
+ * Most locales a flow report lists: the rollups count a run under a translation of the flow or "" (see progress.ts),
+ * so only rows recorded before that, or a flow with this many translations, can have more; the rest are in the totals.
+ */
+export const MAX_REPORT_LOCALES = 100;
 
-/** A flow's counts by the locale of each user's first start, as LocaleCounts: those with starts, most starts first. */
-function localeCounts(
-  byLocale: Map<string, { started: number; completed: number; skipped: number }>,
-  buckets: Array<{ locale: string; bucket: number; count: number }>,
-): LocaleCounts[] {
-  return [...byLocale]
-    .filter(([, counts]) => counts.started !== 0)
-    .sort(([a, x], [b, y]) => y.started - x.started || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([locale, { started, completed, skipped }]) => ({
-      locale,
-      started,
-      completed,
-      skipped,
-      completionRate: rate(completed, started),
-      medianSecondsToComplete: medianSeconds(buckets.filter((b) => b.locale === locale)),
-    }));
+/**
+ * A flow's counts by the locale each run is counted under, as LocaleCounts: those with starts, most starts first, at
+ * most `limit`. Grouped by the database, and each locale's histogram picked from a map: one pass over the rows.
+ */
+async function localeCounts(db: Queryable, params: unknown[], limit: number): Promise<LocaleCounts[]> {
+  // COLLATE "C": by code unit, on either store, whatever the database's collation.
+  const rows = await db.query<{ locale: string; started: number; completed: number; skipped: number }>(
+    `SELECT locale, sum(started)::int AS started, sum(completed)::int AS completed, sum(skipped)::int AS skipped
+     FROM analytics_daily WHERE flow_slug = $1 AND step_id = '' AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+       AND ${localeMatch('locale', '$5')}
+     GROUP BY locale HAVING sum(started) <> 0 ORDER BY started DESC, locale COLLATE "C" LIMIT ${limit}`,
+    params,
+  );
+  if (rows.length === 0) return [];
+  const buckets = await db.query<{ locale: string; bucket: number; count: number }>(
+    `SELECT locale, bucket, sum(count)::int AS count FROM analytics_durations
+     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND locale = ANY($5::text[])
+     GROUP BY locale, bucket`,
+    [...params.slice(0, 4), rows.map((row) => row.locale)],
+  );
+  const histograms = new Map<string, Array<{ bucket: number; count: number }>>();
+  for (const { locale, bucket, count } of buckets) {
+    let list = histograms.get(locale);
+    if (!list) histograms.set(locale, (list = []));
+    list.push({ bucket, count });
+  }
+  return rows.map(({ locale, started, completed, skipped }) => ({
+    locale,
+    started,
+    completed,
+    skipped,
+    completionRate: rate(completed, started),
+    medianSecondsToComplete: medianSeconds(histograms.get(locale) ?? []),
+  }));
 }
 
 /** What a survey step is reported as: its kind, and the field of its data whose answers are counted. */

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { Flow, FlowData, FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
-import { compileExpression, eventCallsOf, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { compileExpression, eventCallsOf, eventNamesOf, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { eventNameSets, type EventNameSet } from '../targeting/event-names.js';
 import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
 import { readCollections, type Collection } from './collections.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
@@ -103,6 +104,8 @@ export interface CatalogVersion {
   collections: Collection[];
   /** The events over time (eventCount, lastEventAt) the expressions ask about, per scope; undefined when none do, and a read loads none. */
   eventWindows: Record<EventScope, EventWindowSet> | undefined;
+  /** The names of `user.events` and `group.events` the expressions read, per scope: a read loads only their counts. */
+  eventNames: Record<EventScope, EventNameSet>;
 }
 
 export interface Logger {
@@ -288,6 +291,7 @@ function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVers
     celReadsFlows: flows.some(readsFlows),
     collections,
     eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
+    eventNames: eventNameSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventNamesOf))),
   };
 }
 

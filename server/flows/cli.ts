@@ -9,6 +9,7 @@ import { checkFlowText, COLLECTION_FILES, readFlowDirectory, type CheckOptions, 
 import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows } from './from-frigade.js';
+import { fileSizeProblem } from './translation-limits.js';
 import { exportTranslations, formatExport, importTranslations, isLocale, XliffError } from './translation-round-trip.js';
 
 const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github] [--locales fr,de]
@@ -38,10 +39,12 @@ welcome/steps/intro/fields/email/label), to --out or standard output. --format c
 Exits 0, 1 when a file of the folder is not a flow file (the others are exported), 2 on bad usage.
 
 translations import: writes the XLIFF's targets into translations.<trgLang> of the flow files in the folder (default:
-the current one), keeping their comments and order. Refuses a key the flow does not have and a translation that drops a
-\${variable} of the source, printed as file:line and key; a file with a refusal is not written. Empty targets are
-skipped. A target whose <source> is no longer the flow's text is written, with a warning. Exits 0 when every file was
-written or had nothing new, 1 on a refusal or malformed XLIFF, 2 on bad usage.`;
+the current one), keeping their comments and order. Refuses a key the flow does not have, a translation that drops a
+\${variable} of the source, and any target check would refuse in the file as written, printed as file:line and key; a
+file with a refusal, or that check refuses already, is not written. Empty targets are skipped. A target whose <source>
+is no longer the flow's text is written, with a warning. An XLIFF file over 4 MiB, nested over 32 levels or with over
+100,000 elements is refused with file and line. Exits 0 when every file was written or had nothing new, 1 on a refusal
+or malformed XLIFF, 2 on bad usage.`;
 
 interface FileReport {
   file: string;
@@ -205,8 +208,14 @@ export function translations(
     const [file, dir = '.'] = paths as [string, string?];
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
       if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder`);
+      // The size before the text: a file far too big is never read into memory.
+      const tooBig = fileSizeProblem(statSync(file).size);
+      if (tooBig) {
+        console.error(`${file}: ${tooBig}; nothing written`);
+        return 1;
+      }
+      text = readFileSync(file, 'utf8');
     } catch (error) {
       console.error(error instanceof Error ? error.message : String(error));
       return 2;
@@ -215,8 +224,9 @@ export function translations(
     try {
       report = importTranslations(text, file, dir);
     } catch (error) {
-      if (!(error instanceof XliffError)) throw error;
-      console.error(`${file}:${error.line}  ${error.message.replace(/^line \d+: /, '')}; nothing written`);
+      // One line, never a stack trace: every file is written only once all are checked, so none was.
+      const message = error instanceof Error ? error.message.replace(/^line \d+: /, '') : String(error);
+      console.error(`${error instanceof XliffError ? `${file}:${error.line} ` : `${file}:`} ${message}; nothing written`);
       return 1;
     }
     for (const problem of report.problems) console.error(problem);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { FLOW_TYPE_ALIASES, type FlowData, type FlowFile, type FlowStatus, type FlowTranslation, type FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../shared/json-guard.js';
-import { compileExpression } from '../targeting/cel.js';
+import { compileExpression, eventCallsOf } from '../targeting/cel.js';
+import { MAX_EVENT_WINDOW_MS } from '../targeting/event-windows.js';
 import { parseDuration } from './durations.js';
 import { checkNpsPoints, checkStepFields, type Report } from './fields.js';
 import { pagePatternProblem } from './formats.js';
@@ -173,13 +174,33 @@ export function checkFlowText(
       targetingLogic: flow.targetingLogic ?? '',
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
       // The start rules are the page's to check: they travel with the content.
-      data: (flow.startWhen ? { ...flow.data, startWhen: flow.startWhen } : flow.data) as FlowData,
+      data: withButtonObjects(flow.startWhen ? { ...flow.data, startWhen: flow.startWhen } : flow.data) as FlowData,
       ...(flow.translations && Object.keys(flow.translations).length ? { translations: flow.translations } : {}),
     },
     problems,
     warnings,
     locate,
   };
+}
+
+/**
+ * Frigade's flat button keys (`primaryButtonTitle`, `…Uri`, `…UriTarget`, and the secondary's) as the button objects our
+ * elements draw, where a step has no object of its own: its object wins, as in Frigade's SDKs. A flat secondary button
+ * completes the step, as Frigade's does. The flat keys stay, so Frigade's SDKs read the step as it was written.
+ */
+function withButtonObjects<Data extends { steps?: unknown }>(data: Data): Data {
+  if (!Array.isArray(data.steps) || !data.steps.some((step) => isObject(step) && (step.primaryButtonTitle || step.secondaryButtonTitle))) return data;
+  const button = (step: Record<string, unknown>, which: 'primary' | 'secondary') => {
+    const title = step[`${which}ButtonTitle`];
+    if (typeof title !== 'string' || step[`${which}Button`] !== undefined) return {};
+    const uri = step[`${which}ButtonUri`];
+    const target = step[`${which}ButtonUriTarget`];
+    return {
+      [`${which}Button`]: { title, ...(which === 'secondary' ? { action: 'step.complete' } : {}), ...(uri === undefined ? {} : { uri }), ...(target === undefined ? {} : { target }) },
+    };
+  };
+  const steps = data.steps.map((step) => (isObject(step) ? { ...step, ...button(step, 'primary'), ...button(step, 'secondary') } : step));
+  return { ...data, steps };
 }
 
 /** The flow type a file's `type` names: ours, or the one a Frigade name stands for (NPS_SURVEY is a SURVEY). */
@@ -267,6 +288,13 @@ function checkExpression(source: unknown, segments: PathSegment[], add: Report):
     compileExpression(source, () => {});
   } catch (error) {
     add(segments, `does not compile as CEL: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return;
+  }
+  // A typo meant as "forever" (a window of thousands of years) is refused here; a read clamps it all the same.
+  for (const call of eventCallsOf(source)) {
+    if (call.fn === 'eventCount' && call.windowMs > MAX_EVENT_WINDOW_MS) {
+      add(segments, `${call.scope}.eventCount('${call.event}', …): the window is over 100 years (876600h), the longest there is; for "ever", use ${call.scope}.events`);
+    }
   }
 }
 

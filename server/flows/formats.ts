@@ -53,10 +53,15 @@ export function selectorProblem(text: string): string | undefined {
 
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** A `:name` inside a segment: text, but what scripts before the one in src/page/pages.ts read as a parameter. */
+const NAME_IN_SEGMENT = /:[A-Za-z_]\w*/g;
+
 /**
  * Why `text` is not a page pattern, in words; undefined when it is. A page pattern is a path: it starts with `/`,
- * has no query or fragment, `:name` stands for one whole segment, and `*`, only at the end, for one or more
- * characters of the rest of the path. A trailing `/` is ignored.
+ * has no query or fragment, a segment that is exactly `:name` stands for that segment, `*`, only at the end, for one
+ * or more characters of the rest of the path, and anything else for itself (the script's `pageMatches` reads it so).
+ * A trailing `/` is ignored. A segment holding two `:name`s, or one and the final `*`, is refused: earlier scripts
+ * made each a quantifier, side by side, and a link crafted for it could freeze a visitor's tab.
  */
 export function pagePatternProblem(text: string): string | undefined {
   const subject = quote(text);
@@ -71,9 +76,15 @@ export function pagePatternProblem(text: string): string | undefined {
   const star = path.indexOf('*');
   if (star !== -1 && star !== path.length - 1) return `${subject}: "*" may only end the pattern (it matches the rest of the path)`;
   const names = new Set<string>();
-  for (const segment of segments) {
+  for (const [index, segment] of segments.entries()) {
     if (segment === '') return `${subject} has an empty segment ("//")`;
-    if (!segment.startsWith(':')) continue;
+    if (!segment.startsWith(':')) {
+      const inside = segment.match(NAME_IN_SEGMENT) ?? [];
+      if (inside.length + (index === segments.length - 1 && star !== -1 ? 1 : 0) > 1) {
+        return `${subject}: ":" inside a segment is text, and a parameter is a whole segment (such as /x/:id); "${segment}" is refused: earlier versions of the script read a ":name" in it as a parameter, beside another or the "*", and such a pattern can take seconds to match`;
+      }
+      continue;
+    }
     const name = segment.slice(1);
     if (!PARAMETER_NAME.test(name)) {
       return `${subject}: a segment starting with ":" is a parameter, named with letters, digits and "_" (such as :id), not "${segment}"`;

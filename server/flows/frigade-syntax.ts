@@ -4,6 +4,8 @@
 // the notes its own repositories keep on the evaluator: `AND`/`OR` beside `&&`/`||`, `===`, `isIn`, `isSet`,
 // `matches`, the units of `within`. A form it does not know is an Unmapped error with its column, never a guess.
 
+import { ACTION_TYPES } from '../../src/api/wire.js';
+
 export type Scope = 'user' | 'group';
 
 /** A value an expression compares: one of Frigade's functions, a literal, or a time (now, a date, and arithmetic on them). */
@@ -301,6 +303,8 @@ function resolveCall(parts: Array<{ name: string; args?: string[] }>, at: number
   const [head, fn, ...rest] = parts;
   const arity = (part: { args?: string[] } | undefined, count: number) => part?.args?.length === count;
   const unknown = () => new Unmapped(`"${text}" is not one of Frigade's targeting forms (user.property, user.event, user.flow, group.property, …)`, at);
+  // A state unquoted, as Frigade's dashboard exports write it: `user.flow('flow_X') == COMPLETED_FLOW`.
+  if (parts.length === 1 && !head!.args && (ACTION_TYPES as readonly string[]).includes(head!.name)) return { kind: 'string', value: head!.name, at };
   if (parts.length === 1 && !head!.args) throw unknown();
   if ((head!.name === 'now' && arity(head, 0) && parts.length === 1) || (head!.name === 'Date' && fn?.name === 'now' && arity(fn, 0) && !rest.length)) {
     return { kind: 'time', offsetMs: 0, at };

@@ -1,5 +1,5 @@
 // Frigade's flows as flow files: reads the list-flows answer (or one flow) and writes each flow as our YAML, its targeting and criteria in CEL.
-import { Document, isMap, isScalar, parse as parseYaml, type Pair } from 'yaml';
+import { Document, isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from 'yaml';
 import { checkFlowText, type FlowProblem } from './definitions.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { formatPath, type PathSegment } from './schema.js';
@@ -30,6 +30,8 @@ export interface ConvertedFlow {
 
 /** The criteria in `data` that hold Frigade's expressions, as our flow files name them. */
 const STEP_CRITERIA = ['completionCriteria', 'startCriteria', 'visibilityCriteria'];
+/** Frigade's types that are another type's element here: its React kit draws an EMBEDDED_TIP as a card. */
+const FRIGADE_TYPES: Record<string, string> = { EMBEDDED_TIP: 'CARD' };
 /** Which of several versions of one slug becomes the file: the one users see first, then the newest. */
 const STATUS_RANK: Record<string, number> = { ACTIVE: 0, DRAFT: 1, ARCHIVED: 2 };
 
@@ -85,14 +87,20 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
     return 'false';
   };
 
+  /** Comments written where a value was rewritten to keep Frigade's meaning (not problems: the file is right). */
+  const notes: Array<{ segments: PathSegment[]; comment: string }> = [];
   const problems: FlowProblem[] = [];
   let data: unknown = flow.data ?? {};
+  /** Frigade's comments in its YAML, by the path of what they sit on, to write back where the same keys are. */
+  const comments: PlacedComment[] = [];
   if (typeof data === 'string') {
-    try {
-      data = parseYaml(data) ?? {};
-    } catch (error) {
-      problems.push({ path: 'data', line: 1, column: 1, message: `Frigade's data is neither YAML nor JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+    const source = parseDocument(data, { prettyErrors: false });
+    if (source.errors.length) {
+      problems.push({ path: 'data', line: 1, column: 1, message: `Frigade's data is neither YAML nor JSON: ${source.errors[0]!.message.split('\n')[0]}` });
       data = {};
+    } else {
+      data = source.toJS({ maxAliasCount: 100 }) ?? {};
+      collectComments(source.contents, ['data'], comments);
     }
   }
   if (isRecord(data)) {
@@ -106,7 +114,8 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
         const { id, ...rest } = step;
         const copy: Record<string, unknown> = id === undefined ? rest : { id, ...rest };
         for (const key of STEP_CRITERIA) if (typeof copy[key] === 'string') copy[key] = convert(copy[key], ['data', 'steps', index, key]);
-        return copy;
+        if (Array.isArray(copy.fields)) copy.fields = copy.fields.map((field, f) => withFrigadePattern(field, ['data', 'steps', index, 'fields', f], notes));
+        return withButtonObjects(copy);
       });
     }
   }
@@ -114,21 +123,21 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
   const targetingLogic = typeof flow.targetingLogic === 'string' ? convert(flow.targetingLogic, ['targetingLogic']) : '';
   // A flow Frigade has turned off is served to nobody: here that is a draft.
   const status = flow.status === 'ARCHIVED' ? 'ARCHIVED' : flow.active === false ? 'DRAFT' : (flow.status ?? 'ACTIVE');
+  const type = flow.type === undefined ? 'CUSTOM' : (FRIGADE_TYPES[flow.type] ?? flow.type);
   const file = {
     slug: flow.slug,
     name: flow.name ?? flow.slug,
-    type: flow.type ?? 'CUSTOM',
+    type,
     status,
     ...(targetingLogic ? { targetingLogic } : {}),
     data,
   };
   const doc = new Document(file);
-  doc.commentBefore = ` From Frigade: flow ${flow.slug}${flow.version === undefined ? '' : `, version ${flow.version}`}.`;
-  for (const { segments, comment } of todos) {
-    const parent = segments.length === 1 ? doc.contents : doc.getIn(segments.slice(0, -1), true);
-    if (!isMap(parent)) continue;
-    const pair = (parent.items as Pair[]).find((item) => isScalar(item.key) && item.key.value === segments.at(-1));
-    if (pair && isScalar(pair.key)) pair.key.commentBefore = comment;
+  doc.commentBefore = ` From Frigade: flow ${flow.slug}${flow.version === undefined ? '' : `, version ${flow.version}`}.${type === flow.type || flow.type === undefined ? '' : `\n Frigade's type ${flow.type} is drawn here as a ${type}.`}`;
+  placeComments(doc, comments);
+  for (const { segments, comment } of [...notes, ...todos]) {
+    const key = pairAt(doc, segments)?.key;
+    if (isScalar(key)) key.commentBefore = key.commentBefore ? `${key.commentBefore}\n${comment}` : comment;
   }
   const text = doc.toString({ lineWidth: 0 });
   const checked = checkFlowText(text);
@@ -136,6 +145,113 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
   problems.push(...checked.problems);
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
   return { text, problems, warnings: checked.warnings };
+}
+
+/** A comment of Frigade's YAML and where it sat: before a key, before a value or item, or after it on its line. */
+interface PlacedComment {
+  path: PathSegment[];
+  keyBefore?: string;
+  before?: string;
+  after?: string;
+}
+
+/** Every comment under `node`, by path; `path` is where `node` is in the flow file. */
+function collectComments(node: unknown, path: PathSegment[], out: PlacedComment[]): void {
+  if (isMap(node)) {
+    for (const pair of node.items as Pair<unknown, Node | null>[]) {
+      if (!isScalar(pair.key) || typeof pair.key.value !== 'string') continue;
+      const at = [...path, pair.key.value];
+      out.push({ path: at, keyBefore: pair.key.commentBefore ?? undefined, before: pair.value?.commentBefore ?? undefined, after: pair.value?.comment ?? undefined });
+      collectComments(pair.value, at, out);
+    }
+  } else if (isSeq(node)) {
+    for (const [index, item] of (node.items as Array<Node | null>).entries()) {
+      out.push({ path: [...path, index], before: item?.commentBefore ?? undefined, after: item?.comment ?? undefined });
+      collectComments(item, [...path, index], out);
+    }
+  }
+}
+
+/** The pair of `segments` in `doc`: its last segment a key of the map the others lead to. */
+function pairAt(doc: Document, segments: readonly PathSegment[]): Pair | undefined {
+  const parent = segments.length === 1 ? doc.contents : doc.getIn(segments.slice(0, -1), true);
+  if (!isMap(parent)) return undefined;
+  return (parent.items as Pair[]).find((item) => isScalar(item.key) && item.key.value === segments.at(-1));
+}
+
+/**
+ * Writes Frigade's comments back where the same key or item is in the flow file. A flat button key's go to the button
+ * object written in its place; a comment whose key is gone (none is, but a rewrite may drop one) is not written.
+ */
+function placeComments(doc: Document, comments: PlacedComment[]): void {
+  for (const { path, keyBefore, before, after } of comments) {
+    if (!keyBefore && !before && !after) continue;
+    const last = path.at(-1);
+    if (typeof last === 'number') {
+      const item = doc.getIn(path, true) as Node | undefined;
+      if (item && before) item.commentBefore = before;
+      if (item && after) item.comment = after;
+      continue;
+    }
+    const flat = /^(primary|secondary)Button(Title|Uri|UriTarget)$/.exec(last ?? '');
+    const pair = pairAt(doc, path) ?? (flat ? pairAt(doc, [...path.slice(0, -1), `${flat[1]}Button`]) : undefined);
+    if (!pair) continue;
+    // A flat key's comments, wherever they sat on its line, go before the object written in its place.
+    const above = (flat ? [keyBefore, before, after] : [keyBefore]).filter(Boolean).join('\n');
+    if (above && isScalar(pair.key)) pair.key.commentBefore = pair.key.commentBefore ? `${pair.key.commentBefore}\n${above}` : above;
+    const value = pair.value as Node | null;
+    if (value && before && !flat) value.commentBefore = before;
+    if (value && after && !flat) value.comment = after;
+  }
+}
+
+/**
+ * A form field's `pattern` with Frigade's meaning: Frigade tests it anywhere in the value (`/foo/` holds for
+ * "a foo b"), ours must match the whole value, as HTML's `pattern` does. One that is not anchored at both ends is
+ * written to match anywhere, with a note saying so where it stands.
+ */
+function withFrigadePattern(field: unknown, where: PathSegment[], notes: Array<{ segments: PathSegment[]; comment: string }>): unknown {
+  if (!isRecord(field)) return field;
+  const rule = field.pattern;
+  const pattern = isRecord(rule) ? rule.value : rule;
+  if (typeof pattern !== 'string' || !pattern) return field;
+  const source = pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
+  if (source.startsWith('^') && source.endsWith('$') && !source.endsWith('\\$')) return field;
+  const anywhere = `[\\s\\S]*(?:${source})[\\s\\S]*`;
+  notes.push({
+    segments: [...where, 'pattern'],
+    comment: ` Frigade tests ${JSON.stringify(pattern)} anywhere in the value; a pattern here must match the whole value,\n so it is written to match anywhere, as in Frigade.`,
+  });
+  return { ...field, pattern: isRecord(rule) ? { ...rule, value: anywhere } : anywhere };
+}
+
+/**
+ * A step's flat button keys (`primaryButtonTitle`, `primaryButtonUri`, `primaryButtonUriTarget`, and the secondary's)
+ * rewritten as the button objects flow files use, in the place of the first flat key. Where the step has an object
+ * already, it wins in Frigade's SDKs too, and the flat keys are dropped. A flat secondary button completes the step in
+ * Frigade, so its object says `action: step.complete`.
+ */
+function withButtonObjects(step: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(step)) {
+    const flat = /^(primary|secondary)Button(Title|Uri|UriTarget)$/.exec(key);
+    if (!flat) {
+      out[key] = value;
+      continue;
+    }
+    const which = `${flat[1]}Button`;
+    if (step[which] !== undefined || which in out) continue;
+    const title = step[`${which}Title`];
+    const uri = step[`${which}Uri`];
+    const target = step[`${which}UriTarget`];
+    out[which] = {
+      ...(title === undefined ? {} : { title }),
+      ...(flat[1] === 'secondary' ? { action: 'step.complete' } : {}),
+      ...(uri === undefined ? {} : { uri }),
+      ...(target === undefined ? {} : { target }),
+    };
+  }
+  return out;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,9 @@
 // `onboarding-flows translations`: exports a folder's text for one locale (XLIFF 2.0 or CSV) and imports a translated XLIFF back into the flow files.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { flowFileNames } from './definitions.js';
+import { checkFlowText, flowFileNames } from './definitions.js';
+import { formatPath } from './schema.js';
+import { fileSizeProblem, TRANSLATION_FILE_LIMITS } from './translation-limits.js';
 import { textUnits, writeTranslations, type TextUnit } from './translations-file.js';
 import { droppedVariables, LOCALE_CODE } from './translations.js';
 import { readXliff, writeXliff, XliffError } from './xliff.js';
@@ -50,20 +52,30 @@ export interface ImportReport {
 }
 
 /**
- * Writes the targets of a translated XLIFF into `translations.<trgLang>` of the flow files in `dir`. A file with a
- * refused unit (a key the flow does not have, a target that drops a `${variable}` of the source) is left as it was;
- * the others are written. Empty targets are skipped. Throws {@link XliffError} when the XLIFF is malformed.
+ * Writes the targets of a translated XLIFF into `translations.<trgLang>` of the flow files in `dir`. A file is left as it
+ * was when one of its units is refused (a key the flow does not have, a target that drops a `${variable}` of the
+ * source), when it does not load as it is, or when it would not load once written: the file as it would be written goes
+ * through the loader's own check, so import writes nothing `check` refuses. The others are written, once every file is
+ * checked. Empty targets are skipped. Throws {@link XliffError} when the XLIFF is malformed or past
+ * {@link TRANSLATION_FILE_LIMITS}.
  */
 export function importTranslations(xliffText: string, xliffName: string, dir: string): ImportReport {
-  const document = readXliff(xliffText);
-  const locale = document.trgLang;
   const report: ImportReport = { problems: [], warnings: [], written: [] };
+  // The caller checks the file's size before reading it; this holds for text from anywhere else.
+  const tooBig = fileSizeProblem(Buffer.byteLength(xliffText));
+  if (tooBig) {
+    report.problems.push(`${xliffName}: ${tooBig}; nothing written`);
+    return report;
+  }
+  const document = readXliff(xliffText, TRANSLATION_FILE_LIMITS);
+  const locale = document.trgLang;
   const at = (line: number) => `${xliffName}:${line}`;
   if (!isLocale(locale)) {
     report.problems.push(`${at(1)}  trgLang "${locale}" is not a locale code (fr, fr-CA, pt-BR)`);
     return report;
   }
   const present = new Set(flowFiles(dir));
+  const pending: Array<{ path: string; text: string; count: number }> = [];
   for (const file of document.files) {
     // `original` names a file of the folder, never a path out of it.
     if (basename(file.original) !== file.original || !present.has(file.original)) {
@@ -79,9 +91,16 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
       report.problems.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
+    // A file the loader refuses already: what the import adds could not be told from what was there.
+    const own = checkFlowText(text).problems;
+    if (own.length) {
+      for (const problem of own) report.problems.push(`${path}:${problem.line}:${problem.column}  ${problem.path ? `${problem.path}: ` : ''}${problem.message}`);
+      report.problems.push(`${path}: not written (it does not load as it is: fix it first)`);
+      continue;
+    }
     const byKey = new Map(units.map((unit) => [unit.key, unit]));
     const problems: string[] = [];
-    const targets: Array<{ path: string[]; target: string }> = [];
+    const targets: Array<{ path: string[]; target: string; key: string; line: number }> = [];
     const warnings: string[] = [];
     for (const unit of file.units) {
       const known = byKey.get(unit.key);
@@ -97,19 +116,54 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
         continue;
       }
       if (unit.source !== known.source) warnings.push(`${at(unit.line)}  warning: ${unit.key}: the source has changed since the export; the translation may be of the old text`);
-      if (unit.target !== known.target) targets.push({ path: known.path, target: unit.target });
+      if (unit.target !== known.target) targets.push({ path: known.path, target: unit.target, key: unit.key, line: unit.targetLine ?? unit.line });
     }
+    let next: string | undefined;
+    if (!problems.length && targets.length) {
+      try {
+        next = writeTranslations(text, locale, targets);
+      } catch (error) {
+        problems.push(`${path}: cannot hold translations.${locale} (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    // The file as it would be written, through the loader's check: a problem there is one a target brings.
+    if (next !== undefined) for (const problem of loaderProblems(next, locale, targets, path, at)) problems.push(problem);
     if (problems.length) {
-      report.problems.push(...problems, `${path}: not written (${problems.length} refused)`);
+      for (const problem of problems) report.problems.push(problem);
+      report.problems.push(`${path}: not written (${problems.length} refused)`);
       continue;
     }
-    report.warnings.push(...warnings);
-    if (targets.length) {
-      writeFileSync(path, writeTranslations(text, locale, targets));
-      report.written.push({ file: path, count: targets.length });
+    for (const warning of warnings) report.warnings.push(warning);
+    if (next !== undefined) pending.push({ path, text: next, count: targets.length });
+  }
+  // Written once every file is checked, so that a fault found on the way leaves every file as it was.
+  for (const { path, text, count } of pending) {
+    try {
+      writeFileSync(path, text);
+      report.written.push({ file: path, count });
+    } catch (error) {
+      report.problems.push(`${path}: not written (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
   }
   return report;
+}
+
+/**
+ * What the loader refuses in `next`, a flow file with `targets` written into `translations.<locale>`: each by the key
+ * and XLIFF line of the target it is in, else (a problem no one target brings) by the path in the file.
+ */
+function loaderProblems(next: string, locale: string, targets: ReadonlyArray<{ path: string[]; key: string; line: number }>, path: string, at: (line: number) => string): string[] {
+  const { problems } = checkFlowText(next);
+  // A choice's value may be a number, which a path may write as an index (`options[1]`) or as a key (`options.1`).
+  const places = targets.map((target) => ({
+    ...target,
+    places: [target.path, target.path.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))].map((segments) => formatPath(['translations', locale, ...segments])),
+  }));
+  const within = (path: string, place: string) => path === place || path.startsWith(`${place}.`) || path.startsWith(`${place}[`);
+  return problems.map((problem) => {
+    const target = places.find((candidate) => candidate.places.some((place) => within(problem.path, place)));
+    return target ? `${at(target.line)}  ${target.key}: ${problem.message}` : `${path}: ${problem.path ? `${problem.path}: ` : ''}${problem.message} (once written)`;
+  });
 }
 
 export { XliffError };

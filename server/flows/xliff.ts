@@ -1,4 +1,5 @@
 // XLIFF 2.0 for the translator's round trip: writes one <file> per flow file, and reads back the subset it writes with a strict XML parser that names the line of every fault.
+import { TRANSLATION_FILE_LIMITS } from './translation-limits.js';
 
 /** One text field as XLIFF carries it: the key in `name`, an NMTOKEN form of it in `id`. */
 export interface XliffUnit {
@@ -82,14 +83,23 @@ interface Element {
 const NAME = /[A-Za-z_:][\w.:-]*/y;
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/** How deep and how many elements a parse takes before it refuses the text. */
+export interface XmlLimits {
+  depth: number;
+  elements: number;
+}
+
 /**
  * Parses well-formed XML without a DOCTYPE (no entity declarations, so no entity expansion): elements, attributes,
  * text, character and the five predefined entity references, CDATA, comments and processing instructions. Anything
- * else is refused with its line.
+ * else is refused with its line, and so is an element past `limits`: the parse recurses once a level, and keeps the
+ * whole tree.
  */
-export function parseXml(text: string): Element {
+export function parseXml(text: string, limits: XmlLimits = TRANSLATION_FILE_LIMITS): Element {
   let at = 0;
   let line = 1;
+  let depth = 0;
+  let count = 0;
   const fail = (message: string): never => {
     throw new XliffError(line, message);
   };
@@ -144,12 +154,15 @@ export function parseXml(text: string): Element {
     const start = line;
     advance(at + 1);
     const name = readName();
+    if (++depth > limits.depth) fail(`<${name}> is nested ${depth} deep, deeper than the ${limits.depth} levels a translations file may have`);
+    if (++count > limits.elements) fail(`<${name}> is element ${count.toLocaleString('en')}, more than the ${limits.elements.toLocaleString('en')} a translations file may have`);
     const attributes = new Map<string, string>();
     for (;;) {
       const before = at;
       skipSpace();
       if (text.startsWith('/>', at)) {
         advance(at + 2);
+        depth--;
         return { name, attributes, children: [], line: start };
       }
       if (text[at] === '>') {
@@ -181,6 +194,7 @@ export function parseXml(text: string): Element {
         skipSpace();
         if (text[at] !== '>') fail(`expected ">" after </${closing}`);
         advance(at + 1);
+        depth--;
         return { name, attributes, children, line: start };
       }
       if (text.startsWith('<![CDATA[', at)) {
@@ -228,9 +242,9 @@ function textOf(element: Element): string {
     .join('');
 }
 
-/** Reads XLIFF 2.0 text into its files and units; throws {@link XliffError} on anything malformed. */
-export function readXliff(text: string): XliffDocument {
-  const root = parseXml(text);
+/** Reads XLIFF 2.0 text into its files and units; throws {@link XliffError} on anything malformed or past `limits`. */
+export function readXliff(text: string, limits?: XmlLimits): XliffDocument {
+  const root = parseXml(text, limits);
   const required = (element: Element, attribute: string): string => {
     const value = element.attributes.get(attribute);
     if (value === undefined || value === '') throw new XliffError(element.line, `<${element.name}> needs ${attribute}`);

@@ -2,18 +2,24 @@
 // real elements, in light, dark and RTL, reloads when a flow file changes, and offers the selector picker's bookmarklet.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FlowCatalog } from '../flows/catalog.js';
 import { FRAME_HTML, FRAME_JS, PAGE_HTML, PAGE_JS, PREVIEW_CSS } from './assets.js';
 import { bookmarkletLink } from './bookmarklet.js';
+import { problemBody } from '../shared/problem.js';
 
 export interface PreviewOptions {
   catalog: FlowCatalog;
   /** Port to listen on; 0 picks a free one. @default 3101 */
   port?: number;
-  /** @default '127.0.0.1' */
+  /**
+   * Address to listen on, and the one name besides the loopback ones its requests may carry in `Host`. Not the
+   * service's `--host`: the preview shows drafts with no key, so it stays on loopback unless asked.
+   * @default '127.0.0.1'
+   */
   host?: string;
   /** The script-tag build the frames load, with its chunks beside it. @default dist/onboarding.js next to the service build */
   script?: string;
@@ -69,6 +75,12 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   };
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
+    // A page on another name that resolves here (DNS rebinding) sends that name: it gets nothing, not even the page.
+    if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) {
+      const detail = `The live preview answers only requests addressed to it (${[...allowedHosts].join(', ')}); Host was "${(request.headers.host ?? '').slice(0, 100)}".`;
+      response.writeHead(421, { ...SECURITY, 'Content-Type': 'application/problem+json' }).end(JSON.stringify(problemBody(421, detail)));
+      return;
+    }
     const path = new URL(request.url ?? '/', 'http://preview').pathname;
     if (request.method !== 'GET') {
       response.writeHead(405, { Allow: 'GET' }).end();
@@ -127,11 +139,15 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     }
   });
   const host = options.host ?? '127.0.0.1';
+  // Filled once the port is known; until then (nothing is listening) no request comes.
+  const allowedHosts = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3101, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  // A browser leaves out port 80.
+  for (const name of hostNames(host)) allowedHosts.add(port === 80 ? name : `${name}:${port}`);
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/preview/`,
     close: () =>
@@ -142,4 +158,23 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
         server.close(() => resolve());
       }),
   };
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+const bracketed = (address: string) => (isIP(address) === 6 ? `[${address}]` : address);
+
+/**
+ * The names a request to a preview listening on `host` may carry in `Host` (before the port): the address itself, the
+ * loopback names when it is loopback or every address, and each address of this machine when it is every address
+ * (0.0.0.0, ::). Never any other name, so a page whose own name was made to resolve here cannot read the preview.
+ */
+export function hostNames(host: string): string[] {
+  const name = bracketed(host.toLowerCase());
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const loopback = name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
+  const names = new Set([name, ...(loopback || wildcard ? LOOPBACK_NAMES : [])]);
+  if (wildcard) {
+    for (const list of Object.values(networkInterfaces())) for (const entry of list ?? []) names.add(bracketed(entry.address.toLowerCase()));
+  }
+  return [...names];
 }

@@ -30,6 +30,8 @@ export interface Limits {
   storedProperties: number;
   /** Largest stored properties object of one user or one group, in bytes of JSON; past it, 409. @default 262144 (256 KB) */
   storedPropertyBytes: number;
+  /** Most distinct event names stored for one user or one group; a request that would pass it gets 409. @default 1000 */
+  storedEventNames: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -46,4 +48,5 @@ export const DEFAULT_LIMITS: Limits = {
   dataBytes: 8192,
   storedProperties: 1000,
   storedPropertyBytes: 262_144,
+  storedEventNames: 1000,
 };

@@ -7,7 +7,10 @@ import type { Queryable } from '../storage/store.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
 import { contextChanged, emptyEntity, EVENT_WINDOWS, NO_EVENT_WINDOWS, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
 import { canonicalLocale } from '../flows/translations.js';
-import { eventWindows, windowColumnsSql, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
+import { isStorableText } from '../shared/json-guard.js';
+import type { EventNameSet } from '../targeting/event-names.js';
+import type { EventScope } from '../targeting/event-windows.js';
+import { eventWindows, literal, windowColumnsSql, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -86,7 +89,9 @@ interface VersionRow {
 // response of each step. Event counts come from the counts kept beside the event log. Only a guest can have
 // been linked, and only a read with a group needs the group's rows: the statement has a variant for each. When the
 // catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
-const snapshotSql = ({ progress, guest, group, windows }: SnapshotVariant) => `
+// Of the counts kept beside the event log, only those of the names the catalog's CEL reads are loaded (see
+// countsSql), so a user's many other names cost a read nothing.
+const snapshotSql = ({ progress, guest, group, windows, names }: SnapshotVariant) => `
 SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', windows.user, '$1', group ? '$3' : '$2')},` : ''}${
   windows && group ? `\n  ${windowColumnsSql('group', windows.group, '$2', '$3')},` : ''
 }
@@ -95,11 +100,11 @@ SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\
   u.state_version AS user_version,
   ${group ? 'g.state_version' : 'NULL::bigint'} AS group_version,
   ${guest ? '(SELECT user_id FROM guest_links WHERE guest_id = $1)' : 'NULL'} AS linked_to,
-  (SELECT json_object_agg(event, count) FROM user_event_counts WHERE user_id = $1) AS user_events,
+  ${countsSql('user', names.user, '$1')} AS user_events,
   (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,
   ${group ? 'g.properties' : 'NULL::jsonb'} AS group_properties,
   ${group ? 'g.created_at' : 'NULL::timestamptz'} AS group_created_at,
-  ${group ? '(SELECT json_object_agg(event, count) FROM group_event_counts WHERE group_id = $2)' : 'NULL::json'} AS group_events,
+  ${group ? countsSql('group', names.group, '$2') : 'NULL::json'} AS group_events,
   (SELECT json_agg(json_build_array(flow_slug, current_step_id, started, completed, skipped, last_action_at, reshows))
      FROM flow_states WHERE user_id = $1) AS flows,
   (SELECT json_agg(json_build_array(flow_slug, step_id, started, completed, skipped, data, last_action_at))
@@ -113,19 +118,36 @@ SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\
 FROM (SELECT 1) AS one
 LEFT JOIN users u ON u.id = $1${group ? '\nLEFT JOIN groups g ON g.id = $2' : ''}`;
 
+/**
+ * The `<scope>_events` column: the kept counts of the names the catalog's CEL reads, each found by the primary key
+ * (id, event); every name only when some expression may read any (`size(user.events)`, say), and none when no
+ * expression reads `events`. The names are written into the statement, one per catalog, as the windows are; a name
+ * no event can have (a NUL) is left out, as PostgreSQL would refuse the statement.
+ */
+function countsSql(scope: EventScope, set: EventNameSet, id: string): string {
+  const [table, key] = scope === 'user' ? ['user_event_counts', 'user_id'] : ['group_event_counts', 'group_id'];
+  const names = set.names?.filter(isStorableText);
+  if (names?.length === 0) return 'NULL::json';
+  const which = names ? ` AND event IN (${names.map(literal).join(', ')})` : '';
+  return `(SELECT json_object_agg(event, count) FROM ${table} WHERE ${key} = ${id}${which})`;
+}
+
 interface SnapshotVariant {
   progress: boolean;
   guest: boolean;
   group: boolean;
   /** The catalog's events over time, when its CEL asks about any; their read time is the parameter after the IDs. */
   windows: CatalogVersion['eventWindows'];
+  /** The names of `events` the catalog's CEL reads. */
+  names: CatalogVersion['eventNames'];
 }
 
 const SNAPSHOT_SQL = new Map<string, string>();
 /** The statement for a read: with the analytics facts (the embedded store, see below) or not, for a guest or not, with a group or not, with events over time or not. */
 function snapshotStatement(variant: SnapshotVariant): string {
   const { windows } = variant;
-  const key = `${variant.progress}-${variant.guest}-${variant.group}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}`;
+  const { names } = variant;
+  const key = `${variant.progress}-${variant.guest}-${variant.group}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}-${names.user.key} ${names.group.key}`;
   let sql = SNAPSHOT_SQL.get(key);
   if (sql === undefined) {
     // A statement per set of windows: forget those of catalogs long replaced.
@@ -166,6 +188,10 @@ export async function loadUserSnapshot(
   // Kept counts over time that an event has left since (or that another catalog asked for) are loaded again.
   if (windows && user && !windowsHold(user.windows, windows.user, now)) user = undefined;
   if (windows && group && !windowsHold(group.windows, windows.group, now)) group = undefined;
+  // Counts kept for a catalog that read other names are loaded again.
+  const names = catalog.eventNames;
+  if (user && user.eventsKey !== names.user.key) user = undefined;
+  if (group && group.eventsKey !== names.group.key) group = undefined;
   if (cache?.versioned && user && (!groupId || group)) {
     const [row] = groupId
       ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
@@ -177,7 +203,7 @@ export async function loadUserSnapshot(
     const generation = cache?.begin() ?? 0;
     // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
     const withProgress = cache !== undefined && !cache.versioned && progress;
-    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows });
+    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows, names });
     const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
     if (windows) params.push(now.toISOString());
     const [row] = await db.query<SnapshotRow>(sql, params);
@@ -189,6 +215,7 @@ export async function loadUserSnapshot(
       properties: row!.user_properties ?? {},
       createdAt: isoOrNull(row!.user_created_at),
       events: row!.user_events ?? {},
+      eventsKey: names.user.key,
       groups: row!.user_groups ?? [],
       ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null, now) } : {}),
       // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
@@ -203,6 +230,7 @@ export async function loadUserSnapshot(
           properties: row!.group_properties ?? {},
           createdAt: isoOrNull(row!.group_created_at),
           events: row!.group_events ?? {},
+          eventsKey: names.group.key,
           ...(windows ? { windows: windowsFromRows(windows.group, row!.group_window_counts ?? null, row!.group_window_last ?? null, now) } : {}),
         }
       : undefined;

@@ -1,6 +1,7 @@
 // Loads the events over time a catalog's CEL asks about (eventCount, lastEventAt) for one user or group, and says how long they hold.
 import type { CachedWindows } from '../storage/snapshot-cache.js';
-import { countKey, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
+import { isStorableText } from '../shared/json-guard.js';
+import { countKey, MAX_EVENT_WINDOW_MS, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
 import type { EventWindows } from '../targeting/cel.js';
 
 const LOG: Record<EventScope, { table: string; key: string }> = {
@@ -9,14 +10,15 @@ const LOG: Record<EventScope, { table: string; key: string }> = {
 };
 
 /** An event name as an SQL string literal (standard strings: only the quote is special). */
-const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+export const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Two columns of the snapshot statement, `<scope>_window_counts` and `<scope>_window_last`, for the entity's ID
  * (`id`, a parameter) and the end of the windows (`now`, a parameter: the read's time, by the service's clock). A
- * window is (now - window, now]. Each count is a range scan of the (id, event, created_at) index from the window's
- * start, and each last time one step down it (and one up, past now); a read never counts a whole history. With each
- * value comes when it will change by itself: the oldest counted event, which leaves the window, and the first event
+ * window is (now - window, now], the window cut to MAX_EVENT_WINDOW_MS: timestamps end in 4713 BC, so a longer one
+ * that got past the check (the check is newer than some files) would make the statement fail, and every read with
+ * it. Each count is a range scan of the (id, event, created_at) index from the window's start, and each last time
+ * one step down it (and one up, past now); a read never counts a whole history. With each value comes when it will change by itself: the oldest counted event, which leaves the window, and the first event
  * after now (written by a read that raced this one, or ahead of a clock set back), which enters it.
  * The set's events and windows are written into the statement, which is one per catalog: with them as array
  * parameters, the planner could not tell one read's plan from another's and planned the statement again for
@@ -25,12 +27,14 @@ const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 export function windowColumnsSql(scope: EventScope, set: EventWindowSet, id: string, now: string): string {
   const { table, key } = LOG[scope];
   const at = `${now}::timestamptz`;
-  const counts = set.counts.map(
+  // A name no event can have (a NUL, an unpaired surrogate: the service refuses them in requests) counts none, and
+  // PostgreSQL would refuse the statement: it is left out, and reads as a count of 0 or no time.
+  const counts = set.counts.filter(([event]) => isStorableText(event)).map(
     ([event, ms]) => `(SELECT json_build_array(${literal(event)}::text, ${ms}::float8, count(*) FILTER (WHERE e.created_at <= ${at}),
        min(e.created_at) FILTER (WHERE e.created_at <= ${at}), min(e.created_at) FILTER (WHERE e.created_at > ${at}))
-       FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at} - ${ms}::float8 * interval '1 millisecond')`,
+       FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at} - ${Math.min(ms, MAX_EVENT_WINDOW_MS)}::float8 * interval '1 millisecond')`,
   );
-  const last = set.last.map(
+  const last = set.last.filter(isStorableText).map(
     (event) => `json_build_array(${literal(event)}::text,
        (SELECT max(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at <= ${at}),
        (SELECT min(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at}))`,

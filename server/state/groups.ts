@@ -21,7 +21,7 @@ export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limit
   );
   tx.versionMoved?.('group', body.groupId);
   if (body.properties && Object.keys(body.properties).length > 0) refuseOversized('group', body.groupId, stored, limits);
-  await appendEvents(tx, 'group', body.groupId, body.events, now);
+  await appendEvents(tx, 'group', body.groupId, body.events, now, limits);
   if (userId !== undefined) {
     tx.touchUser?.(userId);
     await tx.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [body.groupId, userId]);

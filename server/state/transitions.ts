@@ -2,6 +2,7 @@
 // A transition reads the user once, applies the change to that snapshot in memory, and writes only what changed.
 import type { ActionType, FlowState, FlowStateWriteRequest, FlowStatesResponse } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.js';
+import { localeChain } from '../flows/translations.js';
 import { HttpProblem } from '../shared/problem.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
 import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
@@ -126,7 +127,7 @@ const stepRowSql = ($: Param, stepId: string, row: StoredStepState) =>
 
 /**
  * Appends Flow responses; `data` is stored JSON-encoded, with the page address when the client sent one,
- * the flow version the user was shown and the locale of the request ('' for none; analytics filters by both).
+ * the flow version the user was shown and the translation it was shown in ('' for the source; analytics filters by both).
  * Answers among them are counted for analytics.
  */
 export async function appendResponses(
@@ -156,7 +157,7 @@ export async function writeStepRow(tx: Queryable, userId: string, slug: string, 
 /**
  * Writes the rows of one transition, then what derives from the responses it appends: the analytics facts
  * and rollups (`progress`), and the events (`startedBefore`: the flow's row said started before the change).
- * The responses and answers are tagged with `locale`, the one the request was resolved to ('' for none).
+ * The responses and answers are tagged with `locale`, the flow's translation the request resolved to ('' for the source).
  */
 async function persist(
   tx: Queryable,
@@ -297,8 +298,10 @@ async function transition(
       change.responses.push(...pointer.responses);
       applyToSnapshot(snapshot, version, slug, { flow: pointer.flow, responses: pointer.responses });
     }
-    // The locale the read resolved: the request's, else the user property `locale`, else none ('').
-    const locale = snapshot.cel.user.locale ?? '';
+    // Recorded under the translation this flow's content resolved to for the read's locale (the request's, else the user
+    // property), its most specific one (fr-CA, else fr), or '' for the source text: one of the flow file's translations
+    // or '', so visitors sending any number of locale codes add no rows of their own to the rollups.
+    const locale = localeChain(snapshot.cel.user.locale, flow.definition.translations).at(-1) ?? '';
     await persist(tx, userId, flow, change, progressOf(flow, snapshot, write, change, locale), startedBefore, snapshot.progress, locale);
   }
   return { version, snapshot };

@@ -11,7 +11,7 @@ import { forgetProgress } from '../analytics/progress.js';
 import { countMissingTargets, forgetMissingTargets, mergeMissingTargets, missingTargets } from '../analytics/target-missing.js';
 import { emitEvents, progressEvents, userEvent } from './events.js';
 
-export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes'>;
+export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes' | 'storedEventNames'>;
 
 /**
  * Upserts the user (linking the guest and bootstrapping first when asked). Returns the user it wrote
@@ -31,7 +31,7 @@ export async function upsertUser(
   }
   const userId = await lockUser(tx, body.userId);
   tx.touchUser?.(userId);
-  const guestLinked = body.linkGuestId ? await linkGuest(tx, userId, body.linkGuestId) : false;
+  const guestLinked = body.linkGuestId ? await linkGuest(tx, userId, body.linkGuestId, limits) : false;
   // Top-level keys merge: a supplied key replaces the stored value, keys not supplied stay.
   const merging = Boolean(body.properties && Object.keys(body.properties).length > 0);
   if (merging) {
@@ -43,7 +43,7 @@ export async function upsertUser(
   } else if (guestLinked) {
     await checkStoredProperties(tx, 'user', userId, limits);
   }
-  await appendEvents(tx, 'user', userId, body.events, now);
+  await appendEvents(tx, 'user', userId, body.events, now, limits);
   await countMissingTargets(tx, userId, missingTargets(catalog, body.events), now);
   if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, catalog, userId, now);
   return { userId, guestLinked };
@@ -84,19 +84,53 @@ export function refuseOversized(kind: 'user' | 'group', id: string, row: StoredS
 /**
  * Appends tracking events to a user or a group, in their order, at `at` (the service's clock, which event
  * windows are measured to), and adds them to the counts kept beside the log (targeting reads counts, so a read
- * never counts the log). Earlier events never change.
+ * never counts the log). Earlier events never change. A request whose new names would leave the user or group
+ * with more distinct names than the limit is refused (409) whole, as the property limits refuse one.
  */
-export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: string, events: TrackingEvent[] | undefined, at: Date): Promise<void> {
+export async function appendEvents(
+  tx: Queryable,
+  kind: 'user' | 'group',
+  id: string,
+  events: TrackingEvent[] | undefined,
+  at: Date,
+  limits: StoredLimits,
+): Promise<void> {
   if (!events?.length) return;
   if (kind === 'user') tx.touchUser?.(id);
   else tx.touchGroup?.(id);
   const [log, counts, key] = kind === 'user' ? ['user_events', 'user_event_counts', 'user_id'] : ['group_events', 'group_event_counts', 'group_id'];
-  await tx.query(
+  // A row PostgreSQL inserted (not updated) has no xmax: the names this request adds.
+  const [row] = await tx.query<{ added: number }>(
     `WITH batch AS (SELECT e.event, e.properties, e.n FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(event, properties, n)),
-          logged AS (INSERT INTO ${log} (${key}, event, properties, created_at) SELECT $1, event, properties, $4::timestamptz FROM batch ORDER BY n)
-     INSERT INTO ${counts} (${key}, event, count) SELECT $1, event, count(*) FROM batch GROUP BY event
-     ON CONFLICT (${key}, event) DO UPDATE SET count = ${counts}.count + EXCLUDED.count`,
+          logged AS (INSERT INTO ${log} (${key}, event, properties, created_at) SELECT $1, event, properties, $4::timestamptz FROM batch ORDER BY n),
+          counted AS (INSERT INTO ${counts} (${key}, event, count) SELECT $1, event, count(*) FROM batch GROUP BY event
+                      ON CONFLICT (${key}, event) DO UPDATE SET count = ${counts}.count + EXCLUDED.count
+                      RETURNING xmax = 0 AS added)
+     SELECT count(*) FILTER (WHERE added)::int AS added FROM counted`,
     [id, events.map((e) => e.event), events.map((e) => JSON.stringify(e.properties ?? {})), at.toISOString()],
+  );
+  await checkEventNames(tx, kind, id, row?.added ?? 0, limits);
+}
+
+/**
+ * Refuses (409) a write that added `added` names and left the user or group with more distinct event names than the
+ * limit; inside the write's transaction, so nothing of it is kept. Names an entity has already are always taken,
+ * and a write that adds none costs nothing here: only a new name pays for the count, which stops past the limit.
+ */
+async function checkEventNames(tx: Queryable, kind: 'user' | 'group', id: string, added: number, limits: StoredLimits): Promise<void> {
+  if (added === 0) return;
+  const [counts, key] = kind === 'user' ? ['user_event_counts', 'user_id'] : ['group_event_counts', 'group_id'];
+  const limit = limits.storedEventNames;
+  const [row] = await tx.query<{ names: number }>(
+    `SELECT count(*)::int AS names FROM (SELECT 1 FROM ${counts} WHERE ${key} = $1 LIMIT $2) AS known`,
+    [id, limit + 1],
+  );
+  if ((row?.names ?? 0) <= limit) return;
+  throw new HttpProblem(
+    409,
+    `This would store ${added} new event name${added === 1 ? '' : 's'} for ${kind} "${id}", past the limit of ${limit} distinct event names. ` +
+      'Track names it already has (put what varies in the event\'s properties) instead of new ones; nothing of this request was stored.',
+    'events',
   );
 }
 
@@ -105,7 +139,7 @@ export async function appendEvents(tx: Queryable, kind: 'user' | 'group', id: st
  * (the user's own properties win), then deletes the guest. Refused (false) unless `guestId` is an
  * existing guest other than the user, and the user has no state in any flow yet.
  */
-async function linkGuest(tx: Queryable, userId: string, guestId: string): Promise<boolean> {
+async function linkGuest(tx: Queryable, userId: string, guestId: string, limits: StoredLimits): Promise<boolean> {
   if (!isGuestId(guestId) || guestId === userId) return false;
   tx.touchUser?.(guestId);
   const [guest] = await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [guestId]);
@@ -132,11 +166,15 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string): Promis
   for (const table of tables) {
     await tx.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [userId, guestId]);
   }
-  await tx.query(
-    `INSERT INTO user_event_counts (user_id, event, count) SELECT $1, event, count FROM user_event_counts WHERE user_id = $2
-     ON CONFLICT (user_id, event) DO UPDATE SET count = user_event_counts.count + EXCLUDED.count`,
+  // The guest's names the user lacks count against the user's limit, as the guest's properties do.
+  const [merged] = await tx.query<{ added: number }>(
+    `WITH counted AS (INSERT INTO user_event_counts (user_id, event, count) SELECT $1, event, count FROM user_event_counts WHERE user_id = $2
+                      ON CONFLICT (user_id, event) DO UPDATE SET count = user_event_counts.count + EXCLUDED.count
+                      RETURNING xmax = 0 AS added)
+     SELECT count(*) FILTER (WHERE added)::int AS added FROM counted`,
     [userId, guestId],
   );
+  await checkEventNames(tx, 'user', userId, merged?.added ?? 0, limits);
   await tx.query(
     `INSERT INTO group_members (group_id, user_id) SELECT group_id, $1 FROM group_members WHERE user_id = $2
      ON CONFLICT DO NOTHING`,

@@ -2,7 +2,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { lockDataDirectory } from './data-lock.js';
 import { PreparedStatements } from './pglite-statements.js';
 import { SnapshotCache } from './snapshot-cache.js';
@@ -17,13 +17,18 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Brings the schema up to this version only, not the newest (a test of a migration starts from the one before). */
   schemaUpTo?: number;
+  /**
+   * The embedded store in a data directory: each commit's WAL reaches the disk (fsync) before the write is answered,
+   * so an acknowledged write survives an operating-system crash or a power cut, not only the process's end. @default true
+   */
+  fsync?: boolean;
 }
 
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
 export async function openDatabase(location: string, options: DatabaseOptions = {}): Promise<Database> {
   const db = location.startsWith('postgres://') || location.startsWith('postgresql://')
     ? openPostgres(location, options.poolSize ?? 10, options.cacheUsers ?? 10_000)
-    : await openPglite(location, options.cacheUsers ?? 10_000);
+    : await openPglite(location, options.cacheUsers ?? 10_000, options.fsync ?? true);
   try {
     await migrate(db, options.schemaUpTo);
   } catch (error) {
@@ -33,15 +38,55 @@ export async function openDatabase(location: string, options: DatabaseOptions = 
   return db;
 }
 
-async function openPglite(location: string, cacheUsers: number): Promise<Database> {
+/**
+ * PGlite's own start parameters less `-F` (which turns `fsync` off), with WAL flushed by `fsync`: Emscripten's
+ * `fdatasync` does nothing, while its `fsync` reaches the file system's stream operation, which `syncToDisk` supplies.
+ */
+const DURABLE_START = [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'fsync=on', '-c', 'wal_sync_method=fsync'];
+
+/**
+ * Makes the `fsync` PostgreSQL calls inside PGlite reach the disk: Emscripten's Node file system has no such
+ * operation, so every sync was silently skipped. Returns the count of files synced so far.
+ */
+function syncToDisk(lite: PGlite): () => number {
+  let synced = 0;
+  const nodefs = (lite as unknown as { Module: { NODEFS: NodeFs } }).Module.NODEFS;
+  nodefs.stream_ops.fsync = (stream) => {
+    if (typeof stream.nfd === 'number') {
+      fsyncSync(stream.nfd);
+    } else {
+      // A directory PostgreSQL syncs after creating or renaming a file in it (Emscripten opens no descriptor for one).
+      const fd = openSync(nodefs.realPath(stream.node), 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    synced++;
+    return 0;
+  };
+  return () => synced;
+}
+
+/** The part of Emscripten's Node file system `syncToDisk` reaches into. */
+interface NodeFs {
+  stream_ops: { fsync?: (stream: { nfd?: number; node: unknown }) => number };
+  realPath(node: unknown): string;
+}
+
+async function openPglite(location: string, cacheUsers: number, fsync: boolean): Promise<Database> {
   const inMemory = location === 'memory' || location === ':memory:';
   if (!inMemory) mkdirSync(location, { recursive: true });
   const lock = inMemory ? undefined : lockDataDirectory(location);
   let lite: PGlite;
+  const durable = fsync && !inMemory;
+  let fsyncs = () => 0;
   try {
     // PostgreSQL's 128 MB of shared buffers is sized for a server of its own; a quarter serves one embedded process
     // well (the operating system caches the data directory too) and leaves the host its memory.
-    lite = await PGlite.create(inMemory ? undefined : location, { postgresqlconf: ['shared_buffers=32MB'] });
+    lite = await PGlite.create(inMemory ? undefined : location, { postgresqlconf: ['shared_buffers=32MB'], ...(durable ? { startParams: DURABLE_START } : {}) });
+    if (durable) fsyncs = syncToDisk(lite);
   } catch (error) {
     lock?.release();
     throw error;
@@ -69,6 +114,7 @@ async function openPglite(location: string, cacheUsers: number): Promise<Databas
   });
   return {
     kind: inMemory ? 'memory' : 'pglite',
+    fsyncs: () => fsyncs(),
     expectedWaitMs: (requestsAhead = 0) => turns.expectedWaitMs(requestsAhead),
     oldestWaitMs: () => turns.oldestWaitMs(),
     get jobs() {

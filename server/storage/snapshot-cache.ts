@@ -52,7 +52,10 @@ export interface CachedUser {
   properties: Record<string, unknown>;
   /** ISO time; null without a row. */
   createdAt: string | null;
+  /** The kept counts of the names the catalog's CEL reads (see state/context.ts). */
   events: Record<string, number>;
+  /** The set of names (EventNameSet.key) `events` was loaded for: counts loaded for another catalog are never read. */
+  eventsKey: string;
   groups: string[];
   /** Loaded when the catalog's CEL counts events over time. */
   windows?: CachedWindows;
@@ -71,6 +74,7 @@ export interface CachedGroup {
   /** ISO time; null without a row. */
   createdAt: string | null;
   events: Record<string, number>;
+  eventsKey: string;
   /** Loaded when the catalog's CEL counts events over time. */
   windows?: CachedWindows;
 }
@@ -113,26 +117,26 @@ export class SnapshotCache {
     // Most recently used last.
     this.users.delete(userId);
     this.users.set(userId, entry);
-    const [exists, properties, createdAt, events, groups, flows, steps, responses, windows, progress] = JSON.parse(entry.text) as UserFields;
-    return { version: entry.version, exists, properties, createdAt, events, groups, flows, steps, responses, ...(windows ? { windows } : {}), ...(progress ? { progress } : {}) };
+    const [exists, properties, createdAt, events, eventsKey, groups, flows, steps, responses, windows, progress] = JSON.parse(entry.text) as UserFields;
+    return { version: entry.version, exists, properties, createdAt, events, eventsKey, groups, flows, steps, responses, ...(windows ? { windows } : {}), ...(progress ? { progress } : {}) };
   }
 
   group(groupId: string): CachedGroup | undefined {
     const entry = this.groups.get(groupId);
     if (!entry) return undefined;
-    const [properties, createdAt, events, windows] = JSON.parse(entry.text) as GroupFields;
-    return { version: entry.version, properties, createdAt, events, ...(windows ? { windows } : {}) };
+    const [properties, createdAt, events, eventsKey, windows] = JSON.parse(entry.text) as GroupFields;
+    return { version: entry.version, properties, createdAt, events, eventsKey, ...(windows ? { windows } : {}) };
   }
 
   store(generation: number, userId: string, user: CachedUser, group?: { id: string; rows: CachedGroup }): void {
     if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return;
-    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.groups, user.flows, user.steps, user.responses, user.windows ?? null];
+    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.eventsKey, user.groups, user.flows, user.steps, user.responses, user.windows ?? null];
     if (user.progress) fields.push(user.progress);
     this.users.set(userId, { version: user.version ?? null, text: JSON.stringify(fields) });
     while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
     if (group) {
-      const { version, properties, createdAt, events, windows } = group.rows;
-      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events, windows ?? null] satisfies GroupFields) });
+      const { version, properties, createdAt, events, eventsKey, windows } = group.rows;
+      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events, eventsKey, windows ?? null] satisfies GroupFields) });
       while (this.groups.size > this.maxUsers) this.groups.delete(this.groups.keys().next().value!);
     }
   }
@@ -158,6 +162,7 @@ type UserFields = [
   CachedUser['properties'],
   CachedUser['createdAt'],
   CachedUser['events'],
+  CachedUser['eventsKey'],
   CachedUser['groups'],
   CachedUser['flows'],
   CachedUser['steps'],
@@ -165,4 +170,4 @@ type UserFields = [
   CachedWindows | null,
   FactsRow[]?,
 ];
-type GroupFields = [CachedGroup['properties'], CachedGroup['createdAt'], CachedGroup['events'], CachedWindows | null];
+type GroupFields = [CachedGroup['properties'], CachedGroup['createdAt'], CachedGroup['events'], CachedGroup['eventsKey'], CachedWindows | null];

@@ -48,6 +48,8 @@ export interface Database extends Queryable {
    * so far, in ms (0 when nothing waits). PostgreSQL's pool is sized for its server and sheds by the estimate alone.
    */
   oldestWaitMs?(): number;
+  /** The embedded store in a data directory: the files synced to disk so far (0 with `fsync` off, or in memory). */
+  fsyncs?(): number;
   /** Pieces of work given to the database so far (statements and transactions): a request's share tells how many it needs. */
   readonly jobs: number;
   /**

@@ -1,6 +1,7 @@
 // CEL targeting: compiles each expression once per flow version (with eventCount and lastEventAt) and evaluates it; runtime errors count as false.
 import { Environment } from '@marcbachmann/cel-js';
-import { countKey, eventWindowCalls, type EventWindowCall } from './event-windows.js';
+import { eventNameUses, type EventNameUse } from './event-names.js';
+import { countKey, eventWindowCalls, type EventScope, type EventWindowCall } from './event-windows.js';
 
 /** Where an entity keeps its events over time: a symbol, which no CEL expression can name, so it adds nothing to `user` or `group`. */
 export const EVENT_WINDOWS = Symbol('eventWindows');
@@ -81,6 +82,8 @@ const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneous
 const programs = new Map<string, ReturnType<Environment['parse']>>();
 /** The eventCount and lastEventAt calls of each parsed program, by source text. */
 const windowCalls = new Map<string, EventWindowCall[]>();
+/** What each parsed program reads of `user.events` and `group.events`, by source text. */
+const nameUses = new Map<string, Record<EventScope, EventNameUse>>();
 /** Results by source text for each context: within one read, each distinct rule runs once. */
 const results = new WeakMap<CelContext, Map<string, boolean>>();
 
@@ -97,6 +100,7 @@ export function compileExpression(source: string | undefined, onRuntimeError: (e
   if (!evaluate) {
     evaluate = environment.parse(text);
     windowCalls.set(text, eventWindowCalls(evaluate.ast));
+    nameUses.set(text, eventNameUses(evaluate.ast));
     programs.set(text, evaluate);
   }
   const program = evaluate;
@@ -121,6 +125,13 @@ export function compileExpression(source: string | undefined, onRuntimeError: (e
 export function eventCallsOf(source: string | undefined): EventWindowCall[] {
   const text = source?.trim();
   return (text && windowCalls.get(text)) || [];
+}
+
+/** What an expression that compiled reads of `user.events` and `group.events` (nothing for an empty one). */
+export function eventNamesOf(source: string | undefined): Array<Record<EventScope, EventNameUse>> {
+  const text = source?.trim();
+  const uses = text ? nameUses.get(text) : undefined;
+  return uses ? [uses] : [];
 }
 
 export const NO_EVENT_WINDOWS: EventWindows = { counts: new Map(), last: new Map() };

@@ -19,6 +19,12 @@ export type EventWindowCall =
   | { scope: EventScope; fn: 'eventCount'; event: string; windowMs: number }
   | { scope: EventScope; fn: 'lastEventAt'; event: string };
 
+/**
+ * The longest window a flow file may give eventCount: 100 years (876600h). A window past it is refused where flow
+ * files are checked; a read still clamps any window to it, since PostgreSQL cannot go back as far as a duration can.
+ */
+export const MAX_EVENT_WINDOW_MS = 876_600 * 3_600_000;
+
 /** The key of one count: the window first, so an event name with any characters cannot collide with another pair. */
 export const countKey = (event: string, windowMs: number): string => `${windowMs} ${event}`;
 

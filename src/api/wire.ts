@@ -624,6 +624,18 @@ export interface StepBase {
   primaryButton?: FlowButton;
   /** The second button. */
   secondaryButton?: FlowButton;
+  /** Frigade's flat form of `primaryButton.title`, read when the step has no `primaryButton`. @minLength 1 */
+  primaryButtonTitle?: string;
+  /** Frigade's flat form of `primaryButton.uri`. @format link */
+  primaryButtonUri?: string;
+  /** Frigade's flat form of `primaryButton.target`. */
+  primaryButtonUriTarget?: '_self' | '_blank' | '_parent' | '_top';
+  /** Frigade's flat form of `secondaryButton.title`, read when the step has no `secondaryButton`; as in Frigade, it completes the step. @minLength 1 */
+  secondaryButtonTitle?: string;
+  /** Frigade's flat form of `secondaryButton.uri`. @format link */
+  secondaryButtonUri?: string;
+  /** Frigade's flat form of `secondaryButton.target`. */
+  secondaryButtonUriTarget?: '_self' | '_blank' | '_parent' | '_top';
   /** CEL: when true, the step counts as completed without a click. */
   completionCriteria?: string;
   /** CEL: while false, the step is blocked (shown, but cannot be done). */

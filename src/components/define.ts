@@ -1,22 +1,13 @@
-// Defines elements once and, on the page's own registry, starts auto-mount; SCRIPT_ELEMENTS are those in the script tag's own file.
+// Defines elements once and, on the page's own registry, starts auto-mount (the script tag's file defines none itself: each comes from its chunk).
 import { $elementOptions } from '../stores/options.js';
-import { OnboardingAnnouncement } from './announcement/announcement.component.js';
-import { OnboardingBanner } from './banner/banner.component.js';
-import { OnboardingCard } from './card/card.component.js';
 import { startAutoMount } from './shared/auto-mount.js';
-
-/** The elements inside dist/onboarding.js; the checklist, collection, flow, form, hint, survey, tooltip and tour come from chunks beside it (chunks/load-chunks.ts). */
-export const SCRIPT_ELEMENTS: Record<string, CustomElementConstructor> = {
-  'onboarding-announcement': OnboardingAnnouncement,
-  'onboarding-banner': OnboardingBanner,
-  'onboarding-card': OnboardingCard,
-};
+import { currentScript } from '../page/document.js';
 
 let autoMountStarted = false;
 
 /** Options on the script tag itself: its `nonce` (or `data-nonce`) and `data-auto-mount` ("false" or slugs, comma-separated). */
 function readScriptTag(): void {
-  const script = document.currentScript as HTMLScriptElement | null;
+  const script = currentScript();
   if (!script) return;
   const nonce = script.nonce || script.dataset.nonce;
   const auto = script.dataset.autoMount?.trim();
@@ -26,21 +17,25 @@ function readScriptTag(): void {
 }
 
 /**
- * Defines `elements` (skipping names already defined) and, for the page's own registry, starts auto-mount and
- * applies the `nonce` option to the `<style>` fallback Lit uses where constructable stylesheets are missing.
- * Called while the script tag runs, it also reads the tag's `nonce` and `data-auto-mount`; the nonce has to be
- * known before the elements first render, which for elements already in the markup is now.
+ * Once per page: starts auto-mount and applies the `nonce` option to the `<style>` fallback Lit uses where
+ * constructable stylesheets are missing. Called while the script tag runs, it also reads the tag's `nonce` and
+ * `data-auto-mount`; the nonce has to be known before the elements first render, which for elements already in the
+ * markup is now. The script tag's build calls this alone: its elements are defined by their chunks.
  */
+export function startElements(): void {
+  if (autoMountStarted || typeof document === 'undefined') return;
+  autoMountStarted = true;
+  readScriptTag();
+  $elementOptions.subscribe(({ nonce }) => {
+    if (nonce) (globalThis as { litNonce?: string }).litNonce = nonce;
+  });
+  startAutoMount(document);
+}
+
+/** Defines `elements` (skipping names already defined) and, for the page's own registry, starts the elements (startElements). */
 export function defineElements(registry: CustomElementRegistry | undefined, elements: Record<string, CustomElementConstructor>): void {
   if (!registry) return;
-  if (registry === globalThis.customElements && !autoMountStarted && typeof document !== 'undefined') {
-    autoMountStarted = true;
-    readScriptTag();
-    $elementOptions.subscribe(({ nonce }) => {
-      if (nonce) (globalThis as { litNonce?: string }).litNonce = nonce;
-    });
-    startAutoMount(document);
-  }
+  if (registry === globalThis.customElements) startElements();
   for (const [name, element] of Object.entries(elements)) {
     if (!registry.get(name)) registry.define(name, element);
   }

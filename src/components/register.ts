@@ -1,7 +1,7 @@
 // Registers the custom elements once and starts auto-mount; importing a component class alone registers nothing.
-import type { OnboardingAnnouncement } from './announcement/announcement.component.js';
-import type { OnboardingBanner } from './banner/banner.component.js';
-import type { OnboardingCard } from './card/card.component.js';
+import { OnboardingAnnouncement } from './announcement/announcement.component.js';
+import { OnboardingBanner } from './banner/banner.component.js';
+import { OnboardingCard } from './card/card.component.js';
 import { OnboardingChecklist } from './checklist/checklist.component.js';
 import { OnboardingCollection } from './collection/collection.component.js';
 import { OnboardingFlow } from './flow/flow.component.js';
@@ -10,15 +10,17 @@ import type { OnboardingHint } from './hint/hint.component.js';
 import type { OnboardingTooltip } from './hint/tooltip.component.js';
 import { OnboardingSurvey } from './survey/survey.component.js';
 import type { OnboardingTour } from './tour/tour.component.js';
-import { defineElements, SCRIPT_ELEMENTS } from './define.js';
+import { defineElements } from './define.js';
 
 /**
  * Every element but those pointing at page elements (tour, hint, tooltip: they bring floating-ui), which the ESM build
- * adds itself. The script tag defines only SCRIPT_ELEMENTS and loads the others on demand (chunks/load-chunks.ts); it
+ * adds itself. The script tag loads each on demand (chunks/load-chunks.ts); it
  * does not import this module.
  */
 export const ELEMENTS: Record<string, CustomElementConstructor> = {
-  ...SCRIPT_ELEMENTS,
+  'onboarding-announcement': OnboardingAnnouncement,
+  'onboarding-banner': OnboardingBanner,
+  'onboarding-card': OnboardingCard,
   'onboarding-checklist': OnboardingChecklist,
   'onboarding-collection': OnboardingCollection,
   'onboarding-flow': OnboardingFlow,

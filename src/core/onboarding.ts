@@ -19,7 +19,8 @@ import { StateSync } from './state-sync.js';
 import { createSafeStorage, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { forwardEvents, type ForwardTarget } from './forward.js';
-import { watchStartRules } from '../page/start-rules.js';
+import { startRules } from '../page/rules.js';
+import { doc } from '../page/document.js';
 
 export interface OnboardingConfig extends Partial<ElementOptions> {
   /** The public API key (`pk_…`). Required. */
@@ -197,14 +198,16 @@ export class Onboarding {
       void this.track(TARGET_MISSING_EVENT, { ...detail });
     };
     addEventListener('pagehide', onPageHide);
-    document.addEventListener('visibilitychange', onVisibility);
-    document.addEventListener('onboarding-target-missing', onTargetMissing as EventListener);
+    const listen = doc('addEventListener');
+    const unlisten = doc('removeEventListener');
+    listen('visibilitychange', onVisibility);
+    listen('onboarding-target-missing', onTargetMissing as EventListener);
     this.#stops.push(
       () => removeEventListener('pagehide', onPageHide),
-      () => document.removeEventListener('visibilitychange', onVisibility),
-      () => document.removeEventListener('onboarding-target-missing', onTargetMissing as EventListener),
+      () => unlisten('visibilitychange', onVisibility),
+      () => unlisten('onboarding-target-missing', onTargetMissing as EventListener),
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
-      watchStartRules(),
+      startRules(),
     );
 
     this.#outbox.flush();
@@ -216,9 +219,9 @@ export class Onboarding {
       const load = () => {
         if (this.#guestRead) this.#initialLoad = setTimeout(() => void this.refresh(), 0);
       };
-      if (document.readyState === 'loading') {
-        document.addEventListener('DOMContentLoaded', load, { once: true });
-        this.#stops.push(() => document.removeEventListener('DOMContentLoaded', load));
+      if (doc('readyState') === 'loading') {
+        listen('DOMContentLoaded', load, { once: true });
+        this.#stops.push(() => unlisten('DOMContentLoaded', load));
       } else load();
     }
     return this.ready;

@@ -1,6 +1,7 @@
 // When to reload state: the tab becoming visible again and SPA route changes, debounced.
 
 import { patchHistory, ROUTE_EVENT } from '../page/pages.js';
+import { doc } from '../page/document.js';
 
 export interface RefreshOptions {
   /** Also refresh on history and hash navigation. @default true */
@@ -19,7 +20,7 @@ export function watchForRefresh(refresh: () => void, { routes = true, debounceMs
     timer = setTimeout(refresh, debounceMs);
   };
   const onVisibility = () => {
-    if (document.visibilityState === 'visible') schedule();
+    if (doc('visibilityState') === 'visible') schedule();
   };
   const onRoute = () => {
     // replaceState is often called only to store scroll or UI state; only a new address counts.
@@ -29,11 +30,11 @@ export function watchForRefresh(refresh: () => void, { routes = true, debounceMs
   };
   const routeEvents = routes ? [ROUTE_EVENT, 'popstate', 'hashchange'] : [];
   if (routes) patchHistory();
-  document.addEventListener('visibilitychange', onVisibility);
+  doc('addEventListener')('visibilitychange', onVisibility);
   for (const name of routeEvents) addEventListener(name, onRoute);
   return () => {
     clearTimeout(timer);
-    document.removeEventListener('visibilitychange', onVisibility);
+    doc('removeEventListener')('visibilitychange', onVisibility);
     for (const name of routeEvents) removeEventListener(name, onRoute);
   };
 }

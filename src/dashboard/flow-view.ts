@@ -102,10 +102,10 @@ export class ObFlowView extends LitElement {
     </section>`;
   }
 
-  /** The totals split by the locale each user first started the flow in: one row per locale, most starts first. */
+  /** The totals split by the translation each user first started the flow in: one row per locale, most starts first. */
   private renderLocales(locales: LocaleCounts[], started: number) {
     return html`<section class="card" aria-labelledby="locales-title">
-      <div class="card-head"><h2 id="locales-title">By locale</h2><span class="hint">Users by the locale they first started in</span></div>
+      <div class="card-head"><h2 id="locales-title">By locale</h2><span class="hint">Users by the translation they first started in</span></div>
       <div class="scroll"><table class="locales">
         <thead><tr><th scope="col">Locale</th><th scope="col" class="wide">Started</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th>
           <th scope="col" class="num">Median time</th></tr></thead>
@@ -119,7 +119,7 @@ export class ObFlowView extends LitElement {
           </tr>`,
         )}</tbody>
       </table></div>
-      <p class="note">The locale the page sent when the user first started the flow, else their user property <code>locale</code>.</p>
+      <p class="note">The flow's translation for the locale the page sent when the user first started it (else their user property <code>locale</code>): the exact one, else its language's, else the source text.</p>
     </section>`;
   }
 

@@ -29,7 +29,8 @@ export const time = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
 const languageNames = new Intl.DisplayNames('en', { type: 'language', fallback: 'code' });
 
 /** A locale code as its name ("French (Canada)"); "" is what was recorded with no locale. */
-export const localeName = (code: string) => (code === '' ? 'No locale' : languageNames.of(code) ?? code);
+/** A locale's name; "" is the source text, which a run is counted under when the flow had no translation for its locale. */
+export const localeName = (code: string) => (code === '' ? 'Source text' : languageNames.of(code) ?? code);
 
 /** Any JSON value as short text. */
 export const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

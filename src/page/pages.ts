@@ -3,19 +3,28 @@
 /** Each pattern's expression, made once: route changes test every page rule again. */
 const compiled = new Map<string, RegExp>();
 
+/** `text` without trailing `/`s, but `/` itself; a loop, since `/(.)\/+$/` backtracks over a long run of them. */
+function trim(text: string): string {
+  let end = text.length;
+  while (end > 1 && text[end - 1] == '/') end--;
+  return text.slice(0, end);
+}
+
 /**
- * Whether `path` is on the page `pattern` names: `:name` matches one path segment, `*` the rest of the path (one
- * character or more), anything else itself. A trailing `/` is ignored on both; query and hash are not part of it.
+ * Whether `path` is on the page `pattern` names: a segment that is exactly `:name` matches one path segment, a `*`
+ * ending the pattern the rest of the path (one character or more), anything else itself (`:` and `*` elsewhere too),
+ * as the service reads a pattern (server/flows/formats.ts). A trailing `/` is ignored on both; query and hash are not
+ * part of it. A parameter is a whole segment, so no two quantifiers meet: the match takes time linear in the path.
  */
 export function pageMatches(pattern: string, path = location.pathname): boolean {
-  const trim = (text: string) => text.replace(/(.)\/+$/, '$1');
   try {
     let expression = compiled.get(pattern);
     if (!expression) {
       const source = trim(pattern)
-        .split(/(\*|:[A-Za-z_]\w*)/)
-        .map((piece, i) => (i % 2 ? (piece === '*' ? '.+' : '[^/]+') : piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-        .join('');
+        .split('/')
+        .map((segment) => (/^:[A-Za-z_]\w*$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')
+        .replace(/\\\*$/, '.+');
       compiled.set(pattern, (expression = new RegExp(`^${source}$`)));
     }
     return expression.test(trim(decodeURI(path)));

@@ -62,7 +62,7 @@ export function shadowRootsOf(root: Document | ShadowRoot = document): ShadowRoo
   for (let depth = 0; depth < MAX_DEPTH && level.length; depth++) {
     const next: ShadowRoot[] = [];
     for (const scope of level) {
-      for (const element of scope.querySelectorAll('*')) {
+      for (const element of selectAll(scope, '*')) {
         if (++visited > MAX_ELEMENTS) return found;
         const shadow = element.shadowRoot;
         if (shadow && !element.localName.startsWith('onboarding-')) next.push(shadow);

@@ -5,16 +5,12 @@ import { $flowDefinitions, $flows, $flowStates, $held } from '../stores/flows.js
 import { onNavigate, pageMatches } from './pages.js';
 import type { watchTarget } from './watch.js';
 
-/** Where dist/onboarding-watch.js leaves the element watcher for the script tag's build. */
-export const WATCH_CHUNK = Symbol.for('onboarding.watch');
-
 type Watch = typeof watchTarget;
 let loadWatch: (() => Promise<Watch>) | undefined;
 
 /**
- * How `element` rules get the element watcher (page/watch.ts): the ESM entry gives it at once; the script tag's
- * loads dist/onboarding-watch.js beside itself the first time a rule waits for an element, so pages without one
- * never pay for it.
+ * How `element` rules get the element watcher (page/watch.ts): the ESM entry and dist/onboarding-watch.js (where the
+ * script tag's build finds these rules) give it at once.
  */
 export function setWatchLoader(load: () => Promise<Watch>): void {
   loadWatch = load;

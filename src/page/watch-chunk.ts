@@ -1,5 +1,7 @@
-// dist/onboarding-watch.js: the element watcher, which the script tag loads from beside itself once a flow's start rule waits for an element.
-import { WATCH_CHUNK } from './start-rules.js';
+// dist/onboarding-watch.js: the start rules and their element watcher, which the script tag loads from beside itself once a flow has a start rule; the stores are the script's (chunk-host.ts).
+import { WATCH_CHUNK } from './rules.js';
+import { setWatchLoader, watchStartRules } from './start-rules.js';
 import { watchTarget } from './watch.js';
 
-(globalThis as Record<symbol, unknown>)[WATCH_CHUNK] = watchTarget;
+setWatchLoader(() => Promise.resolve(watchTarget));
+(globalThis as Record<symbol, unknown>)[WATCH_CHUNK] = watchStartRules;

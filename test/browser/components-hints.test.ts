@@ -26,6 +26,12 @@ const PAGE = `
   <button id="settings">Settings</button>
   <dialog id="dialog"><button id="in-dialog">Export</button></dialog>`;
 
+/** Targets in the middle of a phone's screen too, where the announcement's dialog sits. */
+const YIELD_PAGE = `
+  <style>body { margin: 0; font: 16px sans-serif; }</style>
+  <input id="y-search" aria-label="Search" style="position: absolute; left: 40px; top: 300px; width: 260px; height: 30px">
+  <button id="y-help" style="position: absolute; left: 40px; top: 420px">Help</button>`;
+
 beforeAll(async () => {
   env = await startEnv([
     {
@@ -44,6 +50,11 @@ beforeAll(async () => {
     { slug: 'tip', type: 'TOOLTIP', targetingLogic: suite('hints'), data: { steps: [{ id: 'help', title: 'Help', subtitle: 'Opens the guide', selector: '#help' }] } },
     { slug: 'tip-beacon', type: 'TOOLTIP', targetingLogic: suite('hints'), data: { props: { trigger: 'beacon' }, steps: [{ id: 'settings', title: 'Settings', selector: '#settings' }] } },
     { slug: 'tour', type: 'TOUR', targetingLogic: suite('tour'), data: { steps: [{ id: 't', title: 'A tour', selector: '#search' }] } },
+    // A modal announcement, then a tour with an overlay, over a hint and a hover tooltip of their own.
+    { slug: 'y-hint', type: 'HINT', targetingLogic: suite('yield'), data: { steps: [{ id: 'search', title: 'Yield search', selector: '#y-search' }] } },
+    { slug: 'y-tip', type: 'TOOLTIP', targetingLogic: suite('yield'), data: { steps: [{ id: 'help', title: 'Yield help', selector: '#y-help' }] } },
+    { slug: 'y-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('yield'), data: { steps: [{ id: 'a', title: 'Welcome aboard', subtitle: 'A modal announcement over the page.' }] } },
+    { slug: 'y-tour', type: 'TOUR', targetingLogic: suite('yield'), data: { props: { overlay: true }, steps: [{ id: 't', title: 'A dimmed tour' }] } },
   ]);
   ({ page, errors } = await openPage(env, '/hints.html', PAGE, { userId }));
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
@@ -223,4 +234,56 @@ describe('hints and tooltips in Chromium', () => {
     expect(tourRequests).not.toContain('/onboarding-hint.js');
     await tourPage.close();
   });
+
+  for (const [width, height] of [
+    [1280, 720],
+    [390, 844],
+  ] as const) {
+    it(`hides beacons and hover tooltips while a modal announcement or an overlaid tour is open, and shows them again after, at ${width}×${height}`, async () => {
+      const user = newUserId('yield');
+      const { page: modal, errors: modalErrors } = await openPage(env, `/yield-${width}.html`, YIELD_PAGE, { userId: user });
+      await modal.setViewportSize({ width, height });
+      await modal.evaluate((id) => window.Onboarding.identify(id, { suite: 'yield' }), user);
+      const dialog = modal.locator('onboarding-announcement dialog');
+      await dialog.waitFor();
+      const hintBeacon = modal.locator('onboarding-hint[flow="y-hint"] [part="beacon"]');
+      const tip = modal.locator('onboarding-tooltip[flow="y-tip"] [part="base"]');
+      // The hint's element is there, on its flow and its target found, with nothing drawn while the dialog is open.
+      await modal.locator('onboarding-hint[flow="y-hint"]').waitFor({ state: 'attached' });
+      await modal.waitForTimeout(800);
+      expect(await hintBeacon.count()).toBe(0);
+      // The page behind the dialog is inert; a hover on the tooltip's target, forced past the backdrop, draws nothing.
+      await modal.locator('#y-help').dispatchEvent('mouseenter');
+      await modal.waitForTimeout(400);
+      expect(await tip.count()).toBe(0);
+      await modal.locator('#y-help').dispatchEvent('mouseleave');
+
+      // The tour with an overlay comes next, in the same slot: the beacon still yields.
+      await modal.keyboard.press('Escape');
+      const tourTip = modal.locator('onboarding-tour [part="base"]');
+      await tourTip.waitFor();
+      expect(await modal.locator('onboarding-tour [part="overlay"]').count()).toBe(1);
+      await modal.waitForTimeout(400);
+      expect(await hintBeacon.count()).toBe(0);
+
+      // Once the tour closes, the beacon is back on its target and takes a real click.
+      await modal.keyboard.press('Escape');
+      await tourTip.waitFor({ state: 'detached' });
+      await hintBeacon.waitFor();
+      const b = await box(hintBeacon);
+      const [x, y] = centre(b);
+      expect(await modal.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.localName, [x, y])).toBe('onboarding-hint');
+      await modal.mouse.click(x, y);
+      const hintTip = modal.locator('onboarding-hint[flow="y-hint"] [part="base"]');
+      await hintTip.waitFor();
+      await modal.keyboard.press('Escape');
+      await hintTip.waitFor({ state: 'detached' });
+      // And the hover tooltip opens on a real hover again.
+      const [hx, hy] = centre(await box(modal.locator('#y-help')));
+      await modal.mouse.move(hx, hy);
+      await tip.waitFor();
+      expect(modalErrors).toEqual([]);
+      await modal.close();
+    });
+  }
 });

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startBrowserEnv, type BrowserEnv } from '../support/browser-env.js';
 import type { SeenRequest } from '../support/loopback-proxy.js';
@@ -36,6 +36,14 @@ beforeAll(async () => {
     },
     { proxy: true },
   );
+  firstPages = new Set(env.browser.context.pages());
+});
+
+// A page a failed test left open would follow the next test's visitor through the tabs' sync and send requests of its
+// own into that test's counts: every page a test opened is closed after it, passed or not.
+let firstPages: Set<Page>;
+afterEach(async () => {
+  for (const page of env.browser.context.pages()) if (!firstPages.has(page)) await page.close();
 });
 
 afterAll(() => env?.close());
@@ -150,7 +158,8 @@ describe('requests on a customer’s page (issue 10)', () => {
       const { page, since, errors } = await open(manyPage(count));
       await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
       const guest = await page.evaluate(() => window.Onboarding.userId);
-      await expect.poll(() => env.service.db.query('SELECT count(*)::int AS n FROM flow_states WHERE user_id = $1', [guest])).toEqual([{ n: count }]);
+      // Each write of the batch commits on its own: on a loaded machine the last can land seconds after the first.
+      await expect.poll(() => env.service.db.query('SELECT count(*)::int AS n FROM flow_states WHERE user_id = $1', [guest]), { timeout: 10_000 }).toEqual([{ n: count }]);
       await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
       const carrying = env.proxy!.requests.slice(since).filter((r) => writesIn(r).length > 0);
       expect(carrying).toHaveLength(1);
@@ -233,12 +242,15 @@ data:
 `,
 };
 
-/** The chunks a page asked for, as paths, with when each request left (epoch ms, the proxy's clock). */
+/**
+ * The chunks a page asked for, as paths, with when each request left (epoch ms, the proxy's clock). The banner's and
+ * the announcement's, which these pages draw and which were in the script until issue 35, are left out.
+ */
 function chunkRequests(page: Page): Array<{ url: string; path: string; at: number }> {
   const seen: Array<{ url: string; path: string; at: number }> = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
-    if (/\/onboarding-[a-z]+\.js$/.test(path)) seen.push({ url: request.url(), path, at: Date.now() });
+    if (/\/onboarding-(?!announcement|banner)[a-z]+\.js$/.test(path)) seen.push({ url: request.url(), path, at: Date.now() });
   });
   return seen;
 }
@@ -389,7 +401,9 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     // The script from a folder where the survey's chunk is missing (404) and the form's is a file that defines nothing.
     env.site.route('/broken/onboarding.js', () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL('../../dist/onboarding.js', import.meta.url)), 'utf8') }));
     env.site.route('/broken/onboarding-form.js', () => ({ type: 'text/javascript', body: '// not the form chunk' }));
-    env.site.route('/broken/onboarding-flow.js', () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL('../../dist/onboarding-flow.js', import.meta.url)), 'utf8') }));
+    for (const chunk of ['flow', 'announcement']) {
+      env.site.route(`/broken/onboarding-${chunk}.js`, () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL(`../../dist/onboarding-${chunk}.js`, import.meta.url)), 'utf8') }));
+    }
     const { page, chunks, errors } = await openChunkPage(
       chunkPage('<onboarding-form flow="signup"></onboarding-form><onboarding-flow flow="signup"><p>Custom</p></onboarding-flow>', {
         src: '/broken/onboarding.js',

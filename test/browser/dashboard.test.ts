@@ -278,8 +278,12 @@ describe('the dashboard', () => {
     }
   });
 
-  it('shows a flow\'s split by the locale each user first started in, and none for a flow used in no locale', async () => {
-    await service.writeFlow('bilingual.yaml', 'slug: bilingual\nname: Bilingual\ntype: BANNER\ndata:\n  steps:\n    - id: hello\n      title: Hello\n');
+  it('shows a flow\'s split by the translation each user first started in, and none for a flow used in no locale', async () => {
+    await service.writeFlow(
+      'bilingual.yaml',
+      'slug: bilingual\nname: Bilingual\ntype: BANNER\ndata:\n  steps:\n    - id: hello\n      title: Hello\n' +
+        'translations:\n  fr: { steps: { hello: { title: Bonjour } } }\n  fr-CA: { steps: { hello: { title: Allô } } }\n',
+    );
     try {
       const act = async (userId: string, actionType: string, locale?: string) =>
         expect((await service.call('POST', `/v1/public/flowStates${locale ? `?locale=${locale}` : ''}`, { body: { userId, flowSlug: 'bilingual', actionType } })).status).toBe(201);
@@ -287,6 +291,8 @@ describe('the dashboard', () => {
       await act('fr-b', 'SKIPPED_FLOW', 'fr');
       await act('ca-a', 'COMPLETED_FLOW', 'fr-CA');
       await act('none-a', 'STARTED_FLOW');
+      // No German translation: this user saw the source text, and is counted with those who sent no locale.
+      await act('de-a', 'STARTED_FLOW', 'de');
       const { page, problems } = await open();
       await signIn(page);
       await page.evaluate(() => (location.hash = '#/flows/bilingual?days=30'));
@@ -294,8 +300,8 @@ describe('the dashboard', () => {
       await rows.first().waitFor();
       const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim())));
       expect(cells).toEqual([
+        ['Source text', '2', '0 0%', '0', '–'],
         ['Frenchfr', '2', '1 50%', '1', expect.any(String)],
-        ['No locale', '1', '0 0%', '0', '–'],
         ['Canadian Frenchfr-CA', '1', '1 100%', '0', expect.any(String)],
       ]);
       expect(await serious(page)).toEqual([]);

@@ -181,7 +181,7 @@ describe('the demo, one visitor through it', () => {
     firstGuest = await userId();
     expect(firstGuest).toMatch(/^guest_/);
     const title = page.locator('onboarding-announcement [part="title"]');
-    await poll(() => title.textContent()).toBe('Welcome to Lumen, there!');
+    await poll(() => title.textContent()).toBe('Hi there, welcome to Lumen!');
     await snap('1-welcome');
     await closeWelcome(firstGuest);
     await poll(() => page.locator('onboarding-announcement dialog').count()).toBe(0);
@@ -347,7 +347,7 @@ describe('the demo, one visitor through it', () => {
     expect(guest).not.toBe(firstGuest);
     await poll(progress).toBe('0 of 5');
     // A new guest: welcomed again, on the Free plan, with an empty form.
-    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Welcome to Lumen, there!');
+    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Hi there, welcome to Lumen!');
     expect(await page.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
     expect(await page.locator('onboarding-form [part="title"]').textContent()).toBe('Personalise your workspace');
     expect(await page.locator('#demo-connected').isChecked()).toBe(false);

@@ -79,4 +79,33 @@ describe('npm start', () => {
     expect(await banner.getAttribute('dir')).toBeNull();
     await page.close();
   });
+
+  it("keeps the dashboard's hint beacons off the welcome announcement at phone and desktop width, and shows them once it is closed", async () => {
+    const site = /demo site:\s+(\S+)/.exec(output)![1]!;
+    const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 10_000, interval: 50 });
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(site);
+    const dialog = page.locator('onboarding-announcement dialog');
+    const beacons = page.locator('onboarding-hint [part="beacon"]');
+    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Hi there, welcome to Lumen!');
+    // The hints' element is on the page for its flow (it is eligible on this page), yet draws no beacon over the dialog.
+    await page.locator('onboarding-hint[flow="dashboard-hints"]').waitFor({ state: 'attached' });
+    await page.waitForTimeout(800);
+    expect(await beacons.count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForTimeout(300);
+    expect(await beacons.count()).toBe(0);
+    expect(await dialog.evaluate((el) => el.matches(':modal'))).toBe(true);
+
+    await page.locator('onboarding-announcement [part="close-button"]').click();
+    await poll(() => dialog.count()).toBe(0);
+    await poll(() => beacons.count()).toBe(2);
+    // Back on top of the page: what is drawn at each beacon's centre is the beacon.
+    for (const beacon of await beacons.all()) {
+      const box = (await beacon.boundingBox())!;
+      expect(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.localName, [box.x + box.width / 2, box.y + box.height / 2])).toBe('onboarding-hint');
+    }
+    await page.close();
+  });
 });

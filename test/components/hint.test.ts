@@ -11,9 +11,10 @@ import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall, t
 
 beforeAll(() => {
   registerElements();
-  // happy-dom has no layout: nothing is hit at any point (the engine looks for fixed headers there).
-  document.elementsFromPoint ??= () => [];
-  document.elementFromPoint ??= () => null;
+  // happy-dom has no layout: nothing is hit at any point (the engine looks for fixed headers there). On the
+  // prototype, where browsers have them and where the script reads them (a page's named elements shadow the document).
+  Document.prototype.elementsFromPoint ??= () => [];
+  Document.prototype.elementFromPoint ??= () => null;
 });
 beforeEach(() => $elementOptions.set({ autoMount: false }));
 afterEach(() => {

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, fixtureCleanup } from '@open-wc/testing-helpers';
 import { html } from 'lit';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { parseRichText, plainText, richText, substitute } from '../../src/components/shared/rich-text.js';
 import { safeMediaUrl, safeTarget, safeUrl } from '../../src/components/shared/url.js';
 
@@ -53,6 +55,13 @@ describe('rich text subset', () => {
     expect(known.textContent).toBe('Hi Ada');
     expect(plainText('${plan.name|Free} &amp; more', { plan: {} })).toBe('Free & more');
     expect(substitute('/u/${id|a b}', {}, encodeURIComponent)).toBe('/u/a%20b');
+  });
+
+  it("greets the demo's guest naturally with and without a first name", () => {
+    const welcome = parse(readFileSync('demo/flows/welcome.yaml', 'utf8'));
+    const title: string = welcome.data.steps[0].title;
+    expect(plainText(title, {})).toBe('Hi there, welcome to Lumen!');
+    expect(plainText(title, { firstName: 'Ada' })).toBe('Hi Ada, welcome to Lumen!');
   });
 
   it('encodes variables inside link addresses, so a value cannot change the scheme', () => {

@@ -1,8 +1,12 @@
 // The script's main journeys on the engine the project names (Chromium, Firefox or WebKit), one browser for the file, each action checked in the service.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSiteEnv, type SiteEnv } from '../support/browser-env.js';
 import { ERROR_COLLECTOR, launchEngine, type Engine, type EnginePage } from '../support/engines.js';
 import { carriesWrite } from '../support/requests.js';
+import { PUBLIC_KEY } from '../support/service.js';
 import { flowFile, newUserId, recorded, recordedData, scriptPage, serverState, surfaceHeights, type FlowFile } from '../browser/components-helpers.js';
 
 const ENGINE = inject('engine') ?? 'chromium';
@@ -71,6 +75,13 @@ const FLOWS: FlowFile[] = [
   },
   { slug: 'nps', type: 'SURVEY', targetingLogic: suite('nps'), data: { steps: [{ id: 'score', title: 'How likely are you to recommend us?' }] } },
   {
+    // A guest's checklist, placed only on the page whose markup shadows the document's properties.
+    slug: 'clobbered',
+    type: 'CHECKLIST',
+    targetingLogic: 'user.isGuest',
+    data: { steps: [{ id: 'first', title: 'First' }] },
+  },
+  {
     slug: 'offline',
     type: 'CHECKLIST',
     targetingLogic: suite('outbox'),
@@ -88,8 +99,28 @@ const TOUR_PAGE = `
 
 let env: SiteEnv;
 let engine: Engine;
+/** Another origin, as an attacker's would be: it records every request it gets. */
+let elsewhere: { url: string; requests: string[]; server: Server };
+
+/**
+ * Markup a page may carry from its content (a comment, a profile) ahead of the script tag: named elements shadow the
+ * document's properties, `currentScript` first, which made the script load its chunks from `src` and talk to
+ * `data-api-url`. Lit's own reads of the document (createElement, createTreeWalker, importNode) are not shadowed here.
+ */
+const clobbering = (origin: string) => `
+  <img name="currentScript" src="${origin}/x.png" alt="" data-api-url="${origin}" data-public-key="pk_evil" data-nonce="n">
+  <img name="head" alt=""><img name="body" alt=""><img name="documentElement" alt=""><img name="querySelectorAll" alt="">
+  <img name="addEventListener" alt=""><img name="removeEventListener" alt=""><img name="readyState" alt="">
+  <img name="visibilityState" alt=""><img name="activeElement" alt=""><img name="defaultView" alt="">`;
 
 beforeAll(async () => {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    response.writeHead(404, { 'Access-Control-Allow-Origin': '*' }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  elsewhere = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
   [env, engine] = await Promise.all([startSiteEnv(Object.fromEntries(FLOWS.map(flowFile)), { proxy: true }), launchEngine(ENGINE)]);
   env.site.page('/media.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="teal"/></svg>', { 'Content-Type': 'image/svg+xml' });
   // Every page talks to the service through the proxy, so the outbox journey can take it away.
@@ -101,6 +132,33 @@ beforeAll(async () => {
   page('/tour.html', TOUR_PAGE);
   page('/nps.html', '<input id="typing" aria-label="Typing">');
   page('/outbox.html', '<onboarding-checklist flow="offline"></onboarding-checklist>');
+  page('/shadowed-global.html', '<div id="Onboarding"></div><onboarding-checklist flow="clobbered"></onboarding-checklist>');
+  // A folder with the built script and its chunks, but the tour's and the French strings' chunks each changed by one
+  // byte (a space at the end: they would still run, define the tour, hand over the strings).
+  const dist = new URL('../../dist/', import.meta.url);
+  for (const name of readdirSync(dist).filter((file) => /^onboarding(-[\w-]+)?\.js$/.test(file))) {
+    const body = readFileSync(new URL(name, dist), 'utf8');
+    env.site.page(`/changed/${name}`, /^onboarding-(tour|strings-fr)\.js$/.test(name) ? `${body} ` : body, { 'Content-Type': 'text/javascript' });
+  }
+  const tag = (src: string, extra = '') => `<script src="${src}" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}" ${extra}></script>
+      <script>window.chunkErrors = []; Onboarding.on('error', (event) => chunkErrors.push(event.code + ': ' + event.error.message));</script>`;
+  const tagged = (body: string, script: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title></head><body><main>${body}</main>${script}</body></html>`;
+  env.site.page('/changed.html', tagged(`${TOUR_PAGE}<onboarding-checklist flow="clobbered"></onboarding-checklist>`, tag('/changed/onboarding.js', 'data-locale="fr"')));
+  // The script and its chunks from the service's own /script/<build>/ path, another origin, with the tag's integrity.
+  const build = env.service.script!;
+  env.site.page(
+    '/from-service.html',
+    tagged('<onboarding-checklist flow="clobbered"></onboarding-checklist>', tag(`${env.service.url}/script/${build.build}/onboarding.js`, `integrity="${build.integrity}" crossorigin="anonymous"`)),
+  );
+  // The script starts from its own tag's attributes, after the shadowing markup.
+  env.site.page(
+    '/clobbered.html',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${ERROR_COLLECTOR}</head><body>
+      <main>${clobbering(elsewhere.url)}<onboarding-checklist flow="clobbered"></onboarding-checklist></main>
+      <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
+    </body></html>`,
+  );
 });
 
 /** The pages a test opened; closed after it, passed or failed (WebKit's driver holds one session at a time). */
@@ -113,6 +171,7 @@ afterEach(async () => {
 afterAll(async () => {
   await engine?.close();
   await env?.close();
+  await new Promise((resolve) => elsewhere?.server.close(resolve));
 });
 
 /** Opens one of the file's pages in a context of its own (a new visitor) and waits for the script's first state. */
@@ -238,6 +297,29 @@ describe(`journeys in ${ENGINE}`, () => {
     expect(await page.errors()).toEqual([]);
   });
 
+  it("starts from its own tag when the page's markup shadows document.currentScript and the rest, and asks nothing of another origin", async () => {
+    const page = await visit('/clobbered.html');
+    const guest = await page.evaluate(() => window.Onboarding.userId);
+    expect(guest).toMatch(/^guest_/);
+    // The checklist's chunk came from beside the script, and its flow from the tag's service.
+    await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 1');
+    const chunks = await page.evaluate(() => [...document.scripts].map((script) => script.src).filter((src) => /onboarding-checklist/.test(src)));
+    expect(chunks).toEqual([`${env.site.url}/onboarding-checklist.js`]);
+    const [user] = await env.service.db.query<{ id: string }>('SELECT id FROM users WHERE id = $1', [guest]);
+    expect(user?.id).toBe(guest);
+    // Only the page's own image asked the other origin for anything: no chunk, no API call.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(elsewhere.requests.filter((request) => request !== 'GET /x.png')).toEqual([]);
+    expect(await page.errors()).toEqual([]);
+  });
+
+  it('takes over window.Onboarding when only an element named "Onboarding" is there', async () => {
+    const page = await visit('/shadowed-global.html');
+    expect(await page.evaluate(() => typeof window.Onboarding.init)).toBe('function');
+    await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 1');
+    expect(await page.errors()).toEqual([]);
+  });
+
   it('keeps a write made while the service is unreachable and lands it once when the service is back', async () => {
     const page = await visit('/outbox.html');
     const userId = await identify(page, 'outbox');
@@ -259,5 +341,30 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(queued, 20_000).toEqual([]);
     expect(await completions()).toBe(1);
     expect((await serverState(env, userId, 'offline'))?.data.steps.map((step) => step.$state.completed)).toEqual([true, false]);
+  });
+
+  it('runs no chunk whose bytes are not the build\'s: a tour and a strings chunk changed by one byte fail as unloaded ones, and say which', async () => {
+    const page = await visit('/changed.html');
+    const errors = () => page.evaluate(() => (window as unknown as { chunkErrors: string[] }).chunkErrors);
+    const codes = async () => (await errors()).map((error) => error.split(':')[0]).sort();
+    // The French strings did not run: the guest's checklist, from an unchanged chunk, stays in English.
+    await poll(codes).toEqual(['strings-failed']);
+    expect((await errors())[0]).toContain('onboarding-strings-fr.js');
+    await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 1');
+    // The tour's chunk did not run either: no tour element was defined, and none is drawn.
+    await identify(page, 'tour');
+    await poll(codes).toEqual(['strings-failed', 'tour-failed']);
+    expect((await errors()).find((error) => error.startsWith('tour-failed'))).toContain('/changed/onboarding-tour.js');
+    expect(await page.evaluate(() => Boolean(customElements.get('onboarding-tour')))).toBe(false);
+    expect(await page.count('onboarding-tour >>> [part="base"]')).toBe(0);
+    expect(await page.evaluate(() => [...document.scripts].filter((script) => script.src.includes('/changed/onboarding-')).every((script) => script.integrity.startsWith('sha384-')))).toBe(true);
+  });
+
+  it("loads the script and its chunks from the service's /script/<build>/ path on another origin, each checked against its hash", async () => {
+    const page = await visit('/from-service.html');
+    await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 1');
+    const chunk = await page.evaluate(() => [...document.scripts].filter((script) => script.src.includes('onboarding-checklist')).map((script) => [script.src, script.integrity.slice(0, 7), script.crossOrigin]));
+    expect(chunk).toEqual([[`${env.service.url}/script/${env.service.script!.build}/onboarding-checklist.js`, 'sha384-', 'anonymous']]);
+    expect(await page.evaluate(() => (window as unknown as { chunkErrors: string[] }).chunkErrors)).toEqual([]);
   });
 });

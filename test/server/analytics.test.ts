@@ -40,6 +40,14 @@ data:
       title: Why?
 `;
 
+/** The survey in French (and French as spoken in Canada), German and Portuguese: the translations a run is counted under. */
+const translatedSurveyYaml = (slug: string) => `${surveyYaml(slug)}translations:
+  fr: { steps: { score: { title: Recommanderiez-vous ce produit ? } } }
+  fr-CA: { steps: { why: { title: Pourquoi donc ? } } }
+  de: { steps: { score: { title: Würden Sie uns empfehlen? } } }
+  pt: { steps: { score: { title: Você nos recomendaria? } } }
+`;
+
 /** A survey whose steps are given as fields, in Frigade's shape (its NPS_SURVEY, with more kinds of question). */
 const fieldsSurveyYaml = (slug: string) => `
 slug: ${slug}
@@ -136,9 +144,10 @@ afterAll(() => service?.close());
 
 let flowCounter = 0;
 /** A flow of its own for one test, so the counts of one test never mix with another's. */
-async function newFlow(kind: 'checklist' | 'survey' | 'form' | 'tour'): Promise<string> {
+async function newFlow(kind: 'checklist' | 'survey' | 'translated-survey' | 'form' | 'tour'): Promise<string> {
   const slug = `${kind}-${++flowCounter}`;
-  const yaml = kind === 'checklist' ? checklistYaml(slug) : kind === 'survey' ? surveyYaml(slug) : kind === 'form' ? formYaml(slug) : tourYaml(slug);
+  const yaml =
+    kind === 'checklist' ? checklistYaml(slug) : kind === 'survey' ? surveyYaml(slug) : kind === 'translated-survey' ? translatedSurveyYaml(slug) : kind === 'form' ? formYaml(slug) : tourYaml(slug);
   await service.writeFlow(`${slug}.yaml`, yaml);
   return slug;
 }
@@ -567,15 +576,16 @@ describe('GET /v1/analytics/flows/{slug}/responses', () => {
 
 describe('analytics by locale', () => {
   /**
-   * Four users of one survey: in `fr` (the query), in `fr-CA` (written `fr_ca`, then one answer in `en`), with the user
-   * property `locale: de` and no query, and with no locale at all.
+   * Four users of a survey translated into fr, fr-CA, de and pt: in `fr` (the query), in `fr-CA` (written `fr_ca`, then
+   * one answer in `en`, which the survey has no translation for), with the user property `locale: de` and no query,
+   * and with no locale at all.
    */
   async function localizedSurvey(): Promise<string> {
-    const slug = await newFlow('survey');
+    const slug = await newFlow('translated-survey');
     await act(`${slug}-fr`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: 9 }, undefined, 'fr');
     await act(`${slug}-fr`, slug, 'COMPLETED_FLOW', '', daysAgo(1, 30), undefined, undefined, 'fr');
     await act(`${slug}-ca`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, 1), { value: 3 }, undefined, 'fr_ca');
-    // The run stays counted under the locale it started in; the answer is tagged with its own request's.
+    // The run stays counted under the locale it started in; the answer is tagged with its own request's: the source's ''.
     await act(`${slug}-ca`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 2), { value: 'Too slow' }, undefined, 'en');
     await upsert(`${slug}-de`, { properties: { locale: 'de' } });
     await act(`${slug}-de`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, 3), { value: 10 });
@@ -584,7 +594,7 @@ describe('analytics by locale', () => {
     return slug;
   }
 
-  it('splits a flow by the locale of each user\'s first start: the query\'s, else the user property, else ""', async () => {
+  it('splits a flow by the translation of each user\'s first start: the query\'s locale, else the user property, else ""', async () => {
     const slug = await localizedSurvey();
     const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
     expect(report.locale).toBeNull();
@@ -634,7 +644,7 @@ describe('analytics by locale', () => {
     expect(all.data.map((row) => [row.userId, row.stepId, row.locale])).toEqual([
       [`${slug}-none`, 'score', ''],
       [`${slug}-de`, 'score', 'de'],
-      [`${slug}-ca`, 'why', 'en'],
+      [`${slug}-ca`, 'why', ''],
       [`${slug}-ca`, 'score', 'fr-CA'],
       [`${slug}-fr`, 'score', 'fr'],
     ]);
@@ -648,17 +658,18 @@ describe('analytics by locale', () => {
     expect(lines.slice(1, -1)).toEqual([`${daysAgo(1, 1)},${slug}-ca,score,value,3,,1,${french.data[0]!.responseId},fr-CA`]);
   });
 
-  it('tags a batch\'s transitions with the batch\'s locale, and lists each response\'s locale in the user\'s export', async () => {
-    const slug = await newFlow('survey');
+  it('tags a batch\'s transitions with the translation the batch\'s locale resolves to, and lists each response\'s locale in the user\'s export', async () => {
+    const slug = await newFlow('translated-survey');
     const batch = await service.call('POST', '/v1/public/batch?locale=pt_br', {
       body: { writes: [{ path: 'flowStates', idempotencyKey: `${slug}-1`, body: { userId: `${slug}-pt`, flowSlug: slug, stepId: 'score', actionType: 'COMPLETED_STEP', data: { value: 8 } } }] },
     });
     expect(batch.status, batch.text).toBe(200);
     expect(batch.body.results).toEqual([{ status: 201 }]);
     const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}&locale=pt`);
-    expect(report.locales).toMatchObject([{ locale: 'pt-BR', started: 1 }]);
+    // pt-BR reads pt's text, the only Portuguese the survey has.
+    expect(report.locales).toMatchObject([{ locale: 'pt', started: 1 }]);
     const record = await service.call('GET', `/v1/users?foreignId=${slug}-pt`, { key: PRIVATE_KEY });
-    expect(record.body.flowResponses.map((r: { actionType: string; locale: string }) => [r.actionType, r.locale])).toEqual([['COMPLETED_STEP', 'pt-BR']]);
+    expect(record.body.flowResponses.map((r: { actionType: string; locale: string }) => [r.actionType, r.locale])).toEqual([['COMPLETED_STEP', 'pt']]);
   });
 
   it('keeps what was recorded before locales, under the locale "" (migration 15)', async () => {

@@ -1,4 +1,4 @@
-// What one client can make the service hold stays bounded: state answers, idempotency records and stored properties.
+// What one client can make the service hold stays bounded: state answers, idempotency records, stored properties and event names.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowStatesResponse } from '../../src/api/wire.js';
@@ -10,7 +10,7 @@ let service: TestService;
 beforeAll(async () => {
   service = await startTestService(
     { 'setup.yaml': checklistYaml('setup', '', 2) },
-    { limits: { dataBytes: DATA_BYTES, storedProperties: 6, storedPropertyBytes: 400 } },
+    { limits: { dataBytes: DATA_BYTES, storedProperties: 6, storedPropertyBytes: 400, storedEventNames: 5 } },
   );
 });
 afterAll(() => service?.close());
@@ -143,4 +143,71 @@ describe('stored properties', () => {
     expect(await storedKeys('users', guest)).toBe(4);
     expect(await storedKeys('users', userId)).toBe(4);
   });
+});
+
+describe('stored event names', () => {
+  const events = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ event: `${prefix}${i}` }));
+  const names = (table: string, key: string, id: string) => count(`SELECT count(*)::int AS n FROM ${table} WHERE ${key} = $1`, [id]);
+  const logged = (table: string, key: string, id: string) => count(`SELECT count(*)::int AS n FROM ${table} WHERE ${key} = $1`, [id]);
+
+  it('are limited per user: a request with a name past the limit gets 409 and stores nothing; known names still go in', async () => {
+    const userId = newUser();
+    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('a', 4) } })).status).toBe(201);
+    const over = await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'pro' }, events: [{ event: 'a0' }, ...events('b', 2)] } });
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ status: 409, field: 'events' });
+    expect(over.body.detail).toContain(`2 new event names for user "${userId}", past the limit of 5 distinct event names`);
+    // Nothing of it: no event, no count, no property.
+    expect(await names('user_event_counts', 'user_id', userId)).toBe(4);
+    expect(await logged('user_events', 'user_id', userId)).toBe(4);
+    expect(await storedPlan(userId)).toBeNull();
+    // One more name fits; past it, only names the user has are taken, as many times as sent.
+    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('b', 1) } })).status).toBe(201);
+    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('c', 1) } })).status).toBe(409);
+    const known = await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'pro' }, events: [...events('a', 4), ...events('a', 4), { event: 'b0' }] } });
+    expect(known.status).toBe(201);
+    expect(await names('user_event_counts', 'user_id', userId)).toBe(5);
+    expect(await logged('user_events', 'user_id', userId)).toBe(4 + 1 + 9);
+    expect(await storedPlan(userId)).toBe('pro');
+  });
+
+  it('are limited per group, each write of a batch on its own, and when a guest is linked into a user', async () => {
+    const groupId = `group-${randomUUID()}`;
+    expect((await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('a', 5) } })).status).toBe(201);
+    const refused = await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('b', 1) } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ status: 409, field: 'events' });
+    expect(await names('group_event_counts', 'group_id', groupId)).toBe(5);
+    expect((await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('a', 5) } })).status).toBe(201);
+    expect(await logged('group_events', 'group_id', groupId)).toBe(10);
+
+    const userId = newUser();
+    const batch = await service.call('POST', '/v1/public/batch', {
+      body: {
+        writes: [
+          { path: 'users', idempotencyKey: randomUUID(), body: { userId, events: events('a', 5) } },
+          { path: 'users', idempotencyKey: randomUUID(), body: { userId, events: events('z', 1) } },
+          { path: 'users', idempotencyKey: randomUUID(), body: { userId, events: events('a', 1) } },
+        ],
+      },
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.results.map((result: { status: number }) => result.status)).toEqual([201, 409, 201]);
+    expect(batch.body.results[1].problem).toMatchObject({ status: 409, field: 'events' });
+    expect(await logged('user_events', 'user_id', userId)).toBe(6);
+
+    const guest = `guest_${randomUUID()}`;
+    const member = newUser();
+    await service.call('POST', '/v1/public/users', { body: { userId: guest, events: [...events('g', 3), { event: 'u0' }] } });
+    await service.call('POST', '/v1/public/users', { body: { userId: member, events: events('u', 3) } });
+    const link = await service.call('POST', '/v1/public/users', { body: { userId: member, linkGuestId: guest } });
+    expect(link.status).toBe(409);
+    expect(link.body).toMatchObject({ status: 409, field: 'events' });
+    // Six names together; nothing moved: the guest still has its events.
+    expect(await names('user_event_counts', 'user_id', guest)).toBe(4);
+    expect(await names('user_event_counts', 'user_id', member)).toBe(3);
+  });
+
+  const storedPlan = async (userId: string) =>
+    (await service.db.query<{ plan: string | null }>("SELECT properties->>'plan' AS plan FROM users WHERE id = $1", [userId]))[0]?.plan ?? null;
 });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { get as httpGet } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -221,5 +222,54 @@ describe('npm run server analytics settings', () => {
     refused.stderr!.on('data', (chunk) => (stderr += chunk));
     expect(await new Promise((resolve) => refused.on('exit', resolve))).toBe(2);
     expect(stderr).toContain('needs a secret of at least 16 characters');
+  });
+});
+
+/** A GET with the `Host` header given (fetch does not let a page choose it; a DNS-rebinding page's browser sends its own name). */
+function getWithHost(url: string, host: string): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers: { Host: host } }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, type: String(response.headers['content-type']), body }));
+    });
+    request.on('error', reject);
+  });
+}
+
+describe('npm run server --preview', () => {
+  it('listens on loopback only, whatever --host says, and answers only requests addressed to it', async () => {
+    const server = await runUntilListening(['--port', '0', '--preview', '--preview-port', '0', '--flows', dir, '--database', 'memory'], {
+      ONBOARDING_HOST: '0.0.0.0',
+      ONBOARDING_PUBLIC_KEYS: 'pk_preview_test',
+    });
+    try {
+      await vi.waitFor(() => expect(server.output()).toMatch(/preview: +http:\/\/127\.0\.0\.1:\d+\/preview\//), { timeout: 10_000 });
+      const preview = /preview: +(\S+)/.exec(server.output())![1]!;
+      const { port } = new URL(preview);
+      // Its own address, and the loopback names, with its port.
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect((await getWithHost(`${preview}flows.json`, host)).status).toBe(200);
+      // A page whose own name was made to resolve here reads nothing, not even the page.
+      for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1:${Number(port) + 1}`]) {
+        for (const path of ['flows.json', '']) {
+          const refused = await getWithHost(`${preview}${path}`, host);
+          expect(refused.status, host).toBe(421);
+          expect(refused.type).toContain('application/problem+json');
+          expect(JSON.parse(refused.body)).toMatchObject({ status: 421, title: 'Misdirected Request' });
+          expect(refused.body).not.toContain('banner');
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('says so in its usage, with --preview-host', async () => {
+    const help = spawn(process.execPath, ['dist/server.mjs', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    help.stdout!.on('data', (chunk) => (out += chunk));
+    await new Promise((resolve) => help.once('exit', resolve));
+    expect(out).toContain('[--preview-host 127.0.0.1]');
+    expect(out).toMatch(/listens on 127\.0\.0\.1 whatever --host\s+says \(--preview-host sets another address\)/);
   });
 });

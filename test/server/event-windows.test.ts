@@ -1,6 +1,9 @@
 // Events over time in CEL over loopback HTTP: eventCount in a window, lastEventAt, on user and group, through the read cache, on the service's clock, and their checks at load.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogVersion } from '../../server/flows/catalog.js';
+import { compileExpression, eventCallsOf } from '../../server/targeting/cel.js';
+import { eventWindowSets } from '../../server/targeting/event-windows.js';
 import { eligibleSlugs, startTestService, targetedCards, type TestService } from '../support/service.js';
 
 let service: TestService;
@@ -178,5 +181,68 @@ describe('the load of flow files', () => {
     await service.removeFlow(file);
     expect(error?.message).toMatch(/^targetingLogic \(line 4\): does not compile as CEL: /);
     expect(error?.message).toMatch(problem);
+  });
+});
+
+describe('a window past the bound', () => {
+  const TEN_THOUSAND_YEARS = "user.eventCount('exported', duration('87600000h')) >= 1";
+
+  it('is refused at load, naming the file and the line', async () => {
+    const file = `bad-${randomUUID()}.yaml`;
+    await service.writeFlow(file, `slug: bad-${randomUUID()}\nname: Bad\ntype: CARD\ntargetingLogic: ${JSON.stringify(TEN_THOUSAND_YEARS)}\ndata:\n  steps:\n    - id: s\n`);
+    const error = service.catalog.errors().find((e) => e.file === file);
+    await service.removeFlow(file);
+    expect(error?.message).toMatch(/^targetingLogic \(line 4\): user\.eventCount\('exported', …\): the window is over 100 years \(876600h\), the longest there is; for "ever", use user\.events$/);
+  });
+
+  it('is clamped when a flow got past the check: reads, upserts and batches answer, and the flow counts 100 years back', async () => {
+    // A flow file with a window the check refuses, served all the same: its targeting compiled from the text, and its
+    // windows put in the catalog, as a file from before the check (or a check skipped) would be.
+    const slug = 'forever-exported';
+    const expression = `${TEN_THOUSAND_YEARS} && user.eventCount('exported', duration('1000000000000000h')) >= 1`;
+    await service.writeFlow(`${slug}.yaml`, targetedCards({ [slug]: 'true' })[`${slug}.yaml`]!);
+    const loaded = service.catalog.current();
+    const patched: CatalogVersion = {
+      ...loaded,
+      flows: loaded.flows.map((flow) => (flow.flow.slug === slug ? { ...flow, targeting: compileExpression(expression, () => {}) } : flow)),
+      eventWindows: eventWindowSets(loaded.flows.flatMap((flow) => [flow.definition.targetingLogic]).concat(expression).flatMap(eventCallsOf)),
+    };
+    service.catalog.current = () => patched;
+    try {
+      const userId = `win-${randomUUID()}`;
+      // The upsert reads the user's state too, to bootstrap.
+      const upsert = await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }], bootstrapFlowStates: true } });
+      expect(upsert.status).toBe(201);
+      const batch = await service.call('POST', '/v1/public/batch', {
+        body: { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId, events: [{ event: 'exported' }] } }] },
+      });
+      expect(batch.status).toBe(200);
+      expect(batch.body.results).toEqual([{ status: 201, guestLinked: false }]);
+      expect(batch.body.flowStates.eligibleFlows.map((flow: { flowSlug: string }) => flow.flowSlug)).toContain(slug);
+      expect(await eligible(userId)).toContain(slug);
+      // Events a century and a day old are outside the clamped window.
+      await backdate('user', userId, 'exported', [(36_525 + 1) * 24, (36_525 + 1) * 24]);
+      expect(await eligible(userId)).not.toContain(slug);
+    } finally {
+      delete (service.catalog as { current?: unknown }).current;
+      await service.removeFlow(`${slug}.yaml`);
+    }
+  });
+});
+
+describe('an event name no event can have', () => {
+  it('passes the check, and reads as no events instead of failing the read', async () => {
+    // A CEL escape makes a NUL, which PostgreSQL cannot hold in text: no tracked event can have the name.
+    const slug = `nul-${randomUUID()}`;
+    const expression = "user.eventCount('\\x00', duration('1h')) == 0 && user.lastEventAt('\\x00') == timestamp(0) && group.eventCount('\\x00', duration('1h')) == 0";
+    await service.writeFlow(`${slug}.yaml`, targetedCards({ [slug]: expression })[`${slug}.yaml`]!);
+    try {
+      expect(service.catalog.errors()).toEqual([]);
+      const userId = `win-${randomUUID()}`;
+      expect((await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }] } })).status).toBe(201);
+      expect(await eligible(userId, `team-${randomUUID()}`)).toContain(slug);
+    } finally {
+      await service.removeFlow(`${slug}.yaml`);
+    }
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_FILE, schemaText } from '../../scripts/flow-schema.mjs';
 import Ajv from 'ajv';
 import { checkCollectionsText } from '../../server/flows/collections.js';
+import { checkPaths, formatReport } from '../../server/flows/cli.js';
 import { COLLECTION_FILES, checkFlowText } from '../../server/flows/definitions.js';
 import { pagePatternProblem, selectorProblem } from '../../server/flows/formats.js';
 import { FRIGADE_FORM, FRIGADE_NPS_SURVEY } from '../support/frigade-flows.js';
@@ -145,6 +146,22 @@ describe('schema/flow.schema.json', () => {
       expect.stringMatching(/^data\.steps\[0\]\.visibilityCriteria: does not compile as CEL/),
     ]);
   });
+
+  it('refuses an eventCount window over 100 years, with the file and the line, and takes 100 years', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onboarding-windows-'));
+    try {
+      const card = (slug: string, targeting: string) => `slug: ${slug}\nname: ${slug}\ntype: CARD\ntargetingLogic: "${targeting}"\ndata:\n  steps:\n    - id: s\n`;
+      writeFileSync(join(dir, 'forever.yaml'), card('forever', "user.eventCount('exported', duration('87600000h')) >= 1"));
+      writeFileSync(join(dir, 'century.yaml'), card('century', "group.eventCount('renewed', duration('876600h')) >= 1"));
+      const { reports, checked } = checkPaths([dir]);
+      expect(checked).toBe(2);
+      expect(reports.flatMap((report) => formatReport(report, 'text')).map((line) => line.replace(/^.*forever\.yaml/, 'forever.yaml'))).toEqual([
+        "forever.yaml:4:17  targetingLogic: user.eventCount('exported', …): the window is over 100 years (876600h), the longest there is; for \"ever\", use user.events",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("fields in Frigade's shape", () => {
@@ -248,8 +265,10 @@ describe("fields in Frigade's shape", () => {
     expect(survey((text) => text.replace('          positiveLabel: Extremely likely\n', '          positivLabel: Extremely likely\n'))).toEqual([
       expect.stringMatching(/^data\.steps\[0\]\.fields\[0\]\.positivLabel \(line 15\): unknown key \(did you mean "positiveLabel"\?\)/),
     ]);
-    expect(survey((text) => text.replace('      primaryButton:\n        title: Submit\n', '      primaryButtonTitle: Submit\n'))).toEqual([
-      expect.stringMatching(/^data\.steps\[1\]\.primaryButtonTitle \(line 23\): unknown key \(did you mean "primaryButton"\?\)/),
+    // Frigade's flat primaryButtonTitle is taken (its SDKs draw it); a misspelling of the object is not.
+    expect(survey((text) => text.replace('      primaryButton:\n        title: Submit\n', '      primaryButtonTitle: Submit\n'))).toEqual([]);
+    expect(survey((text) => text.replace('      primaryButton:\n        title: Submit\n', '      primaryButon:\n        title: Submit\n'))).toEqual([
+      expect.stringMatching(/^data\.steps\[1\]\.primaryButon \(line 23\): unknown key \(did you mean "primaryButton"\?\)/),
     ]);
     expect(survey((text) => text.replace('      fields:\n        - id: nps-feedback-text', '      feilds:\n        - id: nps-feedback-text'))).toEqual([
       expect.stringMatching(/^data\.steps\[1\]\.feilds \(line 19\): unknown key \(did you mean "fields"\?\)/),

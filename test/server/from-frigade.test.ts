@@ -8,6 +8,7 @@ import { main } from '../../server/flows/cli.js';
 import { checkCollectionsText } from '../../server/flows/collections.js';
 import { checkFlowText } from '../../server/flows/definitions.js';
 import { frigadeTargetingToCel } from '../../server/flows/frigade-targeting.js';
+import { convertFrigadeFlows } from '../../server/flows/from-frigade.js';
 import { eligibleSlugs, startTestService, targetedCards, type TestService } from '../support/service.js';
 
 /** Someone to try an expression on: what is stored for them before the read. */
@@ -53,6 +54,9 @@ const ROWS: Record<string, { holds: Someone[]; fails: Someone[] }> = {
   "user.flow('flow_welcome') == 'COMPLETED_FLOW'": { holds: [completedWelcome], fails: [{}, { actions: [['', 'SKIPPED_FLOW']] }] },
   "user.flow('flow_welcome') == 'SKIPPED_FLOW'": { holds: [{ actions: [['', 'SKIPPED_FLOW']] }], fails: [{}, completedWelcome] },
   "user.flow('flow_welcome') == 'NOT_STARTED_FLOW'": { holds: [{}], fails: [{ actions: [['role', 'STARTED_STEP']] }, completedWelcome] },
+  // Unquoted, as Frigade's dashboard exports write the states.
+  "user.flow('flow_welcome') == COMPLETED_FLOW": { holds: [completedWelcome], fails: [{}, { actions: [['', 'SKIPPED_FLOW']] }] },
+  "user.flowStep('flow_welcome', 'role') != COMPLETED_STEP": { holds: [{ actions: [['role', 'STARTED_STEP']] }], fails: [completedWelcome] },
   "user.flow('flow_welcome') != 'COMPLETED_FLOW'": { holds: [{}, { actions: [['', 'SKIPPED_FLOW']] }], fails: [completedWelcome] },
   "user.flowStep('flow_welcome', 'role') == 'COMPLETED_STEP'": { holds: [completedWelcome], fails: [{ actions: [['role', 'STARTED_STEP']] }] },
   "user.flowStepData('flow_welcome', 'role', 'team') == 'sales'": {
@@ -313,6 +317,16 @@ describe('onboarding-flows from-frigade', () => {
     expect(readFileSync(join(dir, 'off', 'flow_off.yaml'), 'utf8')).toMatch(/^status: DRAFT$/m);
   });
 
+  it("writes Frigade's EMBEDDED_TIP as a CARD, as its React kit draws it", () => {
+    const input = join(dir, 'tip.json');
+    writeFileSync(input, JSON.stringify([{ slug: 'flow_tip', name: 'Tip', type: 'EMBEDDED_TIP', data: 'steps:\n  - id: a\n    title: Try filters\n' }]));
+    expect(run('from-frigade', input, '--out', join(dir, 'tip'))).toMatchObject({ code: 0, err: [] });
+    const text = readFileSync(join(dir, 'tip', 'flow_tip.yaml'), 'utf8');
+    expect(text).toMatch(/^type: CARD$/m);
+    expect(text).toMatch(/^# .*EMBEDDED_TIP/m);
+    expect(checkFlowText(text).problems).toEqual([]);
+  });
+
   it('replaces files already there only with --force', () => {
     const input = join(dir, 'again.json');
     writeFileSync(input, JSON.stringify({ slug: 'flow_again', name: 'Again', type: 'CARD', data: 'steps:\n  - id: a\n' }));
@@ -354,5 +368,101 @@ describe('onboarding-flows from-frigade', () => {
     expect(code).toBe(0);
     expect(out[0]).toContain('onboarding-flows from-frigade <flows.json | -> --out <folder> [--force]');
     expect(out[0]).toContain('onboarding-flows from-frigade --targeting "<Frigade expression>"');
+  });
+});
+
+describe("Frigade's flat button keys", () => {
+  // As docs.frigade.com's "Branching Forms" example and a dashboard export write a step's buttons.
+  const FLAT = `slug: flow_branch
+name: Branching form
+type: FORM
+data:
+  steps:
+    - id: role
+      title: What is your role?
+      primaryButtonTitle: Continue
+      secondaryButtonTitle: Read the docs
+      secondaryButtonUri: https://docs.example/roles
+      secondaryButtonUriTarget: _blank
+    - id: done
+      title: Thanks
+      primaryButton: { title: Finish }
+      primaryButtonTitle: Ignored, as Frigade's SDKs ignore it
+`;
+
+  it('are taken by check and served as the button objects the elements draw, the flat keys kept', { timeout: 60_000 }, async () => {
+    const { definition, problems } = checkFlowText(FLAT);
+    expect(problems).toEqual([]);
+    const [role, done] = definition!.data.steps;
+    expect(role!.primaryButton).toEqual({ title: 'Continue' });
+    expect(role!.secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
+    expect(role!.primaryButtonTitle).toBe('Continue');
+    expect(done!.primaryButton).toEqual({ title: 'Finish' });
+    const service = await startTestService({ 'branch.yaml': FLAT });
+    try {
+      const answer = await service.call('GET', '/v1/public/flowStates?userId=guest_flat');
+      const flow = answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'flow_branch');
+      expect(flow.data.steps[0].secondaryButton.uri).toBe('https://docs.example/roles');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('refuse a flat link the elements would not follow, as the object form does', () => {
+    const { problems } = checkFlowText(FLAT.replace('https://docs.example/roles', 'javascript:alert(1)'));
+    expect(problems.map((p) => p.path)).toEqual(['data.steps[0].secondaryButtonUri']);
+  });
+
+  it('are rewritten by from-frigade into primaryButton and secondaryButton', () => {
+    const data = FLAT.slice(FLAT.indexOf('data:\n') + 'data:\n'.length).replace(/^ {2}/gm, '');
+    const [converted] = convertFrigadeFlows({ data: [{ slug: 'flow_branch', name: 'Branching form', type: 'FORM', data }] });
+    expect(converted!.problems).toEqual([]);
+    expect(converted!.text).not.toMatch(/ButtonTitle|ButtonUri/);
+    const { definition } = checkFlowText(converted!.text);
+    expect(definition!.data.steps[0]!.secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
+    expect(definition!.data.steps[1]!.primaryButton).toEqual({ title: 'Finish' });
+  });
+});
+
+describe('from-frigade keeps what Frigade wrote', () => {
+  const DATA = `# Asked once, after signup
+title: About you
+steps:
+  # The only step
+  - id: about
+    title: Tell us about you  # shown in bold
+    primaryButtonTitle: Send # the flat form
+    fields:
+      - id: code
+        type: text
+        label: Invite code
+        # Frigade finds it anywhere in the value
+        pattern: /INV-[0-9]+/
+      - id: zip
+        type: text
+        label: ZIP
+        pattern: { value: "^[0-9]{5}$", message: Five digits }
+`;
+
+  it('writes the comments of its YAML where the same keys are', () => {
+    const [converted] = convertFrigadeFlows([{ slug: 'flow_about', name: 'About', type: 'FORM', data: DATA }]);
+    expect(converted!.problems).toEqual([]);
+    const text = converted!.text;
+    for (const comment of ['# Asked once, after signup', '# The only step', '# shown in bold', '# the flat form', '# Frigade finds it anywhere in the value']) expect(text).toContain(comment);
+    // Each where it stood: before the title, before the step, after the title's value, before the pattern.
+    expect(text).toMatch(/# Asked once, after signup\n {2}title: About you/);
+    expect(text).toMatch(/title: Tell us about you #\s*shown in bold/);
+    expect(text).toMatch(/# Frigade finds it anywhere in the value\n(\s*#.*\n)*\s*pattern:/);
+  });
+
+  it("rewrites a field's pattern to match anywhere, as Frigade tests it, and says so; an anchored one stays", () => {
+    const [converted] = convertFrigadeFlows([{ slug: 'flow_about', name: 'About', type: 'FORM', data: DATA }]);
+    const { definition } = checkFlowText(converted!.text);
+    const [code, zip] = definition!.data.steps[0]!.fields!;
+    const whole = (pattern: unknown, value: string) => new RegExp(`^(?:${String(pattern)})$`, 'v').test(value);
+    expect(whole(code!.pattern, 'my code is INV-42, thanks')).toBe(true);
+    expect(whole(code!.pattern, 'no code')).toBe(false);
+    expect(zip!.pattern).toEqual({ value: '^[0-9]{5}$', message: 'Five digits' });
+    expect(converted!.text).toMatch(/Frigade tests "\/INV-\[0-9\]\+\/" anywhere in the value/);
   });
 });

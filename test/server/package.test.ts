@@ -1,8 +1,11 @@
 // The npm package: `npm pack` holds the builds with every script chunk, types, manifest, schema, bins, licence and changelog, and nothing else.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { builtinModules } from 'node:module';
 import { promisify } from 'node:util';
+import semver from 'semver';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -78,5 +81,46 @@ describe('the npm package', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
     expect(pkg.license).toBe('MIT');
     expect(readFileSync('LICENSE', 'utf8')).toMatch(/^MIT License/);
+  });
+});
+
+describe('packing', () => {
+  it('cleans dist/ and builds first, so a stale file of an older build is not packed', { timeout: 240_000 }, async () => {
+    // A copy of the checkout (tracked and new files, not what .gitignore leaves out) with a leftover chunk in dist/.
+    const { stdout: files } = await promisify(execFile)('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+    const copy = mkdtempSync(join(tmpdir(), 'onboarding-pack-'));
+    try {
+      for (const file of files.split('\0').filter((name) => name && existsSync(name))) {
+        mkdirSync(dirname(join(copy, file)), { recursive: true });
+        cpSync(file, join(copy, file));
+      }
+      symlinkSync(resolve('node_modules'), join(copy, 'node_modules'), 'dir');
+      mkdirSync(join(copy, 'dist'));
+      writeFileSync(join(copy, 'dist/onboarding-old-chunk.js'), '/* an older build */');
+      const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json'], { cwd: copy, maxBuffer: 10 * 1024 * 1024 });
+      const paths: string[] = JSON.parse(stdout.slice(stdout.indexOf('[')))[0].files.map((file: { path: string }) => file.path);
+      expect(paths).toContain('dist/onboarding.js');
+      expect(paths).not.toContain('dist/onboarding-old-chunk.js');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a fresh install', () => {
+  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
+  const locked = Object.entries(lock.packages as Record<string, { engines?: { node?: string }; hasInstallScript?: boolean }>).filter(([path]) => path);
+  const nameOf = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+
+  it('allows each install script it runs, by name, so npm 11 does not warn of it', () => {
+    const scripted = locked.filter(([, entry]) => entry.hasInstallScript).map(([path]) => nameOf(path));
+    expect(scripted).toContain('esbuild');
+    expect(scripted.filter((name) => pkg.allowScripts?.[name] !== true)).toEqual([]);
+  });
+
+  it('declares a Node every locked package accepts, so npm warns of no engine', () => {
+    expect(semver.satisfies(process.versions.node, pkg.engines.node)).toBe(true);
+    const refused = locked.filter(([, entry]) => entry.engines?.node && !semver.subset(pkg.engines.node, entry.engines.node));
+    expect(refused.map(([path, entry]) => `${nameOf(path)} ${entry.engines!.node}`)).toEqual([]);
   });
 });

@@ -163,3 +163,39 @@ describe('backups of the data directory', () => {
     }
   });
 });
+
+describe('durability of the embedded store', () => {
+  const write = (service: TestService, userId: string) =>
+    service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'tasks', stepId: 'a', actionType: 'COMPLETED_STEP' } });
+
+  it('syncs each acknowledged write to disk before it answers, by default', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onboarding-durable-'));
+    const service = await startTestService(FLOWS, { database: dir });
+    try {
+      expect(await service.db.query('SHOW fsync')).toEqual([{ fsync: 'on' }]);
+      expect(await service.db.query('SHOW wal_sync_method')).toEqual([{ wal_sync_method: 'fsync' }]);
+      for (const userId of ['a', 'b', 'c']) {
+        const before = service.db.fsyncs!();
+        expect((await write(service, userId)).status).toBe(201);
+        // Counted when the answer arrives: the commit's WAL was synced before the service answered.
+        expect(service.db.fsyncs!()).toBeGreaterThan(before);
+      }
+    } finally {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves writes in the operating system cache with fsync off, as asked', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onboarding-durable-'));
+    const service = await startTestService(FLOWS, { database: dir, fsync: false });
+    try {
+      expect(await service.db.query('SHOW fsync')).toEqual([{ fsync: 'off' }]);
+      expect((await write(service, 'a')).status).toBe(201);
+      expect(service.db.fsyncs!()).toBe(0);
+    } finally {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

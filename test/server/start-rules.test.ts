@@ -44,6 +44,36 @@ describe('startWhen on the service', () => {
     expect(checkFlowText(`startWhen: { page: "!/settings/*", delay: "0" }\n${bannerFlowYaml('ok')}`).problems).toEqual([]);
   });
 
+  it('refuses a segment with two ":name"s, or one and the final "*", which earlier scripts took seconds to match; ":" alone is text', () => {
+    const refused = ['/x:a:b:c:d:e:f:g:h:i:j:k', '/v:a*', '!/p/x:a-:b/y'];
+    const file = `startWhen:\n  page: ${JSON.stringify(refused)}\n${bannerFlowYaml('slow')}`;
+    const { problems } = checkFlowText(file);
+    const why = (pattern: string, segment: string) =>
+      `${JSON.stringify(pattern)}: ":" inside a segment is text, and a parameter is a whole segment (such as /x/:id); "${segment}" is refused: earlier versions of the script read a ":name" in it as a parameter, beside another or the "*", and such a pattern can take seconds to match`;
+    expect(problems.map((p) => `${p.path} ${p.line}: ${p.message}`)).toEqual([
+      `startWhen.page[0] 2: ${why(refused[0]!, 'x:a:b:c:d:e:f:g:h:i:j:k')}`,
+      `startWhen.page[1] 2: ${why(refused[1]!, 'v:a*')}`,
+      `startWhen.page[2] 2: ${why(refused[2]!, 'x:a-:b')}`,
+    ]);
+    // A step's page is the same format, refused by the schema with its path.
+    const tour = `slug: t\nname: T\ntype: TOUR\nstatus: ACTIVE\ndata:\n  steps:\n    - id: one\n      title: One\n      page: /a:b:c\n`;
+    expect(checkFlowText(tour).problems.map((p) => `${p.path} ${p.line}`)).toEqual(['data.steps[0].page 9']);
+    // One ":name" inside a segment, or a ":" before no name, is text; a whole-segment parameter beside "*" is fine.
+    const fine = ['/wiki/Special:Search', '/at/10:30', '/x:a/*', '/:id/*', '/a:/b'];
+    expect(checkFlowText(`startWhen:\n  page: ${JSON.stringify(fine)}\n${bannerFlowYaml('fine')}`).problems).toEqual([]);
+    // onboarding-flows check, which shares this code, prints the file and line.
+    const dir = mkdtempSync(join(tmpdir(), 'onboarding-start-rules-'));
+    try {
+      writeFileSync(join(dir, 'slow.yaml'), file);
+      const { reports } = checkPaths([dir]);
+      const lines = formatReport(reports[0]!, 'text').map((line) => line.replace(/^.*slow\.yaml/, 'slow.yaml'));
+      expect(lines).toHaveLength(3);
+      expect(lines[0]).toMatch(/^slow\.yaml:2:10 {2}startWhen\.page\[0\]: "\/x:a:b:c:d:e:f:g:h:i:j:k": ":" inside a segment is text/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('prints them with onboarding-flows check, file and line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'onboarding-start-rules-'));
     try {

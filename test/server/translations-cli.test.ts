@@ -1,7 +1,9 @@
 // `onboarding-flows translations`: a folder's text out as XLIFF 2.0 (or CSV), translated, and back into the flow files with their comments and order.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { checkPaths, main } from '../../server/flows/cli.js';
@@ -277,5 +279,93 @@ describe('translations import', () => {
     expect(() => readXliff('<xliff version="1.2" srcLang="en" trgLang="fr"/>')).toThrow('line 1: XLIFF version 1.2: only 2.0 is read');
     const inline = '<xliff version="2.0" srcLang="en" trgLang="fr"><file original="welcome.yaml"><unit id="a">\n<segment><source>Hi</source>\n<target>Salut <ph id="1"/></target></segment></unit></file></xliff>';
     expect(() => readXliff(inline)).toThrow('line 3: <ph> inside <target>');
+  });
+});
+
+const run = promisify(execFile);
+
+/**
+ * `translations import` of `xliff` into the test's folder by the built CLI, in a process held to a 64 MB heap (one past
+ * it dies): its exit code, its output, and how long it took.
+ */
+async function importByCli(xliff: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now();
+  const args = ['--max-old-space-size=64', 'dist/flows.mjs', 'translations', 'import', xliff, dir];
+  const result = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number | null; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+  return { ...result, ms: performance.now() - started };
+}
+
+describe('translations import of a file made to break it (the built CLI)', () => {
+  const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">\n  <file original="welcome.yaml">\n';
+  const TAIL = '  </file>\n</xliff>\n';
+  const FLOWS = ['welcome.yaml', 'team-profile.yaml', 'nps.yml'];
+  const bytes = () => FLOWS.map((name) => readFileSync(join(dir, name)));
+
+  /** Imports `text`, and expects exit 1, `stderr` alone on standard error (no stack trace), every flow file as it was, and a bounded run. */
+  async function expectRefused(text: string, stderr: (file: string) => string[]) {
+    const file = join(dir, 'hostile.xlf');
+    writeFileSync(file, text);
+    const before = bytes();
+    const result = await importByCli(file);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stderr.trimEnd().split('\n')).toEqual(stderr(file));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.ms).toBeLessThan(10_000);
+    expect(bytes()).toEqual(before);
+  }
+
+  it('refuses 200,000 nested elements in one line with the file and line, and writes nothing', async () => {
+    await expectRefused(`${HEAD}${'<x>'.repeat(200_000)}${'</x>'.repeat(200_000)}\n${TAIL}`, (file) => [
+      `${file}:4  <x> is nested 33 deep, deeper than the 32 levels a translations file may have; nothing written`,
+    ]);
+  });
+
+  it('refuses 300,000 units as the export writes them (65 MB) by their size, before reading them', async () => {
+    const units = Array.from({ length: 300_000 }, (_, i) => `    <unit id="welcome.steps.s${i}.title" name="welcome/steps/s${i}/title">\n      <segment state="translated">\n        <source>Step ${i}</source>\n        <target>Étape ${i}</target>\n      </segment>\n    </unit>\n`);
+    const text = HEAD + units.join('') + TAIL;
+    const size = Buffer.byteLength(text).toLocaleString('en');
+    await expectRefused(text, (file) => [`${file}: ${size} bytes, more than the 4 MiB a translations file may have; nothing written`]);
+  });
+
+  it('refuses 150,000 units in 2 MB at the element past the limit, with its line', async () => {
+    // The <xliff> and <file> elements are the first two, on lines 2 and 3: element 100,001 is unit 99,999, on line 100,002.
+    await expectRefused(HEAD + '<unit id="a"/>\n'.repeat(150_000) + TAIL, (file) => [
+      `${file}:100002  <unit> is element 100,001, more than the 100,000 a translations file may have; nothing written`,
+    ]);
+  });
+
+  it.each([
+    ['an unpaired high surrogate', 'Invitez &#xD800;'],
+    ['an unpaired low surrogate', '&#xDC00; Invitez'],
+    ['a NUL character', 'Invitez\u0000'],
+  ])('refuses a target holding %s as check does, with its key and line, and leaves that file byte for byte', async (_, target) => {
+    const welcome = readFileSync(join(dir, 'welcome.yaml'));
+    const file = translate(exportFr(), { 'welcome/steps/invite/title': target, 'team-profile/steps/about/fields/email/label': 'E-mail professionnel' });
+    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(`<target>${target}</target>`)) + 1;
+    const result = await importByCli(file);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `${file}:${line}  welcome/steps/invite/title: holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored`,
+      `${join(dir, 'welcome.yaml')}: not written (1 refused)`,
+    ]);
+    expect(result.code).toBe(1);
+    expect(readFileSync(join(dir, 'welcome.yaml'))).toEqual(welcome);
+    // The file with nothing refused is written, and what is written loads.
+    expect(result.stdout).toBe(`${join(dir, 'team-profile.yaml')}: 1 translation written\n`);
+    expect(checkPaths([dir]).reports.flatMap((report) => report.problems)).toEqual([]);
+  });
+
+  it('leaves a flow file that does not load as it is as it was, with its problems and no stack trace', async () => {
+    // A string where the locale's step overlay (a mapping) goes: the file is refused by check already, and a target for that step has nowhere to go.
+    writeFileSync(join(dir, 'welcome.yaml'), `${CHECKLIST}translations:\n  fr:\n    steps:\n      invite: Invitez\n`);
+    const line = read('welcome.yaml').split('\n').indexOf('      invite: Invitez') + 1;
+    const file = translate(exportFr(), { 'welcome/steps/invite/title': 'Invitez votre équipe' });
+    await expectRefused(readFileSync(file, 'utf8'), () => [
+      `${join(dir, 'welcome.yaml')}:${line}:15  translations.fr.steps.invite: expected a mapping, got the string "Invitez"`,
+      `${join(dir, 'welcome.yaml')}: not written (it does not load as it is: fix it first)`,
+    ]);
   });
 });

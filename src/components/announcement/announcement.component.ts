@@ -1,7 +1,9 @@
 // <onboarding-announcement>: a modal native <dialog> in the top layer for an ANNOUNCEMENT flow's current step.
 import { html, nothing, type PropertyValues } from 'lit';
 import { emit } from '../shared/events.js';
-import { deepActiveElement, ModalSlot, trapTab } from '../shared/modal-slot.js';
+import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
+import { trapTab } from './trap-tab.js';
+import { cover } from '../shared/modal-queue.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
 import styles from './announcement.styles.js';
@@ -69,6 +71,7 @@ export class OnboardingAnnouncement extends OnboardingElement {
         return;
       }
       this.#opened = this.activeFlow!.slug;
+      cover(this, 1);
       emit(this, 'onboarding-show', { flowSlug: this.#opened });
     } else if (!dialog && this.#opened) {
       this.#afterClose();
@@ -79,6 +82,7 @@ export class OnboardingAnnouncement extends OnboardingElement {
     if (!this.#opened) return;
     const slug = this.#opened;
     this.#opened = '';
+    cover(this, 0);
     const target = this.#returnFocus;
     this.#returnFocus = null;
     if (target?.isConnected) target.focus({ preventScroll: true });

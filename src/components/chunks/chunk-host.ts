@@ -1,11 +1,13 @@
-// What the on-demand chunks (checklist, collection, flow, form, hint, survey, tour) take from the script that loaded them: the same Lit, stores and shared element code.
+// What the on-demand chunks (announcement, banner, card, checklist, collection, flow, form, hint, survey, tour, and the start rules') take from the script that loaded them: the same Lit, stores and shared element code.
 import { css, html, LitElement, nothing } from 'lit';
 import { BUTTON_ACTIONS } from '../../api/wire.js';
-import { $collections, $flows } from '../../stores/flows.js';
+import { $collections, $flowDefinitions, $flows, $flowStates, $held } from '../../stores/flows.js';
+import { reportError } from '../../core/report.js';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
+import { $covered, cover } from '../shared/modal-queue.js';
 import { tagOf, wantElement } from '../shared/on-demand.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import { StoreController } from '../shared/store-controller.js';
@@ -19,5 +21,5 @@ export const CHUNK_HOST = Symbol.for('onboarding.chunk-host');
  * a read of the item at its index. A chunk importing anything else from outside its folder fails the build.
  */
 export function provideChunkHost(): void {
-  (globalThis as Record<symbol, unknown>)[CHUNK_HOST] = [css, html, nothing, runAction, baseStyles, emit, deepActiveElement, ModalSlot, OnboardingElement, LitElement, StoreController, $collections, $flows, BUTTON_ACTIONS, tagOf, wantElement];
+  (globalThis as Record<symbol, unknown>)[CHUNK_HOST] = [css, html, nothing, runAction, baseStyles, emit, deepActiveElement, ModalSlot, OnboardingElement, LitElement, StoreController, $collections, $flows, BUTTON_ACTIONS, tagOf, wantElement, $covered, cover, $flowDefinitions, $flowStates, $held, reportError];
 }

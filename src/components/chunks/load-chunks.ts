@@ -1,33 +1,42 @@
-// Loads what is kept out of the script tag's file from beside the script: the elements (checklist, collection, flow, form, hint, survey, tooltip, tour) once a page draws one, the element watcher of start rules, and the built-in strings of the locale.
+// Loads what is kept out of the script tag's file from beside the script: the elements (announcement, banner, card, checklist, collection, flow, form, hint, survey, tooltip, tour) once a page draws one, the element watcher of start rules, and the built-in strings of the locale.
 import { reportError } from '../../core/report.js';
 import { $elementOptions } from '../../stores/options.js';
 import type { OnboardingStrings } from '../shared/strings.js';
 import { stringsFileOf } from '../shared/locale.js';
 import { STRINGS_CHUNK } from '../strings/define.js';
-import { setWatchLoader, WATCH_CHUNK } from '../../page/start-rules.js';
+import { setStartRules, WATCH_CHUNK } from '../../page/rules.js';
+import { $flowDefinitions, $held } from '../../stores/flows.js';
 import type { Flow } from '../../flows/flow.js';
 import { holdModal, MODAL_TYPE_ORDER } from '../shared/modal-queue.js';
 import { setElementLoader } from '../shared/on-demand.js';
 import { provideChunkHost } from './chunk-host.js';
+import { doc } from '../../page/document.js';
+import { INTEGRITY } from './integrity.js';
 
 /**
  * Each one's chunk is `<tag>.js` beside the script (`onboarding-form.js`, …), but the tooltip's, which is the hint's;
  * a failure to load it is `form-failed`, `hint-failed`, ….
  */
-const ON_DEMAND = ['onboarding-checklist', 'onboarding-collection', 'onboarding-flow', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
+const ON_DEMAND = ['onboarding-announcement', 'onboarding-banner', 'onboarding-card', 'onboarding-checklist', 'onboarding-collection', 'onboarding-flow', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
 const fileOf = (tag: string) => (tag === 'onboarding-tooltip' ? 'onboarding-hint' : tag);
 /** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
 const HOLD_MS = 3000;
 
-/** Adds `<file>.js`, from beside the script, as a script with the tag's `nonce`; `done` runs once it loaded or failed. Returns its address. */
+/**
+ * Adds `<file>.js`, from beside the script, as a script with the tag's `nonce` and the file's SHA-384 as its
+ * `integrity`: the browser runs it only if its bytes are the build's (a changed file fails to load; from another
+ * origin it is fetched with CORS, which the check needs). `done` runs once it loaded or failed. Returns its address.
+ */
 function loadBeside(scriptSrc: string | undefined, nonce: () => string | undefined, file: string, done: () => void): string {
-  const script = document.createElement('script');
+  const script = doc('createElement')('script');
   script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
+  script.integrity = `sha384-${INTEGRITY[file]}`;
+  script.crossOrigin = 'anonymous';
   script.async = true;
   const value = nonce();
   if (value) script.nonce = value;
   script.onload = script.onerror = done;
-  (document.head ?? document.documentElement).append(script);
+  (doc('head') ?? doc('documentElement')).append(script);
   return script.src;
 }
 
@@ -79,20 +88,36 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     return true;
   };
   setElementLoader(want);
-  // Start rules get the element watcher, dist/onboarding-watch.js, the first time one waits for an element.
-  setWatchLoader(
-    () =>
-      new Promise((resolve, reject) => {
-        const src = loadBeside(scriptSrc, nonce, 'onboarding-watch', () => {
-          const watch = (globalThis as Record<symbol, unknown>)[WATCH_CHUNK];
-          if (typeof watch === 'function') resolve(watch as Parameters<typeof resolve>[0]);
-          else reject(Error(`Could not load ${src}.`));
-        });
-      }),
-  );
+  // The start rules (and their element watcher) are dist/onboarding-watch.js, loaded once a flow has one; until they
+  // run, each flow with rules is held (closed, its state untouched), as under a rule that does not hold yet.
+  setStartRules(() => {
+    let stop: (() => void) | undefined;
+    let asked: unknown;
+    const unlisten = $flowDefinitions.subscribe((definitions) => {
+      const ruled = Object.keys(definitions).filter((slug) => definitions[slug]!.data.startWhen);
+      if (stop || !ruled.length) return;
+      $held.set(new Set(ruled));
+      if (asked) return;
+      provideChunkHost();
+      asked = loadBeside(scriptSrc, nonce, 'onboarding-watch', () => {
+        const watch = (globalThis as Record<symbol, unknown>)[WATCH_CHUNK];
+        if (typeof watch !== 'function') reportError('watch-failed', Error(`Could not load ${asked}; flows with start rules are not shown.`));
+        else if (asked) {
+          unlisten();
+          stop = (watch as () => () => void)();
+        }
+      });
+    });
+    return () => {
+      unlisten();
+      stop?.();
+      asked = 0;
+      $held.set(new Set());
+    };
+  });
 
   /** Loads the chunk of `root`, and of each element inside it, that loads on demand. */
-  const findPlaced = (root: Element | Document) => {
+  const findPlaced = (root: Element) => {
     for (const element of [root, ...root.querySelectorAll(ON_DEMAND.join())] as Element[]) {
       // The page's content for a CUSTOM flow stays hidden until the element, once loaded, decides to show it: an
       // empty shadow root draws none of it, and Lit renders into that root when the element upgrades.
@@ -100,7 +125,8 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
       want(element.localName);
     }
   };
-  findPlaced(document);
+  // From the root element, not the document: a page's `<img name="querySelectorAll">` shadows the document's method.
+  findPlaced(doc('documentElement')!);
   // Watched until every chunk has been asked for.
   const observer = new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) if (node instanceof Element) findPlaced(node);

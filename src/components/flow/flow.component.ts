@@ -5,6 +5,7 @@ import { OnboardingElement } from '../shared/onboarding-element.js';
 import { tagOf, wantElement } from '../shared/on-demand.js';
 import baseStyles from '../shared/base.styles.js';
 import styles from './flow.styles.js';
+import { doc } from '../../page/document.js';
 
 type ActionName = Exclude<ButtonAction, false>;
 
@@ -88,7 +89,7 @@ export class OnboardingFlow extends OnboardingElement {
       this.#stamped?.remove();
       this.#stamped = undefined;
     } else if (template && !this.#stamped) {
-      const container = document.createElement('div');
+      const container = doc('createElement')('div');
       container.append(template.content.cloneNode(true));
       this.append(container);
       this.#stamped = container;
@@ -109,7 +110,7 @@ export class OnboardingFlow extends OnboardingElement {
     if (this.#awaited) return nothing;
     if (flow.type === 'CUSTOM' || !customElements.get(tag)) return this.activeFlow ? html`<slot></slot>` : nothing;
     if (this.#inner?.localName !== tag) {
-      this.#inner = document.createElement(tag) as OnboardingElement;
+      this.#inner = doc('createElement')(tag) as OnboardingElement;
       this.#inner.setAttribute('part', 'element');
     }
     Object.assign(this.#inner, { flow: this.flow, theme: this.theme, strings: this.strings, variables: this.variables });

@@ -5,6 +5,9 @@ import { emit, type ActionTrigger } from '../shared/events.js';
 import { AnchoredElement } from '../targets/anchored-element.js';
 import { anchor, followIntoDialog, modalDialogOf, raise, reveal } from '../targets/anchor.js';
 import { HINT_STRINGS } from './hint.strings.js';
+import { doc } from '../../page/document.js';
+import { $covered } from '../shared/modal-queue.js';
+import { StoreController } from '../shared/store-controller.js';
 
 /** A beacon's size in pixels: a 24 px button (a fair pointer target) around a 12 px dot. */
 const BEACON = 24;
@@ -22,6 +25,9 @@ export class HintBase extends AnchoredElement {
   #focusOnOpen = false;
   #shown = '';
   #hadFocus = false;
+
+  /** Set while a modal flow covers the page (its backdrop makes the rest inert): beacons and tooltips hide till it closes. */
+  protected readonly covered = new StoreController(this, $covered);
 
   /** The id of the step whose tooltip is open, or ''. */
   protected opened = '';
@@ -72,8 +78,8 @@ export class HintBase extends AnchoredElement {
     this.#announce();
     // Focus was in a tooltip that closed or on a beacon that went (its step done): back where the tooltip was opened
     // from, or else to another beacon, unless the user moved on (focus is then on the page, not lost to its body).
-    const active = document.activeElement;
-    if (this.#hadFocus && !this.shadowRoot?.activeElement && (!active || active === document.body)) {
+    const active = doc('activeElement');
+    if (this.#hadFocus && !this.shadowRoot?.activeElement && (!active || active === doc('body'))) {
       const back = this.#returnFocus?.isConnected ? this.#returnFocus : this.find('.beacon');
       if (back instanceof HTMLElement) back.focus({ preventScroll: true });
     }

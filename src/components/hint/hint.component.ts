@@ -15,7 +15,8 @@ import styles from './hint.styles.js';
  * done or skipped the flow is completed. Selectors reach into open shadow roots and same-origin frames. A target missing
  * for `props.targetTimeout` ms (default 5000) raises `onboarding-target-missing`; its beacon then waits for it
  * (`props.missingTarget: hide`, the default) or the step is skipped (`skip`). A step with `page` shows only on that
- * page. Not modal: hints show beside everything else. The pulse stops under `prefers-reduced-motion`.
+ * page. Not modal: hints show beside everything else, but yield to a modal flow (an announcement, a tour with an
+ * overlay): their beacons are hidden while it covers the page. The pulse stops under `prefers-reduced-motion`.
  * @tag onboarding-hint
  *
  * @event onboarding-action - Before a button, the close button, Escape or a missing target runs its action; cancel it to veto or take over.
@@ -67,7 +68,7 @@ export class OnboardingHint extends HintBase {
 
   override render() {
     const flow = this.activeFlow;
-    if (!flow) return nothing;
+    if (!flow || this.covered.value) return nothing;
     const found = this.#targets.found();
     const steps = flow.steps.filter((step) => found.has(step.id));
     const open = steps.find((step) => step.id === this.opened);

@@ -118,7 +118,7 @@ export class OnboardingTooltip extends HintBase {
   override render() {
     const flow = this.activeFlow;
     const step = flow?.currentStep;
-    if (!flow || !step || !this.#target.target) return nothing;
+    if (!flow || !step || !this.#target.target || this.covered.value) return nothing;
     const beacon = this.#beacon(step);
     return html`${beacon ? this.renderBeacon(flow, step) : nothing}${this.opened === step.id
       ? this.renderTooltip(flow, step, beacon || this.#hasButtons(step))

@@ -5,6 +5,7 @@ import { $elementOptions } from '../../stores/options.js';
 import { MODAL_TYPE_ORDER } from './modal-queue.js';
 import { tagOf, wantElement } from './on-demand.js';
 import { $placedFlows, autoMounted } from './placement.js';
+import { doc as read } from '../../page/document.js';
 
 /** The auto-mounted types: the modal ones, and those that point at page elements; each element is named after its type. */
 const TYPES: FlowType[] = [...MODAL_TYPE_ORDER, 'HINT', 'TOOLTIP'];
@@ -16,6 +17,7 @@ const TAGS = TYPES.map(tagOf);
  */
 export function startAutoMount(doc: Document = document): () => void {
   const mounted = new Map<string, Element>();
+  const registry = read('defaultView', doc)?.customElements;
   const sync = () => {
     const { autoMount } = $elementOptions.get();
     const placed = $placedFlows.get();
@@ -26,31 +28,33 @@ export function startAutoMount(doc: Document = document): () => void {
       if (!flow.isVisible || flow.isCompleted || flow.isSkipped || placed[flow.slug]) continue;
       wanted.set(flow.slug, tag);
       // The script tag loads these elements on demand: this flow is a reason to.
-      if (!doc.defaultView?.customElements.get(tag)) wantElement(tag, flow);
+      if (!registry?.get(tag)) wantElement(tag, flow);
     }
     for (const [slug, element] of mounted) {
       if (wanted.get(slug) === element.localName) continue;
       element.remove();
       mounted.delete(slug);
     }
-    if (!doc.body) return;
+    // The body we append to, as the browser has it: a page's `<img name="body">` is no place for an element.
+    const body = read('body', doc);
+    if (!body) return;
     for (const [slug, tag] of wanted) {
-      if (mounted.has(slug) || !doc.defaultView?.customElements.get(tag)) continue;
-      const element = doc.createElement(tag);
+      if (mounted.has(slug) || !registry?.get(tag)) continue;
+      const element = read('createElement', doc)(tag);
       autoMounted.add(element);
       element.setAttribute('flow', slug);
-      doc.body.append(element);
+      body.append(element);
       mounted.set(slug, element);
     }
   };
   const stops = [$flows.listen(sync), $elementOptions.listen(sync), $placedFlows.listen(sync)];
   // An element defined later (loaded on demand) is mounted once it is.
-  for (const tag of TAGS) if (!doc.defaultView?.customElements.get(tag)) void doc.defaultView?.customElements.whenDefined(tag).then(sync);
-  if (!doc.body) doc.addEventListener('DOMContentLoaded', sync, { once: true });
+  for (const tag of TAGS) if (!registry?.get(tag)) void registry?.whenDefined(tag).then(sync);
+  if (!read('body', doc)) read('addEventListener', doc)('DOMContentLoaded', sync, { once: true });
   sync();
   return () => {
     for (const stop of stops) stop();
-    doc.removeEventListener('DOMContentLoaded', sync);
+    read('removeEventListener', doc)('DOMContentLoaded', sync);
     for (const element of mounted.values()) element.remove();
     mounted.clear();
   };

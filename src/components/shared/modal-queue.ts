@@ -28,6 +28,18 @@ let scheduled = false;
 /** The slug that holds the modal slot, or null. */
 export const $activeModal = atom<string | null>(null);
 
+/**
+ * The element whose modal flow covers the page now (an announcement's dialog, a tour's overlay), or undefined: the
+ * page behind it is inert, so the beacons and hover tooltips of other flows hide until it closes.
+ */
+export const $covered = atom<object | undefined>();
+
+/** `owner` covers the page (`on` truthy) or no longer does; only the owner that covers it can uncover it. */
+export function cover(owner: object, on: unknown): void {
+  if (on) $covered.set(owner);
+  else if ($covered.get() === owner) $covered.set(undefined);
+}
+
 function rank(a: Claim, b: Claim): number {
   const rows = $collections.get();
   // Unsigned, a flow in no collection (-1) comes after every flow in one.

@@ -3,6 +3,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { FlowType } from '../../api/wire.js';
 import { $activeModal, releaseModal, requestModal } from './modal-queue.js';
 import { StoreController } from './store-controller.js';
+import { doc } from '../../page/document.js';
 
 export class ModalSlot implements ReactiveController {
   readonly #active: StoreController<string | null>;
@@ -40,26 +41,7 @@ export class ModalSlot implements ReactiveController {
 
 /** The focused element, looking through open shadow roots, so focus can return there. */
 export function deepActiveElement(): HTMLElement | null {
-  let active = document.activeElement;
+  let active = doc('activeElement');
   for (let depth = 0; depth < 32 && active?.shadowRoot?.activeElement; depth++) active = active.shadowRoot.activeElement;
   return active instanceof HTMLElement ? active : null;
-}
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), video[controls], [tabindex]:not([tabindex="-1"])';
-
-/** Keeps Tab and Shift+Tab inside `container` (a modal's own shadow content). */
-export function trapTab(event: KeyboardEvent, container: Element, root: ShadowRoot): void {
-  if (event.key !== 'Tab') return;
-  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((item) => item.getClientRects().length > 0);
-  if (!items.length) return;
-  const first = items[0]!;
-  const last = items[items.length - 1]!;
-  const active = root.activeElement;
-  if (event.shiftKey && (active === first || !container.contains(active))) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (active === last || !container.contains(active))) {
-    event.preventDefault();
-    first.focus();
-  }
 }

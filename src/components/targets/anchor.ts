@@ -1,6 +1,7 @@
 // Places a popover beside its target with floating-ui and keeps it there; scrolls targets into view clear of headers.
 import { computePosition, flip, offset, shift, type Placement, type Platform } from '@floating-ui/core';
 import { autoUpdate } from '@floating-ui/dom';
+import { doc } from '../../page/document.js';
 
 const PLACEMENTS = new Set(['top', 'bottom', 'left', 'right', 'top-start', 'top-end', 'bottom-start', 'bottom-end', 'left-start', 'left-end', 'right-start', 'right-end']);
 
@@ -21,9 +22,9 @@ function holds(a: Element, b: Element): boolean {
 
 /** The top of the viewport a page keeps for itself: its `scroll-padding-top`, or the bottom of a fixed or sticky header there. */
 export function reservedTop(): number {
-  const padding = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  const padding = parseFloat(getComputedStyle(doc('documentElement')).scrollPaddingTop) || 0;
   let header = 0;
-  for (const element of document.elementsFromPoint(innerWidth / 2, 1)) {
+  for (const element of doc('elementsFromPoint')(innerWidth / 2, 1)) {
     if (element.localName.startsWith('onboarding-')) continue;
     const bar = pinned(element, window)?.getBoundingClientRect();
     if (bar && bar.top <= 1 && bar.bottom < innerHeight / 2) header = bar.bottom;
@@ -38,16 +39,17 @@ export function reservedTop(): number {
  */
 function coveredBy(target: Element): Element | null {
   const rect = target.getBoundingClientRect();
-  const doc = target.ownerDocument;
-  const hit = doc.elementFromPoint(rect.left + rect.width / 2, rect.top + Math.min(4, rect.height / 2));
+  const owner = target.ownerDocument;
+  const hit = doc('elementFromPoint', owner)(rect.left + rect.width / 2, rect.top + Math.min(4, rect.height / 2));
   if (!hit || hit.localName.startsWith('onboarding-') || holds(hit, target) || holds(target, hit)) return null;
-  return pinned(hit, doc.defaultView ?? window);
+  return pinned(hit, doc('defaultView', owner) ?? window);
 }
 
 /** The element whose scrolling moves `target` (its nearest scrolling ancestor), or null for the document. */
 function scroller(target: Element): Element | null {
-  const view = target.ownerDocument.defaultView ?? window;
-  for (let node = target.parentElement; node && node !== target.ownerDocument.documentElement; node = node.parentElement) {
+  const view = doc('defaultView', target.ownerDocument) ?? window;
+  const top = doc('documentElement', target.ownerDocument);
+  for (let node = target.parentElement; node && node !== top; node = node.parentElement) {
     const { overflowY } = view.getComputedStyle(node);
     if ((overflowY === 'auto' || overflowY === 'scroll') && node.scrollHeight > node.clientHeight) return node;
   }
@@ -59,7 +61,7 @@ function clearHeader(target: Element): void {
   const cover = coveredBy(target);
   if (!cover) return;
   const by = cover.getBoundingClientRect().bottom - target.getBoundingClientRect().top + 8;
-  if (by > 0) (scroller(target) ?? target.ownerDocument.defaultView ?? window).scrollBy({ top: -by, behavior: 'instant' as ScrollBehavior });
+  if (by > 0) (scroller(target) ?? doc('defaultView', target.ownerDocument) ?? window).scrollBy({ top: -by, behavior: 'instant' as ScrollBehavior });
 }
 
 /**
@@ -82,7 +84,7 @@ export function reveal(target: Element): void {
       clearHeader(target);
     };
     addEventListener('scrollend', end, true);
-    target.ownerDocument.defaultView?.addEventListener('scrollend', end, { capture: true, once: true });
+    doc('defaultView', target.ownerDocument)?.addEventListener('scrollend', end, { capture: true, once: true });
     setTimeout(end, 1000);
   }, { rootMargin: `-${Math.round(reservedTop())}px 0px 0px 0px` });
   seen.observe(target);
@@ -92,7 +94,7 @@ export function reveal(target: Element): void {
 export function viewportRect(target: Element): DOMRect {
   const rect = target.getBoundingClientRect();
   let { x, y } = rect;
-  for (let view: Window | null = target.ownerDocument.defaultView; view?.frameElement; view = view.parent) {
+  for (let view: Window | null = doc('defaultView', target.ownerDocument); view?.frameElement; view = view.parent) {
     const frame = view.frameElement;
     const box = frame.getBoundingClientRect();
     const style = view.parent.getComputedStyle(frame);
@@ -111,7 +113,7 @@ const size = (element: HTMLElement) => ({ width: element.offsetWidth, height: el
  */
 const platform: Platform = {
   getElementRects: ({ reference, floating }) => ({ reference: viewportRect(reference as Element), floating: { x: 0, y: 0, ...size(floating as HTMLElement) } }),
-  getClippingRect: () => ({ x: 0, y: 0, width: document.documentElement.clientWidth, height: document.documentElement.clientHeight }),
+  getClippingRect: () => ({ x: 0, y: 0, width: doc('documentElement').clientWidth, height: doc('documentElement').clientHeight }),
   getDimensions: (element) => size(element as HTMLElement),
   isRTL: (element) => getComputedStyle(element as Element).direction === 'rtl',
 };
@@ -225,7 +227,7 @@ export function followIntoDialog(host: Movable, target: Element | null): void {
   if (dialog) {
     if (host.parentNode === dialog) return;
     if (!home && host.parentNode) {
-      const mark = document.createComment('onboarding');
+      const mark = doc('createComment')('onboarding');
       host.before(mark);
       homes.set(host, mark);
     }

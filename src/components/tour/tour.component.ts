@@ -2,6 +2,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
+import { cover } from '../shared/modal-queue.js';
 import { AnchoredElement } from '../targets/anchored-element.js';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
@@ -82,6 +83,7 @@ export class OnboardingTour extends AnchoredElement {
   protected override released(): void {
     this.#detach();
     this.#opened = '';
+    cover(this, 0);
   }
 
   protected override isShowing(): boolean {
@@ -116,6 +118,8 @@ export class OnboardingTour extends AnchoredElement {
       this.#returnFocus = null;
       emit(this, 'onboarding-hide', { flowSlug: slug });
     }
+    // An overlay makes the tour modal: other flows' beacons yield to it.
+    cover(this, this.find('.overlay'));
   }
 
   /** An option of the current step, else of the flow. */

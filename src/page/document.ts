@@ -1,0 +1,13 @@
+// Reads the document through Document.prototype, which the page's named elements (`<img name="currentScript">`) cannot shadow as they do `document`'s own properties.
+
+/** `document[key]` as the browser defines it, whatever the page's named elements are; a method comes bound to the document. */
+export function doc<K extends keyof Document>(key: K, target: Document = document): Document[K] {
+  const value = Reflect.get(Document.prototype, key, target);
+  return typeof value == 'function' ? value.bind(target) : value;
+}
+
+/** The script tag running now, if it is one: a named element in its place is no script of ours. */
+export function currentScript(): HTMLScriptElement | undefined {
+  const script = doc('currentScript');
+  return script instanceof HTMLScriptElement ? script : undefined;
+}
