@@ -24,6 +24,12 @@ export interface CatalogFlow {
   steps: CompiledStep[];
   /** Every condition besides targeting, in a fixed order: each step's completion, visibility and start, then the flow's completion. */
   conditions: Predicate[];
+  /**
+   * The first 16 hex digits of the SHA-256 of the file's content: with `version`, what a client's cache is keyed by.
+   * A restore from an older backup winds the version numbers back, so a number can come again with other content;
+   * the hash does not.
+   */
+  contentHash: string;
   /** This version's parts of a state answer, as JSON text made once (see renderFlowState). */
   json: FlowJson;
   /**
@@ -47,7 +53,7 @@ export function localizedContent(flow: CatalogFlow, locale: string | undefined):
   let content = flow.localized.get(key);
   if (!content) {
     const data = applyTranslations(flow.definition.data, chain.map((code) => flow.definition.translations![code]!));
-    content = { data, json: flowJson({ ...flow.definition, data }, flow.flow.version, flow.flow.name, flow.flow.type) };
+    content = { data, json: flowJson({ ...flow.definition, data }, flow.flow.version, flow.contentHash, flow.flow.name, flow.flow.type) };
     flow.localized.set(key, content);
   }
   return content;
@@ -63,7 +69,7 @@ export interface FlowJson {
   stepFields: string[];
   /** Per step: `"id":"…","$state":` */
   stepIds: string[];
-  /** `,"version":n}` */
+  /** `,"version":n,"contentHash":"…"}` */
   tail: string;
   /**
    * The whole flow in the answer of a user who has stored nothing in it, by the outcome of its CEL
@@ -78,14 +84,14 @@ const members = (value: Record<string, unknown>): string => {
   return text ? `${text},` : '';
 };
 
-function flowJson(definition: FlowDefinition, version: number, name: string, type: string): FlowJson {
+function flowJson(definition: FlowDefinition, version: number, hash: string, name: string, type: string): FlowJson {
   const { steps, ...fields } = definition.data;
   return {
     head: `{"flowSlug":${JSON.stringify(definition.slug)},"flowName":${JSON.stringify(name)},"flowType":${JSON.stringify(type)},"data":{`,
     fields: members(fields),
     stepFields: steps.map(({ id: _id, ...stepFields }) => members(stepFields)),
     stepIds: steps.map((step) => `"id":${JSON.stringify(step.id)},"$state":`),
-    tail: `,"version":${version}}`,
+    tail: `,"version":${version},"contentHash":"${hash}"}`,
     untouched: new Map(),
   };
 }
@@ -307,6 +313,9 @@ function readsFlows(flow: CatalogFlow): boolean {
   return expressionsOf(flow).some((source) => source !== undefined && /\bflows\b/.test(source));
 }
 
+/** The content hash as the state answer carries it. */
+const wireHash = (hash: string) => hash.slice(0, 16);
+
 function contentHash(definition: FlowDefinition): string {
   const { file: _file, ...content } = definition;
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
@@ -342,7 +351,8 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
       codeSnippet: row.code_snippet,
     },
     definition,
-    json: flowJson(definition, row.version, definition.name, definition.type),
+    contentHash: wireHash(row.content_hash),
+    json: flowJson(definition, row.version, wireHash(row.content_hash), definition.name, definition.type),
     localized: new Map(),
     targeting: compileExpression(definition.targetingLogic, onRuntimeError),
     completion,

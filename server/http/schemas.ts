@@ -44,11 +44,11 @@ export const contentQuerySchema = {
   properties: { content: { type: 'string', enum: ['all', 'none'] }, targetedOut: { type: 'string', enum: ['hidden', 'omit'] }, locale: localeSchema },
 } as const;
 
-/** Flow versions a client holds, by slug, so their definitions are left out of the answer. */
+/** Flow versions a client holds, by slug (the content's hash, or the version number), so their definitions are left out of the answer. */
 export const knownVersionsSchema = {
   type: 'object',
   maxProperties: 10_000,
-  additionalProperties: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+  additionalProperties: { anyOf: [{ type: 'integer', minimum: 0, maximum: 2_147_483_647 }, { type: 'string', pattern: '^[0-9a-f]{16}$' }] },
 } as const;
 
 /** `userHash`: hex(HMAC-SHA256(identity secret, userId)), for identity verification. Checked against the secrets, not here. */

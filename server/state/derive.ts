@@ -12,7 +12,7 @@ export interface ReadOptions {
   /** `none` leaves every flow's definition out. @default 'all' */
   content?: FlowContentMode;
   /** Flow versions the client already holds, by slug: their definitions are left out. */
-  knownVersions?: Record<string, number>;
+  knownVersions?: Record<string, number | string>;
   /** `hidden` also answers each ACTIVE flow whose targeting is false, with `$state.visible` false (it stays in `ineligibleFlows`). @default 'omit' */
   targetedOut?: TargetedOutMode;
   /**
@@ -55,7 +55,7 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
   const eligibleFlows: FlowState[] = [];
   const ineligibleFlows: string[] = [];
   const eligible = eligibility(snapshot);
-  const { computedOrder, held } = computeCollections(source, snapshot, options.now ?? new Date(), eligible);
+  const { computedOrder, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, eligible);
   for (const flow of source.flows) {
     const userEligible = eligible(flow);
     if (!userEligible) {
@@ -64,11 +64,17 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
     }
     const derived = deriveFlowState(flow, snapshot, options.now);
     const state = !userEligible || held.has(flow.flow.slug) ? hidden(derived) : derived;
-    const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
+    const known = options.content === 'none' || holds(flow, options.knownVersions?.[flow.flow.slug]);
     eligibleFlows.push(known ? state : withContent(flow, state, snapshot.cel.user.locale));
   }
   return { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
 }
+
+/**
+ * Whether a client holds this version's content: it names the content's hash (the script), or the version number (a
+ * client that predates the hash; after a restore, a number can name other content, which such a client then keeps).
+ */
+const holds = (flow: CatalogFlow, known: number | string | undefined) => (typeof known === 'string' ? known === flow.contentHash : known === flow.flow.version);
 
 /**
  * The flow's definition in its state: every field of the YAML `data`, and each step's definition
@@ -96,14 +102,14 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
   const eligible = eligibility(snapshot);
-  const { computedOrderParts, held } = computeCollections(source, snapshot, options.now ?? new Date(), eligible);
+  const { computedOrderParts, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, eligible);
   for (const flow of source.flows) {
     const userEligible = eligible(flow);
     if (!userEligible) {
       ineligible.push(flow.flow.slug);
       if (!sentHidden(flow, options.targetedOut)) continue;
     }
-    const known = options.content === 'none' || options.knownVersions?.[flow.flow.slug] === flow.flow.version;
+    const known = options.content === 'none' || holds(flow, options.knownVersions?.[flow.flow.slug]);
     if (parts.length > 1) parts.push(COMMA);
     // Whether a collection holds a flow back depends on the clock and the user's other flows, but an untouched
     // flow held back reads the same for every such user: it is kept as its own kind of untouched answer. A flow sent
@@ -182,7 +188,7 @@ export function isEligible(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
 }
 
 /** The flow's state for the user at `now` (the read's time: a dismissed flow with `reshow` may have come back). */
-export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot, now: Date = new Date()): FlowState {
+export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot, now: Date = snapshot.cel.now): FlowState {
   const slug = flow.flow.slug;
   const stored = snapshot.flows.get(slug);
   const storedSteps = snapshot.steps.get(slug);
@@ -229,5 +235,6 @@ export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot, now: 
       ...(flow.definition.reshow ? { reshows: (stored?.reshows ?? 0) + (back ? 1 : 0) } : {}),
     },
     version: flow.flow.version,
+    contentHash: flow.contentHash,
   };
 }

@@ -1,7 +1,7 @@
 // HTTP client for the onboarding service: CORS "simple" requests only (no preflight), answers checked, failures classified as ApiError.
 import { isBatchResponse, isFlowStates, isObject } from './guards.js';
 import { nextTask } from './next-task.js';
-import type { BatchResponse, BatchWrite, FlowStatesReadRequest, FlowStatesResponse, Problem } from './wire.js';
+import type { BatchResponse, BatchWrite, FlowStatesReadRequest, FlowStatesResponse, KnownVersions, Problem } from './wire.js';
 
 export interface ClientConfig {
   apiUrl: string;
@@ -49,7 +49,7 @@ export interface ApiClient {
    * Writes, in order, each under its own key (`POST /v1/public/batch`). With `knownVersions`, the state read after
    * them carries the content of the flows whose version is not in it; without, no content (`?content=none`).
    */
-  sendBatch(writes: BatchWrite[], knownVersions?: Record<string, number>, options?: RequestOptions): Promise<BatchResponse>;
+  sendBatch(writes: BatchWrite[], knownVersions?: KnownVersions, options?: RequestOptions): Promise<BatchResponse>;
   /** The POST read: every flow's state, with the content of flows whose version is not in `knownVersions`. */
   readFlowStates(body: FlowStatesReadRequest, options?: RequestOptions): Promise<FlowStatesResponse>;
 }

@@ -153,9 +153,10 @@ export interface FlowStatesReadRequest {
   /**
    * Flow versions whose content the client already holds, by slug: their `data` comes back without
    * the definition fields (only `steps[].id` and `$state`). Versions are held in one locale: a client that changes
-   * its locale sends none on its first read in the new one.
+   * its locale sends none on its first read in the new one. A value is the flow's `contentHash` as an answer gave it,
+   * or its version number (which a restore from an older backup can give to other content; the hash cannot).
    */
-  knownVersions?: Record<string, number>;
+  knownVersions?: KnownVersions;
   /** The locale to answer in, as the query's `locale` (this one wins when both are sent). */
   locale?: string;
 }
@@ -207,7 +208,7 @@ export interface BatchRequest {
   /** 1 to 100 writes. */
   writes: BatchWrite[];
   /** As the POST read's: flows whose version the client holds come without content in `flowStates`. */
-  knownVersions?: Record<string, number>;
+  knownVersions?: KnownVersions;
 }
 
 /** How one write of a batch went: what its own endpoint would have answered. */
@@ -295,7 +296,15 @@ export interface FlowState {
   data: FlowStateData;
   $state: FlowStateState;
   version: number;
+  /**
+   * The first 16 hex digits of the SHA-256 of the flow file's content. Version numbers can repeat after a restore
+   * from an older backup; a cache keyed by both never takes other content for its own.
+   */
+  contentHash?: string;
 }
+
+/** Flow versions whose content a client holds, by slug: the `contentHash` of each (or, from older clients, the version). */
+export type KnownVersions = Record<string, string | number>;
 
 export interface FlowStatesResponse {
   /** The flows the user is eligible for; with `targetedOut=hidden`, also the ACTIVE ones they are not, each with `$state.visible` false. */

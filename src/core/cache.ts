@@ -1,6 +1,6 @@
 // What a returning visitor paints from: flow content by slug and version, and the user's last known state, in localStorage within a budget.
 import { isDefinition, isFlowStates, isObject, isString } from '../api/guards.js';
-import { FLOW_TYPES, type FlowState, type FlowStatesResponse } from '../api/wire.js';
+import { FLOW_TYPES, type FlowState, type FlowStatesResponse, type KnownVersions } from '../api/wire.js';
 import type { FlowDefinition } from '../flows/flow.js';
 import { discarded, type KeyValueStore } from './storage.js';
 
@@ -17,7 +17,7 @@ export const CONTENT_BUDGET = 1 << 20;
 export const STATE_BUDGET = 1 << 19;
 
 /** Flow versions whose content the script holds, by slug: a read sends them so the answer leaves that content out. */
-export type KnownVersions = Record<string, number>;
+export type { KnownVersions };
 
 /** The content one flow carries in a state answer, as a definition; undefined when it has no usable name or type. */
 export function definitionOf(state: FlowState): FlowDefinition | undefined {
@@ -28,6 +28,7 @@ export function definitionOf(state: FlowState): FlowDefinition | undefined {
     name: state.flowName,
     type: state.flowType,
     version: state.version,
+    contentHash: state.contentHash,
     data: { ...fields, steps: steps.map(({ $state: _state, ...step }) => step) },
   };
 }
@@ -38,9 +39,12 @@ export const stateOnly = (state: FlowState): FlowState => ({
   data: { steps: state.data.steps.map((step) => ({ id: step.id, $state: step.$state })) },
 });
 
+/** What names a flow's content: its hash, or (content cached before hashes were sent) its version. */
+export const tagOf = (flow: { version: number; contentHash?: string }) => flow.contentHash ?? flow.version;
+
 export function knownVersions(definitions: Record<string, FlowDefinition>): KnownVersions {
   const known: KnownVersions = {};
-  for (const slug in definitions) known[slug] = definitions[slug]!.version;
+  for (const slug in definitions) known[slug] = tagOf(definitions[slug]!);
   return known;
 }
 

@@ -2,7 +2,7 @@
 // each with an Idempotency-Key kept across retries and reloads, retried with backoff while the network fails.
 import { ApiError, isRetryable, MAX_WAIT_MS, type ApiClient } from '../api/client.js';
 import { isQueuedWrite } from '../api/guards.js';
-import type { BatchResult, BatchWrite, FlowStateWriteRequest, GroupUpsertRequest, UserUpsertRequest } from '../api/wire.js';
+import type { BatchResult, BatchWrite, FlowStateWriteRequest, GroupUpsertRequest, KnownVersions, UserUpsertRequest } from '../api/wire.js';
 import { newGuestId } from './identity.js';
 import { reportError } from './report.js';
 import { discarded, type KeyValueStore } from './storage.js';
@@ -31,7 +31,7 @@ export interface Sent {
   /** For the batch's last write: the state read after every write of the batch (see BatchResponse). */
   flowStates?: unknown;
   /** The versions the batch sent as knownVersions (its state carries the content of the others); null: no content. */
-  known: Record<string, number> | null;
+  known: KnownVersions | null;
   /** The last write of its batch: the state, when there is one, came with it. */
   last: boolean;
 }
@@ -55,7 +55,7 @@ export interface OutboxHooks {
   /** The queue changed (an entry added, sent or dropped); `settled` lists the keys that left it. */
   changed(settled: string[]): void;
   /** The flow versions whose content the script holds: a batch with a users write sends them, so its answer brings new content. */
-  knownVersions?(): Record<string, number>;
+  knownVersions?(): KnownVersions;
 }
 
 export interface Outbox {

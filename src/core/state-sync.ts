@@ -8,7 +8,7 @@ import { $collections, $flowDefinitions, $flowStates, $flows, $ineligibleFlows, 
 import { diffFlowStates, type Emitter } from './events.js';
 import type { Outbox, OutboxEntry, Sent } from './outbox.js';
 import { reportError } from './report.js';
-import { definitionOf, readState, writeContent, writeState, type KnownVersions } from './cache.js';
+import { definitionOf, readState, tagOf, writeContent, writeState, type KnownVersions } from './cache.js';
 import type { KeyValueStore } from './storage.js';
 import type { TabMessage, Tabs } from './tabs.js';
 import { foldWrite, replayWrites, sameFlowState } from './transitions.js';
@@ -91,7 +91,7 @@ export class StateSync {
       const held = $flowDefinitions.get();
       for (const state of answer.eligibleFlows) {
         const had = held[state.flowSlug];
-        if (known[state.flowSlug] === state.version || (had && had.version === state.version) || (had && !apply && had.version > state.version)) continue;
+        if (known[state.flowSlug] === tagOf(state) || (had && tagOf(had) === tagOf(state)) || (had && !apply && had.version > state.version)) continue;
         const definition = definitionOf(state);
         if (definition) added.push(definition);
       }
@@ -179,8 +179,9 @@ export class StateSync {
     const held = $flowDefinitions.get();
     let missing = false;
     for (const state of states) {
-      const key = `${state.flowSlug}@${state.version}`;
-      if (held[state.flowSlug]?.version === state.version || this.#askedVersions.has(key)) continue;
+      const key = `${state.flowSlug}@${tagOf(state)}`;
+      const had = held[state.flowSlug];
+      if ((had && tagOf(had) === tagOf(state)) || this.#askedVersions.has(key)) continue;
       this.#askedVersions.add(key);
       missing = true;
     }

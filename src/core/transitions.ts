@@ -121,7 +121,7 @@ export function sameFlowState(a: FlowState, b: FlowState): boolean {
   if (a === b) return true;
   const x = a.data.steps;
   const y = b.data.steps;
-  if (a.version !== b.version || a.$state.currentStepId !== b.$state.currentStepId || !sameFlags(a.$state, b.$state) || x.length !== y.length) return false;
+  if (a.version !== b.version || a.contentHash !== b.contentHash || a.$state.currentStepId !== b.$state.currentStepId || !sameFlags(a.$state, b.$state) || x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) {
     const s = x[i]!;
     const t = y[i]!;

@@ -7,6 +7,8 @@ export interface FlowDefinition {
   name: string;
   type: FlowType;
   version: number;
+  /** The content's hash, which (unlike the number) a restore of the service never gives to other content. */
+  contentHash?: string;
   data: FlowData;
 }
 

@@ -103,12 +103,15 @@ describe('drawing from the state answer alone (issue 8)', () => {
     await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
 
     // A new version of the checklist: the next read carries its content, and only its.
+    const setupHash = env.service.catalog.get('setup')!.contentHash;
     await env.service.writeFlow('b-setup.yaml', checklistYaml('setup', '', 2));
     const readsBefore = env.proxy!.requests.length;
     await page.evaluate(() => window.Onboarding.refresh());
     await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.length)).toBe(2);
     const read = env.proxy!.requests.slice(readsBefore).find(isStateRead)!;
-    expect(JSON.parse(read.body).knownVersions).toEqual({ welcome: 1, setup: 1 });
+    // Each held version is named by its content's hash, as the answers gave it.
+    expect(JSON.parse(read.body).knownVersions).toEqual({ welcome: env.service.catalog.get('welcome')!.contentHash, setup: setupHash });
+    expect(setupHash).toMatch(/^[0-9a-f]{16}$/);
     const transitions = env.proxy!.requests.slice(since).filter((r) => writesIn(r).some((write) => write.path === 'flowStates'));
     expect(transitions.length).toBeGreaterThan(0);
     // A click's answer carries no content: transitions alone ask for none; a batch with a users write sends the versions it holds.
@@ -117,6 +120,25 @@ describe('drawing from the state answer alone (issue 8)', () => {
     expect(errors).toEqual([]);
     await env.service.writeFlow('b-setup.yaml', checklistYaml('setup', '', 3));
     await page.close();
+  });
+
+  it('takes new content under a version number it already holds, as after a restore of the service from an older backup', async () => {
+    const { page, errors } = await open(bannerPage());
+    await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('welcome')?.steps[0]?.title), { timeout: 10_000 }).toBe('Hello, new visitor');
+    const version = await page.evaluate(() => window.Onboarding.getFlow('welcome')!.version);
+    // What a restore does to the flows: the versions made since the backup are gone, so the next change gets this
+    // page's version number again, with other content.
+    await env.service.db.query("DELETE FROM flows WHERE slug = 'welcome' AND version >= $1", [version]);
+    try {
+      await env.service.writeFlow('a-banner.yaml', bannerFlowYaml('welcome', 'Hello again, after the restore', 'Drawn from the state answer'));
+      expect(await env.service.db.query("SELECT max(version)::int AS version FROM flows WHERE slug = 'welcome'")).toEqual([{ version }]);
+      await page.evaluate(() => window.Onboarding.refresh());
+      await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('welcome')?.steps[0]?.title)).toBe('Hello again, after the restore');
+      await expect.poll(() => page.locator('onboarding-banner [part="title"]').textContent()).toBe('Hello again, after the restore');
+      expect(errors).toEqual([]);
+    } finally {
+      await env.service.writeFlow('a-banner.yaml', bannerFlowYaml('welcome', 'Hello, new visitor', 'Drawn from the state answer'));
+    }
   });
 
   it('paints a returning visitor from the cache before any answer', async () => {

@@ -111,6 +111,42 @@ describe('backups of the data directory', () => {
     }
   });
 
+  it('never lets a version a client holds stand for other content after a restore: the client gets the new content', { timeout: 120_000 }, async () => {
+    const live = join(dataDir, 'versions-live');
+    const backup = join(dataDir, 'versions-backup');
+    const read = async (service: TestService, knownVersions: Record<string, string | number>) =>
+      ((await service.call('POST', '/v1/public/flowStates', { body: { userId: 'ada', knownVersions } })).body as { eligibleFlows: Array<{ flowSlug: string; version: number; contentHash: string; data: { title?: string; steps: Array<{ title?: string }> } }> }).eligibleFlows.find((flow) => flow.flowSlug === 'welcome')!;
+
+    const first = await startTestService(FLOWS, { database: live });
+    const v1 = await read(first, {});
+    await first.close();
+    cpSync(live, backup, { recursive: true });
+
+    // After the backup, version 2: a client reads its content and keeps it, as the script does.
+    const second = await startTestService({ ...FLOWS, 'banner.yaml': bannerFlowYaml('welcome', 'Lost with the restore') }, { database: live });
+    const held = await read(second, { welcome: v1.contentHash });
+    expect(held.version).toBe(v1.version + 1);
+    expect(held.data.steps[0]!.title).toBe('Lost with the restore');
+    await second.close();
+
+    // The older copy is restored, and the team changes the flow again: the database hands out version 2 once more.
+    const restored = await startTestService({ ...FLOWS, 'banner.yaml': bannerFlowYaml('welcome', 'After the restore') }, { database: backup });
+    try {
+      const [row] = await restored.db.query<{ version: number }>("SELECT max(version)::int AS version FROM flows WHERE slug = 'welcome'");
+      expect(row!.version).toBe(held.version);
+      // The client names what it holds by the content's hash, so the answer carries the new content, not nothing.
+      const answer = await read(restored, { welcome: held.contentHash });
+      expect(answer.contentHash).not.toBe(held.contentHash);
+      expect(answer.data.steps[0]!.title).toBe('After the restore');
+      // What it holds now is known again, and left out.
+      expect((await read(restored, { welcome: answer.contentHash })).data.steps[0]!.title).toBeUndefined();
+      // A client that names the number only (one from before hashes) is the case the hash is for: it would be told it holds it.
+      expect((await read(restored, { welcome: held.version })).data.steps[0]!.title).toBeUndefined();
+    } finally {
+      await restored.close();
+    }
+  });
+
   it('a snapshot of a running service (its directory as a killed process left it) opens with every write it acknowledged', { timeout: 120_000 }, async () => {
     const live = join(dataDir, 'running');
     const snapshot = join(dataDir, 'snapshot');
