@@ -65,6 +65,7 @@ export default defineConfig({
             'test/server/flow-schema.test.ts',
             'test/server/flow-docs.test.ts',
             'test/server/translations-cli.test.ts',
+            'test/server/xliff-tools.test.ts',
             'test/server/turn-queue.test.ts',
             'test/server/webhooks.test.ts',
           ],

@@ -39,7 +39,9 @@ welcome/steps/intro/fields/email/label), to --out or standard output. --format c
 Exits 0, 1 when a file of the folder is not a flow file (the others are exported), 2 on bad usage.
 
 translations import: writes the XLIFF's targets into translations.<trgLang> of the flow files in the folder (default:
-the current one), keeping their comments and order. Refuses a key the flow does not have, a translation that drops a
+the current one), keeping their comments and order. Reads XLIFF 2.0, with or without <file original>, and XLIFF 1.2
+(target-language, <trans-unit>); a unit's flow is the file original names, else the one whose slug starts its key
+(name or resname, else id). Refuses a key the flow does not have, a translation that drops a
 \${variable} of the source, and any target check would refuse in the file as written, printed as file:line and key; a
 file with a refusal, or that check refuses already, is not written. Empty targets are skipped. A target whose <source>
 is no longer the flow's text is written, with a warning. An XLIFF file over 4 MiB, nested over 32 levels or with over

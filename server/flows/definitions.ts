@@ -112,6 +112,9 @@ export function readFlowDirectory(dir: string, options: CheckOptions = {}): { fl
   return { flows, errors, warnings };
 }
 
+/** What a text field holding what cannot be stored is told; the translations import says the same of such a target. */
+export const UNSTORABLE_TEXT = 'holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored';
+
 /**
  * Checks one file's text: YAML, storable text, the schema, unique ids, options where needed, fields, and CEL. Warnings
  * do not stop a file from loading.
@@ -153,7 +156,7 @@ export function checkFlowText(
   const unstorable = findUnstorableText(value);
   if (unstorable !== undefined) {
     const segments = unstorable.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-    add(segments, 'holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored');
+    add(segments, UNSTORABLE_TEXT);
     return { problems, warnings, locate };
   }
   for (const problem of validateFlowFile(value)) add(problem.segments, problem.message, problem.key);

@@ -1,26 +1,33 @@
-// XLIFF 2.0 for the translator's round trip: writes one <file> per flow file, and reads back the subset it writes with a strict XML parser that names the line of every fault.
+// XLIFF for the translator's round trip: writes 2.0, one <file> per flow file, and reads back 2.0 and 1.2 as tools write them, through a strict XML parser whose every fault names its line.
+import { SaxesParser } from 'saxes';
 import { TRANSLATION_FILE_LIMITS } from './translation-limits.js';
 
-/** One text field as XLIFF carries it: the key in `name`, an NMTOKEN form of it in `id`. */
+/** One text field as XLIFF carries it: the key in `name` (`resname` in 1.2), an NMTOKEN form of it in `id`. */
 export interface XliffUnit {
+  /** The unit's `name` (or `resname`), else its `id`: a key (`welcome/title`) or its {@link unitId} (`welcome.title`). */
   key: string;
   source: string;
   target?: string;
   /** Lines in the XLIFF file, for reports. */
   line: number;
   targetLine?: number;
+  /** A character XML does not allow in the target (a NUL, an unpaired surrogate, a control character), and its line. */
+  fault?: { line: number; code: number };
 }
 
 export interface XliffFile {
-  /** The flow file's name in its folder. */
-  original: string;
+  /** The flow file's name in its folder, as the export writes it; a tool may drop it, or write a name of its own. */
+  original?: string;
   line: number;
   units: XliffUnit[];
 }
 
 export interface XliffDocument {
+  version: '2.0' | '1.2';
   srcLang: string;
   trgLang: string;
+  /** Where the target locale is written: `trgLang` of <xliff> in 2.0, `target-language` of each <file> in 1.2. */
+  trgLangAt: { line: number; attribute: 'trgLang' | 'target-language' };
   files: XliffFile[];
 }
 
@@ -35,6 +42,7 @@ export class XliffError extends Error {
 }
 
 const XLIFF_NS = 'urn:oasis:names:tc:xliff:document:2.0';
+const XLIFF_12_NS = 'urn:oasis:names:tc:xliff:document:1.2';
 
 export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
@@ -72,16 +80,22 @@ export function writeXliff(document: { srcLang: string; trgLang: string; files: 
   return lines.join('\n');
 }
 
-/** An element of the parsed tree. */
+
+/** An element of the parsed tree: its local name and namespace, its attributes that have no prefix, and its first line. */
 interface Element {
   name: string;
+  uri: string;
   attributes: Map<string, string>;
   children: Array<Element | string>;
   line: number;
 }
 
-const NAME = /[A-Za-z_:][\w.:-]*/y;
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** A character XML does not allow, in the text or an attribute of `element`. */
+interface CharacterFault {
+  element: Element;
+  line: number;
+  code: number;
+}
 
 /** How deep and how many elements a parse takes before it refuses the text. */
 export interface XmlLimits {
@@ -89,148 +103,115 @@ export interface XmlLimits {
   elements: number;
 }
 
-/**
- * Parses well-formed XML without a DOCTYPE (no entity declarations, so no entity expansion): elements, attributes,
- * text, character and the five predefined entity references, CDATA, comments and processing instructions. Anything
- * else is refused with its line, and so is an element past `limits`: the parse recurses once a level, and keeps the
- * whole tree.
- */
-export function parseXml(text: string, limits: XmlLimits = TRANSLATION_FILE_LIMITS): Element {
-  let at = 0;
-  let line = 1;
-  let depth = 0;
-  let count = 0;
-  const fail = (message: string): never => {
-    throw new XliffError(line, message);
-  };
-  const advance = (to: number) => {
-    for (let index = at; index < to; index++) if (text.charCodeAt(index) === 10) line++;
-    at = to;
-  };
-  /** Resolves the references in `raw`, which starts on the current line; a fault names the line it is on. */
-  const decode = (raw: string): string => {
-    const failAt = (offset: number, message: string): never => {
-      throw new XliffError(line + (raw.slice(0, offset).match(/\n/g)?.length ?? 0), message);
-    };
-    const lt = raw.indexOf('<');
-    if (lt >= 0) failAt(lt, '"<" in an attribute value');
-    return raw.replace(/&([^;&\s]*);?/g, (match, name: string, offset: number) => {
-      if (!match.endsWith(';')) failAt(offset, `"&" that starts no entity reference: write &amp;`);
-      if (name in ENTITIES) return ENTITIES[name]!;
-      const code = /^#x([0-9a-f]+)$/i.test(name) ? parseInt(name.slice(2), 16) : /^#[0-9]+$/.test(name) ? parseInt(name.slice(1), 10) : NaN;
-      if (!Number.isNaN(code) && code <= 0x10ffff && code !== 0) return String.fromCodePoint(code);
-      return failAt(offset, `unknown entity &${name};`);
-    });
-  };
-  const readName = (): string => {
-    NAME.lastIndex = at;
-    const match = NAME.exec(text);
-    if (!match) fail(`expected a name, got ${JSON.stringify(text.slice(at, at + 10) || 'the end of the file')}`);
-    advance(at + match![0].length);
-    return match![0];
-  };
-  const skipSpace = () => {
-    while (at < text.length && /\s/.test(text[at]!)) advance(at + 1);
-  };
-  const skipTo = (end: string, what: string) => {
-    const found = text.indexOf(end, at);
-    if (found < 0) fail(`${what} that never ends`);
-    advance(found + end.length);
-  };
-  /** Comments and processing instructions, anywhere they are allowed. */
-  const skipMisc = (): boolean => {
-    if (text.startsWith('<!--', at)) {
-      skipTo('-->', 'a comment');
-      return true;
-    }
-    if (text.startsWith('<?', at)) {
-      skipTo('?>', 'a processing instruction');
-      return true;
-    }
-    if (text.startsWith('<!', at) && !text.startsWith('<![CDATA[', at)) fail('a DOCTYPE or declaration: XLIFF needs none, and it is refused');
-    return false;
-  };
-  const readElement = (): Element => {
-    const start = line;
-    advance(at + 1);
-    const name = readName();
-    if (++depth > limits.depth) fail(`<${name}> is nested ${depth} deep, deeper than the ${limits.depth} levels a translations file may have`);
-    if (++count > limits.elements) fail(`<${name}> is element ${count.toLocaleString('en')}, more than the ${limits.elements.toLocaleString('en')} a translations file may have`);
-    const attributes = new Map<string, string>();
-    for (;;) {
-      const before = at;
-      skipSpace();
-      if (text.startsWith('/>', at)) {
-        advance(at + 2);
-        depth--;
-        return { name, attributes, children: [], line: start };
-      }
-      if (text[at] === '>') {
-        advance(at + 1);
-        break;
-      }
-      if (at === before) fail(`expected a space, ">" or "/>" in <${name}>`);
-      const attribute = readName();
-      skipSpace();
-      if (text[at] !== '=') fail(`attribute ${attribute} of <${name}> has no value`);
-      advance(at + 1);
-      skipSpace();
-      const quote = text[at];
-      if (quote !== '"' && quote !== "'") fail(`the value of ${attribute} is not in quotes`);
-      const end = text.indexOf(quote!, at + 1);
-      if (end < 0) fail(`the value of ${attribute} never ends`);
-      const value = decode(text.slice(at + 1, end));
-      advance(end + 1);
-      if (attributes.has(attribute)) fail(`attribute ${attribute} twice in <${name}>`);
-      attributes.set(attribute, value);
-    }
-    const children: Array<Element | string> = [];
-    for (;;) {
-      if (at >= text.length) fail(`<${name}> (line ${start}) is never closed`);
-      if (text.startsWith('</', at)) {
-        advance(at + 2);
-        const closing = readName();
-        if (closing !== name) fail(`</${closing}> closes <${name}> (line ${start})`);
-        skipSpace();
-        if (text[at] !== '>') fail(`expected ">" after </${closing}`);
-        advance(at + 1);
-        depth--;
-        return { name, attributes, children, line: start };
-      }
-      if (text.startsWith('<![CDATA[', at)) {
-        const end = text.indexOf(']]>', at);
-        if (end < 0) fail('a CDATA section that never ends');
-        children.push(text.slice(at + 9, end));
-        advance(end + 3);
-      } else if (skipMisc()) {
-        continue;
-      } else if (text[at] === '<') {
-        children.push(readElement());
-      } else {
-        const end = text.indexOf('<', at);
-        const raw = text.slice(at, end < 0 ? text.length : end);
-        if (raw.includes(']]>')) fail('"]]>" in text');
-        const decoded = decode(raw.replace(/\r\n?/g, '\n'));
-        children.push(decoded);
-        advance(at + raw.length);
-      }
-    }
-  };
-  if (text.charCodeAt(0) === 0xfeff) at = 1;
-  let root: Element | undefined;
-  for (;;) {
-    skipSpace();
-    if (at >= text.length) break;
-    if (skipMisc()) continue;
-    if (text[at] !== '<') fail('text outside the root element');
-    if (root) fail('a second root element');
-    root = readElement();
+const isXmlChar = (code: number) =>
+  code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+
+/** `U+0001`: how a report names a character it cannot print. */
+export const codePointName = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** The line `offset` is on, counting line breaks as XML does (`\r\n`, `\r` and `\n` are one each). */
+const lineAt = (text: string, offset: number) => 1 + (text.slice(0, offset).match(/\r\n?|\n/g)?.length ?? 0);
+
+/** Anything that may be an entity or character reference: what follows "&" up to ";", with no space or markup. */
+const REFERENCE = /&[^\s&<>"';]+;/y;
+
+/** The first "&" in `text` from `from` to `to` that starts no reference, or -1. */
+function bareAmpersand(text: string, from: number, to: number): number {
+  for (let at = text.indexOf('&', from); at >= 0 && at < to; at = text.indexOf('&', at + 1)) {
+    REFERENCE.lastIndex = at;
+    if (!REFERENCE.test(text)) return at;
   }
-  if (!root) fail('no root element: the file is empty');
-  return root!;
+  return -1;
 }
 
-const elements = (element: Element, name?: string) => element.children.filter((child): child is Element => typeof child !== 'string' && (name === undefined || child.name === name));
+/**
+ * Parses `text` with saxes, namespaces resolved, into a tree of its elements and text (CDATA as text; comments and
+ * processing instructions dropped). A DOCTYPE is refused, so no entity is ever declared or expanded; an element past
+ * `limits` is refused as it opens. Every fault is an {@link XliffError} at its line but a character XML does not allow
+ * (a NUL, an unpaired surrogate), which is kept with its element: the reader refuses the unit whose target holds it, and
+ * the rest of the file goes on.
+ */
+function parseXml(text: string, limits: XmlLimits): { root: Element; faults: CharacterFault[] } {
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const stack: Element[] = [];
+  const faults: CharacterFault[] = [];
+  let root: Element | undefined;
+  let count = 0;
+  let closing = false;
+  // Where the last event ended. A "&" that starts no reference is after it: the parser reads on to the next ";" for
+  // the reference's end, wherever that is, and reports its fault there.
+  let settled = 0;
+  const settle = () => {
+    settled = parser.position;
+  };
+  parser.on('opentagstart', (tag) => {
+    const line = parser.line;
+    if (stack.length + 1 > limits.depth) throw new XliffError(line, `<${tag.name}> is nested ${stack.length + 1} deep, deeper than the ${limits.depth} levels a translations file may have`);
+    if (++count > limits.elements) throw new XliffError(line, `<${tag.name}> is element ${count.toLocaleString('en')}, more than the ${limits.elements.toLocaleString('en')} a translations file may have`);
+    // Named and placed now, so that a fault in its attributes is its own; its namespace is known once they are read.
+    const element: Element = { name: tag.name, uri: '', attributes: new Map(), children: [], line };
+    if (stack.length) stack.at(-1)!.children.push(element);
+    else root = element;
+    stack.push(element);
+    settle();
+  });
+  parser.on('opentag', (tag) => {
+    const element = stack.at(-1)!;
+    element.name = tag.local;
+    element.uri = tag.uri;
+    for (const attribute of Object.values(tag.attributes)) if (attribute.uri === '') element.attributes.set(attribute.local, attribute.value);
+    settle();
+  });
+  // The element a close tag last ended: when the next one closes what is not open, the parser has just popped it.
+  let closed: Element | undefined;
+  parser.on('closetag', () => {
+    closed = stack.pop();
+    settle();
+  });
+  const addText = (value: string) => {
+    stack.at(-1)?.children.push(value);
+    settle();
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('comment', settle);
+  parser.on('processinginstruction', settle);
+  parser.on('xmldecl', settle);
+  parser.on('doctype', () => {
+    throw new XliffError(parser.line, 'a DOCTYPE: XLIFF needs none, and it is refused');
+  });
+  parser.on('error', (error) => {
+    const at = parser.position;
+    const message = error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
+    if (message === 'disallowed character' || message === 'malformed character entity') {
+      const reference = /^&#(x[0-9a-f]+|[0-9]+);$/i.exec(text.slice(text.lastIndexOf('&', at - 1), at))?.[1];
+      const code = message === 'disallowed character' ? text.codePointAt(at - 1) : reference && parseInt(reference.replace(/^x/i, '0x'));
+      const element = stack.at(-1);
+      // The parser goes on past these, keeping the character (or the reference as written) in the text.
+      if (element && typeof code === 'number' && code <= 0x10ffff && !isXmlChar(code)) {
+        faults.push({ element, line: parser.line, code });
+        return;
+      }
+    }
+    if (closing || message === 'disallowed character in entity name' || message === 'empty entity name') {
+      const bare = bareAmpersand(text, settled, at);
+      if (bare >= 0) throw new XliffError(lineAt(text, bare), '"&" that starts no entity reference: write &amp;');
+    }
+    if (message === 'unexpected close tag' && closed) {
+      const name = /^<\/([^\s>]*)/.exec(text.slice(text.lastIndexOf('</', at - 1)))?.[1];
+      throw new XliffError(parser.line, `</${name}> closes <${closed.name}> (line ${closed.line})`);
+    }
+    // The parser's own words, with what they are about when it is at hand.
+    if (message === 'undefined entity') throw new XliffError(parser.line, `unknown entity ${text.slice(text.lastIndexOf('&', at - 1), at)}: XML has &lt; &gt; &amp; &quot; &apos; and character references such as &#233;`);
+    if (message === 'malformed character entity') throw new XliffError(parser.line, `malformed character reference ${text.slice(text.lastIndexOf('&', at - 1), at)}`);
+    if (message === 'disallowed character' && at > 0) throw new XliffError(parser.line, `disallowed character ${JSON.stringify(String.fromCodePoint(text.codePointAt(at - 1)!))}`);
+    throw new XliffError(parser.line, message);
+  });
+  parser.write(text);
+  closing = true;
+  parser.close();
+  return { root: root!, faults };
+}
 
 /** The text of <source> or <target>; inline codes are not in what we write, so they are refused. */
 function textOf(element: Element): string {
@@ -242,44 +223,115 @@ function textOf(element: Element): string {
     .join('');
 }
 
-/** Reads XLIFF 2.0 text into its files and units; throws {@link XliffError} on anything malformed or past `limits`. */
-export function readXliff(text: string, limits?: XmlLimits): XliffDocument {
-  const root = parseXml(text, limits);
+/**
+ * Reads XLIFF 2.0 or 1.2 into its files and units; throws {@link XliffError} on anything malformed or past `limits`.
+ * Units may sit in <group>s, nested or not; elements of other namespaces (a tool's metadata) are passed over. A
+ * `state` (of a 2.0 <segment>, of a 1.2 <target>) is not read: a target with text is a translation.
+ */
+export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIMITS): XliffDocument {
+  const { root, faults } = parseXml(text, limits);
   const required = (element: Element, attribute: string): string => {
     const value = element.attributes.get(attribute);
     if (value === undefined || value === '') throw new XliffError(element.line, `<${element.name}> needs ${attribute}`);
     return value;
   };
   if (root.name !== 'xliff') throw new XliffError(root.line, `the root is <${root.name}>, not <xliff>`);
-  if (root.attributes.get('version') !== '2.0') throw new XliffError(root.line, `XLIFF version ${root.attributes.get('version') ?? '(none)'}: only 2.0 is read`);
-  const document: XliffDocument = { srcLang: required(root, 'srcLang'), trgLang: required(root, 'trgLang'), files: [] };
-  for (const file of elements(root, 'file')) {
-    const units: XliffUnit[] = [];
-    for (const unit of elements(file, 'unit')) {
-      const key = unit.attributes.get('name') ?? required(unit, 'id');
+  const version = root.attributes.get('version');
+  if (version !== '2.0' && version !== '1.2') throw new XliffError(root.line, `XLIFF version ${version ?? '(none)'}: 2.0 and 1.2 are read`);
+  const namespace = version === '2.0' ? XLIFF_NS : XLIFF_12_NS;
+  if (root.uri !== '' && root.uri !== namespace) throw new XliffError(root.line, `XLIFF ${version} in the namespace ${root.uri}, not ${namespace}`);
+  const elements = (element: Element, name?: string) =>
+    element.children.filter((child): child is Element => typeof child !== 'string' && child.uri === root.uri && (name === undefined || child.name === name));
+  /** The units of a <file> or <body>, in their <group>s too. */
+  const unitsIn = (container: Element, name: string, read: (unit: Element) => XliffUnit): XliffUnit[] =>
+    elements(container).flatMap((child) => (child.name === name ? [read(child)] : child.name === 'group' ? unitsIn(child, name, read) : []));
+  // The targets read, so that a character fault is told apart: in a target it refuses the unit, elsewhere the file.
+  const targets = new Set<Element>();
+  const readTarget = (target: Element) => {
+    targets.add(target);
+    return textOf(target);
+  };
+  const faultIn = (found: Element[]) => faults.find((fault) => found.includes(fault.element));
+
+  let document: XliffDocument;
+  if (version === '2.0') {
+    document = {
+      version,
+      srcLang: required(root, 'srcLang'),
+      trgLang: required(root, 'trgLang'),
+      trgLangAt: { line: root.line, attribute: 'trgLang' },
+      files: [],
+    };
+    const readUnit = (unit: Element): XliffUnit => {
+      const key = unit.attributes.get('name') || required(unit, 'id');
       let source = '';
       let target = '';
       let translated = true;
       let targetLine: number | undefined;
+      const found: Element[] = [];
       // A tool may split a unit into segments: the unit's text is theirs joined, ignorables (spacing) included, and it
       // is translated only when every segment is.
       for (const part of elements(unit).filter((child) => child.name === 'segment' || child.name === 'ignorable')) {
         const sources = elements(part, 'source');
-        const targets = elements(part, 'target');
+        const partTargets = elements(part, 'target');
         if (sources.length !== 1) throw new XliffError(part.line, `<${part.name}> needs one <source>`);
-        if (targets.length > 1) throw new XliffError(targets[1]!.line, `<${part.name}> has more than one <target>`);
+        if (partTargets.length > 1) throw new XliffError(partTargets[1]!.line, `<${part.name}> has more than one <target>`);
         const partSource = textOf(sources[0]!);
         source += partSource;
-        if (targets[0]) {
-          target += textOf(targets[0]);
-          targetLine ??= targets[0].line;
+        if (partTargets[0]) {
+          found.push(partTargets[0]);
+          target += readTarget(partTargets[0]);
+          targetLine ??= partTargets[0].line;
         } else if (part.name === 'ignorable') target += partSource;
         else translated = false;
       }
       translated &&= targetLine !== undefined;
-      units.push({ key, source, line: unit.line, ...(translated ? { target, targetLine } : {}) });
+      const fault = faultIn(found);
+      return { key, source, line: unit.line, ...(translated ? { target, targetLine } : {}), ...(fault ? { fault: { line: fault.line, code: fault.code } } : {}) };
+    };
+    for (const file of elements(root, 'file')) {
+      const original = file.attributes.get('original');
+      document.files.push({ ...(original ? { original } : {}), line: file.line, units: unitsIn(file, 'unit', readUnit) });
     }
-    document.files.push({ original: required(file, 'original'), line: file.line, units });
+  } else {
+    const files = elements(root, 'file');
+    if (!files.length) throw new XliffError(root.line, 'XLIFF 1.2 with no <file>: no target-language to read');
+    const first = files[0]!;
+    document = {
+      version,
+      srcLang: required(first, 'source-language'),
+      trgLang: required(first, 'target-language'),
+      trgLangAt: { line: first.line, attribute: 'target-language' },
+      files: [],
+    };
+    const readUnit = (unit: Element): XliffUnit => {
+      const key = unit.attributes.get('resname') || required(unit, 'id');
+      const sources = elements(unit, 'source');
+      const unitTargets = elements(unit, 'target');
+      if (sources.length !== 1) throw new XliffError(unit.line, `<${unit.name}> needs one <source>`);
+      if (unitTargets.length > 1) throw new XliffError(unitTargets[1]!.line, `<${unit.name}> has more than one <target>`);
+      const source = textOf(sources[0]!);
+      const target = unitTargets[0];
+      const fault = faultIn(unitTargets);
+      return {
+        key,
+        source,
+        line: unit.line,
+        ...(target ? { target: readTarget(target), targetLine: target.line } : {}),
+        ...(fault ? { fault: { line: fault.line, code: fault.code } } : {}),
+      };
+    };
+    for (const file of files) {
+      // One locale a translations file: each <file> of 1.2 names its own, so they must agree.
+      const locale = required(file, 'target-language');
+      if (locale !== document.trgLang) throw new XliffError(file.line, `<file> is in target-language "${locale}", and the first <file> (line ${first.line}) in "${document.trgLang}": a translations file holds one locale`);
+      const bodies = elements(file, 'body');
+      if (bodies.length !== 1) throw new XliffError(file.line, '<file> needs one <body>');
+      const original = file.attributes.get('original');
+      document.files.push({ ...(original ? { original } : {}), line: file.line, units: unitsIn(bodies[0]!, 'trans-unit', readUnit) });
+    }
   }
+  const stray = faults.find((fault) => !targets.has(fault.element));
+  if (stray) throw new XliffError(stray.line, `${codePointName(stray.code)} in <${stray.element.name}>: a character XML does not allow`);
   return document;
 }

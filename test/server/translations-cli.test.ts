@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { checkPaths, main } from '../../server/flows/cli.js';
-import { parseXml, readXliff, unitId } from '../../server/flows/xliff.js';
+import { readXliff, unitId } from '../../server/flows/xliff.js';
 
 const CHECKLIST = `# yaml-language-server: $schema=../schema/flow.schema.json
 # The first thing a new user sees.
@@ -258,12 +258,15 @@ describe('translations import', () => {
 
   it.each([
     ['an unclosed element', '<xliff version="2.0">\n<file>\n</xliff>', 3, '</xliff> closes <file> (line 2)'],
-    ['a DOCTYPE', '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n<xliff/>', 2, 'a DOCTYPE or declaration: XLIFF needs none, and it is refused'],
-    ['an attribute without quotes', '<xliff\n version=2.0/>', 2, 'the value of version is not in quotes'],
-    ['text after the root', '<xliff/>\nstray', 2, 'text outside the root element'],
+    ['a DOCTYPE', '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n<xliff/>', 2, 'a DOCTYPE: XLIFF needs none, and it is refused'],
+    ['an attribute without quotes', '<xliff\n version=2.0/>', 2, 'unquoted attribute value'],
+    ['text after the root', '<xliff/>\nstray', 2, 'text data outside of root node'],
     ['an unknown entity', '<a>\n&nbsp;</a>', 2, 'unknown entity &nbsp;'],
+    ['a bare "&" with a reference lines below', '<a>\nx & y\n\n<b>&amp;</b></a>', 2, '"&" that starts no entity reference: write &amp;'],
+    ['a bare "&" and no ";" after it', '<a>\n\nx & y</a>', 3, '"&" that starts no entity reference: write &amp;'],
+    ['a control character outside a target', '<xliff version="2.0" srcLang="en" trgLang="fr">\n<file><unit id="a"><segment><source>Hi&#1;</source></segment></unit></file></xliff>', 2, 'U+0001 in <source>: a character XML does not allow'],
   ])('refuses %s with its line', (_, text, line, message) => {
-    expect(() => parseXml(text)).toThrow(`line ${line}: ${message}`);
+    expect(() => readXliff(text)).toThrow(`line ${line}: ${message}`);
   });
 
   it('reads a unit a tool split into segments as one text, translated only when every segment is', () => {
@@ -275,8 +278,8 @@ describe('translations import', () => {
     expect(split('').target).toBeUndefined();
   });
 
-  it('refuses XLIFF 1.2 and inline codes in a target', () => {
-    expect(() => readXliff('<xliff version="1.2" srcLang="en" trgLang="fr"/>')).toThrow('line 1: XLIFF version 1.2: only 2.0 is read');
+  it('refuses an XLIFF version other than 2.0 and 1.2, and inline codes in a target', () => {
+    expect(() => readXliff('<xliff version="1.1" srcLang="en" trgLang="fr"/>')).toThrow('line 1: XLIFF version 1.1: 2.0 and 1.2 are read');
     const inline = '<xliff version="2.0" srcLang="en" trgLang="fr"><file original="welcome.yaml"><unit id="a">\n<segment><source>Hi</source>\n<target>Salut <ph id="1"/></target></segment></unit></file></xliff>';
     expect(() => readXliff(inline)).toThrow('line 3: <ph> inside <target>');
   });
