@@ -226,8 +226,12 @@ function textOf(element: Element): string {
 /**
  * Reads XLIFF 2.0 or 1.2 into its files and units; throws {@link XliffError} on anything malformed or past `limits`.
  * Units may sit in <group>s, nested or not; elements of other namespaces (a tool's metadata) are passed over. A
- * `state` (of a 2.0 <segment>, of a 1.2 <target>) is not read: a target with text is a translation.
+ * target whose `state` says it is not translated yet (2.0's `initial` on its <segment>; 1.2's `new` or
+ * `needs-translation` on the <target>) is not a translation: tools fill such targets with a copy of the source.
  */
+/** XLIFF 1.2's states of a target that holds no translation yet. */
+const UNTRANSLATED_12 = new Set(['new', 'needs-translation']);
+
 export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIMITS): XliffDocument {
   const { root, faults } = parseXml(text, limits);
   const required = (element: Element, attribute: string): string => {
@@ -278,6 +282,7 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
         if (partTargets.length > 1) throw new XliffError(partTargets[1]!.line, `<${part.name}> has more than one <target>`);
         const partSource = textOf(sources[0]!);
         source += partSource;
+        if (part.name === 'segment' && part.attributes.get('state') === 'initial') translated = false;
         if (partTargets[0]) {
           found.push(partTargets[0]);
           target += readTarget(partTargets[0]);
@@ -311,7 +316,8 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
       if (sources.length !== 1) throw new XliffError(unit.line, `<${unit.name}> needs one <source>`);
       if (unitTargets.length > 1) throw new XliffError(unitTargets[1]!.line, `<${unit.name}> has more than one <target>`);
       const source = textOf(sources[0]!);
-      const target = unitTargets[0];
+      const given = unitTargets[0];
+      const target = given && !UNTRANSLATED_12.has(given.attributes.get('state') ?? '') ? given : undefined;
       const fault = faultIn(unitTargets);
       return {
         key,

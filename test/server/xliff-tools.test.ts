@@ -212,6 +212,24 @@ describe('translations import of XLIFF in the shapes tools write', () => {
     expectFrench();
   });
 
+  it('leaves out a target whose state says it is not translated yet: 2.0 initial, 1.2 new and needs-translation', () => {
+    const copy20 = xliff20(
+      `  <file id="all">\n${unit20('welcome/title', '<target>Get set up, ${firstName|friend}</target>', ' state="initial"')}${unit20('nps/steps/score/title', '<target>Nous recommanderiez-vous ?</target>', ' state="translated"')}  </file>\n`,
+    );
+    expect(importText(copy20).code).toBe(0);
+    expect(errors).toEqual([]);
+    expect(translationsOf('welcome.yaml')?.fr?.title).toBeUndefined();
+    expect(translationsOf('nps.yml').fr.steps.score.title).toBe('Nous recommanderiez-vous ?');
+    const copy12 = xliff12(
+      '      <trans-unit id="welcome.title"><source>Get set up</source><target state="new">Get set up</target></trans-unit>\n' +
+        '      <trans-unit id="welcome.steps.connect.subtitle"><source>Use</source><target state="needs-translation">Use</target></trans-unit>\n' +
+        '      <trans-unit id="welcome.steps.invite.title"><source>Invite your team</source><target state="needs-review-translation">Invitez votre équipe</target></trans-unit>\n',
+    );
+    expect(importText(copy12).code).toBe(0);
+    expect(errors).toEqual([]);
+    expect(translationsOf('welcome.yaml').fr).toEqual({ steps: { invite: { title: 'Invitez votre équipe' } } });
+  });
+
   it('takes the flow from the key when <file original> names no flow file of the folder', () => {
     const text = xliff20(`  <file id="f" original="renamed.yaml">\n${unit20('nps/steps/score/title', '<target>Nous recommanderiez-vous ?</target>')}  </file>\n`);
     expect(importText(text).code).toBe(0);
