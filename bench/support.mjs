@@ -18,7 +18,9 @@ export async function startServiceProcess({ flows, database, args = [], env = {}
   const dataDir = database ? undefined : mkdtempSync(join(tmpdir(), 'onboarding-bench-data-'));
   const publicKey = 'pk_bench_public';
   const privateKey = 'sk_bench_private';
-  const child = spawn(process.execPath, ['dist/server.mjs', '--port', '0', '--flows', flows, '--database', database ?? dataDir, ...args], {
+  // BENCH_PROFILE_DIR=<dir>: the service writes a CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, 'dist/server.mjs', '--port', '0', '--flows', flows, '--database', database ?? dataDir, ...args], {
     cwd: root,
     env: { ...process.env, ONBOARDING_PUBLIC_KEYS: publicKey, ONBOARDING_PRIVATE_KEYS: privateKey, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,6 +15,14 @@ declare module 'fastify' {
 
 /** How long a client should wait after a 503, in seconds; the script's outbox honours it. */
 export const RETRY_AFTER_SECONDS = 1;
+/**
+ * How long a shed answer is held before it is sent, in ms. A client that ignores Retry-After (a load tester, a
+ * retry loop) sends again the moment its 503 arrives: answered at once, 64 such connections turn shedding into a
+ * busy loop of thousands of 503s a second, whose parsing and answering take the event loop from the database work
+ * they were shed to protect, and the requests served fell by half. Held this long, each connection sends at most
+ * about 50 a second, and the answer is still fast.
+ */
+export const SHED_HOLD_MS = 20;
 /** The share of time the event loop must be working for its delay to count as this service's own load. */
 const BUSY_UTILIZATION = 0.9;
 /** Start-up and its first samples do not count. */
@@ -27,6 +35,14 @@ const START_GRACE_MS = 2000;
 function overloaded(reply: FastifyReply, detail: string): Problem {
   reply.code(503).header('Retry-After', String(RETRY_AFTER_SECONDS)).type('application/problem+json');
   return problemBody(503, `${detail}; retry in ${RETRY_AFTER_SECONDS} s.`);
+}
+
+/** Sends the 503 after SHED_HOLD_MS (a client that closed the connection meanwhile gets nothing). */
+function shed(reply: FastifyReply, detail: string): void {
+  const body = overloaded(reply, detail);
+  setTimeout(() => {
+    if (!reply.sent && !reply.raw.destroyed) reply.send(body);
+  }, SHED_HOLD_MS).unref();
 }
 
 /**
@@ -60,7 +76,7 @@ export async function registerBackpressure(
     // past half the limit the queue is too long, whatever the estimate says.
     const waited = db.oldestWaitMs?.() ?? 0;
     if (waited > limits.maxWaitMs / 2) {
-      reply.send(overloaded(reply, `The service is busy (a request has waited ${Math.round(waited)} ms for the database)`));
+      shed(reply, `The service is busy (a request has waited ${Math.round(waited)} ms for the database)`);
       return;
     }
     const wait = db.expectedWaitMs(admittedThisTurn * share);
@@ -72,7 +88,7 @@ export async function registerBackpressure(
       return done();
     }
     // Sent without calling done: no other hook and no handler runs.
-    reply.send(overloaded(reply, `The service is busy (about ${Math.round(wait)} ms of database work is waiting)`));
+    shed(reply, `The service is busy (about ${Math.round(wait)} ms of database work is waiting)`);
   });
   if (limits.eventLoopDelayMs > 0) {
     let readyAt = Infinity;

@@ -1,6 +1,8 @@
 // The embedded store's queue, measured: once the work that has waited longest for its turn has waited half of --max-wait-ms,
 // new requests get a fast 503, whatever the estimate of the work ahead says. (PostgreSQL sheds by its pool's estimate.)
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHED_HOLD_MS } from '../../server/http/backpressure.js';
 import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
 import { send, visitor } from '../support/visitors.js';
 
@@ -31,5 +33,36 @@ describe('the embedded store\'s queue', () => {
     expect(JSON.parse(late!.body)).toMatchObject({ status: 503, detail: expect.stringMatching(/has waited \d+ ms for the database/) });
     expect((await early).status).toBe(200);
     expect((await read(2)).status).toBe(200);
+  });
+
+  it('holds each 503 for SHED_HOLD_MS, so a client that sends again at once cannot make shedding a busy loop', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = service.db.transaction(() => released);
+    const waiting = service.db.query('SELECT 1');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // One kept-alive connection that ignores Retry-After, as a load tester or a retry loop does, for one second.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const timings: number[] = [];
+    const until = performance.now() + 1000;
+    try {
+      while (performance.now() < until) {
+        const started = performance.now();
+        const answer = await send(service, 'POST', '/v1/public/flowStates', visitor(700), { userId: 'retry-loop' }, {}, agent);
+        expect(answer.status).toBe(503);
+        expect(answer.headers['retry-after']).toBe('1');
+        timings.push(performance.now() - started);
+      }
+    } finally {
+      agent.destroy();
+      release();
+      await Promise.all([holding, waiting]);
+    }
+    // Answered at once, the loop would have made hundreds of requests; held, it makes at most one per SHED_HOLD_MS.
+    expect(timings.length).toBeGreaterThan(5);
+    expect(timings.length).toBeLessThanOrEqual(1000 / SHED_HOLD_MS);
+    expect(Math.min(...timings)).toBeGreaterThanOrEqual(SHED_HOLD_MS - 1);
+    // Still a fast answer.
+    expect(timings.sort((a, b) => a - b)[Math.floor(timings.length / 2)]).toBeLessThan(50);
   });
 });
