@@ -39,12 +39,15 @@ export const stateOnly = (state: FlowState): FlowState => ({
   data: { steps: state.data.steps.map((step) => ({ id: step.id, $state: step.$state })) },
 });
 
-/** What names a flow's content: its hash, or (content cached before hashes were sent) its version. */
-export const tagOf = (flow: { version: number; contentHash?: string }) => flow.contentHash ?? flow.version;
+/** What a read names a flow's content by: its hash, or (content cached before hashes were sent) its version. */
+export const contentTag = (flow: { version: number; contentHash?: string }) => flow.contentHash ?? flow.version;
+
+/** Whether `held` is the content `state` names: by its hash, or by the version when it was cached before hashes were sent. */
+export const holdsContent = (held: FlowDefinition, state: FlowState) => (held.contentHash ? held.contentHash === state.contentHash : held.version === state.version);
 
 export function knownVersions(definitions: Record<string, FlowDefinition>): KnownVersions {
   const known: KnownVersions = {};
-  for (const slug in definitions) known[slug] = tagOf(definitions[slug]!);
+  for (const slug in definitions) known[slug] = contentTag(definitions[slug]!);
   return known;
 }
 

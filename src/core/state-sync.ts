@@ -8,7 +8,7 @@ import { $collections, $flowDefinitions, $flowStates, $flows, $ineligibleFlows, 
 import { diffFlowStates, type Emitter } from './events.js';
 import type { Outbox, OutboxEntry, Sent } from './outbox.js';
 import { reportError } from './report.js';
-import { definitionOf, readState, tagOf, writeContent, writeState, type KnownVersions } from './cache.js';
+import { contentTag, definitionOf, holdsContent, readState, writeContent, writeState, type KnownVersions } from './cache.js';
 import type { KeyValueStore } from './storage.js';
 import type { TabMessage, Tabs } from './tabs.js';
 import { foldWrite, replayWrites, sameFlowState } from './transitions.js';
@@ -91,7 +91,9 @@ export class StateSync {
       const held = $flowDefinitions.get();
       for (const state of answer.eligibleFlows) {
         const had = held[state.flowSlug];
-        if (known[state.flowSlug] === tagOf(state) || (had && tagOf(had) === tagOf(state)) || (had && !apply && had.version > state.version)) continue;
+        // Sent as known (by hash, or by number from content cached before hashes), the answer left its content out.
+        const sent = known[state.flowSlug];
+        if ((sent !== undefined && (sent === state.contentHash || sent === state.version)) || (had && holdsContent(had, state)) || (had && !apply && had.version > state.version)) continue;
         const definition = definitionOf(state);
         if (definition) added.push(definition);
       }
@@ -179,9 +181,9 @@ export class StateSync {
     const held = $flowDefinitions.get();
     let missing = false;
     for (const state of states) {
-      const key = `${state.flowSlug}@${tagOf(state)}`;
+      const key = `${state.flowSlug}@${contentTag(state)}`;
       const had = held[state.flowSlug];
-      if ((had && tagOf(had) === tagOf(state)) || this.#askedVersions.has(key)) continue;
+      if ((had && holdsContent(had, state)) || this.#askedVersions.has(key)) continue;
       this.#askedVersions.add(key);
       missing = true;
     }
