@@ -1,5 +1,6 @@
 // Which names of `user.events` and `group.events` an expression reads, so a read loads those counts and not every name an entity has.
 import type { EventScope } from './event-windows.js';
+import { isNode, literalString, type Node } from './cel-ast.js';
 
 /** The names of one scope's `events` that expressions read: a list, or `null` when some expression may read any. */
 export interface EventNameSet {
@@ -13,15 +14,6 @@ export interface EventNameUse {
   names: Set<string>;
   all: boolean;
 }
-
-interface Node {
-  op: string;
-  args: unknown;
-}
-
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && typeof (value as Node).op === 'string';
-const literalString = (node: unknown): string | undefined =>
-  isNode(node) && node.op === 'value' && typeof node.args === 'string' ? node.args : undefined;
 
 /** The field a node selects from `args[0]`: `x.name` or `x['name']`; undefined for anything else. */
 function selected(node: Node | undefined, from: Node): string | undefined {

@@ -1,5 +1,6 @@
 // Events over time in CEL: finds the eventCount/lastEventAt calls an expression makes, and the windows a read must load for them.
 import { evaluate } from '@marcbachmann/cel-js';
+import { isNode, literalString, type Node } from './cel-ast.js';
 
 /** The entities whose events an expression may count: `user.eventCount(…)`, `group.lastEventAt(…)`. */
 export type EventScope = 'user' | 'group';
@@ -27,15 +28,6 @@ export const MAX_EVENT_WINDOW_MS = 876_600 * 3_600_000;
 
 /** The key of one count: the window first, so an event name with any characters cannot collide with another pair. */
 export const countKey = (event: string, windowMs: number): string => `${windowMs} ${event}`;
-
-interface Node {
-  op: string;
-  args: unknown;
-}
-
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && typeof (value as Node).op === 'string';
-const literalString = (node: unknown): string | undefined =>
-  isNode(node) && node.op === 'value' && typeof node.args === 'string' ? node.args : undefined;
 
 const USAGE: Record<EventWindowCall['fn'], string> = {
   eventCount: "eventCount('exported', duration('168h'))",
