@@ -3,12 +3,10 @@ import { ELEMENTS, registerElements as register } from './components/register.js
 import { OnboardingHint } from './components/hint/hint.component.js';
 import { OnboardingTooltip } from './components/hint/tooltip.component.js';
 import { OnboardingTour } from './components/tour/tour.component.js';
-import { setWatchLoader, watchStartRules } from './page/start-rules.js';
+import { watchStartRules } from './page/start-rules.js';
 import { setStartRules } from './page/rules.js';
-import { watchTarget } from './page/watch.js';
 
-// Start rules, and those that wait for an element with the same engine as the tour (the script tag loads both on demand).
-setWatchLoader(() => Promise.resolve(watchTarget));
+// Start rules, with the element watcher of the tour's engine (the script tag loads both on demand).
 setStartRules(watchStartRules);
 
 export { Onboarding } from './core/onboarding.js';

@@ -1,20 +1,10 @@
 // Start rules (`startWhen`): the moment an eligible flow opens in the page (its pages, an element, a click, a delay), checked here, never with a request.
 import type { StartWhen } from '../api/wire.js';
-import { reportError } from '../core/report.js';
 import { $flowDefinitions, $flows, $flowStates, $held } from '../stores/flows.js';
 import { onNavigate, pageMatches } from './pages.js';
-import type { watchTarget } from './watch.js';
-
-type Watch = typeof watchTarget;
-let loadWatch: (() => Promise<Watch>) | undefined;
-
-/**
- * How `element` rules get the element watcher (page/watch.ts): the ESM entry and dist/onboarding-watch.js (where the
- * script tag's build finds these rules) give it at once.
- */
-export function setWatchLoader(load: () => Promise<Watch>): void {
-  loadWatch = load;
-}
+// The element watcher comes with these rules: both are in the ESM build, and both in dist/onboarding-watch.js, which
+// the script tag's build loads once a flow has a start rule.
+import { watchTarget } from './watch.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
 
@@ -62,8 +52,6 @@ export function watchStartRules(): () => void {
   const waited = new Set<string>();
   const watchers = new Map<string, () => void>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  let watcher: Promise<Watch> | undefined;
-  const watch = () => (watcher ??= loadWatch?.() ?? Promise.reject(Error('no element watcher')));
   const rulesOf = (slug: string) => $flowDefinitions.get()[slug]?.data.startWhen;
   const stop = (slug: string) => {
     watchers.get(slug)?.();
@@ -84,18 +72,8 @@ export function watchStartRules(): () => void {
       if (rules.element && !seen.has(slug)) {
         holds = false;
         if (open && here && !watchers.has(slug)) {
-          let stopWatching: (() => void) | undefined;
-          let stopped = false;
-          watchers.set(slug, () => {
-            stopped = true;
-            stopWatching?.();
-          });
-          watch()
-            .then((watchTarget) => {
-              // Called at once when the element is there already: the look after it finds the flow seen.
-              if (!stopped) stopWatching = watchTarget(rules.element!, (element) => element && seen.add(slug) && setTimeout(check));
-            })
-            .catch((error: unknown) => reportError('watch-failed', error));
+          // Called at once when the element is there already: the look after it finds the flow seen.
+          watchers.set(slug, watchTarget(rules.element!, (element) => element && seen.add(slug) && setTimeout(check)));
         }
       }
       if (!(open && here)) stop(slug);
