@@ -16,9 +16,6 @@ const LOCALE_KEY = 'contentLocale';
 export const CONTENT_BUDGET = 1 << 20;
 export const STATE_BUDGET = 1 << 19;
 
-/** Flow versions whose content the script holds, by slug: a read sends them so the answer leaves that content out. */
-export type { KnownVersions };
-
 /** The content one flow carries in a state answer, as a definition; undefined when it has no usable name or type. */
 export function definitionOf(state: FlowState): FlowDefinition | undefined {
   if (!isString(state.flowName) || !FLOW_TYPES.includes(state.flowType)) return undefined;

@@ -2,13 +2,13 @@
 import type { ApiError } from '../api/client.js';
 import { isDefinition, isFlowStates } from '../api/guards.js';
 import { nextTask } from '../api/next-task.js';
-import type { FlowStatesResponse, FlowStateWriteRequest } from '../api/wire.js';
+import type { FlowStatesResponse, FlowStateWriteRequest, KnownVersions } from '../api/wire.js';
 import type { FlowDefinition } from '../flows/flow.js';
 import { $collections, $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId } from '../stores/flows.js';
 import { diffFlowStates, type Emitter } from './events.js';
 import type { Outbox, OutboxEntry, Sent } from './outbox.js';
 import { reportError } from './report.js';
-import { contentTag, definitionOf, holdsContent, readState, writeContent, writeState, type KnownVersions } from './cache.js';
+import { contentTag, definitionOf, holdsContent, readState, writeContent, writeState } from './cache.js';
 import type { KeyValueStore } from './storage.js';
 import type { TabMessage, Tabs } from './tabs.js';
 import { foldWrite, replayWrites, sameFlowState } from './transitions.js';
@@ -93,7 +93,7 @@ export class StateSync {
         const had = held[state.flowSlug];
         // Sent as known (by hash, or by number from content cached before hashes), the answer left its content out.
         const sent = known[state.flowSlug];
-        if ((sent !== undefined && (sent === state.contentHash || sent === state.version)) || (had && holdsContent(had, state)) || (had && !apply && had.version > state.version)) continue;
+        if (sent === contentTag(state) || sent === state.version || (had && holdsContent(had, state)) || (had && !apply && had.version > state.version)) continue;
         const definition = definitionOf(state);
         if (definition) added.push(definition);
       }
