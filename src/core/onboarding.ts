@@ -20,7 +20,7 @@ import { createSafeStorage, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { forwardEvents, type ForwardTarget } from './forward.js';
 import { startRules } from '../page/rules.js';
-import { doc } from '../page/document.js';
+import { doc, onDocument } from '../page/document.js';
 
 export interface OnboardingConfig extends Partial<ElementOptions> {
   /** The public API key (`pk_…`). Required. */
@@ -198,14 +198,10 @@ export class Onboarding {
       void this.track(TARGET_MISSING_EVENT, { ...detail });
     };
     addEventListener('pagehide', onPageHide);
-    const listen = doc('addEventListener');
-    const unlisten = doc('removeEventListener');
-    listen('visibilitychange', onVisibility);
-    listen('onboarding-target-missing', onTargetMissing as EventListener);
     this.#stops.push(
       () => removeEventListener('pagehide', onPageHide),
-      () => unlisten('visibilitychange', onVisibility),
-      () => unlisten('onboarding-target-missing', onTargetMissing as EventListener),
+      onDocument('visibilitychange', onVisibility),
+      onDocument('onboarding-target-missing', onTargetMissing as EventListener),
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
       startRules(),
     );
@@ -219,10 +215,8 @@ export class Onboarding {
       const load = () => {
         if (this.#guestRead) this.#initialLoad = setTimeout(() => void this.refresh(), 0);
       };
-      if (doc('readyState') === 'loading') {
-        listen('DOMContentLoaded', load, { once: true });
-        this.#stops.push(() => unlisten('DOMContentLoaded', load));
-      } else load();
+      if (doc('readyState') === 'loading') this.#stops.push(onDocument('DOMContentLoaded', load, { once: true }));
+      else load();
     }
     return this.ready;
   }

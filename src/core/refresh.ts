@@ -1,7 +1,7 @@
 // When to reload state: the tab becoming visible again and SPA route changes, debounced.
 
 import { patchHistory, ROUTE_EVENT } from '../page/pages.js';
-import { doc } from '../page/document.js';
+import { doc, onDocument } from '../page/document.js';
 
 export interface RefreshOptions {
   /** Also refresh on history and hash navigation. @default true */
@@ -30,11 +30,11 @@ export function watchForRefresh(refresh: () => void, { routes = true, debounceMs
   };
   const routeEvents = routes ? [ROUTE_EVENT, 'popstate', 'hashchange'] : [];
   if (routes) patchHistory();
-  doc('addEventListener')('visibilitychange', onVisibility);
+  const stopVisibility = onDocument('visibilitychange', onVisibility);
   for (const name of routeEvents) addEventListener(name, onRoute);
   return () => {
     clearTimeout(timer);
-    doc('removeEventListener')('visibilitychange', onVisibility);
+    stopVisibility();
     for (const name of routeEvents) removeEventListener(name, onRoute);
   };
 }

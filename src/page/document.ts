@@ -6,6 +6,12 @@ export function doc<K extends keyof Document>(key: K, target: Document = documen
   return typeof value == 'function' ? value.bind(target) : value;
 }
 
+/** Listens to the document's `type` events (through its prototype, as `doc`); returns a function that stops. */
+export function onDocument(type: string, listener: EventListener, options?: AddEventListenerOptions): () => void {
+  doc('addEventListener')(type, listener, options);
+  return () => doc('removeEventListener')(type, listener);
+}
+
 /** The script tag running now, if it is one: a named element in its place is no script of ours. */
 export function currentScript(): HTMLScriptElement | undefined {
   const script = doc('currentScript');
