@@ -139,6 +139,9 @@ async function flowMeta(db: Queryable, catalog: FlowCatalog, slug: string, versi
   return { slug, name: row.name, type: row.type, status: served?.flow.status ?? null, version: served?.flow.version ?? row.version, steps: row.data.steps ?? [] };
 }
 
+/** The rollup rows of a flow report's query parameters: the flow ($1), its days [$2, $3) and its version ($4, or every one). */
+const IN_WINDOW = 'flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)';
+
 /**
  * `GET /v1/analytics/flows/{slug}`: the flow's counts, split by locale, its step funnel, both by day, and a survey's
  * answers; within the window's locale filter, but for the missing targets (reported by the page, not by a locale).
@@ -163,14 +166,14 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(started)::int AS started, sum(completed)::int AS completed,
             sum(skipped)::int AS skipped, sum(reached)::int AS reached, sum(dropped)::int AS dropped, sum(reshown)::int AS reshown,
             sum(comebacks)::int AS comebacks, sum(reshow_completed)::int AS reshow_completed, sum(reshow_skipped)::int AS reshow_skipped
-     FROM analytics_daily WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+     FROM analytics_daily WHERE ${IN_WINDOW}
        AND ${localeMatch('locale', '$5')}
      GROUP BY day, step_id ORDER BY day, step_id`,
     params,
   );
   const buckets = await db.query<{ bucket: number; count: number }>(
     `SELECT bucket, sum(count)::int AS count FROM analytics_durations
-     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND ${localeMatch('locale', '$5')}
+     WHERE ${IN_WINDOW} AND ${localeMatch('locale', '$5')}
      GROUP BY bucket`,
     params,
   );
@@ -178,7 +181,7 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   // By the day of each user's first report, not of their start (see StepFunnel.targetMissing).
   const missing = await db.query<{ day: string; step_id: string; users: number }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(users)::int AS users
-     FROM analytics_target_missing WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+     FROM analytics_target_missing WHERE ${IN_WINDOW}
      GROUP BY day, step_id HAVING sum(users) <> 0 ORDER BY day, step_id`,
     params.slice(0, 4),
   );
@@ -207,8 +210,8 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     // A step the definition no longer has keeps its counts, after the others.
     if (!step) funnel.set(row.step_id, (step = emptyStep(row.step_id, null)));
     // One row per day and step, in order: the day's entry of the step.
-    const entry = day ? { stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 } : undefined;
-    if (day && entry) day.steps.push(entry);
+    let entry: FlowDay['steps'][number] | undefined;
+    if (day) day.steps.push((entry = { stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 }));
     for (const counts of entry ? [step, entry] : [step]) {
       counts.reached += row.reached;
       counts.completed += row.completed;
@@ -257,7 +260,7 @@ async function localeCounts(db: Queryable, params: unknown[], limit: number): Pr
   // COLLATE "C": by code unit, on either store, whatever the database's collation.
   const rows = await db.query<{ locale: string; started: number; completed: number; skipped: number }>(
     `SELECT locale, sum(started)::int AS started, sum(completed)::int AS completed, sum(skipped)::int AS skipped
-     FROM analytics_daily WHERE flow_slug = $1 AND step_id = '' AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+     FROM analytics_daily WHERE ${IN_WINDOW} AND step_id = ''
        AND ${localeMatch('locale', '$5')}
      GROUP BY locale HAVING sum(started) <> 0 ORDER BY started DESC, locale COLLATE "C" LIMIT ${limit}`,
     params,
@@ -265,7 +268,7 @@ async function localeCounts(db: Queryable, params: unknown[], limit: number): Pr
   if (rows.length === 0) return [];
   const buckets = await db.query<{ locale: string; bucket: number; count: number }>(
     `SELECT locale, bucket, sum(count)::int AS count FROM analytics_durations
-     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4) AND locale = ANY($5::text[])
+     WHERE ${IN_WINDOW} AND locale = ANY($5::text[])
      GROUP BY locale, bucket`,
     [...params.slice(0, 4), rows.map((row) => row.locale)],
   );
@@ -347,7 +350,7 @@ async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWind
   // From the answer counts kept at write time: each step's answers (value ''), and each value of the steps that count them.
   const rows = await db.query<{ step_id: string; value: string; n: number }>(
     `SELECT step_id, value, sum(count)::int AS n FROM analytics_answers
-     WHERE flow_slug = $1 AND day >= $2::date AND day < $3::date AND ($4::int IS NULL OR flow_version = $4)
+     WHERE ${IN_WINDOW}
        AND step_id = ANY($5::text[]) AND (value = '' OR step_id = ANY($6::text[])) AND ${localeMatch('locale', '$7')}
      GROUP BY step_id, value HAVING sum(count) > 0
      ORDER BY value = '' DESC, n DESC LIMIT ${MAX_VALUES + meta.steps.length}`,
