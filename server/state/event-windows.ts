@@ -74,11 +74,19 @@ export function windowsFromRows(set: EventWindowSet, counts: WindowCountRow[] | 
  * version on PostgreSQL), so the only other change is the read's time moving: an event leaving a window or one
  * stamped later than the load entering it, when the values expire, or a clock set back before the load.
  */
-export function windowsHold(windows: CachedWindows | undefined, set: EventWindowSet, now: Date): boolean {
+export function windowsHold(windows: Readonly<CachedWindows> | undefined, set: EventWindowSet, now: Date): boolean {
   const at = now.getTime();
   return windows !== undefined && windows.key === set.key && at >= windows.loadedAt && (windows.expiresAt === null || at < windows.expiresAt);
 }
 
-export function eventWindows(windows: CachedWindows): EventWindows {
-  return { counts: new Map(windows.counts), last: new Map(windows.last.map(([event, at]) => [event, new Date(at)])) };
+/** The lookups CEL reads, made once per loaded value: a cache entry's windows are shared by its uses and never change. */
+const LOOKUPS = new WeakMap<Readonly<CachedWindows>, EventWindows>();
+
+export function eventWindows(windows: Readonly<CachedWindows>): EventWindows {
+  let lookups = LOOKUPS.get(windows);
+  if (!lookups) {
+    lookups = { counts: new Map(windows.counts), last: new Map(windows.last.map(([event, at]) => [event, new Date(at)])) };
+    LOOKUPS.set(windows, lookups);
+  }
+  return lookups;
 }

@@ -57,8 +57,8 @@ export interface CachedUser {
   /** The set of names (EventNameSet.key) `events` was loaded for: counts loaded for another catalog are never read. */
   eventsKey: string;
   groups: string[];
-  /** Loaded when the catalog's CEL counts events over time. */
-  windows?: CachedWindows;
+  /** Loaded when the catalog's CEL counts events over time; shared by every use of the entry, so never changed. */
+  windows?: Readonly<CachedWindows>;
   /** [flow_slug, current_step_id, started, completed, skipped, last_action_at (ISO), reshows] */
   flows: Array<[string, string | null, boolean, boolean, boolean, string | null, number]>;
   /** [flow_slug, step_id, started, completed, skipped, data, last_action_at (ISO)] */
@@ -75,17 +75,21 @@ export interface CachedGroup {
   createdAt: string | null;
   events: Record<string, number>;
   eventsKey: string;
-  /** Loaded when the catalog's CEL counts events over time. */
-  windows?: CachedWindows;
+  /** Loaded when the catalog's CEL counts events over time; shared by every use of the entry, so never changed. */
+  windows?: Readonly<CachedWindows>;
 }
 
 /**
  * An entry as kept: the rows as the JSON text of an array, its fields in a fixed order (a fraction of the memory
- * of the objects, and no field names), parsed anew for every use.
+ * of the objects, and no field names), parsed anew for every use. What no use changes is kept as it is and shared:
+ * the keys of the sets the values were loaded for (one string per catalog, not a copy per entry) and the events over
+ * time, which a read only looks up.
  */
 interface Entry {
   version: string | null;
   text: string;
+  eventsKey: string;
+  windows: Readonly<CachedWindows> | undefined;
 }
 
 /**
@@ -117,26 +121,28 @@ export class SnapshotCache {
     // Most recently used last.
     this.users.delete(userId);
     this.users.set(userId, entry);
-    const [exists, properties, createdAt, events, eventsKey, groups, flows, steps, responses, windows, progress] = JSON.parse(entry.text) as UserFields;
+    const [exists, properties, createdAt, events, groups, flows, steps, responses, progress] = JSON.parse(entry.text) as UserFields;
+    const { eventsKey, windows } = entry;
     return { version: entry.version, exists, properties, createdAt, events, eventsKey, groups, flows, steps, responses, ...(windows ? { windows } : {}), ...(progress ? { progress } : {}) };
   }
 
   group(groupId: string): CachedGroup | undefined {
     const entry = this.groups.get(groupId);
     if (!entry) return undefined;
-    const [properties, createdAt, events, eventsKey, windows] = JSON.parse(entry.text) as GroupFields;
+    const [properties, createdAt, events] = JSON.parse(entry.text) as GroupFields;
+    const { eventsKey, windows } = entry;
     return { version: entry.version, properties, createdAt, events, eventsKey, ...(windows ? { windows } : {}) };
   }
 
   store(generation: number, userId: string, user: CachedUser, group?: { id: string; rows: CachedGroup }): void {
     if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return;
-    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.eventsKey, user.groups, user.flows, user.steps, user.responses, user.windows ?? null];
+    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.groups, user.flows, user.steps, user.responses];
     if (user.progress) fields.push(user.progress);
-    this.users.set(userId, { version: user.version ?? null, text: JSON.stringify(fields) });
+    this.users.set(userId, { version: user.version ?? null, text: JSON.stringify(fields), eventsKey: user.eventsKey, windows: user.windows });
     while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
     if (group) {
       const { version, properties, createdAt, events, eventsKey, windows } = group.rows;
-      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events, eventsKey, windows ?? null] satisfies GroupFields) });
+      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events] satisfies GroupFields), eventsKey, windows });
       while (this.groups.size > this.maxUsers) this.groups.delete(this.groups.keys().next().value!);
     }
   }
@@ -156,18 +162,16 @@ export class SnapshotCache {
   }
 }
 
-/** A user's fields in the order an entry keeps them (events over time null when not loaded; the analytics facts last, when loaded). */
+/** A user's fields in the order an entry's text keeps them (the analytics facts last, when loaded). */
 type UserFields = [
   CachedUser['exists'],
   CachedUser['properties'],
   CachedUser['createdAt'],
   CachedUser['events'],
-  CachedUser['eventsKey'],
   CachedUser['groups'],
   CachedUser['flows'],
   CachedUser['steps'],
   CachedUser['responses'],
-  CachedWindows | null,
   FactsRow[]?,
 ];
-type GroupFields = [CachedGroup['properties'], CachedGroup['createdAt'], CachedGroup['events'], CachedGroup['eventsKey'], CachedWindows | null];
+type GroupFields = [CachedGroup['properties'], CachedGroup['createdAt'], CachedGroup['events']];
