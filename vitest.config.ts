@@ -1,4 +1,4 @@
-// Test projects: unit and component tests in happy-dom, service tests over loopback HTTP, browser tests in real Chromium, the journeys also in Firefox and WebKit.
+// Test projects: unit and component tests in happy-dom, service tests over loopback HTTP, browser tests in real Chromium, the journeys also in Firefox and WebKit, and checks of the repository's own files.
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** The journeys on one more engine. */
@@ -92,6 +92,10 @@ export default defineConfig({
       // Chromium, which keeps `npm test` within its time on two cores.
       engineProject('firefox'),
       engineProject('webkit'),
+      {
+        extends: true,
+        test: { name: 'repo', include: ['test/repo/**/*.test.ts'], environment: 'node' },
+      },
       {
         extends: true,
         test: { name: 'budget', include: ['test/budget/**/*.test.ts'], environment: 'node', globalSetup: ['test/support/build-bundle.ts'] },

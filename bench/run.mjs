@@ -1,4 +1,4 @@
-// `npm run bench`: runs the benchmarks, prints their tables, and writes every figure to bench/results.json.
+// `npm run bench`: runs the benchmarks, prints their tables, writes every figure to bench/results.json and docs/performance.md from them.
 // Usage: npm run bench [-- <name> …]   (names: the keys of BENCHMARKS below; default: all)
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { printCollectionsBench, runCollectionsBench } from './collections.mjs';
 import { printLocale, runLocale } from './locale.mjs';
 import { printLocaleAnswer, runLocaleAnswer } from './locale-answer.mjs';
 import { printMainThread, runMainThread } from './main-thread.mjs';
+import { performanceDoc } from './performance-doc.mjs';
 import { printRoundTrips, runRoundTrips } from './round-trips.mjs';
 import { printServiceBench, runServiceBench } from './service.mjs';
 import { printSize, runSize } from './size.mjs';
@@ -74,4 +75,6 @@ for (const name of names) {
   results[name] = result;
 }
 writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\nFigures written to bench/results.json.`);
+// The page is written from every figure kept, not only this run's, so it always matches results.json.
+writeFileSync(fileURLToPath(new URL('../docs/performance.md', import.meta.url)), performanceDoc(results));
+console.log(`\nFigures written to bench/results.json and docs/performance.md.`);
