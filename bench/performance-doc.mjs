@@ -211,6 +211,7 @@ function serviceSection(result) {
     }
     lines.push(`RSS ${n(bench.idleRssMiB)} MiB idle after start, ${n(bench.afterRssMiB)} MiB after the runs (${n(bench.rssRatio)}×). CPU time the hypervisor gave to other machines during the runs: ${n(bench.stolenPercent)} %.`);
   }
+  lines.push('', ...serviceTargets(result));
   if (result.growth) {
     lines.push('', '### Growth', '', 'GET reads as users and flows grow, every user read once first. Target: read latency at 500 flows at most five times that at 10 flows (p50).', '');
     lines.push(
@@ -229,10 +230,41 @@ function serviceSection(result) {
     }
   }
   if (result.bareAnswers) {
-    lines.push('', '### The same bytes from a bare Node server', '', 'The transport and the load tool alone, with no service.', '');
+    lines.push('', '### The same bytes from a bare Node server', '', 'The transport and the load tool alone, with no service: what a read of that size costs before the service does anything.', '');
     lines.push(table(['Answer B', 'Connections', '2xx/s', 'p50 ms', 'p99 ms'], result.bareAnswers.flat().map((row) => [n(row.bytes), n(row.connections), n(row.okPerSecond), n(row.p50), n(row.p99)])));
   }
   return lines;
+}
+
+/** The service's targets, each judged on this run's rows; a store the run left out is left out. */
+function serviceTargets(result) {
+  const { embedded, postgres } = result.stores;
+  const rows = [];
+  const perSecond = (list) => list.map((row) => n(row.okPerSecond)).join(' / ');
+  if (embedded) {
+    const reads = [...embedded.rows['GET flowStates'], ...embedded.rows['POST flowStates (read)']];
+    const slowest = Math.min(...reads.map((row) => row.okPerSecond));
+    rows.push(['Embedded: state reads ≥ 1,500 a second', `GET ${perSecond(embedded.rows['GET flowStates'])}, POST ${perSecond(embedded.rows['POST flowStates (read)'])}: ${mark(slowest >= 1500)}`]);
+    const writes = embedded.rows.transition;
+    rows.push(['Embedded: transitions ≥ 500 a second', `${perSecond(writes)} at ${list(writes.map((row) => n(row.connections)))} connections: ${mark(writes.every((row) => row.okPerSecond >= 500))}`]);
+  }
+  if (postgres) {
+    const ceiling = Object.fromEntries(postgres.rows.ceiling.map((row) => [row.connections, row.okPerSecond]));
+    const shares = ['GET flowStates', 'POST flowStates (read)'].flatMap((name) => postgres.rows[name].map((row) => Math.round((100 * row.okPerSecond) / (ceiling[row.connections] || 1))));
+    rows.push(['PostgreSQL: state reads ≥ 50 % of the ceiling', `${Math.min(...shares)} to ${Math.max(...shares)} %: ${mark(Math.min(...shares) >= 50)}`]);
+  }
+  const stores = Object.values(result.stores);
+  const busiest = Math.max(...result.connections);
+  const atBusiest = stores.flatMap((bench) => Object.values(bench.rows).flat().filter((row) => row.connections === busiest));
+  const servedP99 = Math.max(...atBusiest.map((row) => row.p99 ?? 0));
+  const shedP99 = Math.max(...atBusiest.map((row) => row.shedP99 ?? 0));
+  rows.push([`At ${n(busiest)} connections, p99 under 250 ms or a fast 503`, `served p99 up to ${n(servedP99)} ms, 503s up to ${n(shedP99)} ms (p99): ${mark(servedP99 < 250 && shedP99 < 250)}`]);
+  const errors = stores.flatMap((bench) => Object.values(bench.rows).flat()).reduce((sum, row) => sum + row.errors, 0);
+  rows.push(['No answer but a 2xx or the deliberate 503', `${n(errors)} others: ${mark(errors === 0)}`]);
+  for (const [store, bench] of Object.entries(result.stores)) {
+    rows.push([`${store === 'embedded' ? 'Embedded' : 'PostgreSQL'}: RSS after the runs ≤ 1.25× idle`, `${n(bench.idleRssMiB)} → ${n(bench.afterRssMiB)} MiB (${n(bench.rssRatio)}×): ${mark(bench.rssRatio <= 1.25)}`]);
+  }
+  return ['### Targets', '', table(['Target', 'This run'], rows)];
 }
 
 function collectionsSection(result) {
