@@ -37,7 +37,7 @@ export interface RateLimitCountsOptions {
  * does past its share, and PostgreSQL's count decides; once that is over the limit, the key is refused here until
  * the window ends. A visitor therefore gets at most max + 2(N - 1) * floor(max / 2N) requests in a window of the
  * shared count (under 2 * max; exactly max with one instance): each other instance may have admitted up to its share,
- * unseen, in each of the two windows of its own that overlap it. The README and docs/protocol.md state this bound.
+ * unseen, in each of the two windows of its own that overlap it. docs/deployment.md and docs/protocol.md state this bound.
  */
 export class RateLimitCounts {
   readonly #windows = new Map<string, Window>();

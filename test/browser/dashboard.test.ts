@@ -141,7 +141,7 @@ describe('the dashboard', () => {
     expect(await page.locator('ob-survey-panel .comments li').count()).toBeGreaterThan(3);
     await page.locator('ob-answers tbody tr').first().waitFor();
     await shoot(page, 'survey-light');
-    // The README's picture: the top of a survey's report, down to its NPS.
+    // The picture in docs/analytics.md: the top of a survey's report, down to its NPS.
     const card = await page.locator('ob-survey-panel section.nps').boundingBox();
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(card!.y + card!.height + 24) } });
 
