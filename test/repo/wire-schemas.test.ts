@@ -118,6 +118,7 @@ function expectedFields(check: Check): Map<string, Field> {
       fields.set(name, { type: fields.get(name)?.type ?? field.type, optional });
     }
   }
+  for (const name of check.pick ?? []) if (!fields.has(name)) throw new Error(`${check.wire.join(' | ')} has no field ${name}`);
   if (check.pick) for (const name of fields.keys()) if (!check.pick.includes(name)) fields.delete(name);
   for (const [alias, name] of Object.entries(check.aliases ?? {})) {
     const field = fields.get(name)!;
