@@ -30,6 +30,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // Checks of the repository's own sources, with no build and no server: the wire types against the service's schemas.
+        test: { name: 'repo', include: ['test/repo/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
         test: { name: 'components', include: ['test/components/**/*.test.ts'], environment: 'happy-dom', setupFiles: ['test/support/dom-setup.ts'] },
       },
       {

@@ -1,4 +1,4 @@
-// Build step: writes schema/flow.schema.json (JSON Schema, draft-07) from the flow file types in src/api/wire.ts.
+// Build step: writes schema/flow.schema.json (JSON Schema, draft-07) from the flow file types in src/api/wire/flow-file*.ts.
 // Usage: node scripts/flow-schema.mjs [outfile]. test/server/flow-schema.test.ts fails when the committed file differs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The wire's index, which re-exports the flow file types from src/api/wire/. */
 const WIRE = resolve(root, 'src/api/wire.ts');
 export const SCHEMA_FILE = resolve(root, 'schema/flow.schema.json');
 /**
@@ -23,7 +24,8 @@ export function buildFlowSchema() {
   const exportedSymbol = (name) => {
     const symbol = exported.find((s) => s.name === name);
     if (!symbol) throw new Error(`src/api/wire.ts exports no ${name}`);
-    return symbol;
+    // A name re-exported one by one (`export { X } from …`) is an alias of its declaration.
+    return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
   };
   const declared = (name) => checker.getDeclaredTypeOfSymbol(exportedSymbol(name));
   const definitions = {};
@@ -54,8 +56,11 @@ export function buildFlowSchema() {
   const objectSchema = (type, replace = {}) => {
     const properties = {};
     const required = [];
-    // In the order they are declared in wire.ts, so the fields every step has come first.
+    // In the order they are declared, so the fields every step has come first. Positions are compared within one
+    // module only: an object whose fields are declared in several would come out in no meaningful order.
     const position = (symbol) => symbol.declarations?.[0]?.getStart() ?? 0;
+    const modules = new Set(checker.getPropertiesOfType(type).map((symbol) => symbol.declarations?.[0]?.getSourceFile().fileName));
+    if (modules.size > 1) throw new Error(`flow schema: the fields of ${checker.typeToString(type)} are declared in several modules; declare them in one`);
     for (const property of [...checker.getPropertiesOfType(type)].sort((a, b) => position(a) - position(b))) {
       properties[property.name] = { ...(replace[property.name] ?? schemaOf(typeOfProperty(property))), ...describe(property) };
       if (!(property.flags & ts.SymbolFlags.Optional)) required.push(property.name);

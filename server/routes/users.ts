@@ -69,8 +69,9 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
+  // Another query field is refused (400), as on every private path.
   const foreignIdQuery = {
-    querystring: { type: 'object', required: ['foreignId'], properties: { foreignId: idSchema } },
+    querystring: { type: 'object', required: ['foreignId'], additionalProperties: false, properties: { foreignId: idSchema } },
   } as const;
 
   app.get<{ Querystring: DeleteUserQuery }>('/v1/users', { schema: foreignIdQuery }, async (request) => {

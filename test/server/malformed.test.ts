@@ -123,6 +123,7 @@ const CASES: Case[] = [
   { name: 'delete without foreignId', method: 'DELETE', path: '/v1/users', key: PRIVATE_KEY, status: 400, field: 'foreignId' },
   { name: 'delete with an empty foreignId', method: 'DELETE', path: '/v1/users?foreignId=', key: PRIVATE_KEY, status: 400, field: 'foreignId' },
   { name: 'delete of an unknown user', method: 'DELETE', path: '/v1/users?foreignId=nobody', key: PRIVATE_KEY, status: 404, field: 'foreignId' },
+  { name: 'delete with an unknown query field', method: 'DELETE', path: '/v1/users?foreignId=existing&force=1', key: PRIVATE_KEY, status: 400, field: 'force' },
   // Analytics queries (private key)
   { name: 'analytics with from not a date', method: 'GET', path: '/v1/analytics/flows?from=last-week', key: PRIVATE_KEY, status: 400, field: 'from' },
   { name: 'analytics with from after to', method: 'GET', path: '/v1/analytics/flows?from=2024-03-02&to=2024-03-01', key: PRIVATE_KEY, status: 400, field: 'from' },

@@ -1,0 +1,82 @@
+// The wire vocabulary every endpoint shares: flow types and statuses, actions, tracking events and problem details.
+
+export const FLOW_TYPES = [
+  'ANNOUNCEMENT',
+  'BANNER',
+  'CARD',
+  'CHECKLIST',
+  'CUSTOM',
+  'FORM',
+  'HINT',
+  'SURVEY',
+  'TOOLTIP',
+  'TOUR',
+] as const;
+export type FlowType = (typeof FLOW_TYPES)[number];
+
+export const FLOW_STATUSES = ['ACTIVE', 'ARCHIVED', 'DRAFT'] as const;
+export type FlowStatus = (typeof FLOW_STATUSES)[number];
+
+/** Transition kinds written through `POST /v1/public/flowStates` and recorded as Flow responses. */
+export const ACTION_TYPES = [
+  'STARTED_FLOW',
+  'COMPLETED_FLOW',
+  'SKIPPED_FLOW',
+  'NOT_STARTED_FLOW',
+  'STARTED_STEP',
+  'COMPLETED_STEP',
+  'SKIPPED_STEP',
+  'NOT_STARTED_STEP',
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+/** Button actions a flow definition may name. `false` means the button does nothing but follow its `uri`. */
+export const BUTTON_ACTIONS = [
+  'flow.start',
+  'flow.complete',
+  'flow.skip',
+  'flow.restart',
+  'flow.forward',
+  'flow.back',
+  'step.complete',
+  'step.start',
+  'step.skip',
+  'step.reset',
+] as const;
+export type ButtonAction = (typeof BUTTON_ACTIONS)[number] | false;
+
+export type Properties = Record<string, unknown>;
+
+export interface TrackingEvent {
+  event: string;
+  properties?: Properties;
+}
+
+/**
+ * The tracking event the script sends, through the users upsert, when a step's target is not on the page; the service
+ * counts it per step (see docs/protocol.md, Missing targets).
+ */
+export const TARGET_MISSING_EVENT = 'onboarding:target-missing';
+
+/** The properties of a `onboarding:target-missing` event. */
+export interface TargetMissingProperties {
+  /** The flow whose step it is. */
+  flowSlug: string;
+  /** The step whose target is missing. */
+  stepId: string;
+  /** The step's selector, as the page had it. */
+  selector: string;
+  /** The page's path (`location.pathname`), without query or fragment. */
+  page: string;
+}
+
+/** RFC 9457 problem details, served as `application/problem+json`. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  /** The request field at fault, where there is one. */
+  field?: string;
+}
