@@ -99,10 +99,6 @@ export default defineConfig({
       engineProject('webkit'),
       {
         extends: true,
-        test: { name: 'repo', include: ['test/repo/**/*.test.ts'], environment: 'node' },
-      },
-      {
-        extends: true,
         test: { name: 'budget', include: ['test/budget/**/*.test.ts'], environment: 'node', globalSetup: ['test/support/build-bundle.ts'] },
       },
     ],
