@@ -5,7 +5,7 @@ import type { CatalogFlow, CatalogVersion, FlowCatalog } from '../flows/catalog.
 import { localeChain } from '../flows/translations.js';
 import { HttpProblem } from '../shared/problem.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
-import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './context.js';
+import { isGuestId, loadUserSnapshot, refreshCelFlow, type StoredFlowState, type StoredStepState, type UserSnapshot } from './snapshot.js';
 import { RawJson } from '../shared/raw-json.js';
 import { countAnswers, isCountedAnswer, progressWrites, readFacts, type ProgressUpdate } from '../analytics/progress.js';
 import { deriveFlowState, deriveFlowStates, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
@@ -25,7 +25,7 @@ export const MAX_URL_LENGTH = 2048;
  * one at a time, and returns the user the write belongs to: a guest that was linked into a user
  * (even while this waited for the lock) is that user, so a late write of the guest is never
  * orphaned. A row deleted while this waited is created again. On PostgreSQL the lock is taken by
- * moving the row's state version on, which every write must do (see the cache in context.ts). PGlite
+ * moving the row's state version on, which every write must do (see the cache in snapshot.ts). PGlite
  * runs one transaction at a time, so there the row only needs to exist: one statement makes it unless the guest
  * was linked. Never the read cache: it holds what a read saw, not a row this transaction can rely on.
  */
@@ -203,7 +203,7 @@ function applyToSnapshot(snapshot: UserSnapshot, catalog: CatalogVersion, slug: 
   if (change.flow) snapshot.flows.set(slug, change.flow);
   const log = snapshot.responses.get(slug) ?? [];
   for (const response of change.responses) {
-    // The answer keeps the latest response of each step and of the flow (see context.ts).
+    // The answer keeps the latest response of each step and of the flow (see snapshot.ts).
     const flowLevel = response.actionType.endsWith('FLOW');
     const kept = log.filter((r) => (flowLevel ? !r.actionType.endsWith('FLOW') : r.actionType.endsWith('FLOW') || r.stepId !== response.stepId));
     kept.push({

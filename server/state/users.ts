@@ -4,7 +4,7 @@ import type { Limits } from '../shared/limits.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import { HttpProblem } from '../shared/problem.js';
 import type { Queryable } from '../storage/store.js';
-import { isGuestId, loadUserSnapshot } from './context.js';
+import { isGuestId, loadUserSnapshot } from './snapshot.js';
 import { deriveFlowState, isEligible } from './derive.js';
 import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './transitions.js';
 import { forgetProgress } from '../analytics/progress.js';
