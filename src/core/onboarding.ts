@@ -4,14 +4,14 @@ import { isFlowStates, isId, isJson } from '../api/guards.js';
 import type { ActionType, FlowStateWriteRequest, Properties } from '../api/wire.js';
 import { TARGET_MISSING_EVENT } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
-import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition } from '../stores/flows.js';
+import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transitionSlot } from '../stores/flows.js';
 import { $elementOptions, type ElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, type OnboardingEventMap, type OnboardingEventName, type TargetMissingEvent } from './events.js';
 import { currentUserId, isGuestId, isUserHash } from './identity.js';
 import { backoffMs, createOutbox, dropError, type Outbox } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
-import { onError, reportError } from './report.js';
+import { onError, reportError } from './errors.js';
 import { contentIn, knownVersions, readContent, readState } from './cache.js';
 import { resolveLocale } from './locale.js';
 import { Session } from './session.js';
@@ -177,7 +177,7 @@ export class Onboarding {
     });
     this.#tabs = connectTabs((message) => this.#receive(message));
     if (config.forward) forwardEvents(this.#emitter.on, config.forward);
-    $transition.set((...args) => this.#transition(...args));
+    $transitionSlot.set((...args) => this.#transition(...args));
     this.#stops.push(this.#state.announceChanges());
 
     // Render from cache at once, if it is in this locale; the service's answers replace it (stale-while-revalidate).

@@ -4,7 +4,7 @@ import { ApiError, isRetryable, MAX_WAIT_MS, type ApiClient } from '../api/clien
 import { isQueuedWrite } from '../api/guards.js';
 import type { BatchResult, BatchWrite, FlowStateWriteRequest, GroupUpsertRequest, KnownVersions, UserUpsertRequest } from '../api/wire.js';
 import { newGuestId } from './identity.js';
-import { reportError } from './report.js';
+import { reportError } from './errors.js';
 import { discarded, type KeyValueStore } from './storage.js';
 
 export type OutboxWrite =

@@ -11,7 +11,7 @@ export async function loadSdk(apiUrl: string, publicKey: string, config: Partial
   vi.resetModules();
   const { Onboarding } = await import('../../src/core/onboarding.js');
   const stores = await import('../../src/stores/flows.js');
-  const report = await import('../../src/core/report.js');
+  const report = await import('../../src/core/errors.js');
   const sdk = new Onboarding();
   running.push(sdk);
   const events: Array<{ name: string; slug?: string; step?: string }> = [];
