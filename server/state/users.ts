@@ -6,7 +6,7 @@ import { HttpProblem } from '../shared/problem.js';
 import type { Queryable } from '../storage/store.js';
 import { isGuestId, loadUserSnapshot } from './snapshot.js';
 import { deriveFlowState, isEligible } from './derive.js';
-import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './transitions.js';
+import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './user-rows.js';
 import { forgetProgress } from '../analytics/progress.js';
 import { countMissingTargets, forgetMissingTargets, mergeMissingTargets, missingTargets } from '../analytics/target-missing.js';
 import { emitEvents, progressEvents, userEvent } from './events.js';
