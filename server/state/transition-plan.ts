@@ -1,7 +1,7 @@
 // The pure plan of a flow-state transition: checks a write and works out the rows it changes, from the user's snapshot alone.
 // No database here: the orchestration (transitions.ts) loads the snapshot and writes the plan (user-rows.ts).
 import type { ActionType, FlowState, FlowStateWriteRequest } from '../../src/api/wire.js';
-import type { ProgressUpdate } from '../analytics/progress.js';
+import type { ProgressUpdate } from '../analytics/progress-facts.js';
 import type { CatalogFlow } from '../flows/catalog.js';
 import { HttpProblem } from '../shared/problem.js';
 import { deriveFlowState } from './derive.js';

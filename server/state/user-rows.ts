@@ -3,7 +3,9 @@
 import type { CatalogFlow } from '../flows/catalog.js';
 import { HttpProblem } from '../shared/problem.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
-import { countAnswers, isCountedAnswer, progressWrites, readFacts, type ProgressUpdate } from '../analytics/progress.js';
+import { countAnswers, isCountedAnswer } from '../analytics/answer-counts.js';
+import type { ProgressUpdate } from '../analytics/progress-facts.js';
+import { progressWrites, readFacts } from '../analytics/progress.js';
 import { emitEvents, progressEvents } from './events.js';
 import { isGuestId, type StoredFlowState, type StoredStepState, type UserSnapshot } from './snapshot.js';
 import type { FlowChange, NewResponse } from './transition-plan.js';

@@ -7,7 +7,7 @@
 // - Events over time (CEL's eventCount) change with no write, as events leave their windows: those values carry the
 //   time they stop holding, and a read past it loads the entry again (see state/event-window-values.ts).
 
-/** One user's facts about one flow, as stored (analytics/progress.ts keeps them). */
+/** One user's facts about one flow, as stored (analytics/progress.ts keeps them; progress-facts.ts reads them). */
 export interface FactsRow {
   flow_slug: string;
   flow_version: number;
