@@ -6,7 +6,7 @@ import type { FlowStatesResponse, FlowStateWriteRequest, KnownVersions } from '.
 import type { FlowDefinition } from '../flows/flow.js';
 import { $collections, $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId } from '../stores/flows.js';
 import { diffFlowStates, type Emitter } from './events.js';
-import type { Outbox, OutboxEntry, Sent } from './outbox.js';
+import type { Outbox, OutboxEntry, Sent } from './outbox-api.js';
 import { reportError } from './errors.js';
 import { contentTag, definitionOf, holdsContent, readState, writeContent, writeState } from './cache.js';
 import type { KeyValueStore } from './storage.js';

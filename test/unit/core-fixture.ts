@@ -1,6 +1,6 @@
 // Fixture for core tests in happy-dom: a fresh copy of the SDK (its own stores) talking to a real service on loopback.
 import { vi } from 'vitest';
-import type { OnboardingConfig } from '../../src/core/onboarding.js';
+import type { OnboardingConfig } from '../../src/core/config.js';
 
 export type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 

@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type ApiClient } from '../../src/api/client.js';
 import type { UserUpsertRequest } from '../../src/api/wire.js';
-import { createOutbox, OUTBOX_BUDGET, type Outbox, type OutboxEntry, type OutboxHooks } from '../../src/core/outbox.js';
+import { createOutbox } from '../../src/core/outbox.js';
+import { OUTBOX_BUDGET, type Outbox, type OutboxEntry, type OutboxHooks } from '../../src/core/outbox-api.js';
 import { onError } from '../../src/core/errors.js';
 import { createSafeStorage } from '../../src/core/storage.js';
 
