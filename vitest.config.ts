@@ -54,9 +54,9 @@ export default defineConfig({
           // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
           // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements, its
           // queue's age), the CLI's processes, or what no database changes (the package's files, the Dockerfile's replay,
-          // the direction of imports, the flow schema and its checks, the docs' examples, the translations files, the turn
-          // queue, and webhooks' signing and retries over loopback, whose outbox on PostgreSQL test/postgres/ tests with
-          // several instances).
+          // the direction of imports, the transition plan, the flow schema and its checks, the docs' examples, the
+          // translations files, the turn queue, and webhooks' signing and retries over loopback, whose outbox on
+          // PostgreSQL test/postgres/ tests with several instances).
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           exclude: [
@@ -66,6 +66,7 @@ export default defineConfig({
             'test/server/package.test.ts',
             'test/server/dockerfile.test.ts',
             'test/server/imports.test.ts',
+            'test/server/transition-plan.test.ts',
             'test/server/queue-age.test.ts',
             'test/server/flow-schema.test.ts',
             'test/server/flow-docs.test.ts',

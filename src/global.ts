@@ -4,7 +4,7 @@ import { onboarding } from './sdk.js';
 import { startElements } from './components/define.js';
 import { loadElementsOnDemand, loadStringsOnDemand } from './components/chunks/load-chunks.js';
 import { $elementOptions } from './stores/options.js';
-import { reportError } from './core/report.js';
+import { reportError } from './core/errors.js';
 import { drainSnippet, isSnippetStub } from './core/snippet.js';
 import { currentScript } from './page/document.js';
 

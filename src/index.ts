@@ -10,7 +10,7 @@ import { setStartRules } from './page/rules.js';
 setStartRules(watchStartRules);
 
 export { Onboarding } from './core/onboarding.js';
-export type { OnboardingConfig, IdentifyOptions } from './core/onboarding.js';
+export type { OnboardingConfig, IdentifyOptions } from './core/config.js';
 export type { ForwardTarget } from './core/forward.js';
 export type {
   OnboardingEventMap,

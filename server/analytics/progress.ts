@@ -1,100 +1,10 @@
-// Analytics kept at write time: each user's first start, completion and skip of a flow and its steps, and of its
-// reshowings (the facts), counts by flow, UTC day of first start, version, step and locale of that start (the rollups),
-// and answers counted by UTC day, step, value and locale, so a report reads a few rows a day.
+// Analytics kept at write time, in SQL: each user's first start, completion and skip of a flow and its steps, and of its
+// reshowings (the facts, worked out in progress-facts.ts), and counts by flow, UTC day of first start, version, step and
+// locale of that start (the rollups), so a report reads a few rows a day. Answer counts are in answer-counts.ts.
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
-
-/** What one transition did to a flow, as analytics counts it. */
-export interface ProgressUpdate {
-  at: Date;
-  /** The flow's row says started after the transition. */
-  started: boolean;
-  /** The transition stored the flow's completion. */
-  completed: boolean;
-  /** The transition stored the flow's skip. */
-  skipped: boolean;
-  /** Steps reached (acted on, or now the current step), with what was done to them. */
-  steps: Array<{ id: string; completed?: boolean; skipped?: boolean }>;
-  /** The comebacks (reshow) the flow's row counts after the transition: above 0, this run of the flow came back. */
-  reshows: number;
-  /**
-   * The flow's translation the request's locale resolved to ('' for the source text): a first start records it, and the
-   * run is counted under it. One of the flow file's translations, so the rollups hold a bounded number of locales.
-   */
-  locale: string;
-}
-
-interface StepFacts {
-  reachedAt: number;
-  completedAt: number | null;
-  skippedAt: number | null;
-}
-
-interface Facts {
-  version: number;
-  /** The locale of the first start. */
-  locale: string;
-  startedAt: number;
-  completedAt: number | null;
-  skippedAt: number | null;
-  /** The first action in the flow after it came back. */
-  reshownAt: number | null;
-  /** The most comebacks acted on in one run of the flow. */
-  reshows: number;
-  /** The first completion and the first dismissal after a comeback. */
-  reshowCompletedAt: number | null;
-  reshowSkippedAt: number | null;
-  steps: Map<string, StepFacts>;
-}
-
-/** One rollup row's change: flow-level when stepId is "". */
-interface DailyDelta {
-  slug: string;
-  day: string;
-  version: number;
-  locale: string;
-  stepId: string;
-  started: number;
-  completed: number;
-  skipped: number;
-  reached: number;
-  dropped: number;
-  /** Flow rows only: users who acted on the flow after it came back, their comebacks, and of them who completed or dismissed it after. */
-  reshown: number;
-  comebacks: number;
-  reshowCompleted: number;
-  reshowSkipped: number;
-}
-
-/** The counts of a rollup row, which a change adds to. */
-const DAILY_COUNTS = ['started', 'completed', 'skipped', 'reached', 'dropped', 'reshown', 'comebacks', 'reshowCompleted', 'reshowSkipped'] as const;
-const NO_RESHOWS = { reshown: 0, comebacks: 0, reshowCompleted: 0, reshowSkipped: 0 };
-
-interface DurationDelta {
-  slug: string;
-  day: string;
-  version: number;
-  locale: string;
-  bucket: number;
-  count: number;
-}
-
-/**
- * The histogram bucket of a time to complete: 0 below one second, then four buckets per doubling
- * (each about 19 % wide) up to 127. The report interpolates the median within its bucket.
- */
-export function durationBucket(ms: number): number {
-  const seconds = ms / 1000;
-  return seconds < 1 ? 0 : Math.min(1 + Math.floor(4 * Math.log2(seconds)), 127);
-}
-
-/** The lower and upper bound of a bucket, in seconds. */
-export function bucketBounds(bucket: number): [number, number] {
-  return bucket === 0 ? [0, 1] : [2 ** ((bucket - 1) / 4), 2 ** (bucket / 4)];
-}
-
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const time = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).getTime());
+import { answerCounts, writeAnswerCounts } from './answer-counts.js';
+import { applyUpdate, difference, factsOf, type DailyDelta, type ProgressUpdate, type RollupChanges } from './progress-facts.js';
 
 const FACTS_SQL = `
 SELECT f.flow_slug, f.flow_version, f.locale, f.started_at, f.completed_at, f.skipped_at, f.reshown_at, f.reshows, f.reshow_completed_at, f.reshow_skipped_at,
@@ -108,114 +18,17 @@ FROM analytics_flow_users f WHERE f.user_id = $1`;
  */
 export const USER_FACTS_JSON_SQL = `(SELECT json_agg(facts) FROM (${FACTS_SQL}) AS facts)`;
 
-function factsOf(row: FactsRow): Facts {
-  return {
-    version: row.flow_version,
-    // A row cached before the locale was loaded with it reads as none.
-    locale: row.locale ?? '',
-    startedAt: time(row.started_at)!,
-    completedAt: time(row.completed_at),
-    skippedAt: time(row.skipped_at),
-    reshownAt: time(row.reshown_at),
-    reshows: row.reshows,
-    reshowCompletedAt: time(row.reshow_completed_at),
-    reshowSkippedAt: time(row.reshow_skipped_at),
-    steps: new Map((row.steps ?? []).map(([id, reached, completed, skipped]) => [id, { reachedAt: time(reached)!, completedAt: time(completed), skippedAt: time(skipped) }])),
-  };
-}
-
-/** What one user's facts add to the rollups. */
-function contributions(slug: string, facts: Facts): { daily: DailyDelta[]; durations: DurationDelta[] } {
-  const day = utcDay(facts.startedAt);
-  const key = { slug, day, version: facts.version, locale: facts.locale };
-  const daily: DailyDelta[] = [
-    {
-      ...key,
-      stepId: '',
-      started: 1,
-      completed: facts.completedAt === null ? 0 : 1,
-      skipped: facts.skippedAt === null ? 0 : 1,
-      reached: 0,
-      dropped: 0,
-      reshown: facts.reshownAt === null ? 0 : 1,
-      comebacks: facts.reshows,
-      reshowCompleted: facts.reshowCompletedAt === null ? 0 : 1,
-      reshowSkipped: facts.reshowSkippedAt === null ? 0 : 1,
-    },
-  ];
-  for (const [stepId, step] of facts.steps) {
-    const open = step.completedAt === null && step.skippedAt === null && facts.completedAt === null;
-    daily.push({ ...key, stepId, started: 0, completed: step.completedAt === null ? 0 : 1, skipped: step.skippedAt === null ? 0 : 1, reached: 1, dropped: open ? 1 : 0, ...NO_RESHOWS });
-  }
-  const durations =
-    facts.completedAt === null ? [] : [{ ...key, bucket: durationBucket(Math.max(0, facts.completedAt - facts.startedAt)), count: 1 }];
-  return { daily, durations };
-}
-
-/** after − before, row by row, without the rows that do not change. */
-function difference(slug: string, before: Facts | undefined, after: Facts | undefined): { daily: DailyDelta[]; durations: DurationDelta[] } {
-  const daily = new Map<string, DailyDelta>();
-  const durations = new Map<string, DurationDelta>();
-  const add = (facts: Facts | undefined, sign: 1 | -1) => {
-    if (!facts) return;
-    const { daily: rows, durations: buckets } = contributions(slug, facts);
-    for (const row of rows) {
-      const key = `${row.day}\u0000${row.version}\u0000${row.stepId}\u0000${row.locale}`;
-      const sum = daily.get(key) ?? { ...row, ...Object.fromEntries(DAILY_COUNTS.map((field) => [field, 0])) };
-      for (const field of DAILY_COUNTS) sum[field] += sign * row[field];
-      daily.set(key, sum);
-    }
-    for (const row of buckets) {
-      const key = `${row.day}\u0000${row.version}\u0000${row.bucket}\u0000${row.locale}`;
-      const sum = durations.get(key) ?? { ...row, count: 0 };
-      sum.count += sign * row.count;
-      durations.set(key, sum);
-    }
-  };
-  add(after, 1);
-  add(before, -1);
-  return {
-    daily: [...daily.values()].filter((d) => DAILY_COUNTS.some((field) => d[field] !== 0)),
-    durations: [...durations.values()].filter((d) => d.count !== 0),
-  };
-}
-
-/** The facts after an update: only first times are kept, so a restart never counts a user twice. */
-function applyUpdate(before: Facts | undefined, update: ProgressUpdate, version: number): Facts | undefined {
-  const at = update.at.getTime();
-  if (!before && !update.started) return undefined;
-  const facts: Facts = before
-    ? { ...before, steps: new Map([...before.steps].map(([id, step]) => [id, { ...step }])) }
-    : { version, locale: update.locale, startedAt: at, completedAt: null, skippedAt: null, reshownAt: null, reshows: 0, reshowCompletedAt: null, reshowSkippedAt: null, steps: new Map() };
-  for (const step of update.steps) {
-    const known = facts.steps.get(step.id) ?? { reachedAt: at, completedAt: null, skippedAt: null };
-    if (step.completed) known.completedAt ??= at;
-    if (step.skipped) known.skippedAt ??= at;
-    facts.steps.set(step.id, known);
-  }
-  if (update.completed) facts.completedAt ??= at;
-  if (update.skipped) facts.skippedAt ??= at;
-  // The row's count, not the facts, says whether this run came back: a restart sets it to 0 again.
-  if (update.reshows > 0) {
-    facts.reshownAt ??= at;
-    facts.reshows = Math.max(facts.reshows, update.reshows);
-    if (update.completed) facts.reshowCompletedAt ??= at;
-    if (update.skipped) facts.reshowSkippedAt ??= at;
-  }
-  return facts;
-}
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Adds the rows' changes to the rollups, in key order, so concurrent writers lock rows in one order. */
-async function writeRollups(tx: Queryable, changes: { daily: DailyDelta[]; durations: DurationDelta[] }): Promise<void> {
+async function writeRollups(tx: Queryable, changes: RollupChanges): Promise<void> {
   const params: unknown[] = [];
   const writes = rollupWrites(changes, (value) => `$${params.push(value)}`);
   if (writes.length > 0) await tx.query(asOneStatement(writes), params);
 }
 
 /** The statements that add `changes` to the rollups, as data-modifying WITH queries; `$` numbers a parameter. */
-function rollupWrites(changes: { daily: DailyDelta[]; durations: DurationDelta[] }, $: (value: unknown) => string): string[] {
+function rollupWrites(changes: RollupChanges, $: (value: unknown) => string): string[] {
   const writes: string[] = [];
   const order = (d: DailyDelta) => `${d.slug}\u0000${d.day}\u0000${d.version}\u0000${d.stepId}\u0000${d.locale}`;
   const daily = [...changes.daily].sort((a, b) => (order(a) < order(b) ? -1 : 1));
@@ -295,7 +108,7 @@ export function progressWrites(flow: { slug: string; version: number }, update: 
  */
 export async function forgetProgress(tx: Queryable, userId: string): Promise<void> {
   const rows = await tx.query<FactsRow>(FACTS_SQL, [userId]);
-  const changes = { daily: [] as DailyDelta[], durations: [] as DurationDelta[] };
+  const changes: RollupChanges = { daily: [], durations: [] };
   for (const row of rows) {
     const { daily, durations } = difference(row.flow_slug, factsOf(row), undefined);
     changes.daily.push(...daily);
@@ -307,115 +120,6 @@ export async function forgetProgress(tx: Queryable, userId: string): Promise<voi
     `SELECT flow_slug, step_id, action_type, data, created_at, flow_version, locale FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'`,
     -1,
     [userId],
-  );
-}
-
-/** Longest string an answer's value may be to be counted as a choice; longer ones are comments, read from the log. */
-export const MAX_COUNTED_VALUE_LENGTH = 100;
-
-/** Whether a jsonb item `e` is counted as a value: a number, a boolean, or a string of up to MAX_COUNTED_VALUE_LENGTH. */
-const COUNTED_ITEM = `(jsonb_typeof(e) IN ('number', 'boolean') OR (jsonb_typeof(e) = 'string' AND length(e #>> '{}') <= ${MAX_COUNTED_VALUE_LENGTH}))`;
-
-/** A jsonb value as the list of its items: a list's own, any other value as one. */
-const itemsOf = (value: string) => `jsonb_array_elements(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} ELSE jsonb_build_array(${value}) END)`;
-
-/**
- * Which completed steps of `r` (with its data as jsonb `d.doc`) are answers to a SURVEY step given as fields: data that
- * is an object with fields but no `value`, on a version of the flow that is a SURVEY, and not the service's own
- * bootstrap completion.
- */
-const FIELDS_ANSWER = `NOT d.doc ? 'value' AND d.doc <> '{}'::jsonb AND r.data <> '{"reason":"bootstrap"}'
-      AND EXISTS (SELECT 1 FROM flows AS fl WHERE fl.slug = r.flow_slug AND fl.version = r.flow_version AND fl.type = 'SURVEY')`;
-
-/**
- * The answer counts (analytics_answers) that the responses of `source` make, times `sign`: a completed step whose
- * data has a `value` adds one to its step's row with value '' (the step's answers), and one to the row of each
- * value it gave, as JSON text (`9`, `"friend"`, `true`; a list counts each item, a long string none), by the UTC
- * day of the answer. An answer to a SURVEY step given as fields (`{ "nps-score": 9 }`) adds one to the step's
- * answers too, and one to the row of each field's value, as a JSON object of the field and the value
- * (`{"nps-score": 9}`, a list field once per item), which no `value` answer can be. One SQL for new answers, a
- * deleted user's, and the check against the log, so all agree. `source` yields flow_slug, step_id, action_type,
- * data (JSON text), created_at, flow_version and locale (each answer is counted under its own).
- */
-function answerCounts(source: string, sign: 1 | -1): string {
-  return `
-    SELECT r.flow_slug, (r.created_at AT TIME ZONE 'UTC')::date AS day, coalesce(r.flow_version, 0) AS flow_version, r.step_id, v.value,
-           (${sign} * count(*))::int AS count, r.locale
-    FROM (${source}) AS r
-    CROSS JOIN LATERAL (SELECT r.data::jsonb AS doc) AS d
-    CROSS JOIN LATERAL (
-      SELECT '' AS value
-      UNION ALL
-      SELECT e::text FROM ${itemsOf("d.doc -> 'value'")} AS e WHERE ${COUNTED_ITEM}
-      UNION ALL
-      SELECT jsonb_build_object(f.key, e)::text FROM jsonb_each(d.doc) AS f(key, answer) CROSS JOIN LATERAL ${itemsOf('f.answer')} AS e
-      WHERE NOT d.doc ? 'value' AND ${COUNTED_ITEM}
-    ) AS v
-    WHERE r.action_type = 'COMPLETED_STEP' AND jsonb_typeof(d.doc) = 'object' AND (d.doc ? 'value' OR (${FIELDS_ANSWER}))
-    GROUP BY 1, 2, 3, 4, 5, 7`;
-}
-
-interface AnswerKey {
-  flow_slug: string;
-  day: string;
-  flow_version: number;
-  step_id: string;
-  value: string;
-  count: number;
-  locale: string;
-}
-
-/**
- * Adds counts to analytics_answers, in key order, so concurrent writers lock rows in one order. A row brought
- * down to zero goes: its value may be the text of the answer being taken out.
- */
-async function writeAnswerCounts(tx: Queryable, source: string, sign: 1 | -1, params: unknown[]): Promise<void> {
-  const rows = await tx.query<AnswerKey>(
-    `INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count, locale)
-     SELECT * FROM (${answerCounts(source, sign)}) AS c ORDER BY 1, 2, 3, 4, 5, 7
-     ON CONFLICT (flow_slug, day, flow_version, step_id, value, locale) DO UPDATE SET count = analytics_answers.count + EXCLUDED.count
-     RETURNING flow_slug, to_char(day, 'YYYY-MM-DD') AS day, flow_version, step_id, value, count::int AS count, locale`,
-    params,
-  );
-  const emptied = rows.filter((row) => row.count === 0);
-  if (emptied.length === 0) return;
-  await tx.query(
-    `DELETE FROM analytics_answers a
-     USING unnest($1::text[], $2::date[], $3::int[], $4::text[], $5::text[], $6::text[]) AS z(flow_slug, day, flow_version, step_id, value, locale)
-     WHERE a.flow_slug = z.flow_slug AND a.day = z.day AND a.flow_version = z.flow_version AND a.step_id = z.step_id AND a.value = z.value
-       AND a.locale = z.locale AND a.count = 0`,
-    [
-      emptied.map((r) => r.flow_slug), emptied.map((r) => r.day), emptied.map((r) => r.flow_version), emptied.map((r) => r.step_id),
-      emptied.map((r) => r.value), emptied.map((r) => r.locale),
-    ],
-  );
-}
-
-/**
- * Whether a response's data may be an answer that analytics_answers counts: it has a `value`, or it has fields and the
- * flow is a SURVEY (the SQL decides which values, and checks the flow's type by its version, as the log's check does).
- */
-export const isCountedAnswer = (actionType: string, data: unknown, flowType?: string): boolean =>
-  actionType === 'COMPLETED_STEP' && typeof data === 'object' && data !== null && !Array.isArray(data) &&
-  (Object.hasOwn(data, 'value') || (flowType === 'SURVEY' && Object.keys(data).length > 0));
-
-/**
- * Counts the answers among new responses of one flow (given as JSON text), in the transaction that appends them, under
- * the flow's translation the request that made them resolved to ('' for the source).
- */
-export async function countAnswers(
-  tx: Queryable,
-  flow: { slug: string; version: number | null },
-  answers: Array<{ stepId: string; data: string; at: Date }>,
-  locale: string,
-): Promise<void> {
-  if (answers.length === 0) return;
-  await writeAnswerCounts(
-    tx,
-    `SELECT $1::text AS flow_slug, a.step_id, 'COMPLETED_STEP' AS action_type, a.data, a.created_at, $2::int AS flow_version, $6::text AS locale
-     FROM unnest($3::text[], $4::text[], $5::timestamptz[]) AS a(step_id, data, created_at)`,
-    1,
-    [flow.slug, flow.version, answers.map((a) => a.stepId), answers.map((a) => a.data), answers.map((a) => a.at.toISOString()), locale],
   );
 }
 

@@ -4,7 +4,7 @@ import type { Flow, FlowData, FlowType, StepDefinition } from '../../src/api/wir
 import type { Database } from '../storage/store.js';
 import { compileExpression, eventCallsOf, eventNamesOf, type CelFlow, type Predicate } from '../targeting/cel.js';
 import { eventNameSets, type EventNameSet } from '../targeting/event-names.js';
-import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
+import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-window-calls.js';
 import { readCollections, type Collection } from './collections.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 import { applyTranslations, localeChain } from './translations.js';

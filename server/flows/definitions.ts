@@ -5,7 +5,7 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import { FLOW_TYPE_ALIASES, type FlowData, type FlowFile, type FlowStatus, type FlowTranslation, type FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../shared/json-guard.js';
 import { compileExpression, eventCallsOf } from '../targeting/cel.js';
-import { MAX_EVENT_WINDOW_MS } from '../targeting/event-windows.js';
+import { MAX_EVENT_WINDOW_MS } from '../targeting/event-window-calls.js';
 import { parseDuration } from './durations.js';
 import { checkNpsPoints, checkStepFields, type Report } from './fields.js';
 import { pagePatternProblem } from './formats.js';

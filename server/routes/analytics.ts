@@ -5,7 +5,10 @@ import type { AnalyticsResponsesResponse } from '../../src/api/wire.js';
 import type { AppDeps } from './deps.js';
 import { HttpProblem } from '../shared/problem.js';
 import { idSchema } from '../http/schemas.js';
-import { answersCsv, answersPage, decodeCursor, encodeCursor, flowReport, flowsReport } from '../analytics/reports.js';
+import { answersCsv } from '../analytics/answers-csv.js';
+import { answersPage, decodeCursor, encodeCursor } from '../analytics/answers-report.js';
+import { flowReport } from '../analytics/flow-report.js';
+import { flowsReport } from '../analytics/flows-report.js';
 import { parseWindow, windowQueryProperties } from '../analytics/window.js';
 
 /** Answers per page of the responses endpoint. */

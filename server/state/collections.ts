@@ -2,7 +2,7 @@
 import type { ComputedCollectionFlow } from '../../src/api/wire.js';
 import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
 import type { Collection } from '../flows/collections.js';
-import type { UserSnapshot } from './context.js';
+import type { UserSnapshot } from './snapshot.js';
 import { comesBack } from './reshow.js';
 
 export interface CollectionsView {

@@ -2,7 +2,7 @@
 import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState, TargetedOutMode } from '../../src/api/wire.js';
 import { localizedContent, type CatalogFlow, type CatalogVersion, type FlowJson } from '../flows/catalog.js';
 import { computeCollections } from './collections.js';
-import type { UserSnapshot } from './context.js';
+import type { UserSnapshot } from './snapshot.js';
 import { comesBack } from './reshow.js';
 
 const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);

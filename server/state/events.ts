@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActionType, FlowType, FlowWebhookEvent, WebhookEvent } from '../../src/api/wire.js';
 import type { Queryable } from '../storage/store.js';
 
-/** A response as the state layer appends it (see transitions.ts). */
+/** A response as the state layer appends it (see user-rows.ts). */
 export interface EventResponse {
   stepId: string;
   actionType: ActionType;

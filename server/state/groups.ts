@@ -1,7 +1,7 @@
 // Groups: upsert (properties merge, events append) and membership of a user.
 import type { GroupUpsertRequest } from '../../src/api/wire.js';
 import type { Queryable } from '../storage/store.js';
-import { lockUser } from './transitions.js';
+import { lockUser } from './user-rows.js';
 import { appendEvents, refuseOversized, STORED_SIZE, type StoredLimits, type StoredSize } from './users.js';
 
 /**

@@ -2,7 +2,7 @@
 import type { FlowStatesResponse } from '../../src/api/wire.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
-import { loadUserSnapshot } from './context.js';
+import { loadUserSnapshot } from './snapshot.js';
 import { RawJson } from '../shared/raw-json.js';
 import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from './derive.js';
 

@@ -1,6 +1,6 @@
 // Flows that come back (reshow): whether a dismissed flow shows again now, from its stored row and the clock.
 import type { CatalogFlow } from '../flows/catalog.js';
-import type { StoredFlowState } from './context.js';
+import type { StoredFlowState } from './snapshot.js';
 
 /**
  * A flow with `reshow` comes back when the user dismissed it (and never completed it), `after` has passed since

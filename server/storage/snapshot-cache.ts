@@ -3,11 +3,11 @@
 // - The embedded store's process owns its data directory (it is locked) and every write goes through it, so the
 //   cache is kept exact by dropping what each write touches.
 // - On PostgreSQL, other instances write too. There each entry carries the row's state version it was loaded
-//   with, and a read uses it only after checking that the row still has that version (see context.ts).
+//   with, and a read uses it only after checking that the row still has that version (see state/snapshot.ts).
 // - Events over time (CEL's eventCount) change with no write, as events leave their windows: those values carry the
-//   time they stop holding, and a read past it loads the entry again (see state/event-windows.ts).
+//   time they stop holding, and a read past it loads the entry again (see state/event-window-values.ts).
 
-/** One user's facts about one flow, as stored (analytics/progress.ts keeps them). */
+/** One user's facts about one flow, as stored (analytics/progress.ts keeps them; progress-facts.ts reads them). */
 export interface FactsRow {
   flow_slug: string;
   flow_version: number;
@@ -52,7 +52,7 @@ export interface CachedUser {
   properties: Record<string, unknown>;
   /** ISO time; null without a row. */
   createdAt: string | null;
-  /** The kept counts of the names the catalog's CEL reads (see state/context.ts). */
+  /** The kept counts of the names the catalog's CEL reads (see state/snapshot.ts). */
   events: Record<string, number>;
   /** The set of names (EventNameSet.key) `events` was loaded for: counts loaded for another catalog are never read. */
   eventsKey: string;

@@ -1,12 +1,12 @@
 // CEL targeting: compiles each expression once per flow version (with eventCount and lastEventAt) and evaluates it; runtime errors count as false.
 import { Environment } from '@marcbachmann/cel-js';
 import { eventNameUses, type EventNameUse } from './event-names.js';
-import { countKey, eventWindowCalls, type EventScope, type EventWindowCall } from './event-windows.js';
+import { countKey, eventWindowCalls, type EventScope, type EventWindowCall } from './event-window-calls.js';
 
 /** Where an entity keeps its events over time: a symbol, which no CEL expression can name, so it adds nothing to `user` or `group`. */
 export const EVENT_WINDOWS = Symbol('eventWindows');
 
-/** An entity's loaded events over time (see server/state/event-windows.ts): counts by countKey, and the latest time of each event. */
+/** An entity's loaded events over time (see server/state/event-window-values.ts): counts by countKey, and the latest time of each event. */
 export interface EventWindows {
   counts: ReadonlyMap<string, number>;
   last: ReadonlyMap<string, Date>;
@@ -65,7 +65,7 @@ const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneous
       { name: 'event', type: 'string' },
       { name: 'window', type: 'google.protobuf.Duration' },
     ],
-    // A duration's number is its milliseconds, as the load's key of the same window (event-windows.ts).
+    // A duration's number is its milliseconds, as the load's key of the same window (state/event-window-values.ts).
     handler: (entity: unknown, event: string, window: unknown) => BigInt(windowsOf(entity, 'eventCount').counts.get(countKey(event, Number(window))) ?? 0),
     description: 'How many of the event the user (or group) has in the window that ends now.',
   })

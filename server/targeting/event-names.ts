@@ -1,5 +1,5 @@
 // Which names of `user.events` and `group.events` an expression reads, so a read loads those counts and not every name an entity has.
-import type { EventScope } from './event-windows.js';
+import type { EventScope } from './event-window-calls.js';
 import { isNode, literalString, type Node } from './cel-ast.js';
 
 /** The names of one scope's `events` that expressions read: a list, or `null` when some expression may read any. */

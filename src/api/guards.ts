@@ -62,7 +62,7 @@ export const isDefinition = (value: unknown): value is FlowDefinition =>
   typeof value.version === 'number' &&
   hasSteps(value.data);
 
-/** A queued write as the outbox stores it (core/outbox.ts): key, owner, timing, and a body of its path's shape. */
+/** A queued write as the outbox stores it (core/outbox-api.ts): key, owner, timing, and a body of its path's shape. */
 export const isQueuedWrite = (value: unknown): boolean => {
   if (!isObject(value) || !isString(value.key) || !value.key || !isString(value.userId) || !isObject(value.body)) return false;
   if (typeof value.at !== 'number' || typeof value.attempts !== 'number' || typeof value.retryAt !== 'number') return false;

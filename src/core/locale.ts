@@ -1,6 +1,6 @@
 // Which language the flows are read in: init's or setLocale's code, else the user property `locale`, else the browser's.
 import type { Properties } from '../api/wire.js';
-import { reportError } from './report.js';
+import { reportError } from './errors.js';
 
 /** Each refused value, so a bad code is reported once however often it is resolved again. */
 const refused = new Set<unknown>();

@@ -4,63 +4,27 @@ import { isFlowStates, isId, isJson } from '../api/guards.js';
 import type { ActionType, FlowStateWriteRequest, Properties } from '../api/wire.js';
 import { TARGET_MISSING_EVENT } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
-import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transition } from '../stores/flows.js';
-import { $elementOptions, type ElementOptions } from '../stores/options.js';
+import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transitionSlot } from '../stores/flows.js';
+import { $elementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, type OnboardingEventMap, type OnboardingEventName, type TargetMissingEvent } from './events.js';
 import { currentUserId, isGuestId, isUserHash } from './identity.js';
-import { backoffMs, createOutbox, dropError, type Outbox } from './outbox.js';
+import { backoffMs } from './backoff.js';
+import { createOutbox } from './outbox.js';
 import { watchForRefresh } from './refresh.js';
-import { onError, reportError } from './report.js';
+import { dropError, type Outbox } from './outbox-api.js';
+import { onError, reportError } from './errors.js';
 import { contentIn, knownVersions, readContent, readState } from './cache.js';
 import { resolveLocale } from './locale.js';
 import { Session } from './session.js';
 import { StateSync } from './state-sync.js';
 import { createSafeStorage, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
-import { forwardEvents, type ForwardTarget } from './forward.js';
+import { forwardEvents } from './forward.js';
 import { startRules } from '../page/rules.js';
 import { doc, onDocument } from '../page/document.js';
-
-export interface OnboardingConfig extends Partial<ElementOptions> {
-  /** The public API key (`pk_…`). Required. */
-  publicKey: string;
-  /** Base address of the onboarding service. Required. */
-  apiUrl: string;
-  /** Identifies this user right away, as `identify(userId, undefined, { userHash })` would. @default undefined (a guest) */
-  userId?: string;
-  /** The hash of `userId` for identity verification, from your backend. @default undefined */
-  userHash?: string;
-  /** Reloads state when the SPA route changes (history and hash navigation). @default true */
-  refreshOnRouteChange?: boolean;
-  /** Sends flow and step events to PostHog and/or Segment when they are on the page. @default undefined (nothing is sent) */
-  forward?: ForwardTarget | ForwardTarget[];
-  /**
-   * The language flows are read in (`fr-CA`), as `setLocale` would set it. Without it, the user property `locale`,
-   * else the browser's language. @default undefined
-   */
-  locale?: string;
-}
-
-const EVENT_NAMES = 'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error target-missing';
-
-/** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
-const failureCode = (error: unknown, code: string) => (error instanceof ApiError && error.kind === 'bad-answer' ? 'bad-answer' : code);
-const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
-const ID_RULE = '1 to 256 characters, no control characters.';
-/** The step actions that take `data`, by the transition they write. */
-const STEP_METHODS: Partial<Record<ActionType, string>> = { STARTED_STEP: 'step.start()', COMPLETED_STEP: 'step.complete()', SKIPPED_STEP: 'step.skip()' };
-/** Refuses one call given a value that cannot go over the wire; nothing is queued or applied, and the call resolves. */
-const badValue = (method: string) =>
-  reportError('bad-value', new Error(`${method} got a value that is not JSON (a BigInt, a cycle, a function); the call did nothing.`));
-
-export interface IdentifyOptions {
-  /**
-   * hex(HMAC-SHA256(identity secret, userId)) from your backend, for a service that verifies identity. It is sent
-   * in the body of every request for this user and kept with the user ID across reloads and tabs.
-   */
-  userHash?: string;
-}
+import { badValue, EVENT_NAMES, failureCode, ID_RULE, nonEmpty, STEP_METHODS } from './checks.js';
+import type { IdentifyOptions, OnboardingConfig } from './config.js';
 
 /**
  * The SDK: a list of what it offers a page. Who the visitor is lives in the session (core/session.ts), their flow
@@ -177,7 +141,7 @@ export class Onboarding {
     });
     this.#tabs = connectTabs((message) => this.#receive(message));
     if (config.forward) forwardEvents(this.#emitter.on, config.forward);
-    $transition.set((...args) => this.#transition(...args));
+    $transitionSlot.set((...args) => this.#transition(...args));
     this.#stops.push(this.#state.announceChanges());
 
     // Render from cache at once, if it is in this locale; the service's answers replace it (stale-while-revalidate).

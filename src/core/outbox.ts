@@ -2,108 +2,27 @@
 // each with an Idempotency-Key kept across retries and reloads, retried with backoff while the network fails.
 import { ApiError, isRetryable, MAX_WAIT_MS, type ApiClient } from '../api/client.js';
 import { isQueuedWrite } from '../api/guards.js';
-import type { BatchResult, BatchWrite, FlowStateWriteRequest, GroupUpsertRequest, KnownVersions, UserUpsertRequest } from '../api/wire.js';
+import type { BatchWrite } from '../api/wire.js';
+import { backoffMs } from './backoff.js';
 import { newGuestId } from './identity.js';
-import { reportError } from './report.js';
+import { reportError } from './errors.js';
 import { discarded, type KeyValueStore } from './storage.js';
-
-export type OutboxWrite =
-  | { path: 'users'; body: UserUpsertRequest }
-  | { path: 'groups'; body: GroupUpsertRequest }
-  | { path: 'flowStates'; body: FlowStateWriteRequest };
-
-export type OutboxEntry = OutboxWrite & {
-  /** The Idempotency-Key: made once, sent with every attempt. */
-  key: string;
-  /** Whose write this is; writes stay in order per user. */
-  userId: string;
-  attempts: number;
-  /** Epoch milliseconds before which the entry is not retried. */
-  retryAt: number;
-  /** Epoch milliseconds the write was made; the queue's order. */
-  at: number;
-};
-
-/** What the service answered for one write it took. */
-export interface Sent {
-  /** The write's own result in the batch; absent with a bad answer. */
-  result?: BatchResult;
-  /** For the batch's last write: the state read after every write of the batch (see BatchResponse). */
-  flowStates?: unknown;
-  /** The versions the batch sent as knownVersions (its state carries the content of the others); null: no content. */
-  known: KnownVersions | null;
-  /** The last write of its batch: the state, when there is one, came with it. */
-  last: boolean;
-}
-
-/** How the first attempt at sending an entry went. */
-export type Attempt = { sent: true; response: Sent | null } | { sent: false; error?: unknown; kept: boolean };
-
-export interface OutboxHooks {
-  /**
-   * The service took the entry. With `badAnswer`, a 2xx came back whose body is not usable (not JSON, or not of
-   * the expected shape): the write reached the service all the same.
-   */
-  sent(entry: OutboxEntry, response: Sent, badAnswer?: ApiError): void;
-  /**
-   * The entry left the queue unsent and is never retried: the service refused it (an ApiError, a 4xx), or it could
-   * not be sent at all (any other error, such as a body that cannot be serialised). `changed` follows.
-   */
-  dropped(entry: OutboxEntry, error: unknown): void;
-  /** The entry failed and is kept for a retry. */
-  failed(entry: OutboxEntry, error: unknown): void;
-  /** The queue changed (an entry added, sent or dropped); `settled` lists the keys that left it. */
-  changed(settled: string[]): void;
-  /** The flow versions whose content the script holds: a batch with a users write sends them, so its answer brings new content. */
-  knownVersions?(): KnownVersions;
-}
-
-export interface Outbox {
-  /**
-   * Queues a write and resolves with how its first attempt went. Returns undefined, having queued nothing, when
-   * the write would take the queue over its budget (`outbox-full`) or cannot be serialised (`write-dropped`).
-   */
-  add(userId: string, write: OutboxWrite): Promise<Attempt> | undefined;
-  entries(): OutboxEntry[];
-  /** Another tab sent or dropped these entries (its localStorage writes may reach this tab later). */
-  settled(keys: string[]): void;
-  /** Sends what is due, in batches, in one tab at a time. */
-  flush(): void;
-  /** The page is going away: sends everything left at once, with keepalive. Entries stay until confirmed. */
-  flushOnExit(): void;
-  stop(): void;
-}
+import { dropError, OUTBOX_BUDGET, type Attempt, type Outbox, type OutboxEntry, type OutboxHooks, type Sent } from './outbox-api.js';
 
 const OUTBOX_KEY = 'outbox';
 const LOCK_NAME = 'onboarding:outbox';
-/**
- * The queue's budget: at most 1 MiB of JSON text. localStorage holds about 5 million characters per origin, shared
- * with the host site, so the queue takes at most a fifth of it. Within the budget every write is kept, however many;
- * a new write that would go over it is refused at once (`outbox-full`), and nothing already queued is dropped.
- */
-export const OUTBOX_BUDGET = 1 << 20;
 /** Entries sent in one pass while holding the cross-tab lock; a longer queue goes on in the next pass. */
 const MAX_PER_PASS = 1000;
 /** The most writes in one batch (the service takes 100). */
 const MAX_BATCH = 100;
 /** Settled keys remembered against stale copies of the queue written back by other tabs (a moment old at most). */
 const MAX_SETTLED_KEYS = 1000;
-const MAX_BACKOFF_MS = 30_000;
 /** keepalive requests share a 64 KiB budget, and the service takes 100 KB: a batch holds at most this much JSON (one larger write goes alone, without keepalive). */
 const BATCH_BYTES = 60_000;
 
 const isKept = (attempt: Attempt): attempt is { sent: false; error?: unknown; kept: true } => !attempt.sent && attempt.kept;
 
-/** The error reported as `write-dropped`: it names the path of the write that left the queue unsent. */
-export const dropError = (entry: { path: string }, error: unknown) =>
-  new Error(`A ${entry.path} write was dropped: ${error instanceof Error ? error.message : String(error)}`);
-
-/** Exponential backoff with jitter, honouring a server's Retry-After when it asks for longer, up to MAX_WAIT_MS. */
-export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.random): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(attempts, 16));
-  return Math.min(MAX_WAIT_MS, Math.max(retryAfterMs, Math.round(ceiling * (0.5 + random() / 2))));
-}
-
+/** The outbox over `storage`, sending through `client` and telling the core through `hooks` (see outbox-api.ts). */
 export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: OutboxHooks): Outbox {
   const inFlight = new Set<string>();
   const waiters = new Map<string, (attempt: Attempt) => void>();

@@ -1,5 +1,5 @@
 // The async snippet: replays the calls a page made on the stub `window.Onboarding` before the script loaded.
-import { reportError } from './report.js';
+import { reportError } from './errors.js';
 
 /** One queued call: method name, its arguments, and the stub promise's resolve. */
 export type QueuedCall = [method: string, args: ArrayLike<unknown>, resolve?: (value: unknown) => void];

@@ -6,12 +6,12 @@ import type { FlowStatesResponse, FlowStateWriteRequest, KnownVersions } from '.
 import type { FlowDefinition } from '../flows/flow.js';
 import { $collections, $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $userId } from '../stores/flows.js';
 import { diffFlowStates, type Emitter } from './events.js';
-import type { Outbox, OutboxEntry, Sent } from './outbox.js';
-import { reportError } from './report.js';
+import type { Outbox, OutboxEntry, Sent } from './outbox-api.js';
+import { reportError } from './errors.js';
 import { contentTag, definitionOf, holdsContent, readState, writeContent, writeState } from './cache.js';
 import type { KeyValueStore } from './storage.js';
 import type { TabMessage, Tabs } from './tabs.js';
-import { foldWrite, replayWrites, sameFlowState } from './transitions.js';
+import { foldWrite, replayWrites, sameFlowState } from './optimistic.js';
 
 export const EMPTY: FlowStatesResponse = { eligibleFlows: [], ineligibleFlows: [] };
 /** A read's answer that changes more flows than this becomes the base this many flows per task. */

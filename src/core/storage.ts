@@ -1,5 +1,5 @@
 // Safe key-value storage: localStorage when it works, memory when it throws, is full or is disabled.
-import { reportError } from './report.js';
+import { reportError } from './errors.js';
 
 export interface KeyValueStore {
   get(key: string): string | null;

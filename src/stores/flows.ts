@@ -1,7 +1,7 @@
 // The flow stores: definitions (the content state answers carry) joined with the user's flow states.
 import { atom } from 'nanostores';
 import type { ComputedCollectionFlow, FlowState } from '../api/wire.js';
-import { reportError } from '../core/report.js';
+import { reportError } from '../core/errors.js';
 import { buildFlow, type Flow, type FlowDefinition, type Transition } from '../flows/flow.js';
 
 export type { FlowDefinition } from '../flows/flow.js';
@@ -26,8 +26,8 @@ export const $userId = atom<string | null>(null);
 
 const done = Promise.resolve();
 
-/** What the actions of every Flow and Step object run: the core puts its transition here at init. */
-export const $transition = atom<Transition>(() => done);
+/** The slot the core injects its transition function through at init: what every Flow and Step action runs. */
+export const $transitionSlot = atom<Transition>(() => done);
 
 type Built = { definition: FlowDefinition; state: FlowState; transition: Transition; held: boolean; flow: Flow };
 let built: Record<string, Built> = {};
@@ -43,7 +43,7 @@ export const $flows = atom<Record<string, Flow>>({});
 function join(): void {
   const definitions = $flowDefinitions.get();
   const states = $flowStates.get();
-  const transition = $transition.get();
+  const transition = $transitionSlot.get();
   const holding = $held.get();
   const flows: Record<string, Flow> = {};
   const next: Record<string, Built> = {};
@@ -74,4 +74,4 @@ function join(): void {
 }
 
 // Registered before any other listener, so whoever hears a source change finds $flows joined already.
-for (const source of [$flowDefinitions, $flowStates, $transition, $held]) source.listen(join);
+for (const source of [$flowDefinitions, $flowStates, $transitionSlot, $held]) source.listen(join);

@@ -3,7 +3,7 @@ import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers';
 import { registerElements } from '../../src/components/register.js';
 import { $flows } from '../../src/stores/flows.js';
 import { $userProperties } from '../../src/stores/user.js';
-import { onError } from '../../src/core/report.js';
+import { onError } from '../../src/core/errors.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
 import { recordingFlow, resetStores, seedFlow, type RecordedCall } from './support.js';
 

@@ -7,7 +7,7 @@ import { stringsFileOf } from '../../src/components/shared/locale.js';
 import { format } from '../../src/components/shared/strings.js';
 import { STRINGS_CHUNK } from '../../src/components/strings/define.js';
 import { $elementOptions } from '../../src/stores/options.js';
-import { onError } from '../../src/core/report.js';
+import { onError } from '../../src/core/errors.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
 import { resetStores, seedFlow } from './support.js';
 

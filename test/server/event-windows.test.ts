@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogVersion } from '../../server/flows/catalog.js';
 import { compileExpression, eventCallsOf } from '../../server/targeting/cel.js';
-import { eventWindowSets } from '../../server/targeting/event-windows.js';
+import { eventWindowSets } from '../../server/targeting/event-window-calls.js';
 import { eligibleSlugs, startTestService, targetedCards, type TestService } from '../support/service.js';
 
 let service: TestService;

@@ -1,7 +1,7 @@
 // The state answer's two forms agree: objects (used inside the service) and the JSON text made from per-version fragments.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadUserSnapshot } from '../../server/state/context.js';
+import { loadUserSnapshot } from '../../server/state/snapshot.js';
 import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from '../../server/state/derive.js';
 import { checklistYaml, startTestService, type TestService } from '../support/service.js';
 

@@ -1,6 +1,6 @@
 // Fixture for core tests in happy-dom: a fresh copy of the SDK (its own stores) talking to a real service on loopback.
 import { vi } from 'vitest';
-import type { OnboardingConfig } from '../../src/core/onboarding.js';
+import type { OnboardingConfig } from '../../src/core/config.js';
 
 export type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
@@ -11,7 +11,7 @@ export async function loadSdk(apiUrl: string, publicKey: string, config: Partial
   vi.resetModules();
   const { Onboarding } = await import('../../src/core/onboarding.js');
   const stores = await import('../../src/stores/flows.js');
-  const report = await import('../../src/core/report.js');
+  const report = await import('../../src/core/errors.js');
   const sdk = new Onboarding();
   running.push(sdk);
   const events: Array<{ name: string; slug?: string; step?: string }> = [];

@@ -1,9 +1,9 @@
 // The core's pure parts: optimistic transitions, the events read off a change, backoff, refresh triggers, snippet replay.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FlowState, FlowStateWriteRequest } from '../../src/api/wire.js';
-import { applyWrite, replayWrites } from '../../src/core/transitions.js';
+import { applyWrite, replayWrites } from '../../src/core/optimistic.js';
 import { createEmitter, diffFlowStates } from '../../src/core/events.js';
-import { backoffMs } from '../../src/core/outbox.js';
+import { backoffMs } from '../../src/core/backoff.js';
 import { watchForRefresh } from '../../src/core/refresh.js';
 import { drainSnippet, type QueuedCall } from '../../src/core/snippet.js';
 import { ApiError, isRetryable } from '../../src/api/client.js';

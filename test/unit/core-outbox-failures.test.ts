@@ -2,8 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type ApiClient } from '../../src/api/client.js';
 import type { UserUpsertRequest } from '../../src/api/wire.js';
-import { createOutbox, OUTBOX_BUDGET, type Outbox, type OutboxEntry, type OutboxHooks } from '../../src/core/outbox.js';
-import { onError } from '../../src/core/report.js';
+import { createOutbox } from '../../src/core/outbox.js';
+import { OUTBOX_BUDGET, type Outbox, type OutboxEntry, type OutboxHooks } from '../../src/core/outbox-api.js';
+import { onError } from '../../src/core/errors.js';
 import { createSafeStorage } from '../../src/core/storage.js';
 
 const sent: string[] = [];

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { isDefinition } from '../../src/api/guards.js';
 import type { FlowData, FlowState } from '../../src/api/wire.js';
 import { definitionOf, stateOnly } from '../../src/core/cache.js';
-import { onError } from '../../src/core/report.js';
+import { onError } from '../../src/core/errors.js';
 import { buildFlow, type FlowDefinition } from '../../src/flows/flow.js';
 import { $flowDefinitions, $flows, $flowStates } from '../../src/stores/flows.js';
 

@@ -1,7 +1,7 @@
 // Who the visitor is: guest IDs, remembered users, and what is read back from storage.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentUserId, forgetUser, isGuestId, rememberUser } from '../../src/core/identity.js';
-import { onError } from '../../src/core/report.js';
+import { onError } from '../../src/core/errors.js';
 import { createSafeStorage } from '../../src/core/storage.js';
 
 afterEach(() => {

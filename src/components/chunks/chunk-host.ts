@@ -2,7 +2,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { BUTTON_ACTIONS } from '../../api/wire.js';
 import { $collections, $flowDefinitions, $flows, $flowStates, $held } from '../../stores/flows.js';
-import { reportError } from '../../core/report.js';
+import { reportError } from '../../core/errors.js';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
 import { emit } from '../shared/events.js';

@@ -1,5 +1,5 @@
 // Loads what is kept out of the script tag's file from beside the script: the elements (announcement, banner, card, checklist, collection, flow, form, hint, survey, tooltip, tour) once a page draws one, the element watcher of start rules, and the built-in strings of the locale.
-import { reportError } from '../../core/report.js';
+import { reportError } from '../../core/errors.js';
 import { $elementOptions } from '../../stores/options.js';
 import type { OnboardingStrings } from '../shared/strings.js';
 import { stringsFileOf } from '../shared/locale.js';

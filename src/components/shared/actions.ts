@@ -1,7 +1,7 @@
 // Runs a definition's button action on the core's Flow and Step objects; failures are reported, never thrown.
 import type { ButtonAction } from '../../api/wire.js';
 import type { Flow, Step } from '../../flows/flow.js';
-import { reportError } from '../../core/report.js';
+import { reportError } from '../../core/errors.js';
 
 type ActionName = Exclude<ButtonAction, false>;
 

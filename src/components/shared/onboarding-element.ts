@@ -5,7 +5,7 @@ import type { Flow, Step } from '../../flows/flow.js';
 import { $flows } from '../../stores/flows.js';
 import { $elementOptions } from '../../stores/options.js';
 import { $userProperties } from '../../stores/user.js';
-import { reportError } from '../../core/report.js';
+import { reportError } from '../../core/errors.js';
 import { markShownSoon, runAction } from './actions.js';
 import { emit, type ActionEventName, type ActionTrigger } from './events.js';
 import { autoMounted, notePlaced } from './placement.js';

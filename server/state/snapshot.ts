@@ -9,8 +9,8 @@ import { contextChanged, emptyEntity, EVENT_WINDOWS, NO_EVENT_WINDOWS, type CelC
 import { canonicalLocale } from '../flows/translations.js';
 import { isStorableText } from '../shared/json-guard.js';
 import type { EventNameSet } from '../targeting/event-names.js';
-import type { EventScope } from '../targeting/event-windows.js';
-import { eventWindows, literal, windowColumnsSql, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-windows.js';
+import type { EventScope } from '../targeting/event-window-calls.js';
+import { eventWindows, literal, windowColumnsSql, windowsFromRows, windowsHold, type WindowCountRow, type WindowLastRow } from './event-window-values.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -66,7 +66,7 @@ interface SnapshotRow {
   responses: Array<[string, string, FlowResponse['actionType'], string, string]> | null;
   /** The user a guest was linked into. */
   linked_to: string | null;
-  /** Loaded only when the catalog's CEL counts events over time (see event-windows.ts). */
+  /** Loaded only when the catalog's CEL counts events over time (see event-window-values.ts). */
   user_window_counts?: WindowCountRow[] | null;
   user_window_last?: WindowLastRow[] | null;
   group_window_counts?: WindowCountRow[] | null;

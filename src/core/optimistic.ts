@@ -1,4 +1,4 @@
-// Optimistic transitions: applies a flowStates write to the local state the way the service will.
+// Optimistic transitions: applies a flowStates write to the local state the way the service (the authority) will.
 import type { FlowState, FlowStatesResponse, FlowStateWriteRequest, StepState, StepWithState } from '../api/wire.js';
 
 const isOpen = (step: StepWithState) => step.$state.visible && !step.$state.completed && !step.$state.skipped;

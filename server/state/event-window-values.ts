@@ -1,7 +1,7 @@
 // Loads the events over time a catalog's CEL asks about (eventCount, lastEventAt) for one user or group, and says how long they hold.
 import type { CachedWindows } from '../storage/snapshot-cache.js';
 import { isStorableText } from '../shared/json-guard.js';
-import { countKey, MAX_EVENT_WINDOW_MS, type EventScope, type EventWindowSet } from '../targeting/event-windows.js';
+import { countKey, MAX_EVENT_WINDOW_MS, type EventScope, type EventWindowSet } from '../targeting/event-window-calls.js';
 import type { EventWindows } from '../targeting/cel.js';
 
 const LOG: Record<EventScope, { table: string; key: string }> = {
