@@ -33,7 +33,7 @@ function minifyCss(text, declarations = false) {
 const squeezeTemplates = {
   name: 'squeeze-templates',
   setup(b) {
-    b.onLoad({ filter: /src[\\/](components|picker)[\\/].*\.ts$/ }, (args) => {
+    b.onLoad({ filter: /(src[\\/]components|tools[\\/]picker)[\\/].*\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const file = ts.createSourceFile(args.path, source, ts.ScriptTarget.Latest, true);
       const edits = [];
@@ -244,7 +244,7 @@ export const builds = {
    */
   picker: {
     ...browserShared,
-    entryPoints: ['src/picker/picker-entry.ts'],
+    entryPoints: ['tools/picker/picker-entry.ts'],
     outfile: 'dist/onboarding-picker.js',
     format: 'iife',
     minify: true,
@@ -273,7 +273,7 @@ export const builds = {
   /** dist/dashboard/: the analytics dashboard the service serves at /dashboard (a module script, its page and stylesheet). */
   dashboard: {
     ...browserShared,
-    entryPoints: ['src/dashboard/main.ts'],
+    entryPoints: ['tools/dashboard/main.ts'],
     outfile: 'dist/dashboard/dashboard.js',
     format: 'esm',
     minify: true,
@@ -319,7 +319,7 @@ const first = await Promise.all(selected.filter((options) => options !== builds.
 const results = selected.includes(builds.iife) ? [...first, await run({ ...builds.iife, plugins: [integrity(beside), ...builds.iife.plugins] })] : first;
 if (selected.includes(builds.dashboard)) {
   mkdirSync('dist/dashboard', { recursive: true });
-  for (const file of ['index.html', 'dashboard.css']) copyFileSync(`src/dashboard/${file}`, `dist/dashboard/${file}`);
+  for (const file of ['index.html', 'dashboard.css']) copyFileSync(`tools/dashboard/${file}`, `dist/dashboard/${file}`);
 }
 // With --metafile, esbuild's record of what each browser chunk holds (bench/size.mjs reads it).
 if (metafilePath) {
