@@ -1,6 +1,6 @@
 // A live preview frame (dist/preview/frame.js): one flow drawn by the real element, whose buttons change only this frame's state.
 import type { PreviewFlow, PreviewFlowMessage, PreviewFlows, PreviewHeightMessage } from '../../src/api/preview.js';
-import type { StepDefinition } from '../../src/api/wire.js';
+import type { FlowType, StepDefinition } from '../../src/api/wire.js';
 import type { Flow, Step } from '../../src/flows/flow.js';
 
 /** Where the frame's flow stands: the step shown, the steps done or skipped, and how the flow ended ('' while it runs). */
@@ -12,7 +12,7 @@ interface FrameState {
 }
 
 /** The types whose steps point at an element: the preview draws a stand-in for each step's target. */
-const TARGETED: Partial<Record<string, boolean>> = { TOUR: true, HINT: true, TOOLTIP: true };
+const TARGETED: ReadonlySet<FlowType> = new Set(['TOUR', 'HINT', 'TOOLTIP']);
 
 const params = new URLSearchParams(location.search);
 const slug = params.get('slug');
@@ -93,7 +93,7 @@ function model(): Flow {
         state.current = index;
       }),
     });
-    if (TARGETED[flow.type] && step.selector) copy.selector = `[data-preview-target="${index}"]`;
+    if (TARGETED.has(flow.type) && step.selector) copy.selector = `[data-preview-target="${index}"]`;
     return copy;
   });
   const done = steps.filter((step) => step.state.completed || step.state.skipped).length;
@@ -159,7 +159,7 @@ function render(): void {
   if (flow.type === 'CUSTOM') renderCustom(flow);
   else {
     if (!element) {
-      if (TARGETED[flow.type]) {
+      if (TARGETED.has(flow.type)) {
         const targets = document.createElement('div');
         targets.className = 'targets';
         flow.data.steps.forEach((step, index) => {

@@ -1,5 +1,6 @@
 // The live preview's page (dist/preview/page.js): a section per flow with a frame in light, dark and RTL, redrawn on each reload event.
 import type { PreviewFlow, PreviewFlowMessage, PreviewFlows, PreviewHeightMessage } from '../../src/api/preview.js';
+import type { FlowType } from '../../src/api/wire.js';
 
 /** A frame's theme, direction and caption. */
 type Mode = readonly [theme: 'light' | 'dark', dir: 'ltr' | 'rtl', label: string];
@@ -10,7 +11,7 @@ const MODES: readonly Mode[] = [
   ['light', 'rtl', 'RTL'],
 ];
 // Room for what floats over the frame: a modal, or a tooltip beside its stand-in target.
-const MODAL_HEIGHT: Partial<Record<string, number>> = { ANNOUNCEMENT: 460, TOUR: 440, SURVEY: 400, HINT: 360, TOOLTIP: 320 };
+const MODAL_HEIGHT: Partial<Record<FlowType, number>> = { ANNOUNCEMENT: 460, TOUR: 440, SURVEY: 400, HINT: 360, TOOLTIP: 320 };
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const main = byId('flows');
