@@ -1,5 +1,5 @@
 // Build: the script-tag IIFE and its on-demand chunks (every element, the start rules, the strings; the IIFE holds their SHA-384s), the ESM build for bundlers,
-// the selector picker for flow authors, the service's runnable build and the dashboard, all with source maps.
+// the service's runnable build, and the author tools of tools/ (the selector picker, the dashboard, the live preview), all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ function minifyCss(text, declarations = false) {
 const squeezeTemplates = {
   name: 'squeeze-templates',
   setup(b) {
-    b.onLoad({ filter: /src[\\/](components|picker)[\\/].*\.ts$/ }, (args) => {
+    b.onLoad({ filter: /(src[\\/]components|tools[\\/]picker)[\\/].*\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const file = ts.createSourceFile(args.path, source, ts.ScriptTarget.Latest, true);
       const edits = [];
@@ -244,7 +244,7 @@ export const builds = {
    */
   picker: {
     ...browserShared,
-    entryPoints: ['src/picker/picker-entry.ts'],
+    entryPoints: ['tools/picker/picker-entry.ts'],
     outfile: 'dist/onboarding-picker.js',
     format: 'iife',
     minify: true,
@@ -273,12 +273,19 @@ export const builds = {
   /** dist/dashboard/: the analytics dashboard the service serves at /dashboard (a module script, its page and stylesheet). */
   dashboard: {
     ...browserShared,
-    entryPoints: ['src/dashboard/main.ts'],
+    entryPoints: ['tools/dashboard/main.ts'],
     outfile: 'dist/dashboard/dashboard.js',
     format: 'esm',
     minify: true,
     define: { 'process.env.NODE_ENV': '"production"' },
   },
+  /** dist/preview/page.js and frame.js: the live preview's scripts, which the service serves with --preview (beside its pages and stylesheet). */
+  ...Object.fromEntries(
+    ['page', 'frame'].map((name) => [
+      `preview-${name}`,
+      { ...browserShared, entryPoints: [`tools/preview/${name}.ts`], outfile: `dist/preview/${name}.js`, format: 'iife', minify: true },
+    ]),
+  ),
 };
 
 /**
@@ -303,7 +310,7 @@ const selected =
   only === 'browser'
     ? [builds.iife, ...CHUNKS.map((name) => builds[name]), ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]), builds.watch, builds.picker, builds.esm]
     : only === 'server'
-      ? [builds.server, builds.flows]
+      ? [builds.server, builds.flows, builds['preview-page'], builds['preview-frame']]
       : only === 'dashboard'
         ? [builds.dashboard]
         : Object.values(builds);
@@ -319,7 +326,12 @@ const first = await Promise.all(selected.filter((options) => options !== builds.
 const results = selected.includes(builds.iife) ? [...first, await run({ ...builds.iife, plugins: [integrity(beside), ...builds.iife.plugins] })] : first;
 if (selected.includes(builds.dashboard)) {
   mkdirSync('dist/dashboard', { recursive: true });
-  for (const file of ['index.html', 'dashboard.css']) copyFileSync(`src/dashboard/${file}`, `dist/dashboard/${file}`);
+  for (const file of ['index.html', 'dashboard.css']) copyFileSync(`tools/dashboard/${file}`, `dist/dashboard/${file}`);
+}
+// The preview's pages as written, and its stylesheet minified, beside its scripts: the service reads them from there.
+if (selected.includes(builds['preview-page'])) {
+  for (const file of ['index.html', 'frame.html']) copyFileSync(`tools/preview/${file}`, `dist/preview/${file}`);
+  writeFileSync('dist/preview/preview.css', transformSync(readFileSync('tools/preview/preview.css', 'utf8'), { loader: 'css', minify: true }).code);
 }
 // With --metafile, esbuild's record of what each browser chunk holds (bench/size.mjs reads it).
 if (metafilePath) {

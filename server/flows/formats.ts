@@ -1,6 +1,6 @@
 // The string formats of the flow schema that JSON Schema cannot say: `css-selector` (a target selector), `path-pattern` (a step's page) and `link` (a button's address).
 import { createParser } from 'css-selector-parser';
-import { safeUrl } from '../../src/components/shared/url.js';
+import { safeUrl } from '../../src/api/url.js';
 
 /** What joins the parts of a target selector: each part is looked up inside the open shadow root or same-origin iframe the part before it found. */
 export const SELECTOR_PART_SEPARATOR = '>>>';
@@ -97,7 +97,7 @@ export function pagePatternProblem(text: string): string | undefined {
 
 /**
  * Why `text` is not a link our elements follow, in words; undefined when it is. The elements drop any other address
- * (src/components/shared/url.ts), so the service refuses it where the author can still see it.
+ * (src/api/url.ts), so the service refuses it where the author can still see it.
  */
 export function linkProblem(text: string): string | undefined {
   if (text.trim() === '' || safeUrl(text) !== undefined) return undefined;

@@ -1,5 +1,6 @@
 // Live preview (development only, `--preview`): a page on its own port that renders every flow of the folder with the
 // real elements, in light, dark and RTL, reloads when a flow file changes, and offers the selector picker's bookmarklet.
+// Its pages, scripts and stylesheet are tools/preview/'s, built into dist/preview/.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { networkInterfaces } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FlowCatalog } from '../flows/catalog.js';
-import { FRAME_HTML, FRAME_JS, PAGE_HTML, PAGE_JS, PREVIEW_CSS } from './assets.js';
+import type { PreviewFlows } from '../../src/api/preview.js';
 import { bookmarkletLink } from './bookmarklet.js';
 import { problemBody } from '../shared/problem.js';
 
@@ -35,6 +36,22 @@ function findScript(): string | undefined {
   return ['./onboarding.js', '../../dist/onboarding.js'].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path));
 }
 
+/** The built preview (dist/preview/), whether this module runs from dist/server.mjs or from its source. */
+function findAssets(): string | undefined {
+  return ['./preview/', '../../dist/preview/'].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(join(path, 'index.html')));
+}
+
+/** The preview's own files, by the path each is served at, with its type; the scripts' source maps too. */
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '/preview/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/preview/frame.html': { file: 'frame.html', type: 'text/html; charset=utf-8' },
+  '/preview/page.js': { file: 'page.js', type: 'text/javascript; charset=utf-8' },
+  '/preview/frame.js': { file: 'frame.js', type: 'text/javascript; charset=utf-8' },
+  '/preview/preview.css': { file: 'preview.css', type: 'text/css; charset=utf-8' },
+  '/preview/page.js.map': { file: 'page.js.map', type: 'application/json' },
+  '/preview/frame.js.map': { file: 'frame.js.map', type: 'application/json' },
+};
+
 const SECURITY = {
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-cache',
@@ -46,6 +63,7 @@ const SECURITY = {
 export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
   const { catalog } = options;
   const script = options.script ?? findScript();
+  const assets = findAssets();
   const streams = new Set<ServerResponse>();
   // Each reload carries the flows, so the page redraws without asking again.
   const stopListening = catalog.onLoad(() => {
@@ -67,8 +85,18 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
         data: definition.data,
       })),
       errors: catalog.errors().map((error) => ({ file: error.file, problems: error.problems })),
-    });
+    } satisfies PreviewFlows);
   }
+
+  /**
+   * The page with the selector picker, built beside the script, in it whole as the bookmarklet's address (put in by a
+   * function: the code has `$&` in it, which a replacement string would expand).
+   */
+  const withBookmarklet = (page: string) => {
+    const picker = script ? join(dirname(script), 'onboarding-picker.js') : undefined;
+    const code = picker && existsSync(picker) ? readFileSync(picker, 'utf8') : undefined;
+    return page.replace('<!--bookmarklet-->', () => bookmarkletLink(code));
+  };
 
   const send = (response: ServerResponse, type: string, body: string | Buffer) => {
     response.writeHead(200, { ...SECURITY, 'Content-Type': type }).end(body);
@@ -89,6 +117,15 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     // The chunks the script loads from beside itself (onboarding-form.js, …), from beside the script file.
     const chunk = /^\/preview\/(onboarding-[A-Za-z-]+\.js)$/.exec(path)?.[1];
     if (chunk && script && existsSync(join(dirname(script), chunk))) return send(response, 'text/javascript; charset=utf-8', readFileSync(join(dirname(script), chunk)));
+    const asset = Object.hasOwn(ASSETS, path) ? ASSETS[path] : undefined;
+    if (asset) {
+      if (!assets) {
+        response.writeHead(500, { 'Content-Type': 'text/plain' }).end('dist/preview/ is missing: run npm run build.');
+        return;
+      }
+      const body = readFileSync(join(assets, asset.file), 'utf8');
+      return send(response, asset.type, path === '/preview/' ? withBookmarklet(body) : body);
+    }
     switch (path) {
       case '/':
         response.writeHead(302, { Location: '/preview/' }).end();
@@ -96,21 +133,6 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       case '/favicon.ico':
         response.writeHead(204).end();
         return;
-      case '/preview/': {
-        // The selector picker, built beside the script, goes into the page whole, as the bookmarklet's address (put in
-        // by a function: the code has `$&` in it, which a replacement string would expand).
-        const picker = script ? join(dirname(script), 'onboarding-picker.js') : undefined;
-        const code = picker && existsSync(picker) ? readFileSync(picker, 'utf8') : undefined;
-        return send(response, 'text/html; charset=utf-8', PAGE_HTML.replace('<!--bookmarklet-->', () => bookmarkletLink(code)));
-      }
-      case '/preview/frame.html':
-        return send(response, 'text/html; charset=utf-8', FRAME_HTML);
-      case '/preview/page.js':
-        return send(response, 'text/javascript; charset=utf-8', PAGE_JS);
-      case '/preview/frame.js':
-        return send(response, 'text/javascript; charset=utf-8', FRAME_JS);
-      case '/preview/preview.css':
-        return send(response, 'text/css; charset=utf-8', PREVIEW_CSS);
       case '/preview/flows.json':
         return send(response, 'application/json', flowsJson());
       case '/preview/onboarding.js':

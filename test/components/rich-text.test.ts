@@ -4,7 +4,7 @@ import { html } from 'lit';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { parseRichText, plainText, richText, substitute } from '../../src/components/shared/rich-text.js';
-import { safeMediaUrl, safeTarget, safeUrl } from '../../src/components/shared/url.js';
+import { safeMediaUrl, safeTarget, safeUrl } from '../../src/api/url.js';
 
 afterEach(() => fixtureCleanup());
 

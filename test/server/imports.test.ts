@@ -1,4 +1,5 @@
-// The direction of imports: no module circle in server/ or src/, and server/'s folders import only the layers below them.
+// The direction of imports: no module circle in server/, src/ or tools/; server/'s folders import only the layers below
+// them; the script imports neither the service nor the author tools, and they take from it only what both sides share.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,19 +34,39 @@ function sources(folder: string): string[] {
 }
 
 /** Each module's relative imports, type-only ones and re-exports included, as paths from the repository's root. */
-function importGraph(folder: string): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
+function relativeImports(folder: string): Map<string, string[]> {
+  const imports = new Map<string, string[]>();
   for (const file of sources(folder)) {
     const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
     const targets = importedFiles
       .map((entry) => entry.fileName)
       .filter((name) => name.startsWith('.'))
-      .map((name) => relative(root, resolve(root, dirname(file), name.replace(/\.js$/, '.ts'))))
-      .filter((target) => target.startsWith(`${folder}/`));
-    graph.set(file, targets);
+      .map((name) => relative(root, resolve(root, dirname(file), name.replace(/\.js$/, '.ts'))));
+    imports.set(file, targets);
   }
-  return graph;
+  return imports;
 }
+
+/** The modules of `folder` and their imports within it. */
+function importGraph(folder: string): Map<string, string[]> {
+  return new Map([...relativeImports(folder)].map(([file, targets]) => [file, targets.filter((target) => target.startsWith(`${folder}/`))]));
+}
+
+/** Each import of a module of `folder` that leaves it and that `allowed` refuses, as "file imports target". */
+function importsOut(folder: string, allowed: (target: string, file: string) => boolean): string[] {
+  const refused: string[] = [];
+  for (const [file, targets] of relativeImports(folder)) {
+    for (const target of targets) if (!target.startsWith(`${folder}/`) && !allowed(target, file)) refused.push(`${file} imports ${target}`);
+  }
+  return refused;
+}
+
+/**
+ * What the author tools may take from src/: the wire types and shared checks (src/api/), the picker's reading of the
+ * selector syntax (src/page/query.ts, so a picked selector finds what the script finds), and the Flow the preview hands
+ * the elements (src/flows/flow.ts, its types only).
+ */
+const TOOLS_MAY_IMPORT = ['src/api/', 'src/page/query.ts', 'src/flows/flow.ts'];
 
 /** The graph's circles: its strongly connected components of more than one module, or of one that imports itself. */
 function circles(graph: Map<string, string[]>): string[][] {
@@ -108,6 +129,29 @@ describe('imports', () => {
 
   it('has no import circle in src/', () => {
     expect(circles(importGraph('src'))).toEqual([]);
+  });
+
+  it('has no import circle in tools/', () => {
+    expect(circles(importGraph('tools'))).toEqual([]);
+  });
+
+  it('keeps the script on its own: src/ imports nothing outside it, neither the service nor the author tools', () => {
+    expect(importsOut('src', () => false)).toEqual([]);
+  });
+
+  it('lets the service take from src/ only what both sides share (src/api/), and nothing from tools/', () => {
+    expect(importsOut('server', (target) => (target.startsWith('src/') ? target.startsWith('src/api/') : !target.startsWith('tools/')))).toEqual([]);
+  });
+
+  it('lets each author tool take from src/ only what TOOLS_MAY_IMPORT names, nothing from server/ or another tool', () => {
+    const ownTool = (file: string) => file.split('/').slice(0, 2).join('/');
+    const refused = [
+      ...importsOut('tools', (target) => TOOLS_MAY_IMPORT.some((allowed) => (allowed.endsWith('/') ? target.startsWith(allowed) : target === allowed))),
+      ...[...relativeImports('tools')].flatMap(([file, targets]) =>
+        targets.filter((target) => target.startsWith('tools/') && ownTool(target) !== ownTool(file)).map((target) => `${file} imports ${target}`),
+      ),
+    ];
+    expect(refused).toEqual([]);
   });
 
   it("imports within server/ only from the module's own folder or a layer below it", () => {

@@ -19,6 +19,7 @@ const SHIPPED = [
   /^dist\/custom-elements\.json$/,
   /^dist\/(server|flows)\.mjs(\.map)?$/,
   /^dist\/dashboard\/[\w.-]+$/,
+  /^dist\/preview\/[\w.-]+$/,
   /^schema\/flow\.schema\.json$/,
   /^docs\/[\w-]+\.md$/,
 ];
@@ -47,11 +48,12 @@ describe('the npm package', () => {
     }
   });
 
-  it('packs every script chunk and dashboard file the build makes, with its source map, as the service serves them', () => {
+  it('packs every script chunk, dashboard and preview file the build makes, with its source map, as the service serves them', () => {
     const chunks = readdirSync('dist').filter((name) => /^onboarding[\w.-]*\.js$/.test(name));
     expect(chunks).toContain('onboarding-tour.js');
     for (const chunk of chunks) expect(packed).toEqual(expect.arrayContaining([`dist/${chunk}`, `dist/${chunk}.map`]));
     for (const name of readdirSync('dist/dashboard')) expect(packed).toContain(`dist/dashboard/${name}`);
+    for (const name of readdirSync('dist/preview')) expect(packed).toContain(`dist/preview/${name}`);
   });
 
   it('packs nothing else: no sources, tests, demo, benchmarks, build scripts or declaration maps', () => {

@@ -1,6 +1,6 @@
 // The picker's judgement of names: generated ids, data values and class names are refused, human ones kept.
 import { describe, expect, it } from 'vitest';
-import { isHumanClass, isStableData, looksGenerated } from '../../src/picker/stable-names.js';
+import { isHumanClass, isStableData, looksGenerated } from '../../tools/picker/stable-names.js';
 
 describe('looksGenerated', () => {
   it('flags the ids that builds and frameworks write', () => {

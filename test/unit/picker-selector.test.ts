@@ -2,9 +2,9 @@
 // roots (frames, which happy-dom does not load, are tested in Chromium), and the line to paste into a flow file.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { deepSelectAll } from '../../src/picker/deep-select.js';
-import { selectorLine, yamlQuote } from '../../src/picker/flow-line.js';
-import { proposeSelector } from '../../src/picker/propose-selector.js';
+import { deepSelectAll } from '../../tools/picker/deep-select.js';
+import { selectorLine, yamlQuote } from '../../tools/picker/flow-line.js';
+import { proposeSelector } from '../../tools/picker/propose-selector.js';
 
 function mount(html: string): HTMLElement {
   const main = document.createElement('main');

@@ -13,7 +13,7 @@ import { plainText, richText, substitute, type Variables } from './rich-text.js'
 import { StoreController } from './store-controller.js';
 import { isRightToLeft } from './locale.js';
 import { format, pageString, type OnboardingStrings } from './strings.js';
-import { safeMediaUrl, safeTarget, safeUrl } from './url.js';
+import { safeMediaUrl, safeTarget, safeUrl } from '../../api/url.js';
 
 type ActionName = Exclude<ButtonAction, false>;
 

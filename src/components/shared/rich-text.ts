@@ -1,6 +1,6 @@
 // Safe rich text: parses a small tag subset into a tree and rebuilds it with Lit, so flow text can never run script.
 import { html, nothing, type TemplateResult } from 'lit';
-import { safeUrl } from './url.js';
+import { safeUrl } from '../../api/url.js';
 
 /**
  * The rich-text subset flow titles and bodies may use:

@@ -1,7 +1,7 @@
 // <ob-flows-list>: every flow in the window, with its starts, completions, completion rate and median time to complete.
 import { html, LitElement, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { AnalyticsFlowsResponse } from '../api/wire.js';
+import type { AnalyticsFlowsResponse } from '../../src/api/wire.js';
 import { api } from './api.js';
 import { bar, chartStyles } from './charts.js';
 import { count, duration, percent, TYPE_LABELS } from './format.js';

@@ -1,7 +1,7 @@
 // <ob-survey-panel>: a survey's answers in the window: the NPS score and its 0–10 spread, ratings, choices and the latest comments.
 import { html, LitElement } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { SurveyStepReport } from '../api/wire.js';
+import type { SurveyStepReport } from '../../src/api/wire.js';
 import { bar, chartStyles, scoreColumns } from './charts.js';
 import { count, percent, time } from './format.js';
 import shared from './styles.js';

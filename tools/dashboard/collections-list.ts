@@ -1,7 +1,7 @@
 // <ob-collections>: the collections of collections.yaml, each with its type, cool-off and flows in priority order.
 import { css, html, LitElement } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { CollectionReport, CollectionsResponse } from '../api/wire.js';
+import type { CollectionReport, CollectionsResponse } from '../../src/api/wire.js';
 import { api } from './api.js';
 import { flowHref } from './flow-view.js';
 import { TYPE_LABELS } from './format.js';

@@ -1,7 +1,7 @@
 // <ob-flow-view>: one flow's report: its totals, its split by locale, its reshowings, its trend by day, its step funnel, a survey's answers, and every answer.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { AnalyticsFlowResponse, FlowReshowCounts, FlowType, LocaleCounts } from '../api/wire.js';
+import type { AnalyticsFlowResponse, FlowReshowCounts, FlowType, LocaleCounts } from '../../src/api/wire.js';
 import { api } from './api.js';
 import { bar, chartStyles, trendChart } from './charts.js';
 import { count, day, duration, localeName, percent, TYPE_LABELS } from './format.js';

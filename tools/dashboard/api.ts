@@ -1,5 +1,5 @@
 // The dashboard's calls to the analytics and collections API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
-import type { AnalyticsFlowResponse, AnalyticsFlowsResponse, AnalyticsResponsesResponse, CollectionsResponse, Problem } from '../api/wire.js';
+import type { AnalyticsFlowResponse, AnalyticsFlowsResponse, AnalyticsResponsesResponse, CollectionsResponse, Problem } from '../../src/api/wire.js';
 
 const KEY = 'onboarding-dashboard:key';
 

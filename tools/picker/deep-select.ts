@@ -1,7 +1,7 @@
 // The picker's reading of the flow files' selector syntax: `a >>> b` is b inside a's open shadow root, or inside the
 // document of a same-origin iframe a (read as the tour's target engine reads it); and the hop back out, from an
 // element to the host or frame that holds it.
-import { frameDocument, selectAll } from '../page/query.js';
+import { frameDocument, selectAll } from '../../src/page/query.js';
 
 /** Bounds the matches gathered, so a selector that matches half of a huge page cannot stall the picker. */
 const MAX_MATCHES = 1000;

@@ -1,6 +1,6 @@
 // Plain SVG charts for the dashboard (a trend by day, a bar, a score distribution): no charting library earns its bytes here.
 import { html, svg, type TemplateResult } from 'lit';
-import type { FlowDay } from '../api/wire.js';
+import type { FlowDay } from '../../src/api/wire.js';
 import { count, day } from './format.js';
 
 /** A round number at or above `n` (1, 2 or 5 times a power of ten), so axis labels read well. */

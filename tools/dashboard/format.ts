@@ -1,5 +1,5 @@
 // Numbers, shares, durations and dates as the dashboard shows them.
-import type { FlowType } from '../api/wire.js';
+import type { FlowType } from '../../src/api/wire.js';
 
 const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });

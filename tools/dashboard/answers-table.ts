@@ -1,7 +1,7 @@
 // <ob-answers>: a flow's form and survey answers, newest first, page by page, with a CSV download of the whole window.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { AnswerRow } from '../api/wire.js';
+import type { AnswerRow } from '../../src/api/wire.js';
 import { api } from './api.js';
 import { time, value } from './format.js';
 import shared from './styles.js';
