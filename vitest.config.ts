@@ -8,7 +8,7 @@ const engineProject = (engine: 'firefox' | 'webkit'): TestProjectInlineConfigura
     name: engine,
     include: ['test/engines/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['test/engines/global-setup.ts', 'test/support/build-bundle.ts'],
+    globalSetup: ['test/support/engines-setup.ts', 'test/support/build-bundle.ts'],
     provide: { engine },
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -30,8 +30,21 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Checks of the repository's own sources, with no build and no server: the wire types against the service's schemas.
-        test: { name: 'repo', include: ['test/repo/**/*.test.ts'], environment: 'node' },
+        // Checks of the repository itself, with no server of their own: the package's files, the Dockerfile, the direction of
+        // imports, the flow schema and the docs' examples and links, the wire types against the service's schemas.
+        test: {
+          name: 'repo',
+          include: ['test/repo/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/build-bundle.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        // The script's core in happy-dom against the real service on loopback.
+        test: { name: 'script', include: ['test/script/**/*.test.ts'], environment: 'happy-dom', setupFiles: ['test/support/dom-setup.ts'] },
       },
       {
         extends: true,
@@ -53,23 +66,17 @@ export default defineConfig({
         test: {
           // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
           // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements, its
-          // queue's age), the CLI's processes, or what no database changes (the package's files, the Dockerfile's replay,
-          // the direction of imports, the transition plan, the flow schema and its checks, the docs' examples, the
-          // translations files, the turn queue, and webhooks' signing and retries over loopback, whose outbox on
-          // PostgreSQL test/postgres/ tests with several instances).
+          // queue's age), the CLI's processes, or what no database changes (the transition plan, the translations files,
+          // the turn queue, and webhooks' signing and retries over loopback, whose outbox on PostgreSQL test/postgres/
+          // tests with several instances). The repository's own checks are in test/repo/, a project of their own.
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           exclude: [
             'test/server/cli.test.ts',
             'test/server/persistence.test.ts',
             'test/server/pglite-statements.test.ts',
-            'test/server/package.test.ts',
-            'test/server/dockerfile.test.ts',
-            'test/server/imports.test.ts',
             'test/server/transition-plan.test.ts',
             'test/server/queue-age.test.ts',
-            'test/server/flow-schema.test.ts',
-            'test/server/flow-docs.test.ts',
             'test/server/translations-cli.test.ts',
             'test/server/xliff-tools.test.ts',
             'test/server/turn-queue.test.ts',
@@ -87,7 +94,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts', 'test/engines/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/browser/global-setup.ts', 'test/support/build-bundle.ts'],
+          globalSetup: ['test/support/chromium-setup.ts', 'test/support/build-bundle.ts'],
           provide: { engine: 'chromium' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,5 +1,5 @@
 // Build step: writes schema/flow.schema.json (JSON Schema, draft-07) from the flow file types in src/api/wire/flow-file*.ts.
-// Usage: node scripts/flow-schema.mjs [outfile]. test/server/flow-schema.test.ts fails when the committed file differs.
+// Usage: node scripts/flow-schema.mjs [outfile]. test/repo/flow-schema.test.ts fails when the committed file differs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newUserId, openPage, startEnv, type Env } from './components-helpers.js';
+import { newUserId, openPage, startEnv, type Env } from '../support/browser-pages.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const suite = `has(user.properties.suite) && user.properties.suite == 'a11y'`;

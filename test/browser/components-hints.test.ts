@@ -1,7 +1,7 @@
 // <onboarding-hint> and <onboarding-tooltip> in Chromium: beacons on their targets, real clicks, hover and keys, what the service records, and their chunk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newUserId, openPage, recorded, serverState, startEnv, type Env } from './components-helpers.js';
+import { newUserId, openPage, recorded, serverState, startEnv, type Env } from '../support/browser-pages.js';
 
 let env: Env;
 let page: Page;

@@ -1,6 +1,6 @@
 // Inline elements in Chromium against the real script and service: banner, card, checklist and form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUserId, openPage, recorded, recordedData, reloadAndSettle, serverState, shadowHas, startEnv, waitForPart, type Env } from './components-helpers.js';
+import { newUserId, openPage, recorded, recordedData, reloadAndSettle, serverState, shadowHas, startEnv, waitForPart, type Env } from '../support/browser-pages.js';
 
 let env: Env;
 

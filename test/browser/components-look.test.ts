@@ -1,6 +1,6 @@
 // Look and feel in Chromium: theme tokens and parts from the page, light and dark, RTL, and reduced motion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUserId, openPage, startEnv, surfaceHeights, type Env } from './components-helpers.js';
+import { newUserId, openPage, startEnv, surfaceHeights, type Env } from '../support/browser-pages.js';
 
 let env: Env;
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;

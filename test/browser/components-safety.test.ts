@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { StepDefinition } from '../../src/api/wire.js';
 import { PUBLIC_KEY } from '../support/service.js';
-import { newUserId, openPage, startEnv, type Env, type FlowFile } from './components-helpers.js';
+import { newUserId, openPage, startEnv, type Env, type FlowFile } from '../support/browser-pages.js';
 
 /** Known payloads; each calls __xss(name) if it ever runs. */
 const CORPUS = [

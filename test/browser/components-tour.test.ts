@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PRIVATE_KEY, PUBLIC_KEY } from '../support/service.js';
-import { newUserId, openPage, recorded, reloadAndSettle, serverState, startEnv, type Env } from './components-helpers.js';
+import { newUserId, openPage, recorded, reloadAndSettle, serverState, startEnv, type Env } from '../support/browser-pages.js';
 
 let env: Env;
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;

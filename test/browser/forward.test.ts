@@ -1,7 +1,7 @@
 // init({ forward }) in real Chromium: flow and step events reach stub PostHog and Segment globals on the page, and nothing without it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newUserId, openPage, startEnv, type Env } from './components-helpers.js';
+import { newUserId, openPage, startEnv, type Env } from '../support/browser-pages.js';
 
 let env: Env;
 

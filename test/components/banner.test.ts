@@ -5,7 +5,7 @@ import { $flows } from '../../src/stores/flows.js';
 import { $userProperties } from '../../src/stores/user.js';
 import { onError } from '../../src/core/errors.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
-import { recordingFlow, resetStores, seedFlow, type RecordedCall } from './support.js';
+import { recordingFlow, resetStores, seedFlow, type RecordedCall } from '../support/component-stores.js';
 
 beforeAll(() => registerElements());
 afterEach(() => {

@@ -9,7 +9,7 @@ import type { OnboardingChecklist } from '../../src/components/checklist/checkli
 import type { OnboardingForm } from '../../src/components/form/form.component.js';
 import type { OnboardingFlow } from '../../src/components/flow/flow.component.js';
 import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
-import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
+import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from '../support/component-stores.js';
 import type { FlowData } from '../../src/api/wire.js';
 
 beforeAll(() => registerElements());

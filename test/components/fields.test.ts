@@ -7,7 +7,7 @@ import { $elementOptions } from '../../src/stores/options.js';
 import type { OnboardingForm } from '../../src/components/form/form.component.js';
 import type { OnboardingSurvey } from '../../src/components/survey/survey.component.js';
 import type { FlowData, FormField } from '../../src/api/wire.js';
-import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from './support.js';
+import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall } from '../support/component-stores.js';
 
 beforeAll(() => registerElements());
 beforeEach(() => $elementOptions.set({ autoMount: false }));

@@ -7,7 +7,7 @@ import { $elementOptions } from '../../src/stores/options.js';
 import type { FlowData } from '../../src/api/wire.js';
 import type { OnboardingHint } from '../../src/components/hint/hint.component.js';
 import type { OnboardingTooltip } from '../../src/components/hint/tooltip.component.js';
-import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall, type SeedOptions } from './support.js';
+import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall, type SeedOptions } from '../support/component-stores.js';
 
 beforeAll(() => {
   registerElements();

@@ -9,7 +9,7 @@ import { STRINGS_CHUNK } from '../../src/components/strings/define.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import { onError } from '../../src/core/errors.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
-import { resetStores, seedFlow } from './support.js';
+import { resetStores, seedFlow } from '../support/component-stores.js';
 
 const SCRIPT = 'https://cdn.example/app/onboarding.js';
 /** The scripts the script added to the page; kept out of the document, where happy-dom would fail to load them. */

@@ -6,7 +6,7 @@ import { $elementOptions } from '../../src/stores/options.js';
 import { $collections } from '../../src/stores/flows.js';
 import { deepQuery } from '../../src/page/query.js';
 import type { OnboardingAnnouncement } from '../../src/components/announcement/announcement.component.js';
-import { resetStores, seedFlow, tick } from './support.js';
+import { resetStores, seedFlow, tick } from '../support/component-stores.js';
 
 beforeAll(() => registerElements());
 afterEach(() => {

@@ -7,7 +7,7 @@ import { startSiteEnv, type SiteEnv } from '../support/browser-env.js';
 import { ERROR_COLLECTOR, launchEngine, type Engine, type EnginePage } from '../support/engines.js';
 import { carriesWrite } from '../support/requests.js';
 import { PUBLIC_KEY } from '../support/service.js';
-import { flowFile, newUserId, recorded, recordedData, scriptPage, serverState, surfaceHeights, type FlowFile } from '../browser/components-helpers.js';
+import { flowFile, newUserId, recorded, recordedData, scriptPage, serverState, surfaceHeights, type FlowFile } from '../support/browser-pages.js';
 
 const ENGINE = inject('engine') ?? 'chromium';
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;

@@ -1,7 +1,7 @@
 // Choosing the locale: init's, setLocale's, the user property's, the browser's; bad codes; reads sent in it; content cached in one locale.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FlowState } from '../../src/api/wire.js';
-import { destroySdks, loadSdk } from './core-fixture.js';
+import { destroySdks, loadSdk } from '../support/core-sdk.js';
 
 const TITLES: Record<string, string> = { '': 'Welcome', fr: 'Bienvenue', de: 'Willkommen' };
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 import { startLoopbackProxy } from '../support/loopback-proxy.js';
 import { carriesWrite, isStateRead, writesIn } from '../support/requests.js';
-import { countRows, destroySdks, loadSdk } from './core-fixture.js';
+import { countRows, destroySdks, loadSdk } from '../support/core-sdk.js';
 
 // These tests start a real service and wait for real retries; a busy 2-core machine needs the room.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });

@@ -1,7 +1,7 @@
 // The cost of the view against the real service: one store of the queue per task, unchanged flows keep their objects, large answers in slices.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-import { destroySdks, loadSdk } from './core-fixture.js';
+import { destroySdks, loadSdk } from '../support/core-sdk.js';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 

@@ -6,7 +6,7 @@ import { newGuestId, randomUuid } from '../../src/core/identity.js';
 import { startLoopbackProxy, type LoopbackProxy, type SeenRequest } from '../support/loopback-proxy.js';
 import { isStateRead, writesIn } from '../support/requests.js';
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
-import { countRows, destroySdks, loadSdk } from './core-fixture.js';
+import { countRows, destroySdks, loadSdk } from '../support/core-sdk.js';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 

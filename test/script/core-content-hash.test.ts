@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { bannerFlowYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 import { startLoopbackProxy } from '../support/loopback-proxy.js';
 import { isStateRead } from '../support/requests.js';
-import { destroySdks, loadSdk } from './core-fixture.js';
+import { destroySdks, loadSdk } from '../support/core-sdk.js';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 

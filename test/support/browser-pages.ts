@@ -1,8 +1,8 @@
 // Shared setup of the element suites: a real service, a page site on another port, and what the service recorded (the journeys on every engine read it too).
 import type { Page } from 'playwright-core';
 import type { FLOW_TYPE_ALIASES, FlowData, FlowState, FlowType, StartWhen } from '../../src/api/wire.js';
-import { startBrowserEnv, type BrowserEnv, type SiteEnv } from '../support/browser-env.js';
-import { PUBLIC_KEY } from '../support/service.js';
+import { startBrowserEnv, type BrowserEnv, type SiteEnv } from './browser-env.js';
+import { PUBLIC_KEY } from './service.js';
 
 export interface FlowFile {
   slug: string;
