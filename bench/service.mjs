@@ -101,7 +101,7 @@ async function seed(db, users, flowSlugs, more) {
 export async function seededLocation(store, pg, users, flowsDir, flowSlugs, more) {
   const { startService } = await import('../dist/server.mjs');
   let location;
-  let dropDatabase = async () => {};
+  let dropDatabase;
   if (store === 'embedded') {
     location = mkdtempSync(join(tmpdir(), 'onboarding-bench-db-'));
     dropDatabase = async () => rmSync(location, { recursive: true, force: true });

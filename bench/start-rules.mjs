@@ -53,7 +53,7 @@ async function routeChanges(browser, site, service, ruled) {
     const channel = new MessageChannel();
     const freshTask = () => new Promise((resolve) => { channel.port1.onmessage = resolve; channel.port2.postMessage(0); });
     const paths = ['/projects/7/overview', '/billing-help', '/account/profile'];
-    const before = requests.length;
+    const before = window.requests.length;
     const times = [];
     for (let i = 0; i < changes; i++) {
       await freshTask();
@@ -62,7 +62,7 @@ async function routeChanges(browser, site, service, ruled) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       times.push(performance.now() - started);
     }
-    return { times, requests: requests.length - before, visible: window.Onboarding.flows.filter((flow) => flow.isVisible).length };
+    return { times, requests: window.requests.length - before, visible: window.Onboarding.flows.filter((flow) => flow.isVisible).length };
   }, CHANGES);
   await tab.close();
   return result;

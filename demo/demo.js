@@ -113,7 +113,6 @@ export function setupDemo(onboarding, options = {}) {
   showLanguage();
 
   // ---- Who is here, and their properties (remembered by the demo so the controls show them) ----
-  const isGuest = () => onboarding.userId.startsWith('guest_');
   const properties = () => read(PROPERTIES_KEY)[onboarding.userId] ?? {};
   const showUser = () => {
     const id = onboarding.userId ?? '';

@@ -53,7 +53,7 @@ export async function startPostgresCluster({ bin = findPostgresBin(), port, sett
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${error.stderr?.toString() ?? error.message}`);
+    throw new Error(`initdb failed: ${error.stderr?.toString() ?? error.message}`, { cause: error });
   }
   const chosenPort = port ?? (await freePort());
   const options = {
@@ -69,7 +69,7 @@ export async function startPostgresCluster({ bin = findPostgresBin(), port, sett
   } catch (error) {
     const log = existsSync(join(dir, 'server.log')) ? spawnSync('cat', [join(dir, 'server.log')]).stdout.toString() : '';
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`pg_ctl start failed: ${error.stderr?.toString() ?? error.message}\n${log}`);
+    throw new Error(`pg_ctl start failed: ${error.stderr?.toString() ?? error.message}\n${log}`, { cause: error });
   }
   const url = `postgres://postgres@127.0.0.1:${chosenPort}/postgres`;
   return {

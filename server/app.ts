@@ -86,7 +86,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.detail, problem.field));
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
+    const path = request.url.split('?')[0];
     const allowed = ['GET', 'POST', 'DELETE'].filter((method) => app.hasRoute({ method, url: path }));
     if (allowed.length > 0) {
       reply
@@ -150,7 +150,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
       request.apiKey = bearerKey(request.headers.authorization);
     }
     // The matched route decides, so an encoded path cannot slip a public key past this check.
-    const path = request.routeOptions.url ?? request.url.split('?')[0]!;
+    const path = request.routeOptions.url ?? request.url.split('?')[0];
     if (scope === 'public' && !path.startsWith('/v1/public/')) {
       throw new HttpProblem(403, `${path} needs a private key; public keys reach only /v1/public/ paths.`);
     }

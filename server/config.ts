@@ -59,6 +59,6 @@ export function resolveTrustProxy(flag: string | undefined, env: NodeJS.ProcessE
   if (raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  if (/^[0-9a-fA-F:.\/,\s]+$/.test(raw)) return raw.split(',').map((part) => part.trim()).filter(Boolean).join(',');
+  if (/^[0-9a-fA-F:./,\s]+$/.test(raw)) return raw.split(',').map((part) => part.trim()).filter(Boolean).join(',');
   throw new Error(`--trust-proxy must be true, a number of hops, or a comma-separated list of proxy addresses or CIDR ranges; got "${raw}"`);
 }

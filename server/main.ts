@@ -214,7 +214,7 @@ function boundHeapGrowth(): void {
   if (!chosen) setFlagsFromString('--heap-growing-percent=50');
 }
 
-const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
+const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
   boundHeapGrowth();
   main(process.argv.slice(2)).catch((error) => {

@@ -32,7 +32,7 @@ if (!existing || isSnippetStub(existing)) {
   if (publicKey || apiUrl) {
     try {
       // data-locale is init's locale: the first read is in it, not in the browser's language then again in it.
-      void onboarding.init({ publicKey: publicKey ?? '', apiUrl: apiUrl ?? '', locale: script!.dataset.locale });
+      void onboarding.init({ publicKey: publicKey ?? '', apiUrl: apiUrl ?? '', locale: script.dataset.locale });
     } catch (error) {
       // A tag with a missing attribute is misuse, but throwing from a script tag helps nobody: warn instead.
       reportError('init-failed', error);

@@ -31,7 +31,7 @@ function reportedStep(step: StepDefinition, index: number): ReportedStep {
     return { step, kind: 'text', field: fields[0]?.id ?? 'value', options: [] };
   }
   const kinds = ['nps', 'rating', 'single', 'multiple', 'text'];
-  const kind = typeof step.type === 'string' && kinds.includes(step.type) ? (step.type as SurveyStepReport['kind']) : index === 0 ? 'nps' : 'text';
+  const kind = typeof step.type === 'string' && kinds.includes(step.type) ? (step.type) : index === 0 ? 'nps' : 'text';
   return { step, kind, field: 'value', options: step.options };
 }
 
@@ -77,7 +77,7 @@ export async function surveyReport(db: Queryable, meta: FlowMeta, window: Analyt
     const [field, value] = fieldAndValue(row.value);
     const key = `${row.step_id}\u0000${field}`;
     let counts = valueCounts.get(key);
-    if (!counts) valueCounts.set(key, (counts = new Map()));
+    if (!counts) valueCounts.set(key, (counts = new Map<string, number>()));
     counts.set(value, (counts.get(value) ?? 0) + row.n);
   }
   const reports: SurveyStepReport[] = [];
@@ -88,7 +88,7 @@ export async function surveyReport(db: Queryable, meta: FlowMeta, window: Analyt
     if (kind === 'nps') {
       const distribution = Array.from({ length: 11 }, (_, score) => count(score));
       const total = distribution.reduce((a, b) => a + b, 0);
-      const promoters = distribution[9]! + distribution[10]!;
+      const promoters = distribution[9] + distribution[10];
       const detractors = distribution.slice(0, 7).reduce((a, b) => a + b, 0);
       reports.push({
         kind, stepId: step.id, title, responses: total, promoters, passives: total - promoters - detractors, detractors, distribution,

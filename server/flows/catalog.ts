@@ -52,7 +52,7 @@ export function localizedContent(flow: CatalogFlow, locale: string | undefined):
   const key = chain.join('+');
   let content = flow.localized.get(key);
   if (!content) {
-    const data = applyTranslations(flow.definition.data, chain.map((code) => flow.definition.translations![code]!));
+    const data = applyTranslations(flow.definition.data, chain.map((code) => flow.definition.translations![code]));
     content = { data, json: flowJson({ ...flow.definition, data }, flow.flow.version, flow.contentHash, flow.flow.name, flow.flow.type) };
     flow.localized.set(key, content);
   }
@@ -277,8 +277,8 @@ export class FlowCatalog {
           first?.created_at ?? null,
         ],
       );
-      if (latest) this.log.info(`flow ${definition.slug} changed: version ${inserted!.version}`);
-      return inserted!;
+      if (latest) this.log.info(`flow ${definition.slug} changed: version ${inserted.version}`);
+      return inserted;
     });
   }
 }

@@ -133,7 +133,7 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new Error(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     flows = convertFrigadeFlows(json);
   } catch (error) {
@@ -189,7 +189,7 @@ export function translations(
       return 2;
     }
     try {
-      const { files, problems } = exportTranslations(paths[0]!, options.locale);
+      const { files, problems } = exportTranslations(paths[0], options.locale);
       const text = formatExport(files, { format, sourceLocale, locale: options.locale });
       if (options.out === undefined) process.stdout.write(text);
       else writeFileSync(options.out, text);
@@ -305,5 +305,5 @@ export function main(argv: string[]): number {
   return 1;
 }
 
-const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
+const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) process.exitCode = main(process.argv.slice(2));

@@ -60,7 +60,7 @@ export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): 
     return { line, column: col };
   };
   if (doc.errors.length) {
-    const error = doc.errors[0]!;
+    const error = doc.errors[0];
     return { collections: [], problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }] };
   }
   let value: unknown;

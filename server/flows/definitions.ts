@@ -84,7 +84,7 @@ export function readFlowDirectory(dir: string, options: CheckOptions = {}): { fl
   try {
     names = readdirSync(dir);
   } catch (error) {
-    throw new Error(`cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`);
+    throw new Error(`cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`, { cause: error });
   }
   // webhooks.yaml and collections.yaml beside the flows are not flows.
   const files = flowFileNames(names);
@@ -136,7 +136,7 @@ export function checkFlowText(
   };
   const locate = (segments: readonly PathSegment[], key?: string) => at(offsetOf(doc, segments, key));
   if (doc.errors.length) {
-    const error = doc.errors[0]!;
+    const error = doc.errors[0];
     return { problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }], warnings: [], locate };
   }
   let value: unknown;
@@ -202,7 +202,7 @@ function withButtonObjects<Data extends { steps?: unknown }>(data: Data): Data {
       [`${which}Button`]: { title, ...(which === 'secondary' ? { action: 'step.complete' } : {}), ...(uri === undefined ? {} : { uri }), ...(target === undefined ? {} : { target }) },
     };
   };
-  const steps = data.steps.map((step) => (isObject(step) ? { ...step, ...button(step, 'primary'), ...button(step, 'secondary') } : step));
+  const steps = (data.steps as unknown[]).map((step) => (isObject(step) ? { ...step, ...button(step, 'primary'), ...button(step, 'secondary') } : step));
   return { ...data, steps };
 }
 

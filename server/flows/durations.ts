@@ -8,7 +8,7 @@ export function parseDuration(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const match = DURATION.exec(value.trim());
   if (!match) return undefined;
-  const ms = Number(match[1]) * UNIT_MS[match[2]!]!;
+  const ms = Number(match[1]) * UNIT_MS[match[2]];
   return Number.isSafeInteger(ms) ? ms : undefined;
 }
 

@@ -30,7 +30,7 @@ export function checkStepFields(step: Record<string, unknown>, where: PathSegmen
     if (typeof type !== 'string' || type === '') continue;
     if (!DRAWN.includes(type)) {
       // The nearest type first (`textara` is a textarea, not a text), then what `closest` guesses for a key.
-      const nearest = [...DRAWN].sort((a, b) => distance(type.toLowerCase(), a) - distance(type.toLowerCase(), b))[0]!;
+      const nearest = [...DRAWN].sort((a, b) => distance(type.toLowerCase(), a) - distance(type.toLowerCase(), b))[0];
       const guess = distance(type.toLowerCase(), nearest) <= Math.min(2, Math.floor(nearest.length / 3)) ? nearest : closest(type, [...DRAWN]);
       warn(
         [...at, 'type'],

@@ -27,7 +27,7 @@ function not(cel: Cel): Cel {
   if (cel.t === 'and') return or(...cel.parts.map(not));
   if (cel.t === 'or') return and(...cel.parts.map(not));
   if (cel.t === 'not') return cel.x;
-  if (cel.t === 'rel' && NEGATED[cel.op]) return rel(cel.a, NEGATED[cel.op]!, cel.b);
+  if (cel.t === 'rel' && NEGATED[cel.op]) return rel(cel.a, NEGATED[cel.op], cel.b);
   return { t: 'not', x: cel };
 }
 
@@ -145,7 +145,7 @@ function translateCompare(node: Expression & { kind: 'compare' }): Cel {
   if (op === '!=') return not(translateCompare({ ...node, op: '==' }));
   if (isConstant(left) && !isConstant(right)) {
     if (!FLIPPED[op]) throw new Unmapped(`"${op}" needs the value it reads on its left`, node.at);
-    [left, right, op] = [right, left, FLIPPED[op]!];
+    [left, right, op] = [right, left, FLIPPED[op]];
   }
   if (left.kind === 'unmapped') throw new Unmapped(left.reason, left.at);
   if (right.kind === 'unmapped') throw new Unmapped(right.reason, right.at);

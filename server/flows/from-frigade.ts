@@ -96,7 +96,7 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
   if (typeof data === 'string') {
     const source = parseDocument(data, { prettyErrors: false });
     if (source.errors.length) {
-      problems.push({ path: 'data', line: 1, column: 1, message: `Frigade's data is neither YAML nor JSON: ${source.errors[0]!.message.split('\n')[0]}` });
+      problems.push({ path: 'data', line: 1, column: 1, message: `Frigade's data is neither YAML nor JSON: ${source.errors[0].message.split('\n')[0]}` });
       data = {};
     } else {
       data = source.toJS({ maxAliasCount: 100 }) ?? {};
@@ -108,7 +108,7 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
     const record = data as Record<string, unknown>;
     if (typeof record.completionCriteria === 'string') record.completionCriteria = convert(record.completionCriteria, ['data', 'completionCriteria']);
     if (Array.isArray(record.steps)) {
-      record.steps = record.steps.map((step, index) => {
+      record.steps = (record.steps as unknown[]).map((step, index) => {
         if (!isRecord(step)) return step;
         // The id first, as flow files write it (and a # TODO never lands on the line of the "-").
         const { id, ...rest } = step;
@@ -176,7 +176,7 @@ function collectComments(node: unknown, path: PathSegment[], out: PlacedComment[
 function pairAt(doc: Document, segments: readonly PathSegment[]): Pair | undefined {
   const parent = segments.length === 1 ? doc.contents : doc.getIn(segments.slice(0, -1), true);
   if (!isMap(parent)) return undefined;
-  return (parent.items as Pair[]).find((item) => isScalar(item.key) && item.key.value === segments.at(-1));
+  return (parent.items).find((item) => isScalar(item.key) && item.key.value === segments.at(-1));
 }
 
 /**

@@ -101,7 +101,7 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
       }
     }
     // A key has a "/" after its slug; an id has "." where the key has "/", and no "/".
-    return (isKey(key) ? slugs.byKey.get(key.split('/')[0]!) : slugs.byId.get(key.split('.')[0]!)) ?? [];
+    return (isKey(key) ? slugs.byKey.get(key.split('/')[0]) : slugs.byId.get(key.split('.')[0])) ?? [];
   };
 
   // Each flow file's units, in the order the XLIFF first names each file.

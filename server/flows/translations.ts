@@ -86,7 +86,7 @@ const VARIABLE = /\$\{\s*([A-Za-z_][\w.-]{0,63})\s*(?:\|\s*([^{}]{0,200}?)\s*)?\
 
 /** The names of the `${variable}`s in a text, each once; a fallback (`${firstName|there}`) is words, which a translation translates. */
 function variableNames(text: string): string[] {
-  return [...new Set([...text.matchAll(VARIABLE)].map((match) => match[1]!))];
+  return [...new Set([...text.matchAll(VARIABLE)].map((match) => match[1]))];
 }
 
 /** The `${variables}` of `source`, by name, that `translation` drops: a translation must keep every one. */
@@ -185,7 +185,7 @@ function unknownName(what: string, name: string, known: string[], where = 'the f
 
 function choices(options: unknown): Array<[number, { value: string | number; label: unknown }]> {
   if (!Array.isArray(options)) return [];
-  return [...options.entries()].filter((entry): entry is [number, { value: string | number; label: unknown }] => {
+  return [...(options as unknown[]).entries()].filter((entry): entry is [number, { value: string | number; label: unknown }] => {
     const option = entry[1];
     return isObject(option) && (typeof option.value === 'string' || typeof option.value === 'number');
   });

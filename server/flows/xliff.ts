@@ -279,8 +279,8 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
         const sources = elements(part, 'source');
         const partTargets = elements(part, 'target');
         if (sources.length !== 1) throw new XliffError(part.line, `<${part.name}> needs one <source>`);
-        if (partTargets.length > 1) throw new XliffError(partTargets[1]!.line, `<${part.name}> has more than one <target>`);
-        const partSource = textOf(sources[0]!);
+        if (partTargets.length > 1) throw new XliffError(partTargets[1].line, `<${part.name}> has more than one <target>`);
+        const partSource = textOf(sources[0]);
         source += partSource;
         if (part.name === 'segment' && part.attributes.get('state') === 'initial') translated = false;
         if (partTargets[0]) {
@@ -301,7 +301,7 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
   } else {
     const files = elements(root, 'file');
     if (!files.length) throw new XliffError(root.line, 'XLIFF 1.2 with no <file>: no target-language to read');
-    const first = files[0]!;
+    const first = files[0];
     document = {
       version,
       srcLang: required(first, 'source-language'),
@@ -314,8 +314,8 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
       const sources = elements(unit, 'source');
       const unitTargets = elements(unit, 'target');
       if (sources.length !== 1) throw new XliffError(unit.line, `<${unit.name}> needs one <source>`);
-      if (unitTargets.length > 1) throw new XliffError(unitTargets[1]!.line, `<${unit.name}> has more than one <target>`);
-      const source = textOf(sources[0]!);
+      if (unitTargets.length > 1) throw new XliffError(unitTargets[1].line, `<${unit.name}> has more than one <target>`);
+      const source = textOf(sources[0]);
       const given = unitTargets[0];
       const target = given && !UNTRANSLATED_12.has(given.attributes.get('state') ?? '') ? given : undefined;
       const fault = faultIn(unitTargets);
@@ -334,7 +334,7 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
       const bodies = elements(file, 'body');
       if (bodies.length !== 1) throw new XliffError(file.line, '<file> needs one <body>');
       const original = file.attributes.get('original');
-      document.files.push({ ...(original ? { original } : {}), line: file.line, units: unitsIn(bodies[0]!, 'trans-unit', readUnit) });
+      document.files.push({ ...(original ? { original } : {}), line: file.line, units: unitsIn(bodies[0], 'trans-unit', readUnit) });
     }
   }
   const stray = faults.find((fault) => !targets.has(fault.element));

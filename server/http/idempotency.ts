@@ -55,7 +55,7 @@ export async function runIdempotent(
   if (typeof header !== 'string' || !KEY_FORMAT.test(header)) {
     throw new HttpProblem(400, 'header "Idempotency-Key" must be 1 to 255 visible ASCII characters, such as a UUID', 'Idempotency-Key');
   }
-  const path = request.url.split('?')[0]!;
+  const path = request.url.split('?')[0];
   const outcome = await idempotentOnce(db, { apiKey: request.apiKey ?? '', key: header, hash: writeHash(request.method, path, request.body), userId }, work, replay);
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);

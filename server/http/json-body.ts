@@ -58,7 +58,7 @@ export function parseJsonBody(raw: Buffer): unknown {
 export function keepsItsValue(literal: string): boolean {
   const value = Number(literal);
   if (!Number.isFinite(value)) return false;
-  if (value === 0) return !/[1-9]/.test(literal.split(/[eE]/)[0]!);
+  if (value === 0) return !/[1-9]/.test(literal.split(/[eE]/)[0]);
   if (/^-?\d+$/.test(literal)) return Number.isSafeInteger(value);
   return true;
 }

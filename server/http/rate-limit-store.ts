@@ -122,9 +122,9 @@ export class RateLimitCounts {
     ).then(
       ([row]) => {
         // The window is PostgreSQL's from now on: it may have begun on another instance.
-        window.end = Date.now() + row!.ttl;
-        if (row!.count > max) window.over = true;
-        callback(null, { current: row!.count, ttl: row!.ttl });
+        window.end = Date.now() + row.ttl;
+        if (row.count > max) window.over = true;
+        callback(null, { current: row.count, ttl: row.ttl });
       },
       () => {
         // PostgreSQL unreachable: send these again with the next request, and decide alone against the whole limit meanwhile.
@@ -168,5 +168,5 @@ export function rateLimitStore(counts: RateLimitCounts): FastifyRateLimitStoreCt
       return new RateLimitStore(undefined, `${this.prefix}${route.method ?? ''}${route.url ?? ''}-`);
     }
   }
-  return RateLimitStore as unknown as FastifyRateLimitStoreCtor;
+  return RateLimitStore;
 }

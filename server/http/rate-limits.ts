@@ -19,12 +19,12 @@ declare module 'fastify' {
  */
 export function addressKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
+  if (mapped) return mapped[1];
   if (!ip.includes(':')) return ip;
   const [head = '', tail = ''] = ip.split('::');
   const groups = head.split(':').filter(Boolean);
   const tailGroups = tail ? tail.split(':') : [];
-  const full = [...groups, ...Array(Math.max(0, 8 - groups.length - tailGroups.length)).fill('0'), ...tailGroups];
+  const full = [...groups, ...Array<string>(Math.max(0, 8 - groups.length - tailGroups.length)).fill('0'), ...tailGroups];
   return `${full.slice(0, 4).join(':')}::/64`;
 }
 

@@ -87,7 +87,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
         }
       }
       // The state of the last write's user, as that write's own endpoint would have read it.
-      const last = writes[writes.length - 1]!;
+      const last = writes[writes.length - 1];
       const response: BatchResponse = { results };
       if (verified && last.body.userId !== undefined) {
         const groupId = last.path === 'users' ? undefined : last.body.groupId;

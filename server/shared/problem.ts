@@ -53,7 +53,7 @@ export function toProblem(
   if (error instanceof HttpProblem) return error;
   const e = error as FastifyError;
   if (e.validation && e.validation.length > 0) {
-    const issue = e.validation[0]!;
+    const issue = e.validation[0];
     const path = issue.instancePath?.replace(/^\//, '').replace(/\//g, '.');
     const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
     const extra = (issue.params as { additionalProperty?: string } | undefined)?.additionalProperty;

@@ -86,7 +86,7 @@ function withContent(flow: CatalogFlow, state: FlowState, locale: string | undef
     ...state,
     data: {
       ...fields,
-      steps: state.data.steps.map((step, index) => ({ ...steps[index]!, id: step.id, $state: step.$state })),
+      steps: state.data.steps.map((step, index) => ({ ...steps[index], id: step.id, $state: step.$state })),
     },
   };
 }
@@ -209,11 +209,11 @@ export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot, now: 
   });
   const isOpen = (s: (typeof steps)[number]) => s.$state.visible && !s.$state.completed && !s.$state.skipped;
   const storedIndex = stored?.currentStepId ? steps.findIndex((s) => s.id === stored.currentStepId) : -1;
-  let currentIndex = storedIndex >= 0 && isOpen(steps[storedIndex]!) ? storedIndex : steps.findIndex(isOpen);
+  let currentIndex = storedIndex >= 0 && isOpen(steps[storedIndex]) ? storedIndex : steps.findIndex(isOpen);
   // With nothing left open, the pointer rests on the last visible step (or the first step) so it is never empty.
   if (currentIndex < 0) {
     const visible = steps.map((s, i) => (s.$state.visible ? i : -1)).filter((i) => i >= 0);
-    currentIndex = visible.length ? visible[visible.length - 1]! : 0;
+    currentIndex = visible.length ? visible[visible.length - 1] : 0;
   }
   const completed = Boolean(stored?.completed) || (flow.completion?.(snapshot.cel) ?? false);
   const back = comesBack(flow, stored, now);

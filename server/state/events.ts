@@ -47,7 +47,7 @@ export function progressEvents(
     data: response.data === undefined ? null : response.data,
     url: response.url,
   });
-  if (startedNow && responses.length > 0 && !responses.some((r) => r.actionType === 'STARTED_FLOW')) events.push(event('flow.started', responses[0]!));
+  if (startedNow && responses.length > 0 && !responses.some((r) => r.actionType === 'STARTED_FLOW')) events.push(event('flow.started', responses[0]));
   for (const response of responses) {
     const type = FLOW_EVENTS[response.actionType];
     if (!type) continue;

@@ -208,30 +208,30 @@ export async function loadUserSnapshot(
     if (windows) params.push(now.toISOString());
     const [row] = await db.query<SnapshotRow>(sql, params);
     // A guest that was linked reads as the user it became.
-    if (row!.user_properties === null && row!.linked_to) return loadUserSnapshot(db, row!.linked_to, groupId, catalog, { progress, now, locale });
+    if (row.user_properties === null && row.linked_to) return loadUserSnapshot(db, row.linked_to, groupId, catalog, { progress, now, locale });
     user = {
-      version: versionText(row!.user_version),
-      exists: row!.user_properties !== null,
-      properties: row!.user_properties ?? {},
-      createdAt: isoOrNull(row!.user_created_at),
-      events: row!.user_events ?? {},
+      version: versionText(row.user_version),
+      exists: row.user_properties !== null,
+      properties: row.user_properties ?? {},
+      createdAt: isoOrNull(row.user_created_at),
+      events: row.user_events ?? {},
       eventsKey: names.user.key,
-      groups: row!.user_groups ?? [],
-      ...(windows ? { windows: windowsFromRows(windows.user, row!.user_window_counts ?? null, row!.user_window_last ?? null, now) } : {}),
+      groups: row.user_groups ?? [],
+      ...(windows ? { windows: windowsFromRows(windows.user, row.user_window_counts ?? null, row.user_window_last ?? null, now) } : {}),
       // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
-      flows: (row!.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [slug, step, started, completed, skipped, isoOrNull(at), reshows]),
-      steps: (row!.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
-      responses: (row!.responses ?? []).map(([slug, step, action, data, at]) => [slug, step, action, data, new Date(at).toISOString()]),
-      ...(withProgress ? { progress: row!.progress ?? [] } : {}),
+      flows: (row.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [slug, step, started, completed, skipped, isoOrNull(at), reshows]),
+      steps: (row.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
+      responses: (row.responses ?? []).map(([slug, step, action, data, at]) => [slug, step, action, data, new Date(at).toISOString()]),
+      ...(withProgress ? { progress: row.progress ?? [] } : {}),
     };
     group = groupId
       ? {
-          version: versionText(row!.group_version),
-          properties: row!.group_properties ?? {},
-          createdAt: isoOrNull(row!.group_created_at),
-          events: row!.group_events ?? {},
+          version: versionText(row.group_version),
+          properties: row.group_properties ?? {},
+          createdAt: isoOrNull(row.group_created_at),
+          events: row.group_events ?? {},
           eventsKey: names.group.key,
-          ...(windows ? { windows: windowsFromRows(windows.group, row!.group_window_counts ?? null, row!.group_window_last ?? null, now) } : {}),
+          ...(windows ? { windows: windowsFromRows(windows.group, row.group_window_counts ?? null, row.group_window_last ?? null, now) } : {}),
         }
       : undefined;
     // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction

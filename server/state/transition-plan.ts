@@ -133,7 +133,7 @@ export function planFlowAction(flow: CatalogFlow, snapshot: UserSnapshot, write:
 export function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): FlowChange | null {
   const slug = flow.flow.slug;
   const view = deriveFlowState(flow, snapshot, write.now);
-  const step = view.data.steps[stepIndex]!;
+  const step = view.data.steps[stepIndex];
   if (!step.$state.visible) throw conflict(`Step "${step.id}" of flow "${slug}" is not visible to this user.`, 'stepId');
   if (step.$state.blocked) throw conflict(`Step "${step.id}" of flow "${slug}" is blocked: its startCriteria does not hold.`, 'stepId');
   // Steps of a finished flow stay as they are until the flow is restarted.
@@ -169,10 +169,10 @@ export function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write:
 export function movePointer(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): { flow: StoredFlowState; responses: NewResponse[] } {
   const stored = snapshot.flows.get(flow.flow.slug) ?? NO_FLOW;
   const steps = deriveFlowState(flow, snapshot, write.now).data.steps;
-  const open = (i: number) => steps[i]!.$state.visible && !steps[i]!.$state.completed && !steps[i]!.$state.skipped;
+  const open = (i: number) => steps[i].$state.visible && !steps[i].$state.completed && !steps[i].$state.skipped;
   const order = [...steps.keys()].filter((i) => i > stepIndex).concat([...steps.keys()].filter((i) => i < stepIndex));
   const next = order.find(open);
-  if (next !== undefined) return { flow: { ...stored, currentStepId: steps[next]!.id }, responses: [] };
+  if (next !== undefined) return { flow: { ...stored, currentStepId: steps[next].id }, responses: [] };
   return {
     flow: { ...stored, started: true, completed: true },
     responses: [{ stepId: write.stepId, actionType: 'COMPLETED_FLOW', data: { reason: 'last-step' }, at: write.date, url: write.url }],

@@ -7,7 +7,7 @@ import { HttpProblem } from '../shared/problem.js';
 import { RawJson } from '../shared/raw-json.js';
 import type { Queryable } from '../storage/store.js';
 import { deriveFlowStates, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
-import { loadUserSnapshot, refreshCelFlow, type UserSnapshot } from './snapshot.js';
+import { loadUserSnapshot, refreshCelFlow, type StoredStepState, type UserSnapshot } from './snapshot.js';
 import { checkWrite, conflict, movePointer, planFlowAction, planStepAction, progressOf, type FlowChange } from './transition-plan.js';
 import { lockUser, persist } from './user-rows.js';
 
@@ -87,7 +87,7 @@ function applyToSnapshot(snapshot: UserSnapshot, catalog: CatalogVersion, slug: 
   }
   if (change.step) {
     let steps = snapshot.steps.get(slug);
-    if (!steps) snapshot.steps.set(slug, (steps = new Map()));
+    if (!steps) snapshot.steps.set(slug, (steps = new Map<string, StoredStepState>()));
     if (change.step.state) steps.set(change.step.id, change.step.state);
     else steps.delete(change.step.id);
   }

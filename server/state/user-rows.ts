@@ -72,7 +72,7 @@ const responseTexts = (responses: NewResponse[]) => responses.map((r) => JSON.st
 
 /** The responses among these that analytics counts as answers (a SURVEY's answers given as fields too, when `flowType` says so). */
 const countedAnswers = (responses: NewResponse[], texts: string[], flowType?: string) =>
-  responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data, flowType) ? [{ stepId: r.stepId, data: texts[i]!, at: r.at }] : []));
+  responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data, flowType) ? [{ stepId: r.stepId, data: texts[i], at: r.at }] : []));
 
 const responsesSql = ($: Param, responses: NewResponse[], texts: string[], flowVersion: number | null, locale: string) =>
   `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version, locale)

@@ -214,7 +214,7 @@ export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, u
       const previous = stored?.get(id);
       await writeStepRow(tx, userId, slug, id, { started: true, completed: true, skipped: false, data: previous?.data ?? null, lastActionAt: at });
       responses.push({ stepId: id, actionType: 'COMPLETED_STEP', data: { reason: 'bootstrap' }, at: now, url: null });
-      view.data.steps[index]!.$state.completed = true;
+      view.data.steps[index].$state.completed = true;
     }
     const undone = view.data.steps.some((s) => s.$state.visible && !s.$state.completed && !s.$state.skipped);
     if (flow.completion?.(snapshot.cel) || !undone) {

@@ -38,7 +38,7 @@ function bindAndExecute(statement: string, values: ReadonlyArray<string | null>)
   at = out.writeInt16BE(0, at); // no parameter format codes: every value is text
   at = out.writeInt16BE(values.length, at);
   values.forEach((value, i) => {
-    at = out.writeInt32BE(valueBytes[i]!, at);
+    at = out.writeInt32BE(valueBytes[i], at);
     if (value !== null) at += out.write(value, at);
   });
   at = out.writeInt16BE(0, at); // no result format codes: every column comes as text
@@ -57,8 +57,8 @@ function rowsOf<Row>(backend: messages.BackendMessage[], parsers: Record<number,
       const row: Record<string, unknown> = {};
       for (let i = 0; i < fields.length; i++) {
         const value = values[i] ?? null;
-        const parser = parsers[fields[i]!.dataTypeID];
-        row[fields[i]!.name] = value === null ? null : parser ? parser(value, fields[i]!.dataTypeID) : value;
+        const parser = parsers[fields[i].dataTypeID];
+        row[fields[i].name] = value === null ? null : parser ? parser(value, fields[i].dataTypeID) : value;
       }
       rows.push(row as Row);
     }
@@ -93,7 +93,8 @@ export class PreparedStatements {
     }
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
-      const serializer = this.lite.serializers[statement.types[i]!];
+      const serializer = this.lite.serializers[statement.types[i]];
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- with no serializer of its type, a parameter is text or a number
       return serializer ? String(serializer(value)) : String(value);
     });
     const { messages } = await this.lite.execProtocol(bindAndExecute(statement.name, values), { syncToFs: false });

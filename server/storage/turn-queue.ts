@@ -41,7 +41,7 @@ export class TurnQueue {
 
   /** How long the job that has waited longest for its turn has waited so far, in ms (0 when none waits). */
   oldestWaitMs(now = performance.now()): number {
-    return this.#queuedAt.length > 0 ? now - this.#queuedAt[0]! : 0;
+    return this.#queuedAt.length > 0 ? now - this.#queuedAt[0] : 0;
   }
 
   /** Jobs queued since the start, running and done ones included. */
@@ -78,12 +78,14 @@ export class TurnQueue {
           resolve(value);
         } catch (error) {
           done();
+          // The job's own failure, whatever it threw, is its caller's to see as it is.
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
           reject(error);
         }
       });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(this.#next);
+        setImmediate(() => void this.#next());
       }
     });
   }
@@ -95,7 +97,7 @@ export class TurnQueue {
       await this.#waiting.shift()!();
     }
     while (this.#waiting.length > 0 && performance.now() - turn < TURN_BUDGET_MS);
-    if (this.#waiting.length > 0) setImmediate(this.#next);
+    if (this.#waiting.length > 0) setImmediate(() => void this.#next());
     else this.#scheduled = false;
   };
 }

@@ -106,11 +106,11 @@ export function compileExpression(source: string | undefined, onRuntimeError: (e
   const program = evaluate;
   return (context) => {
     let memo = results.get(context);
-    if (!memo) results.set(context, (memo = new Map()));
+    if (!memo) results.set(context, (memo = new Map<string, boolean>()));
     let result = memo.get(text);
     if (result === undefined) {
       try {
-        result = program(context as unknown as Record<string, unknown>) === true;
+        result = program(context) === true;
       } catch (error) {
         onRuntimeError(error);
         result = false;

@@ -47,7 +47,7 @@ export function eventWindowCalls(ast: unknown): EventWindowCall[] {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!isNode(node)) return;
     if ((node.op === 'rcall' || node.op === 'call') && Array.isArray(node.args)) {
-      const name = node.args[0];
+      const name: unknown = node.args[0];
       if (name === 'eventCount' || name === 'lastEventAt') calls.push(callOf(node));
     }
     if (Array.isArray(node.args)) node.args.forEach(walk);

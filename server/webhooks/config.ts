@@ -81,7 +81,7 @@ export function endpointsFromFile(dir: string, env: NodeJS.ProcessEnv): WebhookE
   try {
     doc = parseYaml(readFileSync(join(dir, file), 'utf8'));
   } catch (error) {
-    throw new Error(`${file}: bad YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new Error(`${file}: bad YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
   }
   const list = (doc as { endpoints?: unknown } | null)?.endpoints;
   if (!Array.isArray(list)) throw new Error(`${file} must hold "endpoints:", a list of { url, secretEnv or secret, events }`);

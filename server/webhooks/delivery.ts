@@ -178,7 +178,7 @@ export class WebhookDelivery {
       await response.body?.cancel().catch(() => {});
       if (response.status < 200 || response.status > 299) failure = `HTTP ${response.status}`;
     } catch (error) {
-      const cause = controller.signal.reason ?? (error as { cause?: unknown }).cause ?? error;
+      const cause: unknown = controller.signal.reason ?? (error as { cause?: unknown }).cause ?? error;
       failure = cause instanceof Error ? cause.message : String(cause);
     } finally {
       clearTimeout(timer);
@@ -227,7 +227,7 @@ export class WebhookDelivery {
  * some commits.
  */
 export function withEventSink(db: Database, delivery: WebhookDelivery): Database {
-  const wrapped: Database = Object.create(db);
+  const wrapped = Object.create(db) as Database;
   Object.defineProperty(wrapped, 'transaction', {
     writable: true,
     value: async <T>(work: (tx: Queryable) => Promise<T>): Promise<T> => {

@@ -1,4 +1,5 @@
 // HTTP client for the onboarding service: CORS "simple" requests only (no preflight), answers checked, failures classified as ApiError.
+/* eslint-disable no-restricted-syntax -- an ApiError is thrown to the script's own callers (the outbox, the state sync), which catch every one */
 import { isBatchResponse, isFlowStates, isObject } from './guards.js';
 import { nextTask } from './next-task.js';
 import type { BatchResponse, BatchWrite, FlowStatesReadRequest, FlowStatesResponse, KnownVersions, Problem } from './wire.js';
@@ -92,7 +93,7 @@ export function createApiClient(config: ClientConfig): ApiClient {
     const url = `${base}${path}${path.includes('?') ? '&' : '?'}publicKey=${encodeURIComponent(config.publicKey)}${locale ? `&locale=${encodeURIComponent(locale)}` : ''}`;
     let response: Response;
     let text = '';
-    let tooLarge = false;
+    let tooLarge: boolean;
     const badAnswer = (what: string) => new ApiError(response.status, { detail: `The service's answer to POST ${path.split('?')[0]} ${what}.` }, undefined, 'bad-answer');
     try {
       const signal = options.signal ?? timeout(ms);

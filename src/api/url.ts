@@ -12,7 +12,7 @@ function check(value: unknown, schemes: Set<string>): string | undefined {
   const compact = trimmed.replace(STRIPPED, '');
   // A scheme is letters followed by ":" before any "/", "?" or "#"; without one the address is relative.
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(compact);
-  if (scheme) return schemes.has(scheme[1]!.toLowerCase() + ':') ? trimmed : undefined;
+  if (scheme) return schemes.has(scheme[1].toLowerCase() + ':') ? trimmed : undefined;
   // Protocol-relative and backslash forms are resolved by the browser to another origin's scheme; still no script.
   return trimmed;
 }

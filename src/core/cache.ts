@@ -44,7 +44,7 @@ export const holdsContent = (held: FlowDefinition, state: FlowState) => (held.co
 
 export function knownVersions(definitions: Record<string, FlowDefinition>): KnownVersions {
   const known: KnownVersions = {};
-  for (const slug in definitions) known[slug] = contentTag(definitions[slug]!);
+  for (const slug in definitions) known[slug] = contentTag(definitions[slug]);
   return known;
 }
 

@@ -21,5 +21,7 @@ export function reportError(code: string, error: unknown): void {
   if (warned.has(code)) return;
   warned.add(code);
   const message = error instanceof Error ? error.message : String(error);
+  // The one line the script writes to the console: once per kind of failure, for the page's developer.
+  // eslint-disable-next-line no-console
   console.warn(`[onboarding] ${code}: ${message}`);
 }

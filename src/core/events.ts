@@ -43,7 +43,7 @@ export function createEmitter(onHandlerError: (error: unknown, name: string) => 
       let set = handlers.get(name);
       if (!set) handlers.set(name, (set = new Set()));
       set.add(handler);
-      return () => void set!.delete(handler);
+      return () => void set.delete(handler);
     },
     emit(name, event) {
       for (const handler of [...(handlers.get(name) ?? [])]) {

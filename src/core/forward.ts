@@ -31,7 +31,7 @@ export function forwardEvents(on: Emitter['on'], forward: ForwardTarget | Forwar
     on(event as StepEventName, ({ flow, step }: Partial<StepEvent>) => {
       // A flow event has no step: stepId is left undefined, which JSON leaves out.
       const properties = { flowSlug: flow!.slug, flowVersion: flow!.version, stepId: step?.id };
-      send(name!, properties);
+      send(name, properties);
       const answered = event === 'step.complete' && ANSWERED[flow!.type];
       if (answered) send(answered, properties);
     });

@@ -6,10 +6,10 @@ const isOpen = (step: StepWithState) => step.$state.visible && !step.$state.comp
 /** Points the flow at `preferred` when it is still open, else at the first open step, else at the last visible one. */
 function pointAt(state: FlowState, preferred: number): void {
   const steps = state.data.steps;
-  let index = preferred >= 0 && steps[preferred] && isOpen(steps[preferred]!) ? preferred : steps.findIndex(isOpen);
+  let index = preferred >= 0 && steps[preferred] && isOpen(steps[preferred]) ? preferred : steps.findIndex(isOpen);
   if (index < 0) {
     index = steps.length - 1;
-    while (index > 0 && !steps[index]!.$state.visible) index--;
+    while (index > 0 && !steps[index].$state.visible) index--;
   }
   state.$state.currentStepIndex = steps.length ? index : -1;
   state.$state.currentStepId = steps[index]?.id ?? '';
@@ -18,7 +18,7 @@ function pointAt(state: FlowState, preferred: number): void {
 /** The first open step after `index`, wrapping to the first open step of the flow. */
 function nextOpen(state: FlowState, index: number): number {
   const steps = state.data.steps;
-  for (let i = index + 1; i < steps.length; i++) if (isOpen(steps[i]!)) return i;
+  for (let i = index + 1; i < steps.length; i++) if (isOpen(steps[i])) return i;
   return steps.findIndex(isOpen);
 }
 
@@ -123,8 +123,8 @@ export function sameFlowState(a: FlowState, b: FlowState): boolean {
   const y = b.data.steps;
   if (a.version !== b.version || a.contentHash !== b.contentHash || a.$state.currentStepId !== b.$state.currentStepId || !sameFlags(a.$state, b.$state) || x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) {
-    const s = x[i]!;
-    const t = y[i]!;
+    const s = x[i];
+    const t = y[i];
     if (s.id !== t.id || s.$state.blocked !== t.$state.blocked || !sameFlags(s.$state, t.$state)) return false;
   }
   return true;

@@ -175,15 +175,15 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
       } else if (failure !== undefined && !(failure instanceof ApiError && failure.kind === 'bad-answer')) {
         // The service refused the batch as a whole: send each of its writes alone, so only a bad one is refused.
         if (batch.length > 1) alone = batch.length;
-        else drop(batch[0]!, failure);
+        else drop(batch[0], failure);
       } else {
         const badAnswer =
-          (failure as ApiError | undefined) ??
+          (failure) ??
           (answer!.results.length === batch.length ? undefined : new ApiError(200, { detail: `The service answered ${answer!.results.length} results for ${batch.length} writes.` }, undefined, 'bad-answer'));
         const gone: string[] = [];
         batch.forEach((entry, index) => {
           try {
-            const result = badAnswer ? undefined : answer!.results[index]!;
+            const result = badAnswer ? undefined : answer!.results[index];
             const status = result?.status ?? 200;
             if (status >= 200 && status < 300) {
               const last = index === batch.length - 1;
@@ -290,7 +290,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
 
   return {
     add(userId, item) {
-      const entry = { ...item, key: newGuestId().slice(6), userId, attempts: 0, retryAt: 0, at: Date.now() } as OutboxEntry;
+      const entry = { ...item, key: newGuestId().slice(6), userId, attempts: 0, retryAt: 0, at: Date.now() };
       const entries = [...read(), entry];
       let text: string;
       try {

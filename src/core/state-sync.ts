@@ -232,7 +232,7 @@ export class StateSync {
     let changed = !sameList(Object.keys(previous), Object.keys(view));
     for (const slug in view) {
       const before = previous[slug];
-      if (before && sameFlowState(before, view[slug]!)) view[slug] = before;
+      if (before && sameFlowState(before, view[slug])) view[slug] = before;
       else changed = true;
     }
     if (!sameList($ineligibleFlows.get(), this.#base.ineligibleFlows)) $ineligibleFlows.set(this.#base.ineligibleFlows);
@@ -249,7 +249,7 @@ export class StateSync {
     // A users write's state is read without the group, so with a group the read below decides eligibility.
     const states = entry.path === 'users' && this.host.groupId() ? undefined : sent.flowStates;
     // Written to localStorage at once: the entries leave the queue as this becomes the base.
-    if (isFlowStates(states)) this.take(states, sent.known, true, true, true);
+    if (isFlowStates(states)) void this.take(states, sent.known, true, true, true);
     else if (entry.path === 'flowStates') {
       // A write before the last of its batch: its change stays in the base until the batch's state (or the next read)
       // replaces it. The outbox computes the view again once for the whole batch.
@@ -292,7 +292,7 @@ export class StateSync {
           const step = flow.steps.find((s) => s.id === change.stepId);
           if (step) this.host.emit(change.name, { flow, step });
         } else {
-          this.host.emit(change.name, { flow } as never);
+          this.host.emit(change.name, { flow });
         }
       }
     }

@@ -2,8 +2,8 @@
 
 /** `document[key]` as the browser defines it, whatever the page's named elements are; a method comes bound to the document. */
 export function doc<K extends keyof Document>(key: K, target: Document = document): Document[K] {
-  const value = Reflect.get(Document.prototype, key, target);
-  return typeof value == 'function' ? value.bind(target) : value;
+  const value = Reflect.get(Document.prototype, key, target) as Document[K];
+  return typeof value == 'function' ? ((value as (...args: unknown[]) => unknown).bind(target) as Document[K]) : value;
 }
 
 /** Listens to the document's `type` events (through its prototype, as `doc`); returns a function that stops. */

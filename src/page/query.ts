@@ -30,7 +30,7 @@ export function frameDocument(element: Element): Document | null {
 export function isVisible(element: Element): boolean {
   const rect = element.getBoundingClientRect();
   if (!rect.width || !rect.height) return false;
-  return element.checkVisibility?.({ checkVisibilityCSS: true, visibilityProperty: true } as CheckVisibilityOptions) ?? true;
+  return element.checkVisibility?.({ checkVisibilityCSS: true, visibilityProperty: true }) ?? true;
 }
 
 /** What a search went through: the documents and shadow roots whose changes can make a different answer. */
@@ -39,7 +39,7 @@ export type Scopes = Set<Document | ShadowRoot>;
 /** The first match of `parts[i…]` inside `scope`: each part but the last finds a shadow host or a frame to go into. */
 function findPath(scope: Document | ShadowRoot, parts: string[], i: number, visible: boolean, scopes?: Scopes): Element | null {
   scopes?.add(scope);
-  for (const element of selectAll(scope, parts[i]!)) {
+  for (const element of selectAll(scope, parts[i])) {
     if (i === parts.length - 1) {
       if (!visible || isVisible(element)) return element;
       continue;

@@ -11,7 +11,7 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864
 /** A duration in milliseconds (`500ms`, `3s`, `2m`); 0 for one it cannot read (the service refuses those). */
 export function durationMs(text: string | undefined): number {
   const match = /^(\d+)(ms|s|m|h|d|w)$/.exec(`${text}`.trim());
-  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : 0;
+  return match ? Number(match[1]) * UNIT_MS[match[2]] : 0;
 }
 
 /**
@@ -66,14 +66,14 @@ export function watchStartRules(): () => void {
       const rules = rulesOf(slug);
       if (!rules) continue;
       // Eligible, and neither done nor dismissed: only such a flow waits for an element or a delay.
-      const open = states[slug]!.$state.visible;
+      const open = states[slug].$state.visible;
       const here = onPage(rules.page, path);
-      let holds = here && (!rules.click || clicked.has(slug) || states[slug]!.$state.started);
+      let holds = here && (!rules.click || clicked.has(slug) || states[slug].$state.started);
       if (rules.element && !seen.has(slug)) {
         holds = false;
         if (open && here && !watchers.has(slug)) {
           // Called at once when the element is there already: the look after it finds the flow seen.
-          watchers.set(slug, watchTarget(rules.element!, (element) => element && seen.add(slug) && setTimeout(check)));
+          watchers.set(slug, watchTarget(rules.element, (element) => element && seen.add(slug) && setTimeout(check)));
         }
       }
       if (!(open && here)) stop(slug);

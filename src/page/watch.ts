@@ -14,7 +14,7 @@ function attributesOf(selector: string): string[] {
   const names = new Set<string>();
   if (selector.includes('#')) names.add('id');
   if (selector.includes('.')) names.add('class');
-  for (const [, name] of selector.matchAll(/\[\s*([\w-]+)/g)) names.add(name!.toLowerCase());
+  for (const [, name] of selector.matchAll(/\[\s*([\w-]+)/g)) names.add(name.toLowerCase());
   const states = { ':checked': 'checked', ':disabled': 'disabled', ':enabled': 'disabled', ':open': 'open', ':required': 'required', ':read-only': 'readonly' };
   for (const [pseudo, attribute] of Object.entries(states)) if (selector.includes(pseudo)) names.add(attribute);
   return [...names];

@@ -49,7 +49,7 @@ function join(): void {
   const next: Record<string, Built> = {};
   for (const slug in states) {
     const definition = definitions[slug];
-    const state = states[slug]!;
+    const state = states[slug];
     if (!definition) continue;
     const known = built[slug];
     const held = holding.has(slug);

@@ -155,7 +155,7 @@ describe('hints and tooltips in Chromium', () => {
     expect(tip.y).toBeGreaterThanOrEqual(64);
     expect(await page.locator('onboarding-hint[flow="hints"] [part="subtitle"]').textContent()).toBe('Find anything');
     const [bx, by] = centre(await box(page.locator('onboarding-hint[flow="hints"] [part="primary-button"]')));
-    expect(await page.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.localName, [bx, by])).toBe('onboarding-hint');
+    expect(await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.localName, [bx, by])).toBe('onboarding-hint');
     await page.mouse.click(bx, by);
     await tooltip.waitFor({ state: 'detached' });
     await expect.poll(() => recorded(env, userId, 'hints')).toEqual(expect.arrayContaining(['STARTED_FLOW:search', 'COMPLETED_STEP:search', 'COMPLETED_FLOW:search']));
@@ -272,7 +272,7 @@ describe('hints and tooltips in Chromium', () => {
       await hintBeacon.waitFor();
       const b = await box(hintBeacon);
       const [x, y] = centre(b);
-      expect(await modal.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.localName, [x, y])).toBe('onboarding-hint');
+      expect(await modal.evaluate(([px, py]) => document.elementFromPoint(px, py)?.localName, [x, y])).toBe('onboarding-hint');
       await modal.mouse.click(x, y);
       const hintTip = modal.locator('onboarding-hint[flow="y-hint"] [part="base"]');
       await hintTip.waitFor();

@@ -76,7 +76,7 @@ function focusInside(page: Page): Promise<string> {
   return page.evaluate(() => {
     const host = document.activeElement;
     const inner = host?.shadowRoot?.activeElement;
-    return inner ? `${host!.localName}>${inner.getAttribute('part') ?? inner.localName}` : (host?.id || host?.localName || '');
+    return inner ? `${host.localName}>${inner.getAttribute('part') ?? inner.localName}` : (host?.id || host?.localName || '');
   });
 }
 

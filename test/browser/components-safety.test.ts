@@ -295,7 +295,7 @@ describe('a page with hostile global CSS in Chromium', () => {
     await expect.poll(() => openModal(page)).toBe('css-announcement');
     const box = (await page.locator('onboarding-announcement [part="base"]').boundingBox())!;
     expect(box.width).toBeGreaterThan(200);
-    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.localName, [box.x + box.width / 2, box.y + box.height / 2]);
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [box.x + box.width / 2, box.y + box.height / 2]);
     expect(hit).toBe('onboarding-announcement');
     expect(errors).toEqual([]);
     await page.close();
@@ -453,7 +453,7 @@ describe('user properties in ${…} inside links and buttons in Chromium', () =>
     await base.waitFor();
     const rendered = await base.evaluate((el) => ({
       title: el.querySelector('[part="title"]')!.textContent,
-      links: [...el.querySelectorAll('a')].map((a) => ({ text: a.textContent!.trim(), protocol: new URL(a.getAttribute('href')!, location.href).protocol })),
+      links: [...el.querySelectorAll('a')].map((a) => ({ text: a.textContent.trim(), protocol: new URL(a.getAttribute('href')!, location.href).protocol })),
       markup: el.querySelectorAll('img, script, svg, iframe').length,
     }));
     expect(rendered.title).toBe(`Hello <img src=x onerror="__xss('title')">`);

@@ -144,7 +144,7 @@ describe('<onboarding-tour> in Chromium', () => {
     expect(Math.abs(tip.y - (search.y + search.height + 12))).toBeLessThan(2);
     expect(Math.abs(tip.x + tip.width / 2 - (search.x + search.width / 2))).toBeLessThan(2);
     // Above a full-page cover with the largest z-index: the top layer wins over stacking contexts.
-    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.localName, [tip.x + 10, tip.y + 10]);
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [tip.x + 10, tip.y + 10]);
     expect(hit).toBe('onboarding-tour');
     expect(await page.evaluate(() => document.querySelector('onboarding-tour')!.shadowRoot!.querySelector('[part="base"]')!.matches(':popover-open'))).toBe(true);
     // The arrow sits on the tooltip's top edge, pointing at the target.
@@ -419,7 +419,7 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await expectBeside(page, "document.querySelector('#dialog-target')");
     // What is under the tooltip's button is the tour, not the dialog's backdrop: the click reaches it.
     const button = (await rect(page, '[part="primary-button"]'))!;
-    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.localName, [button.x + 5, button.y + 5])).toBe('onboarding-tour');
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [button.x + 5, button.y + 5])).toBe('onboarding-tour');
     await clickPart(page, 'primary-button');
     await expect.poll(() => title(page)).toBe('After');
     expect(await page.evaluate(() => document.querySelector<HTMLDialogElement>('#settings')!.open)).toBe(true);

@@ -106,7 +106,7 @@ describe('a write that fails for a reason other than the network (issue 14, item
     const stepOne = carriesWrite('flowStates', '"userId":"bad-answer-user"', '"stepId":"one"');
     env.proxy!.answer(stepOne, 201, '<html>not JSON</html>', { forward: true });
     const readsBefore = env.proxy!.requests.filter(isRead).length;
-    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     await page.evaluate(() => window.Onboarding.track('behind-bad-answer'));
     await expect.poll(() => events('bad-answer-user'), { timeout: 10_000 }).toEqual([{ event: 'behind-bad-answer' }]);
     await expect.poll(() => outbox(page)).toEqual([]);
@@ -132,7 +132,7 @@ describe('a write that fails for a reason other than the network (issue 14, item
     // The service's definition takes the place of the broken one, and the element renders it.
     await expect.poll(() => completed(page)).toEqual([false, false, false]);
     await expect.poll(() => page.locator('onboarding-checklist [part~="step"]').count()).toBe(3);
-    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     // The element on the page records its first showing (STARTED_FLOW, STARTED_STEP) as well.
     const completions = () =>
       env.service.db.query("SELECT step_id FROM flow_responses WHERE user_id = 'no-steps-user' AND action_type = 'COMPLETED_STEP'");
@@ -152,7 +152,7 @@ describe('values that are not JSON (issue 14, item 9)', () => {
       const circular: Record<string, unknown> = {};
       circular.self = circular;
       const sdk = window.Onboarding;
-      const step = (index: number) => sdk.getFlow('setup')!.steps[index]!;
+      const step = (index: number) => sdk.getFlow('setup')!.steps[index];
       const calls = [
         () => sdk.track('bigint', { n: BigInt(1) }),
         () => sdk.track('circular', circular),
@@ -182,7 +182,7 @@ describe('values that are not JSON (issue 14, item 9)', () => {
     expect(await env.service.db.query("SELECT id FROM groups WHERE id = 'json-group'")).toEqual([]);
     // The refused step actions changed nothing, here or there.
     expect(await completed(page)).toEqual([false, true, false]);
-    expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.state.skipped)).toBe(false);
+    expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].state.skipped)).toBe(false);
     expect(await problems(page, errors)).toEqual([]);
     await page.close();
   });
@@ -222,7 +222,7 @@ describe('a huge Retry-After (issue 14, item 12)', () => {
     await page.evaluate(() => window.Onboarding.identify('retry-after-user'));
     await expect.poll(() => completed(page)).toEqual([false, false, false]);
     env.proxy!.answer(carriesWrite('flowStates'), 503, '{"status":503}', { headers: { 'Retry-After': '4000000' }, times: 1 });
-    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     await expect.poll(() => codes(page)).toContain('write-failed');
     await page.waitForTimeout(200);
     const timers = () => page.evaluate(() => (window as unknown as PageGlobals).timerCalls);
@@ -230,7 +230,7 @@ describe('a huge Retry-After (issue 14, item 12)', () => {
     await page.waitForTimeout(1000);
     expect((await timers()) - before).toBeLessThan(10);
     const [entry] = await outbox(page);
-    const wait = entry!.retryAt - Date.now();
+    const wait = entry.retryAt - Date.now();
     expect(wait).toBeGreaterThan(9 * 60_000);
     expect(wait).toBeLessThanOrEqual(10 * 60_000);
     // Coming back online sends what waits at once.
@@ -274,7 +274,7 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
       }, userId);
       expect(outcomes).toEqual(['resolved', 'resolved']);
       await expect.poll(() => completed(page), { timeout: 10_000 }).toEqual([false, false, false]);
-      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
       const expected = seed.outbox ? [{ event: 'kept' }, { event: 'after' }] : [{ event: 'after' }];
       await expect.poll(() => events(userId), { timeout: 10_000 }).toEqual(expected);
       await expect.poll(() => responses(userId), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
@@ -298,7 +298,7 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
     env.proxy!.answer(carriesWrite('users'), 201, JSON.stringify({ userId, guestLinked: false, flowStates: wrongStates }), { times: 1, forward: true });
     const outcomes = await page.evaluate(async (id) => {
       const settled: string[] = [];
-      const calls = [() => window.Onboarding.identify(id, { plan: 'pro' }), () => window.Onboarding.track('after-shape'), () => window.Onboarding.getFlow('setup')!.steps[1]!.complete()];
+      const calls = [() => window.Onboarding.identify(id, { plan: 'pro' }), () => window.Onboarding.track('after-shape'), () => window.Onboarding.getFlow('setup')!.steps[1].complete()];
       for (const call of calls) await call().then(() => settled.push('resolved'), () => settled.push('rejected'));
       return settled;
     }, userId);
@@ -331,7 +331,7 @@ describe('garbage from the service (issue 9, item 3)', () => {
       expect(await codes(page)).toContain('bad-answer');
       expect(await completed(page)).toEqual([true, false, false]);
       // Still working: a click is sent and taken.
-      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1]!.complete());
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1].complete());
       await expect.poll(() => responses(userId), { timeout: 10_000 }).toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
       expect(await completed(page)).toEqual([true, true, false]);
       expect(await problems(page, errors)).toEqual([]);
@@ -346,7 +346,7 @@ describe('garbage from the service (issue 9, item 3)', () => {
       await page.evaluate((id) => window.Onboarding.identify(id), userId);
       await expect.poll(() => completed(page)).toEqual([false, false, false]);
       env.proxy!.answer(carriesWrite('flowStates', `"userId":"${userId}"`), 201, body, { headers, times: 1, forward: true });
-      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
       await expect.poll(() => codes(page), { timeout: 10_000 }).toContain('bad-answer');
       await expect.poll(() => outbox(page)).toEqual([]);
       expect(await responses(userId)).toEqual([{ step_id: 'one' }]);

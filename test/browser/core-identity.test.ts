@@ -66,7 +66,7 @@ describe('identity verification in the browser (issue 9)', () => {
     const tab = await watch(await env.browser.context.newPage());
     await tab.page.goto(`${env.site.url}/login.html`);
     await expect.poll(() => tab.page.locator('onboarding-checklist [part~="step"]').count(), { timeout: 10_000 }).toBe(3);
-    await tab.page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await tab.page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     await expect.poll(() => env.service.db.query("SELECT step_id FROM step_states WHERE user_id = $1 AND completed", [USER])).toEqual([{ step_id: 'one' }]);
 
     // A reload of another page: nothing calls identify, and the reads still carry the hash.
@@ -82,7 +82,7 @@ describe('identity verification in the browser (issue 9)', () => {
     const other = await watch(await env.browser.context.newPage());
     await other.page.goto(`${env.site.url}/app.html`);
     await expect.poll(() => stepStates(other.page), { timeout: 10_000 }).toEqual([true, false, false]);
-    await other.page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1]!.complete());
+    await other.page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1].complete());
     await expect.poll(() => stepStates(tab.page), { timeout: 10_000 }).toEqual([true, true, false]);
     await expect
       .poll(() => env.service.db.query("SELECT step_id FROM step_states WHERE user_id = $1 AND completed ORDER BY step_id", [USER]))

@@ -36,7 +36,7 @@ async function open(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
-const count = async (sql: string, userId: string) => Number((await env.service.db.query<{ n: string | number }>(sql, [userId]))[0]!.n);
+const count = async (sql: string, userId: string) => Number((await env.service.db.query<{ n: string | number }>(sql, [userId]))[0].n);
 const queued = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as unknown[]).length);
 const codes = (page: Page) => page.evaluate(() => (window as unknown as { codes: string[] }).codes);
 
@@ -48,9 +48,9 @@ describe('writes made offline (issue 14, item 11)', () => {
     await env.browser.context.setOffline(true);
     await page.evaluate(async () => {
       const flow = () => window.Onboarding.getFlow('setup')!;
-      await flow().steps[0]!.complete({ first: true });
+      await flow().steps[0].complete({ first: true });
       for (let i = 0; i < 600; i++) await window.Onboarding.track(`offline-${i}`, { i });
-      await flow().steps[1]!.complete({ last: true });
+      await flow().steps[1].complete({ last: true });
     });
     expect(await queued(page)).toBe(602);
     expect(await codes(page)).not.toContain('outbox-full');
@@ -85,8 +85,8 @@ describe('writes made offline (issue 14, item 11)', () => {
     expect(accepted).toBeGreaterThanOrEqual(15);
     expect(await queued(page)).toBe(accepted);
     // A refused step action is not applied either.
-    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete({ blob: 'y'.repeat(60_000) }));
-    expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.state.completed)).toBe(false);
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete({ blob: 'y'.repeat(60_000) }));
+    expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].state.completed)).toBe(false);
     expect((await codes(page)).filter((code) => code === 'outbox-full')).toHaveLength(2);
     expect(await queued(page)).toBe(accepted);
 

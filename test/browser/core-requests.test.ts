@@ -85,7 +85,7 @@ describe('drawing from the state answer alone (issue 8)', () => {
     const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
     // One request and no preflight: one round trip.
     expect(before).toHaveLength(1);
-    expect(isStateRead(before[0]!)).toBe(true);
+    expect(isStateRead(before[0])).toBe(true);
     expect(await page.locator('onboarding-banner [part="subtitle"]').textContent()).toBe('Drawn from the state answer');
     // The banner records its first showing; wait for those writes, then look at everything the page sent.
     await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
@@ -99,7 +99,7 @@ describe('drawing from the state answer alone (issue 8)', () => {
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.evaluate(() => window.Onboarding.identify('content-user'));
     await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.length)).toBe(3);
-    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
 
     // A new version of the checklist: the next read carries its content, and only its.
@@ -185,11 +185,11 @@ describe('requests on a customer’s page (issue 10)', () => {
       await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
       const carrying = env.proxy!.requests.slice(since).filter((r) => writesIn(r).length > 0);
       expect(carrying).toHaveLength(1);
-      const writes = writesIn(carrying[0]!);
+      const writes = writesIn(carrying[0]);
       expect(writes.filter((write) => write.body.actionType === 'STARTED_FLOW' || write.body.actionType === 'STARTED_STEP').length).toBeGreaterThanOrEqual(count);
       expect(new Set(writes.map((write) => write.key)).size).toBe(writes.length);
       // The answer to these writes asked for no content.
-      expect(carrying[0]!.path).toContain('content=none');
+      expect(carrying[0].path).toContain('content=none');
       expect(env.proxy!.requests.slice(since).filter((r) => r.method === 'OPTIONS')).toEqual([]);
       expect(errors).toEqual([]);
       await page.close();
@@ -204,7 +204,7 @@ describe('requests on a customer’s page (issue 10)', () => {
     const drawn = (await drawnAt(page))!;
     const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
     expect(before).toHaveLength(1);
-    expect(writesIn(before[0]!).map((write) => [write.path, write.body.userId])).toEqual([['users', 'identified-at-once']]);
+    expect(writesIn(before[0]).map((write) => [write.path, write.body.userId])).toEqual([['users', 'identified-at-once']]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -214,7 +214,7 @@ describe('requests on a customer’s page (issue 10)', () => {
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.evaluate(async () => {
       await window.Onboarding.identify('no-preflight-user', { plan: 'pro' });
-      await window.Onboarding.getFlow('setup')!.steps[0]!.complete({ answer: 1 });
+      await window.Onboarding.getFlow('setup')!.steps[0].complete({ answer: 1 });
       await window.Onboarding.track('clicked');
       await window.Onboarding.group('no-preflight-team', { tier: 'gold' });
       await window.Onboarding.refresh();
@@ -349,7 +349,7 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
       // One round trip: one state read and the chunk, both sent before the read was answered.
       const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
       expect(before.map(isStateRead), where).toEqual([true]);
-      expect(chunks[0]!.at - before[0]!.at, where).toBeLessThan(1000);
+      expect(chunks[0].at - before[0].at, where).toBeLessThan(1000);
       expect(paths(chunks)).toEqual(['/onboarding-form.js']);
       expect(errors).toEqual([]);
       await page.close();
@@ -669,7 +669,7 @@ data:
       const exported = readFileSync(xlf, 'utf8');
       expect(exported.match(/<source>/g)).toHaveLength(targets.length);
       let unit = 0;
-      writeFileSync(xlf, exported.replace(/<\/source>(\s*<target\/>|\s*<target>[^<]*<\/target>)?/g, () => `</source><target>${escapeXml(targets[unit++]!)}</target>`));
+      writeFileSync(xlf, exported.replace(/<\/source>(\s*<target\/>|\s*<target>[^<]*<\/target>)?/g, () => `</source><target>${escapeXml(targets[unit++])}</target>`));
       const imported = cli('translations', 'import', xlf, flows);
       expect(imported.status, imported.stdout + imported.stderr).toBe(0);
       const checked = cli('check', '--locales', 'fr', flows);

@@ -65,7 +65,7 @@ describe('storage', () => {
       const userId = `storage-${path.slice(1, -5)}`;
       expect(await page.evaluate(() => window.Onboarding.userId)).toMatch(/^guest_/);
       await page.evaluate((id) => window.Onboarding.identify(id, { plan: 'pro' }), userId);
-      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+      await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
       await page.evaluate(() => window.Onboarding.track('saved'));
       await expect.poll(() => rows(userId)).toEqual([{ step_id: 'one' }]);
       // Each write of a batch commits on its own, so the event may land a moment after the transition.
@@ -84,8 +84,8 @@ describe('network', () => {
     await page.evaluate(() => window.Onboarding.identify('offline-user'));
     await env.browser.context.setOffline(true);
     const before = env.proxy!.requests.length;
-    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
-    expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.state.completed)).toBe(true);
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
+    expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].state.completed)).toBe(true);
     await page.waitForTimeout(1500);
     expect(env.proxy!.requests.length).toBe(before);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('onboarding:outbox')!).length)).toBe(1);
@@ -104,7 +104,7 @@ describe('network', () => {
       headers: { 'Retry-After': '60' },
       times: 1,
     });
-    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete({ rating: 5 }));
+    await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete({ rating: 5 }));
     await expect.poll(() => warnings).toHaveLength(1);
     await page.evaluate(() => window.Onboarding.track('left'));
     await page.goto(`${env.site.url}/elsewhere.html`);

@@ -9,7 +9,7 @@ let env: BrowserEnv;
 
 // The snippet exactly as documented: the first <script> of the README block that defines the `_q` stub.
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const snippet = /```html\n(<script>\n[^`]*?_q[^`]*?<\/script>)/.exec(readme)![1]!;
+const snippet = /```html\n(<script>\n[^`]*?_q[^`]*?<\/script>)/.exec(readme)![1];
 
 
 /** A page that uses Onboarding before the async script arrives; `twice` includes the snippet and the script twice. */

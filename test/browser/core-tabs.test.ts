@@ -50,7 +50,7 @@ async function twoTabs(path: string): Promise<[Page, Page, string[]]> {
     await page.evaluate(() => window.Onboarding.ready);
     pages.push(page);
   }
-  return [pages[0]!, pages[1]!, errors];
+  return [pages[0], pages[1], errors];
 }
 
 describe('tabs', () => {
@@ -61,9 +61,9 @@ describe('tabs', () => {
     await expect.poll(() => stepStates(b)).toEqual([false, false, false]);
 
     const before = env.proxy!.requests.length;
-    await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([true, false, false]);
-    await b.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1]!.skip());
+    await b.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1].skip());
     await expect.poll(() => stepStates(a), { timeout: 5000 }).toEqual([true, true, false]);
     await expect
       .poll(() => env.service.db.query("SELECT step_id FROM step_states WHERE user_id = 'tab-user' ORDER BY step_id"))
@@ -93,7 +93,7 @@ describe('tabs', () => {
     // The other tab learns the user, then reads its state: as long a wait as for the update below (a loaded full run took over 1 s).
     await expect.poll(() => b.evaluate(() => window.Onboarding.userId), { timeout: 5000 }).toBe('storage-tab-user');
     await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([false, false, false]);
-    await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0]!.complete());
+    await a.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     await expect.poll(() => stepStates(b), { timeout: 5000 }).toEqual([true, false, false]);
     expect(errors).toEqual([]);
     await a.evaluate(() => window.Onboarding.reset());

@@ -148,7 +148,7 @@ describe('the dashboard', () => {
     await tabTo(page, 'button:Download CSV');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toMatch(/^nps-answers-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = readFileSync((await download.path()), 'utf8');
     expect(csv.split('\r\n')[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id,locale');
     expect(csv.split('\r\n').length).toBeGreaterThan(20);
     expect(problems).toEqual([]);
@@ -259,7 +259,7 @@ describe('the dashboard', () => {
       await page.evaluate(() => (location.hash = '#/flows/comeback?days=30'));
       const rows = page.locator('ob-flow-view table.reshow tbody tr');
       await rows.first().waitFor();
-      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent!.trim(), tr.querySelector('td')!.textContent!.replace(/\s+/g, ' ').trim()]));
+      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent.trim(), tr.querySelector('td')!.textContent.replace(/\s+/g, ' ').trim()]));
       expect(cells).toEqual([
         ['Acted on a comeback', '2'],
         ['Comebacks acted on', '2'],
@@ -298,7 +298,7 @@ describe('the dashboard', () => {
       await page.evaluate(() => (location.hash = '#/flows/bilingual?days=30'));
       const rows = page.locator('ob-flow-view table.locales tbody tr');
       await rows.first().waitFor();
-      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim())));
+      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent.replace(/\s+/g, ' ').trim())));
       expect(cells).toEqual([
         ['Source text', '2', '0 0%', '0', '–'],
         ['Frenchfr', '2', '1 50%', '1', expect.any(String)],

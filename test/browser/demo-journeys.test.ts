@@ -37,18 +37,18 @@ async function startDemo(flows: string): Promise<Demo> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const demo = { process: child, output: '' } as Demo;
-  child.stdout!.on('data', (chunk) => (demo.output += chunk));
-  child.stderr!.on('data', (chunk) => (demo.output += chunk));
+  child.stdout.on('data', (chunk) => (demo.output += chunk));
+  child.stderr.on('data', (chunk) => (demo.output += chunk));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`demo did not start:\n${demo.output}`)), 60_000);
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       if (!/public key:\s+pk_\S+\n/.test(demo.output)) return;
       clearTimeout(timer);
       resolve();
     });
     child.on('exit', (code) => reject(new Error(`demo exited ${code}:\n${demo.output}`)));
   });
-  const find = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(demo.output)![1]!;
+  const find = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(demo.output)![1];
   Object.assign(demo, {
     site: find('demo site'),
     preview: find('live preview'),
@@ -420,7 +420,7 @@ describe('the demo, one visitor through it', () => {
     // The tour and the card show though their start rules (a click, another page) would hold them back on the demo.
     for (const [slug, part] of [['scheduled-reports', 'onboarding-card [part="title"]'], ['setup-guide', 'onboarding-checklist [part="title"]'], ['team-profile', 'onboarding-form [part="title"]'], ['dashboard-hints', 'onboarding-hint [part="beacon"]'], ['alerts-tip', 'onboarding-tooltip:defined'], ['nps', 'onboarding-survey [part="title"]'], ['product-tour', 'onboarding-tour [part="title"]']]) {
       const chunkFrame = preview.frameLocator(`iframe[data-slug="${slug}"][data-mode="light"]`);
-      await poll(() => chunkFrame.locator(part!).count()).toBeGreaterThan(0);
+      await poll(() => chunkFrame.locator(part).count()).toBeGreaterThan(0);
     }
     await preview.waitForTimeout(500);
     const file = join(flowsDir, 'upgrade-banner.yaml');

@@ -43,7 +43,7 @@ describe('npm start', () => {
     expect(output).toMatch(/live preview:\s+http:\/\/127\.0\.0\.1:\d+\/preview\//);
     const dashboard = /dashboard:\s+(\S+) \(sign in with (sk_\S+)\)/.exec(output);
     expect(dashboard?.[1]).toBe(`${api}/dashboard`);
-    expect((await fetch(dashboard![1]!)).status).toBe(200);
+    expect((await fetch(dashboard![1])).status).toBe(200);
 
     const page = await browser.context.newPage();
     await page.goto(site!);
@@ -53,7 +53,7 @@ describe('npm start', () => {
   });
 
   it("switches the flows' language from the demo bar without a reload, Arabic right to left, and keeps it after one", async () => {
-    const site = /demo site:\s+(\S+)/.exec(output)![1]!;
+    const site = /demo site:\s+(\S+)/.exec(output)![1];
     const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 10_000, interval: 50 });
     const page = await browser.context.newPage();
     await page.goto(site);
@@ -81,7 +81,7 @@ describe('npm start', () => {
   });
 
   it("keeps the dashboard's hint beacons off the welcome announcement at phone and desktop width, and shows them once it is closed", async () => {
-    const site = /demo site:\s+(\S+)/.exec(output)![1]!;
+    const site = /demo site:\s+(\S+)/.exec(output)![1];
     const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 10_000, interval: 50 });
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
@@ -104,7 +104,7 @@ describe('npm start', () => {
     // Back on top of the page: what is drawn at each beacon's centre is the beacon.
     for (const beacon of await beacons.all()) {
       const box = (await beacon.boundingBox())!;
-      expect(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.localName, [box.x + box.width / 2, box.y + box.height / 2])).toBe('onboarding-hint');
+      expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [box.x + box.width / 2, box.y + box.height / 2])).toBe('onboarding-hint');
     }
     await page.close();
   });

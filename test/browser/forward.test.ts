@@ -27,10 +27,10 @@ async function run(page: Page): Promise<void> {
     const sdk = (window as unknown as { Onboarding: typeof import('../../src/index.js').onboarding }).Onboarding;
     await sdk.ready;
     const list = sdk.getFlow('fwd-list')!;
-    await list.steps[0]!.complete();
-    await sdk.getFlow('fwd-list')!.steps[1]!.skip();
-    await sdk.getFlow('fwd-list')!.steps[2]!.complete();
-    await sdk.getFlow('fwd-survey')!.steps[0]!.complete({ value: 9 });
+    await list.steps[0].complete();
+    await sdk.getFlow('fwd-list')!.steps[1].skip();
+    await sdk.getFlow('fwd-list')!.steps[2].complete();
+    await sdk.getFlow('fwd-survey')!.steps[0].complete({ value: 9 });
   });
 }
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
     write: false,
     logLevel: 'silent',
   });
-  env.site.page('/frigade.js', bundle.outputFiles[0]!.text, { 'Content-Type': 'text/javascript' });
+  env.site.page('/frigade.js', bundle.outputFiles[0].text, { 'Content-Type': 'text/javascript' });
   env.site.page('/app.html', '<!doctype html><html><body><h1>An app that used Frigade</h1><script src="/frigade.js"></script></body></html>');
 });
 afterAll(() => env?.close());
@@ -50,7 +50,7 @@ async function openApp(userId: string): Promise<PageTools> {
   await page.evaluate(
     ([key, apiUrl, id]) => {
       const Frigade = (window as unknown as { Frigade: new (key: string, config: object) => unknown }).Frigade;
-      (window as unknown as { frigade: unknown }).frigade = new Frigade(key!, { apiUrl, userId: id });
+      (window as unknown as { frigade: unknown }).frigade = new Frigade(key, { apiUrl, userId: id });
     },
     [PUBLIC_KEY, env.service.url, userId],
   );
@@ -110,7 +110,7 @@ describe('@frigade/js in Chromium, from another origin', () => {
     const userId = `chromium-frigade-${Date.now()}-actions`;
     const { page, errors, warnings } = await openApp(userId);
     await page.evaluate(async () => (await window.frigade.getFlow('setup')).steps.get('connect')!.complete({ source: 'csv' }));
-    expect((await storedFlow(userId, 'setup'))!.data.steps[0]!.$state.completed).toBe(true);
+    expect((await storedFlow(userId, 'setup'))!.data.steps[0].$state.completed).toBe(true);
     await page.evaluate(async () => (await window.frigade.getFlow('setup')).complete());
     expect((await storedFlow(userId, 'setup'))!.$state.completed).toBe(true);
     await page.evaluate(async () => (await window.frigade.getFlow('setup')).restart());
@@ -315,7 +315,7 @@ async function mountComponent(name: string, component: string, props: object): P
   const userId = `chromium-frigade-react-${Date.now()}-${name}`;
   const { page, problems } = await openReactApp(userId, { userProperties: { reactComponents: true } });
   await page.waitForFunction(() => window.frigadeApp !== undefined);
-  await page.evaluate(([c, p]) => window.frigadeApp.mount(c as string, p as object), [component, props] as const);
+  await page.evaluate(([c, p]) => window.frigadeApp.mount(c, p), [component, props] as const);
   return { page, problems, userId };
 }
 
@@ -428,7 +428,7 @@ describe("@frigade/react's components in Chromium, on the same service", () => {
     await tooltip.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => tooltip.locator('.fr-title').textContent()).toBe('Your settings');
     expect(await anchoredTo('#nav-settings')).toBe(true);
-    expect((await storedFlow(userId, 'rc-tour'))!.data.steps[0]!.$state.completed).toBe(true);
+    expect((await storedFlow(userId, 'rc-tour'))!.data.steps[0].$state.completed).toBe(true);
 
     const completed = answered(page, 'COMPLETED_FLOW', 'rc-tour');
     await tooltip.getByRole('button', { name: 'Done' }).click();

@@ -61,7 +61,7 @@ describe('<onboarding-banner>', () => {
     banner();
     const calls: RecordedCall[] = [];
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
-    el.currentFlow = recordingFlow($flows.get().hello!, calls);
+    el.currentFlow = recordingFlow($flows.get().hello, calls);
     await el.updateComplete;
     const seen: string[] = [];
     el.addEventListener('onboarding-action', (event) => seen.push(`${event.detail.action}:${event.detail.trigger}:${event.detail.stepId}`));
@@ -82,7 +82,7 @@ describe('<onboarding-banner>', () => {
     banner();
     const calls: RecordedCall[] = [];
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
-    el.currentFlow = recordingFlow($flows.get().hello!, calls);
+    el.currentFlow = recordingFlow($flows.get().hello, calls);
     await el.updateComplete;
     el.addEventListener('onboarding-action', (event) => event.preventDefault());
     const click = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true });
@@ -96,7 +96,7 @@ describe('<onboarding-banner>', () => {
     banner();
     const calls: RecordedCall[] = [];
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
-    el.currentFlow = recordingFlow($flows.get().hello!, calls);
+    el.currentFlow = recordingFlow($flows.get().hello, calls);
     await el.updateComplete;
     const seen: string[] = [];
     document.addEventListener('onboarding-step-complete', (event) => seen.push(`${event.type}:${event.detail.stepId}`), { once: true });
@@ -114,7 +114,7 @@ describe('<onboarding-banner>', () => {
   it('records the first showing as started, once, in the task after the one that drew it', async () => {
     banner();
     const calls: RecordedCall[] = [];
-    const flow = recordingFlow($flows.get().hello!, calls);
+    const flow = recordingFlow($flows.get().hello, calls);
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .currentFlow=${flow}></onboarding-banner>`);
     el.requestUpdate();
     await el.updateComplete;
@@ -147,7 +147,7 @@ describe('failures while rendering', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const reported: string[] = [];
     const stop = onError((_error, code) => reported.push(code));
-    const broken = { ...$flows.get().hello!, get currentStep(): never { throw new Error('odd definition'); } };
+    const broken = { ...$flows.get().hello, get currentStep(): never { throw new Error('odd definition'); } };
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .currentFlow=${broken}></onboarding-banner>`);
     await el.updateComplete;
     stop();

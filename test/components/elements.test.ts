@@ -39,7 +39,7 @@ describe('<onboarding-card>', () => {
   it('defaults a primary button without action to flow.forward', async () => {
     seedFlow('c', 'CARD', { steps: [{ id: 's', title: 'Card', primaryButton: { title: 'Go' } }] });
     const calls: RecordedCall[] = [];
-    const flow = recordingFlow($flows.get().c!, calls);
+    const flow = recordingFlow($flows.get().c, calls);
     const el = await fixture<OnboardingCard>(html`<onboarding-card flow="c" .currentFlow=${flow}></onboarding-card>`);
     q(el, '[part="primary-button"]')!.click();
     await settle(el);
@@ -108,18 +108,18 @@ describe('<onboarding-checklist>', () => {
     const el = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list"></onboarding-checklist>`);
     const headers = qa(el, '[part="step-header"]');
     expect(headers.map((h) => h.getAttribute('aria-disabled'))).toEqual(['false', 'true', 'true', 'true']);
-    expect(headers[0]!.getAttribute('aria-expanded')).toBe('true');
-    headers[1]!.click();
+    expect(headers[0].getAttribute('aria-expanded')).toBe('true');
+    headers[1].click();
     await el.updateComplete;
-    expect(qa(el, '[part="step-header"]')[1]!.getAttribute('aria-expanded')).toBe('false');
+    expect(qa(el, '[part="step-header"]')[1].getAttribute('aria-expanded')).toBe('false');
   });
 
   it('opens another step on click and runs step actions on the step they belong to', async () => {
     seed();
     const calls: RecordedCall[] = [];
-    const flow = recordingFlow($flows.get().list!, calls);
+    const flow = recordingFlow($flows.get().list, calls);
     const el = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list" .currentFlow=${flow}></onboarding-checklist>`);
-    qa(el, '[part="step-header"]')[2]!.click();
+    qa(el, '[part="step-header"]')[2].click();
     await el.updateComplete;
     expect(qa(el, '[part="step-header"]').map((h) => h.getAttribute('aria-expanded'))).toEqual(['false', 'false', 'true', 'false']);
     q(el, '[part="primary-button"]')!.click();
@@ -180,7 +180,7 @@ describe('<onboarding-form>', () => {
   it('sends the values as the step data of step.complete', async () => {
     seed();
     const calls: RecordedCall[] = [];
-    const flow = recordingFlow($flows.get().f!, calls);
+    const flow = recordingFlow($flows.get().f, calls);
     const el = await fixture<OnboardingForm>(html`<onboarding-form flow="f" .currentFlow=${flow}></onboarding-form>`);
     const details: unknown[] = [];
     el.addEventListener('onboarding-action', (event) => details.push(event.detail));
@@ -213,7 +213,7 @@ describe('<onboarding-survey>', () => {
   async function answerStep(current: string, done: string[], choose: (el: OnboardingSurvey) => void): Promise<RecordedCall | undefined> {
     seedFlow('sv', 'SURVEY', data, { current, steps: Object.fromEntries(done.map((id) => [id, { completed: true }])) });
     const calls: RecordedCall[] = [];
-    const flow = recordingFlow($flows.get().sv!, calls);
+    const flow = recordingFlow($flows.get().sv, calls);
     const el = await fixture<OnboardingSurvey>(html`<onboarding-survey flow="sv" .currentFlow=${flow}></onboarding-survey>`);
     await tick();
     await settle(el);
@@ -271,13 +271,13 @@ describe('<onboarding-flow>', () => {
   it('runs data-onboarding-action clicks after the cancelable event', async () => {
     seedFlow('x', 'CUSTOM', { steps: [{ id: 's1', title: 'Custom' }] });
     const calls: RecordedCall[] = [];
-    const flow = recordingFlow($flows.get().x!, calls);
+    const flow = recordingFlow($flows.get().x, calls);
     const el = await fixture<OnboardingFlow>(
       html`<onboarding-flow flow="x" .currentFlow=${flow}><button data-onboarding-action="flow.complete">Finish</button><button data-onboarding-action="eval">Bad</button></onboarding-flow>`,
     );
     const buttons = el.querySelectorAll('button');
-    buttons[1]!.click();
-    buttons[0]!.click();
+    buttons[1].click();
+    buttons[0].click();
     await settle(el);
     expect(calls.filter((c) => !c.action.endsWith('start'))).toEqual([{ action: 'flow.complete' }]);
   });

@@ -39,7 +39,7 @@ async function check(el: OnboardingForm | OnboardingSurvey, selector: string): P
 async function form(fields: FormField[], props: FlowData['props'] = {}): Promise<{ el: OnboardingForm; calls: RecordedCall[] }> {
   seedFlow('f', 'FORM', { props, steps: [{ id: 's', title: 'How likely are you to recommend us?', fields }] });
   const calls: RecordedCall[] = [];
-  const el = await fixture<OnboardingForm>(html`<onboarding-form flow="f" .currentFlow=${recordingFlow($flows.get().f!, calls)}></onboarding-form>`);
+  const el = await fixture<OnboardingForm>(html`<onboarding-form flow="f" .currentFlow=${recordingFlow($flows.get().f, calls)}></onboarding-form>`);
   return { el, calls };
 }
 
@@ -58,7 +58,7 @@ describe('<onboarding-form> with Frigade fields', () => {
     const points = qa(el, '[part="scale"] input') as HTMLInputElement[];
     expect(points.map((point) => point.value)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
     // Native radios of one name: Tab reaches the group, the arrow keys move the choice.
-    expect(points.every((point) => point.type === 'radio' && point.name === points[0]!.name && point.tabIndex === 0)).toBe(true);
+    expect(points.every((point) => point.type === 'radio' && point.name === points[0].name && point.tabIndex === 0)).toBe(true);
     const ends = q(el, '[part="scale-labels"]')!;
     expect([...ends.children].map((end) => end.textContent)).toEqual(['Never', 'Surely']);
     expect(group.getAttribute('aria-describedby')).toBe(ends.id);
@@ -227,7 +227,7 @@ describe('<onboarding-survey> with steps given as fields', () => {
   async function survey(data: FlowData, current: string, done: string[] = []): Promise<{ el: OnboardingSurvey; calls: RecordedCall[] }> {
     seedFlow('sv', 'SURVEY', data, { current, steps: Object.fromEntries(done.map((id) => [id, { completed: true }])) });
     const calls: RecordedCall[] = [];
-    const el = await fixture<OnboardingSurvey>(html`<onboarding-survey flow="sv" .currentFlow=${recordingFlow($flows.get().sv!, calls)}></onboarding-survey>`);
+    const el = await fixture<OnboardingSurvey>(html`<onboarding-survey flow="sv" .currentFlow=${recordingFlow($flows.get().sv, calls)}></onboarding-survey>`);
     await tick();
     await el.updateComplete;
     return { el, calls };

@@ -47,7 +47,7 @@ async function settle(el: { updateComplete: Promise<boolean> }): Promise<void> {
 async function mountHint(data: FlowData, options?: SeedOptions) {
   seedFlow('h', 'HINT', data, options);
   const calls: RecordedCall[] = [];
-  const recording = recordingFlow($flows.get().h!, calls);
+  const recording = recordingFlow($flows.get().h, calls);
   const el = await fixture<OnboardingHint>(html`<onboarding-hint flow="h" .currentFlow=${recording}></onboarding-hint>`);
   await settle(el);
   // What was recorded besides the first showing (flow.start, step.start), which the base element's tests cover.
@@ -87,14 +87,14 @@ describe('<onboarding-hint>', () => {
       ],
     });
     const [a, b] = qa(el, '[part="beacon"]');
-    a!.click();
+    a.click();
     await settle(el);
     const tooltip = q(el, '[part="base"]')!;
     expect(tooltip.getAttribute('role')).toBe('dialog');
     expect(tooltip.getAttribute('aria-labelledby')).toBe('title');
     expect(q(el, '#title')!.textContent).toBe('Search');
     expect(q(el, '#body')!.textContent).toBe('Find anything');
-    expect(a!.getAttribute('aria-expanded')).toBe('true');
+    expect(a.getAttribute('aria-expanded')).toBe('true');
     expect(el.shadowRoot!.activeElement).toBe(tooltip);
     q(el, '[part="primary-button"]')!.click();
     expect(q(el, '[part="primary-button"]')!.textContent).toBe('Got it');
@@ -107,7 +107,7 @@ describe('<onboarding-hint>', () => {
     // Focus goes back to the beacon.
     expect(el.shadowRoot!.activeElement).toBe(a);
 
-    b!.click();
+    b.click();
     await settle(el);
     expect(q(el, '#title')!.textContent).toBe('Menu');
     q(el, '[part="primary-button"]')!.click();
@@ -139,7 +139,7 @@ describe('<onboarding-hint>', () => {
 async function mountTooltip(data: FlowData) {
   seedFlow('t', 'TOOLTIP', data);
   const calls: RecordedCall[] = [];
-  const recording = recordingFlow($flows.get().t!, calls);
+  const recording = recordingFlow($flows.get().t, calls);
   const el = await fixture<OnboardingTooltip>(html`<onboarding-tooltip flow="t" .currentFlow=${recording}></onboarding-tooltip>`);
   await settle(el);
   // What was recorded besides the first showing (flow.start, step.start), which the base element's tests cover.
@@ -151,15 +151,15 @@ describe('<onboarding-tooltip>', () => {
     const [target] = targets('a');
     const { el, calls } = await mountTooltip({ steps: [{ id: 's', title: 'Search', subtitle: 'Find anything', selector: '#a' }] });
     expect(q(el, '[part="beacon"]')).toBeNull();
-    expect(target!.getAttribute('aria-description')).toBe('Search: Find anything');
-    target!.dispatchEvent(new MouseEvent('mouseenter'));
+    expect(target.getAttribute('aria-description')).toBe('Search: Find anything');
+    target.dispatchEvent(new MouseEvent('mouseenter'));
     await settle(el);
     const tooltip = q(el, '[part="base"]')!;
     expect(tooltip.getAttribute('role')).toBe('tooltip');
     expect(q(el, '[part="close-button"]')).toBeNull();
     expect(el.shadowRoot!.activeElement).toBeNull();
     // Crossing from the target to the tooltip keeps it open.
-    target!.dispatchEvent(new MouseEvent('mouseleave'));
+    target.dispatchEvent(new MouseEvent('mouseleave'));
     tooltip.dispatchEvent(new MouseEvent('mouseenter'));
     await tick(400);
     expect(q(el, '[part="base"]')).not.toBeNull();
@@ -168,7 +168,7 @@ describe('<onboarding-tooltip>', () => {
     await el.updateComplete;
     expect(q(el, '[part="base"]')).toBeNull();
 
-    target!.dispatchEvent(new FocusEvent('focusin'));
+    target.dispatchEvent(new FocusEvent('focusin'));
     await settle(el);
     expect(q(el, '[part="base"]')).not.toBeNull();
     document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
@@ -176,18 +176,18 @@ describe('<onboarding-tooltip>', () => {
     expect(q(el, '[part="base"]')).toBeNull();
     expect(calls.acts).toEqual([]);
     el.remove();
-    expect(target!.hasAttribute('aria-description')).toBe(false);
+    expect(target.hasAttribute('aria-description')).toBe(false);
   });
 
   it('with buttons is a dialog that Tab on the target moves into and Escape leaves; its close button records the step completed', async () => {
     const [target] = targets('a');
     const { el, calls } = await mountTooltip({ steps: [{ id: 's', title: 'Search', selector: '#a', primaryButton: { title: 'OK' } }] });
-    target!.focus();
-    target!.dispatchEvent(new FocusEvent('focusin'));
+    target.focus();
+    target.dispatchEvent(new FocusEvent('focusin'));
     await settle(el);
     expect(q(el, '[part="base"]')!.getAttribute('role')).toBe('dialog');
     const tab = new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, composed: true, cancelable: true });
-    target!.dispatchEvent(tab);
+    target.dispatchEvent(tab);
     expect(tab.defaultPrevented).toBe(true);
     expect(el.shadowRoot!.activeElement).toBe(q(el, '[part="base"]'));
     // Escape there closes it and gives focus back to the target, which does not open it again.
@@ -196,7 +196,7 @@ describe('<onboarding-tooltip>', () => {
     expect(q(el, '[part="base"]')).toBeNull();
     expect(document.activeElement).toBe(target);
     expect(calls.acts).toEqual([]);
-    target!.dispatchEvent(new MouseEvent('mouseenter'));
+    target.dispatchEvent(new MouseEvent('mouseenter'));
     await settle(el);
     q(el, '[part="close-button"]')!.click();
     await settle(el);

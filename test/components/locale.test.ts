@@ -16,7 +16,7 @@ const SCRIPT = 'https://cdn.example/app/onboarding.js';
 const scripts: HTMLScriptElement[] = [];
 const added = () => scripts.map((script) => script.src);
 /** Runs a language's chunk, as the browser would once it loaded. */
-const runChunk = (code: string, strings: Record<string, string>) => (globalThis as Record<symbol, (code: string, strings: unknown) => void>)[STRINGS_CHUNK]!(code, strings);
+const runChunk = (code: string, strings: Record<string, string>) => (globalThis as Record<symbol, (code: string, strings: unknown) => void>)[STRINGS_CHUNK](code, strings);
 const setLocale = (locale: string | undefined) => $elementOptions.set({ ...$elementOptions.get(), locale });
 const closeLabel = (el: OnboardingBanner) => el.shadowRoot!.querySelector('[part="close-button"]')!.getAttribute('aria-label');
 

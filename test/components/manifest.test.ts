@@ -34,8 +34,8 @@ describe('custom-elements.json', () => {
       'onboarding-tour',
     ]);
     // The collection draws its current flow through <onboarding-flow>: it has no flow, events or strings of its own.
-    expect(byTag['onboarding-collection']!.summary.length).toBeGreaterThan(20);
-    expect(byTag['onboarding-collection']!.attributes.map((a) => a.name)).toEqual(expect.arrayContaining(['collection', 'theme']));
+    expect(byTag['onboarding-collection'].summary.length).toBeGreaterThan(20);
+    expect(byTag['onboarding-collection'].attributes.map((a) => a.name)).toEqual(expect.arrayContaining(['collection', 'theme']));
     for (const declaration of declarations.filter((d) => d.tagName !== 'onboarding-collection')) {
       expect(declaration.summary.length).toBeGreaterThan(20);
       expect(declaration.events.map((e) => e.name)).toContain('onboarding-action');
@@ -47,13 +47,13 @@ describe('custom-elements.json', () => {
   });
 
   it('lists the parts, events, slots and attributes each element documents', () => {
-    expect(byTag['onboarding-announcement']!.events.map((e) => e.name)).toEqual(['onboarding-action', 'onboarding-show', 'onboarding-hide', 'onboarding-step-change']);
-    expect(byTag['onboarding-tour']!.cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['base', 'arrow', 'spotlight', 'overlay']));
-    expect(byTag['onboarding-hint']!.cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['beacon', 'base', 'arrow', 'close-button']));
-    expect(byTag['onboarding-tooltip']!.events.map((e) => e.name)).toContain('onboarding-target-missing');
-    expect(byTag['onboarding-checklist']!.attributes.map((a) => a.name)).toContain('sequential');
-    expect(byTag['onboarding-banner']!.attributes.map((a) => a.name)).toContain('placement');
-    expect(byTag['onboarding-flow']!.slots).toEqual([expect.objectContaining({ name: '' })]);
-    expect(manifest.modules[0]!.exports).toContainEqual({ kind: 'custom-element-definition', name: 'onboarding-announcement', declaration: expect.anything() });
+    expect(byTag['onboarding-announcement'].events.map((e) => e.name)).toEqual(['onboarding-action', 'onboarding-show', 'onboarding-hide', 'onboarding-step-change']);
+    expect(byTag['onboarding-tour'].cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['base', 'arrow', 'spotlight', 'overlay']));
+    expect(byTag['onboarding-hint'].cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['beacon', 'base', 'arrow', 'close-button']));
+    expect(byTag['onboarding-tooltip'].events.map((e) => e.name)).toContain('onboarding-target-missing');
+    expect(byTag['onboarding-checklist'].attributes.map((a) => a.name)).toContain('sequential');
+    expect(byTag['onboarding-banner'].attributes.map((a) => a.name)).toContain('placement');
+    expect(byTag['onboarding-flow'].slots).toEqual([expect.objectContaining({ name: '' })]);
+    expect(manifest.modules[0].exports).toContainEqual({ kind: 'custom-element-definition', name: 'onboarding-announcement', declaration: expect.anything() });
   });
 });

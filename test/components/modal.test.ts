@@ -136,7 +136,7 @@ describe('<onboarding-announcement> in happy-dom', () => {
     expect(el.shadowRoot!.querySelector('#title')!.textContent).toBe('News');
     expect(el.shadowRoot!.querySelector('[part="counter"]')!.textContent).toBe('Step 1 of 2');
     expect(el.shadowRoot!.querySelectorAll('.dot').length).toBe(2);
-    expect(el.shadowRoot!.querySelector('[part="primary-button"]')!.textContent!.trim()).toBe('Next');
+    expect(el.shadowRoot!.querySelector('[part="primary-button"]')!.textContent.trim()).toBe('Next');
   });
 });
 

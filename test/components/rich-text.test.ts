@@ -33,8 +33,8 @@ describe('rich text subset', () => {
     const el = await renderRich('<a href="https://example.com/a?b=1">ok</a> <a href="javascript:alert(1)">bad</a> <a href=" JaVa\tScRiPt:alert(1)">bad2</a>');
     const links = el.querySelectorAll('a');
     expect(links.length).toBe(1);
-    expect(links[0]!.getAttribute('href')).toBe('https://example.com/a?b=1');
-    expect(links[0]!.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    expect(links[0].getAttribute('href')).toBe('https://example.com/a?b=1');
+    expect(links[0].getAttribute('rel')).toBe('noopener noreferrer nofollow');
     expect(el.textContent).toBe('ok bad bad2');
   });
 

@@ -288,7 +288,7 @@ describe(`journeys in ${ENGINE}`, () => {
     expect(heights.surface).toBeLessThan(heights.window - 200);
     await page.focus('onboarding-survey >>> input[value="0"]');
     for (let i = 0; i < 9; i++) await page.press('ArrowRight');
-    expect(await page.evaluate(() => (document.querySelector('onboarding-survey')!.shadowRoot!.querySelector('input:checked') as HTMLInputElement | null)?.value)).toBe('9');
+    expect(await page.evaluate(() => document.querySelector('onboarding-survey')!.shadowRoot!.querySelector<HTMLInputElement>('input:checked')?.value)).toBe('9');
     await page.press('Tab');
     await page.press('Enter');
     await poll(() => recordedData(env, userId, 'nps', 'COMPLETED_STEP')).toEqual({ value: 9 });
@@ -325,11 +325,11 @@ describe(`journeys in ${ENGINE}`, () => {
     const userId = await identify(page, 'outbox');
     await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 2');
     const completions = async () =>
-      (await env.service.db.query<{ n: number }>("SELECT count(*)::int AS n FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'", [userId]))[0]!.n;
+      (await env.service.db.query<{ n: number }>("SELECT count(*)::int AS n FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'", [userId]))[0].n;
     const queued = () => page.evaluate(() => (JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as Array<{ attempts: number }>).map((entry) => entry.attempts));
 
     env.proxy!.down();
-    await page.evaluate(() => window.Onboarding.getFlow('offline')!.steps[0]!.complete());
+    await page.evaluate(() => window.Onboarding.getFlow('offline')!.steps[0].complete());
     // The page shows the change at once; the write waits in the outbox after a failed attempt.
     await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('1 of 2');
     await poll(async () => (await queued())[0] ?? 0).toBeGreaterThan(0);

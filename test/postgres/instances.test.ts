@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => deployment?.close());
 
-const count = async (sql: string, params: unknown[]) => Number((await a.db.query<{ n: string }>(sql, params))[0]!.n);
+const count = async (sql: string, params: unknown[]) => Number((await a.db.query<{ n: string }>(sql, params))[0].n);
 
 describe('instances on one PostgreSQL', () => {
   it('lose nothing when both write to one user at once: every event, every property, every transition', async () => {
@@ -30,7 +30,7 @@ describe('instances on one PostgreSQL', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
     expect(await count('SELECT count(*) AS n FROM user_events WHERE user_id = $1', [userId])).toBe(10);
     const [user] = await a.db.query<{ properties: Record<string, number> }>('SELECT properties FROM users WHERE id = $1', [userId]);
-    expect(Object.keys(user!.properties).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`).sort());
+    expect(Object.keys(user.properties).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`).sort());
     // Applied one at a time per user: each flow's three steps are completed, each recorded once, then the flow.
     for (const slug of ['setup', 'more']) {
       const rows = await a.db.query<{ action_type: string; step_id: string }>(
@@ -82,12 +82,12 @@ describe('instances on one PostgreSQL', () => {
     try {
       const keys = fresh.instances.map((instance) => JSON.stringify(instance.keys.public));
       expect(new Set(keys).size).toBe(1);
-      expect(fresh.instances[0]!.keys.public).toHaveLength(1);
-      const versions = await fresh.instances[0]!.db.query<{ slug: string; n: string }>('SELECT slug, count(*) AS n FROM flows GROUP BY slug ORDER BY slug');
+      expect(fresh.instances[0].keys.public).toHaveLength(1);
+      const versions = await fresh.instances[0].db.query<{ slug: string; n: string }>('SELECT slug, count(*) AS n FROM flows GROUP BY slug ORDER BY slug');
       expect(versions.map((row) => [row.slug, Number(row.n)])).toEqual([['more', 1], ['setup', 1]]);
       // A changed file reloaded by every instance at once makes version 2, once.
       await Promise.all(fresh.instances.map((instance) => instance.writeFlow('setup.yaml', checklistYaml('setup', '', 2))));
-      const after = await fresh.instances[0]!.db.query<{ version: number }>("SELECT version FROM flows WHERE slug = 'setup' ORDER BY version");
+      const after = await fresh.instances[0].db.query<{ version: number }>("SELECT version FROM flows WHERE slug = 'setup' ORDER BY version");
       expect(after.map((row) => row.version)).toEqual([1, 2]);
       for (const instance of fresh.instances) expect(instance.catalog.get('setup')!.flow.version).toBe(2);
     } finally {

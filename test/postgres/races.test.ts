@@ -15,14 +15,14 @@ afterAll(() => service?.close());
 const event = (userId: string, name: string) => service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: name }] } });
 const transition = (userId: string, stepId: string, actionType: string) =>
   service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId, actionType } });
-const count = async (sql: string, params: unknown[]) => Number((await service.db.query<{ n: string }>(sql, params))[0]!.n);
+const count = async (sql: string, params: unknown[]) => Number((await service.db.query<{ n: string }>(sql, params))[0].n);
 
 describe('races on PostgreSQL', () => {
   it('answers a delete racing the user\'s own writes without a 5xx, and every stored row has its user', async () => {
     for (let round = 0; round < 5; round++) {
       const userId = `user-${randomUUID()}`;
       await event(userId, 'first');
-      const writes = Array.from({ length: 30 }, (_, i) => () => (i % 2 ? event(userId, `e${i}`) : transition(userId, ['one', 'two', 'three'][i % 3]!, 'COMPLETED_STEP')));
+      const writes = Array.from({ length: 30 }, (_, i) => () => (i % 2 ? event(userId, `e${i}`) : transition(userId, ['one', 'two', 'three'][i % 3], 'COMPLETED_STEP')));
       const answers = await Promise.all([
         ...writes.slice(0, 15).map((write) => write()),
         service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }),
@@ -50,7 +50,7 @@ describe('races on PostgreSQL', () => {
         transition(guest, 'one', 'COMPLETED_STEP'),
       ]);
       expect(answers.map((a) => a.status).filter((status) => status !== 201)).toEqual([]);
-      expect(answers[15]!.body.guestLinked).toBe(true);
+      expect(answers[15].body.guestLinked).toBe(true);
       expect(await count('SELECT count(*) AS n FROM users WHERE id = $1', [guest])).toBe(0);
       const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1 ORDER BY event', [userId]);
       expect(events.map((e) => e.event).sort()).toEqual(['before', ...names].sort());
@@ -79,7 +79,7 @@ describe('races on PostgreSQL', () => {
       expect([ab.body.guestLinked, ba.body.guestLinked].filter(Boolean)).toHaveLength(1);
       const survivors = await service.db.query<{ id: string }>('SELECT id FROM users WHERE id = ANY($1::text[])', [[a, b]]);
       expect(survivors).toHaveLength(1);
-      const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1', [survivors[0]!.id]);
+      const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1', [survivors[0].id]);
       expect(events.map((e) => e.event).sort()).toEqual(['from-a', 'from-b']);
     }
   });

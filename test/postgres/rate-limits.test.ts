@@ -36,7 +36,7 @@ const changed = (before: Record<string, number>, after: Record<string, number>) 
 async function readStates(service: TestService, users: string[], reads: number): Promise<void> {
   const answers = await pooled(
     Array.from({ length: reads }, (_, n) => () => {
-      const userId = users[n % users.length]!;
+      const userId = users[n % users.length];
       return n % 2
         ? send(service, 'GET', `/v1/public/flowStates?userId=${userId}`, visitor(n % 50))
         : send(service, 'POST', '/v1/public/flowStates', visitor(n % 50), { userId });
@@ -52,7 +52,7 @@ describe('state reads on PostgreSQL', () => {
       // One connection, so that every statement is counted on it; eight readers at once queue for it, which is no
       // overload here, so the backpressure guard is set out of the way.
       const deployment = await startTestInstances(1, FLOWS, { limits: { poolSize: 1, maxWaitMs: 60_000 }, exactRateLimits: exact });
-      const service = deployment.instances[0]!;
+      const service = deployment.instances[0];
       const stats = await statsClient(deployment.database);
       try {
         const users = Array.from({ length: 10 }, () => `user-${randomUUID()}`);
@@ -147,7 +147,7 @@ describe('when PostgreSQL cannot be reached', () => {
   });
 
   it('counts alone against the whole limit: no 500, and an abusive address is still refused', async () => {
-    const service = deployment.instances[0]!;
+    const service = deployment.instances[0];
     const statuses: number[] = [];
     const from = '127.0.4.1';
     // Within the share (two of four), before PostgreSQL goes away.
@@ -163,7 +163,7 @@ describe('when PostgreSQL cannot be reached', () => {
   });
 
   it('loses a query, not the process, when PostgreSQL ends the connection that query holds', async () => {
-    const service = deployment.instances[0]!;
+    const service = deployment.instances[0];
     // A query and a transaction each hold a connection when PostgreSQL ends every one of the service's; the connection
     // errors that follow reach the checked-out client, which must not throw them at the process.
     const held = [

@@ -30,7 +30,7 @@ describe('webhooks from several instances', () => {
     deployment = await start({ pollMs: 20, leaseMs: 30_000, batch: 5 });
     const instances = deployment.instances;
     const writes = Array.from({ length: 30 }, (_, i) =>
-      instances[i % 3]!.call('POST', '/v1/public/flowStates', { body: { userId: `user-${i}`, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } }),
+      instances[i % 3].call('POST', '/v1/public/flowStates', { body: { userId: `user-${i}`, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } }),
     );
     expect((await Promise.all(writes)).map((answer) => answer.status)).toEqual(Array(30).fill(201));
     await receiver.waitFor((r) => r.accepted().length >= 30);
@@ -56,7 +56,7 @@ describe('webhooks from several instances', () => {
     try {
       await receiver.waitFor((r) => r.accepted().length >= 1);
       expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(900);
-      expect(receiver.deliveries[0]!.headers['onboarding-attempt']).toBe('2');
+      expect(receiver.deliveries[0].headers['onboarding-attempt']).toBe('2');
     } finally {
       await delivery.stop();
     }

@@ -35,7 +35,7 @@ function listening(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the runtime stage's CMD did not listen within a minute:\n${output}`)), 60_000);
     const read = (chunk: Buffer) => {
-      output += chunk;
+      output += chunk.toString();
       const url = /listening on (\S+)/.exec(output)?.[1];
       if (url) {
         clearTimeout(timer);
@@ -107,7 +107,7 @@ describe('the Dockerfile', () => {
       expect(existsSync(join(app, 'src'))).toBe(false);
 
       // The flow folder, as `docker run -v "$PWD/flows:/flows:ro"` mounts it; the flow checker runs from the image too.
-      const flows = runtime.env.ONBOARDING_FLOWS!;
+      const flows = runtime.env.ONBOARDING_FLOWS;
       cpSync(join(context, 'demo/flows'), flows, { recursive: true });
       await run('node', ['dist/flows.mjs', 'check', flows], { cwd: app, env: { ...imageEnv(), ...runtime.env } });
 
@@ -128,7 +128,7 @@ describe('the Dockerfile', () => {
 
       // The image's own health check, with the port the service took.
       const [file, ...argv] = runtime.healthcheck!.command;
-      await run(file!, argv, { cwd: app, env: { ...imageEnv(), ...runtime.env, ONBOARDING_PORT: new URL(url).port } });
+      await run(file, argv, { cwd: app, env: { ...imageEnv(), ...runtime.env, ONBOARDING_PORT: new URL(url).port } });
 
       // `docker stop` sends SIGTERM: the service finishes and exits 0.
       const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));

@@ -7,7 +7,7 @@ import { checkFlowText } from '../../server/flows/definitions.js';
 
 const doc = readFileSync('docs/flows.md', 'utf8');
 const schema = JSON.parse(readFileSync('schema/flow.schema.json', 'utf8'));
-const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((yaml) => /^slug: /m.test(yaml));
+const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((yaml) => /^slug: /m.test(yaml));
 /** The text of one `## HEADING` section. */
 const section = (heading: string) => doc.split(/^## /m).find((part) => part.startsWith(`${heading}\n`)) ?? '';
 const common = section('The file') + section('Every step') + section('Buttons');
@@ -33,7 +33,7 @@ describe('docs/flows.md', () => {
     expect(problems).toEqual([]);
     expect(warnings).toHaveLength(1);
     const [warning] = warnings;
-    expect(section('FORM')).toContain(`flows/waitlist.yaml:${warning!.line}:${warning!.column}  warning: ${warning!.path}: ${warning!.message}`);
+    expect(section('FORM')).toContain(`flows/waitlist.yaml:${warning.line}:${warning.column}  warning: ${warning.path}: ${warning.message}`);
   });
 
   it('gives every flow type a section with a complete example and a picture that exists', () => {

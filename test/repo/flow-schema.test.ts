@@ -185,7 +185,7 @@ describe("fields in Frigade's shape", () => {
   it("loads a Frigade form: validation rules with messages, Frigade's step fields, a type the page draws (with a warning)", () => {
     const { definition, problems, warnings } = checkFlowText(FRIGADE_FORM);
     expect(problems).toEqual([]);
-    expect(definition!.data.steps[0]!.fields![1]).toEqual({
+    expect(definition!.data.steps[0].fields![1]).toEqual({
       id: 'email',
       type: 'email',
       label: 'Work email',
@@ -359,7 +359,7 @@ describe('target selectors and page patterns', () => {
     expect(messages(tooltip)).toEqual([]);
     expect(messages(tooltip.replace('beacon', 'click'))).toEqual([expect.stringMatching(/^data\.props\.trigger \(line 5\): unknown value "click"; expected one of hover, beacon$/)]);
     expect(messages(`${tooltip}    - id: b\n      selector: "#b"\n`)).toEqual(['data.steps (line 7): expected at most 1 item, got 2']);
-    expect(messages(tooltip.replace(/  steps:[^]*$/, '  steps: []\n'))).toEqual(['data.steps (line 6): expected at least 1 item, got 0']);
+    expect(messages(tooltip.replace(/ {2}steps:[^]*$/, '  steps: []\n'))).toEqual(['data.steps (line 6): expected at least 1 item, got 0']);
   });
 
   it('still works for a validator that does not know the formats: it skips them and checks the rest', () => {

@@ -107,7 +107,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 function layerOf(file: string): number {
   const parts = file.split('/');
   if (parts.length === 2) return -1;
-  const layer = SERVER_LAYERS.findIndex((folders) => folders.includes(parts[1]!));
+  const layer = SERVER_LAYERS.findIndex((folders) => folders.includes(parts[1]));
   if (layer < 0) throw new Error(`${parts[1]}/ is in no layer of SERVER_LAYERS: place it there`);
   return layer;
 }

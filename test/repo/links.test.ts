@@ -46,21 +46,21 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const text = prose(markdown);
   for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm)) {
-    const slug = githubSlug(match[1]!);
+    const slug = githubSlug(match[1]);
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count ? `${slug}-${count}` : slug);
   }
-  for (const match of text.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(match[1]!);
+  for (const match of text.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(match[1]);
   return anchors;
 }
 
 /** Every link target of a page: inline links and images, reference definitions, and autolinks. */
 function linksOf(markdown: string): string[] {
   const text = prose(markdown).replace(/`+[^`\n]*`+/g, '');
-  const inline = [...text.matchAll(/!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s<>]*(?:\([^()\s]*\)[^()\s<>]*)*)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
-  const references = [...text.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]!);
-  const autolinks = [...text.matchAll(/<(https?:\/\/[^>\s]+)>/g)].map((m) => m[1]!);
+  const inline = [...text.matchAll(/!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s<>]*(?:\([^()\s]*\)[^()\s<>]*)*)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
+  const references = [...text.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]);
+  const autolinks = [...text.matchAll(/<(https?:\/\/[^>\s]+)>/g)].map((m) => m[1]);
   return [...inline, ...references, ...autolinks];
 }
 
@@ -130,7 +130,7 @@ describe('the docs', () => {
   });
 
   it('list every page of docs/ in its index', () => {
-    const index = linksOf(readFileSync(join(root, 'docs/README.md'), 'utf8')).map((target) => relative('docs', normalize(join('docs', target.split('#')[0]!))));
+    const index = linksOf(readFileSync(join(root, 'docs/README.md'), 'utf8')).map((target) => relative('docs', normalize(join('docs', target.split('#')[0]))));
     expect(docs.map((page) => relative('docs', page)).filter((page) => page !== 'README.md' && !index.includes(page))).toEqual([]);
   });
 });

@@ -173,7 +173,7 @@ function compareField(path: string, type: ts.Type, schema: JsonSchema, asText: b
     return;
   }
   if (schema.properties) compareObject(path, fieldsOf(type), schema, { closed: !hasStringIndex(type) }, out);
-  if (schema.items && checker.isArrayType(type)) compareField(`${path}[]`, checker.getTypeArguments(type as ts.TypeReference)[0]!, schema.items, false, out);
+  if (schema.items && checker.isArrayType(type)) compareField(`${path}[]`, checker.getTypeArguments(type as ts.TypeReference)[0], schema.items, false, out);
   if (typeof schema.additionalProperties === 'object') {
     const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & ts.TypeFlags.String);
     if (index) compareField(`${path}{}`, index.type, schema.additionalProperties, false, out);

@@ -44,7 +44,7 @@ describe('flow content named by its hash', () => {
     const second = await loadSdk(proxy.url, PUBLIC_KEY);
     await second.ready;
     await vi.waitFor(() => expect(readBodies(since).length).toBeGreaterThan(0));
-    expect(readBodies(since)[0]!.knownVersions).toEqual({ welcome: hash });
+    expect(readBodies(since)[0].knownVersions).toEqual({ welcome: hash });
     expect(titleOf(second.stores as never)).toBe('Cached title');
   });
 
@@ -60,7 +60,7 @@ describe('flow content named by its hash', () => {
     await ready;
     await vi.waitFor(() => expect(readBodies(since).length).toBeGreaterThan(0));
     // It names the content by its number, and the service, which takes numbers from such clients, leaves it out.
-    expect(readBodies(since)[0]!.knownVersions).toEqual({ welcome: version });
+    expect(readBodies(since)[0].knownVersions).toEqual({ welcome: version });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(titleOf(stores as never)).toBe('Cached title');
     expect(readBodies(since)).toHaveLength(1);

@@ -53,12 +53,12 @@ describe('guests', () => {
     await ready;
     const guest = sdk.userId;
     await vi.waitFor(() => expect(sdk.getFlow('setup')).toBeDefined());
-    await sdk.getFlow('setup')!.steps[0]!.complete();
+    await sdk.getFlow('setup')!.steps[0].complete();
     await vi.waitFor(async () => expect(await countRows(service, 'SELECT count(*) AS n FROM step_states WHERE user_id = $1', [guest])).toBe(1));
 
     await sdk.identify('linked-user', { plan: 'pro' });
     expect(sdk.userId).toBe('linked-user');
-    expect(sdk.getFlow('setup')!.steps[0]!.state.completed).toBe(true);
+    expect(sdk.getFlow('setup')!.steps[0].state.completed).toBe(true);
     expect(sdk.getFlow('setup')!.currentStep!.id).toBe('two');
     // The service moved the guest's progress to the user and deleted the guest.
     const rows = await service.db.query<{ user_id: string; step_id: string; completed: boolean }>(
@@ -97,7 +97,7 @@ describe('logout and switching users', () => {
     await ready;
     await sdk.identify('ada', { email: 'ada@example.com' });
     await vi.waitFor(() => expect(sdk.getFlow('ada-only')).toBeDefined());
-    await sdk.getFlow('setup')!.steps[0]!.complete();
+    await sdk.getFlow('setup')!.steps[0].complete();
     await sdk.track('saw-dashboard');
     await vi.waitFor(async () => expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'ada'")).toBe(1));
 
@@ -122,9 +122,9 @@ describe('logout and switching users', () => {
       await ready;
       await sdk.identify('first-real');
       await vi.waitFor(() => expect(sdk.getFlow('setup')).toBeDefined());
-      await sdk.getFlow('setup')!.steps[0]!.complete();
+      await sdk.getFlow('setup')!.steps[0].complete();
       await sdk.identify('second-real');
-      expect(sdk.getFlow('setup')!.steps[0]!.state.completed).toBe(false);
+      expect(sdk.getFlow('setup')!.steps[0].state.completed).toBe(false);
       const upserts = proxy.requests.flatMap(writesIn).filter((write) => write.path === 'users').map((write) => write.body);
       expect(upserts.map((u) => u.userId)).toEqual(['first-real', 'second-real']);
       expect(upserts[0].linkGuestId).toMatch(/^guest_/);
@@ -182,7 +182,7 @@ describe('cache', () => {
   it('renders a returning visitor’s flows from cache at once, then revalidates', async () => {
     const first = await loadSdk(service.url, PUBLIC_KEY);
     await first.sdk.identify('returning');
-    await first.sdk.getFlow('setup')!.steps[0]!.complete();
+    await first.sdk.getFlow('setup')!.steps[0].complete();
     await vi.waitFor(async () => expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'returning'")).toBe(1));
     destroySdks();
     // Another device completes step two meanwhile.
@@ -204,9 +204,9 @@ describe('cache', () => {
     const before = first.stores.$flowDefinitions.get();
     await service.writeFlow('setup.yaml', checklistYaml('setup').replace('title: One', 'title: Uno'));
     await first.sdk.refresh();
-    await vi.waitFor(() => expect(first.stores.$flowDefinitions.get().setup!.version).toBe(2));
+    await vi.waitFor(() => expect(first.stores.$flowDefinitions.get().setup.version).toBe(2));
     const after = first.stores.$flowDefinitions.get();
-    expect(after.setup!.data.steps[0]!.title).toBe('Uno');
+    expect(after.setup.data.steps[0].title).toBe('Uno');
     expect(after['guest-tour']).toBe(before['guest-tour']);
     await service.writeFlow('setup.yaml', checklistYaml('setup'));
   });

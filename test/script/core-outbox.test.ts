@@ -42,9 +42,9 @@ describe('outbox', () => {
 
     proxy.down();
     const flow = () => sdk.getFlow('setup')!;
-    await flow().steps[0]!.complete({ answer: 1 });
+    await flow().steps[0].complete({ answer: 1 });
     await sdk.track('clicked-export');
-    await flow().steps[1]!.skip();
+    await flow().steps[1].skip();
     await sdk.track('clicked-share', { via: 'email' });
     // The page sees every change at once, while the service is away.
     expect(flow().steps.map((s) => [s.state.completed, s.state.skipped])).toEqual([[true, false], [false, true], [false, false]]);
@@ -59,7 +59,7 @@ describe('outbox', () => {
     expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'outage-user'")).toBe(2);
     expect(await countRows(service, "SELECT count(*) AS n FROM user_events WHERE user_id = 'outage-user'")).toBe(2);
     const [step] = await service.db.query<{ data: unknown }>("SELECT data FROM step_states WHERE user_id = 'outage-user' AND step_id = 'one'");
-    expect(step!.data).toEqual({ answer: 1 });
+    expect(step.data).toEqual({ answer: 1 });
 
     // Each write kept its Idempotency-Key across attempts, and reached the service in the order it was made.
     const writes = proxy.requests.flatMap(writesIn).map((write) => ({ ...write, text: JSON.stringify(write.body) }));
@@ -78,14 +78,14 @@ describe('outbox', () => {
     await ready;
     proxy.answer(isTransition, 429, '{"status":429}', { headers: { 'Retry-After': '1' }, times: 1 });
     proxy.answer(isTransition, 503, '{"status":503}', { times: 1 });
-    await sdk.getFlow('setup')!.steps[0]!.complete();
+    await sdk.getFlow('setup')!.steps[0].complete();
     await vi.waitFor(() => expect(outboxLength()).toBe(0), { timeout: 15_000, interval: 50 });
     const attempts = proxy.requests.filter(isTransition);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.flatMap(writesIn).map((write) => write.key)).size).toBe(1);
     // The 429 asked for a second; the 503 after it is retried with a backoff of its own.
-    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(1000);
-    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(250);
+    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
+    expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(250);
     expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'busy-user'")).toBe(1);
   });
 
@@ -98,7 +98,7 @@ describe('outbox', () => {
     await vi.waitFor(() => expect(sdk.getFlow('setup')).toBeDefined(), { timeout: 10_000, interval: 50 });
     const reads = proxy.requests.filter(isStateRead);
     expect(reads).toHaveLength(2);
-    expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(reads[1].at - reads[0].at).toBeGreaterThanOrEqual(1000);
   });
 
   it('does not try again, once destroyed, a read that was on its way and then failed', async () => {
@@ -117,7 +117,7 @@ describe('outbox', () => {
     const { sdk, ready, errors, events } = await loadSdk(proxy.url, PUBLIC_KEY);
     await sdk.identify('refused-user');
     await ready;
-    const locked = () => sdk.getFlow('gated')!.steps[1]!;
+    const locked = () => sdk.getFlow('gated')!.steps[1];
     expect(locked().state.blocked).toBe(true);
     await locked().complete();
     // Optimistic first…
@@ -137,7 +137,7 @@ describe('outbox', () => {
     await first.sdk.identify('reloading-user');
     await first.ready;
     proxy.down();
-    await first.sdk.getFlow('setup')!.steps[0]!.complete();
+    await first.sdk.getFlow('setup')!.steps[0].complete();
     await first.sdk.track('before-reload');
     destroySdks();
     expect(outboxLength()).toBe(2);
@@ -159,9 +159,9 @@ describe('stale answers', () => {
     await ready;
     const first = proxy.hold(isTransition);
     const second = proxy.hold(isTransition);
-    await sdk.getFlow('setup')!.steps[0]!.complete();
+    await sdk.getFlow('setup')!.steps[0].complete();
     await first.arrived;
-    await sdk.getFlow('setup')!.steps[1]!.complete();
+    await sdk.getFlow('setup')!.steps[1].complete();
     expect(completed(sdk)).toEqual([true, true, false]);
 
     // The service's answer to the first click knows nothing of the second one.
@@ -189,7 +189,7 @@ describe('stale answers', () => {
     const read = proxy.hold(isStateRead);
     const refreshing = sdk.refresh();
     await read.arrived;
-    await sdk.getFlow('setup')!.steps[0]!.complete();
+    await sdk.getFlow('setup')!.steps[0].complete();
     await vi.waitFor(() => expect(outboxLength()).toBe(0));
     read.release();
     await refreshing;

@@ -3,7 +3,7 @@ import nodeConsole from 'node:console';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userHashFor } from '../../server/http/identity.js';
 import { newGuestId, randomUuid } from '../../src/core/identity.js';
-import { startLoopbackProxy, type LoopbackProxy, type SeenRequest } from '../support/loopback-proxy.js';
+import { startLoopbackProxy, type LoopbackProxy } from '../support/loopback-proxy.js';
 import { isStateRead, writesIn } from '../support/requests.js';
 import { checklistYaml, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 import { countRows, destroySdks, loadSdk } from '../support/core-sdk.js';
@@ -36,7 +36,7 @@ afterEach(async () => {
 /** What each request since `since` sent for `userId`: its kind and the userHash it carried. */
 function sentFor(userId: string, since = 0): Array<{ kind: string; userHash?: unknown }> {
   const seen: Array<{ kind: string; userHash?: unknown }> = [];
-  for (const r of proxy.requests.slice(since) as SeenRequest[]) {
+  for (const r of proxy.requests.slice(since)) {
     if (isStateRead(r)) {
       const body = JSON.parse(r.body);
       if (body.userId === userId) seen.push({ kind: 'read', userHash: body.userHash });
@@ -51,7 +51,7 @@ describe('userHash', () => {
     const { sdk, ready, errors } = await loadSdk(proxy.url, PUBLIC_KEY);
     await sdk.identify('hashed-user', { plan: 'pro' }, { userHash: hash('hashed-user') });
     await ready;
-    await sdk.getFlow('setup')!.steps[0]!.complete();
+    await sdk.getFlow('setup')!.steps[0].complete();
     await sdk.track('verified');
     await sdk.group('hashed-group');
     await sdk.refresh();
@@ -103,7 +103,7 @@ describe('userHash', () => {
     await sdk.identify('queued-first', undefined, { userHash: hash('queued-first') });
     await ready;
     proxy.down();
-    await sdk.getFlow('setup')!.steps[0]!.complete();
+    await sdk.getFlow('setup')!.steps[0].complete();
     const identified = sdk.identify('queued-second', undefined, { userHash: hash('queued-second') });
     proxy.up();
     await identified;
@@ -111,7 +111,7 @@ describe('userHash', () => {
     expect(sentFor('queued-first').filter((request) => request.kind === 'flowStates').map((request) => request.userHash)).toContain(hash('queued-first'));
     expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'queued-first'")).toBe(1);
     await vi.waitFor(() => expect(sdk.getFlow('setup')).toBeDefined());
-    await sdk.getFlow('setup')!.steps[1]!.complete();
+    await sdk.getFlow('setup')!.steps[1].complete();
     await vi.waitFor(async () => expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'queued-second'")).toBe(1));
     expect(errors.filter((error) => error.code !== 'write-failed')).toEqual([]);
   });
@@ -130,6 +130,8 @@ describe('userHash', () => {
 describe('guest IDs', () => {
   it('come from crypto.getRandomValues where crypto.randomUUID is missing, never from Math.random', () => {
     const random = vi.spyOn(Math, 'random');
+    // Put back as it was found, bound or not: the property itself, not a call.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const randomUUID = crypto.randomUUID;
     const getRandomValues = vi.spyOn(crypto, 'getRandomValues');
     try {

@@ -29,11 +29,11 @@ describe('the view', () => {
     const setItem = vi.spyOn(localStorage, 'setItem');
     let views = 0;
     const stop = stores.$flowStates.listen(() => views++);
-    for (let i = 0; i < 5; i++) void sdk.getFlow(`list-${i}`)!.steps[0]!.complete();
+    for (let i = 0; i < 5; i++) void sdk.getFlow(`list-${i}`)!.steps[0].complete();
     await Promise.resolve();
     expect(setItem.mock.calls.filter(([key]) => key === 'onboarding:outbox')).toHaveLength(1);
     expect(views).toBe(1);
-    expect(sdk.flows.map((flow) => flow.steps[0]!.state.completed)).toEqual([true, true, true, true, true]);
+    expect(sdk.flows.map((flow) => flow.steps[0].state.completed)).toEqual([true, true, true, true, true]);
     stop();
   });
 
@@ -47,7 +47,7 @@ describe('the view', () => {
     await sdk.refresh();
     const after = stores.$flowStates.get();
     expect(after['list-2']).not.toBe(states['list-2']);
-    expect(after['list-2']!.data.steps[0]!.$state.completed).toBe(true);
+    expect(after['list-2'].data.steps[0].$state.completed).toBe(true);
     for (const slug of ['list-0', 'list-1', 'list-3', 'list-4']) {
       expect(after[slug]).toBe(states[slug]);
       expect(stores.$flows.get()[slug]).toBe(flows[slug]);

@@ -310,11 +310,11 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     expect(report.to).toBe(`${dateOf(-1)}T00:00:00.000Z`);
     expect(report.days.map((day) => day.date)).toEqual([dateOf(4), dateOf(3), dateOf(2), dateOf(1), dateOf(0)]);
     expect(report.days.map((day) => [day.started, day.completed])).toEqual([[0, 0], [1, 0], [0, 0], [1, 1], [0, 0]]);
-    expect(report.days[1]!.steps).toEqual([
+    expect(report.days[1].steps).toEqual([
       { stepId: 'one', reached: 1, completed: 1, skipped: 0, dropped: 0, targetMissing: 0 },
       { stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 0 },
     ]);
-    expect(report.days[3]!.steps.find((step) => step.stepId === 'two')).toEqual({ stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
+    expect(report.days[3].steps.find((step) => step.stepId === 'two')).toEqual({ stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
   });
 
   it('reports a survey: the NPS score and distribution, a rating, a choice, and the latest comments', async () => {
@@ -517,7 +517,7 @@ describe('GET /v1/analytics/flows/{slug}/responses', () => {
     const second = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&limit=2&cursor=${first.nextCursor}`);
     expect(second.data).toEqual([
       { responseId: expect.any(String), userId: `${slug}-a`, stepId: 'profile', field: 'name', value: 'Ada', createdAt: daysAgo(2), url: 'https://app.example/welcome', version: 1, locale: '' },
-      { responseId: second.data[0]!.responseId, userId: `${slug}-a`, stepId: 'profile', field: 'role', value: 'dev', createdAt: daysAgo(2), url: 'https://app.example/welcome', version: 1, locale: '' },
+      { responseId: second.data[0].responseId, userId: `${slug}-a`, stepId: 'profile', field: 'role', value: 'dev', createdAt: daysAgo(2), url: 'https://app.example/welcome', version: 1, locale: '' },
     ]);
     expect(second.nextCursor).toBeNull();
     const oneStep = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&stepId=team`);
@@ -655,7 +655,7 @@ describe('analytics by locale', () => {
     expect(csv.status).toBe(200);
     const lines = csv.text.split('\r\n');
     expect(lines[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id,locale');
-    expect(lines.slice(1, -1)).toEqual([`${daysAgo(1, 1)},${slug}-ca,score,value,3,,1,${french.data[0]!.responseId},fr-CA`]);
+    expect(lines.slice(1, -1)).toEqual([`${daysAgo(1, 1)},${slug}-ca,score,value,3,,1,${french.data[0].responseId},fr-CA`]);
   });
 
   it('tags a batch\'s transitions with the translation the batch\'s locale resolves to, and lists each response\'s locale in the user\'s export', async () => {
@@ -711,7 +711,7 @@ describe('analytics and the rest of the service', () => {
     const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % n;
     for (let i = 0; i < 120; i++) {
       const user = next(3) === 0 ? `guest_${slug}-${next(6)}` : `${slug}-${next(6)}`;
-      const [actionType, stepId] = actions[next(actions.length)]!;
+      const [actionType, stepId] = actions[next(actions.length)];
       // Answers of every shape: a score, a choice, a list, a comment too long to count, a form's fields, none.
       const answers = [{ value: i % 11 }, { value: 'friend' }, { value: ['ads', 'friend', null] }, { value: 'x'.repeat(150) }, { name: 'Ada' }, undefined];
       await act(user, slug, actionType, stepId, daysAgo(next(4), next(5000)), actionType === 'COMPLETED_STEP' ? answers[i % answers.length] : undefined);

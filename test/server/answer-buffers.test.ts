@@ -77,9 +77,9 @@ describe('answers sent at once', () => {
     for (const userId of users) {
       for (const targetedOut of ['hidden', 'omit'] as const) expected.set(`${userId} ${targetedOut}`, await readFlowStates(db, service.catalog, userId, undefined, { targetedOut }));
     }
-    expect(JSON.stringify(expected.get(`${users[0]!} omit`)).length).toBeGreaterThan(16 * 1024);
-    expect(expected.get(`${users[1]!} hidden`)!.eligibleFlows.length).toBeGreaterThan(expected.get(`${users[1]!} omit`)!.eligibleFlows.length);
-    const reads = Array.from({ length: 240 }, (_, n) => users[n % users.length]!);
+    expect(JSON.stringify(expected.get(`${users[0]} omit`)).length).toBeGreaterThan(16 * 1024);
+    expect(expected.get(`${users[1]} hidden`)!.eligibleFlows.length).toBeGreaterThan(expected.get(`${users[1]} omit`)!.eligibleFlows.length);
+    const reads = Array.from({ length: 240 }, (_, n) => users[n % users.length]);
     const answers = await Promise.all(
       reads.map(async (userId, n) => {
         const gzip = n % 3 === 0;

@@ -39,7 +39,7 @@ const ENDPOINTS: Endpoint[] = [
 
 async function userCount(): Promise<number> {
   const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
-  return row!.n;
+  return row.n;
 }
 
 async function freshUser(): Promise<string> {

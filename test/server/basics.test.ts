@@ -40,7 +40,7 @@ describe('POST /v1/public/users', () => {
     expect(second.status).toBe(201);
     expect((second.body as UserUpsertResponse).flowStates.eligibleFlows.map((f) => f.flowSlug)).toEqual(['welcome', 'pro-only']);
     const [user] = await service.db.query<{ properties: object }>('SELECT properties FROM users WHERE id = $1', ['merge-1']);
-    expect(user!.properties).toEqual({ plan: 'pro', email: 'a@example.com' });
+    expect(user.properties).toEqual({ plan: 'pro', email: 'a@example.com' });
     const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1 ORDER BY id', ['merge-1']);
     expect(events.map((e) => e.event)).toEqual(['signed-up', 'upgraded']);
   });
@@ -63,7 +63,7 @@ describe('GET /v1/public/flowStates', () => {
     const body = read.body as FlowStatesResponse;
     const welcome = body.eligibleFlows.find((f) => f.flowSlug === 'welcome')!;
     expect(welcome.$state).toMatchObject({ currentStepId: 'hello', currentStepIndex: 0, started: false, completed: false, visible: true });
-    expect(welcome.data.steps[0]!.$state).toMatchObject({ visible: true, blocked: false, completed: false });
+    expect(welcome.data.steps[0].$state).toMatchObject({ visible: true, blocked: false, completed: false });
     expect(await service.db.query('SELECT id FROM users WHERE id = $1', ['nobody-yet'])).toEqual([]);
   });
 });

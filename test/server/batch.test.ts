@@ -60,7 +60,7 @@ describe('POST /v1/public/batch', () => {
     expect(setup.data.steps.map((step) => step.$state.completed)).toEqual([true, true, false]);
     // The version the client holds comes without content; the other flow with it.
     expect(setup.data.steps[0]).not.toHaveProperty('title');
-    expect(body.flowStates!.eligibleFlows.find((flow) => flow.flowSlug === 'gated')!.data.steps[0]!.title).toBe('Open');
+    expect(body.flowStates!.eligibleFlows.find((flow) => flow.flowSlug === 'gated')!.data.steps[0].title).toBe('Open');
     const responses = await service.db.query<{ action_type: string; step_id: string }>('SELECT action_type, step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
     expect(responses.map((row) => `${row.action_type}:${row.step_id}`)).toEqual(['STARTED_FLOW:one', 'COMPLETED_STEP:one', 'COMPLETED_STEP:two']);
     expect(await service.db.query('SELECT group_id FROM group_members WHERE user_id = $1', [userId])).toEqual([{ group_id: `team-${userId}` }]);
@@ -89,7 +89,7 @@ describe('POST /v1/public/batch', () => {
     const results = (response.body as BatchResponse).results;
     expect(results.map((result) => result.status)).toEqual([201, 409, 404, 400, 400, 201]);
     expect(results.slice(1, 5).map((result) => result.problem?.field)).toEqual(['stepId', 'flowSlug', 'data', 'createdAt']);
-    expect(results[1]!.problem).toMatchObject({ type: 'about:blank', title: 'Conflict', status: 409, detail: expect.any(String) });
+    expect(results[1].problem).toMatchObject({ type: 'about:blank', title: 'Conflict', status: 409, detail: expect.any(String) });
     const steps = await service.db.query<{ flow_slug: string; step_id: string }>('SELECT flow_slug, step_id FROM step_states WHERE user_id = $1 ORDER BY step_id', [userId]);
     expect(steps).toEqual([
       { flow_slug: 'setup', step_id: 'one' },
@@ -123,7 +123,7 @@ describe('POST /v1/public/batch', () => {
     expect(events).toEqual([{ event: 'once' }, { event: 'twice?' }]);
     expect(await service.db.query('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId])).toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
     // The same key with another write is refused alone (422), as it is on the write's own endpoint.
-    const changed = await batch([{ ...writes[1]!, body: { ...writes[1]!.body, stepId: 'three' } } as BatchWrite]);
+    const changed = await batch([{ ...writes[1], body: { ...writes[1].body, stepId: 'three' } } as BatchWrite]);
     expect(changed.body.results).toEqual([expect.objectContaining({ status: 422, problem: expect.objectContaining({ field: 'Idempotency-Key' }) })]);
   });
 
@@ -140,13 +140,13 @@ describe('POST /v1/public/batch', () => {
     const response = await batch(writes, {}, '/v1/public/batch', verifying);
     const body = response.body as BatchResponse;
     expect(body.results.map((result) => result.status)).toEqual([201, 201, 201, 401]);
-    expect(body.results[3]!.problem).toMatchObject({ field: 'userHash' });
+    expect(body.results[3].problem).toMatchObject({ field: 'userHash' });
     expect(body.flowStates).toBeUndefined();
     expect(await verifying.db.query('SELECT step_id FROM step_states WHERE user_id = $1', [guest])).toEqual([{ step_id: 'one' }]);
     // The refused write changed nothing: only the verified one is stored.
     expect(await verifying.db.query('SELECT step_id FROM step_states WHERE user_id = $1', [userId])).toEqual([{ step_id: 'one' }]);
     const verified = await batch([transition(userId, 'two', 'COMPLETED_STEP', 'setup', hash)], {}, '/v1/public/batch', verifying);
-    expect((verified.body as BatchResponse).flowStates!.eligibleFlows[0]!.data.steps.map((step) => step.$state.completed)).toEqual([true, true, false]);
+    expect((verified.body as BatchResponse).flowStates!.eligibleFlows[0].data.steps.map((step) => step.$state.completed)).toEqual([true, true, false]);
   });
 
   it('counts as one request, and takes a public key in the query and a text/plain body like every endpoint', async () => {

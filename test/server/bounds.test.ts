@@ -23,7 +23,7 @@ const transition = (userId: string, stepId: string, actionType: string, data?: u
     body: { userId, flowSlug: 'setup', stepId, actionType, ...(data === undefined ? {} : { data }) },
     headers: key ? { 'Idempotency-Key': key } : {},
   });
-const count = async (sql: string, params: unknown[]) => Number((await service.db.query<{ n: number }>(sql, params))[0]!.n);
+const count = async (sql: string, params: unknown[]) => Number((await service.db.query<{ n: number }>(sql, params))[0].n);
 
 describe('state answers', () => {
   it('carry the latest response of each step and of the flow, so their size does not grow with what a user does', async () => {
@@ -42,7 +42,7 @@ describe('state answers', () => {
     expect(await count('SELECT count(*)::int AS n FROM flow_responses WHERE user_id = $1', [userId])).toBe(48);
     expect(new Set(sizes.slice(1)).size).toBe(1);
     const read = await service.call('GET', `/v1/public/flowStates?userId=${userId}`);
-    const setup = (read.body as FlowStatesResponse).eligibleFlows[0]!;
+    const setup = (read.body as FlowStatesResponse).eligibleFlows[0];
     expect(setup.data.steps.map((step) => step.$state.flowResponses.map((r) => r.actionType))).toEqual([['COMPLETED_STEP'], ['COMPLETED_STEP']]);
     expect(setup.$state.flowResponses.map((r) => `${r.actionType}:${r.stepId}`)).toEqual(['COMPLETED_STEP:one', 'COMPLETED_STEP:two', 'NOT_STARTED_FLOW:']);
     // Each data at most once per step and once at flow level, plus the flow-level response: about 5 × 2 KB.
@@ -76,14 +76,14 @@ describe('idempotency records', () => {
       'SELECT count(*)::int AS n, sum(octet_length(body))::int AS bytes, max(octet_length(body))::int AS largest FROM idempotency_keys WHERE user_id = $1',
       [userId],
     );
-    expect(row!.n).toBe(60);
+    expect(row.n).toBe(60);
     // 60 writes of 2 KB each: the records hold a few bytes each, not the 60 state answers.
-    expect(row!.largest).toBeLessThanOrEqual(64);
-    expect(row!.bytes).toBeLessThanOrEqual(60 * 64);
+    expect(row.largest).toBeLessThanOrEqual(64);
+    expect(row.bytes).toBeLessThanOrEqual(60 * 64);
     // A replay still works, and answers with the state as it is now.
     const replay = await service.call('POST', '/v1/public/flowStates', {
       body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP', data: dataOf(DATA_BYTES) },
-      headers: { 'Idempotency-Key': keys[0]! },
+      headers: { 'Idempotency-Key': keys[0] },
     });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body);
@@ -94,7 +94,7 @@ describe('idempotency records', () => {
     const key = randomUUID();
     const first = await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'a' }] }, headers: { 'Idempotency-Key': key } });
     const [row] = await service.db.query<{ body: string }>('SELECT body FROM idempotency_keys WHERE key = $1', [key]);
-    expect(JSON.parse(row!.body)).toEqual({ userId, guestLinked: false });
+    expect(JSON.parse(row.body)).toEqual({ userId, guestLinked: false });
     const replay = await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'a' }] }, headers: { 'Idempotency-Key': key } });
     expect(replay.body).toEqual(first.body);
   });

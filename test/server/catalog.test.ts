@@ -178,7 +178,7 @@ describe("flows in Frigade's shapes", () => {
 
   it("loads a form with a field type of the page's own, logging the warning once, and serves its fields as written", async () => {
     const form = (await statesOf(`user-${randomUUID()}`)).eligibleFlows.find((f) => f.flowSlug === 'waitlist')!;
-    const step = form.data.steps[0]!;
+    const step = form.data.steps[0];
     expect(step).toMatchObject({ stepName: 'Waitlist', iconUri: '/icons/list.svg', backButtonTitle: 'Previous', skippable: true, dismissible: false, autoMarkCompleted: true });
     expect(step.fields!.map((field) => field.type)).toEqual(['text', 'email', 'calendar', 'select']);
     expect(step.fields![0]).toEqual({ id: 'name', type: 'text', label: 'Name', required: 'Your name, please', minLength: { value: 2, message: 'At least two letters' } });
@@ -193,7 +193,7 @@ describe("flows in Frigade's shapes", () => {
     const data = { name: 'Ada', email: 'ada@company.com', start: '2026-03-02', plans: ['pro', 'team'] };
     const answer = await frigade.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'waitlist', stepId: 'waitlist-page', actionType: 'COMPLETED_STEP', data } });
     expect(answer.status).toBe(201);
-    const step = (await statesOf(userId)).eligibleFlows.find((f) => f.flowSlug === 'waitlist')!.data.steps[0]!;
+    const step = (await statesOf(userId)).eligibleFlows.find((f) => f.flowSlug === 'waitlist')!.data.steps[0];
     expect(step.$state.completed).toBe(true);
     expect(JSON.parse(step.$state.flowResponses.at(-1)!.data)).toEqual(data);
   });

@@ -102,7 +102,7 @@ describe('the flows map, when only some expressions name it', () => {
   it('reads a flow status named only in a step condition, after a load and after a transition', async () => {
     const userId = `ctx-${randomUUID()}`;
     const waitCompleted = (answer: { body: FlowStatesResponse }) =>
-      answer.body.eligibleFlows.find((flow) => flow.flowSlug === 'follower')!.data.steps[0]!.$state.completed;
+      answer.body.eligibleFlows.find((flow) => flow.flowSlug === 'follower')!.data.steps[0].$state.completed;
     const call = (actionType: string) => named.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'other', stepId: 'one', actionType } });
     expect(waitCompleted(await call('STARTED_STEP'))).toBe(false);
     // The transition's own answer, then a fresh read.

@@ -56,15 +56,15 @@ async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}, cw
       child.kill(signal);
     });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { output: () => output, initial: output, url: /listening on (\S+)/.exec(output)![1]!, stop, child, exited };
+  return { output: () => output, initial: output, url: /listening on (\S+)/.exec(output)![1], stop, child, exited };
 }
 
 describe('npm run server', () => {
   it('makes a key pair on first start, prints it, and reuses it on the same data directory', async () => {
     const args = ['--port', '0', '--flows', dir, '--database', join(dir, 'data')];
     const first = await runUntilListening(args);
-    const publicKey = /public key:\s+(pk_\S+)/.exec(first.initial)![1]!;
-    const privateKey = /private key:\s+(sk_\S+)/.exec(first.initial)![1]!;
+    const publicKey = /public key:\s+(pk_\S+)/.exec(first.initial)![1];
+    const privateKey = /private key:\s+(sk_\S+)/.exec(first.initial)![1];
     const response = await fetch(`${first.url}/v1/public/flows`, { headers: { Authorization: `Bearer ${publicKey}` } });
     expect(response.status).toBe(200);
     await first.stop();
@@ -121,7 +121,7 @@ describe('npm run server in production', () => {
     const data = join(dir, 'env-data');
     const migrate = spawn(process.execPath, ['dist/server.mjs', 'migrate'], { env: { ...process.env, ONBOARDING_DATABASE: data }, stdio: ['ignore', 'pipe', 'pipe'] });
     let printed = '';
-    migrate.stdout!.on('data', (chunk) => (printed += chunk));
+    migrate.stdout.on('data', (chunk) => (printed += chunk));
     expect(await new Promise((resolve) => migrate.on('exit', resolve))).toBe(0);
     expect(printed).toMatch(/schema version \d+/);
     const run = await runUntilListening([], { ONBOARDING_PUBLIC_KEYS: 'pk_env', ONBOARDING_PORT: '0', ONBOARDING_FLOWS: dir, ONBOARDING_DATABASE: data });
@@ -147,7 +147,7 @@ describe('npm run server in production', () => {
         }, 200);
       });
       let received = '';
-      socket.on('data', (chunk) => (received += chunk));
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
       socket.on('end', () => resolve(received));
       socket.on('error', reject);
     });
@@ -178,7 +178,7 @@ describe('npm run server limits', () => {
 
     const refused = spawn(process.execPath, ['dist/server.mjs', '--max-events', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    refused.stderr!.on('data', (chunk) => (stderr += chunk));
+    refused.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => refused.on('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain('--max-events must be a whole number');
@@ -211,7 +211,7 @@ describe('npm run server analytics settings', () => {
       expect(skip.status).toBe(201);
       await receiver.waitFor((r) => r.accepted().length >= 1);
       expect(receiver.accepted()[0]).toMatchObject({ type: 'flow.skipped', userId: 'u', flowSlug: 'welcome' });
-      expect(verifySignature('whsec_cli_0123456789abcdef', receiver.deliveries[0]!.headers['onboarding-signature'] as string, receiver.deliveries[0]!.body)).toBe(true);
+      expect(verifySignature('whsec_cli_0123456789abcdef', receiver.deliveries[0].headers['onboarding-signature'] as string, receiver.deliveries[0].body)).toBe(true);
       await run.stop();
     } finally {
       await receiver.close();
@@ -219,7 +219,7 @@ describe('npm run server analytics settings', () => {
 
     const refused = spawn(process.execPath, ['dist/server.mjs', '--webhook', 'https://hooks.example/x'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    refused.stderr!.on('data', (chunk) => (stderr += chunk));
+    refused.stderr.on('data', (chunk) => (stderr += chunk));
     expect(await new Promise((resolve) => refused.on('exit', resolve))).toBe(2);
     expect(stderr).toContain('needs a secret of at least 16 characters');
   });
@@ -245,7 +245,7 @@ describe('npm run server --preview', () => {
     });
     try {
       await vi.waitFor(() => expect(server.output()).toMatch(/preview: +http:\/\/127\.0\.0\.1:\d+\/preview\//), { timeout: 10_000 });
-      const preview = /preview: +(\S+)/.exec(server.output())![1]!;
+      const preview = /preview: +(\S+)/.exec(server.output())![1];
       const { port } = new URL(preview);
       // Its own address, and the loopback names, with its port.
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect((await getWithHost(`${preview}flows.json`, host)).status).toBe(200);
@@ -267,7 +267,7 @@ describe('npm run server --preview', () => {
   it('says so in its usage, with --preview-host', async () => {
     const help = spawn(process.execPath, ['dist/server.mjs', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    help.stdout!.on('data', (chunk) => (out += chunk));
+    help.stdout.on('data', (chunk) => (out += chunk));
     await new Promise((resolve) => help.once('exit', resolve));
     expect(out).toContain('[--preview-host 127.0.0.1]');
     expect(out).toMatch(/listens on 127\.0\.0\.1 whatever --host\s+says \(--preview-host sets another address\)/);

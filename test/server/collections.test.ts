@@ -191,7 +191,7 @@ describe('collections.yaml checks', () => {
       const { reports, checked } = checkPaths([dir]);
       expect(checked).toBe(3);
       expect(reports.map((report) => report.file)).toEqual([join(dir, 'collections.yaml')]);
-      expect(formatReport(reports[0]!, 'text').map((line) => line.replace(/^.*collections\.yaml/, 'collections.yaml'))).toEqual([
+      expect(formatReport(reports[0], 'text').map((line) => line.replace(/^.*collections\.yaml/, 'collections.yaml'))).toEqual([
         'collections.yaml:4:14  collections[0].coolOff: bad duration "2 days"; expected a whole number and a unit (s, m, h, d or w), such as 48h or 2d, or 0 for none',
         'collections.yaml:5:20  collections[0].flows[1]: unknown flow slug "nowhere": no flow file in this folder defines it',
         'collections.yaml:8:21  collections[1].flows[1]: flow "first" is already in the DEFAULT collection at collections[0] (flows[0]); a flow may be in one collection of each type',
@@ -217,7 +217,7 @@ describe('collections.yaml checks', () => {
 describe('docs/flows.md', () => {
   it('has a collections example that passes the checks', () => {
     const section = readFileSync('docs/flows.md', 'utf8').split(/^## /m).find((part) => part.startsWith('Collections\n'))!;
-    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
     const slugs = new Set(['welcome-banner', 'import-card', 'invite-card', 'shortcuts-tip', 'search-tip']);
     const { collections, problems } = checkCollectionsText(yaml, slugs);
     expect(problems).toEqual([]);
@@ -258,7 +258,7 @@ describe('GET /v1/collections', () => {
 
   it('keeps a flow whose file was removed in its place, without a name, while the last good collections stay', async () => {
     await service.removeFlow('third.yaml');
-    const home = ((await service.call('GET', '/v1/collections', { key: PRIVATE_KEY })).body as CollectionsResponse).collections[0]!;
+    const home = ((await service.call('GET', '/v1/collections', { key: PRIVATE_KEY })).body as CollectionsResponse).collections[0];
     expect(home.flows.map((flow) => [flow.slug, flow.name])).toEqual([['first', 'Welcome'], ['pro-only', 'Set up'], ['second', 'Welcome'], ['third', null]]);
     await service.writeFlow('third.yaml', bannerFlowYaml('third'));
   });

@@ -62,7 +62,7 @@ describe('docs/security.md', () => {
     const section = security.split(/^## /m).find((part) => part.startsWith('Attacks tried, and what stops them\n')) ?? '';
     const attacks = [...section.matchAll(/^(\d+)\. \*\*(.+?)\*\*(.*(?:\n {3}.*)*)/gm)];
     expect(attacks.map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    for (const [, , title, text] of attacks) expect(text!.trim().length, title).toBeGreaterThan(200);
+    for (const [, , title, text] of attacks) expect(text.trim().length, title).toBeGreaterThan(200);
     expect(section).not.toMatch(/\b(LOCALE_FLOOD|PREVIEW|TRANSLATIONS|TODO)\b/);
   });
 });

@@ -72,11 +72,11 @@ describe('a read', () => {
     expect(await eligibleSlugs(service, userId)).toEqual([]);
     expect(loadedCounts(userId)).toEqual({ exported: 1 });
     // The cached counts were loaded for the names of the old catalog: the new one's are loaded, with no write between.
-    await service.writeFlow('later.yaml', targetedCards({ later: 'user.events.later >= 1' })['later.yaml']!);
+    await service.writeFlow('later.yaml', targetedCards({ later: 'user.events.later >= 1' })['later.yaml']);
     try {
       expect(await eligibleSlugs(service, userId)).toEqual(['later']);
       expect(loadedCounts(userId)).toEqual({ exported: 1, later: 1 });
-      await service.writeFlow('many.yaml', targetedCards({ many: 'size(user.events) >= 4' })['many.yaml']!);
+      await service.writeFlow('many.yaml', targetedCards({ many: 'size(user.events) >= 4' })['many.yaml']);
       expect(await eligibleSlugs(service, userId)).toEqual(['later', 'many']);
       expect(loadedCounts(userId)).toEqual({ exported: 1, later: 1, x: 1, y: 1 });
     } finally {

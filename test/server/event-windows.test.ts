@@ -42,7 +42,7 @@ async function backdate(kind: 'user' | 'group', id: string, event: string, hours
   const [table, key] = kind === 'user' ? ['user_events', 'user_id'] : ['group_events', 'group_id'];
   const rows = await service.db.query<{ id: string }>(`SELECT id FROM ${table} WHERE ${key} = $1 AND event = $2 ORDER BY id`, [id, event]);
   for (const [index, hours] of hoursAgo.entries()) {
-    await service.db.query(`UPDATE ${table} SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [rows[index]!.id, hours]);
+    await service.db.query(`UPDATE ${table} SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [rows[index].id, hours]);
   }
   if (kind === 'user') service.db.cache?.dropUser(id);
   else service.db.cache?.dropGroup(id);
@@ -76,7 +76,7 @@ describe('user.eventCount', () => {
     expect(await eligible(userId)).toContain('pinged-lately');
     expect(await eligible(userId)).toContain('pinged-lately');
     // Until the ping is four seconds old (the window), and a little more.
-    const leaves = new Date(row!.at).getTime() + 4_000;
+    const leaves = new Date(row.at).getTime() + 4_000;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, leaves - Date.now()) + 200));
     expect(await eligible(userId)).not.toContain('pinged-lately');
   });
@@ -200,7 +200,7 @@ describe('a window past the bound', () => {
     // windows put in the catalog, as a file from before the check (or a check skipped) would be.
     const slug = 'forever-exported';
     const expression = `${TEN_THOUSAND_YEARS} && user.eventCount('exported', duration('1000000000000000h')) >= 1`;
-    await service.writeFlow(`${slug}.yaml`, targetedCards({ [slug]: 'true' })[`${slug}.yaml`]!);
+    await service.writeFlow(`${slug}.yaml`, targetedCards({ [slug]: 'true' })[`${slug}.yaml`]);
     const loaded = service.catalog.current();
     const patched: CatalogVersion = {
       ...loaded,
@@ -235,7 +235,7 @@ describe('an event name no event can have', () => {
     // A CEL escape makes a NUL, which PostgreSQL cannot hold in text: no tracked event can have the name.
     const slug = `nul-${randomUUID()}`;
     const expression = "user.eventCount('\\x00', duration('1h')) == 0 && user.lastEventAt('\\x00') == timestamp(0) && group.eventCount('\\x00', duration('1h')) == 0";
-    await service.writeFlow(`${slug}.yaml`, targetedCards({ [slug]: expression })[`${slug}.yaml`]!);
+    await service.writeFlow(`${slug}.yaml`, targetedCards({ [slug]: expression })[`${slug}.yaml`]);
     try {
       expect(service.catalog.errors()).toEqual([]);
       const userId = `win-${randomUUID()}`;

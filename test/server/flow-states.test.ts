@@ -76,7 +76,7 @@ async function storedCounts(userId: string) {
             (SELECT count(*)::int FROM flow_responses WHERE user_id = $1) AS responses`,
     [userId],
   );
-  return row!;
+  return row;
 }
 
 describe('flow transitions', () => {
@@ -91,7 +91,7 @@ describe('flow transitions', () => {
     expect(tasks.$state.flowResponses).toEqual([
       { flowSlug: 'tasks', actionType: 'STARTED_FLOW', stepId: '', data: '{}', createdAt: expect.any(String) },
     ]);
-    expect(tasks.$state.lastActionAt).toBe(tasks.$state.flowResponses[0]!.createdAt);
+    expect(tasks.$state.lastActionAt).toBe(tasks.$state.flowResponses[0].createdAt);
   });
 
   it('creates an unknown user on the first transition, keeping a guest\'s progress', async () => {
@@ -100,7 +100,7 @@ describe('flow transitions', () => {
     expect((await write(guest, 'tasks', 'a', 'STARTED_STEP')).status).toBe(201);
     expect(await service.db.query('SELECT id FROM users WHERE id = $1', [guest])).toEqual([{ id: guest }]);
     const read = await service.call('GET', `/v1/public/flowStates?userId=${guest}`);
-    expect(flow(read.body, 'tasks').data.steps[0]!.$state.started).toBe(true);
+    expect(flow(read.body, 'tasks').data.steps[0].$state.started).toBe(true);
   });
 
   it('starts a step and points the flow at it', async () => {
@@ -108,26 +108,26 @@ describe('flow transitions', () => {
     const body = (await write(userId, 'tasks', 'b', 'STARTED_STEP')).body as FlowStatesResponse;
     const tasks = flow(body, 'tasks');
     expect(tasks.$state).toMatchObject({ started: true, currentStepId: 'b', currentStepIndex: 1 });
-    expect(tasks.data.steps[1]!.$state).toMatchObject({ started: true, completed: false });
-    expect(tasks.data.steps[1]!.$state.flowResponses.map((r) => r.actionType)).toEqual(['STARTED_STEP']);
+    expect(tasks.data.steps[1].$state).toMatchObject({ started: true, completed: false });
+    expect(tasks.data.steps[1].$state.flowResponses.map((r) => r.actionType)).toEqual(['STARTED_STEP']);
   });
 
   it('completes a step with its data and moves the pointer to the next visible undone step', async () => {
     const userId = newUser();
     const body = (await write(userId, 'tasks', 'a', 'COMPLETED_STEP', { data: { answer: 42 } })).body as FlowStatesResponse;
     const tasks = flow(body, 'tasks');
-    expect(tasks.data.steps[0]!.$state).toMatchObject({ completed: true, started: true });
+    expect(tasks.data.steps[0].$state).toMatchObject({ completed: true, started: true });
     expect(tasks.$state).toMatchObject({ started: true, completed: false, currentStepId: 'b', currentStepIndex: 1 });
-    expect(JSON.parse(tasks.data.steps[0]!.$state.flowResponses[0]!.data)).toEqual({ answer: 42 });
+    expect(JSON.parse(tasks.data.steps[0].$state.flowResponses[0].data)).toEqual({ answer: 42 });
     const [step] = await service.db.query<{ data: unknown }>('SELECT data FROM step_states WHERE user_id = $1 AND step_id = $2', [userId, 'a']);
-    expect(step!.data).toEqual({ answer: 42 });
+    expect(step.data).toEqual({ answer: 42 });
   });
 
   it('skips invisible steps when moving the pointer', async () => {
     const userId = newUser();
     await service.call('POST', '/v1/public/users', { body: { userId, properties: { hideB: true, unlockC: true } } });
     const tasks = flow((await write(userId, 'tasks', 'a', 'COMPLETED_STEP')).body, 'tasks');
-    expect(tasks.data.steps[1]!.$state.visible).toBe(false);
+    expect(tasks.data.steps[1].$state.visible).toBe(false);
     expect(tasks.$state).toMatchObject({ currentStepId: 'c', currentStepIndex: 2 });
   });
 
@@ -136,7 +136,7 @@ describe('flow transitions', () => {
     await service.call('POST', '/v1/public/users', { body: { userId, properties: { unlockC: true } } });
     await write(userId, 'tasks', 'c', 'COMPLETED_STEP');
     const tasks = flow((await write(userId, 'tasks', 'b', 'SKIPPED_STEP')).body, 'tasks');
-    expect(tasks.data.steps[1]!.$state).toMatchObject({ skipped: true, completed: false });
+    expect(tasks.data.steps[1].$state).toMatchObject({ skipped: true, completed: false });
     expect(tasks.$state).toMatchObject({ currentStepId: 'a', currentStepIndex: 0, completed: false });
   });
 
@@ -148,14 +148,14 @@ describe('flow transitions', () => {
     const tasks = flow((await write(userId, 'tasks', 'c', 'COMPLETED_STEP')).body, 'tasks');
     expect(tasks.$state).toMatchObject({ completed: true, visible: false });
     expect(tasks.$state.flowResponses.map((r) => r.actionType)).toEqual(['COMPLETED_STEP', 'SKIPPED_STEP', 'COMPLETED_STEP', 'COMPLETED_FLOW']);
-    expect(JSON.parse(tasks.$state.flowResponses[3]!.data)).toEqual({ reason: 'last-step' });
+    expect(JSON.parse(tasks.$state.flowResponses[3].data)).toEqual({ reason: 'last-step' });
   });
 
   it('resets a step and points the flow back at it', async () => {
     const userId = newUser();
     await write(userId, 'tasks', 'a', 'COMPLETED_STEP');
     const tasks = flow((await write(userId, 'tasks', 'a', 'NOT_STARTED_STEP')).body, 'tasks');
-    expect(tasks.data.steps[0]!.$state).toMatchObject({ completed: false, started: false, skipped: false });
+    expect(tasks.data.steps[0].$state).toMatchObject({ completed: false, started: false, skipped: false });
     expect(tasks.$state).toMatchObject({ currentStepId: 'a', currentStepIndex: 0 });
     expect(await service.db.query('SELECT step_id FROM step_states WHERE user_id = $1', [userId])).toEqual([]);
   });
@@ -176,7 +176,7 @@ describe('flow transitions', () => {
     await write(userId, 'tasks', '', 'SKIPPED_FLOW');
     const tasks = flow((await write(userId, 'tasks', '', 'NOT_STARTED_FLOW')).body, 'tasks');
     expect(tasks.$state).toMatchObject({ started: false, completed: false, skipped: false, visible: true, currentStepId: 'a' });
-    expect(tasks.data.steps[0]!.$state.completed).toBe(false);
+    expect(tasks.data.steps[0].$state.completed).toBe(false);
     // The answer carries the latest response of each step and of the flow; the log keeps all three.
     expect(tasks.$state.flowResponses.map((r) => r.actionType)).toEqual(['COMPLETED_STEP', 'NOT_STARTED_FLOW']);
     expect(await storedCounts(userId)).toEqual({ flows: 0, steps: 0, responses: 3 });
@@ -187,8 +187,8 @@ describe('flow transitions', () => {
     const createdAt = '2024-01-02T03:04:05.000Z';
     const tasks = flow((await write(userId, 'tasks', 'a', 'STARTED_STEP', { createdAt })).body, 'tasks');
     expect(tasks.$state.lastActionAt).toBe(createdAt);
-    expect(tasks.data.steps[0]!.$state.lastActionAt).toBe(createdAt);
-    expect(tasks.data.steps[0]!.$state.flowResponses[0]!.createdAt).toBe(createdAt);
+    expect(tasks.data.steps[0].$state.lastActionAt).toBe(createdAt);
+    expect(tasks.data.steps[0].$state.flowResponses[0].createdAt).toBe(createdAt);
   });
 });
 
@@ -298,7 +298,7 @@ describe('refused and no-op transitions', () => {
     await write(userId, 'tasks', 'a', 'COMPLETED_STEP');
     const response = await write(userId, 'tasks', 'a', 'SKIPPED_STEP');
     expect(response.status).toBe(201);
-    expect(flow(response.body, 'tasks').data.steps[0]!.$state).toMatchObject({ completed: true, skipped: false });
+    expect(flow(response.body, 'tasks').data.steps[0].$state).toMatchObject({ completed: true, skipped: false });
     expect(await storedCounts(userId)).toMatchObject({ responses: 1 });
   });
 

@@ -22,7 +22,7 @@ describe('flow paging', () => {
     expect(body.offset).toBe(0);
     expect(body.limit).toBe(100);
     expect(body.data).toHaveLength(100);
-    expect(body.data[0]!.slug).toBe(slugAt(0));
+    expect(body.data[0].slug).toBe(slugAt(0));
   });
 
   it('pages with offset and limit, up to 1000 at a time', async () => {
@@ -51,6 +51,6 @@ describe('flow ETag', () => {
     const changed = await list('?limit=3', { 'If-None-Match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
-    expect((changed.body as FlowsResponse).data[0]!.version).toBe(2);
+    expect((changed.body as FlowsResponse).data[0].version).toBe(2);
   });
 });

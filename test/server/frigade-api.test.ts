@@ -192,7 +192,7 @@ describe('POST /v1/public/sessions', () => {
     });
     expect(response.body.guestLinked).toBe(true);
     const states = response.body.flowStates as FlowStatesResponse;
-    expect(flowOf(states, 'intro-tour')!.data.steps[0]!.$state.completed).toBe(true);
+    expect(flowOf(states, 'intro-tour')!.data.steps[0].$state.completed).toBe(true);
     // The bootstrap ran with the session's group, so the group-targeted checklist was completed and stored.
     expect(flowOf(states, 'connect')!.$state.completed).toBe(true);
     expect(await service.db.query("SELECT completed FROM flow_states WHERE user_id = $1 AND flow_slug = 'connect'", [userId])).toEqual([{ completed: true }]);

@@ -35,8 +35,8 @@ interface FrigadeSdk {
 type FrigadeClass = new (apiKey: string, config: { apiUrl: string; userId?: string; syncOnWindowUpdates?: boolean }) => FrigadeSdk;
 
 const SDKS: Record<string, () => Promise<{ Frigade: FrigadeClass }>> = {
-  '0.9.12': () => import('@frigade/js') as never,
-  '0.7.22': () => import('@frigade/js-0.7') as never,
+  '0.9.12': () => import('@frigade/js'),
+  '0.7.22': () => import('@frigade/js-0.7'),
   '0.4.22': () => import('@frigade/js-0.4') as never,
 };
 
@@ -88,7 +88,7 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
     return sdk;
   };
   beforeAll(async () => {
-    ({ Frigade } = await SDKS[version]!());
+    ({ Frigade } = await SDKS[version]());
   });
   afterAll(() => sdks.forEach((sdk) => sdk.destroy()));
 
@@ -110,15 +110,15 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
     const frigade = open(userId);
     const setup = (await frigade.getFlow('setup'))!;
     await setup.steps.get('connect')!.complete({ source: 'csv' });
-    expect((await storedFlow(userId, 'setup'))!.data.steps[0]!.$state.completed).toBe(true);
+    expect((await storedFlow(userId, 'setup'))!.data.steps[0].$state.completed).toBe(true);
     const [row] = await service.db.query<{ data: unknown }>("SELECT data FROM step_states WHERE user_id = $1 AND step_id = 'connect'", [userId]);
-    expect(row!.data).toEqual({ source: 'csv' });
+    expect(row.data).toEqual({ source: 'csv' });
 
     await setup.complete();
     expect((await storedFlow(userId, 'setup'))!.$state.completed).toBe(true);
     await setup.restart();
     expect((await storedFlow(userId, 'setup'))!.$state).toMatchObject({ completed: false, started: false });
-    expect((await storedFlow(userId, 'setup'))!.data.steps[0]!.$state.completed).toBe(false);
+    expect((await storedFlow(userId, 'setup'))!.data.steps[0].$state.completed).toBe(false);
     await setup.skip();
     expect((await storedFlow(userId, 'setup'))!.$state.skipped).toBe(true);
     expect(sdkView((await frigade.getFlow('setup'))!)).toEqual(storedView(await storedFlow(userId, 'setup')));

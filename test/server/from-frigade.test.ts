@@ -88,7 +88,7 @@ function docsRows(): Array<[string, string]> {
     .filter((line) => line.startsWith('| ') && line.includes('`'))
     .map((line) => {
       const cells = line.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
-      return [cells[2]!.replace(/^`|`$/g, ''), cells[3]!.replace(/^`|`$/g, '')];
+      return [cells[2].replace(/^`|`$/g, ''), cells[3].replace(/^`|`$/g, '')];
     });
 }
 
@@ -139,20 +139,20 @@ describe("Frigade's targeting in CEL", () => {
 
   it('gives each row the answer Frigade gives, on a running service', async () => {
     for (const [index, [frigade]] of rows.entries()) {
-      for (const someone of ROWS[frigade]!.holds) expect(await eligibleRows(someone), `${frigade} holds for ${JSON.stringify(someone)}`).toContain(slugOf(index));
-      for (const someone of ROWS[frigade]!.fails) expect(await eligibleRows(someone), `${frigade} fails for ${JSON.stringify(someone)}`).not.toContain(slugOf(index));
+      for (const someone of ROWS[frigade].holds) expect(await eligibleRows(someone), `${frigade} holds for ${JSON.stringify(someone)}`).toContain(slugOf(index));
+      for (const someone of ROWS[frigade].fails) expect(await eligibleRows(someone), `${frigade} fails for ${JSON.stringify(someone)}`).not.toContain(slugOf(index));
     }
   });
 });
 
 describe('docs/frigade.md', () => {
   it('has a flow file and a collections.yaml that load as they are', () => {
-    const blocks = [...readFileSync('docs/frigade.md', 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const blocks = [...readFileSync('docs/frigade.md', 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
     const flows = blocks.filter((yaml) => /^slug: /m.test(yaml));
     const collections = blocks.filter((yaml) => /^collections:/m.test(yaml));
     expect([flows.length, collections.length]).toEqual([1, 1]);
-    expect(checkFlowText(flows[0]!).problems).toEqual([]);
-    expect(checkCollectionsText(collections[0]!, new Set(['flow_i6kH7DjcbE6tiaQd', 'flow_whats_new'])).problems).toEqual([]);
+    expect(checkFlowText(flows[0]).problems).toEqual([]);
+    expect(checkCollectionsText(collections[0], new Set(['flow_i6kH7DjcbE6tiaQd', 'flow_whats_new'])).problems).toEqual([]);
   });
 });
 
@@ -394,10 +394,10 @@ data:
     const { definition, problems } = checkFlowText(FLAT);
     expect(problems).toEqual([]);
     const [role, done] = definition!.data.steps;
-    expect(role!.primaryButton).toEqual({ title: 'Continue' });
-    expect(role!.secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
-    expect(role!.primaryButtonTitle).toBe('Continue');
-    expect(done!.primaryButton).toEqual({ title: 'Finish' });
+    expect(role.primaryButton).toEqual({ title: 'Continue' });
+    expect(role.secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
+    expect(role.primaryButtonTitle).toBe('Continue');
+    expect(done.primaryButton).toEqual({ title: 'Finish' });
     const service = await startTestService({ 'branch.yaml': FLAT });
     try {
       const answer = await service.call('GET', '/v1/public/flowStates?userId=guest_flat');
@@ -416,11 +416,11 @@ data:
   it('are rewritten by from-frigade into primaryButton and secondaryButton', () => {
     const data = FLAT.slice(FLAT.indexOf('data:\n') + 'data:\n'.length).replace(/^ {2}/gm, '');
     const [converted] = convertFrigadeFlows({ data: [{ slug: 'flow_branch', name: 'Branching form', type: 'FORM', data }] });
-    expect(converted!.problems).toEqual([]);
-    expect(converted!.text).not.toMatch(/ButtonTitle|ButtonUri/);
-    const { definition } = checkFlowText(converted!.text);
-    expect(definition!.data.steps[0]!.secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
-    expect(definition!.data.steps[1]!.primaryButton).toEqual({ title: 'Finish' });
+    expect(converted.problems).toEqual([]);
+    expect(converted.text).not.toMatch(/ButtonTitle|ButtonUri/);
+    const { definition } = checkFlowText(converted.text);
+    expect(definition!.data.steps[0].secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
+    expect(definition!.data.steps[1].primaryButton).toEqual({ title: 'Finish' });
   });
 });
 
@@ -446,8 +446,8 @@ steps:
 
   it('writes the comments of its YAML where the same keys are', () => {
     const [converted] = convertFrigadeFlows([{ slug: 'flow_about', name: 'About', type: 'FORM', data: DATA }]);
-    expect(converted!.problems).toEqual([]);
-    const text = converted!.text;
+    expect(converted.problems).toEqual([]);
+    const text = converted.text;
     for (const comment of ['# Asked once, after signup', '# The only step', '# shown in bold', '# the flat form', '# Frigade finds it anywhere in the value']) expect(text).toContain(comment);
     // Each where it stood: before the title, before the step, after the title's value, before the pattern.
     expect(text).toMatch(/# Asked once, after signup\n {2}title: About you/);
@@ -457,12 +457,12 @@ steps:
 
   it("rewrites a field's pattern to match anywhere, as Frigade tests it, and says so; an anchored one stays", () => {
     const [converted] = convertFrigadeFlows([{ slug: 'flow_about', name: 'About', type: 'FORM', data: DATA }]);
-    const { definition } = checkFlowText(converted!.text);
-    const [code, zip] = definition!.data.steps[0]!.fields!;
+    const { definition } = checkFlowText(converted.text);
+    const [code, zip] = definition!.data.steps[0].fields!;
     const whole = (pattern: unknown, value: string) => new RegExp(`^(?:${String(pattern)})$`, 'v').test(value);
-    expect(whole(code!.pattern, 'my code is INV-42, thanks')).toBe(true);
-    expect(whole(code!.pattern, 'no code')).toBe(false);
-    expect(zip!.pattern).toEqual({ value: '^[0-9]{5}$', message: 'Five digits' });
-    expect(converted!.text).toMatch(/Frigade tests "\/INV-\[0-9\]\+\/" anywhere in the value/);
+    expect(whole(code.pattern, 'my code is INV-42, thanks')).toBe(true);
+    expect(whole(code.pattern, 'no code')).toBe(false);
+    expect(zip.pattern).toEqual({ value: '^[0-9]{5}$', message: 'Five digits' });
+    expect(converted.text).toMatch(/Frigade tests "\/INV-\[0-9\]\+\/" anywhere in the value/);
   });
 });

@@ -116,7 +116,7 @@ const VALID_BODIES: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
 /** A batch of valid-looking writes, one of each endpoint's bodies under its own key (`taken` is a key already used). */
 const WRITE = fc.oneof(
   ...(['users', 'groups', 'flowStates'] as const).map((path) =>
-    fc.record({ path: fc.constant(path), idempotencyKey: fc.oneof(fc.uuid(), fc.constantFrom('taken')), body: VALID_BODIES[`/v1/public/${path}`]! }),
+    fc.record({ path: fc.constant(path), idempotencyKey: fc.oneof(fc.uuid(), fc.constantFrom('taken')), body: VALID_BODIES[`/v1/public/${path}`] }),
   ),
 );
 VALID_BODIES['/v1/public/batch'] = fc.record(
@@ -144,9 +144,9 @@ const BODIES: Record<string, fc.Arbitrary<Record<string, unknown>>> = Object.fro
 /** A raw body: a bent valid-looking one, any JSON at all, a number literal spliced in, or bytes that are not UTF-8. */
 const RAW_BODY = (path: string) =>
   fc.oneof(
-    { weight: 5, arbitrary: BODIES[path]!.map((body) => JSON.stringify(body)) },
-    { weight: 2, arbitrary: fc.tuple(BODIES[path]!, NUMBER_LITERAL).map(([body, literal]) => JSON.stringify({ ...body, n: 0 }).replace('"n":0', `"properties":{"n":${literal}}`)) },
-    { weight: 2, arbitrary: fc.tuple(BODIES[path]!, NUMBER_LITERAL).map(([body, literal]) => JSON.stringify({ ...body, data: 0 }).replace('"data":0', `"data":${literal}`)) },
+    { weight: 5, arbitrary: BODIES[path].map((body) => JSON.stringify(body)) },
+    { weight: 2, arbitrary: fc.tuple(BODIES[path], NUMBER_LITERAL).map(([body, literal]) => JSON.stringify({ ...body, n: 0 }).replace('"n":0', `"properties":{"n":${literal}}`)) },
+    { weight: 2, arbitrary: fc.tuple(BODIES[path], NUMBER_LITERAL).map(([body, literal]) => JSON.stringify({ ...body, data: 0 }).replace('"data":0', `"data":${literal}`)) },
     { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 60 }).map((bytes) => Buffer.from(bytes)) },

@@ -17,7 +17,7 @@ const post = (path: string, body: unknown, key: string, apiKey?: string) =>
 
 async function eventCount(userId: string): Promise<number> {
   const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_events WHERE user_id = $1', [userId]);
-  return row!.n;
+  return row.n;
 }
 
 describe('Idempotency-Key', () => {
@@ -66,7 +66,7 @@ describe('Idempotency-Key', () => {
       expect(response.body).toEqual({});
     }
     const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM group_events WHERE group_id = $1', [groupId]);
-    expect(row!.n).toBe(1);
+    expect(row.n).toBe(1);
   });
 
   it('answers 422 when the same key comes with a different body or path, and changes nothing', async () => {

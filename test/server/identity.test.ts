@@ -63,7 +63,7 @@ describe.each(Object.entries(REQUESTS))('%s with identity verification required'
   it('answers 401 with a problem, and changes nothing, for a missing, wrong or other user\'s hash', async () => {
     const victim = `user-${randomUUID()}`;
     // The victim has state and answers; an attacker with the public key tries to read or change them.
-    await send(required, REQUESTS['POST flowStates write']!(victim, hash(victim)));
+    await send(required, REQUESTS['POST flowStates write'](victim, hash(victim)));
     const before = await rows(required);
     const attacker = `user-${randomUUID()}`;
     for (const userHash of [undefined, '', 'f'.repeat(64), hash(attacker), hash(victim, 'some-other-secret-0123456'), 'not-hex']) {
@@ -87,7 +87,7 @@ describe.each(Object.entries(REQUESTS))('%s with identity verification required'
 describe('guest linking with identity verification required', () => {
   it('links only with the real user\'s hash; the guest needs none', async () => {
     const guest = `guest_${randomUUID()}`;
-    await send(required, REQUESTS['POST flowStates write']!(guest));
+    await send(required, REQUESTS['POST flowStates write'](guest));
     const userId = `user-${randomUUID()}`;
     const before = await rows(required);
     const refused = await required.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest } });

@@ -49,8 +49,8 @@ const read = async (locale?: string, userId = user()) =>
 /** The text the answer shows, in the order of the file. */
 const text = (flow: FlowState) => {
   const data = flow.data as unknown as { title: string; steps: Array<{ title: string; subtitle: string; primaryButton: { title: string; uri: string }; fields: Array<{ label: string; options: Array<{ label: string }> }> }> };
-  const step = data.steps[0]!;
-  return [data.title, step.title, step.subtitle, step.primaryButton.title, step.primaryButton.uri, step.fields[0]!.label, ...step.fields[0]!.options.map((o) => o.label)];
+  const step = data.steps[0];
+  return [data.title, step.title, step.subtitle, step.primaryButton.title, step.primaryButton.uri, step.fields[0].label, ...step.fields[0].options.map((o) => o.label)];
 };
 const SOURCE = ['Hello', 'About you', 'Tell us who you are', 'Next', 'https://example.com/en', 'Role', 'Developer', 'Manager'];
 const FRENCH = ['Bonjour', 'À propos de vous', 'Dites-nous qui vous êtes', 'Suivant', 'https://example.com/fr', 'Rôle', 'Développeuse', 'Manager'];

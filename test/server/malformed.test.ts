@@ -174,7 +174,7 @@ async function rawHttp(request: string): Promise<{ status: number; headers: Reco
   const text = await new Promise<string>((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
     let received = '';
-    socket.on('data', (chunk) => (received += chunk));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
     socket.on('end', () => resolve(received));
     socket.on('error', reject);
   });
@@ -221,7 +221,7 @@ describe('malformed input', () => {
     const body = '{"userId":"numbers","properties":{"max":1e308,"min":-1e308,"tiny":5e-324,"safe":9007199254740991,"tenth":0.1,"long":0.12345678901234567890,"zero":0,"negZero":-0.0}}';
     expect((await service.call('POST', '/v1/public/users', { body })).status).toBe(201);
     const [row] = await service.db.query<{ properties: Record<string, number> }>("SELECT properties FROM users WHERE id = 'numbers'");
-    expect(row!.properties).toMatchObject({ max: 1e308, min: -1e308, tiny: 5e-324, safe: 9007199254740991, tenth: 0.1, zero: 0 });
+    expect(row.properties).toMatchObject({ max: 1e308, min: -1e308, tiny: 5e-324, safe: 9007199254740991, tenth: 0.1, zero: 0 });
   });
 
   it('answers 400 to a body that is not valid UTF-8, and stores nothing', async () => {

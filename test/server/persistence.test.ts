@@ -126,22 +126,22 @@ describe('backups of the data directory', () => {
     const second = await startTestService({ ...FLOWS, 'banner.yaml': bannerFlowYaml('welcome', 'Lost with the restore') }, { database: live });
     const held = await read(second, { welcome: v1.contentHash });
     expect(held.version).toBe(v1.version + 1);
-    expect(held.data.steps[0]!.title).toBe('Lost with the restore');
+    expect(held.data.steps[0].title).toBe('Lost with the restore');
     await second.close();
 
     // The older copy is restored, and the team changes the flow again: the database hands out version 2 once more.
     const restored = await startTestService({ ...FLOWS, 'banner.yaml': bannerFlowYaml('welcome', 'After the restore') }, { database: backup });
     try {
       const [row] = await restored.db.query<{ version: number }>("SELECT max(version)::int AS version FROM flows WHERE slug = 'welcome'");
-      expect(row!.version).toBe(held.version);
+      expect(row.version).toBe(held.version);
       // The client names what it holds by the content's hash, so the answer carries the new content, not nothing.
       const answer = await read(restored, { welcome: held.contentHash });
       expect(answer.contentHash).not.toBe(held.contentHash);
-      expect(answer.data.steps[0]!.title).toBe('After the restore');
+      expect(answer.data.steps[0].title).toBe('After the restore');
       // What it holds now is known again, and left out.
-      expect((await read(restored, { welcome: answer.contentHash })).data.steps[0]!.title).toBeUndefined();
+      expect((await read(restored, { welcome: answer.contentHash })).data.steps[0].title).toBeUndefined();
       // A client that names the number only (one from before hashes) is the case the hash is for: it would be told it holds it.
-      expect((await read(restored, { welcome: held.version })).data.steps[0]!.title).toBeUndefined();
+      expect((await read(restored, { welcome: held.version })).data.steps[0].title).toBeUndefined();
     } finally {
       await restored.close();
     }
@@ -164,7 +164,7 @@ describe('backups of the data directory', () => {
         child.stdout.on('data', (chunk) => {
           output += chunk;
           const found = /listening on (\S+)/.exec(output);
-          if (found) resolve(found[1]!);
+          if (found) resolve(found[1]);
         });
         child.stderr.on('data', (chunk) => (output += chunk));
         child.once('exit', (code) => reject(new Error(`the service exited ${code}:\n${output}`)));

@@ -71,7 +71,7 @@ describe('the embedded store\'s transactions', () => {
   });
   afterAll(() => db.close());
 
-  const count = async (id: string) => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE id = $1', [id]))[0]!.n;
+  const count = async (id: string) => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE id = $1', [id]))[0].n;
 
   it('commits what the work wrote, and rolls back all of it when the work throws', async () => {
     await db.transaction(async (tx) => {

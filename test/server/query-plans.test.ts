@@ -109,9 +109,9 @@ describe('query plans', () => {
       await tx.query('SET LOCAL enable_seqscan = off');
       for (const { sql, params } of statements) {
         const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-        const tables = scannedTables(row!['QUERY PLAN']).filter((table) => GROWING.includes(table));
+        const tables = scannedTables(row['QUERY PLAN']).filter((table) => GROWING.includes(table));
         if (tables.length) scans.push(`${tables.join(', ')} in: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
-        if (sql === windowed!.sql) windowIndexes = scannedTables(row!['QUERY PLAN'], 'Index Name');
+        if (sql === windowed!.sql) windowIndexes = scannedTables(row['QUERY PLAN'], 'Index Name');
       }
     });
     expect(scans).toEqual([]);

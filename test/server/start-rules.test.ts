@@ -51,9 +51,9 @@ describe('startWhen on the service', () => {
     const why = (pattern: string, segment: string) =>
       `${JSON.stringify(pattern)}: ":" inside a segment is text, and a parameter is a whole segment (such as /x/:id); "${segment}" is refused: earlier versions of the script read a ":name" in it as a parameter, beside another or the "*", and such a pattern can take seconds to match`;
     expect(problems.map((p) => `${p.path} ${p.line}: ${p.message}`)).toEqual([
-      `startWhen.page[0] 2: ${why(refused[0]!, 'x:a:b:c:d:e:f:g:h:i:j:k')}`,
-      `startWhen.page[1] 2: ${why(refused[1]!, 'v:a*')}`,
-      `startWhen.page[2] 2: ${why(refused[2]!, 'x:a-:b')}`,
+      `startWhen.page[0] 2: ${why(refused[0], 'x:a:b:c:d:e:f:g:h:i:j:k')}`,
+      `startWhen.page[1] 2: ${why(refused[1], 'v:a*')}`,
+      `startWhen.page[2] 2: ${why(refused[2], 'x:a-:b')}`,
     ]);
     // A step's page is the same format, refused by the schema with its path.
     const tour = `slug: t\nname: T\ntype: TOUR\nstatus: ACTIVE\ndata:\n  steps:\n    - id: one\n      title: One\n      page: /a:b:c\n`;
@@ -66,7 +66,7 @@ describe('startWhen on the service', () => {
     try {
       writeFileSync(join(dir, 'slow.yaml'), file);
       const { reports } = checkPaths([dir]);
-      const lines = formatReport(reports[0]!, 'text').map((line) => line.replace(/^.*slow\.yaml/, 'slow.yaml'));
+      const lines = formatReport(reports[0], 'text').map((line) => line.replace(/^.*slow\.yaml/, 'slow.yaml'));
       expect(lines).toHaveLength(3);
       expect(lines[0]).toMatch(/^slow\.yaml:2:10 {2}startWhen\.page\[0\]: "\/x:a:b:c:d:e:f:g:h:i:j:k": ":" inside a segment is text/);
     } finally {
@@ -82,7 +82,7 @@ describe('startWhen on the service', () => {
       const { reports, checked } = checkPaths([dir]);
       expect(checked).toBe(2);
       expect(reports.map((report) => report.file)).toEqual([join(dir, 'bad.yaml')]);
-      const lines = formatReport(reports[0]!, 'text').map((line) => line.replace(/^.*bad\.yaml/, 'bad.yaml'));
+      const lines = formatReport(reports[0], 'text').map((line) => line.replace(/^.*bad\.yaml/, 'bad.yaml'));
       expect(lines.map((line) => line.split('  ')[0])).toEqual(['bad.yaml:2:22', 'bad.yaml:2:33', 'bad.yaml:3:12', 'bad.yaml:4:10', 'bad.yaml:5:10', 'bad.yaml:6:3']);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -46,9 +46,9 @@ describe('with the default limits', () => {
     const limited = answers.filter((answer) => answer.status === 429);
     expect(limited.length).toBeGreaterThanOrEqual(20);
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(DEFAULT_LIMITS.requestsPerMinute);
-    expect(Number(limited[0]!.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limited[0]!.headers['content-type']).toContain('application/problem+json');
-    expect(JSON.parse(limited[0]!.body)).toMatchObject({ status: 429, title: 'Too Many Requests' });
+    expect(Number(limited[0].headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited[0].headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(limited[0].body)).toMatchObject({ status: 429, title: 'Too Many Requests' });
     // A header cannot buy a new address: X-Forwarded-For is not trusted by default.
     expect((await send(service, 'GET', '/v1/public/flows', abuser, undefined, { 'X-Forwarded-For': '203.0.113.9' })).status).toBe(429);
     expect((await send(service, 'GET', '/v1/public/flows', '127.0.200.2')).status).toBe(200);
@@ -76,7 +76,7 @@ describe('with small limits', () => {
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_events WHERE user_id = $1', [userId]);
-    expect(row!.n).toBe(5);
+    expect(row.n).toBe(5);
     expect((await send(service, 'POST', '/v1/public/flowStates', visitor(9), { userId })).status).toBe(200);
     expect((await send(service, 'POST', '/v1/public/users', visitor(9), { userId: `user-${randomUUID()}` })).status).toBe(201);
   });
@@ -149,9 +149,9 @@ async function burst(service: TestService, prefix: string, propertyBytes = 2000,
   } else expect(statuses).toContain(201);
   expect(statuses).toContain(503);
   const shed = answers.filter((answer) => answer.status === 503);
-  expect(shed[0]!.headers['retry-after']).toBe('1');
-  expect(shed[0]!.headers['content-type']).toContain('application/problem+json');
-  expect(JSON.parse(shed[0]!.body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
+  expect(shed[0].headers['retry-after']).toBe('1');
+  expect(shed[0].headers['content-type']).toContain('application/problem+json');
+  expect(JSON.parse(shed[0].body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
   // Nothing of a shed write was stored, and every applied one was.
   const stored = await service.db.query<{ id: string }>('SELECT id FROM users WHERE id LIKE $1', [`${prefix}-%`]);
   expect(new Set(stored.map((row) => row.id))).toEqual(new Set(answers.filter((a) => a.status === 201).map((a) => a.userId)));

@@ -273,7 +273,7 @@ describe('translations import', () => {
     const split = (second: string) =>
       readXliff(
         `<xliff version="2.0" srcLang="en" trgLang="fr"><file original="a.yaml"><unit id="a"><segment><source>One.</source><target>Un.</target></segment><ignorable><source> </source></ignorable><segment><source>Two.</source>${second}</segment></unit></file></xliff>`,
-      ).files[0]!.units[0];
+      ).files[0].units[0];
     expect(split('<target>Deux.</target>')).toMatchObject({ key: 'a', source: 'One. Two.', target: 'Un. Deux.' });
     expect(split('').target).toBeUndefined();
   });

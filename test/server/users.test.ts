@@ -178,7 +178,7 @@ describe('bootstrapFlowStates', () => {
     ]);
     // Stored, so it stays completed when the criteria stop holding.
     const later = (await upsert({ userId, properties: { connected: false } })).body as UserUpsertResponse;
-    expect(setupOf(later).data.steps[0]!.$state.completed).toBe(true);
+    expect(setupOf(later).data.steps[0].$state.completed).toBe(true);
   });
 
   it('leaves the flow open while a visible step is undone', async () => {
@@ -200,7 +200,7 @@ describe('bootstrapFlowStates', () => {
   it('stores nothing without the flag, and nothing twice when repeated', async () => {
     const userId = newUser();
     const plain = (await upsert({ userId, properties: { connected: true, invited: true } })).body as UserUpsertResponse;
-    expect(setupOf(plain).data.steps[0]!.$state.completed).toBe(true);
+    expect(setupOf(plain).data.steps[0].$state.completed).toBe(true);
     expect(await rows('SELECT step_id FROM step_states WHERE user_id = $1', userId)).toEqual([]);
     await upsert({ userId, bootstrapFlowStates: true });
     await upsert({ userId, bootstrapFlowStates: true });

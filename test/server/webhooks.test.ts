@@ -97,7 +97,7 @@ describe('webhooks', () => {
     expect((await service.call('DELETE', '/v1/users?foreignId=bob', { key: PRIVATE_KEY })).status).toBe(204);
     const rows = await service.db.query<{ event_type: string; user_id: string | null; payload: string }>('SELECT event_type, user_id, payload FROM webhook_outbox ORDER BY id');
     expect(rows.map((row) => [row.event_type, row.user_id])).toEqual([['flow.skipped', 'kim'], ['user.deleted', null]]);
-    expect(JSON.parse(rows[1]!.payload)).toMatchObject({ type: 'user.deleted', userId: 'bob' });
+    expect(JSON.parse(rows[1].payload)).toMatchObject({ type: 'user.deleted', userId: 'bob' });
     expect(rows.some((row) => row.payload.includes('"value":2'))).toBe(false);
   });
 
@@ -122,7 +122,7 @@ describe('webhooks', () => {
       expect(receiver.accepted().map((e) => e.type)).toEqual(['survey.answered', 'survey.answered']);
       expect(receiver.accepted().find((e) => (e as FlowWebhookEvent).stepId === 'why')).toMatchObject({ data: { feedback: 'slow' } });
       expect(other.accepted().map((e) => e.type)).toEqual(['flow.completed']);
-      expect(verifySignature('another-secret-0123456789', other.deliveries[0]!.headers['onboarding-signature'] as string, other.deliveries[0]!.body)).toBe(true);
+      expect(verifySignature('another-secret-0123456789', other.deliveries[0].headers['onboarding-signature'] as string, other.deliveries[0].body)).toBe(true);
     } finally {
       await other.close();
     }
@@ -192,7 +192,7 @@ describe('webhooks.yaml', () => {
     await act('ada', 'setup', 'COMPLETED_STEP', 'one');
     await receiver.waitFor((r) => r.accepted().length >= 1);
     expect(receiver.accepted().map((e) => e.type)).toEqual(['step.completed']);
-    expect(verifySignature(SECRET, receiver.deliveries[0]!.headers['onboarding-signature'] as string, receiver.deliveries[0]!.body)).toBe(true);
+    expect(verifySignature(SECRET, receiver.deliveries[0].headers['onboarding-signature'] as string, receiver.deliveries[0].body)).toBe(true);
   });
 
   it.each([

@@ -121,7 +121,7 @@ describe('translations import of XLIFF a translation library wrote', () => {
     expect(text).toContain('<file original="welcome_2e_yaml" datatype="plaintext" source-language="en" target-language="fr">');
     // The library reads its own text back as we meant it.
     const again = await xliff12ToJs(text);
-    expect(again.resources['welcome_2e_yaml']!['welcome.title']!.target).toBe(FRENCH['welcome/title']);
+    expect(again.resources['welcome_2e_yaml']['welcome.title'].target).toBe(FRENCH['welcome/title']);
     expect(importText(text).code).toBe(0);
     expect(errors).toEqual([]);
     expectFrench();
@@ -140,7 +140,7 @@ describe('translations import of XLIFF a translation library wrote', () => {
   it('refuses a key no flow has in a file the library wrote, with its line, and writes that flow alone', async () => {
     const js = await xliff2js(exportFr());
     fillFrench(js, { dropNames: true });
-    js.resources['welcome_2e_yaml']!['welcome.steps.gone.title'] = { source: 'Gone', target: 'Parti' };
+    js.resources['welcome_2e_yaml']['welcome.steps.gone.title'] = { source: 'Gone', target: 'Parti' };
     const text = await js2xliff(js);
     const { code, file } = importText(text);
     expect(code).toBe(1);

@@ -15,5 +15,5 @@ export async function bundleApp(entry: string, options: BuildOptions = {}): Prom
     ...options,
     define: { 'process.env.NODE_ENV': '"production"', ...options.define },
   });
-  return result.outputFiles![0]!.text;
+  return result.outputFiles![0].text;
 }

@@ -87,7 +87,7 @@ export async function recordedData(env: Pick<SiteEnv, 'service'>, userId: string
 
 /** Whether the element's shadow root has an element matching `selector`. */
 export function shadowHas(page: Page, host: string, selector: string): Promise<boolean> {
-  return page.evaluate(([h, s]) => Boolean(document.querySelector(h!)?.shadowRoot?.querySelector(s!)), [host, selector]);
+  return page.evaluate(([h, s]) => Boolean(document.querySelector(h)?.shadowRoot?.querySelector(s)), [host, selector]);
 }
 
 /** Waits until the element has rendered `selector` in its shadow root (locators pierce open shadow roots). */
@@ -105,7 +105,7 @@ export function surfaceHeights([host, surface]: readonly [host: string, surface:
   const rows = [...element.children].map((row) => row.getBoundingClientRect()).filter((row) => row.height > 0);
   const style = getComputedStyle(element);
   const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, key) => sum + parseFloat(style[key as 'paddingTop']), 0);
-  return { surface: element.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0]!.top + chrome, window: innerHeight };
+  return { surface: element.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0].top + chrome, window: innerHeight };
 }
 
 /** Reloads and gives the script time to load state again (it renders from the service's answer). */

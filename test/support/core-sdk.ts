@@ -46,4 +46,4 @@ export const countRows = async (
   service: { db: { query<T>(sql: string, params?: unknown[]): Promise<T[]> } },
   sql: string,
   params: unknown[] = [],
-) => Number((await service.db.query<{ n: string | number }>(sql, params))[0]!.n);
+) => Number((await service.db.query<{ n: string | number }>(sql, params))[0].n);

@@ -38,11 +38,11 @@ export function parseDockerfile(text: string): Stage[] {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const start = i;
-    let logical = lines[i]!.trim();
+    let logical = lines[i].trim();
     if (logical === '' || logical.startsWith('#')) continue;
     // A trailing backslash continues the instruction; comment lines inside it are dropped, as Docker does.
     while (logical.endsWith('\\') && i + 1 < lines.length) {
-      const next = lines[++i]!.trim();
+      const next = lines[++i].trim();
       logical = `${logical.slice(0, -1).trimEnd()} ${next.startsWith('#') ? '' : next}`.trimEnd();
     }
     const [, word = '', args = ''] = /^(\S+)\s*(.*)$/s.exec(logical)!;
@@ -53,7 +53,7 @@ export function parseDockerfile(text: string): Stage[] {
       const from = /^(\S+)\s+AS\s+([\w.-]+)$/i.exec(args);
       if (!from) throw replayError(instruction, 'a stage must be `FROM <image> AS <name>`');
       if (stages.some((stage) => stage.name === from[1])) throw replayError(instruction, 'a stage built on another stage is not replayed');
-      stages.push({ name: from[2]!, image: from[1]!, instructions: [] });
+      stages.push({ name: from[2], image: from[1], instructions: [] });
     } else {
       if (stages.length === 0) throw replayError(instruction, 'an instruction before the first FROM');
       stages.at(-1)!.instructions.push(instruction);
@@ -74,8 +74,8 @@ export function parseEnv(args: string): Array<[string, string]> {
   }
   const pairs: Array<[string, string]> = [];
   for (const match of args.matchAll(/([A-Za-z_]\w*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g)) {
-    const raw = match[2]!;
-    pairs.push([match[1]!, raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw.startsWith("'") ? raw.slice(1, -1) : raw]);
+    const raw = match[2];
+    pairs.push([match[1], raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw.startsWith("'") ? raw.slice(1, -1) : raw]);
   }
   return pairs;
 }
@@ -90,19 +90,19 @@ export function parseHealthcheck(args: string): { options: Record<string, string
   const options: Record<string, string> = {};
   let rest = args;
   for (let option = /^--([\w-]+)=(\S+)\s+/.exec(rest); option; option = /^--([\w-]+)=(\S+)\s+/.exec(rest)) {
-    options[option[1]!] = option[2]!;
+    options[option[1]] = option[2]!;
     rest = rest.slice(option[0].length);
   }
   const cmd = /^CMD\s+(.*)$/s.exec(rest);
   if (!cmd) throw new Error(`HEALTHCHECK ${args}: expected CMD`);
-  return { options, command: parseCommand(cmd[1]!) };
+  return { options, command: parseCommand(cmd[1]) };
 }
 
 /** The top-level folders the Dockerfile names as container paths (see the rules above). */
 export function containerRoots(stages: Stage[]): string[] {
   const roots = new Set<string>();
   const add = (path: string) => {
-    if (path.startsWith('/') && path.length > 1) roots.add(path.split('/')[1]!);
+    if (path.startsWith('/') && path.length > 1) roots.add(path.split('/')[1]);
   };
   for (const { instructions } of stages) {
     for (const { keyword, args } of instructions) {
@@ -155,7 +155,7 @@ export function dockerignore(text: string): DockerIgnore {
 function globRegex(pattern: string): RegExp {
   let source = '';
   for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i]!;
+    const char = pattern[i];
     if (char === '*' && pattern[i + 1] === '*') {
       // `**/` matches no folder or any number of them; a final `**` matches everything below.
       source += pattern[i + 2] === '/' ? '(?:.*/)?' : '.*';
@@ -255,7 +255,7 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
         }
       } else if (keyword === 'COPY') {
         const words = args.split(/\s+/);
-        const from = words[0]!.startsWith('--from=') ? words.shift()!.slice('--from='.length) : undefined;
+        const from = words[0].startsWith('--from=') ? words.shift()!.slice('--from='.length) : undefined;
         if (words.some((word) => word.startsWith('--')) || args.startsWith('[')) throw replayError(instruction, 'only COPY [--from=<stage>] <source>… <destination> is replayed');
         const destination = words.pop()!;
         if (words.some((word) => /[*?[]/.test(word))) throw replayError(instruction, 'a wildcard source is not replayed');
@@ -274,7 +274,7 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
       } else if (keyword === 'RUN') {
         if (args.startsWith('--')) throw replayError(instruction, 'RUN flags (--mount…) are not replayed');
         const [file, ...argv] = parseCommand(map(args));
-        await runStep(file!, argv, { cwd: state.workdir, env: { ...options.env, PATH: `${shims}:${options.env.PATH}`, ...state.env } }, options.stepTimeoutMs ?? 600_000).catch((error: Error) => {
+        await runStep(file, argv, { cwd: state.workdir, env: { ...options.env, PATH: `${shims}:${options.env.PATH}`, ...state.env } }, options.stepTimeoutMs ?? 600_000).catch((error: Error) => {
           throw new Error(`stage ${stage.name}, Dockerfile line ${instruction.line} (RUN ${args}) failed:\n${error.message}`);
         });
       } else if (keyword === 'USER') state.user = args;
@@ -310,5 +310,5 @@ function runStep(file: string, argv: string[], options: { cwd: string; env: Reco
 export function startCommand(stage: ReplayedStage, baseEnv: Record<string, string>, extraEnv: Record<string, string>): ChildProcess {
   if (!stage.cmd) throw new Error(`stage ${stage.name} has no CMD`);
   const [file, ...argv] = stage.cmd;
-  return spawn(file!, argv, { cwd: stage.workdir, env: { ...baseEnv, ...stage.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(file, argv, { cwd: stage.workdir, env: { ...baseEnv, ...stage.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
 }

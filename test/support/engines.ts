@@ -115,7 +115,7 @@ async function launchChromiumEngine(): Promise<Engine> {
       return {
         errors: async () => errors,
         goto: async (url) => void (await page.goto(url)),
-        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as EnginePage['evaluate'],
+        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)),
         waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) => void (await page.waitForFunction(fn as (arg: unknown) => unknown, arg, { timeout })),
         waitFor: (selector, timeout) => locate(selector).waitFor({ state: 'visible', timeout }),
         click: (selector) => locate(selector).click(),
@@ -152,6 +152,8 @@ async function launchFirefoxEngine(): Promise<Engine> {
         const handle = await page.$(selector);
         if (!handle) return null;
         try {
+          // puppeteer's evaluate is typed by the function's own result, which this generic wrapper cannot name.
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
           return (await handle.evaluate(read)) as Awaited<R>;
         } finally {
           await handle.dispose();
@@ -160,7 +162,7 @@ async function launchFirefoxEngine(): Promise<Engine> {
       return {
         errors: async () => errors,
         goto: async (url) => void (await page.goto(url)),
-        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as EnginePage['evaluate'],
+        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)),
         waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) => void (await page.waitForFunction(fn as (arg: unknown) => unknown, { timeout, polling: 50 }, arg)),
         waitFor: async (selector, timeout = ACTION_TIMEOUT) => void (await page.waitForSelector(selector, { visible: true, timeout })),
         click: (selector) => page.locator(selector).click(),

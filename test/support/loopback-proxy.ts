@@ -48,7 +48,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
   const take = (seen: SeenRequest) => {
     const index = rules.findIndex((rule) => rule.match(seen));
     if (index < 0) return undefined;
-    const rule = rules[index]!;
+    const rule = rules[index];
     if (rule.kind !== 'answer' || --rule.times <= 0) rules.splice(index, 1);
     return rule;
   };
@@ -81,7 +81,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', async () => {
+        answer.on('end', () => void (async () => {
           if (rule?.kind === 'lose') {
             incoming.socket.destroy();
             return;
@@ -96,7 +96,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
             return;
           }
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
-        });
+        })());
       },
     );
     upstreamRequest.on('error', () => incoming.socket.destroy());

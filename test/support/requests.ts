@@ -18,7 +18,7 @@ const parse = (text: string): any => {
   }
 };
 
-const pathOf = (r: SeenRequest) => r.path.split('?')[0]!;
+const pathOf = (r: SeenRequest) => r.path.split('?')[0];
 
 /** A read of the user's flow states (the POST read, or the GET). */
 export const isStateRead = (r: SeenRequest) =>

@@ -59,7 +59,7 @@ export async function startTestService(
       }
       const response = await fetch(service.url + path, { method, headers, body });
       const text = await response.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
@@ -147,7 +147,7 @@ ${targeting ? `targetingLogic: "${targeting}"` : ''}
 data:
   steps:
 ${CHECKLIST_STEPS.slice(0, stepCount)
-  .map((id) => `    - id: ${id}\n      title: ${id[0]!.toUpperCase()}${id.slice(1)}\n`)
+  .map((id) => `    - id: ${id}\n      title: ${id[0].toUpperCase()}${id.slice(1)}\n`)
   .join('')}`;
 
 /** One CARD flow file per entry, each targeted by its CEL expression: `{ slug: expression }` → `{ 'slug.yaml': yaml }`. */

@@ -44,7 +44,7 @@ export async function pooled<T>(tasks: Array<() => Promise<T>>, width = 32): Pro
     Array.from({ length: width }, async () => {
       while (next < tasks.length) {
         const index = next++;
-        results[index] = await tasks[index]!();
+        results[index] = await tasks[index]();
       }
     }),
   );

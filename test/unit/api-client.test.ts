@@ -110,7 +110,7 @@ describe('API client failures', () => {
       apiUrl: 'https://onboarding.test/',
       publicKey: 'pk_test',
       fetch: async (input, init) => {
-        seen.push({ url: String(input), init: init! });
+        seen.push({ url: input instanceof Request ? input.url : input.toString(), init: init! });
         return new Response('{}', { status: 200 });
       },
     });
@@ -128,9 +128,9 @@ describe('API client failures', () => {
       expect(typeof init.body).toBe('string');
       expect(init.credentials).toBe('omit');
     }
-    expect(JSON.parse(seen[0]!.init.body as string)).toEqual({ userId: 'u', userHash: 'abc', knownVersions: { f: 1 } });
-    expect(JSON.parse(seen[1]!.init.body as string)).toEqual({ writes: write });
-    expect(JSON.parse(seen[2]!.init.body as string)).toEqual({ writes: write, knownVersions: { f: 1 } });
+    expect(JSON.parse(seen[0].init.body as string)).toEqual({ userId: 'u', userHash: 'abc', knownVersions: { f: 1 } });
+    expect(JSON.parse(seen[1].init.body as string)).toEqual({ writes: write });
+    expect(JSON.parse(seen[2].init.body as string)).toEqual({ writes: write, knownVersions: { f: 1 } });
   });
 
   it('reads Retry-After as delta-seconds or an HTTP date, at most ten minutes', async () => {

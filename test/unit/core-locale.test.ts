@@ -7,14 +7,14 @@ const TITLES: Record<string, string> = { '': 'Welcome', fr: 'Bienvenue', de: 'Wi
 
 /** A state answer with one banner whose title is in `locale` (exact, then base language, then the source), as the service answers. */
 const answer = (locale: string, known: Record<string, number>) => {
-  const title = TITLES[locale] ?? TITLES[locale.split('-')[0]!] ?? TITLES['']!;
+  const title = TITLES[locale] ?? TITLES[locale.split('-')[0]] ?? TITLES[''];
   const step = { id: 'hello', $state: { started: true, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [] } };
   const state: FlowState = {
     flowSlug: 'welcome',
     flowName: 'Welcome',
     flowType: 'BANNER',
     version: 1,
-    data: { steps: [known.welcome === 1 ? step : { ...step, title }] } as FlowState['data'],
+    data: { steps: [known.welcome === 1 ? step : { ...step, title }] },
     $state: { currentStepId: 'hello', currentStepIndex: 0, started: true, completed: false, skipped: false, visible: true, flowResponses: [] },
   };
   return { eligibleFlows: [state], ineligibleFlows: [] };
@@ -29,7 +29,7 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
   vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
     const url = new URL(input);
-    const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+    const body = JSON.parse(init.body as string) as Record<string, unknown>;
     const locale = url.searchParams.get('locale');
     requests.push({ path: url.pathname, locale, body });
     const known = (body.knownVersions ?? {}) as Record<string, number>;
@@ -77,14 +77,14 @@ describe('resolving the locale', () => {
     const { sdk, ready } = await loadSdk(API, 'pk_test');
     await ready;
     expect(sdk.locale).toBe('es-MX');
-    expect(reads()[0]!.locale).toBe('es-MX');
+    expect(reads()[0].locale).toBe('es-MX');
   });
 
   it('falls back to no locale for a malformed code or a property that is not a string, reporting bad-value once', async () => {
     const { sdk, errors, ready } = await loadSdk(API, 'pk_test', { locale: 'xx_!!' });
     await ready;
     expect(sdk.locale).toBeUndefined();
-    expect(reads()[0]!.locale).toBeNull();
+    expect(reads()[0].locale).toBeNull();
     sdk.setLocale('xx_!!');
     sdk.setLocale(undefined);
     await sdk.identify('ada', { locale: 42 });

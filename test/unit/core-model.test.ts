@@ -16,7 +16,7 @@ const flowState = (over: Partial<FlowState['$state']> = {}, visible = [true, tru
   data: {
     steps: ['a', 'b', 'c'].map((id, i) => ({
       id,
-      $state: { started: false, completed: false, skipped: false, visible: visible[i]!, blocked: false, flowResponses: [] },
+      $state: { started: false, completed: false, skipped: false, visible: visible[i], blocked: false, flowResponses: [] },
     })),
   },
   $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [], ...over },
@@ -28,18 +28,18 @@ const write = (actionType: FlowStateWriteRequest['actionType'], stepId = 'a'): F
   actionType,
   createdAt: '2026-01-01T00:00:00.000Z',
 });
-const apply = (state: FlowState, ...writes: FlowStateWriteRequest[]) => replayWrites({ eligibleFlows: [state], ineligibleFlows: [] }, writes).tour!;
+const apply = (state: FlowState, ...writes: FlowStateWriteRequest[]) => replayWrites({ eligibleFlows: [state], ineligibleFlows: [] }, writes).tour;
 
 describe('optimistic transitions', () => {
   it('moves the pointer past a completed step, skipping invisible ones, and completes the flow after the last', () => {
     const state = flowState({}, [true, false, true]);
     const afterA = applyWrite(state, write('COMPLETED_STEP', 'a'));
     expect(afterA.$state).toMatchObject({ currentStepId: 'c', currentStepIndex: 2, started: true, completed: false });
-    expect(afterA.data.steps[0]!.$state).toMatchObject({ started: true, completed: true });
-    expect(state.data.steps[0]!.$state.completed).toBe(false);
+    expect(afterA.data.steps[0].$state).toMatchObject({ started: true, completed: true });
+    expect(state.data.steps[0].$state.completed).toBe(false);
     const afterC = applyWrite(afterA, write('SKIPPED_STEP', 'c'));
     expect(afterC.$state).toMatchObject({ completed: true, visible: false });
-    expect(afterC.data.steps[2]!.$state).toMatchObject({ skipped: true, started: false });
+    expect(afterC.data.steps[2].$state).toMatchObject({ skipped: true, started: false });
   });
 
   it('points at a reset step and clears everything on restart', () => {
@@ -47,7 +47,7 @@ describe('optimistic transitions', () => {
     expect(done.$state.currentStepId).toBe('c');
     const back = applyWrite(done, write('NOT_STARTED_STEP', 'b'));
     expect(back.$state.currentStepId).toBe('b');
-    expect(back.data.steps[1]!.$state.completed).toBe(false);
+    expect(back.data.steps[1].$state.completed).toBe(false);
     const restarted = applyWrite(done, write('NOT_STARTED_FLOW'));
     expect(restarted.$state).toMatchObject({ currentStepId: 'a', started: false, completed: false, visible: true });
     expect(restarted.data.steps.every((s) => !s.$state.completed)).toBe(true);

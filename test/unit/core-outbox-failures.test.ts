@@ -128,8 +128,8 @@ describe('outbox failures', () => {
     expect(added.every((attempt) => attempt instanceof Promise)).toBe(true);
     expect(outbox.add('u', big(3))).toBeUndefined();
     expect(reported.map((r) => r.code)).toEqual(['outbox-full']);
-    expect(reported[0]!.message).toBe('Outbox full (3 writes, 1048576 characters): a users write was refused, not applied.');
-    expect(outbox.entries().map((entry) => (entry.body as UserUpsertRequest).events![0]!.properties!.i)).toEqual([0, 1, 2]);
+    expect(reported[0].message).toBe('Outbox full (3 writes, 1048576 characters): a users write was refused, not applied.');
+    expect(outbox.entries().map((entry) => (entry.body as UserUpsertRequest).events![0].properties!.i)).toEqual([0, 1, 2]);
     // The queue is stored once for the writes of one task, a microtask later.
     await Promise.resolve();
     expect(localStorage.getItem('onboarding:outbox')!.length).toBeLessThanOrEqual(OUTBOX_BUDGET);
@@ -145,12 +145,12 @@ describe('outbox failures', () => {
     vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: () => void, ms?: number) => {
       delays.push(ms ?? 0);
       return setTimeoutOfPage(handler, 0x7fffffff);
-    }) as typeof setTimeout);
+    }));
     outbox = createOutbox(createSafeStorage(), fakeClient(), hooks());
     outbox.flush();
     await new Promise((resolve) => setTimeoutOfPage(resolve, 20));
     expect(Math.max(...delays)).toBe(10 * 60_000);
-    expect(outbox.entries()[0]!.retryAt - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    expect(outbox.entries()[0].retryAt - Date.now()).toBeLessThanOrEqual(10 * 60_000);
     expect(sent).toEqual([]);
   });
 });

@@ -26,13 +26,13 @@ describe('buildFlow', () => {
       data: { steps: [step('a', { completed: true }), step('b', { started: true }), step('c', { visible: false })] },
       $state: { currentStepId: 'b', currentStepIndex: 1, started: true, completed: false, skipped: false, visible: true, flowResponses: [] },
     };
-    const flow = buildFlow(definitions.tour!, state);
+    const flow = buildFlow(definitions.tour, state);
     expect(flow.version).toBe(3);
     expect(flow.steps.map((s) => [s.id, s.index, s.title])).toEqual([['a', 0, 'A'], ['b', 1, 'B'], ['c', 2, 'C']]);
     expect(flow.currentStep?.id).toBe('b');
     expect(flow.progress).toBe(0.5);
     expect(flow.isStarted).toBe(true);
-    expect(flow.steps[2]!.state.visible).toBe(false);
+    expect(flow.steps[2].state.visible).toBe(false);
   });
 
   it('reports progress 1 for a flow completed before its last step', () => {
@@ -44,8 +44,8 @@ describe('buildFlow', () => {
       data: { steps: [step('a', { completed: true }), step('b', { started: true }), step('c')] },
       $state: { currentStepId: 'b', currentStepIndex: 1, started: true, completed: true, skipped: false, visible: true, flowResponses: [] },
     };
-    expect(buildFlow(definitions.tour!, state).progress).toBe(1);
-    expect(buildFlow(definitions.tour!, { ...state, $state: { ...state.$state, completed: false, skipped: true } }).progress).toBeCloseTo(1 / 3);
+    expect(buildFlow(definitions.tour, state).progress).toBe(1);
+    expect(buildFlow(definitions.tour, { ...state, $state: { ...state.$state, completed: false, skipped: true } }).progress).toBeCloseTo(1 / 3);
   });
 
   it('takes a definition from the content a state answer carries, and the state without it', () => {
@@ -70,7 +70,7 @@ describe('buildFlow', () => {
   });
 
   it('refuses a cached definition without a slug, a name, a known type, a version, or steps with string ids', () => {
-    const tour = definitions.tour!;
+    const tour = definitions.tour;
     expect(isDefinition(tour)).toBe(true);
     for (const bad of [
       null,
@@ -96,7 +96,7 @@ describe('buildFlow', () => {
       $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
     });
     const one = state('tour');
-    $flowDefinitions.set({ tour: definitions.tour!, other: { ...definitions.tour!, slug: 'other' } });
+    $flowDefinitions.set({ tour: definitions.tour, other: { ...definitions.tour, slug: 'other' } });
     $flowStates.set({ tour: one, other: state('other') });
     const before = $flows.get();
     $flowStates.set({ tour: one, other: state('other') });
@@ -120,8 +120,8 @@ describe('buildFlow', () => {
       $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
     });
     // Past the guards, as a page that sets the store itself could do.
-    const broken = { ...definitions.tour!, slug: 'broken', data: { title: 'No steps' } as unknown as FlowData };
-    $flowDefinitions.set({ tour: definitions.tour!, broken });
+    const broken = { ...definitions.tour, slug: 'broken', data: { title: 'No steps' } as unknown as FlowData };
+    $flowDefinitions.set({ tour: definitions.tour, broken });
     $flowStates.set({ tour: state('tour'), broken: state('broken') });
     expect(Object.keys($flows.get())).toEqual(['tour']);
     expect(codes).toEqual(['render-failed']);

@@ -46,14 +46,14 @@ describe('proposeSelector', () => {
   it('uses a human class only when it is unique', () => {
     mount('<div class="jsx-123456 sidebar"></div><p class="note"></p><p class="note"></p>');
     expect(proposeSelector(pick('div')).selector).toBe('.sidebar');
-    const second = document.querySelectorAll('p')[1]!;
+    const second = document.querySelectorAll('p')[1];
     // The shared class ends the path, told apart by its place among the paragraphs.
     expect(proposeSelector(second)).toEqual({ selector: 'main .note:nth-of-type(2)', count: 1, first: true });
   });
 
   it('builds a short path from the nearest ancestor with a hook, with :nth-of-type only where siblings share a tag', () => {
     mount('<ul data-testid="menu"><li><a class="css-abc123">One</a></li><li><span></span><a class="css-def456">Two</a></li></ul>');
-    const two = document.querySelectorAll('a')[1]!;
+    const two = document.querySelectorAll('a')[1];
     expect(proposeSelector(two)).toEqual({ selector: '[data-testid="menu"] li:nth-of-type(2) > a', count: 1, first: true });
   });
 
@@ -61,7 +61,7 @@ describe('proposeSelector', () => {
     mount(`<div class="dups"><button data-testid="dup">A</button><button data-testid="dup">B</button></div>
       <div><div><div><div><div><button data-testid="deep">1</button></div></div></div></div></div>
       <div><div><div><div><div><button data-testid="deep">2</button></div></div></div></div></div>`);
-    expect(proposeSelector(document.querySelectorAll('[data-testid="dup"]')[1]!)).toEqual({
+    expect(proposeSelector(document.querySelectorAll('[data-testid="dup"]')[1])).toEqual({
       selector: '.dups [data-testid="dup"]:nth-of-type(2)',
       count: 1,
       first: true,
@@ -91,7 +91,7 @@ describe('proposeSelector', () => {
     expect(proposeSelector(shadowHost.querySelector('button')!).selector).toBe('.card >>> button[aria-label="Share"]');
     expect(deepSelectAll('my-widget >>> span')).toHaveLength(2);
     // At the top of a shadow root, the host anchors the path.
-    expect(proposeSelector(root.querySelectorAll('span')[1]!)).toEqual({ selector: 'my-widget >>> :host span:nth-of-type(2)', count: 1, first: true });
+    expect(proposeSelector(root.querySelectorAll('span')[1])).toEqual({ selector: 'my-widget >>> :host span:nth-of-type(2)', count: 1, first: true });
   });
 });
 

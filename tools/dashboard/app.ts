@@ -19,7 +19,7 @@ function readRoute(hash = location.hash): Route {
   const days = Number(params.get('days'));
   const match = /^\/flows\/([^/]+)$/.exec(path);
   return {
-    slug: match ? decodeURIComponent(match[1]!) : undefined,
+    slug: match ? decodeURIComponent(match[1]) : undefined,
     days: RANGES.includes(days) ? days : 30,
     version: Math.max(0, Math.floor(Number(params.get('version')) || 0)),
   };
@@ -96,7 +96,7 @@ export class ObDashboard extends LitElement {
 
   private async focusHeading(): Promise<void> {
     await this.updateComplete;
-    const view = this.renderRoot.querySelector('ob-flow-view, ob-flows-list') as LitElement | null;
+    const view = this.renderRoot.querySelector<LitElement>('ob-flow-view, ob-flows-list');
     // The view draws its heading after its report arrives; a short wait covers a quick answer.
     for (let i = 0; i < 40 && view; i++) {
       const heading = view.renderRoot.querySelector('h1') as HTMLElement | null;

@@ -44,7 +44,7 @@ export function trendChart(days: FlowDay[]): TemplateResult {
   // Five dates along the axis (fewer for a short window), always the first and the last.
   const labels = n > 5 ? [...new Set([0, 1, 2, 3, 4].map((k) => Math.round((k * (n - 1)) / 4)))] : [...days.keys()];
   const total = (values: number[]) => values.reduce((a, b) => a + b, 0);
-  const summary = `${count(total(started))} started and ${count(total(completed))} of them completed, ${day(days[0]!.date)} to ${day(days[n - 1]!.date)}; at most ${count(Math.max(...started))} started on one day.`;
+  const summary = `${count(total(started))} started and ${count(total(completed))} of them completed, ${day(days[0].date)} to ${day(days[n - 1].date)}; at most ${count(Math.max(...started))} started on one day.`;
   return html`<svg class="trend" viewBox="0 0 ${W} ${H}" role="img" aria-label=${summary}>
     <title>${summary}</title>
     ${[0, 0.5, 1].map(
@@ -55,7 +55,7 @@ export function trendChart(days: FlowDay[]): TemplateResult {
     <path class="line started" d=${line(started)}></path>
     <path class="line completed" d=${line(completed)}></path>
     ${n <= 45 ? days.map((d, i) => svg`<circle class="dot completed" cx=${x(i)} cy=${y(d.completed)} r="2.5"><title>${day(d.date)}: ${d.started} started, ${d.completed} completed</title></circle>`) : ''}
-    ${labels.map((i) => svg`<text class="axis" x=${x(i)} y=${H - 8} text-anchor=${i === 0 ? 'start' : i === n - 1 ? 'end' : 'middle'}>${day(days[i]!.date)}</text>`)}
+    ${labels.map((i) => svg`<text class="axis" x=${x(i)} y=${H - 8} text-anchor=${i === 0 ? 'start' : i === n - 1 ? 'end' : 'middle'}>${day(days[i].date)}</text>`)}
   </svg>`;
 }
 

@@ -162,7 +162,7 @@ export class ObFlowView extends LitElement {
       </section>
       <div class="stack">${this.renderTrend(report)}${this.renderFunnel(report)}${
         // One locale alone is the totals again.
-        report.locales.length > 1 || (report.locales.length === 1 && report.locales[0]!.locale !== '') ? this.renderLocales(report.locales, flow.started) : ''
+        report.locales.length > 1 || (report.locales.length === 1 && report.locales[0].locale !== '') ? this.renderLocales(report.locales, flow.started) : ''
       }${report.reshow ? this.renderReshow(report.reshow) : ''}</div>
       ${report.survey ? html`<ob-survey-panel .steps=${report.survey.steps}></ob-survey-panel>` : ''}
       <ob-answers slug=${flow.slug} days=${this.days} version=${this.version} ?optional=${flow.type !== 'FORM' && flow.type !== 'SURVEY'}></ob-answers>`;

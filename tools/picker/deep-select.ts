@@ -32,7 +32,7 @@ export function deepSelectAll(selector: string, root: Scope = document): Element
   let found: Element[] = [];
   let scopes: ParentNode[] = [root];
   for (let i = 0; i < parts.length; i++) {
-    found = scopes.flatMap((scope) => [...selectAll(scope, parts[i]!)]).slice(0, MAX_MATCHES);
+    found = scopes.flatMap((scope) => [...selectAll(scope, parts[i])]).slice(0, MAX_MATCHES);
     if (i < parts.length - 1) scopes = found.map(innerScope).filter((scope): scope is Scope => scope !== null);
   }
   return found;

@@ -127,7 +127,7 @@ export function startPicker(top: Window = window): () => void {
   function followFrames(view: Window, depth = 0): void {
     for (let i = 0; i < view.frames.length && i < MAX_FRAMES; i++) {
       try {
-        const frame = view.frames[i]!;
+        const frame = view.frames[i];
         void frame.document.documentElement;
         listen(frame);
         if (depth < MAX_FRAME_DEPTH) followFrames(frame, depth + 1);

@@ -122,7 +122,7 @@ function localSelector(element: Element, scope: Scope): string {
   const path = candidates.find(([candidate]) => onlyMatch(scope, candidate, element));
   const firstHook = own.find((hook) => firstMatch(scope, hook) === element);
   if (firstHook && (!path || path[1] > MAX_STEPS)) return firstHook;
-  return (path ?? candidates[candidates.length - 1]!)[0];
+  return (path ?? candidates[candidates.length - 1])[0];
 }
 
 /** The document or shadow root holding `element`, or null when it is in neither (a detached element). */

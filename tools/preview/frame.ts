@@ -46,7 +46,7 @@ function after(index: number): number {
   const steps = definition!.data.steps;
   for (let i = 1; i <= steps.length; i++) {
     const at = (index + i) % steps.length;
-    if (open(steps[at]!)) return at;
+    if (open(steps[at])) return at;
   }
   return -1;
 }
@@ -66,7 +66,7 @@ function act(change: (data?: unknown) => void): (data?: unknown) => Promise<void
 }
 
 function finishStep(index: number, how: 'completed' | 'skipped', data?: unknown): void {
-  const id = definition!.data.steps[index]!.id;
+  const id = definition!.data.steps[index].id;
   if (how === 'completed') {
     state.completed[id] = true;
     delete state.skipped[id];
@@ -122,8 +122,8 @@ function model(): Flow {
     back: act(() => {
       if (state.current > 0) {
         state.current -= 1;
-        delete state.completed[flow.data.steps[state.current]!.id];
-        delete state.skipped[flow.data.steps[state.current]!.id];
+        delete state.completed[flow.data.steps[state.current].id];
+        delete state.skipped[flow.data.steps[state.current].id];
       }
     }),
   };
@@ -213,6 +213,6 @@ function draw(flow: PreviewFlow | undefined): void {
 window.addEventListener('message', (event: MessageEvent<Partial<PreviewFlowMessage> | null>) => {
   if (event.origin === location.origin && event.source === parent && event.data && event.data.previewFlow) draw(event.data.previewFlow);
 });
-fetch('/preview/flows.json', { cache: 'no-store' })
+void fetch('/preview/flows.json', { cache: 'no-store' })
   .then((response) => response.json() as Promise<PreviewFlows>)
   .then((all) => draw(all.flows.filter((flow) => flow.slug === slug)[0]));

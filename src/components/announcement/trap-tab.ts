@@ -7,8 +7,8 @@ export function trapTab(event: KeyboardEvent, container: Element, root: ShadowRo
   if (event.key !== 'Tab') return;
   const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((item) => item.getClientRects().length > 0);
   if (!items.length) return;
-  const first = items[0]!;
-  const last = items[items.length - 1]!;
+  const first = items[0];
+  const last = items[items.length - 1];
   const active = root.activeElement;
   if (event.shiftKey && (active === first || !container.contains(active))) {
     event.preventDefault();

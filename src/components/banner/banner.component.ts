@@ -40,7 +40,7 @@ export class OnboardingBanner extends OnboardingElement {
     // The live region stays in place so a banner that arrives later is announced politely.
     return html`<div aria-live="polite">
       ${step
-        ? html`<section part="base" class="surface" aria-label=${this.plain(step.title) || flow!.name}>
+        ? html`<section part="base" class="surface" aria-label=${this.plain(step.title) || flow.name}>
             <div class="body">
               <p part="title" class="title">${this.rich(step.title)}</p>
               ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
@@ -51,7 +51,7 @@ export class OnboardingBanner extends OnboardingElement {
                   ${this.renderButton(step.primaryButton, 'primary', { fallbackAction: 'flow.forward' })}
                 </div>`
               : nothing}
-            ${this.renderClose(flow!)}
+            ${this.renderClose(flow)}
           </section>`
         : nothing}
     </div>`;

@@ -40,7 +40,7 @@ export class OnboardingCard extends OnboardingElement {
         ? html`<article part="base" class="surface" aria-labelledby="title">
             <div class="head">
               <h2 part="title" id="title" class="title">${this.rich(step.title)}</h2>
-              ${this.renderClose(flow!)}
+              ${this.renderClose(flow)}
             </div>
             ${this.renderMedia(step)}
             ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}

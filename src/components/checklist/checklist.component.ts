@@ -100,7 +100,7 @@ export class OnboardingChecklist extends OnboardingElement {
       >
         <span class="marker" aria-hidden="true">${stepState === 'done' ? '✓' : stepState === 'skipped' ? '–' : unavailable ? LOCK : step.index + 1}</span>
         <span class="step-title">${this.rich(step.title)}</span>
-        ${label ? html`<span class="state">${this.t(label as 'completed')}</span>` : nothing}
+        ${label ? html`<span class="state">${this.t(label)}</span>` : nothing}
       </button>
       <div part="step-body" class="step-body" id="panel-${step.index}" ?hidden=${!open}>
         ${open

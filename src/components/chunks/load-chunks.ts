@@ -94,7 +94,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     let stop: (() => void) | undefined;
     let asked: unknown;
     const unlisten = $flowDefinitions.subscribe((definitions) => {
-      const ruled = Object.keys(definitions).filter((slug) => definitions[slug]!.data.startWhen);
+      const ruled = Object.keys(definitions).filter((slug) => definitions[slug].data.startWhen);
       if (stop || !ruled.length) return;
       $held.set(new Set(ruled));
       if (asked) return;
@@ -126,7 +126,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     }
   };
   // From the root element, not the document: a page's `<img name="querySelectorAll">` shadows the document's method.
-  findPlaced(doc('documentElement')!);
+  findPlaced(doc('documentElement'));
   // Watched until every chunk has been asked for.
   const observer = new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) if (node instanceof Element) findPlaced(node);

@@ -19,7 +19,9 @@ const NUMERIC = ['number', 'nps', 'rating'];
 
 /** The fields of a step our elements draw, in order; a field of another type is the page's to draw, and is left out. */
 export const drawnFields = (fields: unknown): FormField[] =>
-  Array.isArray(fields) ? fields.filter((field): field is FormField => typeof field?.id === 'string' && Object.hasOwn(DRAWN, field.type)) : [];
+  Array.isArray(fields)
+    ? (fields as Array<Partial<FormField> | null>).filter((field): field is FormField => typeof field?.id === 'string' && Object.hasOwn(DRAWN, field.type!))
+    : [];
 
 /** Whether the field's answer is a list: a group of checkboxes, or a select with `multiple`. */
 export const isList = (field: FormField): boolean =>
@@ -85,6 +87,7 @@ export function initialValue(field: FormField): FieldValue | undefined {
   const value: unknown = field.value;
   if (value === undefined || value === null || value === '') return undefined;
   if (isList(field)) return (Array.isArray(value) ? value : [value]).map(String);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a form value is text, a number or a boolean
   return field.type === 'checkbox' ? String(value) === 'true' : String(value);
 }
 

@@ -29,7 +29,7 @@ const MAX_DEPTH = 16;
 export function decodeEntities(text: string): string {
   return text.replace(ENTITY, (whole, name: string) => {
     const key = name.toLowerCase();
-    if (key in NAMED) return NAMED[key]!;
+    if (key in NAMED) return NAMED[key];
     const code = key.startsWith('#x') ? parseInt(key.slice(2), 16) : parseInt(key.slice(1), 10);
     return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
   });
@@ -43,6 +43,7 @@ export function substitute(text: string, variables: Variables, encode?: (value: 
     for (const key of path.split('.')) {
       value = value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key) ? (value as Variables)[key] : undefined;
     }
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- no object is left here
     const known = value === undefined || value === null || typeof value === 'object' ? '' : String(value);
     const textValue = known || fallback || '';
     return encode ? encode(textValue) : textValue;
@@ -59,7 +60,7 @@ export function parseRichText(source: unknown, variables: Variables = {}): RichN
   if (typeof source !== 'string' || !source) return [];
   const root: RichNode[] = [];
   const stack: Array<{ tag: RichTag; children: RichNode[] }> = [];
-  const current = () => (stack.length ? stack[stack.length - 1]!.children : root);
+  const current = () => (stack.length ? stack[stack.length - 1].children : root);
   const pushText = (raw: string) => {
     const text = substitute(decodeEntities(raw), variables);
     if (!text) return;
@@ -71,9 +72,9 @@ export function parseRichText(source: unknown, variables: Variables = {}): RichN
   let index = 0;
   for (const match of source.matchAll(TAG)) {
     const [whole, closing, rawName, attributes] = match;
-    const name = rawName!.toLowerCase() as RichTag;
+    const name = rawName.toLowerCase() as RichTag;
     pushText(source.slice(index, match.index));
-    index = match.index! + whole.length;
+    index = match.index + whole.length;
     if (!RICH_TAGS.includes(name)) {
       pushText(whole);
       continue;

@@ -74,7 +74,7 @@ export function reveal(target: Element): void {
     seen.disconnect();
     if (entry && entry.intersectionRatio > 0.99) return clearHeader(target);
     const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
-    target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: smooth ? 'smooth' : 'instant' as ScrollBehavior });
+    target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: smooth ? 'smooth' : 'instant' });
     if (!smooth) return clearHeader(target);
     let done = false;
     const end = () => {
@@ -136,7 +136,8 @@ export interface AnchorOptions {
  * that stops.
  */
 export function anchor(target: Element, floating: HTMLElement, options: AnchorOptions = {}): () => void {
-  const requested = String(options.placement ?? 'bottom');
+  // Whatever a flow file wrote: a name this knows is used, anything else falls back below.
+  const requested = String((options.placement as string | undefined) ?? 'bottom');
   let top = reservedTop();
   const onResize = () => (top = reservedTop());
   addEventListener('resize', onResize);
