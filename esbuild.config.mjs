@@ -85,8 +85,29 @@ function squeezeCssPieces(texts) {
   return pieces;
 }
 
-/** The elements the script tag loads on demand (all of them), each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
-const CHUNKS = ['announcement', 'banner', 'card', 'checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour'];
+/**
+ * The table of elements (src/components/elements.ts, plain data with no imports), compiled and evaluated here: the
+ * chunks, their entries and the script's map of which chunk defines which element follow from it.
+ */
+const ELEMENT_TABLE = await (async () => {
+  const code = transformSync(readFileSync('src/components/elements.ts', 'utf8'), { loader: 'ts', format: 'esm' }).code;
+  return (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)).ELEMENT_TABLE;
+})();
+/** The chunks of the elements the script tag loads on demand (all of them), each built as dist/onboarding-<chunk>.js. */
+const CHUNKS = [...new Set(ELEMENT_TABLE.map((row) => row.chunk))];
+
+/**
+ * A chunk's entry: defines each element of the table in `chunk` (unless the page has it already), each class taken
+ * from `src/components/<chunk>/<name>.component.ts`, on the script's own Lit and stores (chunkHost).
+ */
+function chunkEntry(chunk) {
+  const rows = ELEMENT_TABLE.filter((row) => row.chunk === chunk);
+  const contents = rows
+    .map(({ tag, className }) => `import { ${className} } from './${tag.slice('onboarding-'.length)}.component.js';\n`)
+    .concat(rows.map(({ tag, className }) => `if (!customElements.get('${tag}')) customElements.define('${tag}', ${className});\n`))
+    .join('');
+  return { contents, resolveDir: resolve('src/components', chunk), sourcefile: `src/components/${chunk}/${chunk}-chunk.ts`, loader: 'ts' };
+}
 /** The languages of the built-in strings' chunks, as src/components/shared/locale.ts lists them (checked in the size test). */
 export const STRING_LANGUAGES = ['fr', 'de', 'es', 'pt-BR', 'ja', 'zh-Hans', 'ar', 'he'];
 
@@ -163,6 +184,22 @@ function chunkHost(name) {
   };
 }
 
+/**
+ * Fills src/components/chunks/element-files.ts from the table as literals, so the script carries the tags and not the
+ * table they come from: the list of tags, and `fileOf` as the tag's own file but for those of a shared chunk (the
+ * tooltip: the hint's), each tested by name.
+ */
+const elementFiles = {
+  name: 'element-files',
+  setup(b) {
+    const tags = ELEMENT_TABLE.map(({ tag }) => tag);
+    const shared = ELEMENT_TABLE.filter(({ tag, chunk }) => tag !== `onboarding-${chunk}`);
+    const fileOf = shared.reduceRight((rest, { tag, chunk }) => `tag === ${JSON.stringify(tag)} ? ${JSON.stringify(`onboarding-${chunk}`)} : ${rest}`, 'tag');
+    const contents = `export const ON_DEMAND = ${JSON.stringify(tags)};\nexport const fileOf = (tag) => ${fileOf};\n`;
+    b.onLoad({ filter: /src[\\/]components[\\/]chunks[\\/]element-files\.ts$/ }, () => ({ contents, loader: 'js' }));
+  },
+};
+
 /** Fills src/components/chunks/integrity.ts with the SHA-384 (base64) of each built file of `files`, by name. */
 function integrity(files) {
   const hashes = Object.fromEntries(
@@ -205,15 +242,15 @@ export const builds = {
     format: 'iife',
     minify: true,
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [squeezeTemplates],
+    plugins: [elementFiles, squeezeTemplates],
   },
-  /** dist/onboarding-checklist.js, -form.js, -hint.js and -tour.js (with the target engine and floating-ui), -survey.js: loaded by dist/onboarding.js from beside itself when a page draws one. */
+  /** dist/onboarding-<chunk>.js, one per chunk of the table of elements (the hint's and the tour's with the target engine and floating-ui): loaded by dist/onboarding.js from beside itself when a page draws one. */
   ...Object.fromEntries(
     CHUNKS.map((name) => [
       name,
       {
         ...browserShared,
-        entryPoints: [`src/components/${name}/${name}-chunk.ts`],
+        stdin: chunkEntry(name),
         outfile: `dist/onboarding-${name}.js`,
         format: 'iife',
         minify: true,
