@@ -7,6 +7,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { build, transformSync } from 'esbuild';
 import ts from 'typescript';
 import { minify } from 'terser';
+import { chunkEntry, chunksOf, elementFilesModule, readElementTable } from './scripts/elements.mjs';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const metafilePath = process.argv.find((arg) => arg.startsWith('--metafile='))?.slice('--metafile='.length);
@@ -85,29 +86,10 @@ function squeezeCssPieces(texts) {
   return pieces;
 }
 
-/**
- * The table of elements (src/components/elements.ts, plain data with no imports), compiled and evaluated here: the
- * chunks, their entries and the script's map of which chunk defines which element follow from it.
- */
-const ELEMENT_TABLE = await (async () => {
-  const code = transformSync(readFileSync('src/components/elements.ts', 'utf8'), { loader: 'ts', format: 'esm' }).code;
-  return (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)).ELEMENT_TABLE;
-})();
+/** The table of elements (src/components/elements.ts): the chunks, their entries and the script's list of tags follow from it. */
+const ELEMENT_TABLE = await readElementTable();
 /** The chunks of the elements the script tag loads on demand (all of them), each built as dist/onboarding-<chunk>.js. */
-const CHUNKS = [...new Set(ELEMENT_TABLE.map((row) => row.chunk))];
-
-/**
- * A chunk's entry: defines each element of the table in `chunk` (unless the page has it already), each class taken
- * from `src/components/<chunk>/<name>.component.ts`, on the script's own Lit and stores (chunkHost).
- */
-function chunkEntry(chunk) {
-  const rows = ELEMENT_TABLE.filter((row) => row.chunk === chunk);
-  const contents = rows
-    .map(({ tag, className }) => `import { ${className} } from './${tag.slice('onboarding-'.length)}.component.js';\n`)
-    .concat(rows.map(({ tag, className }) => `if (!customElements.get('${tag}')) customElements.define('${tag}', ${className});\n`))
-    .join('');
-  return { contents, resolveDir: resolve('src/components', chunk), sourcefile: `src/components/${chunk}/${chunk}-chunk.ts`, loader: 'ts' };
-}
+const CHUNKS = chunksOf(ELEMENT_TABLE).map((chunk) => chunk.name);
 /** The languages of the built-in strings' chunks, as src/components/shared/locale.ts lists them (checked in the size test). */
 export const STRING_LANGUAGES = ['fr', 'de', 'es', 'pt-BR', 'ja', 'zh-Hans', 'ar', 'he'];
 
@@ -184,18 +166,11 @@ function chunkHost(name) {
   };
 }
 
-/**
- * Fills src/components/chunks/element-files.ts from the table as literals, so the script carries the tags and not the
- * table they come from: the list of tags, and `fileOf` as the tag's own file but for those of a shared chunk (the
- * tooltip: the hint's), each tested by name.
- */
+/** Fills src/components/chunks/element-files.ts with literals made from the table, so the script does not carry the table. */
 const elementFiles = {
   name: 'element-files',
   setup(b) {
-    const tags = ELEMENT_TABLE.map(({ tag }) => tag);
-    const shared = ELEMENT_TABLE.filter(({ tag, chunk }) => tag !== `onboarding-${chunk}`);
-    const fileOf = shared.reduceRight((rest, { tag, chunk }) => `tag === ${JSON.stringify(tag)} ? ${JSON.stringify(`onboarding-${chunk}`)} : ${rest}`, 'tag');
-    const contents = `export const ON_DEMAND = ${JSON.stringify(tags)};\nexport const fileOf = (tag) => ${fileOf};\n`;
+    const contents = elementFilesModule(ELEMENT_TABLE);
     b.onLoad({ filter: /src[\\/]components[\\/]chunks[\\/]element-files\.ts$/ }, () => ({ contents, loader: 'js' }));
   },
 };
@@ -250,7 +225,7 @@ export const builds = {
       name,
       {
         ...browserShared,
-        stdin: chunkEntry(name),
+        stdin: chunkEntry(ELEMENT_TABLE, name),
         outfile: `dist/onboarding-${name}.js`,
         format: 'iife',
         minify: true,
