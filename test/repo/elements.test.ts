@@ -6,6 +6,9 @@ import { ELEMENT_TABLE } from '../../src/components/elements.js';
 import { fileOf, ON_DEMAND } from '../../src/components/chunks/element-files.js';
 import type { OnboardingHint, OnboardingTooltip, OnboardingTour } from '../../src/index.js';
 import type {} from '../../src/components/register.js';
+import { FLOW_TYPES } from '../../src/api/wire/common.js';
+import { tagOf } from '../../src/components/shared/on-demand.js';
+import { codeSnippetFor } from '../../server/flows/catalog.js';
 // @ts-expect-error plain .mjs build script without types
 import { chunkEntry, chunksOf, elementFilesModule, packageEntries, readElementTable } from '../../scripts/elements.mjs';
 // @ts-expect-error plain .mjs build script without types
@@ -101,6 +104,15 @@ describe('the table of elements', () => {
     for (const { tag, path } of described) {
       const row = ELEMENT_TABLE.find((r) => r.tag === tag)!;
       expect(path).toBe(`src/components/${row.chunk}/${tag.slice('onboarding-'.length)}.component.ts`);
+    }
+  });
+
+  it('has the element of each flow type, as auto-mount and the service\'s code snippets name it', () => {
+    // The service takes from src/ only src/api/, so its snippets keep their own map, held to the table here.
+    for (const type of FLOW_TYPES) {
+      const tag = type === 'CUSTOM' ? 'onboarding-flow' : tagOf(type);
+      expect(tags, type).toContain(tag);
+      expect(codeSnippetFor('a-flow', type)).toBe(`<${tag} flow="a-flow"></${tag}>`);
     }
   });
 });
