@@ -7,6 +7,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { build, transformSync } from 'esbuild';
 import ts from 'typescript';
 import { minify } from 'terser';
+import { chunkEntry, chunksOf, elementFilesModule, readElementTable } from './scripts/elements.mjs';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const metafilePath = process.argv.find((arg) => arg.startsWith('--metafile='))?.slice('--metafile='.length);
@@ -85,8 +86,10 @@ function squeezeCssPieces(texts) {
   return pieces;
 }
 
-/** The elements the script tag loads on demand (all of them), each built as dist/onboarding-<name>.js from its folder's <name>-chunk.ts (the hint's defines the tooltip too). */
-const CHUNKS = ['announcement', 'banner', 'card', 'checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour'];
+/** The table of elements (src/components/elements.ts): the chunks, their entries and the script's list of tags follow from it. */
+const ELEMENT_TABLE = await readElementTable();
+/** The chunks of the elements the script tag loads on demand (all of them), each built as dist/onboarding-<chunk>.js. */
+const CHUNKS = chunksOf(ELEMENT_TABLE).map((chunk) => chunk.name);
 /** The languages of the built-in strings' chunks, as src/components/shared/locale.ts lists them (checked in the size test). */
 export const STRING_LANGUAGES = ['fr', 'de', 'es', 'pt-BR', 'ja', 'zh-Hans', 'ar', 'he'];
 
@@ -163,6 +166,15 @@ function chunkHost(name) {
   };
 }
 
+/** Fills src/components/chunks/element-files.ts with literals made from the table, so the script does not carry the table. */
+const elementFiles = {
+  name: 'element-files',
+  setup(b) {
+    const contents = elementFilesModule(ELEMENT_TABLE);
+    b.onLoad({ filter: /src[\\/]components[\\/]chunks[\\/]element-files\.ts$/ }, () => ({ contents, loader: 'js' }));
+  },
+};
+
 /** Fills src/components/chunks/integrity.ts with the SHA-384 (base64) of each built file of `files`, by name. */
 function integrity(files) {
   const hashes = Object.fromEntries(
@@ -205,15 +217,15 @@ export const builds = {
     format: 'iife',
     minify: true,
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [squeezeTemplates],
+    plugins: [elementFiles, squeezeTemplates],
   },
-  /** dist/onboarding-checklist.js, -form.js, -hint.js and -tour.js (with the target engine and floating-ui), -survey.js: loaded by dist/onboarding.js from beside itself when a page draws one. */
+  /** dist/onboarding-<chunk>.js, one per chunk of the table of elements (the hint's and the tour's with the target engine and floating-ui): loaded by dist/onboarding.js from beside itself when a page draws one. */
   ...Object.fromEntries(
     CHUNKS.map((name) => [
       name,
       {
         ...browserShared,
-        entryPoints: [`src/components/${name}/${name}-chunk.ts`],
+        stdin: chunkEntry(ELEMENT_TABLE, name),
         outfile: `dist/onboarding-${name}.js`,
         format: 'iife',
         minify: true,

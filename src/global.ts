@@ -1,7 +1,7 @@
 // Script-tag entry: sets window.Onboarding, starts auto-mount and the elements' chunks (each loaded on demand), initialises from
 // the tag's data attributes, and replays what the async snippet queued.
 import { onboarding } from './sdk.js';
-import { startElements } from './components/define.js';
+import { startElements } from './components/start.js';
 import { loadElementsOnDemand, loadStringsOnDemand } from './components/chunks/load-chunks.js';
 import { $elementOptions } from './stores/options.js';
 import { reportError } from './core/errors.js';

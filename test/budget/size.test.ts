@@ -4,21 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs module without types
 import { budgets, measureBundle } from './measure-size.mjs';
+import { ELEMENT_TABLE } from '../../src/components/elements.js';
 
 const limits = budgets() as Record<string, { gzip: number }>;
 const text = (file: string) => readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
-const CHUNKS = [
-  'dist/onboarding-announcement.js',
-  'dist/onboarding-banner.js',
-  'dist/onboarding-card.js',
-  'dist/onboarding-checklist.js',
-  'dist/onboarding-collection.js',
-  'dist/onboarding-flow.js',
-  'dist/onboarding-form.js',
-  'dist/onboarding-hint.js',
-  'dist/onboarding-survey.js',
-  'dist/onboarding-tour.js',
-];
+/** The chunk of each element, as the table of elements has them. */
+const CHUNKS = [...new Set(ELEMENT_TABLE.map((row) => `dist/onboarding-${row.chunk}.js`))];
 /** The start rules and their element watcher: no element, no Lit, but the script's stores from the host list. */
 const WATCH = 'dist/onboarding-watch.js';
 /** The chunks of the elements that draw fields: each carries src/components/fields (the answers, their validation, the 0–10 scale). */

@@ -1,4 +1,4 @@
-// Loads what is kept out of the script tag's file from beside the script: the elements (announcement, banner, card, checklist, collection, flow, form, hint, survey, tooltip, tour) once a page draws one, the element watcher of start rules, and the built-in strings of the locale.
+// Loads what is kept out of the script tag's file from beside the script: the elements (each from its chunk, as the table of elements says) once a page draws one, the element watcher of start rules, and the built-in strings of the locale.
 import { reportError } from '../../core/errors.js';
 import { $elementOptions } from '../../stores/options.js';
 import type { OnboardingStrings } from '../shared/strings.js';
@@ -12,13 +12,8 @@ import { setElementLoader } from '../shared/on-demand.js';
 import { provideChunkHost } from './chunk-host.js';
 import { doc } from '../../page/document.js';
 import { INTEGRITY } from './integrity.js';
+import { fileOf, ON_DEMAND } from './element-files.js';
 
-/**
- * Each one's chunk is `<tag>.js` beside the script (`onboarding-form.js`, …), but the tooltip's, which is the hint's;
- * a failure to load it is `form-failed`, `hint-failed`, ….
- */
-const ON_DEMAND = ['onboarding-announcement', 'onboarding-banner', 'onboarding-card', 'onboarding-checklist', 'onboarding-collection', 'onboarding-flow', 'onboarding-form', 'onboarding-hint', 'onboarding-survey', 'onboarding-tooltip', 'onboarding-tour'];
-const fileOf = (tag: string) => (tag === 'onboarding-tooltip' ? 'onboarding-hint' : tag);
 /** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
 const HOLD_MS = 3000;
 
@@ -54,6 +49,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     const file = fileOf(tag);
     let chunk = chunks.get(file);
     if (chunk) return chunk;
+    // A failure to load it is `form-failed`, `hint-failed`, ….
     const name = file.slice('onboarding-'.length);
     chunk = new Promise((settle) => {
       void customElements.whenDefined(tag).then(() => setTimeout(settle, 0));

@@ -1,4 +1,4 @@
-// Defines elements once and, on the page's own registry, starts auto-mount (the script tag's file defines none itself: each comes from its chunk).
+// Starts the elements once per page: auto-mount, and the script tag's nonce and data-auto-mount (the script tag's file defines no element itself: each comes from its chunk).
 import { $elementOptions } from '../stores/options.js';
 import { startAutoMount } from './shared/auto-mount.js';
 import { currentScript } from '../page/document.js';
@@ -30,13 +30,4 @@ export function startElements(): void {
     if (nonce) (globalThis as { litNonce?: string }).litNonce = nonce;
   });
   startAutoMount(document);
-}
-
-/** Defines `elements` (skipping names already defined) and, for the page's own registry, starts the elements (startElements). */
-export function defineElements(registry: CustomElementRegistry | undefined, elements: Record<string, CustomElementConstructor>): void {
-  if (!registry) return;
-  if (registry === globalThis.customElements) startElements();
-  for (const [name, element] of Object.entries(elements)) {
-    if (!registry.get(name)) registry.define(name, element);
-  }
 }
