@@ -88,7 +88,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
   // run, each flow with rules is held (closed, its state untouched), as under a rule that does not hold yet.
   setStartRules(() => {
     let stop: (() => void) | undefined;
-    let asked: unknown;
+    let asked: string | 0 | undefined;
     const unlisten = $flowDefinitions.subscribe((definitions) => {
       const ruled = Object.keys(definitions).filter((slug) => definitions[slug].data.startWhen);
       if (stop || !ruled.length) return;
