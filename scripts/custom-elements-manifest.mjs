@@ -1,4 +1,4 @@
-// Build step: writes dist/custom-elements.json from the JSDoc headers and the Lit `static properties` of the element classes.
+// Build step: writes dist/custom-elements.json from the elements' JSDoc and Lit `static properties`; hand-written as @custom-elements-manifest/analyzer 0.11.0 writes no custom-element-definition exports for classes registered by the element table, makes `{ state: true }` properties attributes and says schema 1.0.0.
 // Usage: node scripts/custom-elements-manifest.mjs [outfile]
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -7,7 +7,13 @@ import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const componentsDir = join(root, 'src/components');
-const BASE_FILE = 'src/components/shared/onboarding-element.ts';
+/** The base classes the elements extend, by name, each with its module. */
+const BASE_FILES = {
+  OnboardingElement: 'src/components/shared/onboarding-element.ts',
+  AnchoredElement: 'src/components/targets/anchored-element.ts',
+  FieldsElement: 'src/components/fields/fields-element.ts',
+  HintBase: 'src/components/hint/hint-base.ts',
+};
 
 const text = (comment) => (typeof comment === 'string' ? comment : ts.getTextOfJSDocComment(comment) ?? '').replace(/\s+/g, ' ').trim();
 
@@ -68,10 +74,30 @@ function readFile(path) {
   return { source, classes: source.statements.filter(ts.isClassDeclaration) };
 }
 
+/** The name of the class a class declaration extends, if any. */
+function superclassName(node) {
+  const clause = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
+  const expression = clause?.types[0]?.expression;
+  return expression && ts.isIdentifier(expression) ? expression.text : undefined;
+}
+
+/** The members and attributes a class inherits from the base classes above it, each marked with where it comes from. */
+function inheritedFrom(name) {
+  const found = { members: [], attributes: [] };
+  for (let steps = 0; name in BASE_FILES && steps < Object.keys(BASE_FILES).length; steps++) {
+    const file = readFile(BASE_FILES[name]);
+    const node = file.classes.find((c) => c.name?.text === name);
+    const own = readMembers(node, file.source);
+    const from = { name, module: BASE_FILES[name] };
+    const known = (list) => (entry) => !list.some((x) => x.name === entry.name);
+    found.members.push(...own.members.filter(known(found.members)).map((m) => ({ ...m, inheritedFrom: from })));
+    found.attributes.push(...own.attributes.filter(known(found.attributes)).map((a) => ({ ...a, inheritedFrom: from })));
+    name = superclassName(node);
+  }
+  return found;
+}
+
 export function buildManifest() {
-  const base = readFile(BASE_FILE);
-  const baseMembers = readMembers(base.classes[0], base.source);
-  const inherited = { name: 'OnboardingElement', module: BASE_FILE };
   const modules = [];
   // Each folder's `*.component.ts` files (the hint's folder has the tooltip's too).
   const paths = readdirSync(componentsDir, { withFileTypes: true })
@@ -88,6 +114,9 @@ export function buildManifest() {
       const tagName = text(tag('tag')[0]?.comment);
       if (!tagName) continue;
       const own = readMembers(node, file.source);
+      const superclass = superclassName(node);
+      const inherited = inheritedFrom(superclass);
+      const isOwn = (list) => (entry) => !list.some((x) => x.name === entry.name);
       const list = (name) => tag(name).map((t) => nameAndDescription(t.comment));
       const declaration = {
         kind: 'class',
@@ -99,9 +128,9 @@ export function buildManifest() {
         events: list('event').map((e) => ({ ...e, type: { text: 'CustomEvent' } })),
         cssParts: list('csspart'),
         cssProperties: list('cssproperty'),
-        attributes: [...own.attributes, ...baseMembers.attributes.map((a) => ({ ...a, inheritedFrom: inherited }))],
-        members: [...own.members, ...baseMembers.members.map((m) => ({ ...m, inheritedFrom: inherited }))],
-        superclass: inherited,
+        attributes: [...own.attributes, ...inherited.attributes.filter(isOwn(own.attributes))],
+        members: [...own.members, ...inherited.members.filter(isOwn(own.members))],
+        superclass: superclass in BASE_FILES ? { name: superclass, module: BASE_FILES[superclass] } : { name: superclass, package: 'lit' },
       };
       declarations.push(declaration);
       exports.push({ kind: 'js', name: declaration.name, declaration: { name: declaration.name, module: path } });
