@@ -23,7 +23,7 @@ import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { forwardEvents } from './forward.js';
 import { startRules } from '../page/rules.js';
 import { doc, onDocument } from '../page/document.js';
-import { badValue, EVENT_NAMES, failureCode, ID_RULE, nonEmpty, STEP_METHODS } from './checks.js';
+import { badValue, checkConfig, checkEventName, failureCode, nonEmpty, refused, STEP_METHODS } from './checks.js';
 import type { IdentifyOptions, OnboardingConfig } from './config.js';
 
 /**
@@ -100,18 +100,13 @@ export class Onboarding {
 
   /** Subscribes to an SDK event; returns the function that unsubscribes. */
   on<N extends OnboardingEventName>(name: N, handler: (event: OnboardingEventMap[N]) => void): () => void {
-    if (!EVENT_NAMES.split(' ').includes(name)) reportError('unknown-event', new Error(`Onboarding.on: there is no "${name}" event. Use one of: ${EVENT_NAMES}.`));
+    checkEventName(name);
     return this.#emitter.on(name, handler);
   }
 
   /** Configures the SDK and loads the current visitor's flows. Throws on a missing key: that is misuse, not a runtime failure. */
   init(config: OnboardingConfig): Promise<void> {
-    if (!config || !nonEmpty(config.publicKey)) {
-      throw new Error('Onboarding.init: publicKey is required. Pass the public key (pk_…) from your onboarding service.');
-    }
-    if (!nonEmpty(config.apiUrl)) {
-      throw new Error('Onboarding.init: apiUrl is required. Pass the base address of your onboarding service.');
-    }
+    checkConfig(config);
     if (this.#client) return this.ready;
     const client = (this.#client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey, locale: () => this.#locale }));
     const storage = this.#storage;
@@ -191,13 +186,8 @@ export class Onboarding {
    */
   async identify(userId: string, properties?: Properties, options?: IdentifyOptions): Promise<void> {
     const outbox = this.#outbox;
-    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
-    if (!isId(userId)) return void reportError('bad-user-id', new Error(`Onboarding.identify needs a user ID: ${ID_RULE}`));
     const given = options?.userHash;
-    if (given !== undefined && !isUserHash(given)) {
-      return void reportError('bad-user-hash', new Error('Onboarding.identify: userHash must be the hex string your backend computed; the call did nothing.'));
-    }
-    if (!isJson(properties)) return badValue('Onboarding.identify');
+    if (refused('identify', outbox, userId, properties, given)) return;
     try {
       const previous = this.userId;
       // A hash given before stays with its user; one user's hash never goes with another's requests.
@@ -238,9 +228,7 @@ export class Onboarding {
   /** Upserts a group with the current user as a member; later reads and writes carry its ID. */
   async group(groupId: string, properties?: Properties): Promise<void> {
     const outbox = this.#outbox;
-    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.group was called before Onboarding.init.'));
-    if (!isId(groupId)) return void reportError('bad-group-id', new Error(`Onboarding.group needs a group ID: ${ID_RULE}`));
-    if (!isJson(properties)) return badValue('Onboarding.group');
+    if (refused('group', outbox, groupId, properties)) return;
     try {
       const pending = outbox.add(this.userId, { path: 'groups', body: { groupId, ...this.#session.user(), ...(properties ? { properties } : {}) } });
       if (!pending) return;
@@ -256,9 +244,7 @@ export class Onboarding {
   /** Records a tracking event on the current user (through the users upsert `events`). */
   async track(event: string, properties?: Properties): Promise<void> {
     const outbox = this.#outbox;
-    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.track was called before Onboarding.init.'));
-    if (!nonEmpty(event)) return void reportError('bad-event', new Error('Onboarding.track needs a non-empty event name.'));
-    if (!isJson(properties)) return badValue('Onboarding.track');
+    if (refused('track', outbox, event, properties)) return;
     try {
       await outbox.add(this.userId, { path: 'users', body: { ...this.#session.user(), events: [{ event, ...(properties ? { properties } : {}) }] } });
     } catch (error) {
