@@ -25,12 +25,14 @@ import { startRules } from '../page/rules.js';
 import { doc, onDocument } from '../page/document.js';
 import { badValue, checkConfig, checkEventName, failureCode, nonEmpty, refused, STEP_METHODS } from './checks.js';
 import type { IdentifyOptions, OnboardingConfig } from './config.js';
+import type { OnboardingApi } from './public-api.js';
 
 /**
  * The SDK: a list of what it offers a page. Who the visitor is lives in the session (core/session.ts), their flow
  * state kept in step with the service and other tabs in the state (core/state-sync.ts), queued writes in the outbox.
+ * Each public member's documentation is on the interface it implements (core/public-api.ts).
  */
-export class Onboarding {
+export class Onboarding implements OnboardingApi {
   #client: ApiClient | null = null;
   #storage: KeyValueStore = createSafeStorage();
   #outbox: Outbox | undefined;
@@ -66,7 +68,6 @@ export class Onboarding {
   #contentLocale: string | undefined;
   #located = false;
 
-  /** Resolves after the first state load of the current visitor (successful or not). */
   readonly ready: Promise<void> = new Promise((resolve) => {
     this.#resolveReady = resolve;
   });
@@ -75,17 +76,14 @@ export class Onboarding {
     onError((error, code) => this.#emitter.emit('error', { code, error }));
   }
 
-  /** The current ID: `guest_<uuid>` before identify, the real ID after. */
   get userId(): string {
     return this.#session.userId;
   }
 
-  /** Every eligible flow the script has a definition for. */
   get flows(): Flow[] {
     return Object.values($flows.get());
   }
 
-  /** The locale reads ask for (`fr-CA`); undefined when flows show their own text. */
   get locale(): string | undefined {
     return this.#locale;
   }
@@ -98,13 +96,11 @@ export class Onboarding {
     return $flows.get()[slug];
   }
 
-  /** Subscribes to an SDK event; returns the function that unsubscribes. */
   on<N extends OnboardingEventName>(name: N, handler: (event: OnboardingEventMap[N]) => void): () => void {
     checkEventName(name);
     return this.#emitter.on(name, handler);
   }
 
-  /** Configures the SDK and loads the current visitor's flows. Throws on a missing key: that is misuse, not a runtime failure. */
   init(config: OnboardingConfig): Promise<void> {
     checkConfig(config);
     if (this.#client) return this.ready;
@@ -150,7 +146,6 @@ export class Onboarding {
       this.#state.persist();
       this.#outbox?.flushOnExit();
     };
-    const onVisibility = () => this.#outbox?.flush();
     // A tour, hint or tooltip whose target stayed missing: the page hears of it, and the flow's analytics count it.
     const onTargetMissing = ({ detail }: CustomEvent<TargetMissingEvent>) => {
       this.#emitter.emit('target-missing', detail);
@@ -159,7 +154,7 @@ export class Onboarding {
     addEventListener('pagehide', onPageHide);
     this.#stops.push(
       () => removeEventListener('pagehide', onPageHide),
-      onDocument('visibilitychange', onVisibility),
+      onDocument('visibilitychange', () => this.#outbox?.flush()),
       onDocument('onboarding-target-missing', onTargetMissing as EventListener),
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
       startRules(),
@@ -180,10 +175,6 @@ export class Onboarding {
     return this.ready;
   }
 
-  /**
-   * Upserts the user and loads their flow states. With `userHash`, every request for this user carries it. Never
-   * rejects: failures are reported through `error`.
-   */
   async identify(userId: string, properties?: Properties, options?: IdentifyOptions): Promise<void> {
     const outbox = this.#outbox;
     const given = options?.userHash;
@@ -225,7 +216,6 @@ export class Onboarding {
     }
   }
 
-  /** Upserts a group with the current user as a member; later reads and writes carry its ID. */
   async group(groupId: string, properties?: Properties): Promise<void> {
     const outbox = this.#outbox;
     if (refused('group', outbox, groupId, properties)) return;
@@ -241,7 +231,6 @@ export class Onboarding {
     }
   }
 
-  /** Records a tracking event on the current user (through the users upsert `events`). */
   async track(event: string, properties?: Properties): Promise<void> {
     const outbox = this.#outbox;
     if (refused('track', outbox, event, properties)) return;
@@ -252,7 +241,6 @@ export class Onboarding {
     }
   }
 
-  /** Logs out: forgets the user and their cached state, and starts a new guest. Queued writes are still sent. */
   async reset(): Promise<void> {
     try {
       this.#session.forget(this.#client !== null);
@@ -262,16 +250,11 @@ export class Onboarding {
     }
   }
 
-  /**
-   * Shows flows and the elements' own strings in `code` (`fr-CA`) from now on: the state is read again in it, and
-   * flows redraw. `undefined` goes back to the user property `locale`, else the browser's language.
-   */
   setLocale(code: string | undefined): void {
     this.#chosenLocale = code;
     this.#relocate($userProperties.get());
   }
 
-  /** Reloads the current user's state from the service. Calls while a read for the same user and locale runs share it. */
   refresh(): Promise<void> {
     const client = this.#client;
     if (!client) return Promise.resolve();
@@ -312,7 +295,6 @@ export class Onboarding {
     return promise;
   }
 
-  /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
   destroy(): void {
     clearTimeout(this.#initialLoad);
     clearTimeout(this.#readRetry);
