@@ -42,8 +42,10 @@ export function refused(method: 'identify' | 'group' | 'track', outbox: unknown,
   const name = `Onboarding.${method}`;
   if (!outbox) reportError('not-initialized', new Error(`${name} was called before Onboarding.init.`));
   else if (method === 'track' && !nonEmpty(id)) reportError('bad-event', new Error(`${name} needs a non-empty event name.`));
-  else if (method === 'identify' && !isId(id)) reportError('bad-user-id', new Error(`${name} needs a user ID: ${ID_RULE}`));
-  else if (method === 'group' && !isId(id)) reportError('bad-group-id', new Error(`${name} needs a group ID: ${ID_RULE}`));
+  else if (method !== 'track' && !isId(id)) {
+    const whose = method === 'identify' ? 'user' : 'group';
+    reportError(`bad-${whose}-id`, new Error(`${name} needs a ${whose} ID: ${ID_RULE}`));
+  }
   else if (userHash !== undefined && !isUserHash(userHash)) {
     reportError('bad-user-hash', new Error(`${name}: userHash must be the hex string your backend computed; the call did nothing.`));
   } else if (!isJson(properties)) badValue(name);
