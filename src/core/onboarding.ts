@@ -5,7 +5,7 @@ import type { ActionType, FlowStateWriteRequest, Properties } from '../api/wire.
 import { TARGET_MISSING_EVENT } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transitionSlot } from '../stores/flows.js';
-import { $elementOptions } from '../stores/options.js';
+import { $elementOptions, takeElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, type OnboardingEventMap, type OnboardingEventName, type TargetMissingEvent } from './events.js';
 import { currentUserId, isGuestId, isUserHash } from './identity.js';
@@ -28,9 +28,8 @@ import type { IdentifyOptions, OnboardingConfig } from './config.js';
 import type { OnboardingApi } from './public-api.js';
 
 /**
- * The SDK: a list of what it offers a page. Who the visitor is lives in the session (core/session.ts), their flow
+ * The SDK, as core/public-api.ts documents it. Who the visitor is lives in the session (core/session.ts), their flow
  * state kept in step with the service and other tabs in the state (core/state-sync.ts), queued writes in the outbox.
- * Each public member's documentation is on the interface it implements (core/public-api.ts).
  */
 export class Onboarding implements OnboardingApi {
   #client: ApiClient | null = null;
@@ -104,15 +103,10 @@ export class Onboarding implements OnboardingApi {
   init(config: OnboardingConfig): Promise<void> {
     checkConfig(config);
     if (this.#client) return this.ready;
-    const client = (this.#client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey, locale: () => this.#locale }));
+    const { apiUrl, publicKey } = config;
+    const client = (this.#client = createApiClient({ apiUrl, publicKey, locale: () => this.#locale }));
     const storage = this.#storage;
-    const { autoMount, nonce, strings } = config;
-    $elementOptions.set({
-      ...$elementOptions.get(),
-      ...(autoMount !== undefined ? { autoMount } : {}),
-      ...(nonce !== undefined ? { nonce } : {}),
-      ...(strings ? { strings } : {}),
-    });
+    takeElementOptions(config);
     this.#outbox = createOutbox(storage, client, {
       sent: (entry, response, badAnswer) => this.#state.written(entry, response, badAnswer),
       dropped: (entry, error) => {
@@ -162,10 +156,9 @@ export class Onboarding implements OnboardingApi {
 
     this.#outbox.flush();
     if (nonEmpty(config.userId)) void this.identify(config.userId, undefined, { userHash: config.userHash });
-    // An identify that follows init at once loads the state itself; the guest read is then not needed.
+    // Else after the document is parsed: an identify right after init, or in a script after the tag, then loads the
+    // state itself (one round trip), and the guest's read is not made at all.
     else {
-      // After the document is parsed: an identify in a script after the tag then loads the state itself (one round
-      // trip), and the guest's read is not made at all.
       const load = () => {
         if (this.#guestRead) this.#initialLoad = setTimeout(() => void this.refresh(), 0);
       };
