@@ -1,12 +1,13 @@
 // The flow catalog: syncs the YAML folder into versioned flow rows and holds each version's compiled CEL.
 import { createHash } from 'node:crypto';
-import type { Flow, FlowData, FlowType, StepDefinition } from '../../src/api/wire.js';
+import type { Flow, FlowData, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
 import { compileExpression, eventCallsOf, eventNamesOf, type CelFlow, type Predicate } from '../targeting/cel.js';
 import { eventNameSets, type EventNameSet } from '../targeting/event-names.js';
 import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-window-calls.js';
 import { readCollections, type Collection } from './collections.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
+import { codeSnippetFor, flowJson, type FlowJson } from './flow-json.js';
 import { applyTranslations, localeChain } from './translations.js';
 
 export interface CompiledStep {
@@ -59,43 +60,6 @@ export function localizedContent(flow: CatalogFlow, locale: string | undefined):
   return content;
 }
 
-/** A flow's constant parts of a state answer, serialised once per version. */
-export interface FlowJson {
-  /** `{"flowSlug":…,"flowName":…,"flowType":…,"data":{` */
-  head: string;
-  /** The YAML `data` fields other than steps, each followed by a comma (or ''). */
-  fields: string;
-  /** Per step: its definition fields other than `id`, each followed by a comma (or ''). */
-  stepFields: string[];
-  /** Per step: `"id":"…","$state":` */
-  stepIds: string[];
-  /** `,"version":n,"contentHash":"…"}` */
-  tail: string;
-  /**
-   * The whole flow in the answer of a user who has stored nothing in it, by the outcome of its CEL
-   * conditions and whether content is included: most users have touched most flows not at all.
-   */
-  untouched: Map<number, Buffer>;
-}
-
-/** JSON object members without the braces, each followed by a comma; '' for none. */
-const members = (value: Record<string, unknown>): string => {
-  const text = JSON.stringify(value).slice(1, -1);
-  return text ? `${text},` : '';
-};
-
-function flowJson(definition: FlowDefinition, version: number, hash: string, name: string, type: string): FlowJson {
-  const { steps, ...fields } = definition.data;
-  return {
-    head: `{"flowSlug":${JSON.stringify(definition.slug)},"flowName":${JSON.stringify(name)},"flowType":${JSON.stringify(type)},"data":{`,
-    fields: members(fields),
-    stepFields: steps.map(({ id: _id, ...stepFields }) => members(stepFields)),
-    stepIds: steps.map((step) => `"id":${JSON.stringify(step.id)},"$state":`),
-    tail: `,"version":${version},"contentHash":"${hash}"}`,
-    untouched: new Map(),
-  };
-}
-
 /**
  * One loaded set of flows, swapped whole on every reload, with what each request would otherwise
  * recompute: flows by slug, and the CEL `flows` map of a user who has touched nothing.
@@ -127,24 +91,6 @@ interface FlowRow {
   code_snippet: string;
   created_at: Date;
   modified_at: Date;
-}
-
-const ELEMENT_BY_TYPE: Record<FlowType, string> = {
-  ANNOUNCEMENT: 'onboarding-announcement',
-  BANNER: 'onboarding-banner',
-  CARD: 'onboarding-card',
-  CHECKLIST: 'onboarding-checklist',
-  CUSTOM: 'onboarding-flow',
-  FORM: 'onboarding-form',
-  HINT: 'onboarding-hint',
-  SURVEY: 'onboarding-survey',
-  TOOLTIP: 'onboarding-tooltip',
-  TOUR: 'onboarding-tour',
-};
-
-export function codeSnippetFor(slug: string, type: FlowType): string {
-  const element = ELEMENT_BY_TYPE[type];
-  return `<${element} flow="${slug}"></${element}>`;
 }
 
 export class FlowCatalog {

@@ -1,10 +1,11 @@
-// Frigade's targeting syntax: tokens and a recursive-descent parser, from the forms its documentation describes.
+// Frigade's targeting syntax: a recursive-descent parser over the tokens (frigade-tokens.ts), from the forms its documentation describes.
 //
 // Frigade's evaluator is not published, so the grammar follows its targeting page (functions, operators, examples) and
 // the notes its own repositories keep on the evaluator: `AND`/`OR` beside `&&`/`||`, `===`, `isIn`, `isSet`,
 // `matches`, the units of `within`. A form it does not know is an Unmapped error with its column, never a guess.
 
 import { ACTION_TYPES } from '../../src/api/wire.js';
+import { COMPARING_WORDS, tokenize, Unmapped, type Token } from './frigade-tokens.js';
 
 export type Scope = 'user' | 'group';
 
@@ -33,77 +34,6 @@ export type Expression =
   | { kind: 'within'; left: Operand; negated: boolean; ms: number; at: number }
   | { kind: 'bare'; operand: Operand };
 
-/** An expression with no CEL form: one that does not parse, or a form with no equivalent here. */
-export class Unmapped extends Error {
-  constructor(
-    message: string,
-    readonly column: number,
-  ) {
-    super(message);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Tokens
-
-type Token = { at: number } & (
-  | { type: 'string'; value: string }
-  | { type: 'number'; text: string }
-  | { type: 'name'; value: string }
-  | { type: 'op'; value: string }
-  | { type: 'end' }
-);
-
-/** Operators written as words that compare two values. A `!` before one negates it (`!contains`). */
-const COMPARING_WORDS = new Set(['contains', 'startsWith', 'endsWith', 'isIn', 'matches']);
-/** All operators written as words: `within` (and `!within`) takes a duration, `isSet` and `isNotSet` true or false. */
-const WORD_OPERATORS = new Set([...COMPARING_WORDS, 'within', 'isSet', 'isNotSet']);
-const SYMBOLS = ['===', '!==', '==', '!=', '>=', '<=', '&&', '||', '>', '<', '(', ')', '.', ',', '+', '-', '*', '/'];
-
-function tokenize(source: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  // The loop moves on by at least one character a turn, or throws.
-  while (i < source.length) {
-    const char = source[i];
-    const at = i + 1;
-    if (/\s/.test(char)) {
-      i++;
-    } else if (char === "'" || char === '"') {
-      // Frigade turns double quotes into single ones and has no escapes: a string ends at the next quote of its kind.
-      const end = source.indexOf(char, i + 1);
-      if (end < 0) throw new Unmapped('a string that is not closed', at);
-      tokens.push({ type: 'string', value: source.slice(i + 1, end), at });
-      i = end + 1;
-    } else if (/[0-9]/.test(char)) {
-      const text = /^[0-9]+(\.[0-9]+)?[A-Za-z]*/.exec(source.slice(i))![0];
-      tokens.push({ type: 'number', text, at });
-      i += text.length;
-    } else if (/[A-Za-z_$]/.test(char)) {
-      const value = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(source.slice(i))![0];
-      tokens.push({ type: 'name', value, at });
-      i += value.length;
-    } else if (char === '!' && /^![A-Za-z]/.test(source.slice(i, i + 2))) {
-      const word = /^[A-Za-z]+/.exec(source.slice(i + 1))![0];
-      if (!WORD_OPERATORS.has(word) || word === 'isSet' || word === 'isNotSet') {
-        throw new Unmapped(`"!${word}": Frigade's targeting has no "!" before a value; negate with != or a negated operator (!contains, !within, !isIn)`, at);
-      }
-      tokens.push({ type: 'op', value: `!${word}`, at });
-      i += word.length + 1;
-    } else {
-      const symbol = SYMBOLS.find((s) => source.startsWith(s, i));
-      if (!symbol) {
-        const hint = char === '!' ? ": Frigade's targeting has no \"!\" before an expression; negate with != or a negated operator (!contains, !within, !isIn)" : '';
-        throw new Unmapped(`unexpected "${char}"${hint}`, at);
-      }
-      tokens.push({ type: 'op', value: symbol, at });
-      i += symbol.length;
-    }
-  }
-  tokens.push({ type: 'end', at: source.length + 1 });
-  return tokens;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Parser: or := and (('||' | 'OR') and)*;  and := term (('&&' | 'AND') term)*;  term := '(' or ')' | comparison
 
@@ -127,11 +57,11 @@ class Parser {
   }
 
   #peek(): Token {
-    return this.#tokens[this.#next];
+    return this.#tokens[this.#next]!;
   }
 
   #take(): Token {
-    return this.#tokens[this.#next++];
+    return this.#tokens[this.#next++]!;
   }
 
   #isOp(value: string): boolean {
@@ -185,7 +115,7 @@ class Parser {
       this.#take();
       const amount = this.#take();
       const match = amount.type === 'number' ? /^([0-9]+(?:\.[0-9]+)?)([A-Za-z])$/.exec(amount.text) : null;
-      const unit = match ? UNIT_MS[match[2]] : undefined;
+      const unit = match ? UNIT_MS[match[2]!] : undefined;
       if (!match || unit === undefined) {
         throw new Unmapped(`${operator} takes a number and a unit: s, i (minutes), h, d, w or m (months of 30 days), such as 7d; found ${describe(amount)}`, amount.at);
       }
@@ -304,24 +234,24 @@ function resolveCall(parts: Array<{ name: string; args?: string[] }>, at: number
   const arity = (part: { args?: string[] } | undefined, count: number) => part?.args?.length === count;
   const unknown = () => new Unmapped(`"${text}" is not one of Frigade's targeting forms (user.property, user.event, user.flow, group.property, …)`, at);
   // A state unquoted, as Frigade's dashboard exports write it: `user.flow('flow_X') == COMPLETED_FLOW`.
-  if (parts.length === 1 && !head.args && (ACTION_TYPES as readonly string[]).includes(head.name)) return { kind: 'string', value: head.name, at };
-  if (parts.length === 1 && !head.args) throw unknown();
-  if ((head.name === 'now' && arity(head, 0) && parts.length === 1) || (head.name === 'Date' && fn?.name === 'now' && arity(fn, 0) && !rest.length)) {
+  if (parts.length === 1 && !head!.args && (ACTION_TYPES as readonly string[]).includes(head!.name)) return { kind: 'string', value: head!.name, at };
+  if (parts.length === 1 && !head!.args) throw unknown();
+  if ((head!.name === 'now' && arity(head, 0) && parts.length === 1) || (head!.name === 'Date' && fn?.name === 'now' && arity(fn, 0) && !rest.length)) {
     return { kind: 'time', offsetMs: 0, at };
   }
   // organization is Frigade's older name for group.
-  const scope: Scope | undefined = head.name === 'user' ? 'user' : head.name === 'group' || head.name === 'organization' ? 'group' : undefined;
-  if (!scope || head.args || !fn) throw unknown();
+  const scope: Scope | undefined = head!.name === 'user' ? 'user' : head!.name === 'group' || head!.name === 'organization' ? 'group' : undefined;
+  if (!scope || head!.args || !fn) throw unknown();
   const only = rest.length === 0;
-  if (fn.name === 'properties' && !fn.args && rest.length === 1 && !rest[0].args) return { kind: 'property', scope, key: rest[0].name, at };
-  if (fn.name === 'property' && arity(fn, 1) && only) return { kind: 'property', scope, key: fn.args![0], at };
-  if (fn.name === 'propertyContains' && arity(fn, 2) && only) return { kind: 'propertyContains', scope, key: fn.args![0], needle: fn.args![1], at };
-  if (fn.name === 'event' && arity(fn, 1) && rest.length === 1 && rest[0].name === 'count' && !rest[0].args) return { kind: 'eventCount', scope, event: fn.args![0], at };
-  if (fn.name === 'eventCount' && arity(fn, 1) && only) return { kind: 'eventCount', scope, event: fn.args![0], at };
+  if (fn.name === 'properties' && !fn.args && rest.length === 1 && !rest[0]!.args) return { kind: 'property', scope, key: rest[0]!.name, at };
+  if (fn.name === 'property' && arity(fn, 1) && only) return { kind: 'property', scope, key: fn.args![0]!, at };
+  if (fn.name === 'propertyContains' && arity(fn, 2) && only) return { kind: 'propertyContains', scope, key: fn.args![0]!, needle: fn.args![1]!, at };
+  if (fn.name === 'event' && arity(fn, 1) && rest.length === 1 && rest[0]!.name === 'count' && !rest[0]!.args) return { kind: 'eventCount', scope, event: fn.args![0]!, at };
+  if (fn.name === 'eventCount' && arity(fn, 1) && only) return { kind: 'eventCount', scope, event: fn.args![0]!, at };
   if (scope === 'user' && only) {
-    if (fn.name === 'flow' && arity(fn, 1)) return { kind: 'flow', slug: fn.args![0], at };
-    if (fn.name === 'flowStep' && arity(fn, 2)) return { kind: 'flowStep', slug: fn.args![0], step: fn.args![1], at };
-    if (fn.name === 'flowStepData' && arity(fn, 3)) return { kind: 'flowStepData', slug: fn.args![0], step: fn.args![1], field: fn.args![2], at };
+    if (fn.name === 'flow' && arity(fn, 1)) return { kind: 'flow', slug: fn.args![0]!, at };
+    if (fn.name === 'flowStep' && arity(fn, 2)) return { kind: 'flowStep', slug: fn.args![0]!, step: fn.args![1]!, at };
+    if (fn.name === 'flowStepData' && arity(fn, 3)) return { kind: 'flowStepData', slug: fn.args![0]!, step: fn.args![1]!, field: fn.args![2]!, at };
     if (fn.name === 'isGuest' && arity(fn, 0)) return { kind: 'isGuest', at };
     if (fn.name === 'memberOfGroup' && (arity(fn, 0) || arity(fn, 1))) return { kind: 'memberOfGroup', ...(fn.args![0] !== undefined ? { groups: fn.args![0] } : {}), at };
     if (fn.name === 'currentUrl' && arity(fn, 0)) {

@@ -1,5 +1,6 @@
 // Frigade's targeting expressions in our CEL: each parsed form written over `user`, `group`, `flows` and `now`, or the reason it has no CEL form.
-import { parseFrigadeTargeting, Unmapped, type Expression, type Operand } from './frigade-syntax.js';
+import { parseFrigadeTargeting, type Expression, type Operand } from './frigade-syntax.js';
+import { Unmapped } from './frigade-tokens.js';
 
 /** Why an expression has no CEL form: the message and the 1-based column of the part at fault. */
 export interface TargetingProblem {

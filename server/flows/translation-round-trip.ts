@@ -6,7 +6,8 @@ import { formatPath } from './schema.js';
 import { fileSizeProblem, TRANSLATION_FILE_LIMITS } from './translation-limits.js';
 import { keySegment, textUnits, writeTranslations, type TextUnit } from './translations-file.js';
 import { droppedVariables, LOCALE_CODE } from './translations.js';
-import { codePointName, readXliff, unitId, writeXliff, XliffError, type XliffUnit } from './xliff.js';
+import { readXliff, unitId, writeXliff, type XliffUnit } from './xliff.js';
+import { codePointName, XliffError } from './xliff-xml.js';
 
 /** A locale code as the flow files key translations (the schema's rule): `fr`, `fr-CA`, `pt-BR`, `zh-Hans`. */
 export const isLocale = (code: string) => LOCALE_CODE.test(code);

@@ -1,6 +1,7 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
 import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState, TargetedOutMode } from '../../src/api/wire.js';
-import { localizedContent, type CatalogFlow, type CatalogVersion, type FlowJson } from '../flows/catalog.js';
+import { localizedContent, type CatalogFlow, type CatalogVersion } from '../flows/catalog.js';
+import type { FlowJson } from '../flows/flow-json.js';
 import { computeCollections } from './collections.js';
 import type { UserSnapshot } from './snapshot.js';
 import { comesBack } from './reshow.js';

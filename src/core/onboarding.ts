@@ -5,7 +5,7 @@ import type { ActionType, FlowStateWriteRequest, Properties } from '../api/wire.
 import { TARGET_MISSING_EVENT } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transitionSlot } from '../stores/flows.js';
-import { $elementOptions } from '../stores/options.js';
+import { $elementOptions, takeElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
 import { createEmitter, type OnboardingEventMap, type OnboardingEventName, type TargetMissingEvent } from './events.js';
 import { currentUserId, isGuestId, isUserHash } from './identity.js';
@@ -23,14 +23,15 @@ import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { forwardEvents } from './forward.js';
 import { startRules } from '../page/rules.js';
 import { doc, onDocument } from '../page/document.js';
-import { badValue, EVENT_NAMES, failureCode, ID_RULE, nonEmpty, STEP_METHODS } from './checks.js';
+import { badValue, checkConfig, checkEventName, failureCode, nonEmpty, refused, STEP_METHODS } from './checks.js';
 import type { IdentifyOptions, OnboardingConfig } from './config.js';
+import type { OnboardingApi } from './public-api.js';
 
 /**
- * The SDK: a list of what it offers a page. Who the visitor is lives in the session (core/session.ts), their flow
+ * The SDK, as core/public-api.ts documents it. Who the visitor is lives in the session (core/session.ts), their flow
  * state kept in step with the service and other tabs in the state (core/state-sync.ts), queued writes in the outbox.
  */
-export class Onboarding {
+export class Onboarding implements OnboardingApi {
   #client: ApiClient | null = null;
   #storage: KeyValueStore = createSafeStorage();
   #outbox: Outbox | undefined;
@@ -66,7 +67,6 @@ export class Onboarding {
   #contentLocale: string | undefined;
   #located = false;
 
-  /** Resolves after the first state load of the current visitor (successful or not). */
   readonly ready: Promise<void> = new Promise((resolve) => {
     this.#resolveReady = resolve;
   });
@@ -75,17 +75,14 @@ export class Onboarding {
     onError((error, code) => this.#emitter.emit('error', { code, error }));
   }
 
-  /** The current ID: `guest_<uuid>` before identify, the real ID after. */
   get userId(): string {
     return this.#session.userId;
   }
 
-  /** Every eligible flow the script has a definition for. */
   get flows(): Flow[] {
     return Object.values($flows.get());
   }
 
-  /** The locale reads ask for (`fr-CA`); undefined when flows show their own text. */
   get locale(): string | undefined {
     return this.#locale;
   }
@@ -98,30 +95,18 @@ export class Onboarding {
     return $flows.get()[slug];
   }
 
-  /** Subscribes to an SDK event; returns the function that unsubscribes. */
   on<N extends OnboardingEventName>(name: N, handler: (event: OnboardingEventMap[N]) => void): () => void {
-    if (!EVENT_NAMES.split(' ').includes(name)) reportError('unknown-event', new Error(`Onboarding.on: there is no "${name}" event. Use one of: ${EVENT_NAMES}.`));
+    checkEventName(name);
     return this.#emitter.on(name, handler);
   }
 
-  /** Configures the SDK and loads the current visitor's flows. Throws on a missing key: that is misuse, not a runtime failure. */
   init(config: OnboardingConfig): Promise<void> {
-    if (!config || !nonEmpty(config.publicKey)) {
-      throw new Error('Onboarding.init: publicKey is required. Pass the public key (pk_…) from your onboarding service.');
-    }
-    if (!nonEmpty(config.apiUrl)) {
-      throw new Error('Onboarding.init: apiUrl is required. Pass the base address of your onboarding service.');
-    }
+    checkConfig(config);
     if (this.#client) return this.ready;
-    const client = (this.#client = createApiClient({ apiUrl: config.apiUrl, publicKey: config.publicKey, locale: () => this.#locale }));
+    const { apiUrl, publicKey } = config;
+    const client = (this.#client = createApiClient({ apiUrl, publicKey, locale: () => this.#locale }));
     const storage = this.#storage;
-    const { autoMount, nonce, strings } = config;
-    $elementOptions.set({
-      ...$elementOptions.get(),
-      ...(autoMount !== undefined ? { autoMount } : {}),
-      ...(nonce !== undefined ? { nonce } : {}),
-      ...(strings ? { strings } : {}),
-    });
+    takeElementOptions(config);
     this.#outbox = createOutbox(storage, client, {
       sent: (entry, response, badAnswer) => this.#state.written(entry, response, badAnswer),
       dropped: (entry, error) => {
@@ -155,7 +140,6 @@ export class Onboarding {
       this.#state.persist();
       this.#outbox?.flushOnExit();
     };
-    const onVisibility = () => this.#outbox?.flush();
     // A tour, hint or tooltip whose target stayed missing: the page hears of it, and the flow's analytics count it.
     const onTargetMissing = ({ detail }: CustomEvent<TargetMissingEvent>) => {
       this.#emitter.emit('target-missing', detail);
@@ -164,7 +148,7 @@ export class Onboarding {
     addEventListener('pagehide', onPageHide);
     this.#stops.push(
       () => removeEventListener('pagehide', onPageHide),
-      onDocument('visibilitychange', onVisibility),
+      onDocument('visibilitychange', () => this.#outbox?.flush()),
       onDocument('onboarding-target-missing', onTargetMissing as EventListener),
       watchForRefresh(() => void this.refresh(), { routes: config.refreshOnRouteChange !== false }),
       startRules(),
@@ -172,10 +156,9 @@ export class Onboarding {
 
     this.#outbox.flush();
     if (nonEmpty(config.userId)) void this.identify(config.userId, undefined, { userHash: config.userHash });
-    // An identify that follows init at once loads the state itself; the guest read is then not needed.
+    // Else after the document is parsed: an identify right after init, or in a script after the tag, then loads the
+    // state itself (one round trip), and the guest's read is not made at all.
     else {
-      // After the document is parsed: an identify in a script after the tag then loads the state itself (one round
-      // trip), and the guest's read is not made at all.
       const load = () => {
         if (this.#guestRead) this.#initialLoad = setTimeout(() => void this.refresh(), 0);
       };
@@ -185,19 +168,10 @@ export class Onboarding {
     return this.ready;
   }
 
-  /**
-   * Upserts the user and loads their flow states. With `userHash`, every request for this user carries it. Never
-   * rejects: failures are reported through `error`.
-   */
   async identify(userId: string, properties?: Properties, options?: IdentifyOptions): Promise<void> {
     const outbox = this.#outbox;
-    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.identify was called before Onboarding.init.'));
-    if (!isId(userId)) return void reportError('bad-user-id', new Error(`Onboarding.identify needs a user ID: ${ID_RULE}`));
     const given = options?.userHash;
-    if (given !== undefined && !isUserHash(given)) {
-      return void reportError('bad-user-hash', new Error('Onboarding.identify: userHash must be the hex string your backend computed; the call did nothing.'));
-    }
-    if (!isJson(properties)) return badValue('Onboarding.identify');
+    if (refused('identify', outbox, userId, properties, given)) return;
     try {
       const previous = this.userId;
       // A hash given before stays with its user; one user's hash never goes with another's requests.
@@ -235,12 +209,9 @@ export class Onboarding {
     }
   }
 
-  /** Upserts a group with the current user as a member; later reads and writes carry its ID. */
   async group(groupId: string, properties?: Properties): Promise<void> {
     const outbox = this.#outbox;
-    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.group was called before Onboarding.init.'));
-    if (!isId(groupId)) return void reportError('bad-group-id', new Error(`Onboarding.group needs a group ID: ${ID_RULE}`));
-    if (!isJson(properties)) return badValue('Onboarding.group');
+    if (refused('group', outbox, groupId, properties)) return;
     try {
       const pending = outbox.add(this.userId, { path: 'groups', body: { groupId, ...this.#session.user(), ...(properties ? { properties } : {}) } });
       if (!pending) return;
@@ -253,12 +224,9 @@ export class Onboarding {
     }
   }
 
-  /** Records a tracking event on the current user (through the users upsert `events`). */
   async track(event: string, properties?: Properties): Promise<void> {
     const outbox = this.#outbox;
-    if (!outbox) return void reportError('not-initialized', new Error('Onboarding.track was called before Onboarding.init.'));
-    if (!nonEmpty(event)) return void reportError('bad-event', new Error('Onboarding.track needs a non-empty event name.'));
-    if (!isJson(properties)) return badValue('Onboarding.track');
+    if (refused('track', outbox, event, properties)) return;
     try {
       await outbox.add(this.userId, { path: 'users', body: { ...this.#session.user(), events: [{ event, ...(properties ? { properties } : {}) }] } });
     } catch (error) {
@@ -266,7 +234,6 @@ export class Onboarding {
     }
   }
 
-  /** Logs out: forgets the user and their cached state, and starts a new guest. Queued writes are still sent. */
   async reset(): Promise<void> {
     try {
       this.#session.forget(this.#client !== null);
@@ -276,16 +243,11 @@ export class Onboarding {
     }
   }
 
-  /**
-   * Shows flows and the elements' own strings in `code` (`fr-CA`) from now on: the state is read again in it, and
-   * flows redraw. `undefined` goes back to the user property `locale`, else the browser's language.
-   */
   setLocale(code: string | undefined): void {
     this.#chosenLocale = code;
     this.#relocate($userProperties.get());
   }
 
-  /** Reloads the current user's state from the service. Calls while a read for the same user and locale runs share it. */
   refresh(): Promise<void> {
     const client = this.#client;
     if (!client) return Promise.resolve();
@@ -326,7 +288,6 @@ export class Onboarding {
     return promise;
   }
 
-  /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
   destroy(): void {
     clearTimeout(this.#initialLoad);
     clearTimeout(this.#readRetry);

@@ -18,3 +18,13 @@ export interface ElementOptions {
 }
 
 export const $elementOptions = atom<ElementOptions>({ autoMount: true });
+
+/** Takes init's element options; an option init leaves out keeps its value. */
+export function takeElementOptions({ autoMount, nonce, strings }: Partial<ElementOptions>): void {
+  $elementOptions.set({
+    ...$elementOptions.get(),
+    ...(autoMount !== undefined ? { autoMount } : {}),
+    ...(nonce !== undefined ? { nonce } : {}),
+    ...(strings ? { strings } : {}),
+  });
+}

@@ -1,0 +1,113 @@
+// What the flow schema cannot say about a flow file: unique ids, choices where needed, fields, CEL that compiles, reshow
+// and start rules, translations; and the warnings for text a listed locale lacks.
+import { FLOW_TYPE_ALIASES, type FlowTranslation, type FlowType } from '../../src/api/wire.js';
+import { compileExpression, eventCallsOf } from '../targeting/cel.js';
+import { MAX_EVENT_WINDOW_MS } from '../targeting/event-window-calls.js';
+import { parseDuration } from './durations.js';
+import { checkNpsPoints, checkStepFields, type Report } from './fields.js';
+import { pagePatternProblem } from './formats.js';
+import { formatPath, type PathSegment } from './schema.js';
+import { checkTranslations, missingText } from './translations.js';
+
+/** The flow type a file's `type` names: ours, or the one a Frigade name stands for (NPS_SURVEY is a SURVEY). */
+export function typeNamed(name: unknown): FlowType | undefined {
+  if (typeof name !== 'string') return undefined;
+  return Object.hasOwn(FLOW_TYPE_ALIASES, name) ? FLOW_TYPE_ALIASES[name as keyof typeof FLOW_TYPE_ALIASES] : (name as FlowType);
+}
+
+/**
+ * What the schema cannot say: unique step and field ids, choices where a kind needs them, fields (server/flows/fields.ts),
+ * CEL that compiles, and translations that name what exists and keep its variables (server/flows/translations.ts). `warn` takes what loads but our elements do not draw.
+ */
+export function checkSemantics(value: unknown, add: Report, warn: Report): void {
+  if (!isObject(value)) return;
+  const type = typeNamed(value.type);
+  checkExpression(value.targetingLogic, ['targetingLogic'], add);
+  checkReshow(value.reshow, add);
+  checkStartWhen(value.startWhen, add);
+  const data = value.data;
+  if (!isObject(data)) return;
+  checkExpression(data.completionCriteria, ['data', 'completionCriteria'], add);
+  if (type === 'SURVEY' && isObject(data.props)) checkNpsPoints(data.props.options, ['data', 'props', 'options'], add);
+  if (!Array.isArray(data.steps)) return;
+  const stepIds = new Map<string, number>();
+  for (const [index, step] of data.steps.entries()) {
+    if (!isObject(step)) continue;
+    const where: PathSegment[] = ['data', 'steps', index];
+    if (typeof step.id === 'string') {
+      const first = stepIds.get(step.id);
+      if (first !== undefined) add([...where, 'id'], `duplicate step id "${step.id}" (also data.steps[${first}])`);
+      else stepIds.set(step.id, index);
+    }
+    for (const key of ['completionCriteria', 'startCriteria', 'visibilityCriteria']) checkExpression(step[key], [...where, key], add);
+    if (type === 'SURVEY' && step.type !== undefined && step.fields !== undefined) {
+      add([...where, 'type'], 'a survey step asks by `type` or by `fields`, not both: with fields, each field is a question (an nps score is `{ id, type: nps }`)');
+    } else if (type === 'SURVEY' && (step.type === 'single' || step.type === 'multiple') && !hasItems(step.options)) {
+      add([...where, 'type'], `a "${step.type}" question needs options: a list of { value, label }`);
+    }
+    if (type === 'FORM' || type === 'SURVEY') checkStepFields(step, where, add, warn);
+  }
+  checkTranslations(value, add);
+}
+
+/** A warning at each source text a listed locale lacks (an exact translation only: `--locales fr-CA` asks for fr-CA's own). */
+export function warnMissingText(file: Record<string, unknown>, locales: readonly string[], warn: Report): void {
+  const translations = isObject(file.translations) ? file.translations : {};
+  for (const locale of locales) {
+    const translation = isObject(translations[locale]) ? (translations[locale] as FlowTranslation) : undefined;
+    for (const slot of missingText(file.data, translation)) {
+      warn(['data', ...slot.source], `no "${locale}" translation (translations.${locale}.${formatPath(slot.key)})`);
+    }
+  }
+}
+
+/** `reshow.after` a duration above 0 and `reshow.times` a whole number (the schema checks the rest). */
+function checkReshow(reshow: unknown, add: Report): void {
+  if (!isObject(reshow)) return;
+  const { after, times } = reshow;
+  if (typeof after === 'string' && !((parseDuration(after) ?? 0) > 0)) {
+    add(['reshow', 'after'], `bad duration ${JSON.stringify(after)}; expected a whole number above 0 and a unit (s, m, h, d or w), such as 48h or 7d`);
+  }
+  if (typeof times === 'number' && !Number.isInteger(times)) add(['reshow', 'times'], `expected a whole number, 1 or more, got ${times}`);
+}
+
+/** `startWhen.page` path patterns (a leading `!` excludes) and `startWhen.delay` a duration (the schema checks the selectors). */
+function checkStartWhen(startWhen: unknown, add: Report): void {
+  if (!isObject(startWhen)) return;
+  const { page, delay } = startWhen;
+  const pages = typeof page === 'string' ? [page] : Array.isArray(page) ? page : [];
+  for (const [index, pattern] of pages.entries()) {
+    if (typeof pattern !== 'string') continue;
+    const path = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+    // Quoted as written, with its "!".
+    const problem = pagePatternProblem(path)?.replace(JSON.stringify(path), JSON.stringify(pattern));
+    if (problem) add(typeof page === 'string' ? ['startWhen', 'page'] : ['startWhen', 'page', index], problem);
+  }
+  if (typeof delay === 'string' && parseDuration(delay) === undefined) {
+    add(['startWhen', 'delay'], `bad duration ${JSON.stringify(delay)}; expected a whole number and a unit (ms, s, m, h, d or w), such as 500ms or 3s`);
+  }
+}
+
+function checkExpression(source: unknown, segments: PathSegment[], add: Report): void {
+  if (typeof source !== 'string') return;
+  try {
+    compileExpression(source, () => {});
+  } catch (error) {
+    add(segments, `does not compile as CEL: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return;
+  }
+  // A typo meant as "forever" (a window of thousands of years) is refused here; a read clamps it all the same.
+  for (const call of eventCallsOf(source)) {
+    if (call.fn === 'eventCount' && call.windowMs > MAX_EVENT_WINDOW_MS) {
+      add(segments, `${call.scope}.eventCount('${call.event}', …): the window is over 100 years (876600h), the longest there is; for "ever", use ${call.scope}.events`);
+    }
+  }
+}
+
+function hasItems(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,122 @@
+// The statements a snapshot load runs: the one read of a user's facts and progress (in a variant per kind of read),
+// and the version checks of cached rows on PostgreSQL.
+import type { FlowResponse } from '../../src/api/wire.js';
+import { USER_FACTS_JSON_SQL } from '../analytics/progress.js';
+import type { CatalogVersion } from '../flows/catalog.js';
+import { isStorableText } from '../shared/json-guard.js';
+import type { FactsRow } from '../storage/snapshot-cache.js';
+import type { EventNameSet } from '../targeting/event-names.js';
+import type { EventScope } from '../targeting/event-window-calls.js';
+import { literal, windowColumnsSql, type WindowCountRow, type WindowLastRow } from './event-window-values.js';
+
+export interface SnapshotRow {
+  user_properties: Record<string, unknown> | null;
+  user_created_at: Date | string | null;
+  user_events: Record<string, number> | null;
+  user_groups: string[] | null;
+  group_properties: Record<string, unknown> | null;
+  group_created_at: Date | string | null;
+  group_events: Record<string, number> | null;
+  /** [flow_slug, current_step_id, started, completed, skipped, last_action_at, reshows] */
+  flows: Array<[string, string | null, boolean, boolean, boolean, string | null, number]> | null;
+  /** [flow_slug, step_id, started, completed, skipped, data, last_action_at] */
+  steps: Array<[string, string, boolean, boolean, boolean, unknown, string | null]> | null;
+  /** [flow_slug, step_id, action_type, data, created_at], oldest first */
+  responses: Array<[string, string, FlowResponse['actionType'], string, string]> | null;
+  /** The user a guest was linked into. */
+  linked_to: string | null;
+  /** Loaded only when the catalog's CEL counts events over time (see event-window-values.ts). */
+  user_window_counts?: WindowCountRow[] | null;
+  user_window_last?: WindowLastRow[] | null;
+  group_window_counts?: WindowCountRow[] | null;
+  group_window_last?: WindowLastRow[] | null;
+  /** Loaded only with the embedded store's cache. */
+  progress?: FactsRow[] | null;
+  /** The rows' state versions (bigint as text on PostgreSQL); null without a row. */
+  user_version: string | number | null;
+  group_version: string | number | null;
+}
+
+/** What the check of a cached user (and group) reads: each row's state version. */
+export interface VersionRow {
+  user_version: string | number | null;
+  group_version?: string | number | null;
+}
+
+// Everything a read needs about one user (and their group) in one statement. State answers carry a bounded
+// summary of the response log, never all of it: per flow, the latest flow-level response and the latest
+// response of each step. Event counts come from the counts kept beside the event log. Only a guest can have
+// been linked, and only a read with a group needs the group's rows: the statement has a variant for each. When the
+// catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
+// Of the counts kept beside the event log, only those of the names the catalog's CEL reads are loaded (see
+// countsSql), so a user's many other names cost a read nothing.
+const snapshotSql = ({ progress, guest, group, windows, names }: SnapshotVariant) => `
+SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', windows.user, '$1', group ? '$3' : '$2')},` : ''}${
+  windows && group ? `\n  ${windowColumnsSql('group', windows.group, '$2', '$3')},` : ''
+}
+  u.properties AS user_properties,
+  u.created_at AS user_created_at,
+  u.state_version AS user_version,
+  ${group ? 'g.state_version' : 'NULL::bigint'} AS group_version,
+  ${guest ? '(SELECT user_id FROM guest_links WHERE guest_id = $1)' : 'NULL'} AS linked_to,
+  ${countsSql('user', names.user, '$1')} AS user_events,
+  (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,
+  ${group ? 'g.properties' : 'NULL::jsonb'} AS group_properties,
+  ${group ? 'g.created_at' : 'NULL::timestamptz'} AS group_created_at,
+  ${group ? countsSql('group', names.group, '$2') : 'NULL::json'} AS group_events,
+  (SELECT json_agg(json_build_array(flow_slug, current_step_id, started, completed, skipped, last_action_at, reshows))
+     FROM flow_states WHERE user_id = $1) AS flows,
+  (SELECT json_agg(json_build_array(flow_slug, step_id, started, completed, skipped, data, last_action_at))
+     FROM step_states WHERE user_id = $1) AS steps,
+  (SELECT json_agg(json_build_array(flow_slug, step_id, action_type, data, created_at) ORDER BY id)
+     FROM (SELECT DISTINCT ON (flow_slug, step_key) id, flow_slug, step_id, action_type, data, created_at
+           FROM (SELECT id, flow_slug, step_id, action_type, data, created_at,
+                        CASE WHEN action_type LIKE '%FLOW' THEN NULL ELSE step_id END AS step_key
+                 FROM flow_responses WHERE user_id = $1) AS log
+           ORDER BY flow_slug, step_key, id DESC) AS latest) AS responses
+FROM (SELECT 1) AS one
+LEFT JOIN users u ON u.id = $1${group ? '\nLEFT JOIN groups g ON g.id = $2' : ''}`;
+
+/**
+ * The `<scope>_events` column: the kept counts of the names the catalog's CEL reads, each found by the primary key
+ * (id, event); every name only when some expression may read any (`size(user.events)`, say), and none when no
+ * expression reads `events`. The names are written into the statement, one per catalog, as the windows are; a name
+ * no event can have (a NUL) is left out, as PostgreSQL would refuse the statement.
+ */
+function countsSql(scope: EventScope, set: EventNameSet, id: string): string {
+  const [table, key] = scope === 'user' ? ['user_event_counts', 'user_id'] : ['group_event_counts', 'group_id'];
+  const names = set.names?.filter(isStorableText);
+  if (names?.length === 0) return 'NULL::json';
+  const which = names ? ` AND event IN (${names.map(literal).join(', ')})` : '';
+  return `(SELECT json_object_agg(event, count) FROM ${table} WHERE ${key} = ${id}${which})`;
+}
+
+interface SnapshotVariant {
+  progress: boolean;
+  guest: boolean;
+  group: boolean;
+  /** The catalog's events over time, when its CEL asks about any; their read time is the parameter after the IDs. */
+  windows: CatalogVersion['eventWindows'];
+  /** The names of `events` the catalog's CEL reads. */
+  names: CatalogVersion['eventNames'];
+}
+
+const SNAPSHOT_SQL = new Map<string, string>();
+/** The statement for a read: with the analytics facts (the embedded store, see below) or not, for a guest or not, with a group or not, with events over time or not. */
+export function snapshotStatement(variant: SnapshotVariant): string {
+  const { windows } = variant;
+  const { names } = variant;
+  const key = `${variant.progress}-${variant.guest}-${variant.group}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}-${names.user.key} ${names.group.key}`;
+  let sql = SNAPSHOT_SQL.get(key);
+  if (sql === undefined) {
+    // A statement per set of windows: forget those of catalogs long replaced.
+    if (SNAPSHOT_SQL.size >= 64) SNAPSHOT_SQL.clear();
+    SNAPSHOT_SQL.set(key, (sql = snapshotSql(variant)));
+  }
+  return sql;
+}
+
+/** The check of cached rows on PostgreSQL: the user's state version, and the group's when the read names one. */
+export const USER_VERSION_SQL = 'SELECT state_version AS user_version FROM users WHERE id = $1';
+export const USER_AND_GROUP_VERSION_SQL =
+  'SELECT (SELECT state_version FROM users WHERE id = $1) AS user_version, (SELECT state_version FROM groups WHERE id = $2) AS group_version';
