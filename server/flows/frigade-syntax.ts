@@ -57,11 +57,11 @@ class Parser {
   }
 
   #peek(): Token {
-    return this.#tokens[this.#next]!;
+    return this.#tokens[this.#next];
   }
 
   #take(): Token {
-    return this.#tokens[this.#next++]!;
+    return this.#tokens[this.#next++];
   }
 
   #isOp(value: string): boolean {
@@ -115,7 +115,7 @@ class Parser {
       this.#take();
       const amount = this.#take();
       const match = amount.type === 'number' ? /^([0-9]+(?:\.[0-9]+)?)([A-Za-z])$/.exec(amount.text) : null;
-      const unit = match ? UNIT_MS[match[2]!] : undefined;
+      const unit = match ? UNIT_MS[match[2]] : undefined;
       if (!match || unit === undefined) {
         throw new Unmapped(`${operator} takes a number and a unit: s, i (minutes), h, d, w or m (months of 30 days), such as 7d; found ${describe(amount)}`, amount.at);
       }
@@ -234,24 +234,24 @@ function resolveCall(parts: Array<{ name: string; args?: string[] }>, at: number
   const arity = (part: { args?: string[] } | undefined, count: number) => part?.args?.length === count;
   const unknown = () => new Unmapped(`"${text}" is not one of Frigade's targeting forms (user.property, user.event, user.flow, group.property, …)`, at);
   // A state unquoted, as Frigade's dashboard exports write it: `user.flow('flow_X') == COMPLETED_FLOW`.
-  if (parts.length === 1 && !head!.args && (ACTION_TYPES as readonly string[]).includes(head!.name)) return { kind: 'string', value: head!.name, at };
-  if (parts.length === 1 && !head!.args) throw unknown();
-  if ((head!.name === 'now' && arity(head, 0) && parts.length === 1) || (head!.name === 'Date' && fn?.name === 'now' && arity(fn, 0) && !rest.length)) {
+  if (parts.length === 1 && !head.args && (ACTION_TYPES as readonly string[]).includes(head.name)) return { kind: 'string', value: head.name, at };
+  if (parts.length === 1 && !head.args) throw unknown();
+  if ((head.name === 'now' && arity(head, 0) && parts.length === 1) || (head.name === 'Date' && fn?.name === 'now' && arity(fn, 0) && !rest.length)) {
     return { kind: 'time', offsetMs: 0, at };
   }
   // organization is Frigade's older name for group.
-  const scope: Scope | undefined = head!.name === 'user' ? 'user' : head!.name === 'group' || head!.name === 'organization' ? 'group' : undefined;
-  if (!scope || head!.args || !fn) throw unknown();
+  const scope: Scope | undefined = head.name === 'user' ? 'user' : head.name === 'group' || head.name === 'organization' ? 'group' : undefined;
+  if (!scope || head.args || !fn) throw unknown();
   const only = rest.length === 0;
-  if (fn.name === 'properties' && !fn.args && rest.length === 1 && !rest[0]!.args) return { kind: 'property', scope, key: rest[0]!.name, at };
-  if (fn.name === 'property' && arity(fn, 1) && only) return { kind: 'property', scope, key: fn.args![0]!, at };
-  if (fn.name === 'propertyContains' && arity(fn, 2) && only) return { kind: 'propertyContains', scope, key: fn.args![0]!, needle: fn.args![1]!, at };
-  if (fn.name === 'event' && arity(fn, 1) && rest.length === 1 && rest[0]!.name === 'count' && !rest[0]!.args) return { kind: 'eventCount', scope, event: fn.args![0]!, at };
-  if (fn.name === 'eventCount' && arity(fn, 1) && only) return { kind: 'eventCount', scope, event: fn.args![0]!, at };
+  if (fn.name === 'properties' && !fn.args && rest.length === 1 && !rest[0].args) return { kind: 'property', scope, key: rest[0].name, at };
+  if (fn.name === 'property' && arity(fn, 1) && only) return { kind: 'property', scope, key: fn.args![0], at };
+  if (fn.name === 'propertyContains' && arity(fn, 2) && only) return { kind: 'propertyContains', scope, key: fn.args![0], needle: fn.args![1], at };
+  if (fn.name === 'event' && arity(fn, 1) && rest.length === 1 && rest[0].name === 'count' && !rest[0].args) return { kind: 'eventCount', scope, event: fn.args![0], at };
+  if (fn.name === 'eventCount' && arity(fn, 1) && only) return { kind: 'eventCount', scope, event: fn.args![0], at };
   if (scope === 'user' && only) {
-    if (fn.name === 'flow' && arity(fn, 1)) return { kind: 'flow', slug: fn.args![0]!, at };
-    if (fn.name === 'flowStep' && arity(fn, 2)) return { kind: 'flowStep', slug: fn.args![0]!, step: fn.args![1]!, at };
-    if (fn.name === 'flowStepData' && arity(fn, 3)) return { kind: 'flowStepData', slug: fn.args![0]!, step: fn.args![1]!, field: fn.args![2]!, at };
+    if (fn.name === 'flow' && arity(fn, 1)) return { kind: 'flow', slug: fn.args![0], at };
+    if (fn.name === 'flowStep' && arity(fn, 2)) return { kind: 'flowStep', slug: fn.args![0], step: fn.args![1], at };
+    if (fn.name === 'flowStepData' && arity(fn, 3)) return { kind: 'flowStepData', slug: fn.args![0], step: fn.args![1], field: fn.args![2], at };
     if (fn.name === 'isGuest' && arity(fn, 0)) return { kind: 'isGuest', at };
     if (fn.name === 'memberOfGroup' && (arity(fn, 0) || arity(fn, 1))) return { kind: 'memberOfGroup', ...(fn.args![0] !== undefined ? { groups: fn.args![0] } : {}), at };
     if (fn.name === 'currentUrl' && arity(fn, 0)) {

@@ -29,7 +29,7 @@ export function tokenize(source: string): Token[] {
   let i = 0;
   // The loop moves on by at least one character a turn, or throws.
   while (i < source.length) {
-    const char = source[i]!;
+    const char = source[i];
     const at = i + 1;
     if (/\s/.test(char)) {
       i++;

@@ -144,7 +144,7 @@ function buildSnapshot(
   const steps = new Map<string, Map<string, StoredStepState>>();
   for (const [slug, stepId, started, completed, skipped, data, lastActionAt] of rows.steps) {
     let byStep = steps.get(slug);
-    if (!byStep) steps.set(slug, (byStep = new Map()));
+    if (!byStep) steps.set(slug, (byStep = new Map<string, StoredStepState>()));
     byStep.set(stepId, { started, completed, skipped, data, lastActionAt });
   }
   const responses = new Map<string, FlowResponse[]>();

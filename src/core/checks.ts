@@ -20,12 +20,14 @@ export const badValue = (method: string) =>
 
 /** Checks init's config: a missing key is misuse, not a runtime failure, so it throws with what to do. */
 export function checkConfig(config: { publicKey?: unknown; apiUrl?: unknown } | undefined): void {
+  /* eslint-disable no-restricted-syntax -- init's contract: a call without its key or address throws, at once, to its caller */
   if (!config || !nonEmpty(config.publicKey)) {
     throw new Error('Onboarding.init: publicKey is required. Pass the public key (pk_…) from your onboarding service.');
   }
   if (!nonEmpty(config.apiUrl)) {
     throw new Error('Onboarding.init: apiUrl is required. Pass the base address of your onboarding service.');
   }
+  /* eslint-enable no-restricted-syntax */
 }
 
 /** Reports an `on` for an event there is none of; the handler is subscribed all the same. */

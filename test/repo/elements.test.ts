@@ -8,7 +8,7 @@ import type { OnboardingHint, OnboardingTooltip, OnboardingTour } from '../../sr
 import type {} from '../../src/components/register.js';
 import { FLOW_TYPES } from '../../src/api/wire/common.js';
 import { tagOf } from '../../src/components/shared/on-demand.js';
-import { codeSnippetFor } from '../../server/flows/catalog.js';
+import { codeSnippetFor } from '../../server/flows/flow-json.js';
 // @ts-expect-error plain .mjs build script without types
 import { chunkEntry, chunksOf, elementFilesModule, packageEntries, readElementTable } from '../../scripts/elements.mjs';
 // @ts-expect-error plain .mjs build script without types
