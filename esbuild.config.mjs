@@ -44,7 +44,10 @@ const squeezeTemplates = {
       const edits = [];
       const visit = (node) => {
         const tag = ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) ? node.tag.text : undefined;
-        const literal = ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'unsafeCSS' ? node.arguments[0] : undefined;
+        const literal =
+          ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'unsafeCSS'
+            ? node.arguments[0]
+            : undefined;
         if (tag === 'html' || tag === 'css') {
           const template = node.template;
           // The text pieces between the substitutions, with where each sits in the source (inside the backticks).
@@ -59,13 +62,18 @@ const squeezeTemplates = {
             edits.push({ start, end, text: squeezed[i] });
           });
         } else if (literal && ts.isNoSubstitutionTemplateLiteral(literal)) {
-          edits.push({ start: literal.getStart(file) + 1, end: literal.end - 1, text: minifyCss(literal.rawText, true) });
+          edits.push({
+            start: literal.getStart(file) + 1,
+            end: literal.end - 1,
+            text: minifyCss(literal.rawText, true),
+          });
         }
         ts.forEachChild(node, visit);
       };
       visit(file);
       let contents = source;
-      for (const edit of edits.sort((x, y) => y.start - x.start)) contents = contents.slice(0, edit.start) + edit.text + contents.slice(edit.end);
+      for (const edit of edits.sort((x, y) => y.start - x.start))
+        contents = contents.slice(0, edit.start) + edit.text + contents.slice(edit.end);
       return { contents, loader: 'ts' };
     });
   },
@@ -109,9 +117,12 @@ function hostProvides() {
   const visit = (node) => {
     if (ts.isImportDeclaration(node) && node.importClause && !node.importClause.isTypeOnly) {
       const specifier = node.moduleSpecifier.text;
-      const key = specifier.startsWith('.') ? relative('src/components', join('src/components/chunks', specifier)).split(sep).join('/').replace(/\.js$/, '') : specifier;
+      const key = specifier.startsWith('.')
+        ? relative('src/components', join('src/components/chunks', specifier)).split(sep).join('/').replace(/\.js$/, '')
+        : specifier;
       if (node.importClause.name) imported.set(node.importClause.name.text, [key, 'default']);
-      for (const element of node.importClause.namedBindings?.elements ?? []) if (!element.isTypeOnly) imported.set(element.name.text, [key, (element.propertyName ?? element.name).text]);
+      for (const element of node.importClause.namedBindings?.elements ?? [])
+        if (!element.isTypeOnly) imported.set(element.name.text, [key, (element.propertyName ?? element.name).text]);
     }
     if (ts.isArrayLiteralExpression(node)) list = node;
     ts.forEachChild(node, visit);
@@ -153,7 +164,8 @@ function chunkHost(name) {
           if ([own, targets, fields, page].some((folder) => target.startsWith(folder + sep))) return undefined;
           key = relative(components, target).split(sep).join('/').replace(/\.js$/, '');
         }
-        if (!provided[key]) return { errors: [{ text: `the ${name} chunk imports ${args.path}, which chunk-host.ts does not provide` }] };
+        if (!provided[key])
+          return { errors: [{ text: `the ${name} chunk imports ${args.path}, which chunk-host.ts does not provide` }] };
         return { path: key, namespace: 'chunk-host' };
       });
       b.onLoad({ filter: /.*/, namespace: 'chunk-host' }, (args) => {
@@ -182,12 +194,18 @@ const elementFiles = {
 /** Fills src/components/chunks/integrity.ts with the SHA-384 (base64) of each built file of `files`, by name. */
 function integrity(files) {
   const hashes = Object.fromEntries(
-    files.map((options) => [basename(options.outfile, '.js'), createHash('sha384').update(readFileSync(options.outfile)).digest('base64')]),
+    files.map((options) => [
+      basename(options.outfile, '.js'),
+      createHash('sha384').update(readFileSync(options.outfile)).digest('base64'),
+    ]),
   );
   return {
     name: 'chunk-integrity',
     setup(b) {
-      b.onLoad({ filter: /src[\\/]components[\\/]chunks[\\/]integrity\.ts$/ }, () => ({ contents: `export const INTEGRITY = ${JSON.stringify(hashes)};`, loader: 'js' }));
+      b.onLoad({ filter: /src[\\/]components[\\/]chunks[\\/]integrity\.ts$/ }, () => ({
+        contents: `export const INTEGRITY = ${JSON.stringify(hashes)};`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -251,7 +269,13 @@ export const builds = {
   ...Object.fromEntries(
     STRING_LANGUAGES.map((code) => [
       `strings-${code}`,
-      { ...browserShared, entryPoints: [`src/components/strings/${code}.ts`], outfile: `dist/onboarding-strings-${code}.js`, format: 'iife', minify: true },
+      {
+        ...browserShared,
+        entryPoints: [`src/components/strings/${code}.ts`],
+        outfile: `dist/onboarding-strings-${code}.js`,
+        format: 'iife',
+        minify: true,
+      },
     ]),
   ),
   /**
@@ -299,7 +323,13 @@ export const builds = {
   ...Object.fromEntries(
     ['page', 'frame'].map((name) => [
       `preview-${name}`,
-      { ...browserShared, entryPoints: [`tools/preview/${name}.ts`], outfile: `dist/preview/${name}.js`, format: 'iife', minify: true },
+      {
+        ...browserShared,
+        entryPoints: [`tools/preview/${name}.ts`],
+        outfile: `dist/preview/${name}.js`,
+        format: 'iife',
+        minify: true,
+      },
     ]),
   ),
 };
@@ -324,7 +354,14 @@ async function compress(file, module = false) {
 
 const selected =
   only === 'browser'
-    ? [builds.iife, ...CHUNKS.map((name) => builds[name]), ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]), builds.watch, builds.picker, builds.esm]
+    ? [
+        builds.iife,
+        ...CHUNKS.map((name) => builds[name]),
+        ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]),
+        builds.watch,
+        builds.picker,
+        builds.esm,
+      ]
     : only === 'server'
       ? [builds.server, builds.flows, builds['preview-page'], builds['preview-frame']]
       : only === 'dashboard'
@@ -337,9 +374,15 @@ const run = async (options) => {
 };
 // The files the script tag loads beside itself are built first: their SHA-384s go into dist/onboarding.js
 // (src/components/chunks/integrity.ts), which loads each only if its bytes match.
-const beside = [...CHUNKS.map((name) => builds[name]), ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]), builds.watch];
+const beside = [
+  ...CHUNKS.map((name) => builds[name]),
+  ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]),
+  builds.watch,
+];
 const first = await Promise.all(selected.filter((options) => options !== builds.iife).map(run));
-const results = selected.includes(builds.iife) ? [...first, await run({ ...builds.iife, plugins: [integrity(beside), ...builds.iife.plugins] })] : first;
+const results = selected.includes(builds.iife)
+  ? [...first, await run({ ...builds.iife, plugins: [integrity(beside), ...builds.iife.plugins] })]
+  : first;
 if (selected.includes(builds.dashboard)) {
   mkdirSync('dist/dashboard', { recursive: true });
   for (const file of ['index.html', 'dashboard.css']) copyFileSync(`tools/dashboard/${file}`, `dist/dashboard/${file}`);
@@ -347,7 +390,10 @@ if (selected.includes(builds.dashboard)) {
 // The preview's pages as written, and its stylesheet minified, beside its scripts: the service reads them from there.
 if (selected.includes(builds['preview-page'])) {
   for (const file of ['index.html', 'frame.html']) copyFileSync(`tools/preview/${file}`, `dist/preview/${file}`);
-  writeFileSync('dist/preview/preview.css', transformSync(readFileSync('tools/preview/preview.css', 'utf8'), { loader: 'css', minify: true }).code);
+  writeFileSync(
+    'dist/preview/preview.css',
+    transformSync(readFileSync('tools/preview/preview.css', 'utf8'), { loader: 'css', minify: true }).code,
+  );
 }
 // With --metafile, esbuild's record of what each browser chunk holds (bench/size.mjs reads it).
 if (metafilePath) {

@@ -25,7 +25,10 @@ export default tseslint.config(
     // Build scripts, benches, the demo's page code and examples: plain JavaScript, which no project type-checks.
     files: ['**/*.{js,mjs,cjs,jsx}'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { globals: { ...globals.node, ...globals.browser }, parserOptions: { ecmaFeatures: { jsx: true } } },
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+      parserOptions: { ecmaFeatures: { jsx: true } },
+    },
   },
   {
     // Lit binds a template's event listeners to their element, so a method passed as `@click=${this.close}` keeps its `this`.
@@ -40,7 +43,10 @@ export default tseslint.config(
       'no-console': 'error',
       'no-restricted-syntax': [
         'error',
-        { selector: 'ThrowStatement', message: 'The script never throws into the host page: return the failure, or report it.' },
+        {
+          selector: 'ThrowStatement',
+          message: 'The script never throws into the host page: return the failure, or report it.',
+        },
       ],
     },
   },

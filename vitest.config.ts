@@ -26,7 +26,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'happy-dom', setupFiles: ['test/support/dom-setup.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'happy-dom',
+          setupFiles: ['test/support/dom-setup.ts'],
+        },
       },
       {
         extends: true,
@@ -44,11 +49,21 @@ export default defineConfig({
       {
         extends: true,
         // The script's core in happy-dom against the real service on loopback.
-        test: { name: 'script', include: ['test/script/**/*.test.ts'], environment: 'happy-dom', setupFiles: ['test/support/dom-setup.ts'] },
+        test: {
+          name: 'script',
+          include: ['test/script/**/*.test.ts'],
+          environment: 'happy-dom',
+          setupFiles: ['test/support/dom-setup.ts'],
+        },
       },
       {
         extends: true,
-        test: { name: 'components', include: ['test/components/**/*.test.ts'], environment: 'happy-dom', setupFiles: ['test/support/dom-setup.ts'] },
+        test: {
+          name: 'components',
+          include: ['test/components/**/*.test.ts'],
+          environment: 'happy-dom',
+          setupFiles: ['test/support/dom-setup.ts'],
+        },
       },
       {
         extends: true,
@@ -107,7 +122,12 @@ export default defineConfig({
       engineProject('webkit'),
       {
         extends: true,
-        test: { name: 'budget', include: ['test/budget/**/*.test.ts'], environment: 'node', globalSetup: ['test/support/build-bundle.ts'] },
+        test: {
+          name: 'budget',
+          include: ['test/budget/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/build-bundle.ts'],
+        },
       },
     ],
   },

@@ -25,7 +25,8 @@ export function analyticsFlows() {
         : i === 2
           ? '    - { id: role, title: Your role, fields: [{ id: role, type: text, label: Role }, { id: size, type: number, label: Team size }] }\n    - { id: goal, title: Your goal, fields: [{ id: goal, type: text, label: Goal }] }\n'
           : CHECKLIST_STEPS.map((id) => `    - { id: ${id}, title: Step ${id} }\n`).join('');
-    files[`${slug}.yaml`] = `slug: ${slug}\nname: Flow ${i}\ntype: ${i === 1 ? 'SURVEY' : i === 2 ? 'FORM' : 'CHECKLIST'}\ndata:\n  steps:\n${steps}`;
+    files[`${slug}.yaml`] =
+      `slug: ${slug}\nname: Flow ${i}\ntype: ${i === 1 ? 'SURVEY' : i === 2 ? 'FORM' : 'CHECKLIST'}\ndata:\n  steps:\n${steps}`;
   }
   return files;
 }
@@ -39,8 +40,12 @@ export async function seed(db, users, rollupsSql) {
   const q = (sql, params = []) => db.query(sql, params);
   // The rows are consistent by construction: skip the per-row foreign-key triggers while seeding.
   await q('SET session_replication_role = replica');
-  await q(`INSERT INTO users (id, created_at) SELECT 'u' || n, now() - (n % ${HISTORY_DAYS}) * interval '1 day' FROM generate_series(0, $1::int - 1) AS n`, [users]);
-  await q(`CREATE TEMP TABLE runs AS
+  await q(
+    `INSERT INTO users (id, created_at) SELECT 'u' || n, now() - (n % ${HISTORY_DAYS}) * interval '1 day' FROM generate_series(0, $1::int - 1) AS n`,
+    [users],
+  );
+  await q(
+    `CREATE TEMP TABLE runs AS
     SELECT n, slug, steps, started_at,
            -- done: steps completed, fewer and fewer users at each step; the last counts as completing the flow.
            LEAST(steps, (r % 1000) / (1000 / (steps + 2)))::int AS done, r
@@ -53,20 +58,26 @@ export async function seed(db, users, rollupsSql) {
                     UNION ALL SELECT 'flow-001' WHERE n % 10 < 4
                     UNION ALL SELECT 'flow-002' WHERE n % 10 >= 8
                     UNION ALL SELECT DISTINCT 'flow-' || lpad((3 + abs(hashtext(n || ':' || k)) % 47)::text, 3, '0') FROM generate_series(1, 2) AS k) AS picked
-    ) AS base`, [users]);
+    ) AS base`,
+    [users],
+  );
   await q(`INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at, completed_at, skipped_at)
     SELECT 'u' || n, slug, 1, started_at,
            CASE WHEN done = steps THEN started_at + done * (30 + r % 300) * interval '1 second' END,
            CASE WHEN done < steps AND r % 4 = 0 THEN started_at + interval '2 minutes' END
     FROM runs`);
-  await q(`INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at)
+  await q(
+    `INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at, completed_at)
     SELECT 'u' || n, slug, step_id, started_at + i * interval '1 minute', CASE WHEN i <= done THEN started_at + i * interval '1 minute' END
     FROM runs, LATERAL unnest(CASE slug WHEN 'flow-001' THEN ARRAY['score', 'why'] WHEN 'flow-002' THEN ARRAY['role', 'goal'] ELSE $1::text[] END)
                      WITH ORDINALITY AS s(step_id, i)
-    WHERE i <= LEAST(done + 1, steps)`, [CHECKLIST_STEPS]);
+    WHERE i <= LEAST(done + 1, steps)`,
+    [CHECKLIST_STEPS],
+  );
   await q(`INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
     SELECT 'u' || n, slug, '', 'STARTED_FLOW', '{}', started_at, 'https://app.example/home', 1 FROM runs`);
-  await q(`INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
+  await q(
+    `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version)
     SELECT 'u' || n, slug, step_id, 'COMPLETED_STEP',
            CASE WHEN step_id = 'score' THEN '{"value":' || (CASE WHEN r % 10 < 5 THEN 9 + r % 2 WHEN r % 10 < 8 THEN 7 + r % 2 ELSE r % 7 END) || '}'
                 WHEN step_id = 'why' THEN '{"value":"Comment number ' || n || ': the export could be faster"}'
@@ -76,11 +87,20 @@ export async function seed(db, users, rollupsSql) {
            started_at + i * interval '1 minute', 'https://app.example/' || slug, 1
     FROM runs, LATERAL unnest(CASE slug WHEN 'flow-001' THEN ARRAY['score', 'why'] WHEN 'flow-002' THEN ARRAY['role', 'goal'] ELSE $1::text[] END)
                      WITH ORDINALITY AS s(step_id, i)
-    WHERE i <= done`, [CHECKLIST_STEPS]);
-  await q(`INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped, reshown, comebacks, reshow_completed, reshow_skipped, locale) ${rollupsSql.daily}`);
-  await q(`INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count, locale) ${rollupsSql.durations}`);
-  await q(`INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count, locale) ${rollupsSql.answers}`);
-  const [counts] = await q(`SELECT (SELECT count(*) FROM analytics_flow_users)::int AS "flowRuns", (SELECT count(*) FROM analytics_step_users)::int AS "stepFacts",
+    WHERE i <= done`,
+    [CHECKLIST_STEPS],
+  );
+  await q(
+    `INSERT INTO analytics_daily (flow_slug, day, flow_version, step_id, started, completed, skipped, reached, dropped, reshown, comebacks, reshow_completed, reshow_skipped, locale) ${rollupsSql.daily}`,
+  );
+  await q(
+    `INSERT INTO analytics_durations (flow_slug, day, flow_version, bucket, count, locale) ${rollupsSql.durations}`,
+  );
+  await q(
+    `INSERT INTO analytics_answers (flow_slug, day, flow_version, step_id, value, count, locale) ${rollupsSql.answers}`,
+  );
+  const [counts] =
+    await q(`SELECT (SELECT count(*) FROM analytics_flow_users)::int AS "flowRuns", (SELECT count(*) FROM analytics_step_users)::int AS "stepFacts",
     (SELECT count(*) FROM flow_responses)::int AS responses,
     (SELECT count(*) FROM flow_responses WHERE flow_slug = 'flow-001' AND action_type = 'COMPLETED_STEP')::int AS "surveyAnswers"`);
   await q('DROP TABLE runs');
@@ -124,7 +144,14 @@ async function time(url, headers, runs, pauseMs = 50) {
       firstByte.push(headersAt - started);
     }
   }
-  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), max: percentile(samples, 1), firstByteP50: percentile(firstByte, 0.5), bytes, shed };
+  return {
+    p50: percentile(samples, 0.5),
+    p95: percentile(samples, 0.95),
+    max: percentile(samples, 1),
+    firstByteP50: percentile(firstByte, 0.5),
+    bytes,
+    shed,
+  };
 }
 
 export async function runAnalyticsBench({ users = 100_000, runs = 15 } = {}) {
@@ -133,7 +160,12 @@ export async function runAnalyticsBench({ users = 100_000, runs = 15 } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'onboarding-bench-analytics-'));
   try {
     const seedStarted = performance.now();
-    const seeding = await startService({ flows: flows.dir, database: dataDir, watchFlows: false, env: { ONBOARDING_PUBLIC_KEYS: 'pk_seed' } });
+    const seeding = await startService({
+      flows: flows.dir,
+      database: dataDir,
+      watchFlows: false,
+      env: { ONBOARDING_PUBLIC_KEYS: 'pk_seed' },
+    });
     let counts;
     try {
       counts = await seed(seeding.db, users, ROLLUPS_FROM_FACTS_SQL);
@@ -141,7 +173,11 @@ export async function runAnalyticsBench({ users = 100_000, runs = 15 } = {}) {
       await seeding.close();
     }
     const seedSeconds = Number(((performance.now() - seedStarted) / 1000).toFixed(1));
-    const service = await startServiceProcess({ flows: flows.dir, database: dataDir, args: ['--private-rate-limit', '100000000'] });
+    const service = await startServiceProcess({
+      flows: flows.dir,
+      database: dataDir,
+      args: ['--private-rate-limit', '100000000'],
+    });
     try {
       const headers = { Authorization: `Bearer ${service.privateKey}` };
       const base = `${service.url}/v1/analytics/flows`;
@@ -171,7 +207,15 @@ export async function runAnalyticsBench({ users = 100_000, runs = 15 } = {}) {
       // The whole survey as CSV: the answer starts at once (first byte), the stream ends when every row is sent.
       const everyAnswer = await time(`${base}/flow-001/responses?${quarter}`, csv, Math.min(runs, 5), 1000);
       rows['responses as CSV, every answer (90 days)'] = { ...everyAnswer, judgedBy: 'firstByte' };
-      return { users, flows: 50, seedSeconds, ...counts, nps: { responses: nps.responses, score: nps.score }, runs, rows };
+      return {
+        users,
+        flows: 50,
+        seedSeconds,
+        ...counts,
+        nps: { responses: nps.responses, score: nps.score },
+        runs,
+        rows,
+      };
     } finally {
       await service.stop();
     }
@@ -186,7 +230,9 @@ export function printAnalyticsBench(result) {
     `Analytics on the embedded store: ${result.users} users, ${result.flows} flows, ${result.flowRuns} flow runs, ${result.stepFacts} step facts, ${result.responses} responses (${result.surveyAnswers} survey answers); seeded in ${result.seedSeconds} s; ${result.runs} timed calls each`,
   );
   console.log(`  NPS of flow-001 over 90 days: ${result.nps.score} from ${result.nps.responses} answers`);
-  console.log('  endpoint                                   |  p50 ms |  p95 ms |  max ms | first byte p50 |    bytes | 503s | under 500 ms');
+  console.log(
+    '  endpoint                                   |  p50 ms |  p95 ms |  max ms | first byte p50 |    bytes | 503s | under 500 ms',
+  );
   for (const [name, row] of Object.entries(result.rows)) {
     const firstByte = row.judgedBy === 'firstByte';
     const ok = (firstByte ? row.firstByteP50 : row.p95) < 500 ? 'yes' : 'NO';
@@ -197,6 +243,8 @@ export function printAnalyticsBench(result) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { users: { type: 'string', default: '100000' }, runs: { type: 'string', default: '15' } } });
+  const { values } = parseArgs({
+    options: { users: { type: 'string', default: '100000' }, runs: { type: 'string', default: '15' } },
+  });
   printAnalyticsBench(await runAnalyticsBench({ users: Number(values.users), runs: Number(values.runs) }));
 }

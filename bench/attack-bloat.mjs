@@ -26,7 +26,9 @@ export async function runAttack({ transitions = 300, waves = [20, 40, 80] } = {}
       });
     const read = async () => {
       const started = performance.now();
-      const response = await fetch(`${service.url}/v1/public/flowStates?userId=${userId}`, { headers: { Authorization: `Bearer ${service.publicKey}` } });
+      const response = await fetch(`${service.url}/v1/public/flowStates?userId=${userId}`, {
+        headers: { Authorization: `Bearer ${service.publicKey}` },
+      });
       const bytes = (await response.arrayBuffer()).byteLength;
       return { status: response.status, bytes, ms: performance.now() - started };
     };
@@ -41,7 +43,13 @@ export async function runAttack({ transitions = 300, waves = [20, 40, 80] } = {}
     for (let i = 0; i < transitions; i++) {
       // Start each step in turn with the largest data: every write moves the pointer, so each is applied and
       // recorded, the flow never finishes, and every step's latest response carries the full data.
-      const response = await post({ userId, flowSlug: 'bloat', stepId: STEPS[i % STEPS.length], actionType: 'STARTED_STEP', data });
+      const response = await post({
+        userId,
+        flowSlug: 'bloat',
+        stepId: STEPS[i % STEPS.length],
+        actionType: 'STARTED_STEP',
+        data,
+      });
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const bytes = (await response.arrayBuffer()).byteLength;
       if (i === 9 || i === transitions - 1) sizes.push({ after: i + 1, bytes });
@@ -85,8 +93,11 @@ export async function runAttack({ transitions = 300, waves = [20, 40, 80] } = {}
 }
 
 export function printAttack(result) {
-  console.log(`Attack: ${result.transitions} transitions of ${result.dataBytes} B data on one user in ${result.bloatSeconds} s (${JSON.stringify(result.transitionStatuses)})`);
-  for (const size of result.answerBytes) console.log(`  state answer after ${String(size.after).padStart(3)} transitions: ${size.bytes} bytes`);
+  console.log(
+    `Attack: ${result.transitions} transitions of ${result.dataBytes} B data on one user in ${result.bloatSeconds} s (${JSON.stringify(result.transitionStatuses)})`,
+  );
+  for (const size of result.answerBytes)
+    console.log(`  state answer after ${String(size.after).padStart(3)} transitions: ${size.bytes} bytes`);
   console.log(`  RSS idle ${result.idleRssMiB} MiB, before the waves ${result.rssBeforeWavesMiB} MiB`);
   console.log('  concurrent reads | 200s | largest answer | slowest | wave | peak RSS');
   for (const wave of result.waves) {
@@ -98,7 +109,12 @@ export function printAttack(result) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { transitions: { type: 'string', default: '300' }, waves: { type: 'string', default: '20,40,80' } } });
-  const result = await runAttack({ transitions: Number(values.transitions), waves: values.waves.split(',').map(Number) });
+  const { values } = parseArgs({
+    options: { transitions: { type: 'string', default: '300' }, waves: { type: 'string', default: '20,40,80' } },
+  });
+  const result = await runAttack({
+    transitions: Number(values.transitions),
+    waves: values.waves.split(',').map(Number),
+  });
   printAttack(result);
 }

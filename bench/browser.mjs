@@ -10,13 +10,21 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** A fresh headless Chromium (CHROME_PATH, else Debian's), closed with its profile by `close()`. */
 export async function launchBrowser() {
-  const executablePath = process.env.CHROME_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+  const executablePath =
+    process.env.CHROME_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
   if (!executablePath) throw new Error('The browser benchmarks need Chromium: install it or set CHROME_PATH.');
   const profile = mkdtempSync(join(tmpdir(), 'onboarding-bench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
   });
   return {
     context,
@@ -48,7 +56,8 @@ export async function startSite({ chunkLatencyMs = 0 } = {}) {
     const file = /^\/onboarding(-[A-Za-z-]+)?\.js$/.exec(path);
     if (file && existsSync(join(root, 'dist', path.slice(1)))) {
       const body = readFileSync(join(root, 'dist', path.slice(1)));
-      const send = () => response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' }).end(body);
+      const send = () =>
+        response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' }).end(body);
       if (!file[1]) return send();
       const seen = { path, at: Date.now(), answeredAt: 0 };
       chunks.push(seen);
@@ -59,7 +68,9 @@ export async function startSite({ chunkLatencyMs = 0 } = {}) {
       return;
     }
     const html = pages.get(path);
-    response.writeHead(html ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html ?? 'not found');
+    response
+      .writeHead(html ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(html ?? 'not found');
   });
   const url = await listen(server);
   return { url, chunks, page: (path, html) => pages.set(path, html), close: () => closing(server) };
@@ -79,7 +90,13 @@ export async function startLatencyProxy(target, ms) {
       const seen = { method: incoming.method, path: incoming.url, at: Date.now(), answeredAt: 0 };
       requests.push(seen);
       const upstreamRequest = forward(
-        { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: upstream.host },
+        },
         (answer) => {
           const body = [];
           answer.on('data', (chunk) => body.push(chunk));

@@ -89,14 +89,27 @@ async function answerShape(service, sample = 200) {
   let collectionsShowingNone = 0;
   for (let i = 0; i < sample; i++) {
     const userId = `bench-user-${Math.floor((i * USERS) / sample)}`;
-    const answer = await (await fetch(`${service.url}/v1/public/flowStates?userId=${userId}&groupId=bench-group-${i % 100}&content=none`, { headers })).json();
+    const answer = await (
+      await fetch(`${service.url}/v1/public/flowStates?userId=${userId}&groupId=bench-group-${i % 100}&content=none`, {
+        headers,
+      })
+    ).json();
     eligible += answer.eligibleFlows.length;
-    held += answer.eligibleFlows.filter((flow) => !flow.$state.visible && !flow.$state.completed && !flow.$state.skipped).length;
-    const showing = new Set(answer.collections.computedOrder.filter((entry) => entry.visible).map((entry) => entry.collectionId));
+    held += answer.eligibleFlows.filter(
+      (flow) => !flow.$state.visible && !flow.$state.completed && !flow.$state.skipped,
+    ).length;
+    const showing = new Set(
+      answer.collections.computedOrder.filter((entry) => entry.visible).map((entry) => entry.collectionId),
+    );
     collectionsShowingNone += COLLECTIONS - showing.size;
   }
   const mean = (n) => Number((n / sample).toFixed(1));
-  return { sample, eligibleFlows: mean(eligible), heldBack: mean(held), collectionsShowingNone: mean(collectionsShowingNone) };
+  return {
+    sample,
+    eligibleFlows: mean(eligible),
+    heldBack: mean(held),
+    collectionsShowingNone: mean(collectionsShowingNone),
+  };
 }
 
 /** One store: today's read and the read with collections and windows, each on its own seeded data, loaded in turn at each concurrency. */
@@ -113,7 +126,13 @@ async function benchStore(store, { pg, duration, connections, repeat }) {
   const windowed = tempFlows({ ...benchFlows(FLOWS, WINDOW_TARGETING), 'collections.yaml': collectionsYaml(slugs) });
   const todayData = await seededLocation(store, pg, USERS, today.dir, slugs);
   const windowedData = await seededLocation(store, pg, USERS, windowed.dir, slugs, history);
-  const start = (flows, data, args = []) => startServiceProcess({ flows: flows.dir, database: data.location, args: [...LIMIT_ARGS, ...args], env: { ONBOARDING_BENCH_ROUTES: '1' } });
+  const start = (flows, data, args = []) =>
+    startServiceProcess({
+      flows: flows.dir,
+      database: data.location,
+      args: [...LIMIT_ARGS, ...args],
+      env: { ONBOARDING_BENCH_ROUTES: '1' },
+    });
   let services = [await start(today, todayData), await start(windowed, windowedData)];
   const ticks = cpuTicks();
   const loadBefore = loadavg()[0];
@@ -122,7 +141,12 @@ async function benchStore(store, { pg, duration, connections, repeat }) {
     // Every user read once first, as in the service bench: the read caches hold the active users.
     for (const { url } of services) {
       let next = 0;
-      await load(url, { connections: 8, amount: USERS, request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % USERS}` }), headers });
+      await load(url, {
+        connections: 8,
+        amount: USERS,
+        request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % USERS}` }),
+        headers,
+      });
     }
     const shape = await answerShape(services[1]);
     const all = scenarios(USERS, slugs);
@@ -137,7 +161,15 @@ async function benchStore(store, { pg, duration, connections, repeat }) {
         const runs = [[], []];
         for (let r = 0; r < repeat; r++) {
           for (const i of turn++ % 2 ? [1, 0] : [0, 1]) {
-            runs[i].push(await load(services[i].url, { connections: c, duration, request: all[name], headers, pid: services[i].pid }));
+            runs[i].push(
+              await load(services[i].url, {
+                connections: c,
+                duration,
+                request: all[name],
+                headers,
+                pid: services[i].pid,
+              }),
+            );
           }
         }
         runs.forEach((list, i) => rows[i ? 'windowed' : 'today'][name].push(median(list)));
@@ -148,16 +180,37 @@ async function benchStore(store, { pg, duration, connections, repeat }) {
     const uncached = 'GET flowStates, no read cache';
     rows.today[uncached] = [];
     rows.windowed[uncached] = [];
-    services = [await start(today, todayData, ['--cache-users', '0']), await start(windowed, windowedData, ['--cache-users', '0'])];
+    services = [
+      await start(today, todayData, ['--cache-users', '0']),
+      await start(windowed, windowedData, ['--cache-users', '0']),
+    ];
     const runs = [[], []];
     for (let r = 0; r < repeat; r++) {
       for (const i of r % 2 ? [1, 0] : [0, 1]) {
-        runs[i].push(await load(services[i].url, { connections: 16, duration, request: all['GET flowStates'], headers, pid: services[i].pid }));
+        runs[i].push(
+          await load(services[i].url, {
+            connections: 16,
+            duration,
+            request: all['GET flowStates'],
+            headers,
+            pid: services[i].pid,
+          }),
+        );
       }
     }
     rows.today[uncached].push(median(runs[0]));
     rows.windowed[uncached].push(median(runs[1]));
-    return { store, users: USERS, flows: FLOWS, collections: COLLECTIONS, shape, rows, comparison: compare(rows), stolenPercent: stolenShare(ticks), loadAverage: [loadBefore, loadavg()[0]].map((n) => Number(n.toFixed(1))) };
+    return {
+      store,
+      users: USERS,
+      flows: FLOWS,
+      collections: COLLECTIONS,
+      shape,
+      rows,
+      comparison: compare(rows),
+      stolenPercent: stolenShare(ticks),
+      loadAverage: [loadBefore, loadavg()[0]].map((n) => Number(n.toFixed(1))),
+    };
   } finally {
     await Promise.all(services.map((service) => service.stop()));
     await todayData.dropDatabase();
@@ -175,12 +228,24 @@ function compare(rows) {
       rows.today[name].map((today, i) => {
         const windowed = rows.windowed[name][i];
         const share = windowed.okPerSecond / Math.max(today.okPerSecond, 1);
-        return { name, connections: today.connections, today: today.okPerSecond, windowed: windowed.okPerSecond, percent: Math.round(100 * share), met: share >= BUDGET };
+        return {
+          name,
+          connections: today.connections,
+          today: today.okPerSecond,
+          windowed: windowed.okPerSecond,
+          percent: Math.round(100 * share),
+          met: share >= BUDGET,
+        };
       }),
     );
 }
 
-export async function runCollectionsBench({ duration = 5, stores = ['embedded', 'postgres'], connections = [1, 16, 64], repeat = 3 } = {}) {
+export async function runCollectionsBench({
+  duration = 5,
+  stores = ['embedded', 'postgres'],
+  connections = [1, 16, 64],
+  repeat = 3,
+} = {}) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
   try {
     const result = { duration, repeat, connections, budgetPercent: 100 * BUDGET, stores: {} };
@@ -193,13 +258,22 @@ export async function runCollectionsBench({ duration = 5, stores = ['embedded', 
 
 export function printCollectionsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
-    const name = store === 'embedded' ? 'the embedded store (PGlite, data directory)' : 'PostgreSQL (Debian package, durable settings)';
-    console.log(`\nState reads on ${name}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run`);
+    const name =
+      store === 'embedded'
+        ? 'the embedded store (PGlite, data directory)'
+        : 'PostgreSQL (Debian package, durable settings)';
+    console.log(
+      `\nState reads on ${name}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run`,
+    );
     const { shape } = bench;
-    console.log(`  With collections, per read (${shape.sample} users): ${shape.eligibleFlows} eligible flows, ${shape.heldBack} held back by a collection, ${shape.collectionsShowingNone} collections showing none`);
+    console.log(
+      `  With collections, per read (${shape.sample} users): ${shape.eligibleFlows} eligible flows, ${shape.heldBack} held back by a collection, ${shape.collectionsShowingNone} collections showing none`,
+    );
     const ceiling = bench.rows.today.ceiling.map((row) => row.okPerSecond).join(' / ');
     console.log(`  ceiling (one indexed SELECT), ${result.connections.join(' / ')} connections: ${ceiling} a second`);
-    console.log(`  ${'read'.padEnd(30)} | conns |  today 2xx/s | with 2xx/s |  share | target ≥ ${result.budgetPercent}% | today µs/2xx | with µs/2xx | today p99 | with p99 | today runs, 2xx/s | with runs, 2xx/s`);
+    console.log(
+      `  ${'read'.padEnd(30)} | conns |  today 2xx/s | with 2xx/s |  share | target ≥ ${result.budgetPercent}% | today µs/2xx | with µs/2xx | today p99 | with p99 | today runs, 2xx/s | with runs, 2xx/s`,
+    );
     bench.comparison.forEach((row) => {
       const index = bench.rows.today[row.name].findIndex((r) => r.connections === row.connections);
       const [today, windowed] = [bench.rows.today[row.name][index], bench.rows.windowed[row.name][index]];
@@ -207,8 +281,12 @@ export function printCollectionsBench(result) {
         `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)} | ${(today.runs ?? []).join(' ').padEnd(17)} | ${(windowed.runs ?? []).join(' ')}`,
       );
     });
-    const errors = Object.values(bench.rows).flatMap((rows) => Object.values(rows).flat()).reduce((sum, row) => sum + row.errors, 0);
-    console.log(`  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}%; load average ${bench.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`);
+    const errors = Object.values(bench.rows)
+      .flatMap((rows) => Object.values(rows).flat())
+      .reduce((sum, row) => sum + row.errors, 0);
+    console.log(
+      `  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}%; load average ${bench.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`,
+    );
   }
 }
 

@@ -23,7 +23,13 @@ const gzip = (text) => gzipSync(text, { level: 9 }).length;
 
 /** The service's own overlay (server/flows/translations.ts), bundled for this script: the flows written in one language. */
 async function overlay() {
-  const { outputFiles } = await build({ entryPoints: [join(root, 'server/flows/translations.ts')], bundle: true, format: 'esm', platform: 'node', write: false });
+  const { outputFiles } = await build({
+    entryPoints: [join(root, 'server/flows/translations.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+  });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 }
 
@@ -34,7 +40,8 @@ function demoFlows() {
     .filter((name) => name.endsWith('.yaml'))
     .map((name) => {
       const flow = parse(readFileSync(join(dir, name), 'utf8'));
-      if (flow.translations) for (const [code, from] of Object.entries(COPIES)) flow.translations[code] = flow.translations[from];
+      if (flow.translations)
+        for (const [code, from] of Object.entries(COPIES)) flow.translations[code] = flow.translations[from];
       return { name, flow };
     });
 }
@@ -45,7 +52,9 @@ async function answer(flows, locale) {
   const service = await startServiceProcess({ flows: folder.dir });
   try {
     const query = `userId=${USER}${locale ? `&locale=${encodeURIComponent(locale)}` : ''}`;
-    const response = await fetch(`${service.url}/v1/public/flowStates?${query}`, { headers: { Authorization: `Bearer ${service.publicKey}` } });
+    const response = await fetch(`${service.url}/v1/public/flowStates?${query}`, {
+      headers: { Authorization: `Bearer ${service.publicKey}` },
+    });
     if (!response.ok) throw new Error(`the read answered ${response.status}: ${await response.text()}`);
     const text = await response.text();
     return { bytes: Buffer.byteLength(text), gzip: gzip(text), text, flows: JSON.parse(text).eligibleFlows.length };
@@ -73,7 +82,13 @@ export async function runLocaleAnswer() {
   const writtenIn = (code) =>
     flows.map(({ name, flow: { translations, ...flow } }) => ({
       name,
-      flow: { ...flow, data: applyTranslations(flow.data, localeChain(code, translations).map((key) => translations[key])) },
+      flow: {
+        ...flow,
+        data: applyTranslations(
+          flow.data,
+          localeChain(code, translations).map((key) => translations[key]),
+        ),
+      },
     }));
   const untranslated = flows.map(({ name, flow: { translations: _, ...flow } }) => ({ name, flow }));
 
@@ -81,7 +96,15 @@ export async function runLocaleAnswer() {
   for (const code of ['', 'fr', 'ar']) {
     const read = await answer(flows, code || undefined);
     const alone = await answer(code ? writtenIn(code) : untranslated);
-    rows.push({ locale: code || '(none)', bytes: read.bytes, gzip: read.gzip, aloneBytes: alone.bytes, aloneGzip: alone.gzip, flows: read.flows, share: (read.bytes - alone.bytes) / alone.bytes });
+    rows.push({
+      locale: code || '(none)',
+      bytes: read.bytes,
+      gzip: read.gzip,
+      aloneBytes: alone.bytes,
+      aloneGzip: alone.gzip,
+      flows: read.flows,
+      share: (read.bytes - alone.bytes) / alone.bytes,
+    });
   }
 
   // The elements' strings: in every read's answer, or in their file beside the script, fetched once and cached.
@@ -93,14 +116,20 @@ export async function runLocaleAnswer() {
     translatedFiles: translated,
     locales,
     rows,
-    strings: { fileGzip: gzip(file), inAnswerGzip: gzip(inAnswer) - french.gzip, inAnswerBytes: Buffer.byteLength(inAnswer) - french.bytes },
+    strings: {
+      fileGzip: gzip(file),
+      inAnswerGzip: gzip(inAnswer) - french.gzip,
+      inAnswerBytes: Buffer.byteLength(inAnswer) - french.bytes,
+    },
     targets: ANSWER_TARGETS,
   };
 }
 
 export function printLocaleAnswer(result) {
   const mark = (ok) => (ok ? 'met' : 'MISSED');
-  console.log(`State answer of the demo's ${result.flowFiles} flows (${result.translatedFiles} translated into ${result.locales.length} locales: ${result.locales.join(', ')}), one user's first read:`);
+  console.log(
+    `State answer of the demo's ${result.flowFiles} flows (${result.translatedFiles} translated into ${result.locales.length} locales: ${result.locales.join(', ')}), one user's first read:`,
+  );
   console.log('  locale | answer (gzip) | same flows written in that locale alone (gzip) | difference');
   for (const row of result.rows) {
     const ok = row.share <= result.targets.slackShare;
@@ -111,8 +140,12 @@ export function printLocaleAnswer(result) {
   const s = result.strings;
   // The file is fetched once, beside the first read, then comes from the browser's cache; the answer would carry them on every read.
   const views = Math.ceil(s.fileGzip / s.inAnswerGzip);
-  console.log(`  French interface strings: +${s.inAnswerBytes} B (+${s.inAnswerGzip} B gzip) on every read's answer, or onboarding-strings-fr.js, ${s.fileGzip} B gzip once per browser cache`);
-  console.log(`  on demand is the cheaper from a visitor's page view ${views} on: by then the answers would have carried ${views * s.inAnswerGzip} B gzip`);
+  console.log(
+    `  French interface strings: +${s.inAnswerBytes} B (+${s.inAnswerGzip} B gzip) on every read's answer, or onboarding-strings-fr.js, ${s.fileGzip} B gzip once per browser cache`,
+  );
+  console.log(
+    `  on demand is the cheaper from a visitor's page view ${views} on: by then the answers would have carried ${views * s.inAnswerGzip} B gzip`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) printLocaleAnswer(await runLocaleAnswer());

@@ -12,8 +12,16 @@ const SWITCHES = ['fr', 'en', 'fr', 'en', 'fr', 'en'];
 const SETTLE_MS = 500;
 
 const texts = {
-  en: (i) => ({ title: `Banner ${i} in English`, subtitle: `Some words about banner ${i}, so the content has a realistic size.`, button: 'Next' }),
-  fr: (i) => ({ title: `Bannière ${i} en français`, subtitle: `Quelques mots sur la bannière ${i}, pour un contenu de taille réaliste.`, button: 'Suivant' }),
+  en: (i) => ({
+    title: `Banner ${i} in English`,
+    subtitle: `Some words about banner ${i}, so the content has a realistic size.`,
+    button: 'Next',
+  }),
+  fr: (i) => ({
+    title: `Bannière ${i} en français`,
+    subtitle: `Quelques mots sur la bannière ${i}, pour un contenu de taille réaliste.`,
+    button: 'Suivant',
+  }),
 };
 
 const flowYaml = (i) => {
@@ -86,7 +94,10 @@ async function measure(browser, site, service, count) {
   // The observer sees long tasks in this browser: a 60 ms task of the page's own must be reported.
   const probeMs = await tab.evaluate(async () => {
     const started = performance.now();
-    setTimeout(() => { const end = performance.now() + 60; while (performance.now() < end); }, 0);
+    setTimeout(() => {
+      const end = performance.now() + 60;
+      while (performance.now() < end);
+    }, 0);
     await new Promise((resolve) => setTimeout(resolve, 500));
     return Math.max(0, ...window.longTasks.filter((task) => task.start >= started).map((task) => task.ms));
   });
@@ -96,23 +107,34 @@ async function measure(browser, site, service, count) {
   for (const code of SWITCHES) {
     // Each switch from a quiet page: the call, then every frame until all banners show the new language (the check
     // itself, 100 shadow-root lookups a frame, is in the figures), then a pause for the last long-task entries.
-    switches.push(await tab.evaluate(async ([check, code, want, settleMs]) => {
-      const showing = new Function(`return (${check})`)();
-      const started = performance.now();
-      window.Onboarding.setLocale(code);
-      let shownAt;
-      const deadline = started + 60_000;
-      while (performance.now() < deadline) {
-        await new Promise((resolve) => requestAnimationFrame(resolve));
-        if (showing(want) === want.length) {
-          shownAt = performance.now();
-          break;
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, settleMs));
-      const tasks = window.longTasks.filter((task) => task.start >= started).map((task) => task.ms);
-      return { to: code, shownMs: shownAt === undefined ? null : shownAt - started, shown: showing(want), longTasks: tasks, locale: window.Onboarding.locale };
-    }, [countShowing.toString(), code, expected(code), SETTLE_MS]));
+    switches.push(
+      await tab.evaluate(
+        async ([check, code, want, settleMs]) => {
+          const showing = new Function(`return (${check})`)();
+          const started = performance.now();
+          window.Onboarding.setLocale(code);
+          let shownAt;
+          const deadline = started + 60_000;
+          while (performance.now() < deadline) {
+            await new Promise((resolve) => requestAnimationFrame(resolve));
+            if (showing(want) === want.length) {
+              shownAt = performance.now();
+              break;
+            }
+          }
+          await new Promise((resolve) => setTimeout(resolve, settleMs));
+          const tasks = window.longTasks.filter((task) => task.start >= started).map((task) => task.ms);
+          return {
+            to: code,
+            shownMs: shownAt === undefined ? null : shownAt - started,
+            shown: showing(want),
+            longTasks: tasks,
+            locale: window.Onboarding.locale,
+          };
+        },
+        [countShowing.toString(), code, expected(code), SETTLE_MS],
+      ),
+    );
   }
   const codes = await tab.evaluate(() => window.codes);
   await tab.close();
@@ -123,7 +145,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 export async function runLocale() {
   const count = LOCALE_TARGETS.flows;
-  const folder = tempFlows(Object.fromEntries(Array.from({ length: count }, (_, i) => [`flow-${String(i).padStart(3, '0')}.yaml`, flowYaml(i)])));
+  const folder = tempFlows(
+    Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`flow-${String(i).padStart(3, '0')}.yaml`, flowYaml(i)]),
+    ),
+  );
   // Load shedding off, as in the main-thread benchmark: this one measures the page, not the service.
   const service = await startServiceProcess({ flows: folder.dir, args: ['--max-event-loop-delay', '0'] });
   const site = await startSite();
@@ -131,8 +157,12 @@ export async function runLocale() {
   try {
     const run = await measure(browser, site, service, count);
     const incomplete = run.switches.filter((s) => s.shownMs === null || s.shown !== count);
-    if (incomplete.length) throw new Error(`not every banner showed the new language: ${JSON.stringify(incomplete.map((s) => ({ to: s.to, shown: s.shown })))}`);
-    if (run.failed.length || run.errorCodes.length) throw new Error(`the page failed: ${[...run.failed, ...run.errorCodes].join('; ')}`);
+    if (incomplete.length)
+      throw new Error(
+        `not every banner showed the new language: ${JSON.stringify(incomplete.map((s) => ({ to: s.to, shown: s.shown })))}`,
+      );
+    if (run.failed.length || run.errorCodes.length)
+      throw new Error(`the page failed: ${[...run.failed, ...run.errorCodes].join('; ')}`);
     const all = run.switches.flatMap((s) => s.longTasks);
     const shown = run.switches.map((s) => s.shownMs);
     return {
@@ -162,13 +192,20 @@ export async function runLocale() {
 
 export function printLocale(result) {
   const mark = (ok) => (ok ? 'met' : 'MISSED');
-  console.log(`setLocale with ${result.flows} translated banners placed in the page (Chromium), ${result.switches.length} switches en → fr → en …:`);
+  console.log(
+    `setLocale with ${result.flows} translated banners placed in the page (Chromium), ${result.switches.length} switches en → fr → en …:`,
+  );
   console.log('  to | all shown in | long tasks (longest, over 50 ms)');
-  for (const s of result.switches) console.log(`  ${s.to} | ${s.shownMs} ms | ${s.longTasks} (${s.longestTaskMs} ms, ${s.tasksOver50Ms})`);
-  console.log(`  all ${result.flows} in the new language: median ${result.shownMs.median} ms, max ${result.shownMs.max} ms`);
+  for (const s of result.switches)
+    console.log(`  ${s.to} | ${s.shownMs} ms | ${s.longTasks} (${s.longestTaskMs} ms, ${s.tasksOver50Ms})`);
+  console.log(
+    `  all ${result.flows} in the new language: median ${result.shownMs.median} ms, max ${result.shownMs.max} ms`,
+  );
   const ok = result.tasksOver50Ms === 0;
   const longest = result.longestTaskMs ? `longest task ${result.longestTaskMs} ms` : 'no long task (≥ 50 ms) reported';
-  console.log(`  ${longest}, ${result.tasksOver50Ms} over ${result.targets.longTaskMs} ms (none) ${mark(ok)}; the observer reported a 60 ms probe task as ${result.probeTaskMs} ms`);
+  console.log(
+    `  ${longest}, ${result.tasksOver50Ms} over ${result.targets.longTaskMs} ms (none) ${mark(ok)}; the observer reported a 60 ms probe task as ${result.probeTaskMs} ms`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) printLocale(await runLocale());

@@ -48,7 +48,11 @@ async function measure(browser, site, service, count) {
   await tab.evaluate(() => localStorage.clear());
   await tab.reload();
   // Loaded: every flow drawn, the first showings sent.
-  await tab.waitForFunction((n) => window.Onboarding.flows.length === n && !localStorage.getItem('onboarding:outbox'), count, { timeout: 120_000, polling: 100 });
+  await tab.waitForFunction(
+    (n) => window.Onboarding.flows.length === n && !localStorage.getItem('onboarding:outbox'),
+    count,
+    { timeout: 120_000, polling: 100 },
+  );
   await tab.waitForTimeout(1000);
   const load = await tab.evaluate(() => window.longTasks.map((task) => task.ms));
 
@@ -62,30 +66,42 @@ async function measure(browser, site, service, count) {
       body: JSON.stringify({ userId, flowSlug: `flow-${i}`, stepId: 'step-0', actionType: 'COMPLETED_STEP' }),
     });
     if (write.status !== 201) throw new Error(`the bench's own write got ${write.status}`);
-    applies.push(await tab.evaluate(async () => {
-      await window.Onboarding.refresh();
-      return performance.now() - window.readAt;
-    }));
+    applies.push(
+      await tab.evaluate(async () => {
+        await window.Onboarding.refresh();
+        return performance.now() - window.readAt;
+      }),
+    );
   }
   // Clicks: the synchronous work of an action, and the time until its element has rendered the change.
   const clicks = [];
   for (let i = 0; i < 10; i++) {
-    clicks.push(await tab.evaluate(async (k) => {
-      const flow = window.Onboarding.getFlow(`flow-${k}`);
-      const element = document.querySelector(`onboarding-banner[flow="flow-${k}"]`);
-      const started = performance.now();
-      void flow.currentStep.complete();
-      const sync = performance.now() - started;
-      await element?.updateComplete;
-      return { sync, rendered: performance.now() - started };
-    }, i % Math.min(count, PLACED)));
+    clicks.push(
+      await tab.evaluate(
+        async (k) => {
+          const flow = window.Onboarding.getFlow(`flow-${k}`);
+          const element = document.querySelector(`onboarding-banner[flow="flow-${k}"]`);
+          const started = performance.now();
+          void flow.currentStep.complete();
+          const sync = performance.now() - started;
+          await element?.updateComplete;
+          return { sync, rendered: performance.now() - started };
+        },
+        i % Math.min(count, PLACED),
+      ),
+    );
   }
   await tab.waitForFunction(() => !localStorage.getItem('onboarding:outbox'), undefined, { timeout: 60_000 });
   const cache = await tab.evaluate(() => {
     const size = (key) => (localStorage.getItem(`onboarding:${key}`) ?? '').length;
     const content = JSON.parse(localStorage.getItem('onboarding:content') ?? '[]');
     const state = JSON.parse(localStorage.getItem('onboarding:state') ?? '{"states":{"eligibleFlows":[]}}');
-    return { contentChars: size('content'), contentFlows: content.length, stateChars: size('state'), stateFlows: state.states.eligibleFlows.length };
+    return {
+      contentChars: size('content'),
+      contentFlows: content.length,
+      stateChars: size('state'),
+      stateFlows: state.states.eligibleFlows.length,
+    };
   });
   const codes = await tab.evaluate(() => window.codes);
   const all = await tab.evaluate(() => window.longTasks.map((task) => task.ms));
@@ -95,13 +111,28 @@ async function measure(browser, site, service, count) {
     flows: count,
     steps: STEPS,
     placedElements: Math.min(count, PLACED),
-    load: { longTasks: load.length, longestTaskMs: longest(load), target: MAIN_THREAD_TARGETS.longTaskMs[count] ?? 100 },
+    load: {
+      longTasks: load.length,
+      longestTaskMs: longest(load),
+      target: MAIN_THREAD_TARGETS.longTaskMs[count] ?? 100,
+    },
     longestTaskAnyTimeMs: longest(all),
-    applyMs: { median: round(median(applies), 2), max: round(Math.max(...applies), 2), ...(count <= TARGETS_UP_TO ? { target: MAIN_THREAD_TARGETS.applyMs } : {}) },
+    applyMs: {
+      median: round(median(applies), 2),
+      max: round(Math.max(...applies), 2),
+      ...(count <= TARGETS_UP_TO ? { target: MAIN_THREAD_TARGETS.applyMs } : {}),
+    },
     // The call alone, and the whole of the click's work: the call, its microtasks (the queue stored, the new view,
     // the events) and the render of its element. The target is held against the whole.
-    clickCallMs: { median: round(median(clicks.map((c) => c.sync)), 2), max: round(Math.max(...clicks.map((c) => c.sync)), 2) },
-    clickMs: { median: round(median(clicks.map((c) => c.rendered)), 2), max: round(Math.max(...clicks.map((c) => c.rendered)), 2), ...(count <= TARGETS_UP_TO ? { target: MAIN_THREAD_TARGETS.clickMs } : {}) },
+    clickCallMs: {
+      median: round(median(clicks.map((c) => c.sync)), 2),
+      max: round(Math.max(...clicks.map((c) => c.sync)), 2),
+    },
+    clickMs: {
+      median: round(median(clicks.map((c) => c.rendered)), 2),
+      max: round(Math.max(...clicks.map((c) => c.rendered)), 2),
+      ...(count <= TARGETS_UP_TO ? { target: MAIN_THREAD_TARGETS.clickMs } : {}),
+    },
     cache,
     errorCodes: [...new Set(codes)],
   };
@@ -113,7 +144,11 @@ export async function runMainThread({ sizes = [10, 100, 1000] } = {}) {
     // One service per size, with exactly that many flows. Its load shedding is off: on a busy machine it could answer
     // the page's first read 503, and the script, which does not read again until the tab is shown again or the
     // route changes, would then wait for ever here. This benchmark measures the page, not the service.
-    const only = tempFlows(Object.fromEntries(Array.from({ length: count }, (_, i) => [`flow-${String(i).padStart(4, '0')}.yaml`, flowYaml(i)])));
+    const only = tempFlows(
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [`flow-${String(i).padStart(4, '0')}.yaml`, flowYaml(i)]),
+      ),
+    );
     const service = await startServiceProcess({ flows: only.dir, args: ['--max-event-loop-delay', '0'] });
     const site = await startSite();
     const browser = await launchBrowser();
@@ -131,7 +166,9 @@ export async function runMainThread({ sizes = [10, 100, 1000] } = {}) {
 
 export function printMainThread(result) {
   console.log('Main thread in Chromium (flows of 20 steps, banners placed for the first 20):');
-  console.log('  flows | long tasks in load (longest / target) | answer applied (median / max, target) | click, render included (median / max, target) | the call alone | cache: content / state');
+  console.log(
+    '  flows | long tasks in load (longest / target) | answer applied (median / max, target) | click, render included (median / max, target) | the call alone | cache: content / state',
+  );
   for (const r of result.runs) {
     const mark = (ok, always = false) => (!always && r.flows > TARGETS_UP_TO ? '(no target)' : ok ? 'met' : 'MISSED');
     console.log(

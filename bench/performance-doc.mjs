@@ -16,21 +16,36 @@ const n = (value) => {
 /** Items written as a list in a sentence: `a, b and c`. */
 const list = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 const mark = (ok) => (ok ? 'met' : '**missed**');
-const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-const storeName = (store) => (store === 'embedded' ? 'the embedded store (PGlite, a data directory)' : 'PostgreSQL (durable settings, a pool of 10)');
+const table = (head, rows) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+const storeName = (store) =>
+  store === 'embedded'
+    ? 'the embedded store (PGlite, a data directory)'
+    : 'PostgreSQL (durable settings, a pool of 10)';
 
 function sizeSection(size) {
   const [mainFile, main] = Object.entries(size)[0];
   const shares = Object.entries(main.shares).map(([part, share]) => `${part} ${share.percent} %`);
   return [
-    '## The script\'s bytes',
+    "## The script's bytes",
     '',
     '`npm run bench -- size`. Each file of the script tag, minified, gzip and brotli, against its gzip budget from',
     '`package.json`. `npm test` holds every file to its budget (`test/budget/`).',
     '',
     table(
       ['File', 'Minified B', 'Gzip B', 'Brotli B', 'Budget (gzip B)', 'Within'],
-      Object.entries(size).map(([file, s]) => [`\`${file.replace(/^dist\//, '')}\``, n(s.minified), n(s.gzip), n(s.brotli), n(s.targetGzip), mark(s.met)]),
+      Object.entries(size).map(([file, s]) => [
+        `\`${file.replace(/^dist\//, '')}\``,
+        n(s.minified),
+        n(s.gzip),
+        n(s.brotli),
+        n(s.targetGzip),
+        mark(s.met),
+      ]),
     ),
     '',
     `Where the bytes of \`${mainFile.replace(/^dist\//, '')}\` go (shares of the code before the last minifier pass): ${shares.join(', ')}.`,
@@ -53,13 +68,27 @@ function roundTripsSection(result) {
     `every answer and chunk, ${n(result.runs)} runs of each case. \`npm test\` asserts the counts.`,
     '',
     table(
-      ['Case', 'Round trips (target)', 'Requests', 'Preflights', 'First flow, median / max ms', 'Requests before the paint'],
+      [
+        'Case',
+        'Round trips (target)',
+        'Requests',
+        'Preflights',
+        'First flow, median / max ms',
+        'Requests before the paint',
+      ],
       Object.entries(ROUND_TRIP_CASES)
         .filter(([key]) => result[key])
         .map(([key, label]) => {
           const c = result[key];
           const before = c.requestsBeforePaint.map((request) => `\`${request}\``).join(', ') || 'none';
-          return [label, `${c.roundTrips} (${c.target}): ${mark(c.met)}`, n(c.requests), n(c.preflights), `${n(c.timeToFirstFlowMs.median)} / ${n(c.timeToFirstFlowMs.max)}`, `${before}${c.chunkWithRead ? ', together' : ''}`];
+          return [
+            label,
+            `${c.roundTrips} (${c.target}): ${mark(c.met)}`,
+            n(c.requests),
+            n(c.preflights),
+            `${n(c.timeToFirstFlowMs.median)} / ${n(c.timeToFirstFlowMs.max)}`,
+            `${before}${c.chunkWithRead ? ', together' : ''}`,
+          ];
         }),
     ),
   ];
@@ -75,7 +104,13 @@ function mainThreadSection(result) {
     'target for the answer and the click is measured to see how the script scales.',
     '',
     table(
-      ['Flows', 'Long tasks in load (longest ms, target)', 'Answer applied, median / max ms (target)', 'Click, median / max ms (target)', 'Cache: flows of content / of state'],
+      [
+        'Flows',
+        'Long tasks in load (longest ms, target)',
+        'Answer applied, median / max ms (target)',
+        'Click, median / max ms (target)',
+        'Cache: flows of content / of state',
+      ],
       result.runs.map((r) => [
         n(r.flows),
         `${n(r.load.longTasks)}, longest ${n(r.load.longestTaskMs)} (≤ ${n(r.load.target)}): ${mark(r.load.longestTaskMs <= r.load.target)}`,
@@ -100,10 +135,26 @@ function targetsSection({ deep, mutating, budgets }) {
     table(
       ['What', 'Target', 'Measured'],
       [
-        ['Long tasks while the step opens', `none over ${n(budgets.longTaskMs)} ms`, `${deep.longTasksByRun.join(', ')} in ${deep.longTasksByRun.length} runs, longest ${deep.longestTaskByRunMs.join(', ')} ms; shown ${n(deep.shownMs)} ms after \`identify\`: ${mark(longest <= budgets.longTaskMs)}`],
-        ['Frames from the target settling to the tooltip beside it', `within ${n(budgets.framesToFollow)}`, `${n(deep.framesToFollowMove)} after a layout move, ${n(deep.framesToFollowScroll)} after a scroll: ${mark(follow <= budgets.framesToFollow)}`],
-        ['Work while nothing moves', 'no polling, no frame loop', `${n(deep.idle.frameCallbacks)} frame callbacks, ${n(deep.idle.timers)} timers, ${n(deep.idle.scriptMs)} ms of script in ${n(deep.idle.ms)} ms: ${mark(deep.idle.frameCallbacks <= budgets.idleCallbacks && deep.idle.timers === 0)}`],
-        ['Waiting for a late target on a mutating page', 'nothing measurable', `${n(mutating.alone.scriptMsPerSecond)} ms/s of script without a tour (runs ${mutating.aloneRunsMsPerSecond.join(', ')}), ${n(mutating.waiting.scriptMsPerSecond)} ms/s with one waiting (runs ${mutating.waitingRunsMsPerSecond.join(', ')}); ${n(mutating.waiting.frameCallbacksPerSecond)} frame callbacks a second`],
+        [
+          'Long tasks while the step opens',
+          `none over ${n(budgets.longTaskMs)} ms`,
+          `${deep.longTasksByRun.join(', ')} in ${deep.longTasksByRun.length} runs, longest ${deep.longestTaskByRunMs.join(', ')} ms; shown ${n(deep.shownMs)} ms after \`identify\`: ${mark(longest <= budgets.longTaskMs)}`,
+        ],
+        [
+          'Frames from the target settling to the tooltip beside it',
+          `within ${n(budgets.framesToFollow)}`,
+          `${n(deep.framesToFollowMove)} after a layout move, ${n(deep.framesToFollowScroll)} after a scroll: ${mark(follow <= budgets.framesToFollow)}`,
+        ],
+        [
+          'Work while nothing moves',
+          'no polling, no frame loop',
+          `${n(deep.idle.frameCallbacks)} frame callbacks, ${n(deep.idle.timers)} timers, ${n(deep.idle.scriptMs)} ms of script in ${n(deep.idle.ms)} ms: ${mark(deep.idle.frameCallbacks <= budgets.idleCallbacks && deep.idle.timers === 0)}`,
+        ],
+        [
+          'Waiting for a late target on a mutating page',
+          'nothing measurable',
+          `${n(mutating.alone.scriptMsPerSecond)} ms/s of script without a tour (runs ${mutating.aloneRunsMsPerSecond.join(', ')}), ${n(mutating.waiting.scriptMsPerSecond)} ms/s with one waiting (runs ${mutating.waitingRunsMsPerSecond.join(', ')}); ${n(mutating.waiting.frameCallbacksPerSecond)} frame callbacks a second`,
+        ],
         ['The late target shown once it appears', '', `${n(mutating.waiting.shownAfterAppearingMs)} ms`],
       ],
     ),
@@ -116,13 +167,27 @@ function startRulesSection(result) {
     '## Start rules on a route change',
     '',
     `\`npm run bench -- start-rules\`. ${n(result.routeChanges)} \`pushState\` route changes with ${n(result.flows)} eligible flows, with and without`,
-    'page rules, each timed to the end of the script\'s task, in rounds taken in turn.',
+    "page rules, each timed to the end of the script's task, in rounds taken in turn.",
     '',
     table(
       ['Flows', 'Mean ms (by round)', 'Median ms', 'p95 ms', 'Open flows', 'Requests'],
       [
-        ['without start rules', `${n(result.plain.meanMs)} (${result.plain.meansByRoundMs.join(', ')})`, n(result.plain.medianMs), n(result.plain.p95Ms), n(result.plain.visibleFlows), n(result.plain.requests)],
-        ['with page rules', `${n(result.ruled.meanMs)} (${result.ruled.meansByRoundMs.join(', ')})`, n(result.ruled.medianMs), n(result.ruled.p95Ms), n(result.ruled.visibleFlows), n(result.ruled.requests)],
+        [
+          'without start rules',
+          `${n(result.plain.meanMs)} (${result.plain.meansByRoundMs.join(', ')})`,
+          n(result.plain.medianMs),
+          n(result.plain.p95Ms),
+          n(result.plain.visibleFlows),
+          n(result.plain.requests),
+        ],
+        [
+          'with page rules',
+          `${n(result.ruled.meanMs)} (${result.ruled.meansByRoundMs.join(', ')})`,
+          n(result.ruled.medianMs),
+          n(result.ruled.p95Ms),
+          n(result.ruled.visibleFlows),
+          n(result.ruled.requests),
+        ],
       ],
     ),
     '',
@@ -159,7 +224,12 @@ function localeAnswerSection(result) {
     '',
     table(
       ['Locale', 'Answer B (gzip)', 'Written in that language alone B (gzip)', 'Difference'],
-      result.rows.map((row) => [row.locale, `${n(row.bytes)} (${n(row.gzip)})`, `${n(row.aloneBytes)} (${n(row.aloneGzip)})`, `${n(row.bytes - row.aloneBytes)} B: ${mark(row.share <= result.targets.slackShare)}`]),
+      result.rows.map((row) => [
+        row.locale,
+        `${n(row.bytes)} (${n(row.gzip)})`,
+        `${n(row.aloneBytes)} (${n(row.aloneGzip)})`,
+        `${n(row.bytes - row.aloneBytes)} B: ${mark(row.share <= result.targets.slackShare)}`,
+      ]),
     ),
     '',
     `The elements' own strings in French would add ${n(s.inAnswerBytes)} B (${n(s.inAnswerGzip)} B gzip) to every read's answer;`,
@@ -184,7 +254,18 @@ function serviceSection(result) {
     lines.push('', `### On ${storeName(store)}`, '', `${n(bench.users)} users, ${n(bench.flows)} flows.`, '');
     lines.push(
       table(
-        ['Endpoint', 'Connections', '2xx/s', 'p50 ms', 'p99 ms', 'Shed (503)', '503 p99 ms', 'Errors', 'Of the ceiling', 'CPU µs a 2xx'],
+        [
+          'Endpoint',
+          'Connections',
+          '2xx/s',
+          'p50 ms',
+          'p99 ms',
+          'Shed (503)',
+          '503 p99 ms',
+          'Errors',
+          'Of the ceiling',
+          'CPU µs a 2xx',
+        ],
         Object.entries(bench.rows).flatMap(([name, rows]) =>
           rows.map((row) => [
             name,
@@ -209,29 +290,67 @@ function serviceSection(result) {
         '',
       );
     }
-    lines.push(`RSS ${n(bench.idleRssMiB)} MiB idle after start, ${n(bench.afterRssMiB)} MiB after the runs (${n(bench.rssRatio)}×). CPU time the hypervisor gave to other machines during the runs: ${n(bench.stolenPercent)} %.`);
+    lines.push(
+      `RSS ${n(bench.idleRssMiB)} MiB idle after start, ${n(bench.afterRssMiB)} MiB after the runs (${n(bench.rssRatio)}×). CPU time the hypervisor gave to other machines during the runs: ${n(bench.stolenPercent)} %.`,
+    );
   }
   lines.push('', ...serviceTargets(result));
   if (result.growth) {
-    lines.push('', '### Growth', '', 'GET reads as users and flows grow, every user read once first. Target: read latency at 500 flows at most five times that at 10 flows (p50).', '');
+    lines.push(
+      '',
+      '### Growth',
+      '',
+      'GET reads as users and flows grow, every user read once first. Target: read latency at 500 flows at most five times that at 10 flows (p50).',
+      '',
+    );
     lines.push(
       table(
         ['Store', 'Users', 'Flows', 'Connections', '2xx/s', 'p50 ms', 'p99 ms', 'Answer B', 'CPU µs a 2xx'],
         Object.entries(result.growth).flatMap(([store, growth]) =>
-          [...growth.users, ...growth.flows].flat().map((row) => [store, n(row.users), n(row.flows), n(row.connections), n(row.okPerSecond), n(row.p50), n(row.p99), n(row.answerBytes), n(row.cpuMicrosPerRequest)]),
+          [...growth.users, ...growth.flows]
+            .flat()
+            .map((row) => [
+              store,
+              n(row.users),
+              n(row.flows),
+              n(row.connections),
+              n(row.okPerSecond),
+              n(row.p50),
+              n(row.p99),
+              n(row.answerBytes),
+              n(row.cpuMicrosPerRequest),
+            ]),
         ),
       ),
     );
     for (const [store, growth] of Object.entries(result.growth)) {
       const [few, many] = growth.flows;
-      const ratios = few.map((row, i) => `${(many[i].p50 / Math.max(row.p50, 0.01)).toFixed(1)}× at ${row.connections}`);
+      const ratios = few.map(
+        (row, i) => `${(many[i].p50 / Math.max(row.p50, 0.01)).toFixed(1)}× at ${row.connections}`,
+      );
       const ok = few.every((row, i) => many[i].p50 / Math.max(row.p50, 0.01) <= 5);
-      lines.push('', `On ${store === 'embedded' ? 'the embedded store' : 'PostgreSQL'}, a read at 500 flows takes ${ratios.join(' and ')} connections what it takes at 10: ${mark(ok)}.`);
+      lines.push(
+        '',
+        `On ${store === 'embedded' ? 'the embedded store' : 'PostgreSQL'}, a read at 500 flows takes ${ratios.join(' and ')} connections what it takes at 10: ${mark(ok)}.`,
+      );
     }
   }
   if (result.bareAnswers) {
-    lines.push('', '### The same bytes from a bare Node server', '', 'The transport and the load tool alone, with no service: what a read of that size costs before the service does anything.', '');
-    lines.push(table(['Answer B', 'Connections', '2xx/s', 'p50 ms', 'p99 ms'], result.bareAnswers.flat().map((row) => [n(row.bytes), n(row.connections), n(row.okPerSecond), n(row.p50), n(row.p99)])));
+    lines.push(
+      '',
+      '### The same bytes from a bare Node server',
+      '',
+      'The transport and the load tool alone, with no service: what a read of that size costs before the service does anything.',
+      '',
+    );
+    lines.push(
+      table(
+        ['Answer B', 'Connections', '2xx/s', 'p50 ms', 'p99 ms'],
+        result.bareAnswers
+          .flat()
+          .map((row) => [n(row.bytes), n(row.connections), n(row.okPerSecond), n(row.p50), n(row.p99)]),
+      ),
+    );
   }
   return lines;
 }
@@ -244,25 +363,46 @@ function serviceTargets(result) {
   if (embedded) {
     const reads = [...embedded.rows['GET flowStates'], ...embedded.rows['POST flowStates (read)']];
     const slowest = Math.min(...reads.map((row) => row.okPerSecond));
-    rows.push(['Embedded: state reads ≥ 1,500 a second', `GET ${perSecond(embedded.rows['GET flowStates'])}, POST ${perSecond(embedded.rows['POST flowStates (read)'])}: ${mark(slowest >= 1500)}`]);
+    rows.push([
+      'Embedded: state reads ≥ 1,500 a second',
+      `GET ${perSecond(embedded.rows['GET flowStates'])}, POST ${perSecond(embedded.rows['POST flowStates (read)'])}: ${mark(slowest >= 1500)}`,
+    ]);
     const writes = embedded.rows.transition;
-    rows.push(['Embedded: transitions ≥ 500 a second', `${perSecond(writes)} at ${list(writes.map((row) => n(row.connections)))} connections: ${mark(writes.every((row) => row.okPerSecond >= 500))}`]);
+    rows.push([
+      'Embedded: transitions ≥ 500 a second',
+      `${perSecond(writes)} at ${list(writes.map((row) => n(row.connections)))} connections: ${mark(writes.every((row) => row.okPerSecond >= 500))}`,
+    ]);
   }
   if (postgres) {
     const ceiling = Object.fromEntries(postgres.rows.ceiling.map((row) => [row.connections, row.okPerSecond]));
-    const shares = ['GET flowStates', 'POST flowStates (read)'].flatMap((name) => postgres.rows[name].map((row) => Math.round((100 * row.okPerSecond) / (ceiling[row.connections] || 1))));
-    rows.push(['PostgreSQL: state reads ≥ 50 % of the ceiling', `${Math.min(...shares)} to ${Math.max(...shares)} %: ${mark(Math.min(...shares) >= 50)}`]);
+    const shares = ['GET flowStates', 'POST flowStates (read)'].flatMap((name) =>
+      postgres.rows[name].map((row) => Math.round((100 * row.okPerSecond) / (ceiling[row.connections] || 1))),
+    );
+    rows.push([
+      'PostgreSQL: state reads ≥ 50 % of the ceiling',
+      `${Math.min(...shares)} to ${Math.max(...shares)} %: ${mark(Math.min(...shares) >= 50)}`,
+    ]);
   }
   const stores = Object.values(result.stores);
   const busiest = Math.max(...result.connections);
-  const atBusiest = stores.flatMap((bench) => Object.values(bench.rows).flat().filter((row) => row.connections === busiest));
+  const atBusiest = stores.flatMap((bench) =>
+    Object.values(bench.rows)
+      .flat()
+      .filter((row) => row.connections === busiest),
+  );
   const servedP99 = Math.max(...atBusiest.map((row) => row.p99 ?? 0));
   const shedP99 = Math.max(...atBusiest.map((row) => row.shedP99 ?? 0));
-  rows.push([`At ${n(busiest)} connections, p99 under 250 ms or a fast 503`, `served p99 up to ${n(servedP99)} ms, 503s up to ${n(shedP99)} ms (p99): ${mark(servedP99 < 250 && shedP99 < 250)}`]);
+  rows.push([
+    `At ${n(busiest)} connections, p99 under 250 ms or a fast 503`,
+    `served p99 up to ${n(servedP99)} ms, 503s up to ${n(shedP99)} ms (p99): ${mark(servedP99 < 250 && shedP99 < 250)}`,
+  ]);
   const errors = stores.flatMap((bench) => Object.values(bench.rows).flat()).reduce((sum, row) => sum + row.errors, 0);
   rows.push(['No answer but a 2xx or the deliberate 503', `${n(errors)} others: ${mark(errors === 0)}`]);
   for (const [store, bench] of Object.entries(result.stores)) {
-    rows.push([`${store === 'embedded' ? 'Embedded' : 'PostgreSQL'}: RSS after the runs ≤ 1.25× idle`, `${n(bench.idleRssMiB)} → ${n(bench.afterRssMiB)} MiB (${n(bench.rssRatio)}×): ${mark(bench.rssRatio <= 1.25)}`]);
+    rows.push([
+      `${store === 'embedded' ? 'Embedded' : 'PostgreSQL'}: RSS after the runs ≤ 1.25× idle`,
+      `${n(bench.idleRssMiB)} → ${n(bench.afterRssMiB)} MiB (${n(bench.rssRatio)}×): ${mark(bench.rssRatio <= 1.25)}`,
+    ]);
   }
   return ['### Targets', '', table(['Target', 'This run'], rows)];
 }
@@ -290,11 +430,22 @@ function collectionsSection(result) {
         bench.comparison.map((row) => {
           const index = bench.rows.today[row.name].findIndex((r) => r.connections === row.connections);
           const [today, windowed] = [bench.rows.today[row.name][index], bench.rows.windowed[row.name][index]];
-          return [row.name, n(row.connections), n(row.today), n(row.windowed), `${row.percent} %: ${mark(row.met)}`, n(today?.cpuMicrosPerRequest), n(windowed?.cpuMicrosPerRequest)];
+          return [
+            row.name,
+            n(row.connections),
+            n(row.today),
+            n(row.windowed),
+            `${row.percent} %: ${mark(row.met)}`,
+            n(today?.cpuMicrosPerRequest),
+            n(windowed?.cpuMicrosPerRequest),
+          ];
         }),
       ),
     );
-    lines.push('', `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`);
+    lines.push(
+      '',
+      `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`,
+    );
   }
   return lines;
 }
@@ -312,7 +463,15 @@ function analyticsSection(result) {
       ['Endpoint', 'p50 ms', 'p95 ms', 'Max ms', 'First byte p50 ms', 'Bytes', 'Under 500 ms'],
       Object.entries(result.rows).map(([name, row]) => {
         const byFirstByte = row.judgedBy === 'firstByte';
-        return [name, n(row.p50), n(row.p95), n(row.max), n(row.firstByteP50), n(row.bytes), `${mark((byFirstByte ? row.firstByteP50 : row.p95) < 500)}${byFirstByte ? ' (first byte)' : ''}`];
+        return [
+          name,
+          n(row.p50),
+          n(row.p95),
+          n(row.max),
+          n(row.firstByteP50),
+          n(row.bytes),
+          `${mark((byFirstByte ? row.firstByteP50 : row.p95) < 500)}${byFirstByte ? ' (first byte)' : ''}`,
+        ];
       }),
     ),
   ];
@@ -326,7 +485,10 @@ function attackSection(result) {
     'concurrent reads of that user; answers must stay bounded and memory flat (target: RSS growth under 100 MiB).',
     `${n(result.transitions)} transitions of ${n(result.dataBytes)} B in ${n(result.bloatSeconds)} s; the state answer after ${result.answerBytes.map((a) => `${n(a.after)} transitions is ${n(a.bytes)} B`).join(', after ')}.`,
     '',
-    table(['Concurrent reads', '200s', 'Largest answer B', 'Slowest ms', 'Wave ms', 'Peak RSS MiB'], result.waves.map((w) => [n(w.concurrency), n(w.ok), n(w.maxBytes), n(w.slowestMs), n(w.waveMs), n(w.peakRssMiB)])),
+    table(
+      ['Concurrent reads', '200s', 'Largest answer B', 'Slowest ms', 'Wave ms', 'Peak RSS MiB'],
+      result.waves.map((w) => [n(w.concurrency), n(w.ok), n(w.maxBytes), n(w.slowestMs), n(w.waveMs), n(w.peakRssMiB)]),
+    ),
     '',
     `RSS ${n(result.idleRssMiB)} MiB idle, ${n(result.rssBeforeWavesMiB)} MiB before the waves; it grew ${n(result.rssGrowthMiB)} MiB during them: ${mark(result.rssGrowthMiB < 100)}.`,
   ];
@@ -356,11 +518,11 @@ export function performanceDoc(results) {
     '',
     'What the script costs a page and what the service serves, as measured by `npm run bench`. It builds, runs the',
     'benches in `bench/` (`npm run bench -- size` runs one), prints their tables, keeps every figure in',
-    '`bench/results.json` and writes this page from it. A run of some benches keeps the others\' figures from earlier runs.',
+    "`bench/results.json` and writes this page from it. A run of some benches keeps the others' figures from earlier runs.",
     '',
     `The last run: ${machine.at ? machine.at.slice(0, 10) : 'unknown date'}, Node ${machine.node ?? '?'} on ${machine.platform ?? '?'}. Timings come from one machine,`,
     'often shared with other work, and vary between runs; compare a figure with the others of the same run. `npm test`',
-    'asserts the deterministic ones: each file\'s gzip budget, and the round trips and requests before a first flow.',
+    "asserts the deterministic ones: each file's gzip budget, and the round trips and requests before a first flow.",
     'What the embedded store and PostgreSQL are each suited to is in [deployment](deployment.md#choosing-a-store).',
   ];
   for (const [name, section] of SECTIONS) {

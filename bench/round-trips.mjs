@@ -46,7 +46,17 @@ const CASES = Object.keys(ROUND_TRIP_TARGETS);
  * A page that notes when the script starts and when its first flow is painted (both on the page's clock): the
  * element's first step drawn, or for the survey, its popover opened. Auto-mount is off but for the survey's case.
  */
-const page = (service, publicKey, { clear, identify, body = '<onboarding-banner flow="welcome"></onboarding-banner>', paintedOn = 'onboarding-step-change', autoMount = 'false' }) => `<!doctype html><html><body>
+const page = (
+  service,
+  publicKey,
+  {
+    clear,
+    identify,
+    body = '<onboarding-banner flow="welcome"></onboarding-banner>',
+    paintedOn = 'onboarding-step-change',
+    autoMount = 'false',
+  },
+) => `<!doctype html><html><body>
   ${body}
   <script>
     ${clear ? 'localStorage.clear();' : ''}
@@ -65,7 +75,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 function chainLength(requests) {
   const depth = new Map();
   for (const request of [...requests].sort((a, b) => a.at - b.at)) {
-    const before = requests.filter((other) => other.answeredAt && other.answeredAt <= request.at).map((other) => depth.get(other) ?? 0);
+    const before = requests
+      .filter((other) => other.answeredAt && other.answeredAt <= request.at)
+      .map((other) => depth.get(other) ?? 0);
     depth.set(request, 1 + Math.max(0, ...before));
   }
   return Math.max(0, ...depth.values());
@@ -87,7 +99,11 @@ export async function runRoundTrips({ runs = 5, latencyMs = 100 } = {}) {
       const tab = await browser.context.newPage();
       await tab.goto(`${site.url}${path}`);
       await tab.waitForFunction(() => window.paintedAt !== undefined, undefined, { timeout: 30_000 });
-      const { startedAt, paintedAt, paintedAtEpoch } = await tab.evaluate(() => ({ startedAt: window.startedAt, paintedAt: window.paintedAt, paintedAtEpoch: window.paintedAtEpoch }));
+      const { startedAt, paintedAt, paintedAtEpoch } = await tab.evaluate(() => ({
+        startedAt: window.startedAt,
+        paintedAt: window.paintedAt,
+        paintedAtEpoch: window.paintedAtEpoch,
+      }));
       // Let what follows the paint (first showings, the refresh) settle before the next run.
       await tab.waitForTimeout(3 * latencyMs + 200);
       await tab.close();
@@ -98,22 +114,50 @@ export async function runRoundTrips({ runs = 5, latencyMs = 100 } = {}) {
         requests: before.length,
         roundTrips: chainLength([...before, ...chunks]),
         preflights: before.filter((request) => request.method === 'OPTIONS').length,
-        paths: [...before.map((request) => `${request.method} ${request.path.split('?')[0]}`), ...chunks.map((request) => `GET ${request.path}`)],
+        paths: [
+          ...before.map((request) => `${request.method} ${request.path.split('?')[0]}`),
+          ...chunks.map((request) => `GET ${request.path}`),
+        ],
         // Whether the chunk was asked for before the first answer from the service came back.
-        chunkWithRead: chunks.length > 0 && before.length > 0 && chunks[0].at < Math.min(...before.map((request) => request.answeredAt || Infinity)),
+        chunkWithRead:
+          chunks.length > 0 &&
+          before.length > 0 &&
+          chunks[0].at < Math.min(...before.map((request) => request.answeredAt || Infinity)),
       };
     };
     const cases = Object.fromEntries(CASES.map((name) => [name, []]));
     for (let run = 0; run < runs; run++) {
       cases.newGuest.push(await measure(`/guest-${run}.html`, page(proxy.url, service.publicKey, { clear: true })));
       const userId = `bench-user-${Date.now()}-${run}`;
-      cases.identifyNewUser.push(await measure(`/identify-${run}.html`, page(proxy.url, service.publicKey, { clear: true, identify: userId })));
+      cases.identifyNewUser.push(
+        await measure(`/identify-${run}.html`, page(proxy.url, service.publicKey, { clear: true, identify: userId })),
+      );
       // The same browser again: the user and their flows are in its cache.
-      cases.returningUser.push(await measure(`/returning-${run}.html`, page(proxy.url, service.publicKey, { clear: false })));
+      cases.returningUser.push(
+        await measure(`/returning-${run}.html`, page(proxy.url, service.publicKey, { clear: false })),
+      );
       // A new visitor whose first flow is a form in the page's markup: the chunk loads beside the first read.
-      cases.formFirst.push(await measure(`/form-${run}.html`, page(proxy.url, service.publicKey, { clear: true, body: '<onboarding-form flow="signup"></onboarding-form>' })));
+      cases.formFirst.push(
+        await measure(
+          `/form-${run}.html`,
+          page(proxy.url, service.publicKey, {
+            clear: true,
+            body: '<onboarding-form flow="signup"></onboarding-form>',
+          }),
+        ),
+      );
       // A new visitor whose first flow is an auto-mounted survey: the chunk loads once the read names it.
-      cases.surveyFirst.push(await measure(`/survey-${run}.html`, page(proxy.url, service.publicKey, { clear: true, body: '', paintedOn: 'onboarding-show', autoMount: 'pulse' })));
+      cases.surveyFirst.push(
+        await measure(
+          `/survey-${run}.html`,
+          page(proxy.url, service.publicKey, {
+            clear: true,
+            body: '',
+            paintedOn: 'onboarding-show',
+            autoMount: 'pulse',
+          }),
+        ),
+      );
     }
     const result = { latencyMs, runs };
     for (const [name, measured] of Object.entries(cases)) {
@@ -126,7 +170,10 @@ export async function runRoundTrips({ runs = 5, latencyMs = 100 } = {}) {
         preflights: Math.max(...measured.map((m) => m.preflights)),
         requestsBeforePaint: measured[0].paths,
         ...(name === 'formFirst' ? { chunkWithRead: measured.every((m) => m.chunkWithRead) } : {}),
-        timeToFirstFlowMs: { median: round(median(measured.map((m) => m.ms))), max: round(Math.max(...measured.map((m) => m.ms))) },
+        timeToFirstFlowMs: {
+          median: round(median(measured.map((m) => m.ms))),
+          max: round(Math.max(...measured.map((m) => m.ms))),
+        },
       };
     }
     return result;
@@ -140,8 +187,12 @@ export async function runRoundTrips({ runs = 5, latencyMs = 100 } = {}) {
 }
 
 export function printRoundTrips(result) {
-  console.log(`From script start to the first flow painted, ${result.latencyMs} ms added to every answer and chunk, ${result.runs} runs:`);
-  console.log('  case               | round trips (target) | requests | preflights | time to first flow (median / max) | requests before the paint');
+  console.log(
+    `From script start to the first flow painted, ${result.latencyMs} ms added to every answer and chunk, ${result.runs} runs:`,
+  );
+  console.log(
+    '  case               | round trips (target) | requests | preflights | time to first flow (median / max) | requests before the paint',
+  );
   for (const name of CASES) {
     const c = result[name];
     if (!c) continue;
@@ -152,6 +203,8 @@ export function printRoundTrips(result) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, latency: { type: 'string', default: '100' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '5' }, latency: { type: 'string', default: '100' } },
+  });
   printRoundTrips(await runRoundTrips({ runs: Number(values.runs), latencyMs: Number(values.latency) }));
 }

@@ -66,7 +66,11 @@ if (unknown.length) {
 const names = requested.length ? requested : Object.keys(BENCHMARKS);
 // Keep the figures of benchmarks not run this time, so one run of one benchmark does not erase the others.
 const results = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : {};
-results.machine = { node: process.version, platform: `${process.platform}-${process.arch}`, at: new Date().toISOString() };
+results.machine = {
+  node: process.version,
+  platform: `${process.platform}-${process.arch}`,
+  at: new Date().toISOString(),
+};
 for (const name of names) {
   const benchmark = BENCHMARKS[name];
   console.log(`\n== ${name} ==`);

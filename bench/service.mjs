@@ -41,14 +41,17 @@ ${['one', 'two', 'three', 'four', 'five']
       subtitle: A sentence or two of help text for this step, as a real flow would have.
       primaryButton: { title: Do it, action: step.complete }
       secondaryButton: { title: Later, action: step.skip }
-${s === 2 ? "      completionCriteria: \"has(user.properties.done) && user.properties.done == true\"\n" : ''}`,
+${s === 2 ? '      completionCriteria: "has(user.properties.done) && user.properties.done == true"\n' : ''}`,
   )
   .join('')}`;
   }
   return files;
 }
 
-export const everyoneFlows = (count) => Array.from({ length: count }, (_, i) => i).filter((i) => i % TARGETING.length === 0).map((i) => `bench-flow-${String(i).padStart(3, '0')}`);
+export const everyoneFlows = (count) =>
+  Array.from({ length: count }, (_, i) => i)
+    .filter((i) => i % TARGETING.length === 0)
+    .map((i) => `bench-flow-${String(i).padStart(3, '0')}`);
 
 /**
  * Seeds users, events, groups, memberships, flow and step states and responses with set-based SQL; `more(q)` adds
@@ -64,13 +67,22 @@ async function seed(db, users, flowSlugs, more) {
      FROM generate_series(0, $1::int - 1) AS n`,
     [users],
   );
-  await q(`INSERT INTO user_events (user_id, event) SELECT 'bench-user-' || n, 'signed-in' FROM generate_series(0, $1::int - 1) AS n`, [users]);
-  await q(`INSERT INTO user_events (user_id, event) SELECT 'bench-user-' || n, 'exported' FROM generate_series(0, $1::int - 1) AS n WHERE n % 4 = 0`, [users]);
+  await q(
+    `INSERT INTO user_events (user_id, event) SELECT 'bench-user-' || n, 'signed-in' FROM generate_series(0, $1::int - 1) AS n`,
+    [users],
+  );
+  await q(
+    `INSERT INTO user_events (user_id, event) SELECT 'bench-user-' || n, 'exported' FROM generate_series(0, $1::int - 1) AS n WHERE n % 4 = 0`,
+    [users],
+  );
   await q(
     `INSERT INTO groups (id, properties) SELECT 'bench-group-' || g, jsonb_build_object('tier', CASE WHEN g % 2 = 0 THEN 'gold' ELSE 'silver' END)
      FROM generate_series(0, 99) AS g`,
   );
-  await q(`INSERT INTO group_members (group_id, user_id) SELECT 'bench-group-' || (n % 100), 'bench-user-' || n FROM generate_series(0, $1::int - 1) AS n WHERE n % 5 = 0`, [users]);
+  await q(
+    `INSERT INTO group_members (group_id, user_id) SELECT 'bench-group-' || (n % 100), 'bench-user-' || n FROM generate_series(0, $1::int - 1) AS n WHERE n % 5 = 0`,
+    [users],
+  );
   const slugs = flowSlugs.slice(0, 3);
   await q(
     `INSERT INTO flow_states (user_id, flow_slug, current_step_id, started, last_action_at)
@@ -91,8 +103,12 @@ async function seed(db, users, flowSlugs, more) {
   // Derived tables that the service keeps beside the logs, when this schema has them.
   const [counts] = await q("SELECT to_regclass('user_event_counts') IS NOT NULL AS present");
   if (counts.present) {
-    await q('INSERT INTO user_event_counts (user_id, event, count) SELECT user_id, event, count(*) FROM user_events GROUP BY user_id, event');
-    await q('INSERT INTO group_event_counts (group_id, event, count) SELECT group_id, event, count(*) FROM group_events GROUP BY group_id, event');
+    await q(
+      'INSERT INTO user_event_counts (user_id, event, count) SELECT user_id, event, count(*) FROM user_events GROUP BY user_id, event',
+    );
+    await q(
+      'INSERT INTO group_event_counts (group_id, event, count) SELECT group_id, event, count(*) FROM group_events GROUP BY group_id, event',
+    );
   }
   await q('ANALYZE');
 }
@@ -123,7 +139,12 @@ export async function seededLocation(store, pg, users, flowsDir, flowSlugs, more
     };
   }
   // The service itself makes the schema and the flow versions; the rows go in with set-based SQL.
-  const service = await startService({ flows: flowsDir, database: location, watchFlows: false, env: { ONBOARDING_PUBLIC_KEYS: 'pk_seed' } });
+  const service = await startService({
+    flows: flowsDir,
+    database: location,
+    watchFlows: false,
+    env: { ONBOARDING_PUBLIC_KEYS: 'pk_seed' },
+  });
   await seed(service.db, users, flowSlugs, more);
   await service.close();
   return { location, dropDatabase };
@@ -150,8 +171,7 @@ export async function load(url, { connections, duration, amount, request, header
     if (status >= 200 && status < 300) {
       served.push(ms);
       servedBytes += bytes;
-    }
-    else if (status === 503) shed.push(ms);
+    } else if (status === 503) shed.push(ms);
     else otherStatus++;
   });
   const result = await run;
@@ -172,7 +192,8 @@ export async function load(url, { connections, duration, amount, request, header
     // The mean size of a served answer, headers included.
     answerBytes: served.length ? Math.round(servedBytes / served.length) : 0,
     // The service's own CPU per served request: steadier than req/s when the machine is shared.
-    cpuMicrosPerRequest: pid && served.length ? Math.round(((cpuMs(pid) - cpuBefore) * 1000) / served.length) : undefined,
+    cpuMicrosPerRequest:
+      pid && served.length ? Math.round(((cpuMs(pid) - cpuBefore) * 1000) / served.length) : undefined,
   };
 }
 
@@ -186,7 +207,11 @@ export function scenarios(users, flowSlugs) {
   return {
     ceiling: () => ({ method: 'GET', path: `/v1/public/bench/ceiling?userId=${user()}` }),
     'GET flowStates': () => ({ method: 'GET', path: `/v1/public/flowStates?userId=${user()}${group()}` }),
-    'POST flowStates (read)': () => ({ method: 'POST', path: '/v1/public/flowStates', body: JSON.stringify({ userId: user() }) }),
+    'POST flowStates (read)': () => ({
+      method: 'POST',
+      path: '/v1/public/flowStates',
+      body: JSON.stringify({ userId: user() }),
+    }),
     transition: () => ({
       method: 'POST',
       path: '/v1/public/flowStates?content=none',
@@ -207,7 +232,14 @@ export function scenarios(users, flowSlugs) {
 }
 
 // The benchmark comes from one address and writes to random users: the limits it measures are throughput, not rates.
-export const LIMIT_ARGS = ['--rate-limit', '100000000', '--private-rate-limit', '100000000', '--user-write-limit', '100000000'];
+export const LIMIT_ARGS = [
+  '--rate-limit',
+  '100000000',
+  '--private-rate-limit',
+  '100000000',
+  '--user-write-limit',
+  '100000000',
+];
 
 /** The state reads, run again on PostgreSQL with every request counted in the rate limits there (`--rate-limit-exact`). */
 const READS = ['GET flowStates', 'POST flowStates (read)'];
@@ -216,7 +248,12 @@ const EXACT = 'every request counted';
 /** The database's rows written (inserted, updated, deleted) and transactions committed so far, from pg_stat_database. */
 async function databaseActivity(admin, name) {
   await admin.query('SELECT pg_stat_clear_snapshot()');
-  const [row] = (await admin.query('SELECT tup_inserted + tup_updated + tup_deleted AS rows, xact_commit AS commits FROM pg_stat_database WHERE datname = $1', [name])).rows;
+  const [row] = (
+    await admin.query(
+      'SELECT tup_inserted + tup_updated + tup_deleted AS rows, xact_commit AS commits FROM pg_stat_database WHERE datname = $1',
+      [name],
+    )
+  ).rows;
   return { rows: Number(row.rows), commits: Number(row.commits) };
 }
 
@@ -233,15 +270,27 @@ async function databaseWorkPerRead(pg, location, flowsDir, users, slugs, exact, 
   try {
     const around = async (amount) => {
       const before = await databaseActivity(admin, name);
-      const service = await startServiceProcess({ flows: flowsDir, database: location, args: [...LIMIT_ARGS, ...(exact ? ['--rate-limit-exact'] : [])] });
+      const service = await startServiceProcess({
+        flows: flowsDir,
+        database: location,
+        args: [...LIMIT_ARGS, ...(exact ? ['--rate-limit-exact'] : [])],
+      });
       const headers = { authorization: `Bearer ${service.publicKey}`, 'content-type': 'application/json' };
       for (const name of READS) {
-        if (amount) await load(service.url, { connections: 8, amount: amount / 2, request: scenarios(users, slugs)[name], headers });
+        if (amount)
+          await load(service.url, {
+            connections: 8,
+            amount: amount / 2,
+            request: scenarios(users, slugs)[name],
+            headers,
+          });
       }
       await service.stop();
       // Its connections' processes report their counts as they end.
       for (let tries = 0; tries < 100; tries++) {
-        const [{ n: open }] = (await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows;
+        const [{ n: open }] = (
+          await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])
+        ).rows;
         if (open === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -263,10 +312,22 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
   const flowsDir = tempFlows(files);
   const slugs = Object.keys(files).map((file) => file.replace(/\.yaml$/, ''));
   const { location, dropDatabase } = await seededLocation(store, pg, users, flowsDir.dir, slugs);
-  const service = await startServiceProcess({ flows: flowsDir.dir, database: location, args: LIMIT_ARGS, env: { ONBOARDING_BENCH_ROUTES: '1' } });
+  const service = await startServiceProcess({
+    flows: flowsDir.dir,
+    database: location,
+    args: LIMIT_ARGS,
+    env: { ONBOARDING_BENCH_ROUTES: '1' },
+  });
   // Before, on PostgreSQL: a second process on the same database counts every request in the rate limits there, an upsert
   // each, as the limits once did; its reads run right after the same reads of the first, at each concurrency.
-  const exact = store === 'postgres' ? await startServiceProcess({ flows: flowsDir.dir, database: location, args: [...LIMIT_ARGS, '--rate-limit-exact'] }) : undefined;
+  const exact =
+    store === 'postgres'
+      ? await startServiceProcess({
+          flows: flowsDir.dir,
+          database: location,
+          args: [...LIMIT_ARGS, '--rate-limit-exact'],
+        })
+      : undefined;
   const ticks = cpuTicks();
   try {
     const headers = { authorization: `Bearer ${service.publicKey}`, 'content-type': 'application/json' };
@@ -274,7 +335,12 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
     const idleRss = await sampleRss(service.pid, 2000);
     for (const { url } of exact ? [service, exact] : [service]) {
       let next = 0;
-      await load(url, { connections: 8, amount: users, request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }), headers });
+      await load(url, {
+        connections: 8,
+        amount: users,
+        request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }),
+        headers,
+      });
     }
     const rows = {};
     for (const [name, request] of Object.entries(scenarios(users, slugs))) {
@@ -283,7 +349,9 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
       for (const c of connections) {
         rows[name].push(await load(service.url, { connections: c, duration, request, headers, pid: service.pid }));
         if (!exact || !READS.includes(name)) continue;
-        (rows[`${name}, ${EXACT}`] ??= []).push(await load(exact.url, { connections: c, duration, request, headers, pid: exact.pid }));
+        (rows[`${name}, ${EXACT}`] ??= []).push(
+          await load(exact.url, { connections: c, duration, request, headers, pid: exact.pid }),
+        );
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -291,21 +359,40 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
     let perStateRead;
     if (exact) {
       await Promise.all([service.stop(), exact.stop()]);
-      perStateRead = { exact: await databaseWorkPerRead(pg, location, flowsDir.dir, users, slugs, true), shared: await databaseWorkPerRead(pg, location, flowsDir.dir, users, slugs, false) };
+      perStateRead = {
+        exact: await databaseWorkPerRead(pg, location, flowsDir.dir, users, slugs, true),
+        shared: await databaseWorkPerRead(pg, location, flowsDir.dir, users, slugs, false),
+      };
     }
     if (store === 'embedded' && !only) {
       // The same reads with the embedded store's read cache off, for comparison (one process per data directory).
       await service.stop();
-      const uncached = await startServiceProcess({ flows: flowsDir.dir, database: location, args: [...LIMIT_ARGS, '--cache-users', '0'] });
+      const uncached = await startServiceProcess({
+        flows: flowsDir.dir,
+        database: location,
+        args: [...LIMIT_ARGS, '--cache-users', '0'],
+      });
       try {
         const request = scenarios(users, slugs)['GET flowStates'];
-        rows['GET flowStates, no cache'] = [await load(uncached.url, { connections: 16, duration, request, headers, pid: uncached.pid })];
+        rows['GET flowStates, no cache'] = [
+          await load(uncached.url, { connections: 16, duration, request, headers, pid: uncached.pid }),
+        ];
       } finally {
         await uncached.stop();
       }
     }
     const stolenPercent = stolenShare(ticks);
-    return { store, users, flows, rows, perStateRead, idleRssMiB: idleRss.mean, afterRssMiB: afterRss.mean, rssRatio: Number((afterRss.mean / idleRss.mean).toFixed(2)), stolenPercent };
+    return {
+      store,
+      users,
+      flows,
+      rows,
+      perStateRead,
+      idleRssMiB: idleRss.mean,
+      afterRssMiB: afterRss.mean,
+      rssRatio: Number((afterRss.mean / idleRss.mean).toFixed(2)),
+      stolenPercent,
+    };
   } finally {
     await Promise.all([service.stop(), exact?.stop()]);
     await dropDatabase();
@@ -331,9 +418,19 @@ async function readLatency(store, { pg, duration, users, flows }) {
     const headers = { authorization: `Bearer ${service.publicKey}` };
     const request = scenarios(users, slugs)['GET flowStates'];
     let next = 0;
-    await load(service.url, { connections: 8, amount: users, request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }), headers });
+    await load(service.url, {
+      connections: 8,
+      amount: users,
+      request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }),
+      headers,
+    });
     const rows = [];
-    for (const connections of GROWTH_CONNECTIONS) rows.push({ users, flows, ...(await load(service.url, { connections, duration, request, headers, pid: service.pid, digits: 2 })) });
+    for (const connections of GROWTH_CONNECTIONS)
+      rows.push({
+        users,
+        flows,
+        ...(await load(service.url, { connections, duration, request, headers, pid: service.pid, digits: 2 })),
+      });
     return rows;
   } finally {
     await service.stop();
@@ -347,7 +444,9 @@ async function readLatency(store, { pg, duration, users, flows }) {
  * loaded the same way. At hundreds of KB an answer, the loopback and the load tool's own parsing cost more than the read.
  */
 async function bareAnswer({ bytes, duration }) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-answer.mjs', import.meta.url)), String(bytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-answer.mjs', import.meta.url)), String(bytes)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const url = await new Promise((resolve, reject) => {
       child.stdout.on('data', (chunk) => {
@@ -358,7 +457,17 @@ async function bareAnswer({ bytes, duration }) {
     });
     const rows = [];
     for (const connections of GROWTH_CONNECTIONS) {
-      rows.push({ bytes, ...(await load(url, { connections, duration, request: () => ({ method: 'GET', path: '/' }), headers: {}, pid: child.pid, digits: 2 })) });
+      rows.push({
+        bytes,
+        ...(await load(url, {
+          connections,
+          duration,
+          request: () => ({ method: 'GET', path: '/' }),
+          headers: {},
+          pid: child.pid,
+          digits: 2,
+        })),
+      });
     }
     return rows;
   } finally {
@@ -366,21 +475,38 @@ async function bareAnswer({ bytes, duration }) {
   }
 }
 
-export async function runServiceBench({ duration = 5, stores = ['embedded', 'postgres'], growth = true, main = true, connections = [1, 16, 64], only } = {}) {
+export async function runServiceBench({
+  duration = 5,
+  stores = ['embedded', 'postgres'],
+  growth = true,
+  main = true,
+  connections = [1, 16, 64],
+  only,
+} = {}) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
   try {
     const result = { duration, connections, stores: {}, growth: {} };
-    if (main) for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, only });
+    if (main)
+      for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, only });
     if (growth) {
       for (const store of stores) {
         result.growth[store] = {
-          users: [await readLatency(store, { pg, duration, users: 1_000, flows: 50 }), await readLatency(store, { pg, duration, users: 100_000, flows: 50 })],
-          flows: [await readLatency(store, { pg, duration, users: 10_000, flows: 10 }), await readLatency(store, { pg, duration, users: 10_000, flows: 500 })],
+          users: [
+            await readLatency(store, { pg, duration, users: 1_000, flows: 50 }),
+            await readLatency(store, { pg, duration, users: 100_000, flows: 50 }),
+          ],
+          flows: [
+            await readLatency(store, { pg, duration, users: 10_000, flows: 10 }),
+            await readLatency(store, { pg, duration, users: 10_000, flows: 500 }),
+          ],
         };
       }
       // The same bytes as the largest and the smallest answers, with no service: the transport's part of their latency.
       const answers = Object.values(result.growth).flatMap((growth) => growth.flows.map((rows) => rows[0].answerBytes));
-      result.bareAnswers = [await bareAnswer({ bytes: Math.min(...answers), duration }), await bareAnswer({ bytes: Math.max(...answers), duration })];
+      result.bareAnswers = [
+        await bareAnswer({ bytes: Math.min(...answers), duration }),
+        await bareAnswer({ bytes: Math.max(...answers), duration }),
+      ];
     }
     return result;
   } finally {
@@ -390,13 +516,18 @@ export async function runServiceBench({ duration = 5, stores = ['embedded', 'pos
 
 export function printServiceBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
-    console.log(`\nService on ${store === 'embedded' ? 'the embedded store (PGlite, data directory)' : 'PostgreSQL (Debian package, durable settings)'}: ${bench.users} users, ${bench.flows} flows, ${result.duration} s per run`);
+    console.log(
+      `\nService on ${store === 'embedded' ? 'the embedded store (PGlite, data directory)' : 'PostgreSQL (Debian package, durable settings)'}: ${bench.users} users, ${bench.flows} flows, ${result.duration} s per run`,
+    );
     const width = Math.max(22, ...Object.keys(bench.rows).map((name) => name.length));
-    console.log(`  ${'endpoint'.padEnd(width)} | conns |  2xx/s |  p50 ms |  p99 ms |    503s | 503 p99 | errors | vs ceiling | CPU µs/2xx`);
+    console.log(
+      `  ${'endpoint'.padEnd(width)} | conns |  2xx/s |  p50 ms |  p99 ms |    503s | 503 p99 | errors | vs ceiling | CPU µs/2xx`,
+    );
     const ceiling = Object.fromEntries(bench.rows.ceiling.map((row) => [row.connections, row.okPerSecond]));
     for (const [name, rows] of Object.entries(bench.rows)) {
       for (const row of rows) {
-        const ratio = name === 'ceiling' ? '' : `${Math.round((100 * row.okPerSecond) / (ceiling[row.connections] || 1))}%`;
+        const ratio =
+          name === 'ceiling' ? '' : `${Math.round((100 * row.okPerSecond) / (ceiling[row.connections] || 1))}%`;
         console.log(
           `  ${name.padEnd(width)} | ${String(row.connections).padStart(5)} | ${String(row.okPerSecond).padStart(6)} | ${String(row.p50).padStart(7)} | ${String(row.p99).padStart(7)} | ${String(row.shed).padStart(7)} | ${String(row.shedP99 ?? '').padStart(7)} | ${String(row.errors).padStart(6)} | ${ratio.padStart(10)} | ${String(row.cpuMicrosPerRequest ?? '').padStart(10)}`,
         );
@@ -404,22 +535,34 @@ export function printServiceBench(result) {
     }
     if (bench.perStateRead) {
       const { exact, shared } = bench.perStateRead;
-      console.log(`  "${EXACT}": the state reads again with --rate-limit-exact, an upsert of the rate-limit count per request (before)`);
-      const figures = (per) => `${per.rowsPerRead.toFixed(2)} rows written, ${per.commitsPerRead.toFixed(2)} transactions committed`;
-      console.log(`  Per state read (${shared.reads} reads, pg_stat_database): every request counted ${figures(exact)}; counted in memory up to each instance's share ${figures(shared)}`);
+      console.log(
+        `  "${EXACT}": the state reads again with --rate-limit-exact, an upsert of the rate-limit count per request (before)`,
+      );
+      const figures = (per) =>
+        `${per.rowsPerRead.toFixed(2)} rows written, ${per.commitsPerRead.toFixed(2)} transactions committed`;
+      console.log(
+        `  Per state read (${shared.reads} reads, pg_stat_database): every request counted ${figures(exact)}; counted in memory up to each instance's share ${figures(shared)}`,
+      );
     }
-    console.log(`  RSS: ${bench.idleRssMiB} MiB idle after start, ${bench.afterRssMiB} MiB after the benchmark (${bench.rssRatio}×)`);
-    console.log(`  CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}% (steal, from /proc/stat)`);
+    console.log(
+      `  RSS: ${bench.idleRssMiB} MiB idle after start, ${bench.afterRssMiB} MiB after the benchmark (${bench.rssRatio}×)`,
+    );
+    console.log(
+      `  CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}% (steal, from /proc/stat)`,
+    );
   }
   for (const [store, growth] of Object.entries(result.growth)) {
     console.log(`\nGrowth on ${store} (GET flowStates, every user read once first):`);
     console.log('    users | flows | conns |  2xx/s |  p50 ms |  p99 ms | answer bytes | CPU µs/2xx');
-    for (const row of [...growth.users, ...growth.flows].flat()) console.log(`  ${growthRow(row.users, row.flows, row)}`);
+    for (const row of [...growth.users, ...growth.flows].flat())
+      console.log(`  ${growthRow(row.users, row.flows, row)}`);
     const [few, many] = growth.flows;
     GROWTH_CONNECTIONS.forEach((connections, i) => {
       const ratio = (many[i].p50 / Math.max(few[i].p50, 0.01)).toFixed(1);
       const cpu = (many[i].cpuMicrosPerRequest / Math.max(few[i].cpuMicrosPerRequest, 1)).toFixed(1);
-      console.log(`  at ${connections} connection${connections > 1 ? 's' : ''}: read latency at 500 flows is ${ratio}× that at 10 flows (p50; target: at most 5×); the service's CPU per read ${cpu}×`);
+      console.log(
+        `  at ${connections} connection${connections > 1 ? 's' : ''}: read latency at 500 flows is ${ratio}× that at 10 flows (p50; target: at most 5×); the service's CPU per read ${cpu}×`,
+      );
     });
   }
   if (result.bareAnswers) {

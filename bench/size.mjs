@@ -19,9 +19,21 @@ const FILES = Object.keys(SIZE_TARGETS);
 /** Which part of the code an input file belongs to. */
 function partOf(input) {
   const dependency = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
-  if (dependency) return dependency.startsWith('@floating-ui/') ? '@floating-ui/*' : /^(lit|lit-html|lit-element|@lit\/.*)$/.test(dependency) ? 'lit' : dependency;
+  if (dependency)
+    return dependency.startsWith('@floating-ui/')
+      ? '@floating-ui/*'
+      : /^(lit|lit-html|lit-element|@lit\/.*)$/.test(dependency)
+        ? 'lit'
+        : dependency;
   const element = /^src\/components\/([^/]+)\//.exec(input)?.[1];
-  if (element) return element === 'shared' ? 'elements: shared code' : element === 'chunks' ? 'the chunk loader' : element === 'targets' ? 'the target engine' : `<onboarding-${element}>`;
+  if (element)
+    return element === 'shared'
+      ? 'elements: shared code'
+      : element === 'chunks'
+        ? 'the chunk loader'
+        : element === 'targets'
+          ? 'the target engine'
+          : `<onboarding-${element}>`;
   const folder = /^src\/([^/]+)\//.exec(input)?.[1];
   return folder ? `src/${folder}` : 'entry';
 }
@@ -30,7 +42,10 @@ export async function runSize() {
   const dir = mkdtempSync(join(tmpdir(), 'onboarding-bench-size-'));
   try {
     const metafile = join(dir, 'meta.json');
-    execFileSync(process.execPath, ['esbuild.config.mjs', '--only=browser', `--metafile=${metafile}`], { cwd: root, stdio: 'inherit' });
+    execFileSync(process.execPath, ['esbuild.config.mjs', '--only=browser', `--metafile=${metafile}`], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     const { outputs } = JSON.parse(readFileSync(metafile, 'utf8'));
     const files = {};
     for (const file of FILES) {
@@ -64,8 +79,11 @@ export async function runSize() {
 
 export function printSize(result) {
   for (const [file, size] of Object.entries(result)) {
-    console.log(`${file}: ${size.minified} B minified, ${size.gzip} B gzip, ${size.brotli} B brotli; target ≤ ${size.targetGzip} B gzip: ${size.met ? 'met' : `MISSED by ${size.gzip - size.targetGzip} B`}`);
-    for (const [part, share] of Object.entries(size.shares)) console.log(`  ${part.padEnd(28)} ${String(share.bytes).padStart(6)} B  ${String(share.percent).padStart(5)} %`);
+    console.log(
+      `${file}: ${size.minified} B minified, ${size.gzip} B gzip, ${size.brotli} B brotli; target ≤ ${size.targetGzip} B gzip: ${size.met ? 'met' : `MISSED by ${size.gzip - size.targetGzip} B`}`,
+    );
+    for (const [part, share] of Object.entries(size.shares))
+      console.log(`  ${part.padEnd(28)} ${String(share.bytes).padStart(6)} B  ${String(share.percent).padStart(5)} %`);
   }
 }
 

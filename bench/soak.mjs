@@ -59,7 +59,13 @@ async function startBalancer(backends) {
       const tryBackend = (attempt) => {
         const backend = backends[next++ % backends.length];
         const upstream = forward(
-          { host: '127.0.0.1', port: backend.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+          {
+            host: '127.0.0.1',
+            port: backend.port,
+            method: incoming.method,
+            path: incoming.url,
+            headers: incoming.headers,
+          },
           (answer) => {
             outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(outgoing);
@@ -68,7 +74,8 @@ async function startBalancer(backends) {
         upstream.on('error', (error) => {
           // Only a refused connection is tried elsewhere: the request never reached that instance.
           if (error.code === 'ECONNREFUSED' && attempt < backends.length) return tryBackend(attempt + 1);
-          if (!outgoing.headersSent) outgoing.writeHead(502, { 'Content-Type': 'application/json' }).end('{"status":502}');
+          if (!outgoing.headersSent)
+            outgoing.writeHead(502, { 'Content-Type': 'application/json' }).end('{"status":502}');
           else outgoing.destroy();
         });
         upstream.end(body);
@@ -77,7 +84,10 @@ async function startBalancer(backends) {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 const percentile = (values, p) => {
@@ -95,7 +105,13 @@ export async function runSoak({ duration = 180, visitors = 120 } = {}) {
   const env = { ONBOARDING_PUBLIC_KEYS: publicKey, ONBOARDING_PRIVATE_KEYS: 'sk_soak' };
   // Many visitors from one loopback address: the per-address limit is not what this measures.
   const args = ['--rate-limit', '100000000', '--user-write-limit', '100000000'];
-  const start = (port) => startServiceProcess({ flows: flows.dir, database: pg.url, env, args: [...args, ...(port ? ['--port', String(port)] : [])] });
+  const start = (port) =>
+    startServiceProcess({
+      flows: flows.dir,
+      database: pg.url,
+      env,
+      args: [...args, ...(port ? ['--port', String(port)] : [])],
+    });
   const instances = [];
   let balancer;
   const cleanUp = async () => {
@@ -115,7 +131,6 @@ export async function runSoak({ duration = 180, visitors = 120 } = {}) {
 }
 
 async function soak({ core, pg, instances, backends, balancer, start, publicKey, duration, visitors }) {
-
   const latencies = [];
   const statuses = new Map();
   let networkErrors = 0;
@@ -171,7 +186,10 @@ async function soak({ core, pg, instances, backends, balancer, start, publicKey,
         userId = `soak-user-${n}`;
         const mark = `v${n}-login`;
         expected.events.add(mark);
-        outbox.add(userId, { path: 'users', body: { userId, linkGuestId: guest, events: [{ event: 'soak', properties: { mark } }] } });
+        outbox.add(userId, {
+          path: 'users',
+          body: { userId, linkGuestId: guest, events: [{ event: 'soak', properties: { mark } }] },
+        });
       }
     }
   };
@@ -208,9 +226,21 @@ async function soak({ core, pg, instances, backends, balancer, start, publicKey,
   const { default: pgModule } = await import('pg');
   const db = new pgModule.Client({ connectionString: pg.url });
   await db.connect();
-  const events = (await db.query("SELECT properties->>'mark' AS mark, count(*)::int AS n FROM user_events WHERE event = 'soak' GROUP BY 1")).rows;
-  const responses = (await db.query("SELECT data::jsonb->>'mark' AS mark, count(*)::int AS n FROM flow_responses WHERE data::jsonb ? 'mark' GROUP BY 1")).rows;
-  const orphans = (await db.query("SELECT count(*)::int AS n FROM users WHERE id LIKE 'guest_%' AND EXISTS (SELECT 1 FROM guest_links l WHERE l.guest_id = users.id)")).rows[0].n;
+  const events = (
+    await db.query(
+      "SELECT properties->>'mark' AS mark, count(*)::int AS n FROM user_events WHERE event = 'soak' GROUP BY 1",
+    )
+  ).rows;
+  const responses = (
+    await db.query(
+      "SELECT data::jsonb->>'mark' AS mark, count(*)::int AS n FROM flow_responses WHERE data::jsonb ? 'mark' GROUP BY 1",
+    )
+  ).rows;
+  const orphans = (
+    await db.query(
+      "SELECT count(*)::int AS n FROM users WHERE id LIKE 'guest_%' AND EXISTS (SELECT 1 FROM guest_links l WHERE l.guest_id = users.id)",
+    )
+  ).rows[0].n;
   await db.end();
   const tally = (rows, wanted) => {
     const seen = new Map(rows.map((row) => [row.mark, row.n]));
@@ -241,18 +271,33 @@ async function soak({ core, pg, instances, backends, balancer, start, publicKey,
 export function printSoak(result) {
   console.log(`Soak: ${result.visitors} visitors for ${result.durationSeconds} s against two instances on PostgreSQL`);
   for (const fault of result.faults) console.log(`  fault: ${fault}`);
-  console.log(`  requests ${result.requests}, by status ${JSON.stringify(result.statuses)}, network errors ${result.networkErrors}`);
+  console.log(
+    `  requests ${result.requests}, by status ${JSON.stringify(result.statuses)}, network errors ${result.networkErrors}`,
+  );
   console.log(`  latency p50 ${result.p50} ms, p99 ${result.p99} ms`);
-  for (const [name, tally] of [["events (tracked)", result.events], ["transitions (flow responses)", result.transitions]]) {
-    console.log(`  ${name}: ${tally.expected} made, ${tally.lost} lost, ${tally.duplicated} duplicated, ${tally.unexpected} unexpected`);
+  for (const [name, tally] of [
+    ['events (tracked)', result.events],
+    ['transitions (flow responses)', result.transitions],
+  ]) {
+    console.log(
+      `  ${name}: ${tally.expected} made, ${tally.lost} lost, ${tally.duplicated} duplicated, ${tally.unexpected} unexpected`,
+    );
   }
   console.log(`  writes still unsent at the end: ${result.unsent}; orphaned guests: ${result.orphanedGuests}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '180' }, visitors: { type: 'string', default: '120' } } });
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '180' }, visitors: { type: 'string', default: '120' } },
+  });
   const result = await runSoak({ duration: Number(values.duration), visitors: Number(values.visitors) });
   printSoak(result);
-  const clean = result.events.lost + result.events.duplicated + result.transitions.lost + result.transitions.duplicated + result.unsent === 0;
+  const clean =
+    result.events.lost +
+      result.events.duplicated +
+      result.transitions.lost +
+      result.transitions.duplicated +
+      result.unsent ===
+    0;
   process.exit(clean ? 0 : 1);
 }

@@ -51,7 +51,11 @@ async function routeChanges(browser, site, service, ruled) {
   await tab.waitForTimeout(500);
   const result = await tab.evaluate(async (changes) => {
     const channel = new MessageChannel();
-    const freshTask = () => new Promise((resolve) => { channel.port1.onmessage = resolve; channel.port2.postMessage(0); });
+    const freshTask = () =>
+      new Promise((resolve) => {
+        channel.port1.onmessage = resolve;
+        channel.port2.postMessage(0);
+      });
     const paths = ['/projects/7/overview', '/billing-help', '/account/profile'];
     const before = window.requests.length;
     const times = [];
@@ -62,7 +66,11 @@ async function routeChanges(browser, site, service, ruled) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       times.push(performance.now() - started);
     }
-    return { times, requests: window.requests.length - before, visible: window.Onboarding.flows.filter((flow) => flow.isVisible).length };
+    return {
+      times,
+      requests: window.requests.length - before,
+      visible: window.Onboarding.flows.filter((flow) => flow.isVisible).length,
+    };
   }, CHANGES);
   await tab.close();
   return result;
@@ -82,7 +90,11 @@ const trimmedMean = (values) => {
 export async function runStartRules() {
   const results = {};
   for (const ruled of [false, true]) {
-    const folder = tempFlows(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`flow-${String(i).padStart(3, '0')}.yaml`, flowYaml(i, ruled)])));
+    const folder = tempFlows(
+      Object.fromEntries(
+        Array.from({ length: 100 }, (_, i) => [`flow-${String(i).padStart(3, '0')}.yaml`, flowYaml(i, ruled)]),
+      ),
+    );
     const service = await startServiceProcess({ flows: folder.dir, args: ['--max-event-loop-delay', '0'] });
     const site = await startSite();
     const browser = await launchBrowser();
@@ -119,13 +131,20 @@ export async function runStartRules() {
 
 export function printStartRules(result) {
   const mark = (ok) => (ok ? 'met' : 'MISSED');
-  const line = (label, run) => `  ${label} mean ${run.meanMs} ms (rounds ${run.meansByRoundMs.join(', ')}), median ${run.medianMs} ms, p95 ${run.p95Ms} ms`;
-  console.log(`Route changes with ${result.flows} eligible flows, ${result.routeChanges} pushState each way (Chromium), each timed to the end of the script's task:`);
+  const line = (label, run) =>
+    `  ${label} mean ${run.meanMs} ms (rounds ${run.meansByRoundMs.join(', ')}), median ${run.medianMs} ms, p95 ${run.p95Ms} ms`;
+  console.log(
+    `Route changes with ${result.flows} eligible flows, ${result.routeChanges} pushState each way (Chromium), each timed to the end of the script's task:`,
+  );
   console.log(line('without start rules:', result.plain));
   console.log(`${line('with page rules:    ', result.ruled)}; ${result.ruled.visibleFlows} of ${result.flows} open`);
-  console.log(`  the check adds ${result.checkMs} ms a route change (< ${result.targets.routeChangeMs}) ${mark(result.checkMs < result.targets.routeChangeMs)}`);
+  console.log(
+    `  the check adds ${result.checkMs} ms a route change (< ${result.targets.routeChangeMs}) ${mark(result.checkMs < result.targets.routeChangeMs)}`,
+  );
   const requests = result.ruled.requests + result.plain.requests;
-  console.log(`  requests to the service during the route changes: ${requests} (${result.targets.requests}) ${mark(requests === result.targets.requests)}`);
+  console.log(
+    `  requests to the service during the route changes: ${requests} (${result.targets.requests}) ${mark(requests === result.targets.requests)}`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) printStartRules(await runStartRules());

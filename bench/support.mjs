@@ -19,12 +19,18 @@ export async function startServiceProcess({ flows, database, args = [], env = {}
   const publicKey = 'pk_bench_public';
   const privateKey = 'sk_bench_private';
   // BENCH_PROFILE_DIR=<dir>: the service writes a CPU profile there when it stops (open it in Chrome's DevTools).
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, 'dist/server.mjs', '--port', '0', '--flows', flows, '--database', database ?? dataDir, ...args], {
-    cwd: root,
-    env: { ...process.env, ONBOARDING_PUBLIC_KEYS: publicKey, ONBOARDING_PRIVATE_KEYS: privateKey, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, 'dist/server.mjs', '--port', '0', '--flows', flows, '--database', database ?? dataDir, ...args],
+    {
+      cwd: root,
+      env: { ...process.env, ONBOARDING_PUBLIC_KEYS: publicKey, ONBOARDING_PRIVATE_KEYS: privateKey, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -42,7 +48,10 @@ export async function startServiceProcess({ flows, database, args = [], env = {}
   // The start-up line "limits: max-body-bytes 102400, …" names every limit in force.
   const limitLine = /limits:\s+(.*)/.exec(output)?.[1] ?? '';
   const limits = Object.fromEntries(
-    [...limitLine.matchAll(/([a-z-]+) (\d+)/g)].map(([, flag, value]) => [flag.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), Number(value)]),
+    [...limitLine.matchAll(/([a-z-]+) (\d+)/g)].map(([, flag, value]) => [
+      flag.replace(/-([a-z])/g, (_, c) => c.toUpperCase()),
+      Number(value),
+    ]),
   );
   return {
     url,

@@ -52,7 +52,10 @@ const instrument = `<script>
 
 /** 5,000 elements: rows of cells, with three nested scrollers holding the target, below the fold, and a fixed header. */
 function deepPage(service, publicKey) {
-  const rows = Array.from({ length: ELEMENTS / 10 }, (_, i) => `<div class="row">${Array.from({ length: 9 }, (_, j) => `<span>${i}.${j}</span>`).join('')}</div>`).join('');
+  const rows = Array.from(
+    { length: ELEMENTS / 10 },
+    (_, i) => `<div class="row">${Array.from({ length: 9 }, (_, j) => `<span>${i}.${j}</span>`).join('')}</div>`,
+  ).join('');
   return `<!doctype html><html><head>${instrument}<style>
     body { margin: 0; font: 14px sans-serif; }
     header { position: fixed; top: 0; left: 0; right: 0; height: 56px; background: #223; z-index: 5; }
@@ -69,7 +72,10 @@ function deepPage(service, publicKey) {
 
 /** 5,000 elements, 10 of which change their text and a class every 10 ms (1,000 mutations a second). */
 function mutatingPage(service, publicKey) {
-  const rows = Array.from({ length: ELEMENTS / 10 }, (_, i) => `<div class="row">${Array.from({ length: 9 }, (_, j) => `<span>${i}.${j}</span>`).join('')}</div>`).join('');
+  const rows = Array.from(
+    { length: ELEMENTS / 10 },
+    (_, i) => `<div class="row">${Array.from({ length: 9 }, (_, j) => `<span>${i}.${j}</span>`).join('')}</div>`,
+  ).join('');
   return `<!doctype html><html><head>${instrument}</head><body>${rows}
   <script>
     window.mutations = 0;
@@ -109,10 +115,23 @@ async function measureDeep(browser, site, service) {
   const started = Date.now();
   const from = await tab.evaluate(() => performance.now());
   await tab.evaluate(() => window.Onboarding.identify(`bench-deep-${Date.now()}`, { suite: 'deep' }));
-  await tab.waitForFunction(new Function(`return (${besideSource})()`), undefined, { timeout: 30_000, polling: 50 }).catch(async (error) => {
-    console.log(await tab.evaluate(() => ({ tour: Boolean(document.querySelector('onboarding-tour')), flows: window.Onboarding.flows.map((f) => f.slug), tip: document.querySelector('onboarding-tour')?.shadowRoot?.querySelector('[part="base"]')?.getBoundingClientRect().toJSON(), target: document.querySelector('#deep-target').getBoundingClientRect().toJSON() })));
-    throw error;
-  });
+  await tab
+    .waitForFunction(new Function(`return (${besideSource})()`), undefined, { timeout: 30_000, polling: 50 })
+    .catch(async (error) => {
+      console.log(
+        await tab.evaluate(() => ({
+          tour: Boolean(document.querySelector('onboarding-tour')),
+          flows: window.Onboarding.flows.map((f) => f.slug),
+          tip: document
+            .querySelector('onboarding-tour')
+            ?.shadowRoot?.querySelector('[part="base"]')
+            ?.getBoundingClientRect()
+            .toJSON(),
+          target: document.querySelector('#deep-target').getBoundingClientRect().toJSON(),
+        })),
+      );
+      throw error;
+    });
   const shownMs = Date.now() - started;
   // Settled: the smooth scroll over, the tooltip where it stays.
   await tab.waitForTimeout(1500);
@@ -139,9 +158,11 @@ async function measureDeep(browser, site, service) {
       { change, beside: besideSource },
     );
   const moves = [];
-  for (let i = 1; i <= 5; i++) moves.push(await follow(`document.querySelector('#deep-target').style.left = '${200 + i * 17}px'`));
+  for (let i = 1; i <= 5; i++)
+    moves.push(await follow(`document.querySelector('#deep-target').style.left = '${200 + i * 17}px'`));
   const scrolls = [];
-  for (let i = 1; i <= 5; i++) scrolls.push(await follow(`document.querySelector('#s3').scrollTop += ${i % 2 ? 40 : -25}`));
+  for (let i = 1; i <= 5; i++)
+    scrolls.push(await follow(`document.querySelector('#s3').scrollTop += ${i % 2 ? 40 : -25}`));
 
   // Idle: nothing moves for two seconds; what do our scripts ask for meanwhile?
   const cdp = await tab.context().newCDPSession(tab);
@@ -152,7 +173,9 @@ async function measureDeep(browser, site, service) {
   await tab.waitForTimeout(IDLE_MS);
   const after = await tab.evaluate(() => ({ ...window.asked }));
   const idleScriptMs = (await scriptMs(cdp)) - scriptBefore;
-  const longTasks = (await tab.evaluate(() => window.longTasks)).filter((task) => task.start >= from).map((task) => task.ms);
+  const longTasks = (await tab.evaluate(() => window.longTasks))
+    .filter((task) => task.start >= from)
+    .map((task) => task.ms);
   await tab.close();
   const worst = (list) => (list.some((value) => value === null) ? null : Math.max(...list));
   return {
@@ -162,7 +185,12 @@ async function measureDeep(browser, site, service) {
     longestTaskMs: round(Math.max(0, ...longTasks)),
     framesToFollowMove: worst(moves),
     framesToFollowScroll: worst(scrolls),
-    idle: { ms: IDLE_MS, frameCallbacks: after.frames - before.frames, timers: after.timers - before.timers, scriptMs: round(idleScriptMs, 2) },
+    idle: {
+      ms: IDLE_MS,
+      frameCallbacks: after.frames - before.frames,
+      timers: after.timers - before.timers,
+      scriptMs: round(idleScriptMs, 2),
+    },
   };
 }
 
@@ -171,9 +199,17 @@ async function measureMutating(browser, site, service, waiting) {
   site.page(path, mutatingPage(service.url, service.publicKey));
   const tab = await browser.context.newPage();
   await tab.goto(`${site.url}${path}`);
-  await tab.evaluate((suite) => window.Onboarding.identify(`bench-late-${suite}-${Date.now()}`, { suite }), waiting ? 'late' : 'none');
+  await tab.evaluate(
+    (suite) => window.Onboarding.identify(`bench-late-${suite}-${Date.now()}`, { suite }),
+    waiting ? 'late' : 'none',
+  );
   await tab.evaluate(() => window.Onboarding.ready);
-  if (waiting) await tab.waitForFunction(() => customElements.get('onboarding-tour') && document.querySelector('onboarding-tour'), undefined, { timeout: 30_000 });
+  if (waiting)
+    await tab.waitForFunction(
+      () => customElements.get('onboarding-tour') && document.querySelector('onboarding-tour'),
+      undefined,
+      { timeout: 30_000 },
+    );
   await tab.waitForTimeout(500);
   const cdp = await tab.context().newCDPSession(tab);
   await cdp.send('Performance.enable');
@@ -188,7 +224,11 @@ async function measureMutating(browser, site, service, waiting) {
   if (waiting) {
     const appeared = Date.now();
     await tab.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<button id="late-target">Late</button>'));
-    await tab.waitForFunction(() => Boolean(document.querySelector('onboarding-tour')?.shadowRoot?.querySelector('[part="base"]')), undefined, { timeout: 10_000 });
+    await tab.waitForFunction(
+      () => Boolean(document.querySelector('onboarding-tour')?.shadowRoot?.querySelector('[part="base"]')),
+      undefined,
+      { timeout: 10_000 },
+    );
     shown = Date.now() - appeared;
   }
   const longTasks = (await tab.evaluate(() => window.longTasks)).map((task) => task.ms);
@@ -212,7 +252,11 @@ export async function runTargets() {
     // Three runs of the step: a long task on a machine busy with other work shows in one and not the others.
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await measureDeep(browser, site, service));
-    const deep = { ...runs[1], longTasksByRun: runs.map((run) => run.longTasks), longestTaskByRunMs: runs.map((run) => run.longestTaskMs) };
+    const deep = {
+      ...runs[1],
+      longTasksByRun: runs.map((run) => run.longTasks),
+      longestTaskByRunMs: runs.map((run) => run.longestTaskMs),
+    };
     // The same page churning, with no tour, then with a tour waiting for a target that is not there, three times in
     // turn: the difference of the medians of script time is what the wait costs (a run alone varies by a few ms/s).
     const alone = [];
@@ -245,7 +289,9 @@ export async function runTargets() {
 export function printTargets(result) {
   const { deep, mutating, budgets } = result;
   const mark = (ok) => (ok ? 'met' : 'MISSED');
-  console.log(`Tour step on a page of ${deep.elements} elements, the target three scrollers deep under a fixed header (Chromium):`);
+  console.log(
+    `Tour step on a page of ${deep.elements} elements, the target three scrollers deep under a fixed header (Chromium):`,
+  );
   const longest = Math.max(...deep.longestTaskByRunMs);
   console.log(
     `  shown ${deep.shownMs} ms after identify; long tasks in 3 runs ${deep.longTasksByRun.join(', ')}, longest ${deep.longestTaskByRunMs.join(', ')} ms (≤ ${budgets.longTaskMs}) ${mark(longest <= budgets.longTaskMs)}`,
@@ -256,7 +302,9 @@ export function printTargets(result) {
   console.log(
     `  idle ${deep.idle.ms} ms: frame callbacks ${deep.idle.frameCallbacks}, timers ${deep.idle.timers}, script ${deep.idle.scriptMs} ms (callbacks ≤ ${budgets.idleCallbacks}) ${mark(deep.idle.frameCallbacks <= budgets.idleCallbacks && deep.idle.timers === 0)}`,
   );
-  console.log(`Waiting for a late target on a page of ${ELEMENTS} elements that mutates ${mutating.waiting.mutationsPerSecond} times a second:`);
+  console.log(
+    `Waiting for a late target on a page of ${ELEMENTS} elements that mutates ${mutating.waiting.mutationsPerSecond} times a second:`,
+  );
   console.log(
     `  script time, median of 3: ${mutating.alone.scriptMsPerSecond} ms/s without a tour (runs ${mutating.aloneRunsMsPerSecond.join(', ')}), ${mutating.waiting.scriptMsPerSecond} ms/s with one waiting (runs ${mutating.waitingRunsMsPerSecond.join(', ')}): ${mutating.waitCostMsPerSecond} ms/s for the wait; frame callbacks ${mutating.waiting.frameCallbacksPerSecond}/s; longest task ${mutating.waiting.longestTaskMs} ms`,
   );

@@ -63,9 +63,13 @@ function loadRecentReports(delay) {
 /** Keeps every onboarding element, the auto-mounted ones included, on the page's theme. */
 function followTheme() {
   const apply = (element) => element.setAttribute('theme', document.documentElement.dataset.theme);
-  const all = () => document.querySelectorAll('onboarding-announcement, onboarding-banner, onboarding-card, onboarding-checklist, onboarding-form, onboarding-survey, onboarding-tour, onboarding-flow');
+  const all = () =>
+    document.querySelectorAll(
+      'onboarding-announcement, onboarding-banner, onboarding-card, onboarding-checklist, onboarding-form, onboarding-survey, onboarding-tour, onboarding-flow',
+    );
   new MutationObserver((records) => {
-    for (const record of records) for (const node of record.addedNodes) if (node.localName?.startsWith('onboarding-')) apply(node);
+    for (const record of records)
+      for (const node of record.addedNodes) if (node.localName?.startsWith('onboarding-')) apply(node);
   }).observe(document.body, { childList: true, subtree: true });
   return () => all().forEach(apply);
 }
@@ -151,7 +155,11 @@ export function setupDemo(onboarding, options = {}) {
   $('demo-plan').addEventListener('change', (event) => setProperties({ plan: event.target.value }));
   $('demo-reset').addEventListener('click', async () => {
     // The demo server deletes the named users and this visitor through the service's private API.
-    await fetch('/demo/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userId: onboarding.userId }) });
+    await fetch('/demo/reset', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: onboarding.userId }),
+    });
     localStorage.removeItem(PROPERTIES_KEY);
     await onboarding.reset();
     location.reload();
@@ -185,7 +193,11 @@ export function setupDemo(onboarding, options = {}) {
   // Buttons in flows link to #connect, #upgrade and #tour: the page does what they say. The tour's start rule
   // takes a click on the #tour link itself, so here it only leaves the address.
   const onHash = () => {
-    const action = { '#connect': () => setProperties({ dataConnected: true }), '#upgrade': () => setProperties({ plan: 'pro' }), '#tour': () => {} }[location.hash];
+    const action = {
+      '#connect': () => setProperties({ dataConnected: true }),
+      '#upgrade': () => setProperties({ plan: 'pro' }),
+      '#tour': () => {},
+    }[location.hash];
     if (!action) return;
     history.replaceState(null, '', location.pathname + location.search);
     void action();

@@ -49,7 +49,19 @@ const FILES = {
   '/onboarding.js.map': 'dist/onboarding.js.map',
   // The chunks the script loads on demand from beside itself.
   ...Object.fromEntries(
-    ['announcement', 'banner', 'card', 'checklist', 'collection', 'flow', 'form', 'hint', 'survey', 'tour', 'watch'].flatMap((name) => [
+    [
+      'announcement',
+      'banner',
+      'card',
+      'checklist',
+      'collection',
+      'flow',
+      'form',
+      'hint',
+      'survey',
+      'tour',
+      'watch',
+    ].flatMap((name) => [
       [`/onboarding-${name}.js`, `dist/onboarding-${name}.js`],
       [`/onboarding-${name}.js.map`, `dist/onboarding-${name}.js.map`],
     ]),
@@ -90,7 +102,10 @@ async function resetDemo(request) {
   const { userId } = JSON.parse(body || '{}');
   const ids = [...DEMO_USERS, ...(typeof userId === 'string' && userId.startsWith('guest_') ? [userId] : [])];
   for (const id of ids) {
-    await fetch(`${service.url}/v1/users?foreignId=${encodeURIComponent(id)}`, { method: 'DELETE', headers: { Authorization: `Bearer ${privateKey}` } });
+    await fetch(`${service.url}/v1/users?foreignId=${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${privateKey}` },
+    });
   }
 }
 
@@ -119,9 +134,16 @@ const site = createServer(async (request, response) => {
     if (file.endsWith('.html')) {
       body = body.toString('utf8').replaceAll('%PUBLIC_KEY%', publicKey).replaceAll('%API_URL%', service.url);
     }
-    response.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' }).end(body);
+    response
+      .writeHead(200, {
+        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'no-store',
+      })
+      .end(body);
   } catch {
-    response.writeHead(file.startsWith('dist/') ? 500 : 404, { 'Content-Type': 'text/plain' }).end(file.startsWith('dist/') ? 'Run npm run build first.' : 'Not found');
+    response
+      .writeHead(file.startsWith('dist/') ? 500 : 404, { 'Content-Type': 'text/plain' })
+      .end(file.startsWith('dist/') ? 'Run npm run build first.' : 'Not found');
   }
 });
 site.listen(demoPort, '127.0.0.1', () => {
@@ -138,7 +160,10 @@ site.listen(demoPort, '127.0.0.1', () => {
 
 const stop = () => {
   site.close();
-  Promise.all([preview.close(), service.close()]).then(() => process.exit(0), () => process.exit(1));
+  Promise.all([preview.close(), service.close()]).then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

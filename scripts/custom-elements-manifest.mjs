@@ -15,26 +15,37 @@ const BASE_FILES = {
   HintBase: 'src/components/hint/hint-base.ts',
 };
 
-const text = (comment) => (typeof comment === 'string' ? comment : ts.getTextOfJSDocComment(comment) ?? '').replace(/\s+/g, ' ').trim();
+const text = (comment) =>
+  (typeof comment === 'string' ? comment : (ts.getTextOfJSDocComment(comment) ?? '')).replace(/\s+/g, ' ').trim();
 
 /** "name - description" (a lone "-" is the default slot). */
 function nameAndDescription(comment) {
   const match = /^(\S*)\s*-\s*([\s\S]*)$/.exec(text(comment));
-  return match ? { name: match[1] === '-' ? '' : match[1], description: match[2].trim() } : { name: text(comment), description: '' };
+  return match
+    ? { name: match[1] === '-' ? '' : match[1], description: match[2].trim() }
+    : { name: text(comment), description: '' };
 }
 
 function docOf(node) {
-  return (node.jsDoc ?? []).map((doc) => text(doc.comment)).filter(Boolean).join(' ');
+  return (node.jsDoc ?? [])
+    .map((doc) => text(doc.comment))
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The options object of each property in the class's Lit `static properties = { name: { … } }`, by name. */
 function litProperties(node, source) {
   const declaration = node.members.find(
-    (m) => ts.isPropertyDeclaration(m) && m.name.getText(source) === 'properties' && (ts.getModifiers(m) ?? []).some((x) => x.kind === ts.SyntaxKind.StaticKeyword),
+    (m) =>
+      ts.isPropertyDeclaration(m) &&
+      m.name.getText(source) === 'properties' &&
+      (ts.getModifiers(m) ?? []).some((x) => x.kind === ts.SyntaxKind.StaticKeyword),
   );
   const list = declaration?.initializer;
   if (!list || !ts.isObjectLiteralExpression(list)) return {};
-  return Object.fromEntries(list.properties.filter(ts.isPropertyAssignment).map((p) => [p.name.getText(source), p.initializer]));
+  return Object.fromEntries(
+    list.properties.filter(ts.isPropertyAssignment).map((p) => [p.name.getText(source), p.initializer]),
+  );
 }
 
 /** Public fields and accessors of a class, with the options of Lit's reactive properties turned into attributes. */
@@ -46,22 +57,43 @@ function readMembers(node, source) {
     const name = member.name && ts.isIdentifier(member.name) ? member.name.text : undefined;
     if (!name) continue;
     const modifiers = ts.getModifiers(member) ?? [];
-    if (modifiers.some((m) => [ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.StaticKeyword].includes(m.kind))) continue;
+    if (
+      modifiers.some((m) =>
+        [ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.StaticKeyword].includes(m.kind),
+      )
+    )
+      continue;
     if (!ts.isPropertyDeclaration(member) && !ts.isGetAccessorDeclaration(member)) continue;
     if (ts.isGetAccessorDeclaration(member) && members.some((m) => m.name === name)) continue;
-    const type = member.type?.getText(source) ?? (member.initializer && ts.isStringLiteral(member.initializer) ? 'string' : member.initializer?.kind === ts.SyntaxKind.FalseKeyword || member.initializer?.kind === ts.SyntaxKind.TrueKeyword ? 'boolean' : undefined);
+    const type =
+      member.type?.getText(source) ??
+      (member.initializer && ts.isStringLiteral(member.initializer)
+        ? 'string'
+        : member.initializer?.kind === ts.SyntaxKind.FalseKeyword ||
+            member.initializer?.kind === ts.SyntaxKind.TrueKeyword
+          ? 'boolean'
+          : undefined);
     const entry = { kind: 'field', name, description: docOf(member), ...(type ? { type: { text: type } } : {}) };
     if (ts.isPropertyDeclaration(member) && member.initializer) entry.default = member.initializer.getText(source);
-    if (ts.isGetAccessorDeclaration(member)) entry.readonly = !node.members.some((m) => ts.isSetAccessorDeclaration(m) && m.name.getText(source) === name);
+    if (ts.isGetAccessorDeclaration(member))
+      entry.readonly = !node.members.some((m) => ts.isSetAccessorDeclaration(m) && m.name.getText(source) === name);
     const options = reactive[name];
     if (options) {
-      const option = (key) => ts.isObjectLiteralExpression(options) && options.properties.find((p) => p.name?.getText(source) === key)?.initializer;
+      const option = (key) =>
+        ts.isObjectLiteralExpression(options) &&
+        options.properties.find((p) => p.name?.getText(source) === key)?.initializer;
       const attribute = option('attribute');
       if (attribute?.kind !== ts.SyntaxKind.FalseKeyword) {
         const attributeName = attribute && ts.isStringLiteral(attribute) ? attribute.text : name.toLowerCase();
         entry.attribute = attributeName;
         if (option('reflect')?.kind === ts.SyntaxKind.TrueKeyword) entry.reflects = true;
-        attributes.push({ name: attributeName, fieldName: name, description: entry.description, ...(entry.type ? { type: entry.type } : {}), ...(entry.default ? { default: entry.default } : {}) });
+        attributes.push({
+          name: attributeName,
+          fieldName: name,
+          description: entry.description,
+          ...(entry.type ? { type: entry.type } : {}),
+          ...(entry.default ? { default: entry.default } : {}),
+        });
       }
     }
     members.push(entry);
@@ -91,7 +123,9 @@ function inheritedFrom(name) {
     const from = { name, module: BASE_FILES[name] };
     const known = (list) => (entry) => !list.some((x) => x.name === entry.name);
     found.members.push(...own.members.filter(known(found.members)).map((m) => ({ ...m, inheritedFrom: from })));
-    found.attributes.push(...own.attributes.filter(known(found.attributes)).map((a) => ({ ...a, inheritedFrom: from })));
+    found.attributes.push(
+      ...own.attributes.filter(known(found.attributes)).map((a) => ({ ...a, inheritedFrom: from })),
+    );
     name = superclassName(node);
   }
   return found;
@@ -102,7 +136,11 @@ export function buildManifest() {
   // Each folder's `*.component.ts` files (the hint's folder has the tooltip's too).
   const paths = readdirSync(componentsDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .flatMap((entry) => readdirSync(join(componentsDir, entry.name)).filter((name) => name.endsWith('.component.ts')).map((name) => `src/components/${entry.name}/${name}`))
+    .flatMap((entry) =>
+      readdirSync(join(componentsDir, entry.name))
+        .filter((name) => name.endsWith('.component.ts'))
+        .map((name) => `src/components/${entry.name}/${name}`),
+    )
     .sort();
   for (const path of paths) {
     const file = readFile(path);
@@ -130,11 +168,18 @@ export function buildManifest() {
         cssProperties: list('cssproperty'),
         attributes: [...own.attributes, ...inherited.attributes.filter(isOwn(own.attributes))],
         members: [...own.members, ...inherited.members.filter(isOwn(own.members))],
-        superclass: superclass in BASE_FILES ? { name: superclass, module: BASE_FILES[superclass] } : { name: superclass, package: 'lit' },
+        superclass:
+          superclass in BASE_FILES
+            ? { name: superclass, module: BASE_FILES[superclass] }
+            : { name: superclass, package: 'lit' },
       };
       declarations.push(declaration);
       exports.push({ kind: 'js', name: declaration.name, declaration: { name: declaration.name, module: path } });
-      exports.push({ kind: 'custom-element-definition', name: tagName, declaration: { name: declaration.name, module: path } });
+      exports.push({
+        kind: 'custom-element-definition',
+        name: tagName,
+        declaration: { name: declaration.name, module: path },
+      });
     }
     if (declarations.length) modules.push({ kind: 'javascript-module', path, declarations, exports });
   }

@@ -14,7 +14,9 @@ const images = join(root, 'docs/images');
 /** The complete flow files among docs/flows.md's YAML examples. */
 export function docExamples() {
   const text = readFileSync(join(root, 'docs/flows.md'), 'utf8');
-  return [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((yaml) => /^slug: /m.test(yaml) && /^type: /m.test(yaml));
+  return [...text.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .filter((yaml) => /^slug: /m.test(yaml) && /^type: /m.test(yaml));
 }
 
 // How each type is framed: the viewport, and what to do before the picture.
@@ -62,10 +64,16 @@ async function flowShots(browser) {
       const page = await browser.newPage({ viewport: { width: shot.size[0], height: shot.size[1] } });
       // Example image addresses are served from the demo's pictures.
       await page.route('**/*.{png,svg,mp4}', (route) => {
-        const name = new URL(route.request().url()).pathname.split('/').pop().replace(/\.png$/, '.svg');
+        const name = new URL(route.request().url()).pathname
+          .split('/')
+          .pop()
+          .replace(/\.png$/, '.svg');
         const file = { 'welcome.svg': 'welcome', 'reports.svg': 'reports', 'recent.svg': 'checklist' }[name];
         if (!file) return route.fulfill({ status: 404 });
-        return route.fulfill({ contentType: 'image/svg+xml', body: readFileSync(join(root, `demo/assets/${file}.svg`)) });
+        return route.fulfill({
+          contentType: 'image/svg+xml',
+          body: readFileSync(join(root, `demo/assets/${file}.svg`)),
+        });
       });
       await page.goto(`${preview.url}frame.html?slug=${flow.flow.slug}&theme=light&dir=ltr`);
       await page.waitForTimeout(800);
@@ -91,27 +99,29 @@ async function demoShot(browser) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
-  await new Promise((done) => child.stdout.on('data', (chunk) => (output += chunk) && /public key:/.test(output) && done()));
+  await new Promise((done) =>
+    child.stdout.on('data', (chunk) => (output += chunk) && /public key:/.test(output) && done()),
+  );
   const site = /demo site:\s+(\S+)/.exec(output)[1];
   try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  await page.goto(site);
-  await page.evaluate(() => document.getElementById('demo-light').click());
-  await page.locator('onboarding-announcement [part="close-button"]').click();
-  for (const [title, button] of [
-    ['Invite your team', 'Invite'],
-    ['Create your first dashboard', 'Create'],
-  ]) {
-    const header = page.locator('onboarding-checklist [part="step-header"]', { hasText: title });
-    // Completing a step opens the next one; open it only when it is closed.
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-    await page.locator('onboarding-checklist [part="primary-button"]', { hasText: button }).click();
-    await page.waitForTimeout(300);
-  }
-  await page.waitForTimeout(2500);
-  await page.screenshot({ path: join(root, 'docs/demo.png') });
-  console.log('docs/demo.png');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(15_000);
+    await page.goto(site);
+    await page.evaluate(() => document.getElementById('demo-light').click());
+    await page.locator('onboarding-announcement [part="close-button"]').click();
+    for (const [title, button] of [
+      ['Invite your team', 'Invite'],
+      ['Create your first dashboard', 'Create'],
+    ]) {
+      const header = page.locator('onboarding-checklist [part="step-header"]', { hasText: title });
+      // Completing a step opens the next one; open it only when it is closed.
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      await page.locator('onboarding-checklist [part="primary-button"]', { hasText: button }).click();
+      await page.waitForTimeout(300);
+    }
+    await page.waitForTimeout(2500);
+    await page.screenshot({ path: join(root, 'docs/demo.png') });
+    console.log('docs/demo.png');
   } finally {
     child.kill('SIGTERM');
   }
@@ -119,7 +129,10 @@ async function demoShot(browser) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   mkdirSync(images, { recursive: true });
-  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     if (!process.argv.includes('--demo-only')) await flowShots(browser);
     await demoShot(browser);

@@ -10,14 +10,18 @@ const PREFIX = 'onboarding-';
 
 /** The table's rows: compiled with esbuild and evaluated (it is plain data with no imports), so Node needs no TypeScript. */
 export async function readElementTable() {
-  const code = transformSync(readFileSync(join(root, 'src/components/elements.ts'), 'utf8'), { loader: 'ts', format: 'esm' }).code;
+  const code = transformSync(readFileSync(join(root, 'src/components/elements.ts'), 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+  }).code;
   return (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)).ELEMENT_TABLE;
 }
 
 /** The chunks, in the table's order, each with its budget (given on one of its rows). */
 export function chunksOf(table) {
   const chunks = new Map();
-  for (const { chunk, budget } of table) if (!chunks.has(chunk) || budget !== undefined) chunks.set(chunk, budget ?? chunks.get(chunk));
+  for (const { chunk, budget } of table)
+    if (!chunks.has(chunk) || budget !== undefined) chunks.set(chunk, budget ?? chunks.get(chunk));
   return [...chunks].map(([name, budget]) => ({ name, budget }));
 }
 
@@ -27,9 +31,18 @@ export function chunksOf(table) {
  */
 export function chunkEntry(table, chunk) {
   const rows = table.filter((row) => row.chunk === chunk);
-  const imports = rows.map(({ tag, className }) => `import { ${className} } from './${tag.slice(PREFIX.length)}.component.js';\n`);
-  const defines = rows.map(({ tag, className }) => `if (!customElements.get('${tag}')) customElements.define('${tag}', ${className});\n`);
-  return { contents: imports.concat(defines).join(''), resolveDir: join(root, 'src/components', chunk), sourcefile: `src/components/${chunk}/${chunk}-chunk.ts`, loader: 'ts' };
+  const imports = rows.map(
+    ({ tag, className }) => `import { ${className} } from './${tag.slice(PREFIX.length)}.component.js';\n`,
+  );
+  const defines = rows.map(
+    ({ tag, className }) => `if (!customElements.get('${tag}')) customElements.define('${tag}', ${className});\n`,
+  );
+  return {
+    contents: imports.concat(defines).join(''),
+    resolveDir: join(root, 'src/components', chunk),
+    sourcefile: `src/components/${chunk}/${chunk}-chunk.ts`,
+    loader: 'ts',
+  };
 }
 
 /**
@@ -39,7 +52,10 @@ export function chunkEntry(table, chunk) {
 export function elementFilesModule(table) {
   const tags = table.map(({ tag }) => tag);
   const shared = table.filter(({ tag, chunk }) => tag !== `${PREFIX}${chunk}`);
-  const fileOf = shared.reduceRight((rest, { tag, chunk }) => `tag === ${JSON.stringify(tag)} ? ${JSON.stringify(`${PREFIX}${chunk}`)} : ${rest}`, 'tag');
+  const fileOf = shared.reduceRight(
+    (rest, { tag, chunk }) => `tag === ${JSON.stringify(tag)} ? ${JSON.stringify(`${PREFIX}${chunk}`)} : ${rest}`,
+    'tag',
+  );
   return `export const ON_DEMAND = ${JSON.stringify(tags)};\nexport const fileOf = (tag) => ${fileOf};\n`;
 }
 
@@ -71,9 +87,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const expected = JSON.stringify({ ...pkg, ...packageEntries(pkg, await readElementTable()) }, null, 2) + '\n';
   if (process.argv.includes('--write')) {
     if (expected !== text) writeFileSync(path, expected);
-    console.log(expected === text ? 'package.json follows the table of elements.' : 'package.json: chunk exports and budgets rewritten from the table of elements.');
+    console.log(
+      expected === text
+        ? 'package.json follows the table of elements.'
+        : 'package.json: chunk exports and budgets rewritten from the table of elements.',
+    );
   } else if (expected !== text) {
-    console.error('package.json: its chunk exports or budgets differ from the table of elements (src/components/elements.ts); run `npm run elements`.');
+    console.error(
+      'package.json: its chunk exports or budgets differ from the table of elements (src/components/elements.ts); run `npm run elements`.',
+    );
     process.exitCode = 1;
   }
 }

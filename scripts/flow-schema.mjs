@@ -15,10 +15,25 @@ export const SCHEMA_FILE = resolve(root, 'schema/flow.schema.json');
  */
 const NAMED = new Set(['FlowButton', 'ChoiceOption', 'FormField', 'ValidationRule']);
 /** JSDoc tags copied into the schema, with how to read their text. */
-const TAGS = { default: 'json', minLength: 'number', minimum: 'number', maximum: 'number', minItems: 'number', maxItems: 'number', pattern: 'string', format: 'string', keyPattern: 'keys' };
+const TAGS = {
+  default: 'json',
+  minLength: 'number',
+  minimum: 'number',
+  maximum: 'number',
+  minItems: 'number',
+  maxItems: 'number',
+  pattern: 'string',
+  format: 'string',
+  keyPattern: 'keys',
+};
 
 export function buildFlowSchema() {
-  const program = ts.createProgram([WIRE], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, noEmit: true });
+  const program = ts.createProgram([WIRE], {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(WIRE)));
   const exportedSymbol = (name) => {
@@ -59,10 +74,18 @@ export function buildFlowSchema() {
     // In the order they are declared, so the fields every step has come first. Positions are compared within one
     // module only: an object whose fields are declared in several would come out in no meaningful order.
     const position = (symbol) => symbol.declarations?.[0]?.getStart() ?? 0;
-    const modules = new Set(checker.getPropertiesOfType(type).map((symbol) => symbol.declarations?.[0]?.getSourceFile().fileName));
-    if (modules.size > 1) throw new Error(`flow schema: the fields of ${checker.typeToString(type)} are declared in several modules; declare them in one`);
+    const modules = new Set(
+      checker.getPropertiesOfType(type).map((symbol) => symbol.declarations?.[0]?.getSourceFile().fileName),
+    );
+    if (modules.size > 1)
+      throw new Error(
+        `flow schema: the fields of ${checker.typeToString(type)} are declared in several modules; declare them in one`,
+      );
     for (const property of [...checker.getPropertiesOfType(type)].sort((a, b) => position(a) - position(b))) {
-      properties[property.name] = { ...(replace[property.name] ?? schemaOf(typeOfProperty(property))), ...describe(property) };
+      properties[property.name] = {
+        ...(replace[property.name] ?? schemaOf(typeOfProperty(property))),
+        ...describe(property),
+      };
       if (!(property.flags & ts.SymbolFlags.Optional)) required.push(property.name);
     }
     const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & ts.TypeFlags.String);
@@ -92,7 +115,9 @@ export function buildFlowSchema() {
 
   /** A named alias: a `$ref` to its definition, written once. */
   const namedAlias = (type) => {
-    const name = [type.aliasSymbol.name, ...(type.aliasTypeArguments ?? []).map((t) => checker.typeToString(t))].join('.');
+    const name = [type.aliasSymbol.name, ...(type.aliasTypeArguments ?? []).map((t) => checker.typeToString(t))].join(
+      '.',
+    );
     if (!definitions[name]) {
       definitions[name] = {}; // taken before the schema is built, in case the alias refers to itself
       definitions[name] = { ...describe(type.aliasSymbol), ...schemaOf(type, { alias: false }) };
@@ -104,7 +129,10 @@ export function buildFlowSchema() {
   const isOpenString = (type) =>
     type.isIntersection() &&
     type.types.some((t) => t.flags & ts.TypeFlags.String) &&
-    type.types.every((t) => t.flags & ts.TypeFlags.String || (t.flags & ts.TypeFlags.Object && checker.getPropertiesOfType(t).length === 0));
+    type.types.every(
+      (t) =>
+        t.flags & ts.TypeFlags.String || (t.flags & ts.TypeFlags.Object && checker.getPropertiesOfType(t).length === 0),
+    );
 
   function schemaOf(type, { alias = true } = {}) {
     if (alias && type.aliasSymbol && NAMED.has(type.aliasSymbol.name)) return namedAlias(type);
@@ -112,7 +140,9 @@ export function buildFlowSchema() {
       const parts = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
       if (parts.length === 1) return schemaOf(parts[0]);
       if (parts.every((t) => t.isLiteral() || t.flags & ts.TypeFlags.BooleanLiteral)) {
-        const values = parts.map((t) => (t.flags & ts.TypeFlags.BooleanLiteral ? checker.typeToString(t) === 'true' : t.value));
+        const values = parts.map((t) =>
+          t.flags & ts.TypeFlags.BooleanLiteral ? checker.typeToString(t) === 'true' : t.value,
+        );
         if (values.length === 2 && values.every((v) => typeof v === 'boolean')) return { type: 'boolean' };
         return { enum: values };
       }
@@ -125,8 +155,10 @@ export function buildFlowSchema() {
       const literals = parts.filter((t) => t.isStringLiteral() || t.isNumberLiteral());
       const booleans = parts.filter((t) => t.flags & ts.TypeFlags.BooleanLiteral);
       const others = parts.filter((t) => !literals.includes(t) && !booleans.includes(t));
-      const expressible = (t) => t.flags & (ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Object) || isOpenString(t);
-      if (booleans.length === 1 || !others.every(expressible)) throw new Error(`flow schema: cannot express the union ${checker.typeToString(type)}`);
+      const expressible = (t) =>
+        t.flags & (ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Object) || isOpenString(t);
+      if (booleans.length === 1 || !others.every(expressible))
+        throw new Error(`flow schema: cannot express the union ${checker.typeToString(type)}`);
       const values = literals.map((t) => t.value);
       return {
         anyOf: [
@@ -159,11 +191,18 @@ export function buildFlowSchema() {
   const byType = declared('FlowDataByType');
   // Another name for a type (NPS_SURVEY for SURVEY) takes that type's `data`.
   const aliases = checker.getPropertiesOfType(checker.getTypeOfSymbol(exportedSymbol('FLOW_TYPE_ALIASES')));
-  const namesOf = (type) => [type, ...aliases.filter((alias) => checker.getTypeOfSymbol(alias).value === type).map((alias) => alias.name)];
+  const namesOf = (type) => [
+    type,
+    ...aliases.filter((alias) => checker.getTypeOfSymbol(alias).value === type).map((alias) => alias.name),
+  ];
   const conditions = checker.getPropertiesOfType(byType).map((property) => {
     const names = namesOf(property.name);
     return {
-      if: { type: 'object', properties: { type: names.length === 1 ? { const: names[0] } : { enum: names } }, required: ['type'] },
+      if: {
+        type: 'object',
+        properties: { type: names.length === 1 ? { const: names[0] } : { enum: names } },
+        required: ['type'],
+      },
       then: { type: 'object', properties: { data: schemaOf(checker.getTypeOfSymbol(property)) } },
     };
   });

@@ -10,4 +10,8 @@ export interface PostgresCluster {
 export const FAST_UNSAFE_SETTINGS: Record<string, string>;
 export function findPostgresBin(): string | undefined;
 export function freePort(): Promise<number>;
-export function startPostgresCluster(options?: { bin?: string; port?: number; settings?: Record<string, string> }): Promise<PostgresCluster>;
+export function startPostgresCluster(options?: {
+  bin?: string;
+  port?: number;
+  settings?: Record<string, string>;
+}): Promise<PostgresCluster>;

@@ -38,7 +38,9 @@ export const FAST_UNSAFE_SETTINGS = { fsync: 'off', synchronous_commit: 'off', f
  */
 export async function startPostgresCluster({ bin = findPostgresBin(), port, settings = {} } = {}) {
   if (!bin) {
-    throw new Error('PostgreSQL server binaries were not found under /usr/lib/postgresql (install the Debian package: apt-get install -y postgresql), or set PG_BIN.');
+    throw new Error(
+      'PostgreSQL server binaries were not found under /usr/lib/postgresql (install the Debian package: apt-get install -y postgresql), or set PG_BIN.',
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'onboarding-pg-'));
   const data = join(dir, 'data');
@@ -46,7 +48,9 @@ export async function startPostgresCluster({ bin = findPostgresBin(), port, sett
   // As root, the postgres user must be able to reach the directory.
   chmodSync(dir, 0o777);
   const run = (command, args, options = {}) => {
-    const full = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+    const full = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
+      : [join(bin, command), args];
     return execFileSync(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   };
   try {
@@ -63,11 +67,15 @@ export async function startPostgresCluster({ bin = findPostgresBin(), port, sett
     max_connections: '200',
     ...settings,
   };
-  const serverOptions = Object.entries(options).map(([key, value]) => `-c ${key}=${value}`).join(' ');
+  const serverOptions = Object.entries(options)
+    .map(([key, value]) => `-c ${key}=${value}`)
+    .join(' ');
   try {
     run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']);
   } catch (error) {
-    const log = existsSync(join(dir, 'server.log')) ? spawnSync('cat', [join(dir, 'server.log')]).stdout.toString() : '';
+    const log = existsSync(join(dir, 'server.log'))
+      ? spawnSync('cat', [join(dir, 'server.log')]).stdout.toString()
+      : '';
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`pg_ctl start failed: ${error.stderr?.toString() ?? error.message}\n${log}`, { cause: error });
   }

@@ -27,7 +27,10 @@ import type { AppDeps } from './routes/deps.js';
 /** Trusts the nearest `hops` proxies, as proxy-addr's hop count does. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
-export async function buildApp(deps: AppDeps, options: { logger?: boolean; trustProxy?: boolean | number | string } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: AppDeps,
+  options: { logger?: boolean; trustProxy?: boolean | number | string } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     // Only behind a proxy the operator names does X-Forwarded-For decide the visitor's address.
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
@@ -45,10 +48,16 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
       reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.detail));
     },
     clientErrorHandler: (error, socket) => {
-      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed || !socket.writable) return socket.destroy();
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed || !socket.writable)
+        return socket.destroy();
       const status = (error as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
       const body = JSON.stringify(
-        problemBody(status, status === 431 ? 'The request line or headers are too large; send long values in a JSON body.' : 'The request is not valid HTTP.'),
+        problemBody(
+          status,
+          status === 431
+            ? 'The request line or headers are too large; send long values in a JSON body.'
+            : 'The request is not valid HTTP.',
+        ),
       );
       socket.end(
         `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\n` +
@@ -74,8 +83,20 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
 
   // Node answers an unknown Expect with an empty 417 unless someone listens; this listener sends a problem.
   app.server.on('checkExpectation', (request, response) => {
-    const body = JSON.stringify(problemBody(417, `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not supported; only "100-continue" is.`));
-    response.writeHead(417, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
+    const body = JSON.stringify(
+      problemBody(
+        417,
+        `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not supported; only "100-continue" is.`,
+      ),
+    );
+    response
+      .writeHead(417, {
+        'Access-Control-Allow-Origin': '*',
+        'Content-Type': 'application/problem+json',
+        'Content-Length': Buffer.byteLength(body),
+        Connection: 'close',
+      })
+      .end(body);
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -83,7 +104,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     if (problem.status >= 500) request.log.error(error);
     for (const [name, value] of Object.entries(problem.headers ?? {})) reply.header(name, value);
     if (problem.status === 401) reply.header('WWW-Authenticate', 'Bearer');
-    reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.detail, problem.field));
+    reply
+      .code(problem.status)
+      .type('application/problem+json')
+      .send(problemBody(problem.status, problem.detail, problem.field));
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
@@ -96,7 +120,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
         .send(problemBody(405, `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`));
       return;
     }
-    reply.code(404).type('application/problem+json').send(problemBody(404, `There is no ${request.method} ${path} endpoint.`));
+    reply
+      .code(404)
+      .type('application/problem+json')
+      .send(problemBody(404, `There is no ${request.method} ${path} endpoint.`));
   });
 
   // Keys, not cookies, authenticate, so any origin may call.
@@ -104,7 +131,13 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     origin: '*',
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     // Frigade's SDKs send their version and platform with every request.
-    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Frigade-SDK-Version', 'X-Frigade-SDK-Platform'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Idempotency-Key',
+      'X-Frigade-SDK-Version',
+      'X-Frigade-SDK-Platform',
+    ],
     exposedHeaders: ['ETag', 'Retry-After', 'Idempotent-Replayed'],
     maxAge: 86400,
     strictPreflight: false,
@@ -120,14 +153,20 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
       throw new HttpProblem(400, 'Send a Host header: HTTP/1.1 requests need one.', 'Host');
     }
     // Unknown paths go on to the 404 (or 405) answer, and public routes need no key.
-    if (request.method === 'OPTIONS' || request.routeOptions.url === undefined || request.routeOptions.config.public) return;
+    if (request.method === 'OPTIONS' || request.routeOptions.url === undefined || request.routeOptions.config.public)
+      return;
     const inQuery = (request.query as Record<string, unknown> | undefined)?.publicKey;
     let scope: KeyScope;
     if (inQuery !== undefined) {
       // A page's key in the query instead of a header: the request needs no CORS preflight. Public keys only.
-      if (typeof inQuery !== 'string' || !inQuery) throw new HttpProblem(400, 'query field "publicKey" must be one public key (pk_…).', 'publicKey');
+      if (typeof inQuery !== 'string' || !inQuery)
+        throw new HttpProblem(400, 'query field "publicKey" must be one public key (pk_…).', 'publicKey');
       if (request.headers.authorization !== undefined) {
-        throw new HttpProblem(400, 'Send the API key once: in "Authorization: Bearer <key>" or in the "publicKey" query field, not both.', 'publicKey');
+        throw new HttpProblem(
+          400,
+          'Send the API key once: in "Authorization: Bearer <key>" or in the "publicKey" query field, not both.',
+          'publicKey',
+        );
       }
       const found = keyScope(deps.keys, inQuery);
       if (found === 'private') {
@@ -143,7 +182,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean; trust
     } else {
       const found = scopeOf(deps.keys, request.headers.authorization);
       if (found === 'missing') {
-        throw new HttpProblem(401, 'Send an API key as "Authorization: Bearer <key>" (or a public key as the "publicKey" query field).');
+        throw new HttpProblem(
+          401,
+          'Send an API key as "Authorization: Bearer <key>" (or a public key as the "publicKey" query field).',
+        );
       }
       if (found === 'unknown') throw new HttpProblem(401, 'The API key is not known to this service.');
       scope = found;

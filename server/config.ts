@@ -11,25 +11,92 @@ export interface LimitSetting {
 }
 
 export const LIMIT_SETTINGS: LimitSetting[] = [
-  { key: 'bodyBytes', flag: 'max-body-bytes', env: 'ONBOARDING_MAX_BODY_BYTES', meaning: 'largest request body, in bytes' },
-  { key: 'eventsPerRequest', flag: 'max-events', env: 'ONBOARDING_MAX_EVENTS', meaning: 'most tracking events in one upsert' },
-  { key: 'propertiesPerObject', flag: 'max-properties', env: 'ONBOARDING_MAX_PROPERTIES', meaning: 'most keys in one properties object' },
-  { key: 'requestsPerMinute', flag: 'rate-limit', env: 'ONBOARDING_RATE_LIMIT', meaning: 'requests per minute per public key and visitor address' },
-  { key: 'privateRequestsPerMinute', flag: 'private-rate-limit', env: 'ONBOARDING_PRIVATE_RATE_LIMIT', meaning: 'requests per minute per private key' },
-  { key: 'userWritesPerMinute', flag: 'user-write-limit', env: 'ONBOARDING_USER_WRITE_LIMIT', meaning: 'writes per minute per user ID (public keys)' },
-  { key: 'maxWaitMs', flag: 'max-wait-ms', env: 'ONBOARDING_MAX_WAIT_MS', meaning: 'longest wait for the database, in ms, past which 503' },
-  { key: 'poolSize', flag: 'pool-size', env: 'ONBOARDING_POOL_SIZE', meaning: 'connections to a PostgreSQL server, per instance' },
-  { key: 'cacheUsers', flag: 'cache-users', env: 'ONBOARDING_CACHE_USERS', meaning: 'users kept in memory for reads (0: off)', min: 0 },
-  { key: 'eventLoopDelayMs', flag: 'max-event-loop-delay', env: 'ONBOARDING_MAX_EVENT_LOOP_DELAY', meaning: 'mean event loop delay, in ms, past which 503 (0: off)', min: 0 },
-  { key: 'dataBytes', flag: 'max-data-bytes', env: 'ONBOARDING_MAX_DATA_BYTES', meaning: 'largest data of one transition, in bytes of JSON' },
-  { key: 'storedProperties', flag: 'max-stored-properties', env: 'ONBOARDING_MAX_STORED_PROPERTIES', meaning: 'most property keys stored per user or group' },
+  {
+    key: 'bodyBytes',
+    flag: 'max-body-bytes',
+    env: 'ONBOARDING_MAX_BODY_BYTES',
+    meaning: 'largest request body, in bytes',
+  },
+  {
+    key: 'eventsPerRequest',
+    flag: 'max-events',
+    env: 'ONBOARDING_MAX_EVENTS',
+    meaning: 'most tracking events in one upsert',
+  },
+  {
+    key: 'propertiesPerObject',
+    flag: 'max-properties',
+    env: 'ONBOARDING_MAX_PROPERTIES',
+    meaning: 'most keys in one properties object',
+  },
+  {
+    key: 'requestsPerMinute',
+    flag: 'rate-limit',
+    env: 'ONBOARDING_RATE_LIMIT',
+    meaning: 'requests per minute per public key and visitor address',
+  },
+  {
+    key: 'privateRequestsPerMinute',
+    flag: 'private-rate-limit',
+    env: 'ONBOARDING_PRIVATE_RATE_LIMIT',
+    meaning: 'requests per minute per private key',
+  },
+  {
+    key: 'userWritesPerMinute',
+    flag: 'user-write-limit',
+    env: 'ONBOARDING_USER_WRITE_LIMIT',
+    meaning: 'writes per minute per user ID (public keys)',
+  },
+  {
+    key: 'maxWaitMs',
+    flag: 'max-wait-ms',
+    env: 'ONBOARDING_MAX_WAIT_MS',
+    meaning: 'longest wait for the database, in ms, past which 503',
+  },
+  {
+    key: 'poolSize',
+    flag: 'pool-size',
+    env: 'ONBOARDING_POOL_SIZE',
+    meaning: 'connections to a PostgreSQL server, per instance',
+  },
+  {
+    key: 'cacheUsers',
+    flag: 'cache-users',
+    env: 'ONBOARDING_CACHE_USERS',
+    meaning: 'users kept in memory for reads (0: off)',
+    min: 0,
+  },
+  {
+    key: 'eventLoopDelayMs',
+    flag: 'max-event-loop-delay',
+    env: 'ONBOARDING_MAX_EVENT_LOOP_DELAY',
+    meaning: 'mean event loop delay, in ms, past which 503 (0: off)',
+    min: 0,
+  },
+  {
+    key: 'dataBytes',
+    flag: 'max-data-bytes',
+    env: 'ONBOARDING_MAX_DATA_BYTES',
+    meaning: 'largest data of one transition, in bytes of JSON',
+  },
+  {
+    key: 'storedProperties',
+    flag: 'max-stored-properties',
+    env: 'ONBOARDING_MAX_STORED_PROPERTIES',
+    meaning: 'most property keys stored per user or group',
+  },
   {
     key: 'storedPropertyBytes',
     flag: 'max-stored-property-bytes',
     env: 'ONBOARDING_MAX_STORED_PROPERTY_BYTES',
     meaning: 'largest stored properties of a user or group, in bytes of JSON',
   },
-  { key: 'storedEventNames', flag: 'max-stored-event-names', env: 'ONBOARDING_MAX_STORED_EVENT_NAMES', meaning: 'most distinct event names stored per user or group' },
+  {
+    key: 'storedEventNames',
+    flag: 'max-stored-event-names',
+    env: 'ONBOARDING_MAX_STORED_EVENT_NAMES',
+    meaning: 'most distinct event names stored per user or group',
+  },
 ];
 
 /** Reads every limit; throws an Error naming the flag or variable when a value is not a positive whole number. */
@@ -59,6 +126,13 @@ export function resolveTrustProxy(flag: string | undefined, env: NodeJS.ProcessE
   if (raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  if (/^[0-9a-fA-F:./,\s]+$/.test(raw)) return raw.split(',').map((part) => part.trim()).filter(Boolean).join(',');
-  throw new Error(`--trust-proxy must be true, a number of hops, or a comma-separated list of proxy addresses or CIDR ranges; got "${raw}"`);
+  if (/^[0-9a-fA-F:./,\s]+$/.test(raw))
+    return raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .join(',');
+  throw new Error(
+    `--trust-proxy must be true, a number of hops, or a comma-separated list of proxy addresses or CIDR ranges; got "${raw}"`,
+  );
 }

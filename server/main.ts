@@ -126,7 +126,10 @@ export async function main(argv: string[]): Promise<void> {
   }
   const port = Number(values.port);
   const previewPort = Number(values['preview-port']);
-  for (const [flag, value] of [['--port', port], ['--preview-port', previewPort]] as const) {
+  for (const [flag, value] of [
+    ['--port', port],
+    ['--preview-port', previewPort],
+  ] as const) {
     if (!Number.isInteger(value) || value < 0 || value > 65535) {
       console.error(`${flag} must be a number from 0 to 65535\n\n${USAGE}`);
       process.exit(2);
@@ -145,7 +148,10 @@ export async function main(argv: string[]): Promise<void> {
     limits = resolveLimits(values as unknown as Record<string, string | undefined>, process.env);
     trustProxy = resolveTrustProxy(values['trust-proxy'], process.env);
     identity = resolveIdentity({ secret: values['identity-secret'], require: values['require-identity'] }, process.env);
-    endpoints = endpointsFromSettings({ urls: values.webhook, secret: values['webhook-secret'], events: values['webhook-events'] }, process.env);
+    endpoints = endpointsFromSettings(
+      { urls: values.webhook, secret: values['webhook-secret'], events: values['webhook-events'] },
+      process.env,
+    );
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     process.exit(2);
@@ -165,7 +171,9 @@ export async function main(argv: string[]): Promise<void> {
     httpLog: true,
     logger: { warn: (m) => console.warn(`[onboarding] ${m}`), info: (m) => console.log(`[onboarding] ${m}`) },
   });
-  const preview = values.preview ? await startPreview({ catalog: service.catalog, host: values['preview-host'], port: previewPort }) : undefined;
+  const preview = values.preview
+    ? await startPreview({ catalog: service.catalog, host: values['preview-host'], port: previewPort })
+    : undefined;
   console.log(`Onboarding service listening on ${service.url}`);
   console.log(`  flows:    ${values.flows} (${service.catalog.list().length} loaded)`);
   console.log(`  database: ${redactDatabase(values.database)}`);
@@ -177,27 +185,42 @@ export async function main(argv: string[]): Promise<void> {
       : `in memory up to each instance's share, then in PostgreSQL (${seen === undefined ? 'instances not countable here: every request counted there' : `${seen} instance${seen > 1 ? 's' : ''} seen`})`;
     console.log(`  rate limiting: ${counted}`);
   }
-  console.log(`  proxies:  ${trustProxy === false ? 'not trusted (the visitor address is the connection\'s)' : `X-Forwarded-For trusted (${String(trustProxy)})`}`);
-  console.log(`  dashboard: ${values.dashboard ? `${service.url}/dashboard (sign in with a private key)` : 'off (--dashboard or ONBOARDING_DASHBOARD=true turns it on)'}`);
+  console.log(
+    `  proxies:  ${trustProxy === false ? "not trusted (the visitor address is the connection's)" : `X-Forwarded-For trusted (${String(trustProxy)})`}`,
+  );
+  console.log(
+    `  dashboard: ${values.dashboard ? `${service.url}/dashboard (sign in with a private key)` : 'off (--dashboard or ONBOARDING_DASHBOARD=true turns it on)'}`,
+  );
   // Only the origin: a webhook URL may hold a token in its path.
   const hooks = service.webhooks.configured;
-  console.log(`  webhooks: ${hooks.length === 0 ? 'none' : hooks.map((h) => `${new URL(h.url).origin}/… (${h.events?.join(', ') ?? 'every event'})`).join('; ')}`);
-  console.log(`  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`);
+  console.log(
+    `  webhooks: ${hooks.length === 0 ? 'none' : hooks.map((h) => `${new URL(h.url).origin}/… (${h.events?.join(', ') ?? 'every event'})`).join('; ')}`,
+  );
+  console.log(
+    `  identity: ${identity.required ? `verification required (${identity.secrets.length} secret${identity.secrets.length > 1 ? 's' : ''})` : 'verification off'}`,
+  );
   if (preview) console.log(`  preview:  ${preview.url} (development only)`);
   if (service.keys.generated) {
     console.log(`  public key:  ${service.keys.public[0]}`);
     console.log(`  private key: ${service.keys.private[0]}  (keep it secret)`);
   }
   if (service.script) {
-    console.log(`  script:   ${service.url}/script/${service.script.build}/onboarding.js (cached for good; ${service.url}/onboarding.js follows upgrades)`);
-    console.log(`            <script src="${service.url}/script/${service.script.build}/onboarding.js" integrity="${service.script.integrity}" crossorigin="anonymous" data-public-key="…" data-api-url="${service.url}"></script>`);
+    console.log(
+      `  script:   ${service.url}/script/${service.script.build}/onboarding.js (cached for good; ${service.url}/onboarding.js follows upgrades)`,
+    );
+    console.log(
+      `            <script src="${service.url}/script/${service.script.build}/onboarding.js" integrity="${service.script.integrity}" crossorigin="anonymous" data-public-key="…" data-api-url="${service.url}"></script>`,
+    );
   } else {
     console.log('  script:   not built, so not served (npm run build)');
   }
   // On SIGTERM: stop accepting, let the requests in flight finish, then close the database.
   const stop = (signal: string) => {
     console.log(`[onboarding] ${signal}: finishing the requests in flight, then stopping`);
-    Promise.all([preview?.close(), service.close()]).then(() => process.exit(0), () => process.exit(1));
+    Promise.all([preview?.close(), service.close()]).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -210,11 +233,14 @@ export async function main(argv: string[]): Promise<void> {
  * throughput cost measured, on either store), unless the operator chose a factor of their own for node.
  */
 function boundHeapGrowth(): void {
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) => /heap[-_]growing[-_]percent/.test(option));
+  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) =>
+    /heap[-_]growing[-_]percent/.test(option),
+  );
   if (!chosen) setFlagsFromString('--heap-growing-percent=50');
 }
 
-const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+const invokedDirectly =
+  Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
   boundHeapGrowth();
   main(process.argv.slice(2)).catch((error) => {

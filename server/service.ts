@@ -100,7 +100,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const dashboard = options.dashboard ? (loadDashboardBuild() ?? null) : undefined;
     if (dashboard === null) log.warn('the dashboard is on but not built, so /dashboard answers 404; run npm run build');
     app = await buildApp(
-      { db, catalog, keys, limits: { ...DEFAULT_LIMITS, ...options.limits }, identity, benchRoutes, script, dashboard, exactRateLimits: options.exactRateLimits, now: options.now },
+      {
+        db,
+        catalog,
+        keys,
+        limits: { ...DEFAULT_LIMITS, ...options.limits },
+        identity,
+        benchRoutes,
+        script,
+        dashboard,
+        exactRateLimits: options.exactRateLimits,
+        now: options.now,
+      },
       { logger: options.httpLog ?? false, trustProxy: options.trustProxy },
     );
     if (!identity.required) log.warn(IDENTITY_OFF_WARNING);
@@ -121,12 +132,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     watcher = watch(options.flows, () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        reloading = reloading.then(() => catalog.load().then(() => undefined, (error) => log.warn(`flow reload failed: ${String(error)}`)));
+        reloading = reloading.then(() =>
+          catalog.load().then(
+            () => undefined,
+            (error) => log.warn(`flow reload failed: ${String(error)}`),
+          ),
+        );
         reloading = reloading.then(() => {
           try {
             webhooks.setEndpoints(webhookEndpoints());
           } catch (error) {
-            log.warn(`webhooks not reloaded, the previous endpoints stay: ${error instanceof Error ? error.message : String(error)}`);
+            log.warn(
+              `webhooks not reloaded, the previous endpoints stay: ${error instanceof Error ? error.message : String(error)}`,
+            );
           }
         });
       }, 100);

@@ -28,8 +28,12 @@ export { registerElements } from './components/register.js';
 export { setStrings, type OnboardingStrings } from './components/shared/strings.js';
 export { DEFAULT_STRINGS } from './components/default-strings.js';
 export { MODAL_TYPE_ORDER } from './components/shared/modal-queue.js';
-export type { OnboardingActionDetail, OnboardingStepChangeDetail, OnboardingTargetMissingDetail, ActionTrigger } from './components/shared/events.js';
+export type {
+  OnboardingActionDetail,
+  OnboardingStepChangeDetail,
+  OnboardingTargetMissingDetail,
+  ActionTrigger,
+} from './components/shared/events.js';
 export { onboarding } from './sdk.js';
 export { createApiClient, ApiError } from './api/client.js';
 export type * from './api/wire.js';
-

@@ -4,7 +4,10 @@ import { $flows } from 'open-onboarding';
 
 /** Every eligible flow by slug; re-renders when any changes. */
 export function useFlows() {
-  return useSyncExternalStore((onChange) => $flows.listen(onChange), () => $flows.get());
+  return useSyncExternalStore(
+    (onChange) => $flows.listen(onChange),
+    () => $flows.get(),
+  );
 }
 
 export function SetupPanel() {

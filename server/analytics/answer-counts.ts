@@ -9,7 +9,8 @@ export const MAX_COUNTED_VALUE_LENGTH = 100;
 const COUNTED_ITEM = `(jsonb_typeof(e) IN ('number', 'boolean') OR (jsonb_typeof(e) = 'string' AND length(e #>> '{}') <= ${MAX_COUNTED_VALUE_LENGTH}))`;
 
 /** A jsonb value as the list of its items: a list's own, any other value as one. */
-const itemsOf = (value: string) => `jsonb_array_elements(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} ELSE jsonb_build_array(${value}) END)`;
+const itemsOf = (value: string) =>
+  `jsonb_array_elements(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} ELSE jsonb_build_array(${value}) END)`;
 
 /**
  * Which completed steps of `r` (with its data as jsonb `d.doc`) are answers to a SURVEY step given as fields: data that
@@ -77,8 +78,12 @@ export async function writeAnswerCounts(tx: Queryable, source: string, sign: 1 |
      WHERE a.flow_slug = z.flow_slug AND a.day = z.day AND a.flow_version = z.flow_version AND a.step_id = z.step_id AND a.value = z.value
        AND a.locale = z.locale AND a.count = 0`,
     [
-      emptied.map((r) => r.flow_slug), emptied.map((r) => r.day), emptied.map((r) => r.flow_version), emptied.map((r) => r.step_id),
-      emptied.map((r) => r.value), emptied.map((r) => r.locale),
+      emptied.map((r) => r.flow_slug),
+      emptied.map((r) => r.day),
+      emptied.map((r) => r.flow_version),
+      emptied.map((r) => r.step_id),
+      emptied.map((r) => r.value),
+      emptied.map((r) => r.locale),
     ],
   );
 }
@@ -88,7 +93,10 @@ export async function writeAnswerCounts(tx: Queryable, source: string, sign: 1 |
  * flow is a SURVEY (the SQL decides which values, and checks the flow's type by its version, as the log's check does).
  */
 export const isCountedAnswer = (actionType: string, data: unknown, flowType?: string): boolean =>
-  actionType === 'COMPLETED_STEP' && typeof data === 'object' && data !== null && !Array.isArray(data) &&
+  actionType === 'COMPLETED_STEP' &&
+  typeof data === 'object' &&
+  data !== null &&
+  !Array.isArray(data) &&
   (Object.hasOwn(data, 'value') || (flowType === 'SURVEY' && Object.keys(data).length > 0));
 
 /**
@@ -107,7 +115,13 @@ export async function countAnswers(
     `SELECT $1::text AS flow_slug, a.step_id, 'COMPLETED_STEP' AS action_type, a.data, a.created_at, $2::int AS flow_version, $6::text AS locale
      FROM unnest($3::text[], $4::text[], $5::timestamptz[]) AS a(step_id, data, created_at)`,
     1,
-    [flow.slug, flow.version, answers.map((a) => a.stepId), answers.map((a) => a.data), answers.map((a) => a.at.toISOString()), locale],
+    [
+      flow.slug,
+      flow.version,
+      answers.map((a) => a.stepId),
+      answers.map((a) => a.data),
+      answers.map((a) => a.at.toISOString()),
+      locale,
+    ],
   );
 }
-

@@ -6,7 +6,17 @@ import { answersPage, type Cursor } from './answers-report.js';
 import { flowMeta } from './report-shared.js';
 
 /** The CSV columns, in order. */
-export const CSV_COLUMNS = ['created_at', 'user_id', 'step_id', 'field', 'value', 'url', 'version', 'response_id', 'locale'] as const;
+export const CSV_COLUMNS = [
+  'created_at',
+  'user_id',
+  'step_id',
+  'field',
+  'value',
+  'url',
+  'version',
+  'response_id',
+  'locale',
+] as const;
 
 /** One CSV cell (RFC 4180). Text that a spreadsheet would run as a formula (=, +, -, @) gets a leading apostrophe. */
 export function csvCell(value: unknown): string {
@@ -16,7 +26,13 @@ export function csvCell(value: unknown): string {
 }
 
 /** Every answer of the window as CSV lines (header first), read a thousand at a time. */
-export async function* answersCsv(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow, stepId?: string): AsyncGenerator<string> {
+export async function* answersCsv(
+  db: Queryable,
+  catalog: FlowCatalog,
+  slug: string,
+  window: AnalyticsWindow,
+  stepId?: string,
+): AsyncGenerator<string> {
   await flowMeta(db, catalog, slug, window.version);
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   let cursor: Cursor | undefined;
@@ -24,7 +40,25 @@ export async function* answersCsv(db: Queryable, catalog: FlowCatalog, slug: str
   for (;;) {
     const { rows, next } = await answersPage(db, catalog, slug, window, { stepId, limit: 1000, cursor, checked: true });
     if (rows.length > 0) {
-      yield rows.map((row) => [row.createdAt, row.userId, row.stepId, row.field, row.value, row.url, row.version, row.responseId, row.locale].map(csvCell).join(',')).join('\r\n') + '\r\n';
+      yield (
+        rows
+          .map((row) =>
+            [
+              row.createdAt,
+              row.userId,
+              row.stepId,
+              row.field,
+              row.value,
+              row.url,
+              row.version,
+              row.responseId,
+              row.locale,
+            ]
+              .map(csvCell)
+              .join(','),
+          )
+          .join('\r\n') + '\r\n'
+      );
     }
     if (!next) return;
     cursor = next;

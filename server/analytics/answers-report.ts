@@ -21,10 +21,18 @@ export function decodeCursor(text: string): Cursor {
     value = undefined;
   }
   if (
-    !Array.isArray(value) || value.length !== 3 || !value.every((part) => typeof part === 'string') ||
-    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value[0]) || !/^\d{1,19}$/.test(value[1]) || Number.isNaN(Date.parse(value[0]))
+    !Array.isArray(value) ||
+    value.length !== 3 ||
+    !value.every((part) => typeof part === 'string') ||
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value[0]) ||
+    !/^\d{1,19}$/.test(value[1]) ||
+    Number.isNaN(Date.parse(value[0]))
   ) {
-    throw new HttpProblem(400, 'query field "cursor" is not a cursor this service made; pass the nextCursor of the previous page', 'cursor');
+    throw new HttpProblem(
+      400,
+      'query field "cursor" is not a cursor this service made; pass the nextCursor of the previous page',
+      'cursor',
+    );
   }
   return value as Cursor;
 }
@@ -40,8 +48,16 @@ export async function answersPage(
   if (!options.checked) await flowMeta(db, catalog, slug, window.version);
   const cursor = options.cursor;
   const rows = await db.query<{
-    id: string; at: string; user_id: string; step_id: string; created_at: Date | string; url: string | null; flow_version: number | null; locale: string;
-    field: string; value: unknown;
+    id: string;
+    at: string;
+    user_id: string;
+    step_id: string;
+    created_at: Date | string;
+    url: string | null;
+    flow_version: number | null;
+    locale: string;
+    field: string;
+    value: unknown;
   }>(
     `SELECT r.id::text AS id, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, r.user_id, r.step_id,
             r.created_at, r.url, r.flow_version, r.locale, f.key AS field, f.value
@@ -52,7 +68,18 @@ export async function answersPage(
        AND ($6::timestamptz IS NULL OR (r.created_at, r.id) < ($6::timestamptz, $7::bigint) OR f.key > $8)
      ORDER BY r.created_at DESC, r.id DESC, f.key
      LIMIT $9`,
-    [slug, window.from.toISOString(), window.to.toISOString(), window.version, options.stepId ?? null, cursor?.[0] ?? null, cursor?.[1] ?? null, cursor?.[2] ?? null, options.limit + 1, window.locale],
+    [
+      slug,
+      window.from.toISOString(),
+      window.to.toISOString(),
+      window.version,
+      options.stepId ?? null,
+      cursor?.[0] ?? null,
+      cursor?.[1] ?? null,
+      cursor?.[2] ?? null,
+      options.limit + 1,
+      window.locale,
+    ],
   );
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
@@ -71,4 +98,3 @@ export async function answersPage(
     next: rows.length > options.limit && last ? [last.at, last.id, last.field] : null,
   };
 }
-

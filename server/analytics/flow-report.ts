@@ -10,7 +10,12 @@ import { surveyReport } from './survey-report.js';
  * `GET /v1/analytics/flows/{slug}`: the flow's counts, split by locale, its step funnel, both by day, and a survey's
  * answers; within the window's locale filter, but for the missing targets (reported by the page, not by a locale).
  */
-export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: string, window: AnalyticsWindow): Promise<AnalyticsFlowResponse> {
+export async function flowReport(
+  db: Queryable,
+  catalog: FlowCatalog,
+  slug: string,
+  window: AnalyticsWindow,
+): Promise<AnalyticsFlowResponse> {
   const meta = await flowMeta(db, catalog, slug, window.version);
   const params = [slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, window.locale];
   // The funnel and the days, over every locale in the filter: a row per day and step, however many locales there are.
@@ -41,7 +46,11 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
      GROUP BY bucket`,
     params,
   );
-  const locales = await localeCounts(db, params, Math.max(MAX_REPORT_LOCALES, Object.keys(catalog.get(slug)?.definition.translations ?? {}).length + 1));
+  const locales = await localeCounts(
+    db,
+    params,
+    Math.max(MAX_REPORT_LOCALES, Object.keys(catalog.get(slug)?.definition.translations ?? {}).length + 1),
+  );
   // By the day of each user's first report, not of their start (see StepFunnel.targetMissing).
   const missing = await db.query<{ day: string; step_id: string; users: number }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, step_id, sum(users)::int AS users
@@ -51,9 +60,21 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
   );
   const totals = { started: 0, completed: 0, skipped: 0 };
   const reshow = { users: 0, comebacks: 0, completed: 0, skipped: 0 };
-  const emptyStep = (stepId: string, title: string | null): StepFunnel => ({ stepId, title, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
-  const funnel = new Map<string, StepFunnel>(meta.steps.map((step) => [step.id, emptyStep(step.id, step.title ?? null)]));
-  const days = new Map<string, FlowDay>(window.days.map((date) => [date, { date, started: 0, completed: 0, skipped: 0, steps: [] }]));
+  const emptyStep = (stepId: string, title: string | null): StepFunnel => ({
+    stepId,
+    title,
+    reached: 0,
+    completed: 0,
+    skipped: 0,
+    dropped: 0,
+    targetMissing: 0,
+  });
+  const funnel = new Map<string, StepFunnel>(
+    meta.steps.map((step) => [step.id, emptyStep(step.id, step.title ?? null)]),
+  );
+  const days = new Map<string, FlowDay>(
+    window.days.map((date) => [date, { date, started: 0, completed: 0, skipped: 0, steps: [] }]),
+  );
   for (const row of rows) {
     // A deleted user's rows can be left at zero: they add nothing and are not shown.
     if (!row.started && !row.completed && !row.skipped && !row.reached && !row.dropped) continue;
@@ -75,7 +96,10 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     if (!step) funnel.set(row.step_id, (step = emptyStep(row.step_id, null)));
     // One row per day and step, in order: the day's entry of the step.
     let entry: FlowDay['steps'][number] | undefined;
-    if (day) day.steps.push((entry = { stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 }));
+    if (day)
+      day.steps.push(
+        (entry = { stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 }),
+      );
     for (const counts of entry ? [step, entry] : [step]) {
       counts.reached += row.reached;
       counts.completed += row.completed;
@@ -92,7 +116,15 @@ export async function flowReport(db: Queryable, catalog: FlowCatalog, slug: stri
     const entry = day.steps.find((s) => s.stepId === row.step_id);
     // A step with reports of a missing target alone that day comes after the day's funnel rows.
     if (entry) entry.targetMissing = row.users;
-    else day.steps.push({ stepId: row.step_id, reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: row.users });
+    else
+      day.steps.push({
+        stepId: row.step_id,
+        reached: 0,
+        completed: 0,
+        skipped: 0,
+        dropped: 0,
+        targetMissing: row.users,
+      });
   }
   const report: AnalyticsFlowResponse = {
     ...windowOf(window),
@@ -152,4 +184,3 @@ async function localeCounts(db: Queryable, params: unknown[], limit: number): Pr
     medianSecondsToComplete: medianSeconds(histograms.get(locale) ?? []),
   }));
 }
-

@@ -10,11 +10,27 @@ async function storedFlows(db: Queryable): Promise<Map<string, FlowMeta>> {
   const rows = await db.query<{ slug: string; name: string; type: FlowType; version: number; data: FlowData }>(
     'SELECT DISTINCT ON (slug) slug, name, type, version, data FROM flows ORDER BY slug, version DESC',
   );
-  return new Map(rows.map((row) => [row.slug, { slug: row.slug, name: row.name, type: row.type, status: null, version: row.version, steps: row.data.steps ?? [] }]));
+  return new Map(
+    rows.map((row) => [
+      row.slug,
+      {
+        slug: row.slug,
+        name: row.name,
+        type: row.type,
+        status: null,
+        version: row.version,
+        steps: row.data.steps ?? [],
+      },
+    ]),
+  );
 }
 
 /** `GET /v1/analytics/flows`: every flow being served (in the catalog's order), then removed flows that have counts. */
-export async function flowsReport(db: Queryable, catalog: FlowCatalog, window: AnalyticsWindow): Promise<AnalyticsFlowsResponse> {
+export async function flowsReport(
+  db: Queryable,
+  catalog: FlowCatalog,
+  window: AnalyticsWindow,
+): Promise<AnalyticsFlowsResponse> {
   const params = [window.days[0], window.to.toISOString().slice(0, 10), window.version, window.locale];
   const counts = await db.query<{ flow_slug: string; started: number; completed: number; skipped: number }>(
     `SELECT flow_slug, sum(started)::int AS started, sum(completed)::int AS completed, sum(skipped)::int AS skipped
@@ -52,4 +68,3 @@ export async function flowsReport(db: Queryable, catalog: FlowCatalog, window: A
   );
   return { ...windowOf(window), flows };
 }
-

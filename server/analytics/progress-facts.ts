@@ -65,7 +65,17 @@ export interface DailyDelta {
 }
 
 /** The counts of a rollup row, which a change adds to. */
-const DAILY_COUNTS = ['started', 'completed', 'skipped', 'reached', 'dropped', 'reshown', 'comebacks', 'reshowCompleted', 'reshowSkipped'] as const;
+const DAILY_COUNTS = [
+  'started',
+  'completed',
+  'skipped',
+  'reached',
+  'dropped',
+  'reshown',
+  'comebacks',
+  'reshowCompleted',
+  'reshowSkipped',
+] as const;
 const NO_RESHOWS = { reshown: 0, comebacks: 0, reshowCompleted: 0, reshowSkipped: 0 };
 
 export interface DurationDelta {
@@ -106,7 +116,12 @@ export function factsOf(row: FactsRow): Facts {
     reshows: row.reshows,
     reshowCompletedAt: time(row.reshow_completed_at),
     reshowSkippedAt: time(row.reshow_skipped_at),
-    steps: new Map((row.steps ?? []).map(([id, reached, completed, skipped]) => [id, { reachedAt: time(reached)!, completedAt: time(completed), skippedAt: time(skipped) }])),
+    steps: new Map(
+      (row.steps ?? []).map(([id, reached, completed, skipped]) => [
+        id,
+        { reachedAt: time(reached)!, completedAt: time(completed), skippedAt: time(skipped) },
+      ]),
+    ),
   };
 }
 
@@ -131,10 +146,21 @@ function contributions(slug: string, facts: Facts): RollupChanges {
   ];
   for (const [stepId, step] of facts.steps) {
     const open = step.completedAt === null && step.skippedAt === null && facts.completedAt === null;
-    daily.push({ ...key, stepId, started: 0, completed: step.completedAt === null ? 0 : 1, skipped: step.skippedAt === null ? 0 : 1, reached: 1, dropped: open ? 1 : 0, ...NO_RESHOWS });
+    daily.push({
+      ...key,
+      stepId,
+      started: 0,
+      completed: step.completedAt === null ? 0 : 1,
+      skipped: step.skippedAt === null ? 0 : 1,
+      reached: 1,
+      dropped: open ? 1 : 0,
+      ...NO_RESHOWS,
+    });
   }
   const durations =
-    facts.completedAt === null ? [] : [{ ...key, bucket: durationBucket(Math.max(0, facts.completedAt - facts.startedAt)), count: 1 }];
+    facts.completedAt === null
+      ? []
+      : [{ ...key, bucket: durationBucket(Math.max(0, facts.completedAt - facts.startedAt)), count: 1 }];
   return { daily, durations };
 }
 
@@ -178,7 +204,18 @@ export function applyUpdate(before: Facts | undefined, update: ProgressUpdate, v
   if (!before && !update.started) return undefined;
   const facts: Facts = before
     ? { ...before, steps: new Map([...before.steps].map(([id, step]) => [id, { ...step }])) }
-    : { version, locale: update.locale, startedAt: at, completedAt: null, skippedAt: null, reshownAt: null, reshows: 0, reshowCompletedAt: null, reshowSkippedAt: null, steps: new Map() };
+    : {
+        version,
+        locale: update.locale,
+        startedAt: at,
+        completedAt: null,
+        skippedAt: null,
+        reshownAt: null,
+        reshows: 0,
+        reshowCompletedAt: null,
+        reshowSkippedAt: null,
+        steps: new Map(),
+      };
   for (const step of update.steps) {
     const known = facts.steps.get(step.id) ?? { reachedAt: at, completedAt: null, skippedAt: null };
     if (step.completed) known.completedAt ??= at;
@@ -196,4 +233,3 @@ export function applyUpdate(before: Facts | undefined, update: ProgressUpdate, v
   }
   return facts;
 }
-

@@ -4,7 +4,14 @@
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import { asOneStatement, type Queryable } from '../storage/store.js';
 import { answerCounts, writeAnswerCounts } from './answer-counts.js';
-import { applyUpdate, difference, factsOf, type DailyDelta, type ProgressUpdate, type RollupChanges } from './progress-facts.js';
+import {
+  applyUpdate,
+  difference,
+  factsOf,
+  type DailyDelta,
+  type ProgressUpdate,
+  type RollupChanges,
+} from './progress-facts.js';
 
 const FACTS_SQL = `
 SELECT f.flow_slug, f.flow_version, f.locale, f.started_at, f.completed_at, f.skipped_at, f.reshown_at, f.reshows, f.reshow_completed_at, f.reshow_skipped_at,
@@ -75,7 +82,12 @@ export async function readFacts(tx: Queryable, userId: string, slug: string): Pr
  * rows: `$1` is the user and `$2` the flow, and `$` numbers the rest. `row` is the user's facts in this flow before
  * the transition (null: none). None when the transition changes no fact.
  */
-export function progressWrites(flow: { slug: string; version: number }, update: ProgressUpdate, row: FactsRow | null, $: (value: unknown) => string): string[] {
+export function progressWrites(
+  flow: { slug: string; version: number },
+  update: ProgressUpdate,
+  row: FactsRow | null,
+  $: (value: unknown) => string,
+): string[] {
   const before = row ? factsOf(row) : undefined;
   const after = applyUpdate(before, update, flow.version);
   if (!after) return [];
@@ -149,5 +161,8 @@ export const ROLLUPS_FROM_FACTS_SQL = {
       FROM analytics_flow_users WHERE completed_at IS NOT NULL
     ) AS d GROUP BY 1, 2, 3, 4, 6`,
   /** analytics_answers from the response log. */
-  answers: answerCounts('SELECT flow_slug, step_id, action_type, data, created_at, flow_version, locale FROM flow_responses', 1),
+  answers: answerCounts(
+    'SELECT flow_slug, step_id, action_type, data, created_at, flow_version, locale FROM flow_responses',
+    1,
+  ),
 };

@@ -25,13 +25,22 @@ function reportedStep(step: StepDefinition, index: number): ReportedStep {
     const nps = fields.find((field) => field.type === 'nps');
     if (nps) return { step, kind: 'nps', field: nps.id, options: [] };
     const choice = fields.find(
-      (field) => field.type === 'radio' || field.type === 'select' || (field.type === 'checkbox' && Array.isArray(field.options) && field.options.length > 0),
+      (field) =>
+        field.type === 'radio' ||
+        field.type === 'select' ||
+        (field.type === 'checkbox' && Array.isArray(field.options) && field.options.length > 0),
     );
-    if (choice) return { step, kind: choice.type === 'checkbox' || choice.multiple === true ? 'multiple' : 'single', field: choice.id, options: choice.options };
+    if (choice)
+      return {
+        step,
+        kind: choice.type === 'checkbox' || choice.multiple === true ? 'multiple' : 'single',
+        field: choice.id,
+        options: choice.options,
+      };
     return { step, kind: 'text', field: fields[0]?.id ?? 'value', options: [] };
   }
   const kinds = ['nps', 'rating', 'single', 'multiple', 'text'];
-  const kind = typeof step.type === 'string' && kinds.includes(step.type) ? (step.type) : index === 0 ? 'nps' : 'text';
+  const kind = typeof step.type === 'string' && kinds.includes(step.type) ? step.type : index === 0 ? 'nps' : 'text';
   return { step, kind, field: 'value', options: step.options };
 }
 
@@ -52,7 +61,11 @@ function fieldAndValue(text: string): [field: string, value: string] {
   return ['value', String(parsed)];
 }
 
-export async function surveyReport(db: Queryable, meta: FlowMeta, window: AnalyticsWindow): Promise<SurveyStepReport[]> {
+export async function surveyReport(
+  db: Queryable,
+  meta: FlowMeta,
+  window: AnalyticsWindow,
+): Promise<SurveyStepReport[]> {
   const base = [meta.slug, window.from.toISOString(), window.to.toISOString(), window.version];
   const steps = meta.steps.map(reportedStep);
   const counted = steps.filter(({ kind }) => kind !== 'text').map(({ step }) => step.id);
@@ -63,7 +76,15 @@ export async function surveyReport(db: Queryable, meta: FlowMeta, window: Analyt
        AND step_id = ANY($5::text[]) AND (value = '' OR step_id = ANY($6::text[])) AND ${localeMatch('locale', '$7')}
      GROUP BY step_id, value HAVING sum(count) > 0
      ORDER BY value = '' DESC, n DESC LIMIT ${MAX_VALUES + meta.steps.length}`,
-    [meta.slug, window.days[0], window.to.toISOString().slice(0, 10), window.version, steps.map(({ step }) => step.id), counted, window.locale],
+    [
+      meta.slug,
+      window.days[0],
+      window.to.toISOString().slice(0, 10),
+      window.version,
+      steps.map(({ step }) => step.id),
+      counted,
+      window.locale,
+    ],
   );
   const answered = new Map<string, number>();
   // By step and field: how often each value came.
@@ -91,7 +112,14 @@ export async function surveyReport(db: Queryable, meta: FlowMeta, window: Analyt
       const promoters = distribution[9] + distribution[10];
       const detractors = distribution.slice(0, 7).reduce((a, b) => a + b, 0);
       reports.push({
-        kind, stepId: step.id, title, responses: total, promoters, passives: total - promoters - detractors, detractors, distribution,
+        kind,
+        stepId: step.id,
+        title,
+        responses: total,
+        promoters,
+        passives: total - promoters - detractors,
+        detractors,
+        distribution,
         score: total > 0 ? Math.round(((promoters - detractors) / total) * 1000) / 10 : null,
       });
     } else if (kind === 'rating') {
@@ -99,17 +127,31 @@ export async function surveyReport(db: Queryable, meta: FlowMeta, window: Analyt
       const distribution = Array.from({ length: max }, (_, i) => count(i + 1));
       const total = distribution.reduce((a, b) => a + b, 0);
       const sum = distribution.reduce((a, n, i) => a + n * (i + 1), 0);
-      reports.push({ kind, stepId: step.id, title, responses: total, average: total > 0 ? Math.round((sum / total) * 100) / 100 : null, distribution });
+      reports.push({
+        kind,
+        stepId: step.id,
+        title,
+        responses: total,
+        average: total > 0 ? Math.round((sum / total) * 100) / 100 : null,
+        distribution,
+      });
     } else if (kind === 'single' || kind === 'multiple') {
-      const choices = (Array.isArray(options) ? (options as Array<{ value: unknown; label?: unknown }>) : []).map((option) => ({
-        value: String(option.value),
-        label: typeof option.label === 'string' ? option.label : String(option.value),
-        count: count(String(option.value)),
-      }));
+      const choices = (Array.isArray(options) ? (options as Array<{ value: unknown; label?: unknown }>) : []).map(
+        (option) => ({
+          value: String(option.value),
+          label: typeof option.label === 'string' ? option.label : String(option.value),
+          count: count(String(option.value)),
+        }),
+      );
       reports.push({ kind, stepId: step.id, title, responses: answered.get(step.id) ?? 0, options: choices });
     } else {
       // The latest answers through the index by step, newest first; the non-empty texts of the field among them are the comments.
-      const comments = await db.query<{ user_id: string; value: string; created_at: Date | string; url: string | null }>(
+      const comments = await db.query<{
+        user_id: string;
+        value: string;
+        created_at: Date | string;
+        url: string | null;
+      }>(
         `SELECT latest.user_id, a.doc ->> $6 AS value, latest.created_at, latest.url
          FROM (SELECT r.id, r.user_id, r.data, r.created_at, r.url FROM flow_responses r
                WHERE ${answersWhere('$7')} AND r.step_id = $5 ORDER BY r.created_at DESC, r.id DESC LIMIT ${COMMENT_SCAN}) AS latest
@@ -119,11 +161,18 @@ export async function surveyReport(db: Queryable, meta: FlowMeta, window: Analyt
         [...base, step.id, field, window.locale],
       );
       reports.push({
-        kind: 'text', stepId: step.id, title, responses: answered.get(step.id) ?? 0,
-        comments: comments.map((c) => ({ userId: c.user_id, value: c.value, createdAt: new Date(c.created_at).toISOString(), url: c.url })),
+        kind: 'text',
+        stepId: step.id,
+        title,
+        responses: answered.get(step.id) ?? 0,
+        comments: comments.map((c) => ({
+          userId: c.user_id,
+          value: c.value,
+          createdAt: new Date(c.created_at).toISOString(),
+          url: c.url,
+        })),
       });
     }
   }
   return reports;
 }
-

@@ -25,7 +25,8 @@ export function missingTargets(catalog: FlowCatalog, events: readonly TrackingEv
     const { flowSlug, stepId } = event.properties ?? {};
     if (typeof flowSlug !== 'string' || typeof stepId !== 'string') continue;
     const flow = catalog.get(flowSlug);
-    if (!flow || !TARGETED_TYPES.has(flow.flow.type) || !flow.definition.data.steps.some((step) => step.id === stepId)) continue;
+    if (!flow || !TARGETED_TYPES.has(flow.flow.type) || !flow.definition.data.steps.some((step) => step.id === stepId))
+      continue;
     found.set(JSON.stringify([flowSlug, stepId]), { slug: flowSlug, version: flow.flow.version, stepId });
   }
   return [...found.values()];
@@ -42,7 +43,12 @@ const addToRollup = (rows: string) => `
  * UTC day and flow version (the rollup), in one statement. A step already reported by the user changes nothing.
  * Runs in the write's transaction, after the user's row is locked.
  */
-export async function countMissingTargets(tx: Queryable, userId: string, targets: readonly MissingTarget[], at: Date): Promise<void> {
+export async function countMissingTargets(
+  tx: Queryable,
+  userId: string,
+  targets: readonly MissingTarget[],
+  at: Date,
+): Promise<void> {
   if (targets.length === 0) return;
   await tx.query(
     `WITH facts AS (

@@ -31,16 +31,26 @@ function parseTime(field: string, value: string): number {
   const dateTime = DATE_TIME.exec(value);
   const parts = date ?? dateTime;
   if (!parts) {
-    throw new HttpProblem(400, `query field "${field}" must be an ISO 8601 date (2026-03-01) or a time in UTC (2026-03-01T09:30:00Z)`, field);
+    throw new HttpProblem(
+      400,
+      `query field "${field}" must be an ISO 8601 date (2026-03-01) or a time in UTC (2026-03-01T09:30:00Z)`,
+      field,
+    );
   }
   const [, year, month, day] = parts.map(Number) as [number, number, number, number];
   // Date.parse would roll February 30th over into March; a calendar date that does not exist is refused.
   const calendar = new Date(Date.UTC(year, month - 1, day));
   const ms = date ? calendar.getTime() : Date.parse(value);
-  if (Number.isNaN(ms) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day || Number(dateTime?.[4] ?? 0) > 23) {
+  if (
+    Number.isNaN(ms) ||
+    calendar.getUTCMonth() !== month - 1 ||
+    calendar.getUTCDate() !== day ||
+    Number(dateTime?.[4] ?? 0) > 23
+  ) {
     throw new HttpProblem(400, `query field "${field}" is not a real date or time: "${value.slice(0, 40)}"`, field);
   }
-  if (ms < EARLIEST || ms > LATEST) throw new HttpProblem(400, `query field "${field}" must be from 2000-01-01 to 2100-01-01`, field);
+  if (ms < EARLIEST || ms > LATEST)
+    throw new HttpProblem(400, `query field "${field}" must be from 2000-01-01 to 2100-01-01`, field);
   return ms;
 }
 
@@ -52,13 +62,20 @@ const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
  * down to midnight UTC, `to` up to the next midnight. Without `to` the window ends with today; without
  * `from` it holds the 30 days up to `to`.
  */
-export function parseWindow(query: { from?: string; to?: string; version?: string; locale?: string }, now = Date.now()): AnalyticsWindow {
+export function parseWindow(
+  query: { from?: string; to?: string; version?: string; locale?: string },
+  now = Date.now(),
+): AnalyticsWindow {
   const to = ceilDay(query.to === undefined ? now : parseTime('to', query.to));
   const from = floorDay(query.from === undefined ? to - DEFAULT_WINDOW_DAYS * DAY_MS : parseTime('from', query.from));
   if (from >= to) throw new HttpProblem(400, 'query field "from" must be before "to"', 'from');
   const length = (to - from) / DAY_MS;
   if (length > MAX_WINDOW_DAYS) {
-    throw new HttpProblem(400, `the window from "from" to "to" is ${length} days; ask for at most ${MAX_WINDOW_DAYS} at a time`, 'from');
+    throw new HttpProblem(
+      400,
+      `the window from "from" to "to" is ${length} days; ask for at most ${MAX_WINDOW_DAYS} at a time`,
+      'from',
+    );
   }
   let version: number | null = null;
   if (query.version !== undefined) {
@@ -72,7 +89,11 @@ export function parseWindow(query: { from?: string; to?: string; version?: strin
     // Unlike a read, which falls back to the source text, a filter that is no locale code would silently count nothing.
     locale = query.locale === '' ? '' : (canonicalLocale(query.locale) ?? null);
     if (locale === null) {
-      throw new HttpProblem(400, `query field "locale" must be a locale code (fr, fr-CA, zh-Hans), or empty for answers with none: "${query.locale.slice(0, 40)}"`, 'locale');
+      throw new HttpProblem(
+        400,
+        `query field "locale" must be a locale code (fr, fr-CA, zh-Hans), or empty for answers with none: "${query.locale.slice(0, 40)}"`,
+        'locale',
+      );
     }
   }
   const days = Array.from({ length }, (_, i) => new Date(from + i * DAY_MS).toISOString().slice(0, 10));

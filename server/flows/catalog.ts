@@ -53,8 +53,14 @@ export function localizedContent(flow: CatalogFlow, locale: string | undefined):
   const key = chain.join('+');
   let content = flow.localized.get(key);
   if (!content) {
-    const data = applyTranslations(flow.definition.data, chain.map((code) => flow.definition.translations![code]));
-    content = { data, json: flowJson({ ...flow.definition, data }, flow.flow.version, flow.contentHash, flow.flow.name, flow.flow.type) };
+    const data = applyTranslations(
+      flow.definition.data,
+      chain.map((code) => flow.definition.translations![code]),
+    );
+    content = {
+      data,
+      json: flowJson({ ...flow.definition, data }, flow.flow.version, flow.contentHash, flow.flow.name, flow.flow.type),
+    };
     flow.localized.set(key, content);
   }
   return content;
@@ -146,9 +152,13 @@ export class FlowCatalog {
     const read = readCollections(this.dir, new Set(next.keys()));
     if (read.error) {
       errors.push(read.error);
-      this.log.warn(`collections file ${read.error.file} refused: ${read.error.message}; the last good collections stay until it is fixed`);
+      this.log.warn(
+        `collections file ${read.error.file} refused: ${read.error.message}; the last good collections stay until it is fixed`,
+      );
     } else this.collections = read.collections;
-    this.flows = new Map([...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)));
+    this.flows = new Map(
+      [...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)),
+    );
     this.version = versionOf([...this.flows.values()], this.collections);
     this.loaded = true;
     this.lastErrors = errors;
@@ -250,7 +260,8 @@ function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVers
 /** Every CEL expression of a flow, set or not. */
 function expressionsOf({ definition }: CatalogFlow): Array<string | undefined> {
   const sources = [definition.targetingLogic, definition.data.completionCriteria];
-  for (const step of definition.data.steps) sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
+  for (const step of definition.data.steps)
+    sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
   return sources;
 }
 
@@ -281,7 +292,9 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
     visibility: optional(step.visibilityCriteria),
   }));
   const completion = optional(definition.data.completionCriteria);
-  const conditions = [...steps.flatMap((step) => [step.completion, step.visibility, step.start]), completion].filter((condition) => condition !== null);
+  const conditions = [...steps.flatMap((step) => [step.completion, step.visibility, step.start]), completion].filter(
+    (condition) => condition !== null,
+  );
   return {
     flow: {
       id: row.id,

@@ -5,12 +5,24 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkCollectionsText, collectionsFileIn, readCollections } from './collections.js';
-import { checkFlowText, COLLECTION_FILES, readFlowDirectory, type CheckOptions, type FlowProblem } from './definitions.js';
+import {
+  checkFlowText,
+  COLLECTION_FILES,
+  readFlowDirectory,
+  type CheckOptions,
+  type FlowProblem,
+} from './definitions.js';
 import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows } from './from-frigade.js';
 import { fileSizeProblem } from './translation-limits.js';
-import { exportTranslations, formatExport, importTranslations, isLocale, XliffError } from './translation-round-trip.js';
+import {
+  exportTranslations,
+  formatExport,
+  importTranslations,
+  isLocale,
+  XliffError,
+} from './translation-round-trip.js';
 
 const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github] [--locales fr,de]
        onboarding-flows from-frigade <flows.json | -> --out <folder> [--force]
@@ -64,7 +76,9 @@ export function checkPaths(paths: string[], options: CheckOptions = {}): { repor
       const { flows, errors, warnings } = readFlowDirectory(path, options);
       checked += flows.length + errors.length;
       // In file order, each file's problems and warnings together.
-      const files = [...new Set([...errors.map((error) => error.file), ...warnings.map((warning) => warning.file)])].sort();
+      const files = [
+        ...new Set([...errors.map((error) => error.file), ...warnings.map((warning) => warning.file)]),
+      ].sort();
       for (const file of files) {
         reports.push({
           file: join(path, file),
@@ -74,7 +88,8 @@ export function checkPaths(paths: string[], options: CheckOptions = {}): { repor
       }
       if (collectionsFileIn(path)) checked++;
       const collections = readCollections(path, new Set(flows.map((flow) => flow.slug)));
-      if (collections.error) reports.push({ file: join(path, collections.error.file), problems: collections.error.problems, warnings: [] });
+      if (collections.error)
+        reports.push({ file: join(path, collections.error.file), problems: collections.error.problems, warnings: [] });
     } else if (COLLECTION_FILES.includes(basename(path).toLowerCase())) {
       // Its flow slugs are checked against the flows of its own folder.
       checked++;
@@ -137,13 +152,17 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
     }
     flows = convertFrigadeFlows(json);
   } catch (error) {
-    console.error(`${input === '-' ? 'standard input' : input}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `${input === '-' ? 'standard input' : input}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 2;
   }
   const out = options.out;
   const present = flows.map((flow) => join(out, flow.file)).filter((file) => existsSync(file));
   if (present.length && !options.force) {
-    console.error(`${present.join(', ')} already exist${present.length === 1 ? 's' : ''}: choose another --out folder, or replace them with --force`);
+    console.error(
+      `${present.join(', ')} already exist${present.length === 1 ? 's' : ''}: choose another --out folder, or replace them with --force`,
+    );
     return 2;
   }
   try {
@@ -153,7 +172,9 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
     console.error(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  const reports = flows.filter((flow) => flow.problems.length + flow.warnings.length).map((flow) => ({ file: join(out, flow.file), problems: flow.problems, warnings: flow.warnings }));
+  const reports = flows
+    .filter((flow) => flow.problems.length + flow.warnings.length)
+    .map((flow) => ({ file: join(out, flow.file), problems: flow.problems, warnings: flow.warnings }));
   for (const report of reports) for (const line of formatReport(report, 'text')) console.log(line);
   const files = `${flows.length} flow file${flows.length === 1 ? '' : 's'} written to ${out}`;
   const count = reports.reduce((sum, report) => sum + report.problems.length, 0);
@@ -163,14 +184,23 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
     console.log(`${files}: no problems${warnings}`);
     return 0;
   }
-  console.log(`${files}: ${count} problem${count === 1 ? '' : 's'} in ${reports.filter((report) => report.problems.length).length} of them${warnings}`);
+  console.log(
+    `${files}: ${count} problem${count === 1 ? '' : 's'} in ${reports.filter((report) => report.problems.length).length} of them${warnings}`,
+  );
   return 1;
 }
 
 /** `translations export` and `translations import`. */
 export function translations(
   args: string[],
-  options: { locale?: string; 'source-locale'?: string; format?: string; out?: string; targeting?: string; force?: boolean },
+  options: {
+    locale?: string;
+    'source-locale'?: string;
+    format?: string;
+    out?: string;
+    targeting?: string;
+    force?: boolean;
+  },
 ): number {
   const [action, ...paths] = args;
   const format = options.format ?? 'xliff';
@@ -185,7 +215,9 @@ export function translations(
       return 2;
     }
     if (!isLocale(options.locale) || !isLocale(sourceLocale)) {
-      console.error(`"${isLocale(options.locale) ? sourceLocale : options.locale}" is not a locale code: write fr, fr-CA or pt-BR`);
+      console.error(
+        `"${isLocale(options.locale) ? sourceLocale : options.locale}" is not a locale code: write fr, fr-CA or pt-BR`,
+      );
       return 2;
     }
     try {
@@ -195,7 +227,10 @@ export function translations(
       else writeFileSync(options.out, text);
       for (const problem of problems) console.error(problem);
       const count = files.reduce((sum, file) => sum + file.units.length, 0);
-      if (options.out !== undefined) console.log(`${count} text field${count === 1 ? '' : 's'} of ${files.length} flow file${files.length === 1 ? '' : 's'} written to ${options.out}`);
+      if (options.out !== undefined)
+        console.log(
+          `${count} text field${count === 1 ? '' : 's'} of ${files.length} flow file${files.length === 1 ? '' : 's'} written to ${options.out}`,
+        );
       return problems.length ? 1 : 0;
     } catch (error) {
       console.error(error instanceof Error ? error.message : String(error));
@@ -203,7 +238,13 @@ export function translations(
     }
   }
   if (action === 'import') {
-    if (paths.length < 1 || paths.length > 2 || options.locale !== undefined || options.out !== undefined || options.format !== undefined) {
+    if (
+      paths.length < 1 ||
+      paths.length > 2 ||
+      options.locale !== undefined ||
+      options.out !== undefined ||
+      options.format !== undefined
+    ) {
       console.error(USAGE);
       return 2;
     }
@@ -228,12 +269,15 @@ export function translations(
     } catch (error) {
       // One line, never a stack trace: every file is written only once all are checked, so none was.
       const message = error instanceof Error ? error.message.replace(/^line \d+: /, '') : String(error);
-      console.error(`${error instanceof XliffError ? `${file}:${error.line} ` : `${file}:`} ${message}; nothing written`);
+      console.error(
+        `${error instanceof XliffError ? `${file}:${error.line} ` : `${file}:`} ${message}; nothing written`,
+      );
       return 1;
     }
     for (const problem of report.problems) console.error(problem);
     for (const warning of report.warnings) console.log(warning);
-    for (const { file: written, count } of report.written) console.log(`${written}: ${count} translation${count === 1 ? '' : 's'} written`);
+    for (const { file: written, count } of report.written)
+      console.log(`${written}: ${count} translation${count === 1 ? '' : 's'} written`);
     if (!report.problems.length && !report.written.length) console.log('nothing new to write');
     return report.problems.length ? 1 : 0;
   }
@@ -279,7 +323,12 @@ export function main(argv: string[]): number {
   }
   const format = parsed.values.format ?? 'text';
   const locales = parsed.values.locales?.split(',').map((code) => code.trim());
-  if (command !== 'check' || paths.length === 0 || (format !== 'text' && format !== 'github') || locales?.some((code) => !LOCALE_CODE.test(code))) {
+  if (
+    command !== 'check' ||
+    paths.length === 0 ||
+    (format !== 'text' && format !== 'github') ||
+    locales?.some((code) => !LOCALE_CODE.test(code))
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -305,5 +354,6 @@ export function main(argv: string[]): number {
   return 1;
 }
 
-const invokedDirectly = Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+const invokedDirectly =
+  Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) process.exitCode = main(process.argv.slice(2));

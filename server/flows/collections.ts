@@ -20,7 +20,13 @@ export interface Collection {
 }
 
 const FILE_KEYS = ['collections'];
-const COLLECTION_KEYS: ReadonlyArray<keyof CollectionDefinition> = ['id', 'type', 'flows', 'coolOff', 'allowedComponents'];
+const COLLECTION_KEYS: ReadonlyArray<keyof CollectionDefinition> = [
+  'id',
+  'type',
+  'flows',
+  'coolOff',
+  'allowedComponents',
+];
 /** The name of the collections file in `dir`, when there is one. */
 export function collectionsFileIn(dir: string): string | undefined {
   let names: string[];
@@ -36,14 +42,24 @@ export function collectionsFileIn(dir: string): string | undefined {
  * Reads the folder's collections file, checking its flow slugs against `slugs` (the flows loaded from the
  * same folder). No file: no collections. A file with any problem is refused whole, with every problem.
  */
-export function readCollections(dir: string, slugs: ReadonlySet<string>): { collections: Collection[]; error?: FlowFileError } {
+export function readCollections(
+  dir: string,
+  slugs: ReadonlySet<string>,
+): { collections: Collection[]; error?: FlowFileError } {
   const file = collectionsFileIn(dir);
   if (!file) return { collections: [] };
   let text: string;
   try {
     text = readFileSync(join(dir, file), 'utf8');
   } catch (error) {
-    const problems = [{ path: '', line: 1, column: 1, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` }];
+    const problems = [
+      {
+        path: '',
+        line: 1,
+        column: 1,
+        message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      },
+    ];
     return { collections: [], error: { file, message: describeProblems(problems), problems } };
   }
   const { collections, problems } = checkCollectionsText(text, slugs);
@@ -52,7 +68,10 @@ export function readCollections(dir: string, slugs: ReadonlySet<string>): { coll
 }
 
 /** Checks the text of a collections file; `collections` is meaningful only when `problems` is empty. */
-export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): { collections: Collection[]; problems: FlowProblem[] } {
+export function checkCollectionsText(
+  text: string,
+  slugs: ReadonlySet<string>,
+): { collections: Collection[]; problems: FlowProblem[] } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number | undefined) => {
@@ -61,17 +80,34 @@ export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): 
   };
   if (doc.errors.length) {
     const error = doc.errors[0];
-    return { collections: [], problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }] };
+    return {
+      collections: [],
+      problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }],
+    };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    return { collections: [], problems: [{ path: '', line: 1, column: 1, message: `bad YAML: ${error instanceof Error ? error.message : String(error)}` }] };
+    return {
+      collections: [],
+      problems: [
+        {
+          path: '',
+          line: 1,
+          column: 1,
+          message: `bad YAML: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+    };
   }
   const problems: FlowProblem[] = [];
   const add = (segments: PathSegment[], message: string, key?: string) =>
-    problems.push({ path: formatPath(key === undefined ? segments : [...segments, key]), ...at(offsetOf(doc, segments, key)), message });
+    problems.push({
+      path: formatPath(key === undefined ? segments : [...segments, key]),
+      ...at(offsetOf(doc, segments, key)),
+      message,
+    });
   // An empty file lists no collections.
   if (value === null || value === undefined) return { collections: [], problems };
   if (!isObject(value)) {
@@ -99,16 +135,24 @@ export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): 
     else if (ids.has(id)) add([...where, 'id'], `duplicate collection id "${id}" (also collections[${ids.get(id)}])`);
     else ids.set(id, index);
     if (type === undefined) add(where, 'required, but missing', 'type');
-    else if (!(COLLECTION_TYPES as readonly unknown[]).includes(type)) add([...where, 'type'], `unknown value ${JSON.stringify(type)}; expected one of ${COLLECTION_TYPES.join(', ')}`);
+    else if (!(COLLECTION_TYPES as readonly unknown[]).includes(type))
+      add([...where, 'type'], `unknown value ${JSON.stringify(type)}; expected one of ${COLLECTION_TYPES.join(', ')}`);
     const coolOffMs = coolOff === undefined ? 0 : parseDuration(coolOff);
     if (coolOffMs === undefined) {
-      add([...where, 'coolOff'], `bad duration ${JSON.stringify(coolOff)}; expected a whole number and a unit (s, m, h, d or w), such as 48h or 2d, or 0 for none`);
+      add(
+        [...where, 'coolOff'],
+        `bad duration ${JSON.stringify(coolOff)}; expected a whole number and a unit (s, m, h, d or w), such as 48h or 2d, or 0 for none`,
+      );
     }
-    if (allowedComponents !== undefined && !(Array.isArray(allowedComponents) && allowedComponents.every((c) => typeof c === 'string'))) {
+    if (
+      allowedComponents !== undefined &&
+      !(Array.isArray(allowedComponents) && allowedComponents.every((c) => typeof c === 'string'))
+    ) {
       add([...where, 'allowedComponents'], 'expected a list of strings, such as [Banner, Card]');
     }
     if (flows === undefined) add(where, 'required, but missing', 'flows');
-    else if (!Array.isArray(flows) || flows.length === 0) add([...where, 'flows'], 'expected a list of flow slugs, at least one');
+    else if (!Array.isArray(flows) || flows.length === 0)
+      add([...where, 'flows'], 'expected a list of flow slugs, at least one');
     const slugList: string[] = [];
     for (const [flowIndex, slug] of (Array.isArray(flows) ? flows : []).entries()) {
       const at: PathSegment[] = [...where, 'flows', flowIndex];
@@ -128,7 +172,10 @@ export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): 
       if (typeof type !== 'string') continue;
       const other = placed.get(`${type} ${slug}`);
       if (other) {
-        add(at, `flow "${slug}" is already in the ${type} collection at collections[${other[0]}] (flows[${other[1]}]); a flow may be in one collection of each type`);
+        add(
+          at,
+          `flow "${slug}" is already in the ${type} collection at collections[${other[0]}] (flows[${other[1]}]); a flow may be in one collection of each type`,
+        );
       } else placed.set(`${type} ${slug}`, [index, flowIndex]);
     }
     collections.push({
@@ -144,7 +191,12 @@ export function checkCollectionsText(text: string, slugs: ReadonlySet<string>): 
   return { collections: problems.length ? [] : collections, problems };
 }
 
-function unknownKeys(value: Record<string, unknown>, known: readonly string[], where: PathSegment[], add: (segments: PathSegment[], message: string, key?: string) => void): void {
+function unknownKeys(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  where: PathSegment[],
+  add: (segments: PathSegment[], message: string, key?: string) => void,
+): void {
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     const guess = closest(key, [...known]);

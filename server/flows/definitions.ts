@@ -49,7 +49,9 @@ export interface FlowFileWarning {
 }
 
 export function describeProblems(problems: readonly FlowProblem[]): string {
-  return problems.map((p) => (p.path ? `${p.path} (line ${p.line}): ${p.message}` : `line ${p.line}: ${p.message}`)).join('; ');
+  return problems
+    .map((p) => (p.path ? `${p.path} (line ${p.line}): ${p.message}` : `line ${p.line}: ${p.message}`))
+    .join('; ');
 }
 
 /** The files in the flow folder that configure webhooks (server/webhooks/config.ts reads them), not flows. */
@@ -73,7 +75,10 @@ export interface CheckOptions {
  * Reads every `.yaml`/`.yml` file in `dir` but webhooks.yaml and collections.yaml. Invalid files are reported, and the
  * others still load; warnings are reported for every file that has them, and change nothing.
  */
-export function readFlowDirectory(dir: string, options: CheckOptions = {}): { flows: FlowDefinition[]; errors: FlowFileError[]; warnings: FlowFileWarning[] } {
+export function readFlowDirectory(
+  dir: string,
+  options: CheckOptions = {},
+): { flows: FlowDefinition[]; errors: FlowFileError[]; warnings: FlowFileWarning[] } {
   const flows: FlowDefinition[] = [];
   const errors: FlowFileError[] = [];
   const warnings: FlowFileWarning[] = [];
@@ -81,7 +86,10 @@ export function readFlowDirectory(dir: string, options: CheckOptions = {}): { fl
   try {
     names = readdirSync(dir);
   } catch (error) {
-    throw new Error(`cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`, { cause: error });
+    throw new Error(
+      `cannot read the flow folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass an existing folder with --flows`,
+      { cause: error },
+    );
   }
   // webhooks.yaml and collections.yaml beside the flows are not flows.
   const files = flowFileNames(names);
@@ -91,14 +99,26 @@ export function readFlowDirectory(dir: string, options: CheckOptions = {}): { fl
     try {
       text = readFileSync(join(dir, file), 'utf8');
     } catch (error) {
-      const problems = [{ path: '', line: 1, column: 1, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` }];
+      const problems = [
+        {
+          path: '',
+          line: 1,
+          column: 1,
+          message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        },
+      ];
       errors.push({ file, message: describeProblems(problems), problems });
       continue;
     }
     const { definition, problems, warnings: notes, locate } = checkFlowText(text, options);
     if (notes.length) warnings.push({ file, message: describeProblems(notes), warnings: notes });
     const other = definition && seen.get(definition.slug);
-    if (definition && other) problems.push({ ...locate(['slug']), path: 'slug', message: `duplicate slug "${definition.slug}" (already defined in ${other})` });
+    if (definition && other)
+      problems.push({
+        ...locate(['slug']),
+        path: 'slug',
+        message: `duplicate slug "${definition.slug}" (already defined in ${other})`,
+      });
     if (problems.length || !definition) {
       errors.push({ file, message: describeProblems(problems), problems });
       continue;
@@ -110,7 +130,8 @@ export function readFlowDirectory(dir: string, options: CheckOptions = {}): { fl
 }
 
 /** What a text field holding what cannot be stored is told; the translations import says the same of such a target. */
-export const UNSTORABLE_TEXT = 'holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored';
+export const UNSTORABLE_TEXT =
+  'holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored';
 
 /**
  * Checks one file's text: YAML, storable text, the schema, unique ids, options where needed, fields, and CEL. Warnings
@@ -134,20 +155,39 @@ export function checkFlowText(
   const locate = (segments: readonly PathSegment[], key?: string) => at(offsetOf(doc, segments, key));
   if (doc.errors.length) {
     const error = doc.errors[0];
-    return { problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }], warnings: [], locate };
+    return {
+      problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }],
+      warnings: [],
+      locate,
+    };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    return { problems: [{ path: '', line: 1, column: 1, message: `bad YAML: ${error instanceof Error ? error.message : String(error)}` }], warnings: [], locate };
+    return {
+      problems: [
+        {
+          path: '',
+          line: 1,
+          column: 1,
+          message: `bad YAML: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+      warnings: [],
+      locate,
+    };
   }
   const problems: FlowProblem[] = [];
   const warnings: FlowProblem[] = [];
   const reportTo =
     (list: FlowProblem[]): Report =>
     (segments, message, key) =>
-      list.push({ path: formatPath(key === undefined ? segments : [...segments, key]), ...locate(segments, key), message });
+      list.push({
+        path: formatPath(key === undefined ? segments : [...segments, key]),
+        ...locate(segments, key),
+        message,
+      });
   const add = reportTo(problems);
 
   const unstorable = findUnstorableText(value);
@@ -189,17 +229,28 @@ export function checkFlowText(
  * completes the step, as Frigade's does. The flat keys stay, so Frigade's SDKs read the step as it was written.
  */
 function withButtonObjects<Data extends { steps?: unknown }>(data: Data): Data {
-  if (!Array.isArray(data.steps) || !data.steps.some((step) => isObject(step) && (step.primaryButtonTitle || step.secondaryButtonTitle))) return data;
+  if (
+    !Array.isArray(data.steps) ||
+    !data.steps.some((step) => isObject(step) && (step.primaryButtonTitle || step.secondaryButtonTitle))
+  )
+    return data;
   const button = (step: Record<string, unknown>, which: 'primary' | 'secondary') => {
     const title = step[`${which}ButtonTitle`];
     if (typeof title !== 'string' || step[`${which}Button`] !== undefined) return {};
     const uri = step[`${which}ButtonUri`];
     const target = step[`${which}ButtonUriTarget`];
     return {
-      [`${which}Button`]: { title, ...(which === 'secondary' ? { action: 'step.complete' } : {}), ...(uri === undefined ? {} : { uri }), ...(target === undefined ? {} : { target }) },
+      [`${which}Button`]: {
+        title,
+        ...(which === 'secondary' ? { action: 'step.complete' } : {}),
+        ...(uri === undefined ? {} : { uri }),
+        ...(target === undefined ? {} : { target }),
+      },
     };
   };
-  const steps = (data.steps as unknown[]).map((step) => (isObject(step) ? { ...step, ...button(step, 'primary'), ...button(step, 'secondary') } : step));
+  const steps = (data.steps as unknown[]).map((step) =>
+    isObject(step) ? { ...step, ...button(step, 'primary'), ...button(step, 'secondary') } : step,
+  );
   return { ...data, steps };
 }
 

@@ -11,4 +11,3 @@ export function parseDuration(value: unknown): number | undefined {
   const ms = Number(match[1]) * UNIT_MS[match[2]];
   return Number.isSafeInteger(ms) ? ms : undefined;
 }
-

@@ -22,7 +22,8 @@ export function checkStepFields(step: Record<string, unknown>, where: PathSegmen
     const at: PathSegment[] = [...where, 'fields', index];
     if (typeof field.id === 'string') {
       const first = ids.get(field.id);
-      if (first !== undefined) add([...at, 'id'], `duplicate field id "${field.id}" in this step (also fields[${first}])`);
+      if (first !== undefined)
+        add([...at, 'id'], `duplicate field id "${field.id}" in this step (also fields[${first}])`);
       else ids.set(field.id, index);
     }
     checkPattern(field.pattern, [...at, 'pattern'], add);
@@ -31,7 +32,10 @@ export function checkStepFields(step: Record<string, unknown>, where: PathSegmen
     if (!DRAWN.includes(type)) {
       // The nearest type first (`textara` is a textarea, not a text), then what `closest` guesses for a key.
       const nearest = [...DRAWN].sort((a, b) => distance(type.toLowerCase(), a) - distance(type.toLowerCase(), b))[0];
-      const guess = distance(type.toLowerCase(), nearest) <= Math.min(2, Math.floor(nearest.length / 3)) ? nearest : closest(type, [...DRAWN]);
+      const guess =
+        distance(type.toLowerCase(), nearest) <= Math.min(2, Math.floor(nearest.length / 3))
+          ? nearest
+          : closest(type, [...DRAWN]);
       warn(
         [...at, 'type'],
         `"${type}" is not a field type our elements draw${guess ? ` (did you mean "${guess}"?)` : ''}: it is drawn by your own code through a Frigade \`fieldTypes\` entry or a custom element, and its answer is stored like any other`,
@@ -43,7 +47,11 @@ export function checkStepFields(step: Record<string, unknown>, where: PathSegmen
     }
     if (type === 'nps') checkNpsPoints(field.options, [...at, 'options'], add);
     else if (field.label === undefined && !titled) {
-      add(at, `a ${type} field needs a label, so that screen readers can name it (only an nps field, or a step's only field, which the step's title names, may go without)`, 'label');
+      add(
+        at,
+        `a ${type} field needs a label, so that screen readers can name it (only an nps field, or a step's only field, which the step's title names, may go without)`,
+        'label',
+      );
     }
   }
 }
@@ -54,9 +62,13 @@ export function checkNpsPoints(options: unknown, where: PathSegment[], add: Repo
   for (const [index, option] of options.entries()) {
     if (!isObject(option)) continue;
     const { value } = option;
-    const point = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+    const point =
+      typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
     if (!(Number.isInteger(point) && point >= 0 && point <= 10)) {
-      add([...where, index, 'value'], `an nps scale's points are whole numbers from 0 to 10, got ${JSON.stringify(value)}`);
+      add(
+        [...where, index, 'value'],
+        `an nps scale's points are whole numbers from 0 to 10, got ${JSON.stringify(value)}`,
+      );
     }
   }
 }
@@ -75,12 +87,16 @@ function checkPattern(rule: unknown, where: PathSegment[], add: Report): void {
  * attribute reads it.
  */
 export function patternProblem(pattern: string): string | undefined {
-  const source = pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
+  const source =
+    pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
   try {
     new RegExp(`^(?:${source})$`, 'u');
     return undefined;
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/^Invalid regular expression: \/.*\/\w*: /s, '');
+    const reason = (error instanceof Error ? error.message : String(error)).replace(
+      /^Invalid regular expression: \/.*\/\w*: /s,
+      '',
+    );
     let unicodeOnly = false;
     try {
       new RegExp(source);
@@ -88,7 +104,9 @@ export function patternProblem(pattern: string): string | undefined {
     } catch {
       // Not a regular expression in any mode.
     }
-    const why = unicodeOnly ? ' (patterns are read in Unicode mode, as the HTML pattern attribute reads them, where \\- or \\@ outside [ ], or a lone { or ], is not allowed)' : '';
+    const why = unicodeOnly
+      ? ' (patterns are read in Unicode mode, as the HTML pattern attribute reads them, where \\- or \\@ outside [ ], or a lone { or ], is not allowed)'
+      : '';
     return `${JSON.stringify(pattern)} is not a regular expression: ${reason}${why}`;
   }
 }

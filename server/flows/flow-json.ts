@@ -27,7 +27,13 @@ const members = (value: Record<string, unknown>): string => {
   return text ? `${text},` : '';
 };
 
-export function flowJson(definition: FlowDefinition, version: number, hash: string, name: string, type: string): FlowJson {
+export function flowJson(
+  definition: FlowDefinition,
+  version: number,
+  hash: string,
+  name: string,
+  type: string,
+): FlowJson {
   const { steps, ...fields } = definition.data;
   return {
     head: `{"flowSlug":${JSON.stringify(definition.slug)},"flowName":${JSON.stringify(name)},"flowType":${JSON.stringify(type)},"data":{`,

@@ -18,12 +18,19 @@ function cssProblem(text: string): string | undefined {
     // shows whether all of it was read.
     const probe = parseSelector(`${text},#end-of-selector`);
     const last = probe.rules.at(-1);
-    if (probe.rules.length !== parsed.rules.length + 1 || last?.items[0]?.type !== 'Id' || last.items[0].name !== 'end-of-selector') {
+    if (
+      probe.rules.length !== parsed.rules.length + 1 ||
+      last?.items[0]?.type !== 'Id' ||
+      last.items[0].name !== 'end-of-selector'
+    ) {
       return 'a ")" closes nothing';
     }
     return undefined;
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).replace(/^css-selector-parser parse error:\s*/, '');
+    const message = (error instanceof Error ? error.message : String(error)).replace(
+      /^css-selector-parser parse error:\s*/,
+      '',
+    );
     const at = /\s*Pos: (\d+)\.?$/.exec(message);
     const reason = (at ? message.slice(0, at.index) : message).replace(/\.$/, '');
     return `${reason.charAt(0).toLowerCase()}${reason.slice(1)}${at ? ` (at character ${Number(at[1]) + 1})` : ''}`;
@@ -65,7 +72,8 @@ const NAME_IN_SEGMENT = /:[A-Za-z_]\w*/g;
  */
 export function pagePatternProblem(text: string): string | undefined {
   const subject = quote(text);
-  if (!text.startsWith('/')) return `${subject} is not a path: a page pattern starts with "/" (such as /reports/* or /projects/:id/settings)`;
+  if (!text.startsWith('/'))
+    return `${subject} is not a path: a page pattern starts with "/" (such as /reports/* or /projects/:id/settings)`;
   const bad = /[?#]/.exec(text);
   if (bad) return `${subject} holds "${bad[0]}": a page pattern is a path, without query or fragment`;
   if (/[\s\u0000-\u001f\u007f]/.test(text)) return `${subject} holds white space or a control character`;
@@ -74,7 +82,8 @@ export function pagePatternProblem(text: string): string | undefined {
   if (segments.at(-1) === '') segments.pop();
   const path = `/${segments.join('/')}`;
   const star = path.indexOf('*');
-  if (star !== -1 && star !== path.length - 1) return `${subject}: "*" may only end the pattern (it matches the rest of the path)`;
+  if (star !== -1 && star !== path.length - 1)
+    return `${subject}: "*" may only end the pattern (it matches the rest of the path)`;
   const names = new Set<string>();
   for (const [index, segment] of segments.entries()) {
     if (segment === '') return `${subject} has an empty segment ("//")`;

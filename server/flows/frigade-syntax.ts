@@ -39,7 +39,14 @@ export type Expression =
 
 const COMPARISONS = new Set(['==', '===', '!=', '!==', '>', '<', '>=', '<=']);
 /** `within` units, as Frigade's evaluator reads them: `i` is minutes and `m` is months of 30 days. */
-const UNIT_MS: Record<string, number> = { s: 1000, i: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, m: 2_592_000_000 };
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  i: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+  m: 2_592_000_000,
+};
 
 class Parser {
   #tokens: Token[];
@@ -71,7 +78,8 @@ class Parser {
 
   #expect(value: string): void {
     const token = this.#take();
-    if (token.type !== 'op' || token.value !== value) throw new Unmapped(`expected "${value}" but found ${describe(token)}`, token.at);
+    if (token.type !== 'op' || token.value !== value)
+      throw new Unmapped(`expected "${value}" but found ${describe(token)}`, token.at);
   }
 
   #isWord(word: string): boolean {
@@ -117,14 +125,18 @@ class Parser {
       const match = amount.type === 'number' ? /^([0-9]+(?:\.[0-9]+)?)([A-Za-z])$/.exec(amount.text) : null;
       const unit = match ? UNIT_MS[match[2]] : undefined;
       if (!match || unit === undefined) {
-        throw new Unmapped(`${operator} takes a number and a unit: s, i (minutes), h, d, w or m (months of 30 days), such as 7d; found ${describe(amount)}`, amount.at);
+        throw new Unmapped(
+          `${operator} takes a number and a unit: s, i (minutes), h, d, w or m (months of 30 days), such as 7d; found ${describe(amount)}`,
+          amount.at,
+        );
       }
       return { kind: 'within', left, negated: operator === '!within', ms: Number(match[1]) * unit, at: token.at };
     }
     if (operator === 'isSet' || operator === 'isNotSet') {
       this.#take();
       const value = this.#take();
-      if (value.type !== 'name' || (value.value !== 'true' && value.value !== 'false')) throw new Unmapped(`${operator} takes true or false`, value.at);
+      if (value.type !== 'name' || (value.value !== 'true' && value.value !== 'false'))
+        throw new Unmapped(`${operator} takes true or false`, value.at);
       // `isSet true` is Frigade's `!= null`, `isNotSet true` its `== null`.
       const set = (operator === 'isSet') === (value.value === 'true');
       return { kind: 'compare', left, op: set ? '!=' : '==', right: { kind: 'null', at: value.at }, at: token.at };
@@ -156,7 +168,8 @@ class Parser {
     const at = token.at;
     if (token.type === 'string') return { kind: 'string', value: token.value, at };
     if (token.type === 'number') {
-      if (!/^[0-9]+(\.[0-9]+)?$/.test(token.text)) throw new Unmapped(`"${token.text}" is not a number (a duration such as 7d follows within)`, at);
+      if (!/^[0-9]+(\.[0-9]+)?$/.test(token.text))
+        throw new Unmapped(`"${token.text}" is not a number (a duration such as 7d follows within)`, at);
       return { kind: 'number', value: Number(token.text), at };
     }
     if (token.type === 'op' && token.value === '(') {
@@ -169,7 +182,8 @@ class Parser {
       return { kind: 'number', value: -(number as { value: number }).value, at };
     }
     if (token.type !== 'name') throw new Unmapped(`expected a value but found ${describe(token)}`, at);
-    if (token.value === 'true' || token.value === 'false') return { kind: 'boolean', value: token.value === 'true', at };
+    if (token.value === 'true' || token.value === 'false')
+      return { kind: 'boolean', value: token.value === 'true', at };
     if (token.value === 'null') return { kind: 'null', at };
     if (token.value === 'new') {
       const name = this.#take();
@@ -191,7 +205,8 @@ class Parser {
         const args: string[] = [];
         while (!this.#isOp(')')) {
           const arg = this.#take();
-          if (arg.type !== 'string') throw new Unmapped(`expected a quoted name as an argument but found ${describe(arg)}`, arg.at);
+          if (arg.type !== 'string')
+            throw new Unmapped(`expected a quoted name as an argument but found ${describe(arg)}`, arg.at);
           args.push(arg.value);
           if (!this.#isOp(')')) this.#expect(',');
         }
@@ -217,7 +232,14 @@ function describe(token: Token): string {
 
 function arithmetic(left: Operand, op: string, right: Operand, at: number): Operand {
   if (left.kind === 'number' && right.kind === 'number') {
-    const value = op === '+' ? left.value + right.value : op === '-' ? left.value - right.value : op === '*' ? left.value * right.value : left.value / right.value;
+    const value =
+      op === '+'
+        ? left.value + right.value
+        : op === '-'
+          ? left.value - right.value
+          : op === '*'
+            ? left.value * right.value
+            : left.value / right.value;
     return { kind: 'number', value, at: left.at };
   }
   // A time plus or minus milliseconds, as in JavaScript: `new Date() - 86400000 * 30`.
@@ -229,39 +251,67 @@ function arithmetic(left: Operand, op: string, right: Operand, at: number): Oper
 
 /** What a dotted name means in Frigade's targeting, by its documented forms. */
 function resolveCall(parts: Array<{ name: string; args?: string[] }>, at: number): Operand {
-  const text = parts.map((part) => (part.args ? `${part.name}(${part.args.map((a) => `'${a}'`).join(', ')})` : part.name)).join('.');
+  const text = parts
+    .map((part) => (part.args ? `${part.name}(${part.args.map((a) => `'${a}'`).join(', ')})` : part.name))
+    .join('.');
   const [head, fn, ...rest] = parts;
   const arity = (part: { args?: string[] } | undefined, count: number) => part?.args?.length === count;
-  const unknown = () => new Unmapped(`"${text}" is not one of Frigade's targeting forms (user.property, user.event, user.flow, group.property, …)`, at);
+  const unknown = () =>
+    new Unmapped(
+      `"${text}" is not one of Frigade's targeting forms (user.property, user.event, user.flow, group.property, …)`,
+      at,
+    );
   // A state unquoted, as Frigade's dashboard exports write it: `user.flow('flow_X') == COMPLETED_FLOW`.
-  if (parts.length === 1 && !head.args && (ACTION_TYPES as readonly string[]).includes(head.name)) return { kind: 'string', value: head.name, at };
+  if (parts.length === 1 && !head.args && (ACTION_TYPES as readonly string[]).includes(head.name))
+    return { kind: 'string', value: head.name, at };
   if (parts.length === 1 && !head.args) throw unknown();
-  if ((head.name === 'now' && arity(head, 0) && parts.length === 1) || (head.name === 'Date' && fn?.name === 'now' && arity(fn, 0) && !rest.length)) {
+  if (
+    (head.name === 'now' && arity(head, 0) && parts.length === 1) ||
+    (head.name === 'Date' && fn?.name === 'now' && arity(fn, 0) && !rest.length)
+  ) {
     return { kind: 'time', offsetMs: 0, at };
   }
   // organization is Frigade's older name for group.
-  const scope: Scope | undefined = head.name === 'user' ? 'user' : head.name === 'group' || head.name === 'organization' ? 'group' : undefined;
+  const scope: Scope | undefined =
+    head.name === 'user' ? 'user' : head.name === 'group' || head.name === 'organization' ? 'group' : undefined;
   if (!scope || head.args || !fn) throw unknown();
   const only = rest.length === 0;
-  if (fn.name === 'properties' && !fn.args && rest.length === 1 && !rest[0].args) return { kind: 'property', scope, key: rest[0].name, at };
+  if (fn.name === 'properties' && !fn.args && rest.length === 1 && !rest[0].args)
+    return { kind: 'property', scope, key: rest[0].name, at };
   if (fn.name === 'property' && arity(fn, 1) && only) return { kind: 'property', scope, key: fn.args![0], at };
-  if (fn.name === 'propertyContains' && arity(fn, 2) && only) return { kind: 'propertyContains', scope, key: fn.args![0], needle: fn.args![1], at };
-  if (fn.name === 'event' && arity(fn, 1) && rest.length === 1 && rest[0].name === 'count' && !rest[0].args) return { kind: 'eventCount', scope, event: fn.args![0], at };
+  if (fn.name === 'propertyContains' && arity(fn, 2) && only)
+    return { kind: 'propertyContains', scope, key: fn.args![0], needle: fn.args![1], at };
+  if (fn.name === 'event' && arity(fn, 1) && rest.length === 1 && rest[0].name === 'count' && !rest[0].args)
+    return { kind: 'eventCount', scope, event: fn.args![0], at };
   if (fn.name === 'eventCount' && arity(fn, 1) && only) return { kind: 'eventCount', scope, event: fn.args![0], at };
   if (scope === 'user' && only) {
     if (fn.name === 'flow' && arity(fn, 1)) return { kind: 'flow', slug: fn.args![0], at };
     if (fn.name === 'flowStep' && arity(fn, 2)) return { kind: 'flowStep', slug: fn.args![0], step: fn.args![1], at };
-    if (fn.name === 'flowStepData' && arity(fn, 3)) return { kind: 'flowStepData', slug: fn.args![0], step: fn.args![1], field: fn.args![2], at };
+    if (fn.name === 'flowStepData' && arity(fn, 3))
+      return { kind: 'flowStepData', slug: fn.args![0], step: fn.args![1], field: fn.args![2], at };
     if (fn.name === 'isGuest' && arity(fn, 0)) return { kind: 'isGuest', at };
-    if (fn.name === 'memberOfGroup' && (arity(fn, 0) || arity(fn, 1))) return { kind: 'memberOfGroup', ...(fn.args![0] !== undefined ? { groups: fn.args![0] } : {}), at };
+    if (fn.name === 'memberOfGroup' && (arity(fn, 0) || arity(fn, 1)))
+      return { kind: 'memberOfGroup', ...(fn.args![0] !== undefined ? { groups: fn.args![0] } : {}), at };
     if (fn.name === 'currentUrl' && arity(fn, 0)) {
-      return { kind: 'unmapped', reason: `${text} has no equivalent: the service does not know the page a user is on (startWhen.page limits where a flow opens)`, at };
+      return {
+        kind: 'unmapped',
+        reason: `${text} has no equivalent: the service does not know the page a user is on (startWhen.page limits where a flow opens)`,
+        at,
+      };
     }
     if (fn.name === 'daysSinceFlowDone' && arity(fn, 1)) {
-      return { kind: 'unmapped', reason: `${text} has no equivalent: the CEL context has each flow's status, not when it was completed or skipped`, at };
+      return {
+        kind: 'unmapped',
+        reason: `${text} has no equivalent: the CEL context has each flow's status, not when it was completed or skipped`,
+        at,
+      };
     }
     if (fn.name === 'daysSinceNow' && arity(fn, 1)) {
-      return { kind: 'unmapped', reason: `${text} has no equivalent yet: write it with the property as a timestamp, such as now - timestamp(user.properties.${fn.args![0]}) > duration('720h')`, at };
+      return {
+        kind: 'unmapped',
+        reason: `${text} has no equivalent yet: write it with the property as a timestamp, such as now - timestamp(user.properties.${fn.args![0]}) > duration('720h')`,
+        at,
+      };
     }
   }
   throw unknown();

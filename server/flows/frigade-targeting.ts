@@ -53,7 +53,29 @@ function print(cel: Cel): { text: string; level: number } {
   }
 }
 
-const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+const CEL_RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
 
 function quote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
@@ -61,7 +83,8 @@ function quote(text: string): string {
 
 /** `user.properties.plan` and `has(…)`, or the index form for a key that is no CEL name (`user.properties['job-title']`). */
 function entry(map: string, key: string): { value: string; present: Cel } {
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !CEL_RESERVED.has(key)) return { value: `${map}.${key}`, present: atom(`has(${map}.${key})`) };
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !CEL_RESERVED.has(key))
+    return { value: `${map}.${key}`, present: atom(`has(${map}.${key})`) };
   return { value: `${map}[${quote(key)}]`, present: rel(quote(key), 'in', map) };
 }
 
@@ -78,7 +101,8 @@ function isoDate(text: string): string | undefined {
 
 function duration(ms: number): string {
   const abs = Math.abs(ms);
-  const text = abs % 3_600_000 === 0 ? `${abs / 3_600_000}h` : abs % 1000 === 0 ? `${abs / 1000}s` : `${Math.round(abs)}ms`;
+  const text =
+    abs % 3_600_000 === 0 ? `${abs / 3_600_000}h` : abs % 1000 === 0 ? `${abs / 1000}s` : `${Math.round(abs)}ms`;
   return `duration('${text}')`;
 }
 
@@ -136,7 +160,8 @@ function named(operand: Operand): string {
 /** A property compared with a number as Frigade compares: its ordering operators read both sides as numbers. */
 function orderedValue(value: string, right: Operand): { value: string; right: string } | undefined {
   if (right.kind === 'number') return { value, right: String(right.value) };
-  if (right.kind === 'string' && NUMERIC_TEXT.test(right.value)) return { value: `double(${value})`, right: String(Number(right.value)) };
+  if (right.kind === 'string' && NUMERIC_TEXT.test(right.value))
+    return { value: `double(${value})`, right: String(Number(right.value)) };
   return undefined;
 }
 
@@ -157,7 +182,8 @@ function translateCompare(node: Expression & { kind: 'compare' }): Cel {
       const { value, present } = entry(`${left.scope}.properties`, left.key);
       if (right.kind === 'property') {
         const other = entry(`${right.scope}.properties`, right.key);
-        if (op === 'contains' || op === 'startsWith' || op === 'endsWith' || op === 'matches' || op === 'isIn') throw cannot();
+        if (op === 'contains' || op === 'startsWith' || op === 'endsWith' || op === 'matches' || op === 'isIn')
+          throw cannot();
         return and(present, other.present, rel(value, op, other.value));
       }
       if (right.kind === 'null') {
@@ -170,10 +196,13 @@ function translateCompare(node: Expression & { kind: 'compare' }): Cel {
       }
       if (right.kind === 'string') {
         const iso = isoDate(right.value);
-        if (iso && (op === '==' || ORDERING.has(op))) return and(present, rel(`timestamp(${value})`, op, `timestamp('${iso}')`));
+        if (iso && (op === '==' || ORDERING.has(op)))
+          return and(present, rel(`timestamp(${value})`, op, `timestamp('${iso}')`));
         if (op === '==') return and(present, rel(value, '==', quote(right.value)));
-        if (op === 'contains') return and(present, atom(`${value}.lowerAscii().contains(${quote(lowerAscii(right.value))})`));
-        if (op === 'startsWith' || op === 'endsWith') return and(present, atom(`${value}.${op}(${quote(right.value)})`));
+        if (op === 'contains')
+          return and(present, atom(`${value}.lowerAscii().contains(${quote(lowerAscii(right.value))})`));
+        if (op === 'startsWith' || op === 'endsWith')
+          return and(present, atom(`${value}.${op}(${quote(right.value)})`));
         // Frigade's matches is RE2 over the whole value (its startsWith is written '^x.*'); CEL's finds a match anywhere.
         if (op === 'matches') return and(present, atom(`${value}.matches(${quote(`^(?:${right.value})$`)})`));
         if (op === 'isIn') return and(present, rel(value, 'in', `[${splitList(right.value).map(quote).join(', ')}]`));
@@ -190,18 +219,38 @@ function translateCompare(node: Expression & { kind: 'compare' }): Cel {
     }
     case 'eventCount': {
       const { value, present } = entry(`${left.scope}.events`, left.event);
-      const count = right.kind === 'number' ? right.value : right.kind === 'string' && NUMERIC_TEXT.test(right.value) ? Number(right.value) : undefined;
-      if (count === undefined || !(op === '==' || ORDERING.has(op))) throw cannot(': an event count is compared with a number');
+      const count =
+        right.kind === 'number'
+          ? right.value
+          : right.kind === 'string' && NUMERIC_TEXT.test(right.value)
+            ? Number(right.value)
+            : undefined;
+      if (count === undefined || !(op === '==' || ORDERING.has(op)))
+        throw cannot(': an event count is compared with a number');
       // No such event is a count of 0: where 0 passes, a user without the event passes too.
-      const zeroPasses = op === '==' ? count === 0 : op === '>' ? 0 > count : op === '<' ? 0 < count : op === '>=' ? 0 >= count : 0 <= count;
+      const zeroPasses =
+        op === '=='
+          ? count === 0
+          : op === '>'
+            ? 0 > count
+            : op === '<'
+              ? 0 < count
+              : op === '>='
+                ? 0 >= count
+                : 0 <= count;
       const comparison = rel(value, op, String(count));
       return zeroPasses ? or(not(present), comparison) : and(present, comparison);
     }
     case 'flow':
     case 'flowStep': {
-      if (op !== '==' || right.kind !== 'string') throw cannot(': a status is compared with == or != and a status name');
+      if (op !== '==' || right.kind !== 'string')
+        throw cannot(': a status is compared with == or != and a status name');
       const flow = `flows[${quote(left.slug)}]`;
-      return rel(left.kind === 'flow' ? `${flow}.status` : `${flow}.steps[${quote(left.step)}].status`, '==', quote(right.value));
+      return rel(
+        left.kind === 'flow' ? `${flow}.status` : `${flow}.steps[${quote(left.step)}].status`,
+        '==',
+        quote(right.value),
+      );
     }
     case 'flowStepData': {
       const value = `flows[${quote(left.slug)}].steps[${quote(left.step)}].data[${quote(left.field)}]`;
@@ -221,7 +270,8 @@ function translateCompare(node: Expression & { kind: 'compare' }): Cel {
         if (op !== '==' || right.kind !== 'boolean') throw cannot(': compare it with true or false');
         return right.value ? memberOf(left.groups) : not(memberOf(left.groups));
       }
-      if ((op !== '==' && op !== 'isIn') || right.kind !== 'string') throw cannot(": compare it with == or != and group IDs, such as 'a,b'");
+      if ((op !== '==' && op !== 'isIn') || right.kind !== 'string')
+        throw cannot(": compare it with == or != and group IDs, such as 'a,b'");
       return memberOf(right.value);
     }
     default:
@@ -273,10 +323,16 @@ function translateWithin(node: Expression & { kind: 'within' }): Cel {
     return and(present, rel(`timestamp(${value})`, node.negated ? '<' : '>', `now - ${duration(node.ms)}`));
   }
   if (left.kind === 'flow') {
-    throw new Unmapped(`${node.negated ? '!within' : 'within'} on ${named(left)} has no equivalent: the CEL context has each flow's status, not when it was completed or skipped`, node.at);
+    throw new Unmapped(
+      `${node.negated ? '!within' : 'within'} on ${named(left)} has no equivalent: the CEL context has each flow's status, not when it was completed or skipped`,
+      node.at,
+    );
   }
   if (left.kind === 'unmapped') throw new Unmapped(left.reason, left.at);
-  throw new Unmapped(`within reads a property that holds a time (user.property('signedUpAt') within 7d), not ${named(left)}`, node.at);
+  throw new Unmapped(
+    `within reads a property that holds a time (user.property('signedUpAt') within 7d), not ${named(left)}`,
+    node.at,
+  );
 }
 
 function translate(node: Expression): Cel {

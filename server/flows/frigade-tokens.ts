@@ -50,14 +50,20 @@ export function tokenize(source: string): Token[] {
     } else if (char === '!' && /^![A-Za-z]/.test(source.slice(i, i + 2))) {
       const word = /^[A-Za-z]+/.exec(source.slice(i + 1))![0];
       if (!WORD_OPERATORS.has(word) || word === 'isSet' || word === 'isNotSet') {
-        throw new Unmapped(`"!${word}": Frigade's targeting has no "!" before a value; negate with != or a negated operator (!contains, !within, !isIn)`, at);
+        throw new Unmapped(
+          `"!${word}": Frigade's targeting has no "!" before a value; negate with != or a negated operator (!contains, !within, !isIn)`,
+          at,
+        );
       }
       tokens.push({ type: 'op', value: `!${word}`, at });
       i += word.length + 1;
     } else {
       const symbol = SYMBOLS.find((s) => source.startsWith(s, i));
       if (!symbol) {
-        const hint = char === '!' ? ": Frigade's targeting has no \"!\" before an expression; negate with != or a negated operator (!contains, !within, !isIn)" : '';
+        const hint =
+          char === '!'
+            ? ': Frigade\'s targeting has no "!" before an expression; negate with != or a negated operator (!contains, !within, !isIn)'
+            : '';
         throw new Unmapped(`unexpected "${char}"${hint}`, at);
       }
       tokens.push({ type: 'op', value: symbol, at });

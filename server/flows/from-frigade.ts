@@ -42,16 +42,19 @@ const STATUS_RANK: Record<string, number> = { ACTIVE: 0, DRAFT: 1, ARCHIVED: 2 }
 export function frigadeFlowsIn(input: unknown): FrigadeFlow[] {
   const many = isRecord(input) && Array.isArray(input.data) ? input.data : Array.isArray(input) ? input : undefined;
   const list = many ?? [input];
-  const expected = "expected Frigade's list of flows ({ \"data\": [ … ] }, as GET /v1/public/flows answers) or one flow (an object with a slug)";
+  const expected =
+    'expected Frigade\'s list of flows ({ "data": [ … ] }, as GET /v1/public/flows answers) or one flow (an object with a slug)';
   if (list.length === 0) throw new Error(`no flows: ${expected}`);
   for (const [index, flow] of list.entries()) {
-    if (!isRecord(flow) || typeof flow.slug !== 'string' || !flow.slug) throw new Error(`${many ? `flow ${index}: ` : ''}no slug: ${expected}`);
+    if (!isRecord(flow) || typeof flow.slug !== 'string' || !flow.slug)
+      throw new Error(`${many ? `flow ${index}: ` : ''}no slug: ${expected}`);
   }
   const chosen = new Map<string, FrigadeFlow>();
   for (const flow of list as FrigadeFlow[]) {
     const kept = chosen.get(flow.slug);
     const rank = (f: FrigadeFlow) => [STATUS_RANK[f.status ?? 'ACTIVE'] ?? 3, -(f.version ?? 0)] as const;
-    if (!kept || rank(flow)[0] < rank(kept)[0] || (rank(flow)[0] === rank(kept)[0] && rank(flow)[1] < rank(kept)[1])) chosen.set(flow.slug, flow);
+    if (!kept || rank(flow)[0] < rank(kept)[0] || (rank(flow)[0] === rank(kept)[0] && rank(flow)[1] < rank(kept)[1]))
+      chosen.set(flow.slug, flow);
   }
   return [...chosen.values()];
 }
@@ -69,14 +72,21 @@ export function convertFrigadeFlows(input: unknown): ConvertedFlow[] {
 }
 
 /** One flow as the text of a flow file, with a `# TODO` above each expression that has no CEL form, and every problem with its line. */
-export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems: FlowProblem[]; warnings: FlowProblem[] } {
+export function convertFrigadeFlow(flow: FrigadeFlow): {
+  text: string;
+  problems: FlowProblem[];
+  warnings: FlowProblem[];
+} {
   const todos: Array<{ segments: PathSegment[]; comment: string; message: string }> = [];
   /** The CEL of one expression, or "false" (which holds for nobody) with the reason noted where it stands. */
   const convert = (expression: string, segments: PathSegment[]): string => {
     const result = frigadeTargetingToCel(expression);
     if ('cel' in result) return result.cel;
     const what = segments[0] === 'targetingLogic' ? "Frigade's targeting" : `Frigade's ${String(segments.at(-1))}`;
-    const effect = segments[0] === 'targetingLogic' ? 'nobody gets this flow until it is rewritten' : '"false" holds its place until it is rewritten';
+    const effect =
+      segments[0] === 'targetingLogic'
+        ? 'nobody gets this flow until it is rewritten'
+        : '"false" holds its place until it is rewritten';
     const oneLine = expression.replace(/\s+/g, ' ').trim();
     const { message, column } = result.problem;
     todos.push({
@@ -96,7 +106,12 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
   if (typeof data === 'string') {
     const source = parseDocument(data, { prettyErrors: false });
     if (source.errors.length) {
-      problems.push({ path: 'data', line: 1, column: 1, message: `Frigade's data is neither YAML nor JSON: ${source.errors[0].message.split('\n')[0]}` });
+      problems.push({
+        path: 'data',
+        line: 1,
+        column: 1,
+        message: `Frigade's data is neither YAML nor JSON: ${source.errors[0].message.split('\n')[0]}`,
+      });
       data = {};
     } else {
       data = source.toJS({ maxAliasCount: 100 }) ?? {};
@@ -106,21 +121,27 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
   if (isRecord(data)) {
     data = { ...data };
     const record = data as Record<string, unknown>;
-    if (typeof record.completionCriteria === 'string') record.completionCriteria = convert(record.completionCriteria, ['data', 'completionCriteria']);
+    if (typeof record.completionCriteria === 'string')
+      record.completionCriteria = convert(record.completionCriteria, ['data', 'completionCriteria']);
     if (Array.isArray(record.steps)) {
       record.steps = (record.steps as unknown[]).map((step, index) => {
         if (!isRecord(step)) return step;
         // The id first, as flow files write it (and a # TODO never lands on the line of the "-").
         const { id, ...rest } = step;
         const copy: Record<string, unknown> = id === undefined ? rest : { id, ...rest };
-        for (const key of STEP_CRITERIA) if (typeof copy[key] === 'string') copy[key] = convert(copy[key], ['data', 'steps', index, key]);
-        if (Array.isArray(copy.fields)) copy.fields = copy.fields.map((field, f) => withFrigadePattern(field, ['data', 'steps', index, 'fields', f], notes));
+        for (const key of STEP_CRITERIA)
+          if (typeof copy[key] === 'string') copy[key] = convert(copy[key], ['data', 'steps', index, key]);
+        if (Array.isArray(copy.fields))
+          copy.fields = copy.fields.map((field, f) =>
+            withFrigadePattern(field, ['data', 'steps', index, 'fields', f], notes),
+          );
         return withButtonObjects(copy);
       });
     }
   }
 
-  const targetingLogic = typeof flow.targetingLogic === 'string' ? convert(flow.targetingLogic, ['targetingLogic']) : '';
+  const targetingLogic =
+    typeof flow.targetingLogic === 'string' ? convert(flow.targetingLogic, ['targetingLogic']) : '';
   // A flow Frigade has turned off is served to nobody: here that is a draft.
   const status = flow.status === 'ARCHIVED' ? 'ARCHIVED' : flow.active === false ? 'DRAFT' : (flow.status ?? 'ACTIVE');
   const type = flow.type === undefined ? 'CUSTOM' : (FRIGADE_TYPES[flow.type] ?? flow.type);
@@ -141,7 +162,8 @@ export function convertFrigadeFlow(flow: FrigadeFlow): { text: string; problems:
   }
   const text = doc.toString({ lineWidth: 0 });
   const checked = checkFlowText(text);
-  for (const todo of todos) problems.push({ path: formatPath(todo.segments), ...checked.locate(todo.segments), message: todo.message });
+  for (const todo of todos)
+    problems.push({ path: formatPath(todo.segments), ...checked.locate(todo.segments), message: todo.message });
   problems.push(...checked.problems);
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
   return { text, problems, warnings: checked.warnings };
@@ -161,7 +183,12 @@ function collectComments(node: unknown, path: PathSegment[], out: PlacedComment[
     for (const pair of node.items as Pair<unknown, Node | null>[]) {
       if (!isScalar(pair.key) || typeof pair.key.value !== 'string') continue;
       const at = [...path, pair.key.value];
-      out.push({ path: at, keyBefore: pair.key.commentBefore ?? undefined, before: pair.value?.commentBefore ?? undefined, after: pair.value?.comment ?? undefined });
+      out.push({
+        path: at,
+        keyBefore: pair.key.commentBefore ?? undefined,
+        before: pair.value?.commentBefore ?? undefined,
+        after: pair.value?.comment ?? undefined,
+      });
       collectComments(pair.value, at, out);
     }
   } else if (isSeq(node)) {
@@ -176,7 +203,7 @@ function collectComments(node: unknown, path: PathSegment[], out: PlacedComment[
 function pairAt(doc: Document, segments: readonly PathSegment[]): Pair | undefined {
   const parent = segments.length === 1 ? doc.contents : doc.getIn(segments.slice(0, -1), true);
   if (!isMap(parent)) return undefined;
-  return (parent.items).find((item) => isScalar(item.key) && item.key.value === segments.at(-1));
+  return parent.items.find((item) => isScalar(item.key) && item.key.value === segments.at(-1));
 }
 
 /**
@@ -198,7 +225,8 @@ function placeComments(doc: Document, comments: PlacedComment[]): void {
     if (!pair) continue;
     // A flat key's comments, wherever they sat on its line, go before the object written in its place.
     const above = (flat ? [keyBefore, before, after] : [keyBefore]).filter(Boolean).join('\n');
-    if (above && isScalar(pair.key)) pair.key.commentBefore = pair.key.commentBefore ? `${pair.key.commentBefore}\n${above}` : above;
+    if (above && isScalar(pair.key))
+      pair.key.commentBefore = pair.key.commentBefore ? `${pair.key.commentBefore}\n${above}` : above;
     const value = pair.value as Node | null;
     if (value && before && !flat) value.commentBefore = before;
     if (value && after && !flat) value.comment = after;
@@ -210,12 +238,17 @@ function placeComments(doc: Document, comments: PlacedComment[]): void {
  * "a foo b"), ours must match the whole value, as HTML's `pattern` does. One that is not anchored at both ends is
  * written to match anywhere, with a note saying so where it stands.
  */
-function withFrigadePattern(field: unknown, where: PathSegment[], notes: Array<{ segments: PathSegment[]; comment: string }>): unknown {
+function withFrigadePattern(
+  field: unknown,
+  where: PathSegment[],
+  notes: Array<{ segments: PathSegment[]; comment: string }>,
+): unknown {
   if (!isRecord(field)) return field;
   const rule = field.pattern;
   const pattern = isRecord(rule) ? rule.value : rule;
   if (typeof pattern !== 'string' || !pattern) return field;
-  const source = pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
+  const source =
+    pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
   if (source.startsWith('^') && source.endsWith('$') && !source.endsWith('\\$')) return field;
   const anywhere = `[\\s\\S]*(?:${source})[\\s\\S]*`;
   notes.push({

@@ -24,7 +24,8 @@ let compiled: ValidateFunction | undefined;
 function validator(): ValidateFunction {
   if (!compiled) {
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    for (const [name, problem] of Object.entries(FLOW_FORMATS)) ajv.addFormat(name, { type: 'string', validate: (text: string) => problem(text) === undefined });
+    for (const [name, problem] of Object.entries(FLOW_FORMATS))
+      ajv.addFormat(name, { type: 'string', validate: (text: string) => problem(text) === undefined });
     compiled = ajv.compile(schema);
   }
   return compiled;
@@ -64,7 +65,11 @@ function withoutAlternatives(errors: ErrorObject[]): ErrorObject[] {
     const branchOf = (error: ErrorObject) => error.schemaPath.slice(anyOf.schemaPath.length + 1).split('/')[0];
     // An alternative the value is not even the kind of: its type, const or enum failed on the value itself.
     const misfits = new Set(
-      inside.filter((error) => error.instancePath === anyOf.instancePath && ['type', 'const', 'enum'].includes(error.keyword)).map(branchOf),
+      inside
+        .filter(
+          (error) => error.instancePath === anyOf.instancePath && ['type', 'const', 'enum'].includes(error.keyword),
+        )
+        .map(branchOf),
     );
     const fitting = inside.filter((error) => !misfits.has(branchOf(error)));
     for (const error of inside) if (!fitting.includes(error)) dropped.add(error);
@@ -101,17 +106,29 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
       // Only where props take free-form data (a translation's props take text options alone).
       const props = parent.properties?.props as { additionalProperties?: unknown } | undefined;
       const custom = props?.additionalProperties === true ? '; custom data goes under props' : '';
-      return { segments, key, message: `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${known.join(', ')}${custom}` };
+      return {
+        segments,
+        key,
+        message: `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${known.join(', ')}${custom}`,
+      };
     }
     case 'propertyNames':
       // The key at fault, and the pattern it missed (Ajv reports that beside it, marked with the key: dropped below).
-      return { segments, key: String(params.propertyName), message: `${JSON.stringify(params.propertyName)} is not a key here: ${keyRule(error)}` };
+      return {
+        segments,
+        key: String(params.propertyName),
+        message: `${JSON.stringify(params.propertyName)} is not a key here: ${keyRule(error)}`,
+      };
     case 'required':
       return { segments, key: String(params.missingProperty), message: 'required, but missing' };
     case 'type': {
       const expected = ([] as string[]).concat(params.type as string | string[]);
-      const needs = expected.includes('object') && parent.required?.length ? ` with ${parent.required.join(' and ')}` : '';
-      return { segments, message: `expected ${expected.map(nameOfType).join(' or ')}${needs}, got ${describeValue(error.data)}` };
+      const needs =
+        expected.includes('object') && parent.required?.length ? ` with ${parent.required.join(' and ')}` : '';
+      return {
+        segments,
+        message: `expected ${expected.map(nameOfType).join(' or ')}${needs}, got ${describeValue(error.data)}`,
+      };
     }
     case 'enum':
       return {
@@ -119,7 +136,11 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
         message: `unknown value ${JSON.stringify(error.data)}; expected one of ${(params.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`,
       };
     case 'minLength':
-      return { segments, message: params.limit === 1 ? 'expected a non-empty string' : `expected at least ${String(params.limit)} characters` };
+      return {
+        segments,
+        message:
+          params.limit === 1 ? 'expected a non-empty string' : `expected at least ${String(params.limit)} characters`,
+      };
     case 'pattern':
       if ((error as ErrorObject & { propertyName?: string }).propertyName !== undefined) return undefined;
       return { segments, message: `${describeValue(error.data)} does not match ${String(params.pattern)}` };
@@ -128,7 +149,9 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
       return { segments, message: why ?? `expected a ${String(params.format)}` };
     }
     case 'anyOf': {
-      const alternatives = ((error.schema ?? []) as Array<{ const?: unknown; enum?: unknown[]; type?: string; required?: string[] }>).map((alternative) =>
+      const alternatives = (
+        (error.schema ?? []) as Array<{ const?: unknown; enum?: unknown[]; type?: string; required?: string[] }>
+      ).map((alternative) =>
         alternative.const !== undefined
           ? JSON.stringify(alternative.const)
           : alternative.enum
@@ -146,7 +169,10 @@ function describe(error: ErrorObject, segments: PathSegment[]): SchemaProblem | 
     }
     case 'minimum':
     case 'maximum':
-      return { segments, message: `expected a number ${String(params.comparison)} ${String(params.limit)}, got ${describeValue(error.data)}` };
+      return {
+        segments,
+        message: `expected a number ${String(params.comparison)} ${String(params.limit)}, got ${describeValue(error.data)}`,
+      };
     default:
       return { segments, message: error.message ?? 'does not fit the flow schema' };
   }
@@ -161,14 +187,24 @@ function keyRule(error: ErrorObject): string {
 }
 
 function nameOfType(type: string): string {
-  return { string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', object: 'a mapping', array: 'a list' }[type] ?? type;
+  return (
+    {
+      string: 'a string',
+      number: 'a number',
+      integer: 'a whole number',
+      boolean: 'true or false',
+      object: 'a mapping',
+      array: 'a list',
+    }[type] ?? type
+  );
 }
 
 function describeValue(value: unknown): string {
   if (value === null) return 'nothing (null)';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- no object is left here
   return `${typeof value === 'number' ? 'the number' : ''} ${String(value)}`.trim();
 }
@@ -207,7 +243,8 @@ export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length];

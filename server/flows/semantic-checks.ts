@@ -12,7 +12,9 @@ import { checkTranslations, missingText } from './translations.js';
 /** The flow type a file's `type` names: ours, or the one a Frigade name stands for (NPS_SURVEY is a SURVEY). */
 export function typeNamed(name: unknown): FlowType | undefined {
   if (typeof name !== 'string') return undefined;
-  return Object.hasOwn(FLOW_TYPE_ALIASES, name) ? FLOW_TYPE_ALIASES[name as keyof typeof FLOW_TYPE_ALIASES] : (name as FlowType);
+  return Object.hasOwn(FLOW_TYPE_ALIASES, name)
+    ? FLOW_TYPE_ALIASES[name as keyof typeof FLOW_TYPE_ALIASES]
+    : (name as FlowType);
 }
 
 /**
@@ -39,9 +41,13 @@ export function checkSemantics(value: unknown, add: Report, warn: Report): void 
       if (first !== undefined) add([...where, 'id'], `duplicate step id "${step.id}" (also data.steps[${first}])`);
       else stepIds.set(step.id, index);
     }
-    for (const key of ['completionCriteria', 'startCriteria', 'visibilityCriteria']) checkExpression(step[key], [...where, key], add);
+    for (const key of ['completionCriteria', 'startCriteria', 'visibilityCriteria'])
+      checkExpression(step[key], [...where, key], add);
     if (type === 'SURVEY' && step.type !== undefined && step.fields !== undefined) {
-      add([...where, 'type'], 'a survey step asks by `type` or by `fields`, not both: with fields, each field is a question (an nps score is `{ id, type: nps }`)');
+      add(
+        [...where, 'type'],
+        'a survey step asks by `type` or by `fields`, not both: with fields, each field is a question (an nps score is `{ id, type: nps }`)',
+      );
     } else if (type === 'SURVEY' && (step.type === 'single' || step.type === 'multiple') && !hasItems(step.options)) {
       add([...where, 'type'], `a "${step.type}" question needs options: a list of { value, label }`);
     }
@@ -66,9 +72,13 @@ function checkReshow(reshow: unknown, add: Report): void {
   if (!isObject(reshow)) return;
   const { after, times } = reshow;
   if (typeof after === 'string' && !((parseDuration(after) ?? 0) > 0)) {
-    add(['reshow', 'after'], `bad duration ${JSON.stringify(after)}; expected a whole number above 0 and a unit (s, m, h, d or w), such as 48h or 7d`);
+    add(
+      ['reshow', 'after'],
+      `bad duration ${JSON.stringify(after)}; expected a whole number above 0 and a unit (s, m, h, d or w), such as 48h or 7d`,
+    );
   }
-  if (typeof times === 'number' && !Number.isInteger(times)) add(['reshow', 'times'], `expected a whole number, 1 or more, got ${times}`);
+  if (typeof times === 'number' && !Number.isInteger(times))
+    add(['reshow', 'times'], `expected a whole number, 1 or more, got ${times}`);
 }
 
 /** `startWhen.page` path patterns (a leading `!` excludes) and `startWhen.delay` a duration (the schema checks the selectors). */
@@ -84,7 +94,10 @@ function checkStartWhen(startWhen: unknown, add: Report): void {
     if (problem) add(typeof page === 'string' ? ['startWhen', 'page'] : ['startWhen', 'page', index], problem);
   }
   if (typeof delay === 'string' && parseDuration(delay) === undefined) {
-    add(['startWhen', 'delay'], `bad duration ${JSON.stringify(delay)}; expected a whole number and a unit (ms, s, m, h, d or w), such as 500ms or 3s`);
+    add(
+      ['startWhen', 'delay'],
+      `bad duration ${JSON.stringify(delay)}; expected a whole number and a unit (ms, s, m, h, d or w), such as 500ms or 3s`,
+    );
   }
 }
 
@@ -99,7 +112,10 @@ function checkExpression(source: unknown, segments: PathSegment[], add: Report):
   // A typo meant as "forever" (a window of thousands of years) is refused here; a read clamps it all the same.
   for (const call of eventCallsOf(source)) {
     if (call.fn === 'eventCount' && call.windowMs > MAX_EVENT_WINDOW_MS) {
-      add(segments, `${call.scope}.eventCount('${call.event}', …): the window is over 100 years (876600h), the longest there is; for "ever", use ${call.scope}.events`);
+      add(
+        segments,
+        `${call.scope}.eventCount('${call.event}', …): the window is over 100 years (876600h), the longest there is; for "ever", use ${call.scope}.events`,
+      );
     }
   }
 }

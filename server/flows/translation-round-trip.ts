@@ -19,7 +19,10 @@ const flowFiles = (dir: string): string[] => flowFileNames(readdirSync(dir));
  * Every text field of every flow file in `dir`, with `locale`'s translation where there is one. A file that is not a
  * flow file is a problem, named with the file; the others are exported all the same.
  */
-export function exportTranslations(dir: string, locale: string): { files: Array<{ original: string; units: TextUnit[] }>; problems: string[] } {
+export function exportTranslations(
+  dir: string,
+  locale: string,
+): { files: Array<{ original: string; units: TextUnit[] }>; problems: string[] } {
   const files: Array<{ original: string; units: TextUnit[] }> = [];
   const problems: string[] = [];
   for (const name of flowFiles(dir)) {
@@ -36,9 +39,15 @@ export function exportTranslations(dir: string, locale: string): { files: Array<
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** The export as text: XLIFF 2.0, or CSV with the columns key, source, target. */
-export function formatExport(files: Array<{ original: string; units: TextUnit[] }>, options: { format: 'xliff' | 'csv'; sourceLocale: string; locale: string }): string {
+export function formatExport(
+  files: Array<{ original: string; units: TextUnit[] }>,
+  options: { format: 'xliff' | 'csv'; sourceLocale: string; locale: string },
+): string {
   if (options.format === 'csv') {
-    const rows = [['key', 'source', 'target'], ...files.flatMap((file) => file.units.map((unit) => [unit.key, unit.source, unit.target ?? '']))];
+    const rows = [
+      ['key', 'source', 'target'],
+      ...files.flatMap((file) => file.units.map((unit) => [unit.key, unit.source, unit.target ?? ''])),
+    ];
     return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
   }
   return writeXliff({ srcLang: options.sourceLocale, trgLang: options.locale, files });
@@ -74,7 +83,9 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
   const locale = document.trgLang;
   const at = (line: number) => `${xliffName}:${line}`;
   if (!isLocale(locale)) {
-    report.problems.push(`${at(document.trgLangAt.line)}  ${document.trgLangAt.attribute} "${locale}" is not a locale code (fr, fr-CA, pt-BR)`);
+    report.problems.push(
+      `${at(document.trgLangAt.line)}  ${document.trgLangAt.attribute} "${locale}" is not a locale code (fr, fr-CA, pt-BR)`,
+    );
     return report;
   }
   const names = flowFiles(dir);
@@ -109,7 +120,10 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
   const byFlow = new Map<string, XliffUnit[]>();
   for (const file of document.files) {
     // `original` names a file of the folder, never a path out of it.
-    const named = file.original !== undefined && basename(file.original) === file.original && present.has(file.original) ? file.original : undefined;
+    const named =
+      file.original !== undefined && basename(file.original) === file.original && present.has(file.original)
+        ? file.original
+        : undefined;
     for (const unit of file.units) {
       let name = named;
       if (name === undefined) {
@@ -143,7 +157,10 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
     // A file the loader refuses already: what the import adds could not be told from what was there.
     const own = checkFlowText(text).problems;
     if (own.length) {
-      for (const problem of own) report.problems.push(`${path}:${problem.line}:${problem.column}  ${problem.path ? `${problem.path}: ` : ''}${problem.message}`);
+      for (const problem of own)
+        report.problems.push(
+          `${path}:${problem.line}:${problem.column}  ${problem.path ? `${problem.path}: ` : ''}${problem.message}`,
+        );
       report.problems.push(`${path}: not written (it does not load as it is: fix it first)`);
       continue;
     }
@@ -161,7 +178,10 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
       if (unit.fault) {
         const { code } = unit.fault;
         // A NUL or an unpaired surrogate is what the loader refuses too; other control characters, XML alone.
-        const why = code === 0 || (code >= 0xd800 && code <= 0xdfff) ? UNSTORABLE_TEXT : `holds ${codePointName(code)}, a character XML does not allow`;
+        const why =
+          code === 0 || (code >= 0xd800 && code <= 0xdfff)
+            ? UNSTORABLE_TEXT
+            : `holds ${codePointName(code)}, a character XML does not allow`;
         problems.push(`${at(unit.fault.line)}  ${known.key}: ${why}`);
         continue;
       }
@@ -169,22 +189,31 @@ export function importTranslations(xliffText: string, xliffName: string, dir: st
       // Checked against the flow's source as it is now, which the XLIFF's <source> may no longer be.
       const dropped = droppedVariables(known.source, unit.target);
       if (dropped.length) {
-        problems.push(`${at(unit.targetLine ?? unit.line)}  ${known.key}: the translation drops ${dropped.map((variable) => `\${${variable}}`).join(', ')} of the source`);
+        problems.push(
+          `${at(unit.targetLine ?? unit.line)}  ${known.key}: the translation drops ${dropped.map((variable) => `\${${variable}}`).join(', ')} of the source`,
+        );
         continue;
       }
-      if (unit.source !== known.source) warnings.push(`${at(unit.line)}  warning: ${known.key}: the source has changed since the export; the translation may be of the old text`);
-      if (unit.target !== known.target) targets.push({ path: known.path, target: unit.target, key: known.key, line: unit.targetLine ?? unit.line });
+      if (unit.source !== known.source)
+        warnings.push(
+          `${at(unit.line)}  warning: ${known.key}: the source has changed since the export; the translation may be of the old text`,
+        );
+      if (unit.target !== known.target)
+        targets.push({ path: known.path, target: unit.target, key: known.key, line: unit.targetLine ?? unit.line });
     }
     let next: string | undefined;
     if (!problems.length && targets.length) {
       try {
         next = writeTranslations(text, locale, targets);
       } catch (error) {
-        problems.push(`${path}: cannot hold translations.${locale} (${error instanceof Error ? error.message : String(error)})`);
+        problems.push(
+          `${path}: cannot hold translations.${locale} (${error instanceof Error ? error.message : String(error)})`,
+        );
       }
     }
     // The file as it would be written, through the loader's check: a problem there is one a target brings.
-    if (next !== undefined) for (const problem of loaderProblems(next, locale, targets, path, at)) problems.push(problem);
+    if (next !== undefined)
+      for (const problem of loaderProblems(next, locale, targets, path, at)) problems.push(problem);
     if (problems.length) {
       for (const problem of problems) report.problems.push(problem);
       report.problems.push(`${path}: not written (${problems.length} refused)`);
@@ -212,17 +241,28 @@ const isKey = (key: string) => key.includes('/');
  * What the loader refuses in `next`, a flow file with `targets` written into `translations.<locale>`: each by the key
  * and XLIFF line of the target it is in, else (a problem no one target brings) by the path in the file.
  */
-function loaderProblems(next: string, locale: string, targets: ReadonlyArray<{ path: string[]; key: string; line: number }>, path: string, at: (line: number) => string): string[] {
+function loaderProblems(
+  next: string,
+  locale: string,
+  targets: ReadonlyArray<{ path: string[]; key: string; line: number }>,
+  path: string,
+  at: (line: number) => string,
+): string[] {
   const { problems } = checkFlowText(next);
   // A choice's value may be a number, which a path may write as an index (`options[1]`) or as a key (`options.1`).
   const places = targets.map((target) => ({
     ...target,
-    places: [target.path, target.path.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))].map((segments) => formatPath(['translations', locale, ...segments])),
+    places: [target.path, target.path.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))].map(
+      (segments) => formatPath(['translations', locale, ...segments]),
+    ),
   }));
-  const within = (path: string, place: string) => path === place || path.startsWith(`${place}.`) || path.startsWith(`${place}[`);
+  const within = (path: string, place: string) =>
+    path === place || path.startsWith(`${place}.`) || path.startsWith(`${place}[`);
   return problems.map((problem) => {
     const target = places.find((candidate) => candidate.places.some((place) => within(problem.path, place)));
-    return target ? `${at(target.line)}  ${target.key}: ${problem.message}` : `${path}: ${problem.path ? `${problem.path}: ` : ''}${problem.message} (once written)`;
+    return target
+      ? `${at(target.line)}  ${target.key}: ${problem.message}`
+      : `${path}: ${problem.path ? `${problem.path}: ` : ''}${problem.message} (once written)`;
   });
 }
 

@@ -27,14 +27,20 @@ const isNode = (value: unknown): value is Node => typeof value === 'object' && v
  */
 export function textUnits(text: string, locale: string): { slug: string; units: TextUnit[] } {
   const flow: unknown = parse(text);
-  if (!isNode(flow) || typeof flow.slug !== 'string' || !isNode(flow.data)) throw new Error('not a flow file: it needs a slug and data');
+  if (!isNode(flow) || typeof flow.slug !== 'string' || !isNode(flow.data))
+    throw new Error('not a flow file: it needs a slug and data');
   const slug = flow.slug;
   const translations = isNode(flow.translations) ? flow.translations[locale] : undefined;
   // The places the flow checks and the service translate (textSlots), each keyed by its path in the translation.
   const units = textSlots(flow.data).map(({ key, text: source }): TextUnit => {
     const path = key.map(String);
     const target = valueAt(translations, path);
-    return { key: [slug, ...path].map(keySegment).join('/'), path, source, ...(typeof target === 'string' && target !== '' ? { target } : {}) };
+    return {
+      key: [slug, ...path].map(keySegment).join('/'),
+      path,
+      source,
+      ...(typeof target === 'string' && target !== '' ? { target } : {}),
+    };
   });
   return { slug, units };
 }
@@ -43,7 +49,11 @@ export function textUnits(text: string, locale: string): { slug: string; units: 
  * Writes `targets` (by path) into `translations.<locale>` of a flow file's text through the YAML document, so that its
  * comments, order and quoting stay as they were; a new `translations` goes at the end of the file.
  */
-export function writeTranslations(text: string, locale: string, targets: Array<{ path: string[]; target: string }>): string {
+export function writeTranslations(
+  text: string,
+  locale: string,
+  targets: Array<{ path: string[]; target: string }>,
+): string {
   const document = parseDocument(text);
   if (!isMap(document.contents)) throw new Error('not a flow file: its top level is not a mapping');
   for (const { path, target } of targets) document.setIn(['translations', locale, ...path], target);

@@ -15,7 +15,11 @@ export function canonicalLocale(raw: unknown): string | undefined {
   const parts = raw.trim().split(/[-_]/);
   const code = parts
     .map((part, index) =>
-      index === 0 ? part.toLowerCase() : part.length === 4 ? part.charAt(0).toUpperCase() + part.slice(1).toLowerCase() : part.toUpperCase(),
+      index === 0
+        ? part.toLowerCase()
+        : part.length === 4
+          ? part.charAt(0).toUpperCase() + part.slice(1).toLowerCase()
+          : part.toUpperCase(),
     )
     .join('-');
   return LOCALE_CODE.test(code) ? code : undefined;
@@ -25,7 +29,10 @@ export function canonicalLocale(raw: unknown): string | undefined {
  * The translations a read in `locale` lays over the source, least specific first so the exact one wins field by field:
  * the base language's (`fr` for `fr-CA`) and the exact locale's, each when the flow has it. Empty: the source alone.
  */
-export function localeChain(locale: string | undefined, available: Readonly<Record<string, unknown>> | undefined): string[] {
+export function localeChain(
+  locale: string | undefined,
+  available: Readonly<Record<string, unknown>> | undefined,
+): string[] {
   if (!locale || !available) return [];
   const parts = locale.split('-');
   const codes = parts.map((_, index) => parts.slice(0, index + 1).join('-'));
@@ -68,14 +75,17 @@ export function textSlots(data: unknown): TextSlot[] {
       const button = step[name];
       if (isObject(button)) add([...key, name, 'title'], [...at, name, 'title'], button.title);
     }
-    if (isObject(step.props)) for (const name of PROPS_TEXT) add([...key, 'props', name], [...at, 'props', name], step.props[name]);
-    for (const [i, option] of choices(step.options)) add([...key, 'options', String(option.value)], [...at, 'options', i, 'label'], option.label);
+    if (isObject(step.props))
+      for (const name of PROPS_TEXT) add([...key, 'props', name], [...at, 'props', name], step.props[name]);
+    for (const [i, option] of choices(step.options))
+      add([...key, 'options', String(option.value)], [...at, 'options', i, 'label'], option.label);
     const fields = Array.isArray(step.fields) ? step.fields : [];
     for (const [f, field] of fields.entries()) {
       if (!isObject(field) || typeof field.id !== 'string') continue;
       const fieldKey: PathSegment[] = [...key, 'fields', field.id];
       for (const name of FIELD_TEXT) add([...fieldKey, name], [...at, 'fields', f, name], field[name]);
-      for (const [i, option] of choices(field.options)) add([...fieldKey, 'options', String(option.value)], [...at, 'fields', f, 'options', i, 'label'], option.label);
+      for (const [i, option] of choices(field.options))
+        add([...fieldKey, 'options', String(option.value)], [...at, 'fields', f, 'options', i, 'label'], option.label);
     }
   }
   return slots;
@@ -103,7 +113,8 @@ export function checkTranslations(file: Record<string, unknown>, add: Report): v
   const { translations, data } = file;
   if (!isObject(translations) || !isObject(data)) return;
   const steps = new Map<string, Record<string, unknown>>();
-  for (const step of Array.isArray(data.steps) ? data.steps : []) if (isObject(step) && typeof step.id === 'string') steps.set(step.id, step);
+  for (const step of Array.isArray(data.steps) ? data.steps : [])
+    if (isObject(step) && typeof step.id === 'string') steps.set(step.id, step);
   const slots = new Map(textSlots(data).map((slot) => [slot.key.join('\0'), slot]));
   for (const [locale, translation] of Object.entries(translations)) {
     if (!isObject(translation)) continue;
@@ -120,11 +131,14 @@ export function checkTranslations(file: Record<string, unknown>, add: Report): v
         checkChoices(overlay.options, step.options, [...where, 'options'], add);
         if (!isObject(overlay.fields)) continue;
         const fields = new Map<string, Record<string, unknown>>();
-        for (const field of Array.isArray(step.fields) ? step.fields : []) if (isObject(field) && typeof field.id === 'string') fields.set(field.id, field);
+        for (const field of Array.isArray(step.fields) ? step.fields : [])
+          if (isObject(field) && typeof field.id === 'string') fields.set(field.id, field);
         for (const [fieldId, fieldOverlay] of Object.entries(overlay.fields)) {
           const field = fields.get(fieldId);
-          if (!field) add([...where, 'fields'], unknownName('field id', fieldId, [...fields.keys()], `step "${id}"`), fieldId);
-          else if (isObject(fieldOverlay)) checkChoices(fieldOverlay.options, field.options, [...where, 'fields', fieldId, 'options'], add);
+          if (!field)
+            add([...where, 'fields'], unknownName('field id', fieldId, [...fields.keys()], `step "${id}"`), fieldId);
+          else if (isObject(fieldOverlay))
+            checkChoices(fieldOverlay.options, field.options, [...where, 'fields', fieldId, 'options'], add);
         }
       }
     }
@@ -134,7 +148,10 @@ export function checkTranslations(file: Record<string, unknown>, add: Report): v
       if (!slot) return;
       const dropped = droppedVariables(slot.text, text);
       if (dropped.length) {
-        add([...at, ...key], `drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source text (data.${formatPath(slot.source)}); keep every variable`);
+        add(
+          [...at, ...key],
+          `drops ${dropped.map((name) => `\${${name}}`).join(', ')} of the source text (data.${formatPath(slot.source)}); keep every variable`,
+        );
       }
     });
   }
@@ -161,7 +178,9 @@ export function applyTranslations<T>(data: T, overlays: readonly FlowTranslation
   const steps = Array.isArray(out.steps) ? out.steps : [];
   for (const [index, step] of steps.entries()) {
     if (!isObject(step) || typeof step.id !== 'string') continue;
-    for (const name of BUTTONS) if (isObject(step[name])) links.push({ key: ['steps', step.id, name, 'uri'], source: ['steps', index, name, 'uri'], text: '' });
+    for (const name of BUTTONS)
+      if (isObject(step[name]))
+        links.push({ key: ['steps', step.id, name, 'uri'], source: ['steps', index, name, 'uri'], text: '' });
   }
   for (const overlay of overlays) {
     for (const slot of [...slots, ...links]) {
@@ -175,7 +194,8 @@ export function applyTranslations<T>(data: T, overlays: readonly FlowTranslation
 function checkChoices(overlay: unknown, options: unknown, where: PathSegment[], add: Report): void {
   if (!isObject(overlay)) return;
   const values = choices(options).map(([, option]) => String(option.value));
-  for (const value of Object.keys(overlay)) if (!values.includes(value)) add(where, unknownName('choice value', value, values), value);
+  for (const value of Object.keys(overlay))
+    if (!values.includes(value)) add(where, unknownName('choice value', value, values), value);
 }
 
 function unknownName(what: string, name: string, known: string[], where = 'the flow'): string {
@@ -185,10 +205,12 @@ function unknownName(what: string, name: string, known: string[], where = 'the f
 
 function choices(options: unknown): Array<[number, { value: string | number; label: unknown }]> {
   if (!Array.isArray(options)) return [];
-  return [...(options as unknown[]).entries()].filter((entry): entry is [number, { value: string | number; label: unknown }] => {
-    const option = entry[1];
-    return isObject(option) && (typeof option.value === 'string' || typeof option.value === 'number');
-  });
+  return [...(options as unknown[]).entries()].filter(
+    (entry): entry is [number, { value: string | number; label: unknown }] => {
+      const option = entry[1];
+      return isObject(option) && (typeof option.value === 'string' || typeof option.value === 'number');
+    },
+  );
 }
 
 function walkText(value: unknown, key: PathSegment[], visit: (key: PathSegment[], text: string) => void): void {

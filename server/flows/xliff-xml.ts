@@ -35,7 +35,12 @@ export interface XmlLimits {
 }
 
 const isXmlChar = (code: number) =>
-  code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  code === 0x9 ||
+  code === 0xa ||
+  code === 0xd ||
+  (code >= 0x20 && code <= 0xd7ff) ||
+  (code >= 0xe000 && code <= 0xfffd) ||
+  (code >= 0x10000 && code <= 0x10ffff);
 
 /** `U+0001`: how a report names a character it cannot print. */
 export const codePointName = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -77,8 +82,16 @@ export function parseXml(text: string, limits: XmlLimits): { root: Element; faul
   };
   parser.on('opentagstart', (tag) => {
     const line = parser.line;
-    if (stack.length + 1 > limits.depth) throw new XliffError(line, `<${tag.name}> is nested ${stack.length + 1} deep, deeper than the ${limits.depth} levels a translations file may have`);
-    if (++count > limits.elements) throw new XliffError(line, `<${tag.name}> is element ${count.toLocaleString('en')}, more than the ${limits.elements.toLocaleString('en')} a translations file may have`);
+    if (stack.length + 1 > limits.depth)
+      throw new XliffError(
+        line,
+        `<${tag.name}> is nested ${stack.length + 1} deep, deeper than the ${limits.depth} levels a translations file may have`,
+      );
+    if (++count > limits.elements)
+      throw new XliffError(
+        line,
+        `<${tag.name}> is element ${count.toLocaleString('en')}, more than the ${limits.elements.toLocaleString('en')} a translations file may have`,
+      );
     // Named and placed now, so that a fault in its attributes is its own; its namespace is known once they are read.
     const element: Element = { name: tag.name, uri: '', attributes: new Map(), children: [], line };
     if (stack.length) stack.at(-1)!.children.push(element);
@@ -90,7 +103,8 @@ export function parseXml(text: string, limits: XmlLimits): { root: Element; faul
     const element = stack.at(-1)!;
     element.name = tag.local;
     element.uri = tag.uri;
-    for (const attribute of Object.values(tag.attributes)) if (attribute.uri === '') element.attributes.set(attribute.local, attribute.value);
+    for (const attribute of Object.values(tag.attributes))
+      if (attribute.uri === '') element.attributes.set(attribute.local, attribute.value);
     settle();
   });
   // The element a close tag last ended: when the next one closes what is not open, the parser has just popped it.
@@ -116,7 +130,10 @@ export function parseXml(text: string, limits: XmlLimits): { root: Element; faul
     const message = error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
     if (message === 'disallowed character' || message === 'malformed character entity') {
       const reference = /^&#(x[0-9a-f]+|[0-9]+);$/i.exec(text.slice(text.lastIndexOf('&', at - 1), at))?.[1];
-      const code = message === 'disallowed character' ? text.codePointAt(at - 1) : reference && parseInt(reference.replace(/^x/i, '0x'));
+      const code =
+        message === 'disallowed character'
+          ? text.codePointAt(at - 1)
+          : reference && parseInt(reference.replace(/^x/i, '0x'));
       const element = stack.at(-1);
       // The parser goes on past these, keeping the character (or the reference as written) in the text.
       if (element && typeof code === 'number' && code <= 0x10ffff && !isXmlChar(code)) {
@@ -133,9 +150,21 @@ export function parseXml(text: string, limits: XmlLimits): { root: Element; faul
       throw new XliffError(parser.line, `</${name}> closes <${closed.name}> (line ${closed.line})`);
     }
     // The parser's own words, with what they are about when it is at hand.
-    if (message === 'undefined entity') throw new XliffError(parser.line, `unknown entity ${text.slice(text.lastIndexOf('&', at - 1), at)}: XML has &lt; &gt; &amp; &quot; &apos; and character references such as &#233;`);
-    if (message === 'malformed character entity') throw new XliffError(parser.line, `malformed character reference ${text.slice(text.lastIndexOf('&', at - 1), at)}`);
-    if (message === 'disallowed character' && at > 0) throw new XliffError(parser.line, `disallowed character ${JSON.stringify(String.fromCodePoint(text.codePointAt(at - 1)!))}`);
+    if (message === 'undefined entity')
+      throw new XliffError(
+        parser.line,
+        `unknown entity ${text.slice(text.lastIndexOf('&', at - 1), at)}: XML has &lt; &gt; &amp; &quot; &apos; and character references such as &#233;`,
+      );
+    if (message === 'malformed character entity')
+      throw new XliffError(
+        parser.line,
+        `malformed character reference ${text.slice(text.lastIndexOf('&', at - 1), at)}`,
+      );
+    if (message === 'disallowed character' && at > 0)
+      throw new XliffError(
+        parser.line,
+        `disallowed character ${JSON.stringify(String.fromCodePoint(text.codePointAt(at - 1)!))}`,
+      );
     throw new XliffError(parser.line, message);
   });
   parser.write(text);
@@ -149,7 +178,10 @@ export function textOf(element: Element): string {
   return element.children
     .map((child) => {
       if (typeof child === 'string') return child;
-      throw new XliffError(child.line, `<${child.name}> inside <${element.name}>: write variables and markup as text, as the export does`);
+      throw new XliffError(
+        child.line,
+        `<${child.name}> inside <${element.name}>: write variables and markup as text, as the export does`,
+      );
     })
     .join('');
 }

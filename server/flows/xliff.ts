@@ -36,7 +36,12 @@ const XLIFF_NS = 'urn:oasis:names:tc:xliff:document:2.0';
 const XLIFF_12_NS = 'urn:oasis:names:tc:xliff:document:1.2';
 
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;');
 }
 
 /**
@@ -48,7 +53,11 @@ export function unitId(key: string): string {
 }
 
 /** The XLIFF 2.0 text of `files`; a unit without a translation has no <target>. */
-export function writeXliff(document: { srcLang: string; trgLang: string; files: Array<{ original: string; units: Array<{ key: string; source: string; target?: string }> }> }): string {
+export function writeXliff(document: {
+  srcLang: string;
+  trgLang: string;
+  files: Array<{ original: string; units: Array<{ key: string; source: string; target?: string }> }>;
+}): string {
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<xliff xmlns="${XLIFF_NS}" version="2.0" srcLang="${escapeXml(document.srcLang)}" trgLang="${escapeXml(document.trgLang)}">`,
@@ -71,7 +80,6 @@ export function writeXliff(document: { srcLang: string; trgLang: string; files: 
   return lines.join('\n');
 }
 
-
 /** XLIFF 1.2's states of a target that holds no translation yet. */
 const UNTRANSLATED_12 = new Set(['new', 'needs-translation']);
 
@@ -90,14 +98,21 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
   };
   if (root.name !== 'xliff') throw new XliffError(root.line, `the root is <${root.name}>, not <xliff>`);
   const version = root.attributes.get('version');
-  if (version !== '2.0' && version !== '1.2') throw new XliffError(root.line, `XLIFF version ${version ?? '(none)'}: 2.0 and 1.2 are read`);
+  if (version !== '2.0' && version !== '1.2')
+    throw new XliffError(root.line, `XLIFF version ${version ?? '(none)'}: 2.0 and 1.2 are read`);
   const namespace = version === '2.0' ? XLIFF_NS : XLIFF_12_NS;
-  if (root.uri !== '' && root.uri !== namespace) throw new XliffError(root.line, `XLIFF ${version} in the namespace ${root.uri}, not ${namespace}`);
+  if (root.uri !== '' && root.uri !== namespace)
+    throw new XliffError(root.line, `XLIFF ${version} in the namespace ${root.uri}, not ${namespace}`);
   const elements = (element: Element, name?: string) =>
-    element.children.filter((child): child is Element => typeof child !== 'string' && child.uri === root.uri && (name === undefined || child.name === name));
+    element.children.filter(
+      (child): child is Element =>
+        typeof child !== 'string' && child.uri === root.uri && (name === undefined || child.name === name),
+    );
   /** The units of a <file> or <body>, in their <group>s too. */
   const unitsIn = (container: Element, name: string, read: (unit: Element) => XliffUnit): XliffUnit[] =>
-    elements(container).flatMap((child) => (child.name === name ? [read(child)] : child.name === 'group' ? unitsIn(child, name, read) : []));
+    elements(container).flatMap((child) =>
+      child.name === name ? [read(child)] : child.name === 'group' ? unitsIn(child, name, read) : [],
+    );
   // The targets read, so that a character fault is told apart: in a target it refuses the unit, elsewhere the file.
   const targets = new Set<Element>();
   const readTarget = (target: Element) => {
@@ -128,7 +143,8 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
         const sources = elements(part, 'source');
         const partTargets = elements(part, 'target');
         if (sources.length !== 1) throw new XliffError(part.line, `<${part.name}> needs one <source>`);
-        if (partTargets.length > 1) throw new XliffError(partTargets[1].line, `<${part.name}> has more than one <target>`);
+        if (partTargets.length > 1)
+          throw new XliffError(partTargets[1].line, `<${part.name}> has more than one <target>`);
         const partSource = textOf(sources[0]);
         source += partSource;
         if (part.name === 'segment' && part.attributes.get('state') === 'initial') translated = false;
@@ -141,11 +157,21 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
       }
       translated &&= targetLine !== undefined;
       const fault = faultIn(found);
-      return { key, source, line: unit.line, ...(translated ? { target, targetLine } : {}), ...(fault ? { fault: { line: fault.line, code: fault.code } } : {}) };
+      return {
+        key,
+        source,
+        line: unit.line,
+        ...(translated ? { target, targetLine } : {}),
+        ...(fault ? { fault: { line: fault.line, code: fault.code } } : {}),
+      };
     };
     for (const file of elements(root, 'file')) {
       const original = file.attributes.get('original');
-      document.files.push({ ...(original ? { original } : {}), line: file.line, units: unitsIn(file, 'unit', readUnit) });
+      document.files.push({
+        ...(original ? { original } : {}),
+        line: file.line,
+        units: unitsIn(file, 'unit', readUnit),
+      });
     }
   } else {
     const files = elements(root, 'file');
@@ -163,7 +189,8 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
       const sources = elements(unit, 'source');
       const unitTargets = elements(unit, 'target');
       if (sources.length !== 1) throw new XliffError(unit.line, `<${unit.name}> needs one <source>`);
-      if (unitTargets.length > 1) throw new XliffError(unitTargets[1].line, `<${unit.name}> has more than one <target>`);
+      if (unitTargets.length > 1)
+        throw new XliffError(unitTargets[1].line, `<${unit.name}> has more than one <target>`);
       const source = textOf(sources[0]);
       const given = unitTargets[0];
       const target = given && !UNTRANSLATED_12.has(given.attributes.get('state') ?? '') ? given : undefined;
@@ -179,14 +206,26 @@ export function readXliff(text: string, limits: XmlLimits = TRANSLATION_FILE_LIM
     for (const file of files) {
       // One locale a translations file: each <file> of 1.2 names its own, so they must agree.
       const locale = required(file, 'target-language');
-      if (locale !== document.trgLang) throw new XliffError(file.line, `<file> is in target-language "${locale}", and the first <file> (line ${first.line}) in "${document.trgLang}": a translations file holds one locale`);
+      if (locale !== document.trgLang)
+        throw new XliffError(
+          file.line,
+          `<file> is in target-language "${locale}", and the first <file> (line ${first.line}) in "${document.trgLang}": a translations file holds one locale`,
+        );
       const bodies = elements(file, 'body');
       if (bodies.length !== 1) throw new XliffError(file.line, '<file> needs one <body>');
       const original = file.attributes.get('original');
-      document.files.push({ ...(original ? { original } : {}), line: file.line, units: unitsIn(bodies[0], 'trans-unit', readUnit) });
+      document.files.push({
+        ...(original ? { original } : {}),
+        line: file.line,
+        units: unitsIn(bodies[0], 'trans-unit', readUnit),
+      });
     }
   }
   const stray = faults.find((fault) => !targets.has(fault.element));
-  if (stray) throw new XliffError(stray.line, `${codePointName(stray.code)} in <${stray.element.name}>: a character XML does not allow`);
+  if (stray)
+    throw new XliffError(
+      stray.line,
+      `${codePointName(stray.code)} in <${stray.element.name}>: a character XML does not allow`,
+    );
   return document;
 }

@@ -84,4 +84,6 @@ export class AnswerBuffers {
 export const replySerializer =
   (buffers: AnswerBuffers) =>
   (payload: unknown): string =>
-    payload instanceof RawJson ? (buffers.join(payload.parts, payload.length) as unknown as string) : JSON.stringify(payload);
+    payload instanceof RawJson
+      ? (buffers.join(payload.parts, payload.length) as unknown as string)
+      : JSON.stringify(payload);

@@ -25,7 +25,10 @@ export interface ApiKeys {
 }
 
 const splitKeys = (value: string | undefined) =>
-  (value ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  (value ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
 
 export function newKey(scope: KeyScope): string {
   return `${scope === 'public' ? 'pk' : 'sk'}_${randomBytes(18).toString('base64url')}`;
@@ -41,10 +44,15 @@ export async function resolveKeys(db: Database, env: NodeJS.ProcessEnv = process
   return db.transaction(async (tx) => {
     // Several instances starting at once on one database make one pair, not one each.
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('onboarding:keys'))");
-    const rows = await tx.query<{ key: string; scope: KeyScope }>('SELECT key, scope FROM api_keys ORDER BY created_at, key');
+    const rows = await tx.query<{ key: string; scope: KeyScope }>(
+      'SELECT key, scope FROM api_keys ORDER BY created_at, key',
+    );
     if (rows.length === 0) {
       const pair = { public: newKey('public'), private: newKey('private') };
-      await tx.query("INSERT INTO api_keys (key, scope) VALUES ($1, 'public'), ($2, 'private')", [pair.public, pair.private]);
+      await tx.query("INSERT INTO api_keys (key, scope) VALUES ($1, 'public'), ($2, 'private')", [
+        pair.public,
+        pair.private,
+      ]);
       return { public: [pair.public], private: [pair.private], generated: true };
     }
     return {

@@ -102,11 +102,20 @@ export async function registerBackpressure(
       eventLoopUtilizationMode: 'interval',
       retryAfter: RETRY_AFTER_SECONDS,
       // under-pressure sends what its handler returns (its types only say void), and goes on when it returns nothing.
-      pressureHandler: ((_request: unknown, reply: FastifyReply, type: string, value: number | undefined): Problem | undefined => {
+      pressureHandler: ((
+        _request: unknown,
+        reply: FastifyReply,
+        type: string,
+        value: number | undefined,
+      ): Problem | undefined => {
         // A late loop that is mostly idle is a machine short of CPU, not a service short of time: serving
         // is still the fastest answer. So is the loop during start-up, before the first second of traffic.
-        if (performance.now() - readyAt < START_GRACE_MS || app.memoryUsage().eventLoopUtilized < BUSY_UTILIZATION) return undefined;
-        return overloaded(reply, `The service is busy (${type} ${typeof value === 'number' ? Math.round(value) : ''} ms)`);
+        if (performance.now() - readyAt < START_GRACE_MS || app.memoryUsage().eventLoopUtilized < BUSY_UTILIZATION)
+          return undefined;
+        return overloaded(
+          reply,
+          `The service is busy (${type} ${typeof value === 'number' ? Math.round(value) : ''} ms)`,
+        );
       }) as FastifyUnderPressureOptions['pressureHandler'],
     });
   }

@@ -53,10 +53,19 @@ export async function runIdempotent(
     return reply.code(result.status).send(result.body);
   }
   if (typeof header !== 'string' || !KEY_FORMAT.test(header)) {
-    throw new HttpProblem(400, 'header "Idempotency-Key" must be 1 to 255 visible ASCII characters, such as a UUID', 'Idempotency-Key');
+    throw new HttpProblem(
+      400,
+      'header "Idempotency-Key" must be 1 to 255 visible ASCII characters, such as a UUID',
+      'Idempotency-Key',
+    );
   }
   const path = request.url.split('?')[0];
-  const outcome = await idempotentOnce(db, { apiKey: request.apiKey ?? '', key: header, hash: writeHash(request.method, path, request.body), userId }, work, replay);
+  const outcome = await idempotentOnce(
+    db,
+    { apiKey: request.apiKey ?? '', key: header, hash: writeHash(request.method, path, request.body), userId },
+    work,
+    replay,
+  );
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(outcome.status).send(outcome.body);
 }
@@ -95,7 +104,10 @@ export async function idempotentOnce(
       [apiKey, key, userId, hash, IDEMPOTENCY_WINDOW_HOURS],
     );
     if (claimed.length === 0) {
-      const [kept] = await tx.query<KeyRow>('SELECT request_hash, status, body FROM idempotency_keys WHERE api_key = $1 AND key = $2', [apiKey, key]);
+      const [kept] = await tx.query<KeyRow>(
+        'SELECT request_hash, status, body FROM idempotency_keys WHERE api_key = $1 AND key = $2',
+        [apiKey, key],
+      );
       if (!kept || kept.request_hash !== hash) {
         throw new HttpProblem(
           422,
@@ -119,7 +131,9 @@ export async function idempotentOnce(
 
 /** Method, path and a canonical form of the body: key order does not make two requests differ. */
 export function writeHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 export function canonicalJson(value: unknown): string {
@@ -135,5 +149,7 @@ export function canonicalJson(value: unknown): string {
 async function sweepExpired(db: Database, tx: Queryable): Promise<void> {
   if (Date.now() - (lastSweep.get(db) ?? 0) < 3_600_000) return;
   lastSweep.set(db, Date.now());
-  await tx.query('DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)', [IDEMPOTENCY_WINDOW_HOURS]);
+  await tx.query('DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)', [
+    IDEMPOTENCY_WINDOW_HOURS,
+  ]);
 }

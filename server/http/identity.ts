@@ -43,12 +43,16 @@ export function checkIdentity(config: IdentityConfig, scope: 'public' | 'private
     throw new HttpProblem(
       401,
       `Identity verification is on: a request for user "${userId}" must send "userHash", the hex HMAC-SHA256 of the user ID ` +
-        "with your identity secret, computed by your backend. Pass it to Onboarding.identify(userId, properties, { userHash }).",
+        'with your identity secret, computed by your backend. Pass it to Onboarding.identify(userId, properties, { userHash }).',
       'userHash',
     );
   }
   if (!config.secrets.some((secret) => sameHex(userHashFor(secret, userId), userHash))) {
-    throw new HttpProblem(401, `"userHash" does not match user "${userId}": compute it from this user ID with a current identity secret.`, 'userHash');
+    throw new HttpProblem(
+      401,
+      `"userHash" does not match user "${userId}": compute it from this user ID with a current identity secret.`,
+      'userHash',
+    );
   }
 }
 
@@ -61,14 +65,19 @@ function sameHex(expected: string, given: string): boolean {
 /** Reads `--identity-secret` / `ONBOARDING_IDENTITY_SECRET` and `--require-identity` / `ONBOARDING_REQUIRE_IDENTITY`. */
 export function resolveIdentity(flags: { secret?: string; require?: boolean }, env: NodeJS.ProcessEnv): IdentityConfig {
   const raw = flags.secret ?? env.ONBOARDING_IDENTITY_SECRET ?? '';
-  const secrets = raw.split(',').map((secret) => secret.trim()).filter(Boolean);
+  const secrets = raw
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   const fromEnv = env.ONBOARDING_REQUIRE_IDENTITY;
   if (fromEnv !== undefined && !['true', 'false', '1', '0', ''].includes(fromEnv.toLowerCase())) {
     throw new Error(`ONBOARDING_REQUIRE_IDENTITY must be true or false; got "${fromEnv}"`);
   }
   const required = flags.require === true || ['true', '1'].includes((fromEnv ?? '').toLowerCase());
   if (required && secrets.length === 0) {
-    throw new Error('--require-identity needs at least one identity secret: pass --identity-secret or set ONBOARDING_IDENTITY_SECRET');
+    throw new Error(
+      '--require-identity needs at least one identity secret: pass --identity-secret or set ONBOARDING_IDENTITY_SECRET',
+    );
   }
   if (secrets.some((secret) => secret.length < 16)) {
     throw new Error('each identity secret must be at least 16 characters long; make one with: openssl rand -hex 32');
@@ -84,6 +93,9 @@ export const IDENTITY_OFF_WARNING =
 
 /** The named user of a request whose body (or query) holds `userId` and `userHash`. */
 export const userInBody = (request: FastifyRequest): NamedUser => {
-  const source = ((request.method === 'GET' ? request.query : request.body) ?? {}) as { userId?: string; userHash?: string };
+  const source = ((request.method === 'GET' ? request.query : request.body) ?? {}) as {
+    userId?: string;
+    userHash?: string;
+  };
   return { userId: source.userId, userHash: source.userHash };
 };

@@ -29,14 +29,20 @@ export function parseJsonBody(raw: Buffer): unknown {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (/forbidden prototype/i.test(reason)) {
-      throw new HttpProblem(400, 'The body holds a "__proto__" or "constructor.prototype" key, which is not accepted.', 'body');
+      throw new HttpProblem(
+        400,
+        'The body holds a "__proto__" or "constructor.prototype" key, which is not accepted.',
+        'body',
+      );
     }
     throw new HttpProblem(400, `The body is not valid JSON: ${reason}`, 'body');
   }
   // Depth and storability first: the precise number check below recurses, so it only sees shallow bodies.
   checkJsonBody(value);
   if (MAYBE_UNSAFE.test(text)) {
-    const exact = parseLossless(text, null, (literal) => (keepsItsValue(literal) ? Number(literal) : new UnsafeNumber(literal)));
+    const exact = parseLossless(text, null, (literal) =>
+      keepsItsValue(literal) ? Number(literal) : new UnsafeNumber(literal),
+    );
     const unsafe = findUnsafeNumber(exact);
     if (unsafe) {
       throw new HttpProblem(
@@ -69,7 +75,8 @@ function findUnsafeNumber(value: unknown): { path: string; literal: string } | u
     const item = stack.pop()!;
     if (item.value instanceof UnsafeNumber) return { path: item.path || 'body', literal: item.value.text };
     if (typeof item.value !== 'object' || item.value === null) continue;
-    for (const [key, child] of Object.entries(item.value)) stack.push({ value: child, path: item.path ? `${item.path}.${key}` : key });
+    for (const [key, child] of Object.entries(item.value))
+      stack.push({ value: child, path: item.path ? `${item.path}.${key}` : key });
   }
   return undefined;
 }

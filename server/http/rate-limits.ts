@@ -24,14 +24,23 @@ export function addressKey(ip: string): string {
   const [head = '', tail = ''] = ip.split('::');
   const groups = head.split(':').filter(Boolean);
   const tailGroups = tail ? tail.split(':') : [];
-  const full = [...groups, ...Array<string>(Math.max(0, 8 - groups.length - tailGroups.length)).fill('0'), ...tailGroups];
+  const full = [
+    ...groups,
+    ...Array<string>(Math.max(0, 8 - groups.length - tailGroups.length)).fill('0'),
+    ...tailGroups,
+  ];
   return `${full.slice(0, 4).join(':')}::/64`;
 }
 
 const tooMany = (what: string, max: number, seconds: number) =>
-  Object.assign(new HttpProblem(429, `${what} is limited to ${max} a minute; retry in ${seconds} s.`, undefined, { 'Retry-After': String(seconds) }), {
-    statusCode: 429,
-  });
+  Object.assign(
+    new HttpProblem(429, `${what} is limited to ${max} a minute; retry in ${seconds} s.`, undefined, {
+      'Retry-After': String(seconds),
+    }),
+    {
+      statusCode: 429,
+    },
+  );
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,7 +55,12 @@ declare module 'fastify' {
  * are limited per user ID as well, whatever address they come from. Requests without a valid key are
  * refused before they are counted. `exact` counts every request in PostgreSQL (see RateLimitCounts).
  */
-export async function registerRateLimits(app: FastifyInstance, limits: Limits, db: Database, exact = false): Promise<void> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  limits: Limits,
+  db: Database,
+  exact = false,
+): Promise<void> {
   // On PostgreSQL several instances share the counts past their shares; the embedded store has one process and counts in memory.
   // 100,000 keys: enough for a busy site's visitors in one window; the oldest are dropped first.
   const counts = new RateLimitCounts({ db: db.kind === 'postgres' ? db : undefined, exact, keys: 100_000 });
@@ -79,6 +93,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: Limits, d
     if (userId === undefined) return;
     if (!(request.routeOptions.config.isWrite?.(request) ?? true)) return;
     const outcome = await perUser(request);
-    if (!outcome.isAllowed && outcome.isExceeded) throw tooMany('Writes for one user', outcome.max, Math.max(1, Math.ceil(outcome.ttl / 1000)));
+    if (!outcome.isAllowed && outcome.isExceeded)
+      throw tooMany('Writes for one user', outcome.max, Math.max(1, Math.ceil(outcome.ttl / 1000)));
   });
 }

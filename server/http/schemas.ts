@@ -3,7 +3,12 @@ import type { Limits } from '../shared/limits.js';
 
 /** IDs chosen by the customer application: 1 to 256 characters, no control characters. */
 export const MAX_ID_LENGTH = 256;
-export const idSchema = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, pattern: '^[^\\u0000-\\u001F\\u007F]*$' } as const;
+export const idSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_ID_LENGTH,
+  pattern: '^[^\\u0000-\\u001F\\u007F]*$',
+} as const;
 
 export function propertiesSchema(limits: Limits) {
   return { type: 'object', maxProperties: limits.propertiesPerObject } as const;
@@ -41,14 +46,23 @@ export const localeSchema = { type: 'string', maxLength: 1024 } as const;
  */
 export const contentQuerySchema = {
   type: 'object',
-  properties: { content: { type: 'string', enum: ['all', 'none'] }, targetedOut: { type: 'string', enum: ['hidden', 'omit'] }, locale: localeSchema },
+  properties: {
+    content: { type: 'string', enum: ['all', 'none'] },
+    targetedOut: { type: 'string', enum: ['hidden', 'omit'] },
+    locale: localeSchema,
+  },
 } as const;
 
 /** Flow versions a client holds, by slug (the content's hash, or the version number), so their definitions are left out of the answer. */
 export const knownVersionsSchema = {
   type: 'object',
   maxProperties: 10_000,
-  additionalProperties: { anyOf: [{ type: 'integer', minimum: 0, maximum: 2_147_483_647 }, { type: 'string', pattern: '^[0-9a-f]{16}$' }] },
+  additionalProperties: {
+    anyOf: [
+      { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+      { type: 'string', pattern: '^[0-9a-f]{16}$' },
+    ],
+  },
 } as const;
 
 /** `userHash`: hex(HMAC-SHA256(identity secret, userId)), for identity verification. Checked against the secrets, not here. */
@@ -80,7 +94,13 @@ export function groupWriteSchema(limits: Limits) {
     type: 'object',
     required: ['groupId'],
     additionalProperties: false,
-    properties: { groupId: idSchema, userId: idSchema, userHash: userHashSchema, properties: propertiesSchema(limits), events: eventsSchema(limits) },
+    properties: {
+      groupId: idSchema,
+      userId: idSchema,
+      userHash: userHashSchema,
+      properties: propertiesSchema(limits),
+      events: eventsSchema(limits),
+    },
   } as const;
 }
 

@@ -33,12 +33,16 @@ export interface RunningPreview {
 
 /** dist/onboarding.js, whether this module runs from dist/server.mjs or from its source. */
 function findScript(): string | undefined {
-  return ['./onboarding.js', '../../dist/onboarding.js'].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path));
+  return ['./onboarding.js', '../../dist/onboarding.js']
+    .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+    .find((path) => existsSync(path));
 }
 
 /** The built preview (dist/preview/), whether this module runs from dist/server.mjs or from its source. */
 function findAssets(): string | undefined {
-  return ['./preview/', '../../dist/preview/'].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(join(path, 'index.html')));
+  return ['./preview/', '../../dist/preview/']
+    .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+    .find((path) => existsSync(join(path, 'index.html')));
 }
 
 /** The preview's own files, by the path each is served at, with its type; the scripts' source maps too. */
@@ -57,7 +61,8 @@ const SECURITY = {
   'Cache-Control': 'no-cache',
   'Referrer-Policy': 'no-referrer',
   // The pages run only their own scripts; flow text goes through the elements' safe rendering.
-  'Content-Security-Policy': "default-src 'self'; img-src * data:; media-src *; style-src 'self' 'unsafe-inline'; frame-ancestors 'self'",
+  'Content-Security-Policy':
+    "default-src 'self'; img-src * data:; media-src *; style-src 'self' 'unsafe-inline'; frame-ancestors 'self'",
 };
 
 export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
@@ -106,7 +111,9 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     // A page on another name that resolves here (DNS rebinding) sends that name: it gets nothing, not even the page.
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) {
       const detail = `The live preview answers only requests addressed to it (${[...allowedHosts].join(', ')}); Host was "${(request.headers.host ?? '').slice(0, 100)}".`;
-      response.writeHead(421, { ...SECURITY, 'Content-Type': 'application/problem+json' }).end(JSON.stringify(problemBody(421, detail)));
+      response
+        .writeHead(421, { ...SECURITY, 'Content-Type': 'application/problem+json' })
+        .end(JSON.stringify(problemBody(421, detail)));
       return;
     }
     const path = new URL(request.url ?? '/', 'http://preview').pathname;
@@ -116,7 +123,8 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     }
     // The chunks the script loads from beside itself (onboarding-form.js, …), from beside the script file.
     const chunk = /^\/preview\/(onboarding-[A-Za-z-]+\.js)$/.exec(path)?.[1];
-    if (chunk && script && existsSync(join(dirname(script), chunk))) return send(response, 'text/javascript; charset=utf-8', readFileSync(join(dirname(script), chunk)));
+    if (chunk && script && existsSync(join(dirname(script), chunk)))
+      return send(response, 'text/javascript; charset=utf-8', readFileSync(join(dirname(script), chunk)));
     const asset = Object.hasOwn(ASSETS, path) ? ASSETS[path] : undefined;
     if (asset) {
       if (!assets) {
@@ -137,7 +145,9 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
         return send(response, 'application/json', flowsJson());
       case '/preview/onboarding.js':
         if (!script) {
-          response.writeHead(500, { 'Content-Type': 'text/plain' }).end('dist/onboarding.js is missing: run npm run build.');
+          response
+            .writeHead(500, { 'Content-Type': 'text/plain' })
+            .end('dist/onboarding.js is missing: run npm run build.');
           return;
         }
         return send(response, 'text/javascript; charset=utf-8', readFileSync(script));
@@ -196,7 +206,8 @@ export function hostNames(host: string): string[] {
   const loopback = name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
   const names = new Set([name, ...(loopback || wildcard ? LOOPBACK_NAMES : [])]);
   if (wildcard) {
-    for (const list of Object.values(networkInterfaces())) for (const entry of list ?? []) names.add(bracketed(entry.address.toLowerCase()));
+    for (const list of Object.values(networkInterfaces()))
+      for (const entry of list ?? []) names.add(bracketed(entry.address.toLowerCase()));
   }
   return [...names];
 }

@@ -22,7 +22,8 @@ const windowQuery = { type: 'object', additionalProperties: false, properties: w
 const slugParams = { type: 'object', required: ['slug'], properties: { slug: idSchema } } as const;
 
 /** Whether the client asked for CSV (`Accept: text/csv`, alone or in a list). */
-const wantsCsv = (accept: string | undefined) => (accept ?? '').split(',').some((part) => part.trim().toLowerCase().startsWith('text/csv'));
+const wantsCsv = (accept: string | undefined) =>
+  (accept ?? '').split(',').some((part) => part.trim().toLowerCase().startsWith('text/csv'));
 
 /** Reports hold users' answers: never kept by a browser or a proxy. */
 const onSend = async (_request: unknown, reply: FastifyReply) => {
@@ -30,8 +31,10 @@ const onSend = async (_request: unknown, reply: FastifyReply) => {
 };
 
 export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.get<{ Querystring: WindowQuery }>('/v1/analytics/flows', { onSend, schema: { querystring: windowQuery } }, async (request) =>
-    flowsReport(deps.db, deps.catalog, parseWindow(request.query)),
+  app.get<{ Querystring: WindowQuery }>(
+    '/v1/analytics/flows',
+    { onSend, schema: { querystring: windowQuery } },
+    async (request) => flowsReport(deps.db, deps.catalog, parseWindow(request.query)),
   );
 
   app.get<{ Params: { slug: string }; Querystring: WindowQuery }>(
@@ -49,7 +52,12 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { ...windowQueryProperties, stepId: idSchema, limit: { type: 'string', maxLength: 16 }, cursor: { type: 'string', maxLength: 2048 } },
+          properties: {
+            ...windowQueryProperties,
+            stepId: idSchema,
+            limit: { type: 'string', maxLength: 16 },
+            cursor: { type: 'string', maxLength: 2048 },
+          },
         },
       },
     },
@@ -63,13 +71,20 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
         const first = await generator.next();
         const name = `${slug.replace(/[^\w.-]/g, '_')}-answers-${window.days[0]}-to-${window.days.at(-1)}.csv`;
         reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${name}"`);
-        return reply.send(Readable.from((async function* () {
-          if (!first.done) yield first.value;
-          yield* generator;
-        })()));
+        return reply.send(
+          Readable.from(
+            (async function* () {
+              if (!first.done) yield first.value;
+              yield* generator;
+            })(),
+          ),
+        );
       }
       const limitText = request.query.limit;
-      if (limitText !== undefined && (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_ANSWERS_PAGE)) {
+      if (
+        limitText !== undefined &&
+        (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_ANSWERS_PAGE)
+      ) {
         throw new HttpProblem(400, `query field "limit" must be a whole number from 1 to ${MAX_ANSWERS_PAGE}`, 'limit');
       }
       const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);

@@ -13,7 +13,14 @@ import { nowOf, type AppDeps } from './deps.js';
 import { idempotentOnce, writeHash, type IdempotentResult, type Replay } from '../http/idempotency.js';
 import { checkIdentity } from '../http/identity.js';
 import { HttpProblem, problemBody, toProblem } from '../shared/problem.js';
-import { contentQuerySchema, groupWriteSchema, idempotencyKeySchema, knownVersionsSchema, transitionWriteSchema, userWriteSchema } from '../http/schemas.js';
+import {
+  contentQuerySchema,
+  groupWriteSchema,
+  idempotencyKeySchema,
+  knownVersionsSchema,
+  transitionWriteSchema,
+  userWriteSchema,
+} from '../http/schemas.js';
 import { stateAnswerModes, type StateQuery } from '../http/state-query.js';
 import type { Queryable } from '../storage/store.js';
 import { upsertGroup } from '../state/groups.js';
@@ -25,7 +32,10 @@ import { upsertUser } from '../state/users.js';
 export const MAX_BATCH_WRITES = 100;
 
 export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const variant = (path: (typeof BATCH_PATHS)[number], body: object) => ({ if: { properties: { path: { const: path } } }, then: { properties: { body } } });
+  const variant = (path: (typeof BATCH_PATHS)[number], body: object) => ({
+    if: { properties: { path: { const: path } } },
+    then: { properties: { body } },
+  });
 
   app.post<{ Body: BatchRequest; Querystring: StateQuery }>(
     '/v1/public/batch',
@@ -45,7 +55,11 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
                 type: 'object',
                 required: ['path', 'idempotencyKey', 'body'],
                 additionalProperties: false,
-                properties: { path: { type: 'string', enum: [...BATCH_PATHS] }, idempotencyKey: idempotencyKeySchema, body: { type: 'object' } },
+                properties: {
+                  path: { type: 'string', enum: [...BATCH_PATHS] },
+                  idempotencyKey: idempotencyKeySchema,
+                  body: { type: 'object' },
+                },
                 allOf: [
                   variant('users', userWriteSchema(deps.limits)),
                   variant('groups', groupWriteSchema(deps.limits)),
@@ -71,7 +85,12 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
           verified = true;
           const hash = writeHash('POST', `/v1/public/${write.path}`, write.body);
           const { work, replay } = handlers(deps, write, stateAnswerModes(request).locale);
-          const outcome = await idempotentOnce(deps.db, { apiKey: request.apiKey ?? '', key: write.idempotencyKey, hash, userId: write.body.userId ?? null }, work, replay);
+          const outcome = await idempotentOnce(
+            deps.db,
+            { apiKey: request.apiKey ?? '', key: write.idempotencyKey, hash, userId: write.body.userId ?? null },
+            work,
+            replay,
+          );
           const kept = outcome.body as { guestLinked?: boolean } | null;
           results.push({
             status: outcome.status,
@@ -91,7 +110,11 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
       const response: BatchResponse = { results };
       if (verified && last.body.userId !== undefined) {
         const groupId = last.path === 'users' ? undefined : last.body.groupId;
-        response.flowStates = await readFlowStates(deps.db, deps.catalog, last.body.userId, groupId, { ...stateAnswerModes(request), knownVersions, now: nowOf(deps) });
+        response.flowStates = await readFlowStates(deps.db, deps.catalog, last.body.userId, groupId, {
+          ...stateAnswerModes(request),
+          knownVersions,
+          now: nowOf(deps),
+        });
       }
       return reply.code(200).send(response);
     },
@@ -99,7 +122,11 @@ export function registerBatchRoutes(app: FastifyInstance, deps: AppDeps): void {
 }
 
 /** What one write does, and what a replay of it answers: the same as its own endpoint, less the state (read once at the end). */
-function handlers(deps: AppDeps, write: BatchWrite, locale: string | undefined): { work: (tx: Queryable) => Promise<IdempotentResult>; replay?: Replay } {
+function handlers(
+  deps: AppDeps,
+  write: BatchWrite,
+  locale: string | undefined,
+): { work: (tx: Queryable) => Promise<IdempotentResult>; replay?: Replay } {
   if (write.path === 'users') {
     const { userHash: _hash, ...body } = write.body;
     return {
@@ -139,6 +166,10 @@ function checkDataSize(data: unknown, limit: number): void {
   if (data === undefined) return;
   const bytes = Buffer.byteLength(JSON.stringify(data));
   if (bytes > limit) {
-    throw new HttpProblem(400, `body field "data" is ${bytes} bytes as JSON; a transition's data may be at most ${limit} bytes`, 'data');
+    throw new HttpProblem(
+      400,
+      `body field "data" is ${bytes} bytes as JSON; a transition's data may be at most ${limit} bytes`,
+      'data',
+    );
   }
 }

@@ -26,7 +26,9 @@ const TYPES: Record<string, string> = {
 
 /** The built dashboard: next to the bundled service (dist/dashboard/), or the repository's when run from the sources. */
 export function loadDashboardBuild(): DashboardBuild | undefined {
-  const folder = ['./dashboard/', '../../dist/dashboard/'].map((candidate) => fileURLToPath(new URL(candidate, import.meta.url))).find((f) => existsSync(join(f, 'index.html')));
+  const folder = ['./dashboard/', '../../dist/dashboard/']
+    .map((candidate) => fileURLToPath(new URL(candidate, import.meta.url)))
+    .find((f) => existsSync(join(f, 'index.html')));
   if (!folder) return undefined;
   const files = new Map<string, { body: Buffer; type: string; etag: string }>();
   for (const name of readdirSync(folder)) {
@@ -58,7 +60,13 @@ export function registerDashboardRoutes(app: FastifyInstance, build: DashboardBu
     return ifNoneMatch === file.etag ? reply.code(304).send() : reply.type(file.type).send(file.body);
   };
   const config = { public: true };
-  app.get('/dashboard', { config }, async (request, reply) => send(reply, 'index.html', request.headers['if-none-match']));
-  app.get('/dashboard/', { config }, async (request, reply) => send(reply, 'index.html', request.headers['if-none-match']));
-  app.get<{ Params: { file: string } }>('/dashboard/:file', { config }, async (request, reply) => send(reply, request.params.file, request.headers['if-none-match']));
+  app.get('/dashboard', { config }, async (request, reply) =>
+    send(reply, 'index.html', request.headers['if-none-match']),
+  );
+  app.get('/dashboard/', { config }, async (request, reply) =>
+    send(reply, 'index.html', request.headers['if-none-match']),
+  );
+  app.get<{ Params: { file: string } }>('/dashboard/:file', { config }, async (request, reply) =>
+    send(reply, request.params.file, request.headers['if-none-match']),
+  );
 }

@@ -27,4 +27,3 @@ export interface AppDeps {
 
 /** The time now, by the service's clock. */
 export const nowOf = (deps: Pick<AppDeps, 'now'>): Date => deps.now?.() ?? new Date();
-

@@ -39,7 +39,8 @@ export function registerFlowRoutes(app: FastifyInstance, deps: AppDeps): void {
     { schema: { params: { type: 'object', required: ['slug'], properties: { slug: idSchema } } } },
     async (request) => {
       const entry = deps.catalog.get(request.params.slug);
-      if (!entry || !visibleTo(request, entry.flow)) throw new HttpProblem(404, `There is no flow with slug "${request.params.slug}".`, 'slug');
+      if (!entry || !visibleTo(request, entry.flow))
+        throw new HttpProblem(404, `There is no flow with slug "${request.params.slug}".`, 'slug');
       const flow: Flow = entry.flow;
       return flow;
     },

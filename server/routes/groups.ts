@@ -8,7 +8,11 @@ import { eventsSchema, idSchema, propertiesSchema, userHashSchema } from '../htt
 import { upsertGroup } from '../state/groups.js';
 
 export function registerGroupRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const upsert = (request: Parameters<typeof runIdempotent>[1], reply: Parameters<typeof runIdempotent>[2], body: GroupUpsertRequest) =>
+  const upsert = (
+    request: Parameters<typeof runIdempotent>[1],
+    reply: Parameters<typeof runIdempotent>[2],
+    body: GroupUpsertRequest,
+  ) =>
     runIdempotent(deps.db, request, reply, body.userId ?? null, async (tx) => {
       await upsertGroup(tx, body, deps.limits, nowOf(deps));
       const response: GroupUpsertResponse = {};

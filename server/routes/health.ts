@@ -13,9 +13,16 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void 
     try {
       version = await schemaVersion(deps.db);
     } catch (error) {
-      throw new HttpProblem(503, `The database cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+      throw new HttpProblem(
+        503,
+        `The database cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    if (version < SCHEMA_VERSION) throw new HttpProblem(503, `The database schema is at version ${version}; this service needs ${SCHEMA_VERSION} (run npm run migrate).`);
+    if (version < SCHEMA_VERSION)
+      throw new HttpProblem(
+        503,
+        `The database schema is at version ${version}; this service needs ${SCHEMA_VERSION} (run npm run migrate).`,
+      );
     if (!deps.catalog.loaded) throw new HttpProblem(503, 'The flow catalog has not been loaded yet.');
     return { status: 'ready', schema: version, flows: deps.catalog.list().length };
   });

@@ -28,12 +28,18 @@ export function loadScriptBuild(folder = distFolder()): ScriptBuild | undefined 
   if (!folder) return undefined;
   // The script tag's file and the chunks it loads on demand (plain .js files), with their source maps. The selector
   // picker is for authors, from the live preview: not served to visitors, nor in the build's hash.
-  const names = readdirSync(folder).filter((name) => /\.js(\.map)?$/.test(name) && !name.startsWith('onboarding-picker.'));
+  const names = readdirSync(folder).filter(
+    (name) => /\.js(\.map)?$/.test(name) && !name.startsWith('onboarding-picker.'),
+  );
   const files = new Map<string, { body: Buffer; type: string; etag: string }>();
   for (const name of names) {
     const body = readFileSync(join(folder, name));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    files.set(name, { body, type: name.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8', etag });
+    files.set(name, {
+      body,
+      type: name.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8',
+      etag,
+    });
   }
   const main = files.get('onboarding.js')!.body;
   // Every file in the hash: a chunk that changes while onboarding.js does not must not be served from a cached build.
@@ -58,23 +64,36 @@ export function registerScriptRoutes(app: FastifyInstance, script: ScriptBuild |
   const send = (name: string, cacheControl: string, ifNoneMatch: string | undefined) => {
     const file = script?.files.get(basename(name));
     if (!script || !file) {
-      throw new HttpProblem(404, script ? `There is no script file "${name}" in this build.` : 'The script is not built; run npm run build.');
+      throw new HttpProblem(
+        404,
+        script ? `There is no script file "${name}" in this build.` : 'The script is not built; run npm run build.',
+      );
     }
     return { file, cacheControl, notModified: ifNoneMatch === file.etag };
   };
   const config = { public: true };
   app.get<{ Params: { build: string; file: string } }>('/script/:build/:file', { config }, async (request, reply) => {
     if (script && request.params.build !== script.build) {
-      throw new HttpProblem(404, `Build ${request.params.build} is not served here; this service serves build ${script.build}.`);
+      throw new HttpProblem(
+        404,
+        `Build ${request.params.build} is not served here; this service serves build ${script.build}.`,
+      );
     }
     const { file, cacheControl, notModified } = send(request.params.file, FOREVER, request.headers['if-none-match']);
-    reply.header('Cache-Control', cacheControl).header('ETag', file.etag).header('Cross-Origin-Resource-Policy', 'cross-origin');
+    reply
+      .header('Cache-Control', cacheControl)
+      .header('ETag', file.etag)
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
     return notModified ? reply.code(304).send() : reply.type(file.type).send(file.body);
   });
   app.get<{ Params: { file: string } }>('/:file', { config }, async (request, reply) => {
-    if (!/\.js(\.map)?$/.test(request.params.file)) throw new HttpProblem(404, `There is no GET /${request.params.file} endpoint.`);
+    if (!/\.js(\.map)?$/.test(request.params.file))
+      throw new HttpProblem(404, `There is no GET /${request.params.file} endpoint.`);
     const { file, cacheControl, notModified } = send(request.params.file, SHORT, request.headers['if-none-match']);
-    reply.header('Cache-Control', cacheControl).header('ETag', file.etag).header('Cross-Origin-Resource-Policy', 'cross-origin');
+    reply
+      .header('Cache-Control', cacheControl)
+      .header('ETag', file.etag)
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
     return notModified ? reply.code(304).send() : reply.type(file.type).send(file.body);
   });
 }

@@ -55,20 +55,37 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
           const { userId, guestLinked } = await upsertUser(
             tx,
             deps.catalog,
-            { userId: body.userId, properties: body.userProperties, events: body.userEvents, linkGuestId: body.linkGuestId },
+            {
+              userId: body.userId,
+              properties: body.userProperties,
+              events: body.userEvents,
+              linkGuestId: body.linkGuestId,
+            },
             now,
             deps.limits,
           );
           if (body.groupId !== undefined) {
-            await upsertGroup(tx, { groupId: body.groupId, userId, properties: body.groupProperties, events: body.groupEvents }, deps.limits, now);
+            await upsertGroup(
+              tx,
+              { groupId: body.groupId, userId, properties: body.groupProperties, events: body.groupEvents },
+              deps.limits,
+              now,
+            );
           }
           if (body.bootstrapFlowStates) await bootstrapFlowStates(tx, deps.catalog, userId, now, body.groupId);
-          const states = await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { ...modes, now: nowOf(deps) });
+          const states = await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, {
+            ...modes,
+            now: nowOf(deps),
+          });
           return { status: 201, body: identifiedJson(userId, guestLinked, states), keep: { userId, guestLinked } };
         },
         async (tx, kept) => {
           const { userId, guestLinked } = kept as Omit<SessionResponse, 'flowStates'>;
-          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { ...modes, now: nowOf(deps) }));
+          return identifiedJson(
+            userId,
+            guestLinked,
+            await readFlowStatesJson(tx, deps.catalog, userId, body.groupId, { ...modes, now: nowOf(deps) }),
+          );
         },
       );
     },

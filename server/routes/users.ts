@@ -13,7 +13,11 @@ import { deleteUser, readUserRecord, upsertUser } from '../state/users.js';
 /** The older alias `foreignId` names the user as `userId` does; both may be sent only when they agree. */
 function userIdOf(body: Partial<UserUpsertRequest> & { foreignId?: string }): string {
   if (body.userId !== undefined && body.foreignId !== undefined && body.userId !== body.foreignId) {
-    throw new HttpProblem(400, 'body fields "userId" and "foreignId" name different users; send one of them', 'foreignId');
+    throw new HttpProblem(
+      400,
+      'body fields "userId" and "foreignId" name different users; send one of them',
+      'foreignId',
+    );
   }
   const userId = body.userId ?? body.foreignId;
   if (userId === undefined) throw new HttpProblem(400, 'body field "userId" is required', 'userId');
@@ -25,10 +29,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/v1/public/users',
     {
       // The older alias names the user as well.
-      config: { namesUser: (request) => {
-        const body = (request.body ?? {}) as { userId?: string; foreignId?: string; userHash?: string };
-        return { userId: body.userId ?? body.foreignId, userHash: body.userHash };
-      } },
+      config: {
+        namesUser: (request) => {
+          const body = (request.body ?? {}) as { userId?: string; foreignId?: string; userHash?: string };
+          return { userId: body.userId ?? body.foreignId, userHash: body.userHash };
+        },
+      },
       schema: {
         querystring: contentQuerySchema,
         body: {
@@ -63,7 +69,11 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         // A replay answers with the user's state as it is now.
         async (tx, kept) => {
           const { userId, guestLinked } = kept as Omit<UserUpsertResponse, 'flowStates'>;
-          return identifiedJson(userId, guestLinked, await readFlowStatesJson(tx, deps.catalog, userId, undefined, { ...modes, now: nowOf(deps) }));
+          return identifiedJson(
+            userId,
+            guestLinked,
+            await readFlowStatesJson(tx, deps.catalog, userId, undefined, { ...modes, now: nowOf(deps) }),
+          );
         },
       );
     },
@@ -71,7 +81,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   // Another query field is refused (400), as on every private path.
   const foreignIdQuery = {
-    querystring: { type: 'object', required: ['foreignId'], additionalProperties: false, properties: { foreignId: idSchema } },
+    querystring: {
+      type: 'object',
+      required: ['foreignId'],
+      additionalProperties: false,
+      properties: { foreignId: idSchema },
+    },
   } as const;
 
   app.get<{ Querystring: DeleteUserQuery }>('/v1/users', { schema: foreignIdQuery }, async (request) => {

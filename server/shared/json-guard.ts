@@ -19,9 +19,15 @@ export function checkJsonBody(body: unknown, maxDepth = MAX_JSON_DEPTH): void {
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= maxDepth) {
-      throw new HttpProblem(400, `body field "${path || 'body'}" is nested deeper than ${maxDepth} levels`, path || 'body');
+      throw new HttpProblem(
+        400,
+        `body field "${path || 'body'}" is nested deeper than ${maxDepth} levels`,
+        path || 'body',
+      );
     }
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value);
+    const entries: Array<[string, unknown]> = Array.isArray(value)
+      ? value.map((item, i) => [String(i), item])
+      : Object.entries(value);
     for (const [key, item] of entries) {
       const itemPath = path ? `${path}.${key}` : key;
       if (!Array.isArray(value) && UNSTORABLE.test(key)) throw unstorable(itemPath);
@@ -31,7 +37,11 @@ export function checkJsonBody(body: unknown, maxDepth = MAX_JSON_DEPTH): void {
 }
 
 function unstorable(field: string): HttpProblem {
-  return new HttpProblem(400, `body field "${field}" holds a NUL character or an unpaired surrogate, which cannot be stored`, field);
+  return new HttpProblem(
+    400,
+    `body field "${field}" holds a NUL character or an unpaired surrogate, which cannot be stored`,
+    field,
+  );
 }
 
 /** The dotted path of the first string or key in `value` that cannot be stored as text ('' for `value` itself), if any. */

@@ -42,7 +42,10 @@ export function problemBody(status: number, detail: string, field?: string): Pro
 }
 
 export function sendProblem(reply: FastifyReply, status: number, detail: string, field?: string) {
-  return reply.code(status).type('application/problem+json').send(problemBody(status, detail, field));
+  return reply
+    .code(status)
+    .type('application/problem+json')
+    .send(problemBody(status, detail, field));
 }
 
 /** Maps any error thrown while handling a request to a problem: client mistakes become the right 4xx. */
@@ -70,7 +73,10 @@ export function toProblem(
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, detail: `The request body is larger than the limit${bodyLimit ? ` of ${bodyLimit} bytes` : ''}; send less at a time.` };
+      return {
+        status: 413,
+        detail: `The request body is larger than the limit${bodyLimit ? ` of ${bodyLimit} bytes` : ''}; send less at a time.`,
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, detail: 'Send the body as JSON with "Content-Type: application/json".' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -86,15 +92,35 @@ export function toProblem(
     return { status: e.statusCode, detail: e.message };
   }
   if (isDatabaseUnavailable(error)) {
-    return { status: 503, detail: 'The database is unavailable for a moment; retry in 1 s.', headers: { 'Retry-After': '1' } };
+    return {
+      status: 503,
+      detail: 'The database is unavailable for a moment; retry in 1 s.',
+      headers: { 'Retry-After': '1' },
+    };
   }
   return { status: 500, detail: 'The service failed to handle this request; it has been logged.' };
 }
 
 /** PostgreSQL going away (a restart, a failover, a refused connection): a passing state, answered 503, not a bug. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
 
 function isDatabaseUnavailable(error: Error): boolean {
   const code = (error as { code?: string }).code;
-  return (code !== undefined && UNAVAILABLE_CODES.has(code)) || /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
+  return (
+    (code !== undefined && UNAVAILABLE_CODES.has(code)) ||
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message)
+  );
 }

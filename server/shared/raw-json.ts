@@ -15,6 +15,10 @@ export class RawJson {
 
 /** `{"userId":…,"guestLinked":…,"flowStates":…}` around a rendered state answer (the users upsert and sessions). */
 export const identifiedJson = (userId: string, guestLinked: boolean, flowStates: RawJson): RawJson =>
-  new RawJson([Buffer.from(`{"userId":${JSON.stringify(userId)},"guestLinked":${guestLinked},"flowStates":`), ...flowStates.parts, CLOSE]);
+  new RawJson([
+    Buffer.from(`{"userId":${JSON.stringify(userId)},"guestLinked":${guestLinked},"flowStates":`),
+    ...flowStates.parts,
+    CLOSE,
+  ]);
 
 const CLOSE = Buffer.from('}');

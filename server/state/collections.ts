@@ -20,17 +20,30 @@ const CLOSE = Buffer.from(']');
 const NONE: CollectionsView = { computedOrder: [], computedOrderParts: [OPEN, CLOSE], held: new Set() };
 
 function entryOf(collection: Collection, flowId: string, visible: boolean): ComputedCollectionFlow {
-  return { collectionId: collection.id, flowId, visible, allowedComponents: collection.allowedComponents, collectionType: collection.type };
+  return {
+    collectionId: collection.id,
+    flowId,
+    visible,
+    allowedComponents: collection.allowedComponents,
+    collectionType: collection.type,
+  };
 }
 
 /** Each collection's flows in a catalog version, and its rows as bytes by the index of the flow shown (-1: none). */
-const KNOWN = new WeakMap<Collection, { bySlug: CatalogVersion['bySlug']; flows: CatalogFlow[]; rows: Map<number, Buffer> }>();
+const KNOWN = new WeakMap<
+  Collection,
+  { bySlug: CatalogVersion['bySlug']; flows: CatalogFlow[]; rows: Map<number, Buffer> }
+>();
 
 function knownOf(collection: Collection, bySlug: CatalogVersion['bySlug']) {
   let known = KNOWN.get(collection);
   if (known?.bySlug !== bySlug) {
     // A flow whose file has been removed since the collections were read is left out.
-    known = { bySlug, flows: collection.flows.map((slug) => bySlug.get(slug)).filter((flow) => flow !== undefined), rows: new Map() };
+    known = {
+      bySlug,
+      flows: collection.flows.map((slug) => bySlug.get(slug)).filter((flow) => flow !== undefined),
+      rows: new Map(),
+    };
     KNOWN.set(collection, known);
   }
   return known;
@@ -40,7 +53,9 @@ function knownOf(collection: Collection, bySlug: CatalogVersion['bySlug']) {
 function rowsJson(collection: Collection, known: ReturnType<typeof knownOf>, shown: number): Buffer {
   let bytes = known.rows.get(shown);
   if (!bytes) {
-    bytes = Buffer.from(known.flows.map((flow, index) => JSON.stringify(entryOf(collection, flow.flow.slug, index === shown))).join(','));
+    bytes = Buffer.from(
+      known.flows.map((flow, index) => JSON.stringify(entryOf(collection, flow.flow.slug, index === shown))).join(','),
+    );
     known.rows.set(shown, bytes);
   }
   return bytes;
@@ -68,7 +83,8 @@ export function computeCollections(
     if (collection.coolOffMs > 0) {
       for (const flow of flows) {
         const stored = snapshot.flows.get(flow.flow.slug);
-        if (stored?.lastActionAt && (stored.completed || stored.skipped)) lastFinished = Math.max(lastFinished, Date.parse(stored.lastActionAt));
+        if (stored?.lastActionAt && (stored.completed || stored.skipped))
+          lastFinished = Math.max(lastFinished, Date.parse(stored.lastActionAt));
       }
     }
     const coolingOff = collection.coolOffMs > 0 && lastFinished + collection.coolOffMs > now.getTime();
@@ -89,7 +105,9 @@ export function computeCollections(
   return {
     // As objects only for a caller that asks (the answer as parts is joined from the bytes).
     get computedOrder() {
-      return shownIn.flatMap(([collection, flows, shown]) => flows.map((flow, index) => entryOf(collection, flow.flow.slug, index === shown)));
+      return shownIn.flatMap(([collection, flows, shown]) =>
+        flows.map((flow, index) => entryOf(collection, flow.flow.slug, index === shown)),
+      );
     },
     computedOrderParts: parts,
     held,

@@ -1,12 +1,24 @@
 // Derives the flow-state read from stored progress and each flow's compiled criteria.
-import type { ActionType, FlowContentMode, FlowState, FlowStatesResponse, StepState, TargetedOutMode } from '../../src/api/wire.js';
+import type {
+  ActionType,
+  FlowContentMode,
+  FlowState,
+  FlowStatesResponse,
+  StepState,
+  TargetedOutMode,
+} from '../../src/api/wire.js';
 import { localizedContent, type CatalogFlow, type CatalogVersion } from '../flows/catalog.js';
 import type { FlowJson } from '../flows/flow-json.js';
 import { computeCollections } from './collections.js';
 import type { UserSnapshot } from './snapshot.js';
 import { comesBack } from './reshow.js';
 
-const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_FLOW', 'COMPLETED_FLOW', 'SKIPPED_FLOW', 'NOT_STARTED_FLOW']);
+const FLOW_ACTIONS: ReadonlySet<ActionType> = new Set([
+  'STARTED_FLOW',
+  'COMPLETED_FLOW',
+  'SKIPPED_FLOW',
+  'NOT_STARTED_FLOW',
+]);
 
 /** What a state answer carries besides the state itself. */
 export interface ReadOptions {
@@ -50,9 +62,14 @@ function hidden(state: FlowState): FlowState {
  * Whether an answer in this mode carries a flow the user is not eligible for: only an ACTIVE one (targeted out) in
  * `hidden` mode. A DRAFT or ARCHIVED flow's content is in no state answer, in any mode.
  */
-const sentHidden = (flow: CatalogFlow, mode: TargetedOutMode | undefined) => mode === 'hidden' && flow.flow.status === 'ACTIVE';
+const sentHidden = (flow: CatalogFlow, mode: TargetedOutMode | undefined) =>
+  mode === 'hidden' && flow.flow.status === 'ACTIVE';
 
-export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): FlowStatesResponse {
+export function deriveFlowStates(
+  source: StateSource,
+  snapshot: UserSnapshot,
+  options: ReadOptions = {},
+): FlowStatesResponse {
   const eligibleFlows: FlowState[] = [];
   const ineligibleFlows: string[] = [];
   const eligible = eligibility(snapshot);
@@ -75,7 +92,8 @@ export function deriveFlowStates(source: StateSource, snapshot: UserSnapshot, op
  * Whether a client holds this version's content: it names the content's hash (the script), or the version number (a
  * client that predates the hash; after a restore, a number can name other content, which such a client then keeps).
  */
-const holds = (flow: CatalogFlow, known: number | string | undefined) => (typeof known === 'string' ? known === flow.contentHash : known === flow.flow.version);
+const holds = (flow: CatalogFlow, known: number | string | undefined) =>
+  typeof known === 'string' ? known === flow.contentHash : known === flow.flow.version;
 
 /**
  * The flow's definition in its state: every field of the YAML `data`, and each step's definition
@@ -124,7 +142,11 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
       parts.push(Buffer.from(renderFlowState(json, isHidden ? hidden(state) : state, !known)));
     }
   }
-  parts.push(Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`), ...computedOrderParts, CLOSE_ANSWER);
+  parts.push(
+    Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`),
+    ...computedOrderParts,
+    CLOSE_ANSWER,
+  );
   return parts;
 }
 
@@ -144,7 +166,13 @@ function untouched(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
  * A flow the user has stored nothing in: its state follows from its conditions alone, so the bytes are
  * made once per outcome of those conditions and reused for every such user until the flow changes.
  */
-function renderUntouched(flow: CatalogFlow, json: FlowJson, snapshot: UserSnapshot, content: boolean, isHidden: boolean): Buffer {
+function renderUntouched(
+  flow: CatalogFlow,
+  json: FlowJson,
+  snapshot: UserSnapshot,
+  content: boolean,
+  isHidden: boolean,
+): Buffer {
   // One bit for content, one for `$state.visible` forced false (held back, or targeted out), one per condition the
   // flow has: whether it holds for this user. Targeting is not a condition here: it only decides that bit.
   let key = (content ? 1 : 0) + (isHidden ? 2 : 0);

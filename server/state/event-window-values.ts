@@ -1,7 +1,12 @@
 // Loads the events over time a catalog's CEL asks about (eventCount, lastEventAt) for one user or group, and says how long they hold.
 import type { CachedWindows } from '../storage/snapshot-cache.js';
 import { isStorableText } from '../shared/json-guard.js';
-import { countKey, MAX_EVENT_WINDOW_MS, type EventScope, type EventWindowSet } from '../targeting/event-window-calls.js';
+import {
+  countKey,
+  MAX_EVENT_WINDOW_MS,
+  type EventScope,
+  type EventWindowSet,
+} from '../targeting/event-window-calls.js';
 import type { EventWindows } from '../targeting/cel.js';
 
 const LOG: Record<EventScope, { table: string; key: string }> = {
@@ -29,11 +34,16 @@ export function windowColumnsSql(scope: EventScope, set: EventWindowSet, id: str
   const at = `${now}::timestamptz`;
   // A name no event can have (a NUL, an unpaired surrogate: the service refuses them in requests) counts none, and
   // PostgreSQL would refuse the statement: it is left out, and reads as a count of 0 or no time.
-  const counts = set.counts.filter(([event]) => isStorableText(event)).map(
-    ([event, ms]) => `(SELECT json_build_array(${literal(event)}::text, ${ms}::float8, count(*) FILTER (WHERE e.created_at <= ${at}),
+  const counts = set.counts
+    .filter(([event]) => isStorableText(event))
+    .map(
+      ([
+        event,
+        ms,
+      ]) => `(SELECT json_build_array(${literal(event)}::text, ${ms}::float8, count(*) FILTER (WHERE e.created_at <= ${at}),
        min(e.created_at) FILTER (WHERE e.created_at <= ${at}), min(e.created_at) FILTER (WHERE e.created_at > ${at}))
        FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at} - ${Math.min(ms, MAX_EVENT_WINDOW_MS)}::float8 * interval '1 millisecond')`,
-  );
+    );
   const last = set.last.filter(isStorableText).map(
     (event) => `json_build_array(${literal(event)}::text,
        (SELECT max(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at <= ${at}),
@@ -49,7 +59,12 @@ export type WindowCountRow = [string, number, number | string, string | null, st
 export type WindowLastRow = [string, string | null, string | null];
 
 /** The loaded columns, measured at `now`, as a cache keeps them. */
-export function windowsFromRows(set: EventWindowSet, counts: WindowCountRow[] | null, last: WindowLastRow[] | null, now: Date): CachedWindows {
+export function windowsFromRows(
+  set: EventWindowSet,
+  counts: WindowCountRow[] | null,
+  last: WindowLastRow[] | null,
+  now: Date,
+): CachedWindows {
   let expiresAt: number | null = null;
   const changesAt = (ms: number) => {
     if (expiresAt === null || ms < expiresAt) expiresAt = ms;
@@ -76,7 +91,12 @@ export function windowsFromRows(set: EventWindowSet, counts: WindowCountRow[] | 
  */
 export function windowsHold(windows: Readonly<CachedWindows> | undefined, set: EventWindowSet, now: Date): boolean {
   const at = now.getTime();
-  return windows !== undefined && windows.key === set.key && at >= windows.loadedAt && (windows.expiresAt === null || at < windows.expiresAt);
+  return (
+    windows !== undefined &&
+    windows.key === set.key &&
+    at >= windows.loadedAt &&
+    (windows.expiresAt === null || at < windows.expiresAt)
+  );
 }
 
 /** The lookups CEL reads, made once per loaded value: a cache entry's windows are shared by its uses and never change. */
@@ -85,7 +105,10 @@ const LOOKUPS = new WeakMap<Readonly<CachedWindows>, EventWindows>();
 export function eventWindows(windows: Readonly<CachedWindows>): EventWindows {
   let lookups = LOOKUPS.get(windows);
   if (!lookups) {
-    lookups = { counts: new Map(windows.counts), last: new Map(windows.last.map(([event, at]) => [event, new Date(at)])) };
+    lookups = {
+      counts: new Map(windows.counts),
+      last: new Map(windows.last.map(([event, at]) => [event, new Date(at)])),
+    };
     LOOKUPS.set(windows, lookups);
   }
   return lookups;

@@ -20,7 +20,8 @@ const FLOW_EVENTS: Partial<Record<ActionType, FlowWebhookEvent['type']>> = {
   SKIPPED_STEP: 'step.skipped',
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The events of the responses one change appended to a flow, in order. A completed step of a FORM flow is
@@ -47,7 +48,8 @@ export function progressEvents(
     data: response.data === undefined ? null : response.data,
     url: response.url,
   });
-  if (startedNow && responses.length > 0 && !responses.some((r) => r.actionType === 'STARTED_FLOW')) events.push(event('flow.started', responses[0]));
+  if (startedNow && responses.length > 0 && !responses.some((r) => r.actionType === 'STARTED_FLOW'))
+    events.push(event('flow.started', responses[0]));
   for (const response of responses) {
     const type = FLOW_EVENTS[response.actionType];
     if (!type) continue;

@@ -9,7 +9,12 @@ import { appendEvents, refuseOversized, STORED_SIZE, type StoredLimits, type Sto
  * locked before the group's, as every transaction does (a session upserts its user, then the group): two writers
  * taking them in opposite orders deadlocked on PostgreSQL.
  */
-export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limits: StoredLimits, now: Date): Promise<void> {
+export async function upsertGroup(
+  tx: Queryable,
+  body: GroupUpsertRequest,
+  limits: StoredLimits,
+  now: Date,
+): Promise<void> {
   const userId = body.userId !== undefined ? await lockUser(tx, body.userId) : undefined;
   tx.touchGroup?.(body.groupId);
   const [stored] = await tx.query<StoredSize>(
@@ -20,10 +25,14 @@ export async function upsertGroup(tx: Queryable, body: GroupUpsertRequest, limit
     [body.groupId, JSON.stringify(body.properties ?? {})],
   );
   tx.versionMoved?.('group', body.groupId);
-  if (body.properties && Object.keys(body.properties).length > 0) refuseOversized('group', body.groupId, stored, limits);
+  if (body.properties && Object.keys(body.properties).length > 0)
+    refuseOversized('group', body.groupId, stored, limits);
   await appendEvents(tx, 'group', body.groupId, body.events, now, limits);
   if (userId !== undefined) {
     tx.touchUser?.(userId);
-    await tx.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [body.groupId, userId]);
+    await tx.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      body.groupId,
+      userId,
+    ]);
   }
 }

@@ -4,10 +4,25 @@ import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
 import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
-import { contextChanged, emptyEntity, EVENT_WINDOWS, NO_EVENT_WINDOWS, type CelContext, type CelFlow, type CelEntity, type FlowStatusName } from '../targeting/cel.js';
+import {
+  contextChanged,
+  emptyEntity,
+  EVENT_WINDOWS,
+  NO_EVENT_WINDOWS,
+  type CelContext,
+  type CelFlow,
+  type CelEntity,
+  type FlowStatusName,
+} from '../targeting/cel.js';
 import { canonicalLocale } from '../flows/translations.js';
 import { eventWindows, windowsFromRows, windowsHold } from './event-window-values.js';
-import { snapshotStatement, USER_AND_GROUP_VERSION_SQL, USER_VERSION_SQL, type SnapshotRow, type VersionRow } from './snapshot-sql.js';
+import {
+  snapshotStatement,
+  USER_AND_GROUP_VERSION_SQL,
+  USER_VERSION_SQL,
+  type SnapshotRow,
+  type VersionRow,
+} from './snapshot-sql.js';
 
 export interface StoredFlowState {
   currentStepId: string | null;
@@ -47,7 +62,8 @@ export const isGuestId = (id: string) => id.startsWith('guest_');
 /** Stored rows come back through JSON, where timestamps are strings such as 2026-03-01T09:30:00.123456+00:00. */
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-const versionText = (version: string | number | null | undefined): string | null => (version === null || version === undefined ? null : String(version));
+const versionText = (version: string | number | null | undefined): string | null =>
+  version === null || version === undefined ? null : String(version);
 
 /**
  * Loads one user's facts and progress: from the cache when it holds them, otherwise in one statement.
@@ -81,19 +97,28 @@ export async function loadUserSnapshot(
     const [row] = groupId
       ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
       : await db.query<VersionRow>(USER_VERSION_SQL, [userId]);
-    const current = versionText(row?.user_version) === user.version && (!groupId || versionText(row?.group_version) === group!.version);
+    const current =
+      versionText(row?.user_version) === user.version &&
+      (!groupId || versionText(row?.group_version) === group!.version);
     if (!current) user = group = undefined;
   }
   if (!user || (groupId && !group)) {
     const generation = cache?.begin() ?? 0;
     // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
     const withProgress = cache !== undefined && !cache.versioned && progress;
-    const sql = snapshotStatement({ progress: withProgress, guest: isGuestId(userId), group: groupId !== undefined, windows, names });
+    const sql = snapshotStatement({
+      progress: withProgress,
+      guest: isGuestId(userId),
+      group: groupId !== undefined,
+      windows,
+      names,
+    });
     const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
     if (windows) params.push(now.toISOString());
     const [row] = await db.query<SnapshotRow>(sql, params);
     // A guest that was linked reads as the user it became.
-    if (row.user_properties === null && row.linked_to) return loadUserSnapshot(db, row.linked_to, groupId, catalog, { progress, now, locale });
+    if (row.user_properties === null && row.linked_to)
+      return loadUserSnapshot(db, row.linked_to, groupId, catalog, { progress, now, locale });
     user = {
       version: versionText(row.user_version),
       exists: row.user_properties !== null,
@@ -102,11 +127,35 @@ export async function loadUserSnapshot(
       events: row.user_events ?? {},
       eventsKey: names.user.key,
       groups: row.user_groups ?? [],
-      ...(windows ? { windows: windowsFromRows(windows.user, row.user_window_counts ?? null, row.user_window_last ?? null, now) } : {}),
+      ...(windows
+        ? { windows: windowsFromRows(windows.user, row.user_window_counts ?? null, row.user_window_last ?? null, now) }
+        : {}),
       // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
-      flows: (row.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [slug, step, started, completed, skipped, isoOrNull(at), reshows]),
-      steps: (row.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [slug, step, started, completed, skipped, data, isoOrNull(at)]),
-      responses: (row.responses ?? []).map(([slug, step, action, data, at]) => [slug, step, action, data, new Date(at).toISOString()]),
+      flows: (row.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [
+        slug,
+        step,
+        started,
+        completed,
+        skipped,
+        isoOrNull(at),
+        reshows,
+      ]),
+      steps: (row.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [
+        slug,
+        step,
+        started,
+        completed,
+        skipped,
+        data,
+        isoOrNull(at),
+      ]),
+      responses: (row.responses ?? []).map(([slug, step, action, data, at]) => [
+        slug,
+        step,
+        action,
+        data,
+        new Date(at).toISOString(),
+      ]),
       ...(withProgress ? { progress: row.progress ?? [] } : {}),
     };
     group = groupId
@@ -116,13 +165,28 @@ export async function loadUserSnapshot(
           createdAt: isoOrNull(row.group_created_at),
           events: row.group_events ?? {},
           eventsKey: names.group.key,
-          ...(windows ? { windows: windowsFromRows(windows.group, row.group_window_counts ?? null, row.group_window_last ?? null, now) } : {}),
+          ...(windows
+            ? {
+                windows: windowsFromRows(
+                  windows.group,
+                  row.group_window_counts ?? null,
+                  row.group_window_last ?? null,
+                  now,
+                ),
+              }
+            : {}),
         }
       : undefined;
     // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction
     // loads is not kept: it may roll back, and the cache must hold only what was committed.
     const keep = (rows: { version?: string | null }) => !cache?.versioned || rows.version !== null;
-    if (keep(user) && !db.inTransaction) cache?.store(generation, userId, user, groupId && group && keep(group) ? { id: groupId, rows: group } : undefined);
+    if (keep(user) && !db.inTransaction)
+      cache?.store(
+        generation,
+        userId,
+        user,
+        groupId && group && keep(group) ? { id: groupId, rows: group } : undefined,
+      );
   }
   return buildSnapshot(userId, groupId, user, group, catalog, now, locale);
 }
@@ -178,9 +242,16 @@ function buildSnapshot(
           [EVENT_WINDOWS]: groupRows.windows ? eventWindows(groupRows.windows) : NO_EVENT_WINDOWS,
         }
       : emptyEntity();
-  const snapshot: UserSnapshot = { exists: rows.exists, cel: { user, group, flows: catalog.celFlows as Map<string, CelFlow>, now }, flows, steps, responses };
+  const snapshot: UserSnapshot = {
+    exists: rows.exists,
+    cel: { user, group, flows: catalog.celFlows as Map<string, CelFlow>, now },
+    flows,
+    steps,
+    responses,
+  };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
-  if (catalog.celReadsFlows) for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
+  if (catalog.celReadsFlows)
+    for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;
 }
 
@@ -200,7 +271,8 @@ export function refreshCelFlow(snapshot: UserSnapshot, catalog: CatalogVersion, 
     return;
   }
   const stepMap: Record<string, { status: string; data: unknown }> = { ...catalog.celFlows.get(slug)?.steps };
-  for (const [stepId, step] of storedSteps ?? []) stepMap[stepId] = { status: stepStatusName(step), data: step.data ?? null };
+  for (const [stepId, step] of storedSteps ?? [])
+    stepMap[stepId] = { status: stepStatusName(step), data: step.data ?? null };
   snapshot.cel.flows.set(slug, { status: flowStatusName(stored), steps: stepMap });
 }
 

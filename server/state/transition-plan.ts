@@ -7,7 +7,12 @@ import { HttpProblem } from '../shared/problem.js';
 import { deriveFlowState } from './derive.js';
 import type { StoredFlowState, StoredStepState, UserSnapshot } from './snapshot.js';
 
-const STEP_ACTIONS: ReadonlySet<ActionType> = new Set(['STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'NOT_STARTED_STEP']);
+const STEP_ACTIONS: ReadonlySet<ActionType> = new Set([
+  'STARTED_STEP',
+  'COMPLETED_STEP',
+  'SKIPPED_STEP',
+  'NOT_STARTED_STEP',
+]);
 
 /** The earliest `createdAt` a transition may carry (2000-01-01T00:00:00Z). */
 export const EARLIEST_CREATED_AT = Date.UTC(2000, 0, 1);
@@ -40,7 +45,11 @@ export interface FlowChange {
  * Checks a write against its flow and the service's clock (400 for a missing stepId or a time out of bounds, 404 for a
  * step the flow does not have), and returns it with its step, time and page: what the plan functions take.
  */
-export function checkWrite(flow: CatalogFlow, body: FlowStateWriteRequest, now: Date): { write: Write; stepIndex: number; isStepAction: boolean } {
+export function checkWrite(
+  flow: CatalogFlow,
+  body: FlowStateWriteRequest,
+  now: Date,
+): { write: Write; stepIndex: number; isStepAction: boolean } {
   const isStepAction = STEP_ACTIONS.has(body.actionType);
   const stepId = body.stepId ?? '';
   if (isStepAction && stepId === '') {
@@ -52,11 +61,16 @@ export function checkWrite(flow: CatalogFlow, body: FlowStateWriteRequest, now: 
     throw new HttpProblem(404, `Flow "${body.flowSlug}" has no step "${stepId}".`, 'stepId');
   }
   const at = body.createdAt ? new Date(body.createdAt) : now;
-  if (Number.isNaN(at.getTime())) throw new HttpProblem(400, 'body field "createdAt" must be an ISO 8601 date-time', 'createdAt');
+  if (Number.isNaN(at.getTime()))
+    throw new HttpProblem(400, 'body field "createdAt" must be an ISO 8601 date-time', 'createdAt');
   // Queued writes may arrive long after they were made, and clocks drift; anything outside this is a bug, and
   // a year such as 0000 is not even a time PostgreSQL can store.
   if (at.getTime() < EARLIEST_CREATED_AT || at.getTime() > now.getTime() + MAX_CLOCK_AHEAD_MS) {
-    throw new HttpProblem(400, 'body field "createdAt" must be a time from 2000-01-01 to 24 hours after the service\'s clock', 'createdAt');
+    throw new HttpProblem(
+      400,
+      'body field "createdAt" must be a time from 2000-01-01 to 24 hours after the service\'s clock',
+      'createdAt',
+    );
   }
   const url = typeof body.context?.url === 'string' ? body.context.url.slice(0, MAX_URL_LENGTH) : null;
   return { write: { ...body, stepId, at: at.toISOString(), url, date: at, now }, stepIndex, isStepAction };
@@ -70,30 +84,62 @@ export function conflict(detail: string, field?: string): HttpProblem {
  * What a change did, as analytics counts it (null for a restart, which counts nothing): whether the flow
  * is started now, its stored completion or skip, the step acted on, the step the user now sees, and the comebacks.
  */
-export function progressOf(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, change: FlowChange, locale: string): ProgressUpdate | null {
+export function progressOf(
+  flow: CatalogFlow,
+  snapshot: UserSnapshot,
+  write: Write,
+  change: FlowChange,
+  locale: string,
+): ProgressUpdate | null {
   if (change.reset) return null;
   const slug = flow.flow.slug;
   const steps: ProgressUpdate['steps'] = [];
   if (STEP_ACTIONS.has(write.actionType) && write.actionType !== 'NOT_STARTED_STEP') {
-    steps.push({ id: write.stepId, completed: write.actionType === 'COMPLETED_STEP', skipped: write.actionType === 'SKIPPED_STEP' });
+    steps.push({
+      id: write.stepId,
+      completed: write.actionType === 'COMPLETED_STEP',
+      skipped: write.actionType === 'SKIPPED_STEP',
+    });
   }
   const view = deriveFlowState(flow, snapshot, write.now).$state;
-  if (!view.completed && !view.skipped && view.currentStepId && view.currentStepId !== steps[0]?.id) steps.push({ id: view.currentStepId });
+  if (!view.completed && !view.skipped && view.currentStepId && view.currentStepId !== steps[0]?.id)
+    steps.push({ id: view.currentStepId });
   const completed = change.responses.some((r) => r.actionType === 'COMPLETED_FLOW');
   const skipped = change.responses.some((r) => r.actionType === 'SKIPPED_FLOW');
   const row = snapshot.flows.get(slug);
   // Dismissing a flow that was never marked started still means the user saw it. A flow that came back is told
   // apart by its row's count of comebacks, which the first change after the comeback stores.
-  return { at: write.date, started: row?.started === true || completed || skipped, completed, skipped, steps, reshows: row?.reshows ?? 0, locale };
+  return {
+    at: write.date,
+    started: row?.started === true || completed || skipped,
+    completed,
+    skipped,
+    steps,
+    reshows: row?.reshows ?? 0,
+    locale,
+  };
 }
 
 /** A write whose stepId is known ("" for a flow action that named no step), with its time, page and the service's clock. */
 export type Write = FlowStateWriteRequest & { stepId: string; at: string; date: Date; url: string | null; now: Date };
 
-const NO_FLOW: StoredFlowState = { currentStepId: null, started: false, completed: false, skipped: false, lastActionAt: null, reshows: 0 };
+const NO_FLOW: StoredFlowState = {
+  currentStepId: null,
+  started: false,
+  completed: false,
+  skipped: false,
+  lastActionAt: null,
+  reshows: 0,
+};
 const NO_STEP: StoredStepState = { started: false, completed: false, skipped: false, data: null, lastActionAt: null };
 
-const response = (write: Write): NewResponse => ({ stepId: write.stepId, actionType: write.actionType, data: write.data, at: write.date, url: write.url });
+const response = (write: Write): NewResponse => ({
+  stepId: write.stepId,
+  actionType: write.actionType,
+  data: write.data,
+  at: write.date,
+  url: write.url,
+});
 
 /**
  * A flow that came back (reshow) is stored as such by the first change the user makes in it: no longer skipped,
@@ -130,31 +176,54 @@ export function planFlowAction(flow: CatalogFlow, snapshot: UserSnapshot, write:
 }
 
 /** The change a step action makes, or null when it would change nothing; 409 for a hidden or blocked step. */
-export function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): FlowChange | null {
+export function planStepAction(
+  flow: CatalogFlow,
+  snapshot: UserSnapshot,
+  write: Write,
+  stepIndex: number,
+): FlowChange | null {
   const slug = flow.flow.slug;
   const view = deriveFlowState(flow, snapshot, write.now);
   const step = view.data.steps[stepIndex];
-  if (!step.$state.visible) throw conflict(`Step "${step.id}" of flow "${slug}" is not visible to this user.`, 'stepId');
-  if (step.$state.blocked) throw conflict(`Step "${step.id}" of flow "${slug}" is blocked: its startCriteria does not hold.`, 'stepId');
+  if (!step.$state.visible)
+    throw conflict(`Step "${step.id}" of flow "${slug}" is not visible to this user.`, 'stepId');
+  if (step.$state.blocked)
+    throw conflict(`Step "${step.id}" of flow "${slug}" is blocked: its startCriteria does not hold.`, 'stepId');
   // Steps of a finished flow stay as they are until the flow is restarted.
   if (view.$state.completed || view.$state.skipped) return null;
   const storedFlow = snapshot.flows.get(slug);
   const stored = snapshot.steps.get(slug)?.get(step.id);
   const flowBase = { ...(storedFlow ?? NO_FLOW), ...cameBack(storedFlow, view.$state), lastActionAt: write.at };
   // A step keeps the data of its latest transition that carried one.
-  const stepBase = { ...(stored ?? NO_STEP), lastActionAt: write.at, data: write.data === undefined ? (stored?.data ?? null) : write.data };
+  const stepBase = {
+    ...(stored ?? NO_STEP),
+    lastActionAt: write.at,
+    data: write.data === undefined ? (stored?.data ?? null) : write.data,
+  };
   const responses = [response(write)];
   switch (write.actionType) {
     case 'STARTED_STEP':
       if (stored?.started && storedFlow?.currentStepId === step.id) return null;
-      return { step: { id: step.id, state: { ...stepBase, started: true } }, flow: { ...flowBase, started: true, currentStepId: step.id }, responses };
+      return {
+        step: { id: step.id, state: { ...stepBase, started: true } },
+        flow: { ...flowBase, started: true, currentStepId: step.id },
+        responses,
+      };
     case 'COMPLETED_STEP':
       if (stored?.completed) return null;
-      return { step: { id: step.id, state: { ...stepBase, started: true, completed: true, skipped: false } }, flow: { ...flowBase, started: true }, responses };
+      return {
+        step: { id: step.id, state: { ...stepBase, started: true, completed: true, skipped: false } },
+        flow: { ...flowBase, started: true },
+        responses,
+      };
     case 'SKIPPED_STEP':
       // A completed step stays completed until it is reset.
       if (stored?.skipped || stored?.completed) return null;
-      return { step: { id: step.id, state: { ...stepBase, skipped: true } }, flow: { ...flowBase, started: true }, responses };
+      return {
+        step: { id: step.id, state: { ...stepBase, skipped: true } },
+        flow: { ...flowBase, started: true },
+        responses,
+      };
     default:
       // NOT_STARTED_STEP: forget the step and point at it again (this is how "back" works).
       if (!stored) return null;
@@ -166,7 +235,12 @@ export function planStepAction(flow: CatalogFlow, snapshot: UserSnapshot, write:
  * After a step is completed or skipped: point at the next visible undone step (looking after it
  * first, then from the start); with none left, the flow is completed, and that is recorded too.
  */
-export function movePointer(flow: CatalogFlow, snapshot: UserSnapshot, write: Write, stepIndex: number): { flow: StoredFlowState; responses: NewResponse[] } {
+export function movePointer(
+  flow: CatalogFlow,
+  snapshot: UserSnapshot,
+  write: Write,
+  stepIndex: number,
+): { flow: StoredFlowState; responses: NewResponse[] } {
   const stored = snapshot.flows.get(flow.flow.slug) ?? NO_FLOW;
   const steps = deriveFlowState(flow, snapshot, write.now).data.steps;
   const open = (i: number) => steps[i].$state.visible && !steps[i].$state.completed && !steps[i].$state.skipped;
@@ -175,6 +249,14 @@ export function movePointer(flow: CatalogFlow, snapshot: UserSnapshot, write: Wr
   if (next !== undefined) return { flow: { ...stored, currentStepId: steps[next].id }, responses: [] };
   return {
     flow: { ...stored, started: true, completed: true },
-    responses: [{ stepId: write.stepId, actionType: 'COMPLETED_FLOW', data: { reason: 'last-step' }, at: write.date, url: write.url }],
+    responses: [
+      {
+        stepId: write.stepId,
+        actionType: 'COMPLETED_FLOW',
+        data: { reason: 'last-step' },
+        at: write.date,
+        url: write.url,
+      },
+    ],
   };
 }

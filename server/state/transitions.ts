@@ -8,7 +8,15 @@ import { RawJson } from '../shared/raw-json.js';
 import type { Queryable } from '../storage/store.js';
 import { deriveFlowStates, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
 import { loadUserSnapshot, refreshCelFlow, type StoredStepState, type UserSnapshot } from './snapshot.js';
-import { checkWrite, conflict, movePointer, planFlowAction, planStepAction, progressOf, type FlowChange } from './transition-plan.js';
+import {
+  checkWrite,
+  conflict,
+  movePointer,
+  planFlowAction,
+  planStepAction,
+  progressOf,
+  type FlowChange,
+} from './transition-plan.js';
 import { lockUser, persist } from './user-rows.js';
 
 /**
@@ -30,7 +38,13 @@ export async function applyTransition(
 }
 
 /** The same transition, answered with the JSON text a route sends. */
-export async function applyTransitionJson(tx: Queryable, catalog: FlowCatalog, body: FlowStateWriteRequest, now: Date, options: ReadOptions = {}): Promise<RawJson> {
+export async function applyTransitionJson(
+  tx: Queryable,
+  catalog: FlowCatalog,
+  body: FlowStateWriteRequest,
+  now: Date,
+  options: ReadOptions = {},
+): Promise<RawJson> {
   const { version, snapshot } = await transition(tx, catalog, body, now, options.locale);
   return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now: options.now ?? now }));
 }
@@ -58,7 +72,9 @@ async function transition(
       'flowSlug',
     );
   }
-  const change = isStepAction ? planStepAction(flow, snapshot, write, stepIndex) : planFlowAction(flow, snapshot, write);
+  const change = isStepAction
+    ? planStepAction(flow, snapshot, write, stepIndex)
+    : planFlowAction(flow, snapshot, write);
   if (change) {
     const slug = flow.flow.slug;
     const startedBefore = snapshot.flows.get(slug)?.started === true;
@@ -96,7 +112,9 @@ function applyToSnapshot(snapshot: UserSnapshot, catalog: CatalogVersion, slug: 
   for (const response of change.responses) {
     // The answer keeps the latest response of each step and of the flow (see snapshot.ts).
     const flowLevel = response.actionType.endsWith('FLOW');
-    const kept = log.filter((r) => (flowLevel ? !r.actionType.endsWith('FLOW') : r.actionType.endsWith('FLOW') || r.stepId !== response.stepId));
+    const kept = log.filter((r) =>
+      flowLevel ? !r.actionType.endsWith('FLOW') : r.actionType.endsWith('FLOW') || r.stepId !== response.stepId,
+    );
     kept.push({
       flowSlug: slug,
       actionType: response.actionType,
@@ -109,4 +127,3 @@ function applyToSnapshot(snapshot: UserSnapshot, catalog: CatalogVersion, slug: 
   snapshot.responses.set(slug, log);
   refreshCelFlow(snapshot, catalog, slug);
 }
-

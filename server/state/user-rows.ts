@@ -68,13 +68,22 @@ async function writeAsOne(tx: Queryable, userId: string, slug: string, build: ($
 }
 
 /** The responses' data as the JSON text stored (`{}` for none). */
-const responseTexts = (responses: NewResponse[]) => responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
+const responseTexts = (responses: NewResponse[]) =>
+  responses.map((r) => JSON.stringify(r.data === undefined ? {} : r.data));
 
 /** The responses among these that analytics counts as answers (a SURVEY's answers given as fields too, when `flowType` says so). */
 const countedAnswers = (responses: NewResponse[], texts: string[], flowType?: string) =>
-  responses.flatMap((r, i) => (isCountedAnswer(r.actionType, r.data, flowType) ? [{ stepId: r.stepId, data: texts[i], at: r.at }] : []));
+  responses.flatMap((r, i) =>
+    isCountedAnswer(r.actionType, r.data, flowType) ? [{ stepId: r.stepId, data: texts[i], at: r.at }] : [],
+  );
 
-const responsesSql = ($: Param, responses: NewResponse[], texts: string[], flowVersion: number | null, locale: string) =>
+const responsesSql = (
+  $: Param,
+  responses: NewResponse[],
+  texts: string[],
+  flowVersion: number | null,
+  locale: string,
+) =>
   `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, url, flow_version, locale)
    SELECT $1, $2, r.step_id, r.action_type, r.data, r.created_at, r.url, ${$(flowVersion)}::int, ${$(locale)}::text
    FROM unnest(${$(responses.map((r) => r.stepId))}::text[], ${$(responses.map((r) => r.actionType))}::text[], ${$(texts)}::text[],
@@ -120,7 +129,13 @@ export async function writeFlowRow(tx: Queryable, userId: string, slug: string, 
 }
 
 /** Writes a step's row as it now is. */
-export async function writeStepRow(tx: Queryable, userId: string, slug: string, stepId: string, row: StoredStepState): Promise<void> {
+export async function writeStepRow(
+  tx: Queryable,
+  userId: string,
+  slug: string,
+  stepId: string,
+  row: StoredStepState,
+): Promise<void> {
   await writeAsOne(tx, userId, slug, ($) => [stepRowSql($, stepId, row)]);
 }
 
@@ -145,7 +160,16 @@ export interface Persisted {
  * and rollups (`progress`), and the events (`startedBefore`: the flow's row said started before the change).
  * The responses and answers are tagged with `locale`, the flow's translation the request resolved to ('' for the source).
  */
-export async function persist({ tx, userId, flow, change, progress, startedBefore, facts, locale }: Persisted): Promise<void> {
+export async function persist({
+  tx,
+  userId,
+  flow,
+  change,
+  progress,
+  startedBefore,
+  facts,
+  locale,
+}: Persisted): Promise<void> {
   const slug = flow.flow.slug;
   tx.touchUser?.(userId);
   const version = { slug, version: flow.flow.version, type: flow.flow.type };
@@ -154,14 +178,23 @@ export async function persist({ tx, userId, flow, change, progress, startedBefor
   // The rows, the analytics facts and the rollups in one statement: one round trip for all its writes.
   const texts = responseTexts(change.responses);
   await writeAsOne(tx, userId, slug, ($) => [
-    ...(change.reset ? ['DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2', 'DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2'] : []),
+    ...(change.reset
+      ? [
+          'DELETE FROM flow_states WHERE user_id = $1 AND flow_slug = $2',
+          'DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2',
+        ]
+      : []),
     ...(change.step?.state ? [stepRowSql($, change.step.id, change.step.state)] : []),
-    ...(change.step && !change.step.state ? [`DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = ${$(change.step.id)}`] : []),
+    ...(change.step && !change.step.state
+      ? [`DELETE FROM step_states WHERE user_id = $1 AND flow_slug = $2 AND step_id = ${$(change.step.id)}`]
+      : []),
     ...(change.flow ? [flowRowSql($, change.flow)] : []),
     ...(change.responses.length > 0 ? [responsesSql($, change.responses, texts, version.version, locale)] : []),
     ...(progress ? progressWrites(version, progress, known, $) : []),
   ]);
   await countAnswers(tx, version, countedAnswers(change.responses, texts, version.type), locale);
-  await emitEvents(tx, progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }));
+  await emitEvents(
+    tx,
+    progressEvents(userId, version, change.responses, { startedNow: !startedBefore && change.flow?.started === true }),
+  );
 }
-

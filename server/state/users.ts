@@ -8,7 +8,12 @@ import { isGuestId, loadUserSnapshot } from './snapshot.js';
 import { deriveFlowState, isEligible } from './derive.js';
 import { appendResponses, lockUser, writeFlowRow, writeStepRow } from './user-rows.js';
 import { forgetProgress } from '../analytics/progress.js';
-import { countMissingTargets, forgetMissingTargets, mergeMissingTargets, missingTargets } from '../analytics/target-missing.js';
+import {
+  countMissingTargets,
+  forgetMissingTargets,
+  mergeMissingTargets,
+  missingTargets,
+} from '../analytics/target-missing.js';
 import { emitEvents, progressEvents, userEvent } from './events.js';
 
 export type StoredLimits = Pick<Limits, 'storedProperties' | 'storedPropertyBytes' | 'storedEventNames'>;
@@ -27,7 +32,9 @@ export async function upsertUser(
   // With a guest to link, both rows are locked in one order, so two links that name each other wait
   // for one another instead of deadlocking.
   if (body.linkGuestId && body.linkGuestId !== body.userId && !tx.exclusive) {
-    await tx.query('SELECT id FROM users WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [[body.userId, body.linkGuestId]]);
+    await tx.query('SELECT id FROM users WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [
+      [body.userId, body.linkGuestId],
+    ]);
   }
   const userId = await lockUser(tx, body.userId);
   tx.touchUser?.(userId);
@@ -61,14 +68,24 @@ export interface StoredSize {
  * Refuses (409) a write that leaves a user's or group's stored properties past the limits. It runs
  * inside the write's transaction, so the refused write rolls back and nothing of it is kept.
  */
-export async function checkStoredProperties(tx: Queryable, kind: 'user' | 'group', id: string, limits: StoredLimits): Promise<void> {
+export async function checkStoredProperties(
+  tx: Queryable,
+  kind: 'user' | 'group',
+  id: string,
+  limits: StoredLimits,
+): Promise<void> {
   const table = kind === 'user' ? 'users' : 'groups';
   const [row] = await tx.query<StoredSize>(`SELECT ${STORED_SIZE} FROM ${table} WHERE id = $1`, [id]);
   refuseOversized(kind, id, row, limits);
 }
 
 /** The same refusal, from the size a write returned (`undefined`: no row, nothing to refuse). */
-export function refuseOversized(kind: 'user' | 'group', id: string, row: StoredSize | undefined, limits: StoredLimits): void {
+export function refuseOversized(
+  kind: 'user' | 'group',
+  id: string,
+  row: StoredSize | undefined,
+  limits: StoredLimits,
+): void {
   if (!row) return;
   const refuse = (what: string) => {
     throw new HttpProblem(
@@ -77,8 +94,10 @@ export function refuseOversized(kind: 'user' | 'group', id: string, row: StoredS
       'properties',
     );
   };
-  if (row.keys > limits.storedProperties) refuse(`${row.keys} property keys, over the limit of ${limits.storedProperties},`);
-  if (row.bytes > limits.storedPropertyBytes) refuse(`${row.bytes} bytes of properties, over the limit of ${limits.storedPropertyBytes},`);
+  if (row.keys > limits.storedProperties)
+    refuse(`${row.keys} property keys, over the limit of ${limits.storedProperties},`);
+  if (row.bytes > limits.storedPropertyBytes)
+    refuse(`${row.bytes} bytes of properties, over the limit of ${limits.storedPropertyBytes},`);
 }
 
 /**
@@ -98,7 +117,10 @@ export async function appendEvents(
   if (!events?.length) return;
   if (kind === 'user') tx.touchUser?.(id);
   else tx.touchGroup?.(id);
-  const [log, counts, key] = kind === 'user' ? ['user_events', 'user_event_counts', 'user_id'] : ['group_events', 'group_event_counts', 'group_id'];
+  const [log, counts, key] =
+    kind === 'user'
+      ? ['user_events', 'user_event_counts', 'user_id']
+      : ['group_events', 'group_event_counts', 'group_id'];
   // A row PostgreSQL inserted (not updated) has no xmax: the names this request adds.
   const [row] = await tx.query<{ added: number }>(
     `WITH batch AS (SELECT e.event, e.properties, e.n FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(event, properties, n)),
@@ -117,7 +139,13 @@ export async function appendEvents(
  * limit; inside the write's transaction, so nothing of it is kept. Names an entity has already are always taken,
  * and a write that adds none costs nothing here: only a new name pays for the count, which stops past the limit.
  */
-async function checkEventNames(tx: Queryable, kind: 'user' | 'group', id: string, added: number, limits: StoredLimits): Promise<void> {
+async function checkEventNames(
+  tx: Queryable,
+  kind: 'user' | 'group',
+  id: string,
+  added: number,
+  limits: StoredLimits,
+): Promise<void> {
   if (added === 0) return;
   const [counts, key] = kind === 'user' ? ['user_event_counts', 'user_id'] : ['group_event_counts', 'group_id'];
   const limit = limits.storedEventNames;
@@ -129,7 +157,7 @@ async function checkEventNames(tx: Queryable, kind: 'user' | 'group', id: string
   throw new HttpProblem(
     409,
     `This would store ${added} new event name${added === 1 ? '' : 's'} for ${kind} "${id}", past the limit of ${limit} distinct event names. ` +
-      'Track names it already has (put what varies in the event\'s properties) instead of new ones; nothing of this request was stored.',
+      "Track names it already has (put what varies in the event's properties) instead of new ones; nothing of this request was stored.",
     'events',
   );
 }
@@ -160,8 +188,15 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string, limits:
   // reported counts once), and so do the guest's undelivered events, so that deleting the user later deletes them as well.
   await mergeMissingTargets(tx, userId, guestId);
   const tables = [
-    'user_events', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys', 'analytics_flow_users', 'analytics_step_users',
-    'analytics_target_missing_users', 'webhook_outbox',
+    'user_events',
+    'flow_states',
+    'step_states',
+    'flow_responses',
+    'idempotency_keys',
+    'analytics_flow_users',
+    'analytics_step_users',
+    'analytics_target_missing_users',
+    'webhook_outbox',
   ];
   for (const table of tables) {
     await tx.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [userId, guestId]);
@@ -196,7 +231,13 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string, limits:
  * step): steps whose criteria hold are stored as completed, and the flow is stored as completed when
  * its own criteria hold or no visible step is left undone. Each is recorded as a Flow response.
  */
-export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, userId: string, now: Date, groupId?: string): Promise<void> {
+export async function bootstrapFlowStates(
+  tx: Queryable,
+  catalog: FlowCatalog,
+  userId: string,
+  now: Date,
+  groupId?: string,
+): Promise<void> {
   const version = catalog.current();
   const snapshot = await loadUserSnapshot(tx, userId, groupId, version, { now });
   tx.touchUser?.(userId);
@@ -212,7 +253,13 @@ export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, u
       const id = step.definition.id;
       if (!step.completion?.(snapshot.cel) || stored?.get(id)?.completed) continue;
       const previous = stored?.get(id);
-      await writeStepRow(tx, userId, slug, id, { started: true, completed: true, skipped: false, data: previous?.data ?? null, lastActionAt: at });
+      await writeStepRow(tx, userId, slug, id, {
+        started: true,
+        completed: true,
+        skipped: false,
+        data: previous?.data ?? null,
+        lastActionAt: at,
+      });
       responses.push({ stepId: id, actionType: 'COMPLETED_STEP', data: { reason: 'bootstrap' }, at: now, url: null });
       view.data.steps[index].$state.completed = true;
     }
@@ -227,11 +274,20 @@ export async function bootstrapFlowStates(tx: Queryable, catalog: FlowCatalog, u
         lastActionAt: at,
         reshows: storedFlow?.reshows ?? 0,
       });
-      responses.push({ stepId: view.$state.currentStepId, actionType: 'COMPLETED_FLOW', data: { reason: 'bootstrap' }, at: now, url: null });
+      responses.push({
+        stepId: view.$state.currentStepId,
+        actionType: 'COMPLETED_FLOW',
+        data: { reason: 'bootstrap' },
+        at: now,
+        url: null,
+      });
     }
     await appendResponses(tx, userId, slug, responses, flow.flow.version);
     // Completions the service made are events (step.completed, flow.completed), but not views: analytics leaves them out.
-    await emitEvents(tx, progressEvents(userId, { slug, version: flow.flow.version, type: flow.flow.type }, responses, { answers: false }));
+    await emitEvents(
+      tx,
+      progressEvents(userId, { slug, version: flow.flow.version, type: flow.flow.type }, responses, { answers: false }),
+    );
   }
 }
 
@@ -273,7 +329,14 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
     [userId],
   );
   const responses = await db.query<{
-    flow_slug: string; step_id: string; action_type: ActionType; data: string; created_at: Date; url: string | null; flow_version: number | null; locale: string;
+    flow_slug: string;
+    step_id: string;
+    action_type: ActionType;
+    data: string;
+    created_at: Date;
+    url: string | null;
+    flow_version: number | null;
+    locale: string;
   }>(
     'SELECT flow_slug, step_id, action_type, data, created_at, url, flow_version, locale FROM flow_responses WHERE user_id = $1 ORDER BY id',
     [userId],
@@ -283,7 +346,11 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
     properties: user.properties,
     createdAt: new Date(user.created_at).toISOString(),
     updatedAt: new Date(user.updated_at).toISOString(),
-    events: events.map((e) => ({ event: e.event, properties: e.properties, createdAt: new Date(e.created_at).toISOString() })),
+    events: events.map((e) => ({
+      event: e.event,
+      properties: e.properties,
+      createdAt: new Date(e.created_at).toISOString(),
+    })),
     groups: groups.map((g) => ({ groupId: g.id, properties: g.properties })),
     // The log holds the JSON the service wrote itself.
     flowResponses: responses.map((r) => ({

@@ -99,7 +99,7 @@ function isAlive(pid: number): boolean {
 function inUse(dir: string, holder: Holder): Error {
   return new Error(
     `the data directory ${dir} is in use by another onboarding service (process ${holder.pid} on ${holder.host}). ` +
-      'Two services on one embedded data directory would lose each other\'s writes: stop the other one, ' +
+      "Two services on one embedded data directory would lose each other's writes: stop the other one, " +
       'use another --database directory, or use a postgres:// URL for several instances.',
   );
 }

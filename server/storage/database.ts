@@ -26,9 +26,10 @@ export interface DatabaseOptions {
 
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
 export async function openDatabase(location: string, options: DatabaseOptions = {}): Promise<Database> {
-  const db = location.startsWith('postgres://') || location.startsWith('postgresql://')
-    ? openPostgres(location, options.poolSize ?? 10, options.cacheUsers ?? 10_000)
-    : await openPglite(location, options.cacheUsers ?? 10_000, options.fsync ?? true);
+  const db =
+    location.startsWith('postgres://') || location.startsWith('postgresql://')
+      ? openPostgres(location, options.poolSize ?? 10, options.cacheUsers ?? 10_000)
+      : await openPglite(location, options.cacheUsers ?? 10_000, options.fsync ?? true);
   try {
     await migrate(db, options.schemaUpTo);
   } catch (error) {
@@ -42,7 +43,13 @@ export async function openDatabase(location: string, options: DatabaseOptions = 
  * PGlite's own start parameters less `-F` (which turns `fsync` off), with WAL flushed by `fsync`: Emscripten's
  * `fdatasync` does nothing, while its `fsync` reaches the file system's stream operation, which `syncToDisk` supplies.
  */
-const DURABLE_START = [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'fsync=on', '-c', 'wal_sync_method=fsync'];
+const DURABLE_START = [
+  ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+  '-c',
+  'fsync=on',
+  '-c',
+  'wal_sync_method=fsync',
+];
 
 /**
  * Makes the `fsync` PostgreSQL calls inside PGlite reach the disk: Emscripten's Node file system has no such
@@ -85,7 +92,10 @@ async function openPglite(location: string, cacheUsers: number, fsync: boolean):
   try {
     // PostgreSQL's 128 MB of shared buffers is sized for a server of its own; a quarter serves one embedded process
     // well (the operating system caches the data directory too) and leaves the host its memory.
-    lite = await PGlite.create(inMemory ? undefined : location, { postgresqlconf: ['shared_buffers=32MB'], ...(durable ? { startParams: DURABLE_START } : {}) });
+    lite = await PGlite.create(inMemory ? undefined : location, {
+      postgresqlconf: ['shared_buffers=32MB'],
+      ...(durable ? { startParams: DURABLE_START } : {}),
+    });
     if (durable) fsyncs = syncToDisk(lite);
   } catch (error) {
     lock?.release();
@@ -99,7 +109,8 @@ async function openPglite(location: string, cacheUsers: number, fsync: boolean):
     params && params.length > 0 ? statements.query<Row>(sql, params) : (await lite.query<Row>(sql)).rows;
   // Outside a transaction each statement takes its own turn; inside one, the transaction holds its turn.
   const wrap = (touched?: { users: Set<string>; groups: Set<string> }): Queryable => ({
-    query: <Row>(sql: string, params?: unknown[]) => (touched ? run<Row>(sql, params) : turns.run(() => run<Row>(sql, params))),
+    query: <Row>(sql: string, params?: unknown[]) =>
+      touched ? run<Row>(sql, params) : turns.run(() => run<Row>(sql, params)),
     cache,
     exclusive: true,
     inTransaction: touched !== undefined,
@@ -130,7 +141,8 @@ async function openPglite(location: string, cacheUsers: number, fsync: boolean):
           try {
             const result = await work(wrap(touched));
             // COMMIT answers ROLLBACK when a statement failed and the work went on regardless.
-            if ((await statements.command('COMMIT')) === 'ROLLBACK') throw new Error('The transaction was rolled back: one of its statements failed.');
+            if ((await statements.command('COMMIT')) === 'ROLLBACK')
+              throw new Error('The transaction was rolled back: one of its statements failed.');
             return result;
           } catch (error) {
             await statements.command('ROLLBACK').catch(() => {});
@@ -229,10 +241,13 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
       const free = pool.idleCount + (poolSize - pool.totalCount);
       return (Math.max(0, pool.waitingCount + requestsAhead - free) / poolSize) * holdMs;
     },
-    query: <Row>(sql: string, params?: unknown[]) => held(async (client) => (await client.query(statement(sql, params))).rows as Row[]),
+    query: <Row>(sql: string, params?: unknown[]) =>
+      held(async (client) => (await client.query(statement(sql, params))).rows as Row[]),
     // Not counted as a request's work (`jobs`): it runs on a timer, for the rate limits.
     async liveInstances() {
-      const [row] = (await pool.query<{ instances: number; seen: boolean }>(statement(LIVE_INSTANCES_SQL, [instanceName]))).rows;
+      const [row] = (
+        await pool.query<{ instances: number; seen: boolean }>(statement(LIVE_INSTANCES_SQL, [instanceName]))
+      ).rows;
       return row?.seen ? row.instances : undefined;
     },
     ...(cacheUsers > 0 ? { cache } : {}),

@@ -47,7 +47,10 @@ function bindAndExecute(statement: string, values: ReadonlyArray<string | null>)
 }
 
 /** The rows of the one result the messages carry, each column parsed by its type as PGlite's `query` would. */
-function rowsOf<Row>(backend: messages.BackendMessage[], parsers: Record<number, (value: string, type: number) => unknown>): Row[] {
+function rowsOf<Row>(
+  backend: messages.BackendMessage[],
+  parsers: Record<number, (value: string, type: number) => unknown>,
+): Row[] {
   const rows: Row[] = [];
   let fields: messages.RowDescriptionMessage['fields'] = [];
   for (const message of backend) {
@@ -110,7 +113,8 @@ export class PreparedStatements {
     }
     const { messages: backend } = await this.lite.execProtocol(query, { syncToFs: false });
     let tag: string | undefined;
-    for (const message of backend) if (message.name === 'commandComplete') tag = (message as messages.CommandCompleteMessage).text.split(' ')[0];
+    for (const message of backend)
+      if (message.name === 'commandComplete') tag = (message as messages.CommandCompleteMessage).text.split(' ')[0];
     return tag;
   }
 

@@ -377,13 +377,21 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export async function migrate(db: Database, upTo = MIGRATIONS.length): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('onboarding:migrate'))");
-    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-    const applied = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const applied = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version),
+    );
     const done: number[] = [];
     for (const [index, sql] of MIGRATIONS.entries()) {
       const version = index + 1;
       if (applied.has(version) || version > upTo) continue;
-      for (const statement of sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      for (const statement of sql
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
       done.push(version);
     }

@@ -121,9 +121,24 @@ export class SnapshotCache {
     // Most recently used last.
     this.users.delete(userId);
     this.users.set(userId, entry);
-    const [exists, properties, createdAt, events, groups, flows, steps, responses, progress] = JSON.parse(entry.text) as UserFields;
+    const [exists, properties, createdAt, events, groups, flows, steps, responses, progress] = JSON.parse(
+      entry.text,
+    ) as UserFields;
     const { eventsKey, windows } = entry;
-    return { version: entry.version, exists, properties, createdAt, events, eventsKey, groups, flows, steps, responses, ...(windows ? { windows } : {}), ...(progress ? { progress } : {}) };
+    return {
+      version: entry.version,
+      exists,
+      properties,
+      createdAt,
+      events,
+      eventsKey,
+      groups,
+      flows,
+      steps,
+      responses,
+      ...(windows ? { windows } : {}),
+      ...(progress ? { progress } : {}),
+    };
   }
 
   group(groupId: string): CachedGroup | undefined {
@@ -136,13 +151,32 @@ export class SnapshotCache {
 
   store(generation: number, userId: string, user: CachedUser, group?: { id: string; rows: CachedGroup }): void {
     if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return;
-    const fields: UserFields = [user.exists, user.properties, user.createdAt, user.events, user.groups, user.flows, user.steps, user.responses];
+    const fields: UserFields = [
+      user.exists,
+      user.properties,
+      user.createdAt,
+      user.events,
+      user.groups,
+      user.flows,
+      user.steps,
+      user.responses,
+    ];
     if (user.progress) fields.push(user.progress);
-    this.users.set(userId, { version: user.version ?? null, text: JSON.stringify(fields), eventsKey: user.eventsKey, windows: user.windows });
+    this.users.set(userId, {
+      version: user.version ?? null,
+      text: JSON.stringify(fields),
+      eventsKey: user.eventsKey,
+      windows: user.windows,
+    });
     while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
     if (group) {
       const { version, properties, createdAt, events, eventsKey, windows } = group.rows;
-      this.groups.set(group.id, { version: version ?? null, text: JSON.stringify([properties, createdAt, events] satisfies GroupFields), eventsKey, windows });
+      this.groups.set(group.id, {
+        version: version ?? null,
+        text: JSON.stringify([properties, createdAt, events] satisfies GroupFields),
+        eventsKey,
+        windows,
+      });
       while (this.groups.size > this.maxUsers) this.groups.delete(this.groups.keys().next().value!);
     }
   }

@@ -64,4 +64,5 @@ export interface Database extends Queryable {
  * Several writes as one statement: each a data-modifying WITH query (each runs once, whether the main query
  * reads it or not), on tables of their own, so they cost one round trip.
  */
-export const asOneStatement = (writes: readonly string[]): string => `WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`;
+export const asOneStatement = (writes: readonly string[]): string =>
+  `WITH ${writes.map((sql, i) => `w${i} AS (${sql})`).join(', ')} SELECT 1`;

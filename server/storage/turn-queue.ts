@@ -95,8 +95,7 @@ export class TurnQueue {
     do {
       this.#queuedAt.shift();
       await this.#waiting.shift()!();
-    }
-    while (this.#waiting.length > 0 && performance.now() - turn < TURN_BUDGET_MS);
+    } while (this.#waiting.length > 0 && performance.now() - turn < TURN_BUDGET_MS);
     if (this.#waiting.length > 0) setImmediate(() => void this.#next());
     else this.#scheduled = false;
   };

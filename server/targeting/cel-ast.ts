@@ -5,7 +5,8 @@ export interface Node {
   args: unknown;
 }
 
-export const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && typeof (value as Node).op === 'string';
+export const isNode = (value: unknown): value is Node =>
+  typeof value === 'object' && value !== null && typeof (value as Node).op === 'string';
 
 /** A string literal's text; undefined for any other node. */
 export const literalString = (node: unknown): string | undefined =>

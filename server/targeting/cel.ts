@@ -66,7 +66,8 @@ const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneous
       { name: 'window', type: 'google.protobuf.Duration' },
     ],
     // A duration's number is its milliseconds, as the load's key of the same window (state/event-window-values.ts).
-    handler: (entity: unknown, event: string, window: unknown) => BigInt(windowsOf(entity, 'eventCount').counts.get(countKey(event, Number(window))) ?? 0),
+    handler: (entity: unknown, event: string, window: unknown) =>
+      BigInt(windowsOf(entity, 'eventCount').counts.get(countKey(event, Number(window))) ?? 0),
     description: 'How many of the event the user (or group) has in the window that ends now.',
   })
   .registerFunction({
@@ -137,5 +138,13 @@ export function eventNamesOf(source: string | undefined): Array<Record<EventScop
 export const NO_EVENT_WINDOWS: EventWindows = { counts: new Map(), last: new Map() };
 
 export function emptyEntity(): CelEntity {
-  return { id: '', isGuest: false, createdAt: null, properties: {}, events: {}, groups: [], [EVENT_WINDOWS]: NO_EVENT_WINDOWS };
+  return {
+    id: '',
+    isGuest: false,
+    createdAt: null,
+    properties: {},
+    events: {},
+    groups: [],
+    [EVENT_WINDOWS]: NO_EVENT_WINDOWS,
+  };
 }

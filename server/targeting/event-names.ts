@@ -31,7 +31,10 @@ function selected(node: Node | undefined, from: Node): string | undefined {
  * macro variable named user) may read any count, and the read then loads them all, as it did before.
  */
 export function eventNameUses(ast: unknown): Record<EventScope, EventNameUse> {
-  const uses: Record<EventScope, EventNameUse> = { user: { names: new Set(), all: false }, group: { names: new Set(), all: false } };
+  const uses: Record<EventScope, EventNameUse> = {
+    user: { names: new Set(), all: false },
+    group: { names: new Set(), all: false },
+  };
   // The parents of the node being looked at, nearest last; bounded by the parser's limits on depth.
   const parents: Node[] = [];
   const visit = (node: Node): void => {
@@ -56,7 +59,9 @@ export function eventNameUses(ast: unknown): Record<EventScope, EventNameUse> {
       const outer = parents.at(-2);
       const name =
         selected(outer, events) ??
-        (outer?.op === 'in' && Array.isArray(outer.args) && outer.args[1] === events ? literalString(outer.args[0]) : undefined);
+        (outer?.op === 'in' && Array.isArray(outer.args) && outer.args[1] === events
+          ? literalString(outer.args[0])
+          : undefined);
       if (name !== undefined) {
         found.names.add(name);
         return;

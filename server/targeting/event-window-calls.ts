@@ -65,12 +65,18 @@ function callOf(node: Node): EventWindowCall {
   const list = Array.isArray(args) ? args : [];
   const event = literalString(list[0]);
   if (fn === 'lastEventAt') {
-    if (list.length !== 1 || event === undefined) throw new Error(`${scope}.lastEventAt takes one event name, a string literal: ${scope}.${USAGE[fn]}`);
+    if (list.length !== 1 || event === undefined)
+      throw new Error(`${scope}.lastEventAt takes one event name, a string literal: ${scope}.${USAGE[fn]}`);
     return { scope, fn, event };
   }
   const window = list[1];
   const literal =
-    isNode(window) && window.op === 'call' && Array.isArray(window.args) && window.args[0] === 'duration' && Array.isArray(window.args[1]) && window.args[1].length === 1
+    isNode(window) &&
+    window.op === 'call' &&
+    Array.isArray(window.args) &&
+    window.args[0] === 'duration' &&
+    Array.isArray(window.args[1]) &&
+    window.args[1].length === 1
       ? literalString(window.args[1][0])
       : undefined;
   if (list.length !== 2 || event === undefined || literal === undefined) {
@@ -81,19 +87,26 @@ function callOf(node: Node): EventWindowCall {
     // The library's own duration parser, so a window means here what it means everywhere else in CEL.
     windowMs = Number(evaluate('duration(window)', { window: literal }));
   } catch {
-    throw new Error(`${scope}.eventCount: duration('${literal}') is not a duration; write one such as '30m', '24h' or '168h'`);
+    throw new Error(
+      `${scope}.eventCount: duration('${literal}') is not a duration; write one such as '30m', '24h' or '168h'`,
+    );
   }
-  if (!(windowMs > 0)) throw new Error(`${scope}.eventCount: the window duration('${literal}') must be longer than zero`);
+  if (!(windowMs > 0))
+    throw new Error(`${scope}.eventCount: the window duration('${literal}') must be longer than zero`);
   return { scope, fn, event, windowMs };
 }
 
 /** The set of each scope that `calls` ask about; undefined when they ask about none. */
 export function eventWindowSets(calls: Iterable<EventWindowCall>): Record<EventScope, EventWindowSet> | undefined {
-  const found = { user: { counts: new Map<string, [string, number]>(), last: new Set<string>() }, group: { counts: new Map<string, [string, number]>(), last: new Set<string>() } };
+  const found = {
+    user: { counts: new Map<string, [string, number]>(), last: new Set<string>() },
+    group: { counts: new Map<string, [string, number]>(), last: new Set<string>() },
+  };
   let any = false;
   for (const call of calls) {
     any = true;
-    if (call.fn === 'eventCount') found[call.scope].counts.set(countKey(call.event, call.windowMs), [call.event, call.windowMs]);
+    if (call.fn === 'eventCount')
+      found[call.scope].counts.set(countKey(call.event, call.windowMs), [call.event, call.windowMs]);
     else found[call.scope].last.add(call.event);
   }
   if (!any) return undefined;

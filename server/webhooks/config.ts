@@ -24,24 +24,35 @@ function checkUrl(where: string, url: unknown): string {
   } catch {
     throw new Error(`${where} url "${url}" is not a URL`);
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`${where} url "${url}" must be http or https`);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new Error(`${where} url "${url}" must be http or https`);
   return url;
 }
 
 function checkSecret(where: string, secret: unknown): string {
   if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
-    throw new Error(`${where} needs a secret of at least ${MIN_SECRET_LENGTH} characters (openssl rand -hex 32 makes one)`);
+    throw new Error(
+      `${where} needs a secret of at least ${MIN_SECRET_LENGTH} characters (openssl rand -hex 32 makes one)`,
+    );
   }
   return secret;
 }
 
 function checkEvents(where: string, events: unknown): readonly WebhookEventType[] | null {
   if (events === undefined || events === null) return null;
-  const list = typeof events === 'string' ? events.split(',').map((e) => e.trim()).filter(Boolean) : events;
+  const list =
+    typeof events === 'string'
+      ? events
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean)
+      : events;
   if (!Array.isArray(list) || list.length === 0) throw new Error(`${where} events must be a list of event types`);
   for (const event of list) {
     if (!(WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(event)) {
-      throw new Error(`${where} has unknown event "${String(event)}"; expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+      throw new Error(
+        `${where} has unknown event "${String(event)}"; expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+      );
     }
   }
   return list as WebhookEventType[];
@@ -56,10 +67,18 @@ export function endpointsFromSettings(
   flags: { urls?: string[]; secret?: string; events?: string },
   env: NodeJS.ProcessEnv,
 ): WebhookEndpoint[] {
-  const urls = flags.urls?.length ? flags.urls : (env.ONBOARDING_WEBHOOK_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  const urls = flags.urls?.length
+    ? flags.urls
+    : (env.ONBOARDING_WEBHOOK_URLS ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
   if (urls.length === 0) return [];
   const secret = checkSecret('--webhook (ONBOARDING_WEBHOOK_URLS)', flags.secret ?? env.ONBOARDING_WEBHOOK_SECRET);
-  const events = checkEvents('--webhook-events (ONBOARDING_WEBHOOK_EVENTS)', flags.events ?? env.ONBOARDING_WEBHOOK_EVENTS);
+  const events = checkEvents(
+    '--webhook-events (ONBOARDING_WEBHOOK_EVENTS)',
+    flags.events ?? env.ONBOARDING_WEBHOOK_EVENTS,
+  );
   return urls.map((url) => ({ url: checkUrl('--webhook', url), secret, events }));
 }
 
@@ -81,19 +100,26 @@ export function endpointsFromFile(dir: string, env: NodeJS.ProcessEnv): WebhookE
   try {
     doc = parseYaml(readFileSync(join(dir, file), 'utf8'));
   } catch (error) {
-    throw new Error(`${file}: bad YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
+    throw new Error(`${file}: bad YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, {
+      cause: error,
+    });
   }
   const list = (doc as { endpoints?: unknown } | null)?.endpoints;
-  if (!Array.isArray(list)) throw new Error(`${file} must hold "endpoints:", a list of { url, secretEnv or secret, events }`);
+  if (!Array.isArray(list))
+    throw new Error(`${file} must hold "endpoints:", a list of { url, secretEnv or secret, events }`);
   return list.map((entry: unknown, index) => {
     const where = `${file} endpoint ${index + 1}`;
-    if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be a mapping with url, secretEnv and events`);
+    if (typeof entry !== 'object' || entry === null)
+      throw new Error(`${where} must be a mapping with url, secretEnv and events`);
     const { url, secret, secretEnv, events, ...rest } = entry as Record<string, unknown>;
     const unknown = Object.keys(rest)[0];
-    if (unknown) throw new Error(`${where} has unknown key "${unknown}"; expected url, secretEnv (or secret) and events`);
-    if (secretEnv !== undefined && typeof secretEnv !== 'string') throw new Error(`${where} secretEnv must name an environment variable`);
+    if (unknown)
+      throw new Error(`${where} has unknown key "${unknown}"; expected url, secretEnv (or secret) and events`);
+    if (secretEnv !== undefined && typeof secretEnv !== 'string')
+      throw new Error(`${where} secretEnv must name an environment variable`);
     const value = secretEnv ? env[secretEnv] : secret;
-    if (secretEnv && value === undefined) throw new Error(`${where}: the environment variable ${secretEnv} (its secretEnv) is not set`);
+    if (secretEnv && value === undefined)
+      throw new Error(`${where}: the environment variable ${secretEnv} (its secretEnv) is not set`);
     return { url: checkUrl(where, url), secret: checkSecret(where, value), events: checkEvents(where, events) };
   });
 }
@@ -102,7 +128,8 @@ export function endpointsFromFile(dir: string, env: NodeJS.ProcessEnv): WebhookE
 export function checkDistinct(endpoints: WebhookEndpoint[]): WebhookEndpoint[] {
   const seen = new Set<string>();
   for (const endpoint of endpoints) {
-    if (seen.has(endpoint.url)) throw new Error(`webhook endpoint ${endpoint.url} is configured twice; give it once, with every event it takes`);
+    if (seen.has(endpoint.url))
+      throw new Error(`webhook endpoint ${endpoint.url} is configured twice; give it once, with every event it takes`);
     seen.add(endpoint.url);
   }
   return endpoints;

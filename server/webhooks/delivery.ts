@@ -43,7 +43,11 @@ export function signature(secret: string, timestamp: number, body: string): stri
 }
 
 /** The wait after failed attempt `attempt` (1-based): base × 2^(attempt−1), at most the cap, less up to a tenth at random. */
-export function retryDelayMs(attempt: number, settings: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>, random = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  settings: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>,
+  random = Math.random,
+): number {
   const delay = Math.min(settings.retryBaseMs * 2 ** Math.min(attempt - 1, 40), settings.retryMaxMs);
   return Math.round(delay * (1 - random() * 0.1));
 }
@@ -74,7 +78,8 @@ export class WebhookDelivery {
 
   /** Routing for emitEvents: the endpoints that take each event type. */
   readonly routing = {
-    endpointsFor: (type: string): string[] => [...this.endpoints.values()].filter((e) => !e.events || e.events.includes(type as never)).map((e) => e.url),
+    endpointsFor: (type: string): string[] =>
+      [...this.endpoints.values()].filter((e) => !e.events || e.events.includes(type as never)).map((e) => e.url),
   };
 
   get configured(): WebhookEndpoint[] {
@@ -126,7 +131,8 @@ export class WebhookDelivery {
           }
         } while (this.again && !this.stopped);
       } catch (error) {
-        if (!this.stopped) this.log.warn(`webhook delivery stopped for now: ${error instanceof Error ? error.message : String(error)}`);
+        if (!this.stopped)
+          this.log.warn(`webhook delivery stopped for now: ${error instanceof Error ? error.message : String(error)}`);
       } finally {
         this.draining = undefined;
         this.schedule();
@@ -157,7 +163,10 @@ export class WebhookDelivery {
     const endpoint = this.endpoints.get(row.endpoint);
     if (!endpoint) return;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${this.settings.timeoutMs} ms`)), this.settings.timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new Error(`no answer within ${this.settings.timeoutMs} ms`)),
+      this.settings.timeoutMs,
+    );
     this.inFlight.add(controller);
     let failure: string | undefined;
     try {
@@ -196,10 +205,14 @@ export class WebhookDelivery {
     const error = failure.slice(0, 500);
     if (this.stopped) {
       // Cut short by the shutdown: not the endpoint's fault, so the attempt is given back.
-      await db.query('UPDATE webhook_outbox SET attempts = attempts - 1, next_attempt_at = now() WHERE id = $1', [row.id]);
+      await db.query('UPDATE webhook_outbox SET attempts = attempts - 1, next_attempt_at = now() WHERE id = $1', [
+        row.id,
+      ]);
     } else if (row.attempts >= this.settings.maxAttempts) {
       await db.query('UPDATE webhook_outbox SET failed_at = now(), last_error = $2 WHERE id = $1', [row.id, error]);
-      this.log.warn(`webhook ${row.event_type} ${row.event_id} to ${endpoint.url} given up after ${row.attempts} attempts: ${error}`);
+      this.log.warn(
+        `webhook ${row.event_type} ${row.event_id} to ${endpoint.url} given up after ${row.attempts} attempts: ${error}`,
+      );
     } else {
       const wait = retryDelayMs(row.attempts, this.settings);
       await db.query(

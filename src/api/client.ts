@@ -2,7 +2,14 @@
 /* eslint-disable no-restricted-syntax -- an ApiError is thrown to the script's own callers (the outbox, the state sync), which catch every one */
 import { isBatchResponse, isFlowStates, isObject } from './guards.js';
 import { nextTask } from './next-task.js';
-import type { BatchResponse, BatchWrite, FlowStatesReadRequest, FlowStatesResponse, KnownVersions, Problem } from './wire.js';
+import type {
+  BatchResponse,
+  BatchWrite,
+  FlowStatesReadRequest,
+  FlowStatesResponse,
+  KnownVersions,
+  Problem,
+} from './wire.js';
 
 export interface ClientConfig {
   apiUrl: string;
@@ -43,7 +50,8 @@ export class ApiError extends Error {
 }
 
 /** Only a failure the client classified as the network's or as a retryable status is tried again; nothing else ever is. */
-export const isRetryable = (error: unknown): boolean => error instanceof ApiError && (error.kind === 'network' || error.kind === 'retry');
+export const isRetryable = (error: unknown): boolean =>
+  error instanceof ApiError && (error.kind === 'network' || error.kind === 'retry');
 
 export interface ApiClient {
   /**
@@ -86,7 +94,13 @@ export function createApiClient(config: ClientConfig): ApiClient {
    * JSON as a text/plain body (fetch's default for a string), and no other header. The answer is null when the
    * service sent an empty body or `{}`, and otherwise passes `valid`.
    */
-  async function request<T>(path: string, valid: (value: unknown) => boolean, body: unknown, options: RequestOptions = {}, ms = WRITE_TIMEOUT_MS): Promise<T | null> {
+  async function request<T>(
+    path: string,
+    valid: (value: unknown) => boolean,
+    body: unknown,
+    options: RequestOptions = {},
+    ms = WRITE_TIMEOUT_MS,
+  ): Promise<T | null> {
     // Outside the try below: a body that cannot be serialised is not a network failure, and is not retried.
     const payload = JSON.stringify(body);
     const locale = config.locale?.();
@@ -94,16 +108,33 @@ export function createApiClient(config: ClientConfig): ApiClient {
     let response: Response;
     let text = '';
     let tooLarge: boolean;
-    const badAnswer = (what: string) => new ApiError(response.status, { detail: `The service's answer to POST ${path.split('?')[0]} ${what}.` }, undefined, 'bad-answer');
+    const badAnswer = (what: string) =>
+      new ApiError(
+        response.status,
+        { detail: `The service's answer to POST ${path.split('?')[0]} ${what}.` },
+        undefined,
+        'bad-answer',
+      );
     try {
       const signal = options.signal ?? timeout(ms);
-      response = await doFetch(url, { method: 'POST', body: payload, keepalive: options.keepalive, signal, credentials: 'omit' });
+      response = await doFetch(url, {
+        method: 'POST',
+        body: payload,
+        keepalive: options.keepalive,
+        signal,
+        credentials: 'omit',
+      });
       // A body that could not be a state answer is not read at all.
       tooLarge = Number(response.headers.get('Content-Length')) > MAX_ANSWER_CHARS;
       if (tooLarge) void response.body?.cancel().catch(() => undefined);
       else text = await response.text();
     } catch (error) {
-      throw new ApiError(0, { detail: `No answer from the service: ${error instanceof Error ? error.message : String(error)}` }, undefined, 'network');
+      throw new ApiError(
+        0,
+        { detail: `No answer from the service: ${error instanceof Error ? error.message : String(error)}` },
+        undefined,
+        'network',
+      );
     }
     if (!response.ok) {
       let problem: unknown;
@@ -112,7 +143,11 @@ export function createApiClient(config: ClientConfig): ApiClient {
       } catch {
         // Not a problem body (a proxy's HTML page, say); the status says enough.
       }
-      throw new ApiError(response.status, isObject(problem) ? problem : { status: response.status }, retryAfterMs(response.headers.get('Retry-After')));
+      throw new ApiError(
+        response.status,
+        isObject(problem) ? problem : { status: response.status },
+        retryAfterMs(response.headers.get('Retry-After')),
+      );
     }
     if (tooLarge || text.length > MAX_ANSWER_CHARS) throw badAnswer('is too large');
     // A service that follows only the spec may answer a write with an empty body.
@@ -139,6 +174,9 @@ export function createApiClient(config: ClientConfig): ApiClient {
         options,
       )) ?? { results: [] },
     readFlowStates: async (body, options) =>
-      (await request<FlowStatesResponse>('/v1/public/flowStates', isFlowStates, body, options, READ_TIMEOUT_MS)) ?? { eligibleFlows: [], ineligibleFlows: [] },
+      (await request<FlowStatesResponse>('/v1/public/flowStates', isFlowStates, body, options, READ_TIMEOUT_MS)) ?? {
+        eligibleFlows: [],
+        ineligibleFlows: [],
+      },
   };
 }

@@ -5,7 +5,8 @@ import { ACTION_TYPES, FLOW_TYPES, type BatchResponse, type FlowState, type Flow
 
 type Json = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 export const isString = (value: unknown): value is string => typeof value === 'string';
 
 /**
@@ -21,11 +22,16 @@ export function isJson(value: unknown): boolean {
 }
 
 /** An ID as the service takes it: 1 to 256 characters, none of them a control character. */
-export const isId = (value: unknown): value is string => isString(value) && /^[^\u0000-\u001f\u007f]{1,256}$/.test(value);
+export const isId = (value: unknown): value is string =>
+  isString(value) && /^[^\u0000-\u001f\u007f]{1,256}$/.test(value);
 
 /** The flags the script reads off a flow's or a step's `$state`. */
 const hasFlags = (state: unknown) =>
-  isObject(state) && typeof state.started === 'boolean' && typeof state.completed === 'boolean' && typeof state.skipped === 'boolean' && typeof state.visible === 'boolean';
+  isObject(state) &&
+  typeof state.started === 'boolean' &&
+  typeof state.completed === 'boolean' &&
+  typeof state.skipped === 'boolean' &&
+  typeof state.visible === 'boolean';
 
 /** One eligible flow's state, deep enough that the stores, the transitions and buildFlow cannot throw on it. */
 export const isFlowState = (value: unknown): value is FlowState =>
@@ -51,7 +57,8 @@ export const isBatchResponse = (value: unknown): value is BatchResponse =>
   value.results.every((result) => isObject(result) && typeof result.status === 'number') &&
   (value.flowStates === undefined || isFlowStates(value.flowStates));
 
-const hasSteps = (data: unknown) => isObject(data) && Array.isArray(data.steps) && data.steps.every((step) => isObject(step) && isString(step.id));
+const hasSteps = (data: unknown) =>
+  isObject(data) && Array.isArray(data.steps) && data.steps.every((step) => isObject(step) && isString(step.id));
 
 /** A flow definition as the script caches it (core/cache.ts): a slug, a name, a known type, a version, and data with steps that have ids. */
 export const isDefinition = (value: unknown): value is FlowDefinition =>
@@ -64,10 +71,17 @@ export const isDefinition = (value: unknown): value is FlowDefinition =>
 
 /** A queued write as the outbox stores it (core/outbox-api.ts): key, owner, timing, and a body of its path's shape. */
 export const isQueuedWrite = (value: unknown): boolean => {
-  if (!isObject(value) || !isString(value.key) || !value.key || !isString(value.userId) || !isObject(value.body)) return false;
-  if (typeof value.at !== 'number' || typeof value.attempts !== 'number' || typeof value.retryAt !== 'number') return false;
+  if (!isObject(value) || !isString(value.key) || !value.key || !isString(value.userId) || !isObject(value.body))
+    return false;
+  if (typeof value.at !== 'number' || typeof value.attempts !== 'number' || typeof value.retryAt !== 'number')
+    return false;
   const body = value.body;
   if (value.path === 'users') return isString(body.userId);
   if (value.path === 'groups') return isString(body.groupId);
-  return value.path === 'flowStates' && isString(body.flowSlug) && isString(body.stepId) && ACTION_TYPES.includes(body.actionType as never);
+  return (
+    value.path === 'flowStates' &&
+    isString(body.flowSlug) &&
+    isString(body.stepId) &&
+    ACTION_TYPES.includes(body.actionType as never)
+  );
 };

@@ -4,4 +4,9 @@ import { HINT_STRINGS } from './hint/hint.strings.js';
 import { BASE_STRINGS, type OnboardingStrings } from './shared/strings.js';
 import { SURVEY_STRINGS } from './survey/survey.strings.js';
 
-export const DEFAULT_STRINGS = { ...BASE_STRINGS, ...FORM_STRINGS, ...SURVEY_STRINGS, ...HINT_STRINGS } as OnboardingStrings;
+export const DEFAULT_STRINGS = {
+  ...BASE_STRINGS,
+  ...FORM_STRINGS,
+  ...SURVEY_STRINGS,
+  ...HINT_STRINGS,
+} as OnboardingStrings;

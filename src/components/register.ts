@@ -4,7 +4,9 @@ import { ELEMENT_TABLE, type ElementRow } from './elements.js';
 import { startElements } from './start.js';
 
 /** Every element's class by tag, from the table: the ESM build defines them all (the script tag loads each from its chunk instead). */
-export const ELEMENTS: Record<string, CustomElementConstructor> = /* @__PURE__ */ Object.fromEntries(ELEMENT_TABLE.map(({ tag, className }) => [tag, classes[className]]));
+export const ELEMENTS: Record<string, CustomElementConstructor> = /* @__PURE__ */ Object.fromEntries(
+  ELEMENT_TABLE.map(({ tag, className }) => [tag, classes[className]]),
+);
 
 /**
  * Defines every element (skipping names already defined; a bundler splits them as it likes) and, for the page's own

@@ -11,9 +11,18 @@ function readScriptTag(): void {
   if (!script) return;
   const nonce = script.nonce || script.dataset.nonce;
   const auto = script.dataset.autoMount?.trim();
-  const autoMount = auto === undefined || auto === '' || auto === 'true' ? undefined : auto === 'false' ? false : auto.split(/[\s,]+/).filter(Boolean);
+  const autoMount =
+    auto === undefined || auto === '' || auto === 'true'
+      ? undefined
+      : auto === 'false'
+        ? false
+        : auto.split(/[\s,]+/).filter(Boolean);
   if (!nonce && autoMount === undefined) return;
-  $elementOptions.set({ ...$elementOptions.get(), ...(nonce ? { nonce } : {}), ...(autoMount !== undefined ? { autoMount } : {}) });
+  $elementOptions.set({
+    ...$elementOptions.get(),
+    ...(nonce ? { nonce } : {}),
+    ...(autoMount !== undefined ? { autoMount } : {}),
+  });
 }
 
 /**

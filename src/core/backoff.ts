@@ -7,4 +7,3 @@ export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.rand
   const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(attempts, 16));
   return Math.min(MAX_WAIT_MS, Math.max(retryAfterMs, Math.round(ceiling * (0.5 + random() / 2))));
 }
-

@@ -40,7 +40,8 @@ export const stateOnly = (state: FlowState): FlowState => ({
 export const contentTag = (flow: { version: number; contentHash?: string }) => flow.contentHash ?? flow.version;
 
 /** Whether `held` is the content `state` names: by its hash, or by the version when it was cached before hashes were sent. */
-export const holdsContent = (held: FlowDefinition, state: FlowState) => (held.contentHash ? held.contentHash === state.contentHash : held.version === state.version);
+export const holdsContent = (held: FlowDefinition, state: FlowState) =>
+  held.contentHash ? held.contentHash === state.contentHash : held.version === state.version;
 
 export function knownVersions(definitions: Record<string, FlowDefinition>): KnownVersions {
   const known: KnownVersions = {};
@@ -96,9 +97,20 @@ export const contentIn = (storage: KeyValueStore, locale: string) => [null, loca
  * Keeps `definitions`, read in `locale`, the slugs in `first` before the others, as many as fit the budget. The cache
  * holds one locale's content: this replaces content cached in another.
  */
-export function writeContent(storage: KeyValueStore, definitions: Record<string, FlowDefinition>, first: string[], locale: string): void {
+export function writeContent(
+  storage: KeyValueStore,
+  definitions: Record<string, FlowDefinition>,
+  first: string[],
+  locale: string,
+): void {
   const ordered = new Set([...first.filter((slug) => definitions[slug]), ...Object.keys(definitions)]);
-  storage.set(CONTENT_KEY, jsonWithin([...ordered].map((slug) => definitions[slug]), CONTENT_BUDGET));
+  storage.set(
+    CONTENT_KEY,
+    jsonWithin(
+      [...ordered].map((slug) => definitions[slug]),
+      CONTENT_BUDGET,
+    ),
+  );
   // Written only when it changes: most writes keep the locale.
   if (storage.get(LOCALE_KEY) !== locale) storage.set(LOCALE_KEY, locale);
 }

@@ -23,7 +23,10 @@ const ANSWERED: Record<string, string> = { FORM: 'form.submitted', SURVEY: 'surv
 export function forwardEvents(on: Emitter['on'], forward: ForwardTarget | ForwardTarget[]): void {
   const targets = ([] as string[]).concat(forward);
   const send = (name: string, properties: Record<string, unknown>) => {
-    const w = window as { posthog?: { capture?(n: string, p: object): void }; analytics?: { track?(n: string, p: object): void } };
+    const w = window as {
+      posthog?: { capture?(n: string, p: object): void };
+      analytics?: { track?(n: string, p: object): void };
+    };
     if (targets.includes('posthog')) w.posthog?.capture?.(name, properties);
     if (targets.includes('segment')) w.analytics?.track?.(name, properties);
   };

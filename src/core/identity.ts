@@ -9,7 +9,8 @@ const HASH_KEY = 'userHash';
 export const isGuestId = (id: string) => id.startsWith('guest_');
 const isStoredGuest = (value: unknown) => isId(value) && isGuestId(value);
 /** A userHash as the script takes it: a non-empty string of at most 128 characters (the service checks the rest). */
-export const isUserHash = (value: unknown): value is string => isString(value) && value.length > 0 && value.length <= 128;
+export const isUserHash = (value: unknown): value is string =>
+  isString(value) && value.length > 0 && value.length <= 128;
 const isStoredHash = (value: unknown) => isObject(value) && isId(value.userId) && isUserHash(value.userHash);
 
 /**

@@ -26,5 +26,7 @@ function canonical(code: unknown, source: string): string | undefined {
 export function resolveLocale(chosen: unknown, properties: Properties): string | undefined {
   if (chosen !== undefined) return canonical(chosen, 'The locale given to init or setLocale');
   if (properties.locale !== undefined) return canonical(properties.locale, 'The user property "locale"');
-  return typeof navigator !== 'undefined' && navigator.language ? canonical(navigator.language, 'navigator.language') : undefined;
+  return typeof navigator !== 'undefined' && navigator.language
+    ? canonical(navigator.language, 'navigator.language')
+    : undefined;
 }

@@ -183,7 +183,12 @@ export class Onboarding implements OnboardingApi {
       // Queued first: a write the outbox refuses (`outbox-full`) changes nothing here either.
       const pending = outbox.add(userId, {
         path: 'users',
-        body: { userId, ...(userHash ? { userHash } : {}), ...(properties ? { properties } : {}), ...(linkGuestId ? { linkGuestId } : {}) },
+        body: {
+          userId,
+          ...(userHash ? { userHash } : {}),
+          ...(properties ? { properties } : {}),
+          ...(linkGuestId ? { linkGuestId } : {}),
+        },
       });
       // Still the previous visitor: their state is loaded, so `ready` resolves all the same.
       if (!pending) return await this.refresh();
@@ -194,7 +199,10 @@ export class Onboarding implements OnboardingApi {
       if (previous !== userId || userHash !== this.#session.userHash) this.#session.remember(userId, userHash);
       if (previous !== userId) {
         // The guest's progress is about to be linked: keep showing it until the service answers.
-        this.#session.switchTo(userId, { eligibleFlows: Object.values($flowStates.get()), ineligibleFlows: $ineligibleFlows.get() });
+        this.#session.switchTo(userId, {
+          eligibleFlows: Object.values($flowStates.get()),
+          ineligibleFlows: $ineligibleFlows.get(),
+        });
       }
       this.#session.userHash = userHash;
       if (properties) this.#session.addProperties(properties);
@@ -213,7 +221,10 @@ export class Onboarding implements OnboardingApi {
     const outbox = this.#outbox;
     if (refused('group', outbox, groupId, properties)) return;
     try {
-      const pending = outbox.add(this.userId, { path: 'groups', body: { groupId, ...this.#session.user(), ...(properties ? { properties } : {}) } });
+      const pending = outbox.add(this.userId, {
+        path: 'groups',
+        body: { groupId, ...this.#session.user(), ...(properties ? { properties } : {}) },
+      });
       if (!pending) return;
       this.#session.joinGroup(groupId);
       // Group membership can change which flows the user is eligible for: the batch's state is read with the group.
@@ -228,7 +239,10 @@ export class Onboarding implements OnboardingApi {
     const outbox = this.#outbox;
     if (refused('track', outbox, event, properties)) return;
     try {
-      await outbox.add(this.userId, { path: 'users', body: { ...this.#session.user(), events: [{ event, ...(properties ? { properties } : {}) }] } });
+      await outbox.add(this.userId, {
+        path: 'users',
+        body: { ...this.#session.user(), events: [{ event, ...(properties ? { properties } : {}) }] },
+      });
     } catch (error) {
       reportError('internal-error', error);
     }
@@ -254,7 +268,8 @@ export class Onboarding implements OnboardingApi {
     const userId = this.userId;
     const groupId = this.#session.groupId;
     const locale = this.#locale;
-    if (this.#reading?.userId === userId && this.#reading.groupId === groupId && this.#reading.locale === locale) return this.#reading.promise;
+    if (this.#reading?.userId === userId && this.#reading.groupId === groupId && this.#reading.locale === locale)
+      return this.#reading.promise;
     const answers = this.#state.answers;
     const known = this.#knownVersions();
     clearTimeout(this.#readRetry);
@@ -277,7 +292,11 @@ export class Onboarding implements OnboardingApi {
       // emptied the stops since it left.
       .catch((error) => {
         reportError(failureCode(error, 'load-failed'), error);
-        if (isRetryable(error) && this.#stops.length) this.#readRetry = setTimeout(() => void this.refresh(), backoffMs(this.#readFailures++, (error as ApiError).retryAfterMs));
+        if (isRetryable(error) && this.#stops.length)
+          this.#readRetry = setTimeout(
+            () => void this.refresh(),
+            backoffMs(this.#readFailures++, (error as ApiError).retryAfterMs),
+          );
       })
       .finally(() => {
         if (this.#reading?.promise === promise) this.#reading = undefined;
@@ -333,7 +352,8 @@ export class Onboarding implements OnboardingApi {
     if (!$flowStates.get()[flowSlug]) {
       return void reportError('unknown-flow', new Error(`There is no eligible flow "${flowSlug}" for this user.`));
     }
-    if (!isJson(data)) return badValue(`${STEP_METHODS[actionType] ?? actionType} on step "${stepId}" of "${flowSlug}"`);
+    if (!isJson(data))
+      return badValue(`${STEP_METHODS[actionType] ?? actionType} on step "${stepId}" of "${flowSlug}"`);
     try {
       const userId = this.userId;
       const body: FlowStateWriteRequest = {
@@ -368,7 +388,8 @@ export class Onboarding implements OnboardingApi {
       if (switching) void this.refresh();
       else if (message.type === 'storage') {
         // Content another tab cached in another locale is not this tab's.
-        if (this.#contentLocale === this.#locale && contentIn(this.#storage, this.#locale ?? '')) $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.#storage) });
+        if (this.#contentLocale === this.#locale && contentIn(this.#storage, this.#locale ?? ''))
+          $flowDefinitions.set({ ...$flowDefinitions.get(), ...readContent(this.#storage) });
         // Stored state replaces this tab's; with none stored yet, a read under way stays the one to apply.
         const stored = readState(this.#storage, userId);
         if (stored) this.#session.switchTo(userId, stored);

@@ -100,11 +100,20 @@ export function replayWrites(base: FlowStatesResponse, writes: FlowStateWriteReq
 export function foldWrite(base: FlowStatesResponse, write: FlowStateWriteRequest): FlowStatesResponse {
   return {
     ...base,
-    eligibleFlows: base.eligibleFlows.map((state) => (state.flowSlug === write.flowSlug ? applyWrite(state, write) : state)),
+    eligibleFlows: base.eligibleFlows.map((state) =>
+      state.flowSlug === write.flowSlug ? applyWrite(state, write) : state,
+    ),
   };
 }
 
-type Flags = { started: boolean; completed: boolean; skipped: boolean; visible: boolean; lastActionAt?: string; flowResponses: unknown[] };
+type Flags = {
+  started: boolean;
+  completed: boolean;
+  skipped: boolean;
+  visible: boolean;
+  lastActionAt?: string;
+  flowResponses: unknown[];
+};
 const sameFlags = (a: Flags, b: Flags) =>
   a.started === b.started &&
   a.completed === b.completed &&
@@ -121,7 +130,14 @@ export function sameFlowState(a: FlowState, b: FlowState): boolean {
   if (a === b) return true;
   const x = a.data.steps;
   const y = b.data.steps;
-  if (a.version !== b.version || a.contentHash !== b.contentHash || a.$state.currentStepId !== b.$state.currentStepId || !sameFlags(a.$state, b.$state) || x.length !== y.length) return false;
+  if (
+    a.version !== b.version ||
+    a.contentHash !== b.contentHash ||
+    a.$state.currentStepId !== b.$state.currentStepId ||
+    !sameFlags(a.$state, b.$state) ||
+    x.length !== y.length
+  )
+    return false;
   for (let i = 0; i < x.length; i++) {
     const s = x[i];
     const t = y[i];

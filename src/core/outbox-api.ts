@@ -1,6 +1,12 @@
 // The outbox's interface: the writes it takes, its budget, how an attempt went, the hooks it calls, and what it offers.
 import type { ApiError } from '../api/client.js';
-import type { BatchResult, FlowStateWriteRequest, GroupUpsertRequest, KnownVersions, UserUpsertRequest } from '../api/wire.js';
+import type {
+  BatchResult,
+  FlowStateWriteRequest,
+  GroupUpsertRequest,
+  KnownVersions,
+  UserUpsertRequest,
+} from '../api/wire.js';
 
 export type OutboxWrite =
   | { path: 'users'; body: UserUpsertRequest }
@@ -78,4 +84,3 @@ export const OUTBOX_BUDGET = 1 << 20;
 /** The error reported as `write-dropped`: it names the path of the write that left the queue unsent. */
 export const dropError = (entry: { path: string }, error: unknown) =>
   new Error(`A ${entry.path} write was dropped: ${error instanceof Error ? error.message : String(error)}`);
-

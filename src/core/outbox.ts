@@ -7,7 +7,15 @@ import { backoffMs } from './backoff.js';
 import { newGuestId } from './identity.js';
 import { reportError } from './errors.js';
 import { discarded, type KeyValueStore } from './storage.js';
-import { dropError, OUTBOX_BUDGET, type Attempt, type Outbox, type OutboxEntry, type OutboxHooks, type Sent } from './outbox-api.js';
+import {
+  dropError,
+  OUTBOX_BUDGET,
+  type Attempt,
+  type Outbox,
+  type OutboxEntry,
+  type OutboxHooks,
+  type Sent,
+} from './outbox-api.js';
 
 const OUTBOX_KEY = 'outbox';
 const LOCK_NAME = 'onboarding:outbox';
@@ -20,7 +28,8 @@ const MAX_SETTLED_KEYS = 1000;
 /** keepalive requests share a 64 KiB budget, and the service takes 100 KB: a batch holds at most this much JSON (one larger write goes alone, without keepalive). */
 const BATCH_BYTES = 60_000;
 
-const isKept = (attempt: Attempt): attempt is { sent: false; error?: unknown; kept: true } => !attempt.sent && attempt.kept;
+const isKept = (attempt: Attempt): attempt is { sent: false; error?: unknown; kept: true } =>
+  !attempt.sent && attempt.kept;
 
 /** The outbox over `storage`, sending through `client` and telling the core through `hooks` (see outbox-api.ts). */
 export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: OutboxHooks): Outbox {
@@ -137,7 +146,11 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     for (const entry of batch) inFlight.add(entry.key);
     let retry: unknown;
     const keep = (entry: OutboxEntry, error: unknown, retryAfterMs?: number) => {
-      update(entry.key, (kept) => ({ ...kept, attempts: kept.attempts + 1, retryAt: Date.now() + backoffMs(kept.attempts, retryAfterMs) }));
+      update(entry.key, (kept) => ({
+        ...kept,
+        attempts: kept.attempts + 1,
+        retryAt: Date.now() + backoffMs(kept.attempts, retryAfterMs),
+      }));
       if (entry.attempts === 0) hooks.failed(entry, error);
       results.set(entry.key, { sent: false, error, kept: true });
       retry = error;
@@ -178,8 +191,15 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         else drop(batch[0], failure);
       } else {
         const badAnswer =
-          (failure) ??
-          (answer!.results.length === batch.length ? undefined : new ApiError(200, { detail: `The service answered ${answer!.results.length} results for ${batch.length} writes.` }, undefined, 'bad-answer'));
+          failure ??
+          (answer!.results.length === batch.length
+            ? undefined
+            : new ApiError(
+                200,
+                { detail: `The service answered ${answer!.results.length} results for ${batch.length} writes.` },
+                undefined,
+                'bad-answer',
+              ));
         const gone: string[] = [];
         batch.forEach((entry, index) => {
           try {
@@ -187,7 +207,12 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
             const status = result?.status ?? 200;
             if (status >= 200 && status < 300) {
               const last = index === batch.length - 1;
-              const response: Sent = { ...(result ? { result } : {}), ...(last && answer?.flowStates ? { flowStates: answer.flowStates } : {}), known, last };
+              const response: Sent = {
+                ...(result ? { result } : {}),
+                ...(last && answer?.flowStates ? { flowStates: answer.flowStates } : {}),
+                known,
+                last,
+              };
               // A 2xx reached the service, usable or not. The answer becomes the new state before the entry leaves
               // the queue, so the change never flickers back.
               results.set(entry.key, { sent: true, response });
@@ -231,7 +256,7 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
   /** Sends entries in queue order, in batches, until the queue is empty or the head must wait. */
   async function drain(): Promise<void> {
     let lastError: unknown;
-    for (let sent = 0; !stopped; ) {
+    for (let sent = 0; !stopped;) {
       const entries = read();
       const head = entries[0];
       if (!head || !online()) break;
@@ -301,7 +326,12 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
         return void reportError('write-dropped', dropError(entry, error));
       }
       if (text.length > OUTBOX_BUDGET) {
-        return void reportError('outbox-full', new Error(`Outbox full (${entries.length - 1} writes, ${OUTBOX_BUDGET} characters): a ${item.path} write was refused, not applied.`));
+        return void reportError(
+          'outbox-full',
+          new Error(
+            `Outbox full (${entries.length - 1} writes, ${OUTBOX_BUDGET} characters): a ${item.path} write was refused, not applied.`,
+          ),
+        );
       }
       const result = new Promise<Attempt>((resolve) => waiters.set(entry.key, resolve));
       // In the queue at once (read() joins this tab's own entries); stored, and announced through `changed`, once for
@@ -325,7 +355,9 @@ export function createOutbox(storage: KeyValueStore, client: ApiClient, hooks: O
     flushOnExit() {
       if (!online()) return;
       // Everything at once, due or not, in batches the keepalive budget takes.
-      let entries = read().filter((entry) => !inFlight.has(entry.key)).map((entry) => ({ ...entry, retryAt: 0 }));
+      let entries = read()
+        .filter((entry) => !inFlight.has(entry.key))
+        .map((entry) => ({ ...entry, retryAt: 0 }));
       while (entries.length) {
         const { batch, bytes } = take(entries, 0);
         if (!batch.length) break;

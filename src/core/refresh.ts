@@ -11,7 +11,10 @@ export interface RefreshOptions {
 }
 
 /** Calls `refresh` (debounced) on visibility and route changes; returns a function that stops watching. */
-export function watchForRefresh(refresh: () => void, { routes = true, debounceMs = 300 }: RefreshOptions = {}): () => void {
+export function watchForRefresh(
+  refresh: () => void,
+  { routes = true, debounceMs = 300 }: RefreshOptions = {},
+): () => void {
   if (typeof document === 'undefined') return () => {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let href = location.href;

@@ -18,7 +18,10 @@ function replay(real: object, [method, args, resolve]: QueuedCall): void {
   try {
     const target = (real as Record<string, unknown>)[method];
     // `ready` is a property on the real SDK, a queued call on the stub.
-    result = typeof target === 'function' ? (target as (...a: unknown[]) => unknown).apply(real, Array.from(args ?? [])) : target;
+    result =
+      typeof target === 'function'
+        ? (target as (...a: unknown[]) => unknown).apply(real, Array.from(args ?? []))
+        : target;
   } catch (error) {
     reportError('snippet-call-failed', error);
   }

@@ -85,7 +85,13 @@ export class StateSync {
    * joins the definitions, and with `apply` the answer becomes the base (as it is: stripping the content would only
    * cost allocations on the answer's path; the cached copy leaves it out).
    */
-  take(answer: FlowStatesResponse, known: KnownVersions | null, apply = true, broadcast = false, persistNow = false): void | Promise<void> {
+  take(
+    answer: FlowStatesResponse,
+    known: KnownVersions | null,
+    apply = true,
+    broadcast = false,
+    persistNow = false,
+  ): void | Promise<void> {
     const added: FlowDefinition[] = [];
     if (known) {
       const held = $flowDefinitions.get();
@@ -93,7 +99,13 @@ export class StateSync {
         const had = held[state.flowSlug];
         // Sent as known (by hash, or by number from content cached before hashes), the answer left its content out.
         const sent = known[state.flowSlug];
-        if (sent === contentTag(state) || sent === state.version || (had && holdsContent(had, state)) || (had && !apply && had.version > state.version)) continue;
+        if (
+          sent === contentTag(state) ||
+          sent === state.version ||
+          (had && holdsContent(had, state)) ||
+          (had && !apply && had.version > state.version)
+        )
+          continue;
         const definition = definitionOf(state);
         if (definition) added.push(definition);
       }
@@ -101,7 +113,8 @@ export class StateSync {
     }
     if (!apply) return;
     // A write's answer is the base at once (written() says why); a read's that changes many flows, a slice per task.
-    if (!persistNow && answer.eligibleFlows.length > SLICE && this.#changes(answer) > SLICE) return this.#setBaseInSlices(answer);
+    if (!persistNow && answer.eligibleFlows.length > SLICE && this.#changes(answer) > SLICE)
+      return this.#setBaseInSlices(answer);
     this.#setBase(answer, broadcast ? added : undefined, persistNow);
   }
 
@@ -133,7 +146,10 @@ export class StateSync {
       if (end >= flows.length) return this.#setBase(answer);
       const head = flows.slice(0, end);
       const taken = new Set(head.map((state) => state.flowSlug));
-      this.#base = { ...this.#base, eligibleFlows: [...head, ...this.#base.eligibleFlows.filter((state) => !taken.has(state.flowSlug))] };
+      this.#base = {
+        ...this.#base,
+        eligibleFlows: [...head, ...this.#base.eligibleFlows.filter((state) => !taken.has(state.flowSlug))],
+      };
       this.#answers++;
       this.recompute();
     }
@@ -170,7 +186,16 @@ export class StateSync {
     if (definitions) {
       const changed = states.eligibleFlows.filter((state) => before.get(state.flowSlug) !== state);
       const order = states.eligibleFlows.map((state) => state.flowSlug);
-      this.host.tabs()?.post({ type: 'state', userId, states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections }, order, definitions, locale: this.host.contentLocale() });
+      this.host
+        .tabs()
+        ?.post({
+          type: 'state',
+          userId,
+          states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections },
+          order,
+          definitions,
+          locale: this.host.contentLocale(),
+        });
     }
     this.recompute();
     this.#readMissing(states.eligibleFlows);
@@ -216,7 +241,12 @@ export class StateSync {
     if (!this.host.initialized()) return;
     if (state) writeState(this.host.storage, this.host.userId(), this.#base);
     if (!content || !this.#persistContent) return;
-    writeContent(this.host.storage, $flowDefinitions.get(), this.#base.eligibleFlows.map((state) => state.flowSlug), this.host.contentLocale());
+    writeContent(
+      this.host.storage,
+      $flowDefinitions.get(),
+      this.#base.eligibleFlows.map((state) => state.flowSlug),
+      this.host.contentLocale(),
+    );
     this.#persistContent = false;
   }
 
@@ -265,13 +295,19 @@ export class StateSync {
     if (message.userId !== this.host.userId() || !isFlowStates(message.states) || !Array.isArray(message.order)) return;
     // Content read in another locale is not this tab's: its states are, and a version they name is read for here.
     const sameLocale = (message.locale ?? '') === this.host.contentLocale();
-    this.#addDefinitions(sameLocale && Array.isArray(message.definitions) ? message.definitions.filter(isDefinition) : []);
+    this.#addDefinitions(
+      sameLocale && Array.isArray(message.definitions) ? message.definitions.filter(isDefinition) : [],
+    );
     const held = new Map(this.#base.eligibleFlows.map((state) => [state.flowSlug, state]));
     for (const state of message.states.eligibleFlows) held.set(state.flowSlug, state);
     const eligibleFlows = message.order.map((slug) => held.get(slug));
     // A flow this tab has no state for: it reads the whole state instead.
     if (!eligibleFlows.every((state) => state)) return this.host.refresh();
-    this.#base = { eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'], ineligibleFlows: message.states.ineligibleFlows, collections: message.states.collections };
+    this.#base = {
+      eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'],
+      ineligibleFlows: message.states.ineligibleFlows,
+      collections: message.states.collections,
+    };
     this.#answers++;
     this.recompute();
     if (!sameLocale) this.#readMissing(message.states.eligibleFlows);

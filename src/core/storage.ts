@@ -58,7 +58,12 @@ export function createSafeStorage(prefix = STORAGE_PREFIX): KeyValueStore {
  * Reads a stored value that passes `valid`: parsed as JSON, or the text itself with `raw`. Anything else stored
  * under the key (corrupted, or written by someone else) is removed and reported as `storage-discarded`.
  */
-export function readStored<T>(storage: KeyValueStore, key: string, valid: (value: unknown) => boolean, raw = false): T | undefined {
+export function readStored<T>(
+  storage: KeyValueStore,
+  key: string,
+  valid: (value: unknown) => boolean,
+  raw = false,
+): T | undefined {
   const text = storage.get(key);
   if (text === null) return undefined;
   try {
@@ -73,7 +78,8 @@ export function readStored<T>(storage: KeyValueStore, key: string, valid: (value
 }
 
 /** Reports what was read back from localStorage, did not fit, and was thrown away. */
-export const discarded = (what: string) => reportError('storage-discarded', new Error(`Unreadable, discarded from localStorage: ${what}.`));
+export const discarded = (what: string) =>
+  reportError('storage-discarded', new Error(`Unreadable, discarded from localStorage: ${what}.`));
 
 export function writeJson(storage: KeyValueStore, key: string, value: unknown): void {
   storage.set(key, JSON.stringify(value));

@@ -8,7 +8,14 @@ export type TabMessage =
    * The service answered a write with this user's state: `states` holds the flows it changed (without content),
    * `order` the slugs of every eligible flow, `definitions` the content it brought, in `locale` ('' for the flows' own text).
    */
-  | { type: 'state'; userId: string; states: FlowStatesResponse; order: string[]; definitions?: FlowDefinition[]; locale?: string }
+  | {
+      type: 'state';
+      userId: string;
+      states: FlowStatesResponse;
+      order: string[];
+      definitions?: FlowDefinition[];
+      locale?: string;
+    }
   /** The outbox changed: pending writes are re-read from storage; `settled` entries were sent or dropped. */
   | { type: 'outbox'; settled: string[] }
   /** Another tab identified a user (with their hash, if any) or logged out. */

@@ -17,7 +17,9 @@ export function selectAll(root: ParentNode, selector: string): Iterable<Element>
 /** The document of a same-origin `<iframe>` (or `<frame>`); null for any other element or another origin. */
 export function frameDocument(element: Element): Document | null {
   try {
-    return element.localName === 'iframe' || element.localName === 'frame' ? (element as HTMLIFrameElement).contentDocument : null;
+    return element.localName === 'iframe' || element.localName === 'frame'
+      ? (element as HTMLIFrameElement).contentDocument
+      : null;
   } catch {
     return null;
   }
@@ -37,7 +39,13 @@ export function isVisible(element: Element): boolean {
 export type Scopes = Set<Document | ShadowRoot>;
 
 /** The first match of `parts[i…]` inside `scope`: each part but the last finds a shadow host or a frame to go into. */
-function findPath(scope: Document | ShadowRoot, parts: string[], i: number, visible: boolean, scopes?: Scopes): Element | null {
+function findPath(
+  scope: Document | ShadowRoot,
+  parts: string[],
+  i: number,
+  visible: boolean,
+  scopes?: Scopes,
+): Element | null {
   scopes?.add(scope);
   for (const element of selectAll(scope, parts[i])) {
     if (i === parts.length - 1) {
@@ -81,7 +89,13 @@ export function shadowRootsOf(root: Document | ShadowRoot = document): ShadowRoo
  * then inside every open shadow root (`shadows`, found afresh when not given). `scopes` collects the documents and
  * shadow roots searched.
  */
-export function deepQuery(selector: string, root: Document | ShadowRoot = document, visible = false, scopes?: Scopes, shadows?: ShadowRoot[]): Element | null {
+export function deepQuery(
+  selector: string,
+  root: Document | ShadowRoot = document,
+  visible = false,
+  scopes?: Scopes,
+  shadows?: ShadowRoot[],
+): Element | null {
   const parts = selector.split('>>>').map((part) => part.trim());
   if (parts.some((part) => !part)) return null;
   const direct = findPath(root, parts, 0, visible, scopes);

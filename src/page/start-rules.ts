@@ -33,7 +33,9 @@ export function onPage(page: StartWhen['page'], path = location.pathname): boole
 /** Whether `node`, on a click's path, is an element the click rule's selector names (its last `>>>` part). */
 function clickedOn(node: EventTarget, selector: string): boolean {
   try {
-    return typeof (node as Element).matches === 'function' && (node as Element).matches(selector.split('>>>').pop()!.trim());
+    return (
+      typeof (node as Element).matches === 'function' && (node as Element).matches(selector.split('>>>').pop()!.trim())
+    );
   } catch {
     return false;
   }
@@ -73,7 +75,10 @@ export function watchStartRules(): () => void {
         holds = false;
         if (open && here && !watchers.has(slug)) {
           // Called at once when the element is there already: the look after it finds the flow seen.
-          watchers.set(slug, watchTarget(rules.element, (element) => element && seen.add(slug) && setTimeout(check)));
+          watchers.set(
+            slug,
+            watchTarget(rules.element, (element) => element && seen.add(slug) && setTimeout(check)),
+          );
         }
       }
       if (!(open && here)) stop(slug);

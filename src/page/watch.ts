@@ -15,7 +15,14 @@ function attributesOf(selector: string): string[] {
   if (selector.includes('#')) names.add('id');
   if (selector.includes('.')) names.add('class');
   for (const [, name] of selector.matchAll(/\[\s*([\w-]+)/g)) names.add(name.toLowerCase());
-  const states = { ':checked': 'checked', ':disabled': 'disabled', ':enabled': 'disabled', ':open': 'open', ':required': 'required', ':read-only': 'readonly' };
+  const states = {
+    ':checked': 'checked',
+    ':disabled': 'disabled',
+    ':enabled': 'disabled',
+    ':open': 'open',
+    ':required': 'required',
+    ':read-only': 'readonly',
+  };
   for (const [pseudo, attribute] of Object.entries(states)) if (selector.includes(pseudo)) names.add(attribute);
   return [...names];
 }
@@ -50,11 +57,14 @@ export function watchTarget(selector: string, onChange: (target: Element | null)
   const mutations = new MutationObserver((records) => {
     // Added elements may bring shadow roots: the walk is done again, now or once WALK_MS have passed since the last.
     if (plain && !walk && records.some((record) => record.addedNodes.length)) {
-      walk = setTimeout(() => {
-        walk = undefined;
-        shadows = undefined;
-        schedule();
-      }, Math.max(0, walked + WALK_MS - Date.now()));
+      walk = setTimeout(
+        () => {
+          walk = undefined;
+          shadows = undefined;
+          schedule();
+        },
+        Math.max(0, walked + WALK_MS - Date.now()),
+      );
     }
     schedule();
   });

@@ -53,7 +53,13 @@ function join(): void {
     if (!definition) continue;
     const known = built[slug];
     const held = holding.has(slug);
-    if (known && known.definition === definition && known.state === state && known.transition === transition && known.held === held) {
+    if (
+      known &&
+      known.definition === definition &&
+      known.state === state &&
+      known.transition === transition &&
+      known.held === held
+    ) {
       next[slug] = known;
       flows[slug] = known.flow;
       continue;

@@ -7,19 +7,40 @@ import { newUserId, openPage, startEnv, type Env } from '../support/browser-page
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const suite = `has(user.properties.suite) && user.properties.suite == 'a11y'`;
-const buttons = { primaryButton: { title: 'Continue', action: 'flow.forward' as const }, secondaryButton: { title: 'Later', action: 'flow.skip' as const } };
+const buttons = {
+  primaryButton: { title: 'Continue', action: 'flow.forward' as const },
+  secondaryButton: { title: 'Later', action: 'flow.skip' as const },
+};
 
 let env: Env;
 
 beforeAll(async () => {
   env = await startEnv([
-    { slug: 'a-banner', type: 'BANNER', targetingLogic: suite, data: { steps: [{ id: 'b', title: 'Banner title', subtitle: 'Banner <a href="/docs">text</a>', ...buttons }] } },
-    { slug: 'a-card', type: 'CARD', targetingLogic: suite, data: { steps: [{ id: 'c', title: 'Card title', subtitle: 'Card text', ...buttons }] } },
+    {
+      slug: 'a-banner',
+      type: 'BANNER',
+      targetingLogic: suite,
+      data: { steps: [{ id: 'b', title: 'Banner title', subtitle: 'Banner <a href="/docs">text</a>', ...buttons }] },
+    },
+    {
+      slug: 'a-card',
+      type: 'CARD',
+      targetingLogic: suite,
+      data: { steps: [{ id: 'c', title: 'Card title', subtitle: 'Card text', ...buttons }] },
+    },
     {
       slug: 'a-checklist',
       type: 'CHECKLIST',
       targetingLogic: suite,
-      data: { title: 'Checklist', props: { sequential: true }, steps: [{ id: 'one', title: 'One', subtitle: 'First', ...buttons }, { id: 'two', title: 'Two' }, { id: 'three', title: 'Three', startCriteria: 'false' }] },
+      data: {
+        title: 'Checklist',
+        props: { sequential: true },
+        steps: [
+          { id: 'one', title: 'One', subtitle: 'First', ...buttons },
+          { id: 'two', title: 'Two' },
+          { id: 'three', title: 'Three', startCriteria: 'false' },
+        ],
+      },
     },
     {
       slug: 'a-form',
@@ -36,22 +57,82 @@ beforeAll(async () => {
               { id: 'bio', type: 'textarea', label: 'Bio' },
               { id: 'n', type: 'number', label: 'Count', min: 1 },
               { id: 'role', type: 'select', label: 'Role', options: [{ value: 'a', label: 'A' }] },
-              { id: 'size', type: 'radio', label: 'Size', options: [{ value: 's', label: 'Small' }, { value: 'l', label: 'Large' }] },
+              {
+                id: 'size',
+                type: 'radio',
+                label: 'Size',
+                options: [
+                  { value: 's', label: 'Small' },
+                  { value: 'l', label: 'Large' },
+                ],
+              },
               { id: 'topics', type: 'checkbox', label: 'Topics', options: [{ value: 'x', label: 'X' }] },
               { id: 'ok', type: 'checkbox', label: 'I agree', required: true },
               // Frigade's shapes: a 0–10 scale and a select of several choices.
               { id: 'score', type: 'nps', label: 'How likely are you to recommend us?', required: 'Pick a score.' },
-              { id: 'tools', type: 'select', label: 'Tools', multiple: true, options: [{ value: 'j', label: 'Jira' }, { value: 'g', label: 'GitHub' }] },
+              {
+                id: 'tools',
+                type: 'select',
+                label: 'Tools',
+                multiple: true,
+                options: [
+                  { value: 'j', label: 'Jira' },
+                  { value: 'g', label: 'GitHub' },
+                ],
+              },
             ],
           },
           { id: 'g', title: 'Second' },
         ],
       },
     },
-    { slug: 'a-announcement', type: 'ANNOUNCEMENT', targetingLogic: suite, data: { props: { priority: 3 }, steps: [{ id: 'a', title: 'Announcement', subtitle: 'Text' }, { id: 'b', title: 'More' }] } },
-    { slug: 'a-tour', type: 'TOUR', targetingLogic: suite, data: { props: { priority: 2, spotlight: true }, steps: [{ id: 't', title: 'Tour step', subtitle: 'Here', selector: '#target' }, { id: 'u', title: 'Next' }] } },
-    { slug: 'a-survey', type: 'SURVEY', targetingLogic: suite, data: { props: { priority: 1 }, steps: [{ id: 'nps', title: 'How likely are you to recommend us?' }, { id: 'why', title: 'Why?' }] } },
-    { slug: 'a-rating', type: 'SURVEY', targetingLogic: suite, data: { steps: [{ id: 'r', title: 'Rate us', type: 'rating' }, { id: 'm', title: 'Pick', type: 'multiple', options: [{ value: 'a', label: 'A' }] }] } },
+    {
+      slug: 'a-announcement',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite,
+      data: {
+        props: { priority: 3 },
+        steps: [
+          { id: 'a', title: 'Announcement', subtitle: 'Text' },
+          { id: 'b', title: 'More' },
+        ],
+      },
+    },
+    {
+      slug: 'a-tour',
+      type: 'TOUR',
+      targetingLogic: suite,
+      data: {
+        props: { priority: 2, spotlight: true },
+        steps: [
+          { id: 't', title: 'Tour step', subtitle: 'Here', selector: '#target' },
+          { id: 'u', title: 'Next' },
+        ],
+      },
+    },
+    {
+      slug: 'a-survey',
+      type: 'SURVEY',
+      targetingLogic: suite,
+      data: {
+        props: { priority: 1 },
+        steps: [
+          { id: 'nps', title: 'How likely are you to recommend us?' },
+          { id: 'why', title: 'Why?' },
+        ],
+      },
+    },
+    {
+      slug: 'a-rating',
+      type: 'SURVEY',
+      targetingLogic: suite,
+      data: {
+        steps: [
+          { id: 'r', title: 'Rate us', type: 'rating' },
+          { id: 'm', title: 'Pick', type: 'multiple', options: [{ value: 'a', label: 'A' }] },
+        ],
+      },
+    },
   ]);
 });
 
@@ -69,7 +150,16 @@ interface Finding {
 async function serious(page: Page): Promise<Finding[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: unknown,
+            options: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -40,21 +40,75 @@ beforeAll(async () => {
       targetingLogic: suite('hints'),
       data: {
         steps: [
-          { id: 'search', title: 'The search', subtitle: 'Find anything', selector: '#search', props: { placement: 'top' } },
+          {
+            id: 'search',
+            title: 'The search',
+            subtitle: 'Find anything',
+            selector: '#search',
+            props: { placement: 'top' },
+          },
           { id: 'menu', title: 'The menu', selector: '#menu' },
         ],
       },
     },
-    { slug: 'missing', type: 'HINT', targetingLogic: suite('hints'), data: { props: { targetTimeout: 400, missingTarget: 'skip' }, steps: [{ id: 'gone', title: 'Gone', selector: '#nowhere' }] } },
-    { slug: 'in-dialog', type: 'HINT', targetingLogic: suite('hints'), data: { props: { targetTimeout: 60_000 }, steps: [{ id: 'export', title: 'Export', selector: '#in-dialog' }] } },
-    { slug: 'tip', type: 'TOOLTIP', targetingLogic: suite('hints'), data: { steps: [{ id: 'help', title: 'Help', subtitle: 'Opens the guide', selector: '#help' }] } },
-    { slug: 'tip-beacon', type: 'TOOLTIP', targetingLogic: suite('hints'), data: { props: { trigger: 'beacon' }, steps: [{ id: 'settings', title: 'Settings', selector: '#settings' }] } },
-    { slug: 'tour', type: 'TOUR', targetingLogic: suite('tour'), data: { steps: [{ id: 't', title: 'A tour', selector: '#search' }] } },
+    {
+      slug: 'missing',
+      type: 'HINT',
+      targetingLogic: suite('hints'),
+      data: {
+        props: { targetTimeout: 400, missingTarget: 'skip' },
+        steps: [{ id: 'gone', title: 'Gone', selector: '#nowhere' }],
+      },
+    },
+    {
+      slug: 'in-dialog',
+      type: 'HINT',
+      targetingLogic: suite('hints'),
+      data: { props: { targetTimeout: 60_000 }, steps: [{ id: 'export', title: 'Export', selector: '#in-dialog' }] },
+    },
+    {
+      slug: 'tip',
+      type: 'TOOLTIP',
+      targetingLogic: suite('hints'),
+      data: { steps: [{ id: 'help', title: 'Help', subtitle: 'Opens the guide', selector: '#help' }] },
+    },
+    {
+      slug: 'tip-beacon',
+      type: 'TOOLTIP',
+      targetingLogic: suite('hints'),
+      data: { props: { trigger: 'beacon' }, steps: [{ id: 'settings', title: 'Settings', selector: '#settings' }] },
+    },
+    {
+      slug: 'tour',
+      type: 'TOUR',
+      targetingLogic: suite('tour'),
+      data: { steps: [{ id: 't', title: 'A tour', selector: '#search' }] },
+    },
     // A modal announcement, then a tour with an overlay, over a hint and a hover tooltip of their own.
-    { slug: 'y-hint', type: 'HINT', targetingLogic: suite('yield'), data: { steps: [{ id: 'search', title: 'Yield search', selector: '#y-search' }] } },
-    { slug: 'y-tip', type: 'TOOLTIP', targetingLogic: suite('yield'), data: { steps: [{ id: 'help', title: 'Yield help', selector: '#y-help' }] } },
-    { slug: 'y-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('yield'), data: { steps: [{ id: 'a', title: 'Welcome aboard', subtitle: 'A modal announcement over the page.' }] } },
-    { slug: 'y-tour', type: 'TOUR', targetingLogic: suite('yield'), data: { props: { overlay: true }, steps: [{ id: 't', title: 'A dimmed tour' }] } },
+    {
+      slug: 'y-hint',
+      type: 'HINT',
+      targetingLogic: suite('yield'),
+      data: { steps: [{ id: 'search', title: 'Yield search', selector: '#y-search' }] },
+    },
+    {
+      slug: 'y-tip',
+      type: 'TOOLTIP',
+      targetingLogic: suite('yield'),
+      data: { steps: [{ id: 'help', title: 'Yield help', selector: '#y-help' }] },
+    },
+    {
+      slug: 'y-ann',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('yield'),
+      data: { steps: [{ id: 'a', title: 'Welcome aboard', subtitle: 'A modal announcement over the page.' }] },
+    },
+    {
+      slug: 'y-tour',
+      type: 'TOUR',
+      targetingLogic: suite('yield'),
+      data: { props: { overlay: true }, steps: [{ id: 't', title: 'A dimmed tour' }] },
+    },
   ]);
   ({ page, errors } = await openPage(env, '/hints.html', PAGE, { userId }));
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
@@ -70,10 +124,12 @@ afterAll(async () => {
   await env?.close();
 });
 
-const beacon = (flow: string, name: string) => page.locator(`onboarding-hint[flow="${flow}"] [part="beacon"][aria-label="${name}"]`);
+const beacon = (flow: string, name: string) =>
+  page.locator(`onboarding-hint[flow="${flow}"] [part="beacon"][aria-label="${name}"]`);
 const tooltipOf = (host: string) => page.locator(`${host} [part="base"]`);
 const box = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())!;
-const centre = (b: { x: number; y: number; width: number; height: number }) => [b.x + b.width / 2, b.y + b.height / 2] as const;
+const centre = (b: { x: number; y: number; width: number; height: number }) =>
+  [b.x + b.width / 2, b.y + b.height / 2] as const;
 
 /** The focused element, through shadow roots: its accessible name, part or id. */
 const focused = () =>
@@ -89,7 +145,10 @@ describe('hints and tooltips in Chromium', () => {
     const menu = beacon('hints', 'Hint: The menu');
     await search.waitFor();
     await menu.waitFor();
-    for (const [button, target] of [[search, '#search'], [menu, '#menu']] as const) {
+    for (const [button, target] of [
+      [search, '#search'],
+      [menu, '#menu'],
+    ] as const) {
       const b = await box(button);
       const t = await box(page.locator(target));
       // Centred on the target's top edge, over its end corner.
@@ -155,10 +214,14 @@ describe('hints and tooltips in Chromium', () => {
     expect(tip.y).toBeGreaterThanOrEqual(64);
     expect(await page.locator('onboarding-hint[flow="hints"] [part="subtitle"]').textContent()).toBe('Find anything');
     const [bx, by] = centre(await box(page.locator('onboarding-hint[flow="hints"] [part="primary-button"]')));
-    expect(await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.localName, [bx, by])).toBe('onboarding-hint');
+    expect(await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.localName, [bx, by])).toBe(
+      'onboarding-hint',
+    );
     await page.mouse.click(bx, by);
     await tooltip.waitFor({ state: 'detached' });
-    await expect.poll(() => recorded(env, userId, 'hints')).toEqual(expect.arrayContaining(['STARTED_FLOW:search', 'COMPLETED_STEP:search', 'COMPLETED_FLOW:search']));
+    await expect
+      .poll(() => recorded(env, userId, 'hints'))
+      .toEqual(expect.arrayContaining(['STARTED_FLOW:search', 'COMPLETED_STEP:search', 'COMPLETED_FLOW:search']));
     expect((await serverState(env, userId, 'hints'))?.$state.completed ?? true).toBe(true);
     expect(await page.locator('onboarding-hint[flow="hints"] [part="beacon"]').count()).toBe(0);
   });
@@ -195,13 +258,19 @@ describe('hints and tooltips in Chromium', () => {
     expect(await tooltipOf(host).getAttribute('role')).toBe('dialog');
     const [cx, cy] = centre(await box(page.locator(`${host} [part="close-button"]`)));
     await page.mouse.click(cx, cy);
-    await expect.poll(() => recorded(env, userId, 'tip-beacon')).toEqual(expect.arrayContaining(['COMPLETED_STEP:settings', 'COMPLETED_FLOW:settings']));
+    await expect
+      .poll(() => recorded(env, userId, 'tip-beacon'))
+      .toEqual(expect.arrayContaining(['COMPLETED_STEP:settings', 'COMPLETED_FLOW:settings']));
     expect(await page.locator(`${host} [part="beacon"]`).count()).toBe(0);
   });
 
   it('reports a missing target through Onboarding.on and, with missingTarget: skip, records the step skipped', async () => {
-    const missing = await page.evaluate(() => (window as unknown as { missing: Array<{ flowSlug: string; stepId: string }> }).missing);
-    expect(missing).toContainEqual(expect.objectContaining({ flowSlug: 'missing', stepId: 'gone', selector: '#nowhere', page: '/hints.html' }));
+    const missing = await page.evaluate(
+      () => (window as unknown as { missing: Array<{ flowSlug: string; stepId: string }> }).missing,
+    );
+    expect(missing).toContainEqual(
+      expect.objectContaining({ flowSlug: 'missing', stepId: 'gone', selector: '#nowhere', page: '/hints.html' }),
+    );
     await expect.poll(() => recorded(env, userId, 'missing')).toContain('SKIPPED_STEP:gone');
   });
 
@@ -209,7 +278,9 @@ describe('hints and tooltips in Chromium', () => {
     await page.evaluate(() => document.querySelector<HTMLDialogElement>('#dialog')!.showModal());
     const inDialog = beacon('in-dialog', 'Hint: Export');
     await inDialog.waitFor();
-    expect(await page.evaluate(() => document.querySelector('onboarding-hint[flow="in-dialog"]')!.parentElement!.id)).toBe('dialog');
+    expect(
+      await page.evaluate(() => document.querySelector('onboarding-hint[flow="in-dialog"]')!.parentElement!.id),
+    ).toBe('dialog');
     const [x, y] = centre(await box(inDialog));
     await page.mouse.click(x, y);
     await tooltipOf('onboarding-hint[flow="in-dialog"]').waitFor();
@@ -241,7 +312,9 @@ describe('hints and tooltips in Chromium', () => {
   ] as const) {
     it(`hides beacons and hover tooltips while a modal announcement or an overlaid tour is open, and shows them again after, at ${width}×${height}`, async () => {
       const user = newUserId('yield');
-      const { page: modal, errors: modalErrors } = await openPage(env, `/yield-${width}.html`, YIELD_PAGE, { userId: user });
+      const { page: modal, errors: modalErrors } = await openPage(env, `/yield-${width}.html`, YIELD_PAGE, {
+        userId: user,
+      });
       await modal.setViewportSize({ width, height });
       await modal.evaluate((id) => window.Onboarding.identify(id, { suite: 'yield' }), user);
       const dialog = modal.locator('onboarding-announcement dialog');
@@ -272,7 +345,9 @@ describe('hints and tooltips in Chromium', () => {
       await hintBeacon.waitFor();
       const b = await box(hintBeacon);
       const [x, y] = centre(b);
-      expect(await modal.evaluate(([px, py]) => document.elementFromPoint(px, py)?.localName, [x, y])).toBe('onboarding-hint');
+      expect(await modal.evaluate(([px, py]) => document.elementFromPoint(px, py)?.localName, [x, y])).toBe(
+        'onboarding-hint',
+      );
       await modal.mouse.click(x, y);
       const hintTip = modal.locator('onboarding-hint[flow="y-hint"] [part="base"]');
       await hintTip.waitFor();

@@ -7,16 +7,43 @@ const suite = (name: string) => `has(user.properties.suite) && user.properties.s
 
 beforeAll(async () => {
   env = await startEnv([
-    { slug: 'look-card', type: 'CARD', targetingLogic: suite('look'), data: { steps: [{ id: 'c', title: 'Card', primaryButton: { title: 'Go' } }] } },
-    { slug: 'look-tour', type: 'TOUR', targetingLogic: suite('rtl'), data: { steps: [{ id: 'a', title: 'First', selector: '#target' }, { id: 'b', title: 'Second' }] } },
-    { slug: 'look-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('motion'), data: { steps: [{ id: 'a', title: 'Calm' }] } },
+    {
+      slug: 'look-card',
+      type: 'CARD',
+      targetingLogic: suite('look'),
+      data: { steps: [{ id: 'c', title: 'Card', primaryButton: { title: 'Go' } }] },
+    },
+    {
+      slug: 'look-tour',
+      type: 'TOUR',
+      targetingLogic: suite('rtl'),
+      data: {
+        steps: [
+          { id: 'a', title: 'First', selector: '#target' },
+          { id: 'b', title: 'Second' },
+        ],
+      },
+    },
+    {
+      slug: 'look-ann',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('motion'),
+      data: { steps: [{ id: 'a', title: 'Calm' }] },
+    },
     {
       slug: 'look-height',
       type: 'ANNOUNCEMENT',
       targetingLogic: suite('height'),
       data: {
         steps: [
-          { id: 'a', title: 'Reports, rebuilt', subtitle: 'Faster charts and scheduled exports.', imageUri: '/pixel.svg', imageAlt: 'A chart', primaryButton: { title: 'Show me' } },
+          {
+            id: 'a',
+            title: 'Reports, rebuilt',
+            subtitle: 'Faster charts and scheduled exports.',
+            imageUri: '/pixel.svg',
+            imageAlt: 'A chart',
+            primaryButton: { title: 'Show me' },
+          },
           { id: 'b', title: 'One more thing' },
         ],
       },
@@ -68,7 +95,13 @@ describe('look and feel in Chromium', () => {
         Object.fromEntries(
           ['plain', 'dark', 'light'].map((id) => {
             const root = document.getElementById(id)!.shadowRoot!;
-            return [id, [getComputedStyle(root.querySelector('[part="base"]')!).backgroundColor, getComputedStyle(root.querySelector('[part="primary-button"]')!).backgroundColor]];
+            return [
+              id,
+              [
+                getComputedStyle(root.querySelector('[part="base"]')!).backgroundColor,
+                getComputedStyle(root.querySelector('[part="primary-button"]')!).backgroundColor,
+              ],
+            ];
           }),
         ),
       );
@@ -77,7 +110,13 @@ describe('look and feel in Chromium', () => {
       dark: ['rgb(31, 35, 48)', 'rgb(142, 166, 255)'],
       light: ['rgb(255, 255, 255)', 'rgb(54, 81, 201)'],
     });
-    expect(await page.evaluate(() => getComputedStyle(document.getElementById('plain')!.shadowRoot!.querySelector('[part="title"]')!).letterSpacing)).toBe('3px');
+    expect(
+      await page.evaluate(
+        () =>
+          getComputedStyle(document.getElementById('plain')!.shadowRoot!.querySelector('[part="title"]')!)
+            .letterSpacing,
+      ),
+    ).toBe('3px');
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await colours()).toEqual({
       plain: ['rgb(31, 35, 48)', 'rgb(200, 0, 100)'],
@@ -115,7 +154,10 @@ describe('look and feel in Chromium', () => {
 
   it('mirrors in a right-to-left page, including the tour keys', async () => {
     const userId = newUserId('rtl');
-    const { page } = await openPage(env, '/rtl.html', '<button id="target" style="margin: 200px">Target</button>', { userId, head: '<script>document.documentElement.dir = "rtl"</script>' });
+    const { page } = await openPage(env, '/rtl.html', '<button id="target" style="margin: 200px">Target</button>', {
+      userId,
+      head: '<script>document.documentElement.dir = "rtl"</script>',
+    });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'rtl' }), userId);
     const counter = page.locator('onboarding-tour [part="counter"]');
     await expect.poll(() => counter.textContent()).toBe('Step 1 of 2');
@@ -133,13 +175,29 @@ describe('look and feel in Chromium', () => {
 
   it("sizes the announcement to its content, even where the engine's dialog style would stretch it (WebKit's)", async () => {
     const userId = newUserId('height');
-    env.site.page('/pixel.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="teal"/></svg>', { 'Content-Type': 'image/svg+xml' });
-    const { page, errors } = await openPage(env, '/height.html', '<onboarding-announcement flow="look-height"></onboarding-announcement>', { userId });
+    env.site.page(
+      '/pixel.svg',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="teal"/></svg>',
+      { 'Content-Type': 'image/svg+xml' },
+    );
+    const { page, errors } = await openPage(
+      env,
+      '/height.html',
+      '<onboarding-announcement flow="look-height"></onboarding-announcement>',
+      { userId },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'height' }), userId);
     await page.locator('onboarding-announcement dialog[open] img').waitFor();
-    await page.waitForFunction(() => (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement).complete);
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement)
+          .complete,
+    );
     const heights = async () => {
-      const { surface, content, window } = await page.evaluate(surfaceHeights, ['onboarding-announcement', 'dialog'] as const);
+      const { surface, content, window } = await page.evaluate(surfaceHeights, [
+        'onboarding-announcement',
+        'dialog',
+      ] as const);
       return { dialog: surface, content, window };
     };
     const own = await heights();
@@ -163,7 +221,12 @@ describe('look and feel in Chromium', () => {
   it('turns animation off for prefers-reduced-motion', async () => {
     const userId = newUserId('motion');
     const { page } = await openPage(env, '/motion.html', '', { userId });
-    const animation = () => page.evaluate(() => getComputedStyle(document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('dialog')!).animationName);
+    const animation = () =>
+      page.evaluate(
+        () =>
+          getComputedStyle(document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('dialog')!)
+            .animationName,
+      );
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'motion' }), userId);
     await page.locator('onboarding-announcement dialog').waitFor();

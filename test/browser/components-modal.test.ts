@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { SurveyStepReport } from '../../src/api/wire.js';
 import { PRIVATE_KEY } from '../support/service.js';
-import { newUserId, openPage, recorded, recordedData, reloadAndSettle, serverState, startEnv, type Env } from '../support/browser-pages.js';
+import {
+  newUserId,
+  openPage,
+  recorded,
+  recordedData,
+  reloadAndSettle,
+  serverState,
+  startEnv,
+  type Env,
+} from '../support/browser-pages.js';
 
 let env: Env;
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
@@ -14,19 +23,38 @@ beforeAll(async () => {
       slug: 'news',
       type: 'ANNOUNCEMENT',
       targetingLogic: suite('announce'),
-      data: { steps: [{ id: 'only', title: "What's new", subtitle: 'Dark mode is here.', primaryButton: { title: 'Got it', action: 'flow.complete' } }] },
+      data: {
+        steps: [
+          {
+            id: 'only',
+            title: "What's new",
+            subtitle: 'Dark mode is here.',
+            primaryButton: { title: 'Got it', action: 'flow.complete' },
+          },
+        ],
+      },
     },
     {
       slug: 'intro',
       type: 'ANNOUNCEMENT',
       targetingLogic: suite('multi'),
-      data: { steps: [{ id: 'one', title: 'First' }, { id: 'two', title: 'Second' }] },
+      data: {
+        steps: [
+          { id: 'one', title: 'First' },
+          { id: 'two', title: 'Second' },
+        ],
+      },
     },
     {
       slug: 'nps',
       type: 'SURVEY',
       targetingLogic: suite('survey'),
-      data: { steps: [{ id: 'score', title: 'How likely are you to recommend us?' }, { id: 'why', title: 'What is the main reason?' }] },
+      data: {
+        steps: [
+          { id: 'score', title: 'How likely are you to recommend us?' },
+          { id: 'why', title: 'What is the main reason?' },
+        ],
+      },
     },
     {
       // Frigade's NPS survey, as Frigade writes it: steps given as fields, end labels in the flow's props.
@@ -36,24 +64,90 @@ beforeAll(async () => {
       data: {
         props: { negativeLabel: 'Not likely at all', positiveLabel: 'Extremely likely' },
         steps: [
-          { id: 'score', title: 'How likely are you to recommend us to a friend?', fields: [{ id: 'nps-score', type: 'nps' }] },
-          { id: 'feedback', title: 'What could we do better?', fields: [{ id: 'feedback', type: 'textarea', placeholder: 'Your feedback' }] },
+          {
+            id: 'score',
+            title: 'How likely are you to recommend us to a friend?',
+            fields: [{ id: 'nps-score', type: 'nps' }],
+          },
+          {
+            id: 'feedback',
+            title: 'What could we do better?',
+            fields: [{ id: 'feedback', type: 'textarea', placeholder: 'Your feedback' }],
+          },
         ],
       },
     },
-    { slug: 'c-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('collision'), data: { steps: [{ id: 'a', title: 'Collision announcement' }] } },
-    { slug: 'c-tour', type: 'TOUR', targetingLogic: suite('collision'), data: { steps: [{ id: 't', title: 'Collision tour' }] } },
-    { slug: 'c-survey', type: 'SURVEY', targetingLogic: suite('collision'), data: { steps: [{ id: 's', title: 'Collision survey', type: 'rating' }] } },
-    { slug: 'p-ann', type: 'ANNOUNCEMENT', targetingLogic: suite('priority'), data: { steps: [{ id: 'a', title: 'Low priority' }] } },
-    { slug: 'p-survey', type: 'SURVEY', targetingLogic: suite('priority'), data: { props: { priority: 5 }, steps: [{ id: 's', title: 'High priority', type: 'single', options: [{ value: 'y', label: 'Yes' }, { value: 'n', label: 'No' }] }] } },
-    { slug: 'am-a', type: 'ANNOUNCEMENT', targetingLogic: suite('automount'), data: { steps: [{ id: 'a', title: 'Auto A' }] } },
-    { slug: 'am-b', type: 'ANNOUNCEMENT', targetingLogic: suite('automount'), data: { steps: [{ id: 'b', title: 'Auto B' }] } },
-    { slug: 'am-banner', type: 'BANNER', targetingLogic: suite('automount'), data: { steps: [{ id: 'c', title: 'Inline only' }] } },
+    {
+      slug: 'c-ann',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('collision'),
+      data: { steps: [{ id: 'a', title: 'Collision announcement' }] },
+    },
+    {
+      slug: 'c-tour',
+      type: 'TOUR',
+      targetingLogic: suite('collision'),
+      data: { steps: [{ id: 't', title: 'Collision tour' }] },
+    },
+    {
+      slug: 'c-survey',
+      type: 'SURVEY',
+      targetingLogic: suite('collision'),
+      data: { steps: [{ id: 's', title: 'Collision survey', type: 'rating' }] },
+    },
+    {
+      slug: 'p-ann',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('priority'),
+      data: { steps: [{ id: 'a', title: 'Low priority' }] },
+    },
+    {
+      slug: 'p-survey',
+      type: 'SURVEY',
+      targetingLogic: suite('priority'),
+      data: {
+        props: { priority: 5 },
+        steps: [
+          {
+            id: 's',
+            title: 'High priority',
+            type: 'single',
+            options: [
+              { value: 'y', label: 'Yes' },
+              { value: 'n', label: 'No' },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      slug: 'am-a',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('automount'),
+      data: { steps: [{ id: 'a', title: 'Auto A' }] },
+    },
+    {
+      slug: 'am-b',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('automount'),
+      data: { steps: [{ id: 'b', title: 'Auto B' }] },
+    },
+    {
+      slug: 'am-banner',
+      type: 'BANNER',
+      targetingLogic: suite('automount'),
+      data: { steps: [{ id: 'c', title: 'Inline only' }] },
+    },
     {
       slug: 'custom-x',
       type: 'CUSTOM',
       targetingLogic: suite('custom'),
-      data: { steps: [{ id: 'c1', title: 'Custom <b>title</b>', subtitle: 'Custom text' }, { id: 'c2', title: 'Second custom' }] },
+      data: {
+        steps: [
+          { id: 'c1', title: 'Custom <b>title</b>', subtitle: 'Custom text' },
+          { id: 'c2', title: 'Second custom' },
+        ],
+      },
     },
   ]);
 });
@@ -76,14 +170,21 @@ function focusInside(page: Page): Promise<string> {
   return page.evaluate(() => {
     const host = document.activeElement;
     const inner = host?.shadowRoot?.activeElement;
-    return inner ? `${host.localName}>${inner.getAttribute('part') ?? inner.localName}` : (host?.id || host?.localName || '');
+    return inner
+      ? `${host.localName}>${inner.getAttribute('part') ?? inner.localName}`
+      : host?.id || host?.localName || '';
   });
 }
 
 describe('<onboarding-announcement> in Chromium', () => {
   it('opens as a modal dialog without markup, traps focus, dismisses on Escape and returns focus', async () => {
     const userId = newUserId('announce');
-    const { page, errors } = await openPage(env, '/announce.html', '<button id="before">Before</button> <a href="#x" id="other">Other</a>', { userId });
+    const { page, errors } = await openPage(
+      env,
+      '/announce.html',
+      '<button id="before">Before</button> <a href="#x" id="other">Other</a>',
+      { userId },
+    );
     await page.locator('#before').focus();
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'announce' }), userId);
     await expect.poll(() => openModals(page)).toEqual(['news']);
@@ -126,7 +227,9 @@ describe('<onboarding-announcement> in Chromium', () => {
     await page.locator('onboarding-announcement [part="primary-button"]').click();
     await expect.poll(() => openModals(page)).toEqual([]);
     await expect.poll(async () => (await serverState(env, userId, 'intro'))?.$state.completed).toBe(true);
-    expect(await recorded(env, userId, 'intro')).toEqual(expect.arrayContaining(['COMPLETED_STEP:one', 'COMPLETED_STEP:two']));
+    expect(await recorded(env, userId, 'intro')).toEqual(
+      expect.arrayContaining(['COMPLETED_STEP:one', 'COMPLETED_STEP:two']),
+    );
     await reloadAndSettle(page);
     expect(await openModals(page)).toEqual([]);
     await page.close();
@@ -142,7 +245,9 @@ describe('<onboarding-survey> in Chromium', () => {
     await expect.poll(() => openModals(page)).toEqual(['nps']);
     expect(await focusInside(page)).toBe('typing');
     // Announced politely, in a live region outside the popover.
-    expect(await page.locator('onboarding-survey [aria-live="polite"]').textContent()).toBe('How likely are you to recommend us?');
+    expect(await page.locator('onboarding-survey [aria-live="polite"]').textContent()).toBe(
+      'How likely are you to recommend us?',
+    );
     const box = await page.locator('onboarding-survey [part="base"]').boundingBox();
     const viewport = page.viewportSize()!;
     expect(box!.x + box!.width).toBeGreaterThan(viewport.width - 40);
@@ -169,15 +274,22 @@ describe('<onboarding-survey> in Chromium', () => {
   });
 });
 
-describe('<onboarding-survey> of Frigade\'s shape in Chromium', () => {
-  it('draws an NPS_SURVEY\'s fields from the service: the scale by keyboard with the flow\'s end labels, then the comment, stored and reported by field', async () => {
+describe("<onboarding-survey> of Frigade's shape in Chromium", () => {
+  it("draws an NPS_SURVEY's fields from the service: the scale by keyboard with the flow's end labels, then the comment, stored and reported by field", async () => {
     const userId = newUserId('frigade-survey');
-    const { page, errors } = await openPage(env, '/frigade-survey.html', '<input id="typing" aria-label="Typing">', { userId });
+    const { page, errors } = await openPage(env, '/frigade-survey.html', '<input id="typing" aria-label="Typing">', {
+      userId,
+    });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'frigade-survey' }), userId);
     await expect.poll(() => openModals(page)).toEqual(['nps-frigade']);
     // The scale is a radio group named by the step's title, the ends under it from the flow's props.
-    expect(await page.getByRole('radiogroup', { name: 'How likely are you to recommend us to a friend?' }).count()).toBe(1);
-    expect(await page.locator('onboarding-survey [part="scale-labels"] span').allTextContents()).toEqual(['Not likely at all', 'Extremely likely']);
+    expect(
+      await page.getByRole('radiogroup', { name: 'How likely are you to recommend us to a friend?' }).count(),
+    ).toBe(1);
+    expect(await page.locator('onboarding-survey [part="scale-labels"] span').allTextContents()).toEqual([
+      'Not likely at all',
+      'Extremely likely',
+    ]);
 
     await page.locator('onboarding-survey input[value="0"]').focus();
     for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowRight');
@@ -192,13 +304,20 @@ describe('<onboarding-survey> of Frigade\'s shape in Chromium', () => {
     await page.locator('onboarding-survey [part="primary-button"]').click();
     await expect.poll(() => openModals(page)).toEqual([]);
     // The popover closes at once; the write reaches the service a moment later.
-    await expect.poll(() => recordedData(env, userId, 'nps-frigade', 'COMPLETED_STEP')).toEqual({ feedback: 'Faster exports' });
+    await expect
+      .poll(() => recordedData(env, userId, 'nps-frigade', 'COMPLETED_STEP'))
+      .toEqual({ feedback: 'Faster exports' });
 
     const report = await env.service.call('GET', '/v1/analytics/flows/nps-frigade', { key: PRIVATE_KEY });
     expect(report.body.flow.type).toBe('SURVEY');
-    expect(report.body.survey.steps.map((step: SurveyStepReport) => [step.stepId, step.kind, step.responses])).toEqual([['score', 'nps', 1], ['feedback', 'text', 1]]);
+    expect(report.body.survey.steps.map((step: SurveyStepReport) => [step.stepId, step.kind, step.responses])).toEqual([
+      ['score', 'nps', 1],
+      ['feedback', 'text', 1],
+    ]);
     expect(report.body.survey.steps[0].distribution[7]).toBe(1);
-    expect(report.body.survey.steps[1].comments.map((comment: { value: string }) => comment.value)).toEqual(['Faster exports']);
+    expect(report.body.survey.steps[1].comments.map((comment: { value: string }) => comment.value)).toEqual([
+      'Faster exports',
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -249,11 +368,19 @@ describe('the modal collision rule in Chromium', () => {
 });
 
 describe('auto-mount in Chromium', () => {
-  const mounted = (page: Page) => page.evaluate(() => [...document.querySelectorAll('body > [flow]')].map((el) => `${el.localName}:${el.getAttribute('flow')}`).sort());
+  const mounted = (page: Page) =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('body > [flow]')].map((el) => `${el.localName}:${el.getAttribute('flow')}`).sort(),
+    );
 
   it('mounts eligible modal flows by default, never inline types, and not twice next to a placed element', async () => {
     const userId = newUserId('automount');
-    const { page } = await openPage(env, '/automount.html', '<onboarding-announcement flow="am-b"></onboarding-announcement>', { userId });
+    const { page } = await openPage(
+      env,
+      '/automount.html',
+      '<onboarding-announcement flow="am-b"></onboarding-announcement>',
+      { userId },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'automount' }), userId);
     await expect.poll(() => mounted(page)).toEqual(['onboarding-announcement:am-a']);
     expect(await page.locator('onboarding-announcement[flow="am-b"]').count()).toBe(1);
@@ -292,7 +419,9 @@ describe('<onboarding-flow> in Chromium', () => {
     await page.evaluate(() => {
       const changes: string[] = [];
       (window as unknown as { changes: string[] }).changes = changes;
-      document.querySelector('onboarding-flow')!.addEventListener('onboarding-step-change', (event) => changes.push(String(event.detail.step?.id)));
+      document
+        .querySelector('onboarding-flow')!
+        .addEventListener('onboarding-step-change', (event) => changes.push(String(event.detail.step?.id)));
     });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'custom' }), userId);
     const heading = page.locator('onboarding-flow .mine h3');
@@ -305,7 +434,11 @@ describe('<onboarding-flow> in Chromium', () => {
     await page.locator('onboarding-flow button').click();
     await expect.poll(() => heading.isVisible()).toBe(false);
     await expect.poll(async () => (await serverState(env, userId, 'custom-x'))?.$state.completed).toBe(true);
-    expect(await page.evaluate(() => (window as unknown as { changes: string[] }).changes)).toEqual(['c1', 'c2', 'undefined']);
+    expect(await page.evaluate(() => (window as unknown as { changes: string[] }).changes)).toEqual([
+      'c1',
+      'c2',
+      'undefined',
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -46,7 +46,11 @@ const PROPERTIES = {
 const payload = CORPUS.join(' ');
 // A literal `javascript:` link is refused when the service loads the file (the `link` format), so the hostile link
 // reaches the page through a variable: a user property the service cannot check.
-const button = (n: string) => ({ title: `${n} <img src=x onerror="__xss('button')">`, action: 'flow.forward' as const, uri: `\${url}` });
+const button = (n: string) => ({
+  title: `${n} <img src=x onerror="__xss('button')">`,
+  action: 'flow.forward' as const,
+  uri: `\${url}`,
+});
 const step = (id: string, extra: Partial<StepDefinition> = {}): StepDefinition => ({
   id,
   title: payload,
@@ -84,7 +88,12 @@ const hostile = (name: string) => `has(user.properties.suite) && user.properties
 const FLOWS: FlowFile[] = [
   { slug: 'x-banner', type: 'BANNER', targetingLogic: hostile('xss'), data: { steps: [step('s')] } },
   { slug: 'x-card', type: 'CARD', targetingLogic: hostile('xss'), data: { steps: [step('s', media)] } },
-  { slug: 'x-checklist', type: 'CHECKLIST', targetingLogic: hostile('xss'), data: { title: payload, steps: [step('s'), step('t')] } },
+  {
+    slug: 'x-checklist',
+    type: 'CHECKLIST',
+    targetingLogic: hostile('xss'),
+    data: { title: payload, steps: [step('s'), step('t')] },
+  },
   {
     slug: 'x-form',
     type: 'FORM',
@@ -94,26 +103,71 @@ const FLOWS: FlowFile[] = [
         step('s', {
           fields: [
             { id: 'a', type: 'text', label: payload, placeholder: payload, message: payload, required: true },
-            { id: 'b', type: 'select', label: payload, options: [{ value: `"><img src=x onerror="__xss('option')">`, label: payload }] },
+            {
+              id: 'b',
+              type: 'select',
+              label: payload,
+              options: [{ value: `"><img src=x onerror="__xss('option')">`, label: payload }],
+            },
             { id: 'c', type: 'radio', label: payload, options: [{ value: 'v', label: payload }] },
           ],
         }),
       ],
     },
   },
-  { slug: 'x-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('xss'), data: { props: { priority: 3 }, steps: [step('s', media), step('t', media)] } },
-  { slug: 'x-tour', type: 'TOUR', targetingLogic: hostile('xss'), data: { props: { priority: 2 }, steps: [step('s', { ...media, selector: '#target' })] } },
+  {
+    slug: 'x-announcement',
+    type: 'ANNOUNCEMENT',
+    targetingLogic: hostile('xss'),
+    data: { props: { priority: 3 }, steps: [step('s', media), step('t', media)] },
+  },
+  {
+    slug: 'x-tour',
+    type: 'TOUR',
+    targetingLogic: hostile('xss'),
+    data: { props: { priority: 2 }, steps: [step('s', { ...media, selector: '#target' })] },
+  },
   {
     slug: 'x-survey',
     type: 'SURVEY',
     targetingLogic: hostile('xss'),
-    data: { props: { priority: 1 }, steps: [step('s', { type: 'single', options: [{ value: `"><svg onload="__xss('survey-option')">`, label: payload }] })] },
+    data: {
+      props: { priority: 1 },
+      steps: [
+        step('s', { type: 'single', options: [{ value: `"><svg onload="__xss('survey-option')">`, label: payload }] }),
+      ],
+    },
   },
-  { slug: 'css-banner', type: 'BANNER', targetingLogic: hostile('css'), data: { steps: [{ id: 'b', title: 'Styled banner', primaryButton: { title: 'OK' } }] } },
-  { slug: 'css-announcement', type: 'ANNOUNCEMENT', targetingLogic: hostile('css'), data: { steps: [{ id: 'a', title: 'Styled announcement' }] } },
-  { slug: 'csp-banner', type: 'BANNER', targetingLogic: hostile('csp'), data: { steps: [{ id: 'b', title: 'CSP banner', primaryButton: { title: 'OK' } }] } },
-  { slug: 'csp-tour', type: 'TOUR', targetingLogic: hostile('csp'), data: { props: { spotlight: true }, steps: [{ id: 't', title: 'CSP tour', selector: '#target' }] } },
-  { slug: 'csp-form', type: 'FORM', targetingLogic: hostile('csp'), data: { steps: [{ id: 'f', title: 'CSP form', fields: [{ id: 'name', type: 'text', label: 'Name' }] }] } },
+  {
+    slug: 'css-banner',
+    type: 'BANNER',
+    targetingLogic: hostile('css'),
+    data: { steps: [{ id: 'b', title: 'Styled banner', primaryButton: { title: 'OK' } }] },
+  },
+  {
+    slug: 'css-announcement',
+    type: 'ANNOUNCEMENT',
+    targetingLogic: hostile('css'),
+    data: { steps: [{ id: 'a', title: 'Styled announcement' }] },
+  },
+  {
+    slug: 'csp-banner',
+    type: 'BANNER',
+    targetingLogic: hostile('csp'),
+    data: { steps: [{ id: 'b', title: 'CSP banner', primaryButton: { title: 'OK' } }] },
+  },
+  {
+    slug: 'csp-tour',
+    type: 'TOUR',
+    targetingLogic: hostile('csp'),
+    data: { props: { spotlight: true }, steps: [{ id: 't', title: 'CSP tour', selector: '#target' }] },
+  },
+  {
+    slug: 'csp-form',
+    type: 'FORM',
+    targetingLogic: hostile('csp'),
+    data: { steps: [{ id: 'f', title: 'CSP form', fields: [{ id: 'name', type: 'text', label: 'Name' }] }] },
+  },
   {
     slug: 'variables-banner',
     type: 'BANNER',
@@ -175,15 +229,34 @@ function dangerousNodes(page: Page): Promise<string[]> {
     const visit = (root: ParentNode, depth: number) => {
       for (const el of root.querySelectorAll('*')) {
         const name = el.localName;
-        if (['script', 'iframe', 'object', 'embed', 'frame', 'style', 'link', 'meta', 'base', 'svg', 'math', 'form'].includes(name) && !(name === 'form' && el.getAttribute('part') === 'base') && !(name === 'svg' && !el.querySelector('script'))) {
+        if (
+          [
+            'script',
+            'iframe',
+            'object',
+            'embed',
+            'frame',
+            'style',
+            'link',
+            'meta',
+            'base',
+            'svg',
+            'math',
+            'form',
+          ].includes(name) &&
+          !(name === 'form' && el.getAttribute('part') === 'base') &&
+          !(name === 'svg' && !el.querySelector('script'))
+        ) {
           found.push(`<${name}>`);
         }
         for (const attribute of el.getAttributeNames()) {
-          if (attribute.startsWith('on') || attribute === 'srcdoc' || attribute === 'formaction') found.push(`${name}[${attribute}]`);
+          if (attribute.startsWith('on') || attribute === 'srcdoc' || attribute === 'formaction')
+            found.push(`${name}[${attribute}]`);
         }
         for (const attribute of ['href', 'src', 'action', 'data']) {
           const value = el.getAttribute(attribute);
-          if (value !== null && !safe.has(new URL(value, location.href).protocol)) found.push(`${name}[${attribute}=${value}]`);
+          if (value !== null && !safe.has(new URL(value, location.href).protocol))
+            found.push(`${name}[${attribute}=${value}]`);
         }
         if (el.shadowRoot && depth < 4) visit(el.shadowRoot, depth + 1);
       }
@@ -226,7 +299,10 @@ describe('the XSS corpus in Chromium', () => {
        <onboarding-form flow="x-form"></onboarding-form>`,
       { userId },
     );
-    await page.evaluate(([id, properties]) => window.Onboarding.identify(id as string, { suite: 'xss', ...(properties as object) }), [userId, PROPERTIES]);
+    await page.evaluate(
+      ([id, properties]) => window.Onboarding.identify(id as string, { suite: 'xss', ...(properties as object) }),
+      [userId, PROPERTIES],
+    );
     await page.locator('onboarding-form [part="base"]').waitFor();
     const ran = () => page.evaluate(() => (window as unknown as { __xssRan: string[] }).__xssRan);
 
@@ -281,7 +357,15 @@ describe('a page with hostile global CSS in Chromium', () => {
       const s = getComputedStyle(el);
       const title = getComputedStyle(el.querySelector('[part="title"]')!);
       const button = getComputedStyle(el.querySelector('[part="primary-button"]')!);
-      return { display: s.display, background: s.backgroundColor, padding: s.paddingTop, title: title.color, size: title.fontSize, button: button.backgroundColor, buttonDisplay: button.display };
+      return {
+        display: s.display,
+        background: s.backgroundColor,
+        padding: s.paddingTop,
+        title: title.color,
+        size: title.fontSize,
+        button: button.backgroundColor,
+        buttonDisplay: button.display,
+      };
     });
     expect(style).toEqual({
       display: 'grid',
@@ -295,7 +379,10 @@ describe('a page with hostile global CSS in Chromium', () => {
     await expect.poll(() => openModal(page)).toBe('css-announcement');
     const box = (await page.locator('onboarding-announcement [part="base"]').boundingBox())!;
     expect(box.width).toBeGreaterThan(200);
-    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [box.x + box.width / 2, box.y + box.height / 2]);
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.localName,
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
     expect(hit).toBe('onboarding-announcement');
     expect(errors).toEqual([]);
     await page.close();
@@ -312,7 +399,11 @@ describe('a strict CSP page in Chromium', () => {
     const violations: string[] = [];
     await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
     await page.addInitScript((strip) => {
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportViolation(v: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation(v: string): void }).reportViolation(
+          `${e.violatedDirective} ${e.blockedURI}`,
+        ),
+      );
       // Old browsers lack constructable stylesheets; Lit then writes <style> elements, which need the nonce.
       if (strip) delete (CSSStyleSheet.prototype as { replace?: unknown }).replace;
     }, withoutConstructableSheets);
@@ -360,7 +451,9 @@ describe('a strict CSP page in Chromium', () => {
   it('styles through <style nonce> where constructable stylesheets are missing', async () => {
     const { page, violations } = await cspPage(newUserId('csp-nonce'), '/csp-nonce.html', true);
     expect(await styled(page)).toEqual({ banner: 'rgb(238, 241, 251)', anchored: true, spotlight: true, form: 'grid' });
-    expect(await page.evaluate(() => document.querySelector('onboarding-banner')!.shadowRoot!.querySelector('style')?.nonce)).toBe('n0nce');
+    expect(
+      await page.evaluate(() => document.querySelector('onboarding-banner')!.shadowRoot!.querySelector('style')?.nonce),
+    ).toBe('n0nce');
     expect(violations).toEqual([]);
     await page.close();
   });
@@ -395,7 +488,9 @@ describe('CSS injection through flow props in Chromium', () => {
           sheets: document.styleSheets.length,
           adopted: document.adoptedStyleSheets.length,
           styleElements: document.querySelectorAll('style, link[rel="stylesheet"]').length,
-          hostStyles: [...document.querySelectorAll('[flow]')].filter((host) => host.hasAttribute('style') || host.classList.contains('evil')).length,
+          hostStyles: [...document.querySelectorAll('[flow]')].filter(
+            (host) => host.hasAttribute('style') || host.classList.contains('evil'),
+          ).length,
         };
       });
     const before = await pageLook();
@@ -403,20 +498,24 @@ describe('CSS injection through flow props in Chromium', () => {
     await page.locator('onboarding-form [part="base"]').waitFor();
     // Inside the shadow roots: no style attribute or element carries any of the props' text.
     const leaks = () =>
-      page.evaluate((values) => {
-        const found: string[] = [];
-        const visit = (root: ParentNode) => {
-          for (const el of root.querySelectorAll('*')) {
-            if (['style', 'link'].includes(el.localName)) found.push(`<${el.localName}>`);
-            const style = el.getAttribute('style') ?? '';
-            if (values.some((value) => style.includes(value.slice(0, 12)))) found.push(`${el.localName}[style=${style}]`);
-            if (el.classList.contains('evil')) found.push(`${el.localName}.evil`);
-            if (el.shadowRoot) visit(el.shadowRoot);
-          }
-        };
-        for (const host of document.querySelectorAll('[flow]')) if (host.shadowRoot) visit(host.shadowRoot);
-        return found;
-      }, [...Object.values(CSS_PROPS), ...Object.values(SURVEY_STEP_PROPS)].map(String));
+      page.evaluate(
+        (values) => {
+          const found: string[] = [];
+          const visit = (root: ParentNode) => {
+            for (const el of root.querySelectorAll('*')) {
+              if (['style', 'link'].includes(el.localName)) found.push(`<${el.localName}>`);
+              const style = el.getAttribute('style') ?? '';
+              if (values.some((value) => style.includes(value.slice(0, 12))))
+                found.push(`${el.localName}[style=${style}]`);
+              if (el.classList.contains('evil')) found.push(`${el.localName}.evil`);
+              if (el.shadowRoot) visit(el.shadowRoot);
+            }
+          };
+          for (const host of document.querySelectorAll('[flow]')) if (host.shadowRoot) visit(host.shadowRoot);
+          return found;
+        },
+        [...Object.values(CSS_PROPS), ...Object.values(SURVEY_STEP_PROPS)].map(String),
+      );
     for (const expected of ['props-announcement', 'props-tour', 'props-survey']) {
       await expect.poll(() => openModal(page)).toBe(expected);
       expect(await leaks()).toEqual([]);
@@ -443,23 +542,40 @@ describe('CSS injection through flow props in Chromium', () => {
 describe('user properties in ${…} inside links and buttons in Chromium', () => {
   it('inserts markup and javascript: addresses from properties as text, and never as a live address', async () => {
     const userId = newUserId('variables');
-    const { page, errors } = await openPage(env, '/variables.html', `<onboarding-banner flow="variables-banner"></onboarding-banner>`, { userId });
+    const { page, errors } = await openPage(
+      env,
+      '/variables.html',
+      `<onboarding-banner flow="variables-banner"></onboarding-banner>`,
+      { userId },
+    );
     await page.evaluate(() => {
       (window as unknown as { __xssRan: string[] }).__xssRan = [];
-      (window as unknown as { __xss: (name: string) => void }).__xss = (name) => (window as unknown as { __xssRan: string[] }).__xssRan.push(name);
+      (window as unknown as { __xss: (name: string) => void }).__xss = (name) =>
+        (window as unknown as { __xssRan: string[] }).__xssRan.push(name);
     });
-    await page.evaluate(([id, properties]) => window.Onboarding.identify(id as string, { suite: 'variables', ...(properties as object) }), [userId, VARIABLE_PROPERTIES]);
+    await page.evaluate(
+      ([id, properties]) => window.Onboarding.identify(id as string, { suite: 'variables', ...(properties as object) }),
+      [userId, VARIABLE_PROPERTIES],
+    );
     const base = page.locator('onboarding-banner [part="base"]');
     await base.waitFor();
     const rendered = await base.evaluate((el) => ({
       title: el.querySelector('[part="title"]')!.textContent,
-      links: [...el.querySelectorAll('a')].map((a) => ({ text: a.textContent.trim(), protocol: new URL(a.getAttribute('href')!, location.href).protocol })),
+      links: [...el.querySelectorAll('a')].map((a) => ({
+        text: a.textContent.trim(),
+        protocol: new URL(a.getAttribute('href')!, location.href).protocol,
+      })),
       markup: el.querySelectorAll('img, script, svg, iframe').length,
     }));
     expect(rendered.title).toBe(`Hello <img src=x onerror="__xss('title')">`);
     expect(rendered.markup).toBe(0);
     // A property in an address is encoded as a part of it: `javascript:` from a property is never a scheme.
-    expect(rendered.links.map((link) => link.text).sort()).toEqual([`Go to javascript:__xss('uri')`, `Open <b onclick="__xss('button')">profile</b>`, 'this', 'your profile']);
+    expect(rendered.links.map((link) => link.text).sort()).toEqual([
+      `Go to javascript:__xss('uri')`,
+      `Open <b onclick="__xss('button')">profile</b>`,
+      'this',
+      'your profile',
+    ]);
     expect(rendered.links.every((link) => link.protocol === 'http:')).toBe(true);
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as unknown as { __xssRan: string[] }).__xssRan)).toEqual([]);

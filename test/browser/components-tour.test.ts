@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PRIVATE_KEY, PUBLIC_KEY } from '../support/service.js';
-import { newUserId, openPage, recorded, reloadAndSettle, serverState, startEnv, type Env } from '../support/browser-pages.js';
+import {
+  newUserId,
+  openPage,
+  recorded,
+  reloadAndSettle,
+  serverState,
+  startEnv,
+  type Env,
+} from '../support/browser-pages.js';
 
 let env: Env;
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
@@ -22,19 +30,40 @@ beforeAll(async () => {
         ],
       },
     },
-    { slug: 'moving', type: 'TOUR', targetingLogic: suite('moving'), data: { props: { spotlight: true }, steps: [{ id: 'm', title: 'Moving', selector: '#mover' }] } },
-    { slug: 'late', type: 'TOUR', targetingLogic: suite('late'), data: { steps: [{ id: 'l', title: 'Late', selector: '.late-target' }] } },
+    {
+      slug: 'moving',
+      type: 'TOUR',
+      targetingLogic: suite('moving'),
+      data: { props: { spotlight: true }, steps: [{ id: 'm', title: 'Moving', selector: '#mover' }] },
+    },
+    {
+      slug: 'late',
+      type: 'TOUR',
+      targetingLogic: suite('late'),
+      data: { steps: [{ id: 'l', title: 'Late', selector: '.late-target' }] },
+    },
     {
       slug: 'shadow',
       type: 'TOUR',
       targetingLogic: suite('shadow'),
-      data: { steps: [{ id: 'explicit', title: 'Explicit', selector: 'my-widget >>> .inner' }, { id: 'searched', title: 'Searched', selector: '.deep-inner' }] },
+      data: {
+        steps: [
+          { id: 'explicit', title: 'Explicit', selector: 'my-widget >>> .inner' },
+          { id: 'searched', title: 'Searched', selector: '.deep-inner' },
+        ],
+      },
     },
     {
       slug: 'missing',
       type: 'TOUR',
       targetingLogic: suite('missing'),
-      data: { props: { targetTimeout: 400, missingTarget: 'skip' }, steps: [{ id: 'gone', title: 'Never there', selector: '#nowhere' }, { id: 'there', title: 'There', selector: '#search' }] },
+      data: {
+        props: { targetTimeout: 400, missingTarget: 'skip' },
+        steps: [
+          { id: 'gone', title: 'Never there', selector: '#nowhere' },
+          { id: 'there', title: 'There', selector: '#search' },
+        ],
+      },
     },
     {
       slug: 'layouts',
@@ -49,8 +78,28 @@ beforeAll(async () => {
         ],
       },
     },
-    { slug: 'dialog', type: 'TOUR', targetingLogic: suite('dialog'), data: { steps: [{ id: 'in-dialog', title: 'In the dialog', selector: '#dialog-target' }, { id: 'after', title: 'After' }] } },
-    { slug: 'frame', type: 'TOUR', targetingLogic: suite('frame'), data: { steps: [{ id: 'toolbar', title: 'In the frame', selector: 'iframe#editor >>> .toolbar' }, { id: 'end', title: 'End' }] } },
+    {
+      slug: 'dialog',
+      type: 'TOUR',
+      targetingLogic: suite('dialog'),
+      data: {
+        steps: [
+          { id: 'in-dialog', title: 'In the dialog', selector: '#dialog-target' },
+          { id: 'after', title: 'After' },
+        ],
+      },
+    },
+    {
+      slug: 'frame',
+      type: 'TOUR',
+      targetingLogic: suite('frame'),
+      data: {
+        steps: [
+          { id: 'toolbar', title: 'In the frame', selector: 'iframe#editor >>> .toolbar' },
+          { id: 'end', title: 'End' },
+        ],
+      },
+    },
     {
       slug: 'hidden',
       type: 'TOUR',
@@ -65,7 +114,12 @@ beforeAll(async () => {
         ],
       },
     },
-    { slug: 'comeback', type: 'TOUR', targetingLogic: suite('comeback'), data: { props: { targetTimeout: 60000 }, steps: [{ id: 'swap', title: 'Swapped', selector: '.swap' }] } },
+    {
+      slug: 'comeback',
+      type: 'TOUR',
+      targetingLogic: suite('comeback'),
+      data: { props: { targetTimeout: 60000 }, steps: [{ id: 'swap', title: 'Swapped', selector: '.swap' }] },
+    },
     {
       slug: 'routes',
       type: 'TOUR',
@@ -73,7 +127,13 @@ beforeAll(async () => {
       data: {
         steps: [
           { id: 'reports', title: 'Reports', selector: '#report', page: '/app/reports/*' },
-          { id: 'settings', title: 'Settings', selector: '#settings', page: '/app/projects/:id/settings', primaryButton: { title: 'Go on', uri: '/app/done' } },
+          {
+            id: 'settings',
+            title: 'Settings',
+            selector: '#settings',
+            page: '/app/projects/:id/settings',
+            primaryButton: { title: 'Go on', uri: '/app/done' },
+          },
           { id: 'done', title: 'Done page', selector: '#done', page: '/app/done' },
         ],
       },
@@ -92,10 +152,34 @@ beforeAll(async () => {
       },
     },
     // Start rules: each flow opens only when its startWhen holds (see the describe block at the end).
-    { slug: 'start-page', type: 'BANNER', targetingLogic: suite('start-page'), startWhen: { page: ['/start/*', '!/start/settings'] }, data: { steps: [{ id: 'b', title: 'Reports banner' }] } },
-    { slug: 'start-element', type: 'ANNOUNCEMENT', targetingLogic: suite('start-element'), startWhen: { element: '#late-panel' }, data: { steps: [{ id: 'a', title: 'The panel is here' }] } },
-    { slug: 'start-click', type: 'TOUR', targetingLogic: suite('start-click'), startWhen: { click: '#take-tour' }, data: { steps: [{ id: 'one', title: 'Tour by click', selector: '#take-tour' }] } },
-    { slug: 'start-delay', type: 'BANNER', targetingLogic: suite('start-delay'), startWhen: { page: '/delay/*', delay: '1500ms' }, data: { steps: [{ id: 'd', title: 'Delayed banner' }] } },
+    {
+      slug: 'start-page',
+      type: 'BANNER',
+      targetingLogic: suite('start-page'),
+      startWhen: { page: ['/start/*', '!/start/settings'] },
+      data: { steps: [{ id: 'b', title: 'Reports banner' }] },
+    },
+    {
+      slug: 'start-element',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('start-element'),
+      startWhen: { element: '#late-panel' },
+      data: { steps: [{ id: 'a', title: 'The panel is here' }] },
+    },
+    {
+      slug: 'start-click',
+      type: 'TOUR',
+      targetingLogic: suite('start-click'),
+      startWhen: { click: '#take-tour' },
+      data: { steps: [{ id: 'one', title: 'Tour by click', selector: '#take-tour' }] },
+    },
+    {
+      slug: 'start-delay',
+      type: 'BANNER',
+      targetingLogic: suite('start-delay'),
+      startWhen: { page: '/delay/*', delay: '1500ms' },
+      data: { steps: [{ id: 'd', title: 'Delayed banner' }] },
+    },
   ]);
 });
 
@@ -146,7 +230,11 @@ describe('<onboarding-tour> in Chromium', () => {
     // Above a full-page cover with the largest z-index: the top layer wins over stacking contexts.
     const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [tip.x + 10, tip.y + 10]);
     expect(hit).toBe('onboarding-tour');
-    expect(await page.evaluate(() => document.querySelector('onboarding-tour')!.shadowRoot!.querySelector('[part="base"]')!.matches(':popover-open'))).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        document.querySelector('onboarding-tour')!.shadowRoot!.querySelector('[part="base"]')!.matches(':popover-open'),
+      ),
+    ).toBe(true);
     // The arrow sits on the tooltip's top edge, pointing at the target.
     const arrow = (await rect(page, '[part="arrow"]'))!;
     expect(arrow.y).toBeLessThan(tip.y);
@@ -160,9 +248,9 @@ describe('<onboarding-tour> in Chromium', () => {
     await expect.poll(() => counter(page)).toBe('Step 1 of 3');
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => counter(page)).toBe('Step 2 of 3');
-    await expect.poll(() => recorded(env, userId, 'tour')).toEqual(
-      expect.arrayContaining(['STARTED_FLOW:first', 'COMPLETED_STEP:first', 'NOT_STARTED_STEP:first']),
-    );
+    await expect
+      .poll(() => recorded(env, userId, 'tour'))
+      .toEqual(expect.arrayContaining(['STARTED_FLOW:first', 'COMPLETED_STEP:first', 'NOT_STARTED_STEP:first']));
 
     // Resumed after reload at the step reached.
     await reloadAndSettle(page);
@@ -175,7 +263,13 @@ describe('<onboarding-tour> in Chromium', () => {
     const viewport = page.viewportSize()!;
     expect(Math.abs(centred.x + centred.width / 2 - viewport.width / 2)).toBeLessThan(2);
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.evaluate(() => Boolean(document.querySelector('onboarding-tour')?.shadowRoot?.querySelector('[part="base"]')))).toBe(false);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Boolean(document.querySelector('onboarding-tour')?.shadowRoot?.querySelector('[part="base"]')),
+        ),
+      )
+      .toBe(false);
     await expect.poll(() => recorded(env, userId, 'tour')).toContain('SKIPPED_FLOW:third');
     expect((await serverState(env, userId, 'tour'))!.$state.skipped).toBe(true);
     await reloadAndSettle(page);
@@ -188,7 +282,12 @@ describe('<onboarding-tour> in Chromium', () => {
 
   it('follows a moving target, with the spotlight around it', async () => {
     const userId = newUserId('moving');
-    const { page } = await openPage(env, '/moving.html', `<div id="mover" style="position:absolute; left:300px; top:100px; width:80px; height:40px">Move</div>`, { userId });
+    const { page } = await openPage(
+      env,
+      '/moving.html',
+      `<div id="mover" style="position:absolute; left:300px; top:100px; width:80px; height:40px">Move</div>`,
+      { userId },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'moving' }), userId);
     await expect.poll(() => rect(page, '[part="base"]')).not.toBeNull();
     const check = async () => {
@@ -213,7 +312,14 @@ describe('<onboarding-tour> in Chromium', () => {
     // Resizing the target is followed too.
     await page.evaluate(() => (document.querySelector<HTMLElement>('#mover')!.style.width = '240px'));
     await expect.poll(check).toBe(true);
-    expect(await page.evaluate(() => document.querySelector('onboarding-tour')!.shadowRoot!.querySelector('[part="overlay"]')!.matches(':popover-open'))).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        document
+          .querySelector('onboarding-tour')!
+          .shadowRoot!.querySelector('[part="overlay"]')!
+          .matches(':popover-open'),
+      ),
+    ).toBe(true);
     await page.close();
   });
 
@@ -232,11 +338,13 @@ describe('<onboarding-tour> in Chromium', () => {
     });
     await expect.poll(() => rect(page, '[part="base"]')).not.toBeNull();
     await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(1500);
-    await expect.poll(async () => {
-      const target = await targetRect(page, "document.querySelector('.late-target')");
-      const tip = (await rect(page, '[part="base"]'))!;
-      return Math.abs(tip.y - (target.y + target.height + 12)) < 2;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const target = await targetRect(page, "document.querySelector('.late-target')");
+        const tip = (await rect(page, '[part="base"]'))!;
+        return Math.abs(tip.y - (target.y + target.height + 12)) < 2;
+      })
+      .toBe(true);
     await page.close();
   });
 
@@ -263,19 +371,27 @@ describe('<onboarding-tour> in Chromium', () => {
     );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'shadow' }), userId);
     const inner = "document.querySelector('my-widget').shadowRoot.querySelector('.inner')";
-    await expect.poll(async () => {
-      const tip = await rect(page, '[part="base"]');
-      const target = await targetRect(page, inner);
-      return tip !== null && Math.abs(tip.y - (target.y + target.height + 12)) < 2;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const tip = await rect(page, '[part="base"]');
+        const target = await targetRect(page, inner);
+        return tip !== null && Math.abs(tip.y - (target.y + target.height + 12)) < 2;
+      })
+      .toBe(true);
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => counter(page)).toBe('Step 2 of 2');
-    const deep = "document.querySelector('my-widget').shadowRoot.querySelector('nested-box').shadowRoot.querySelector('.deep-inner')";
-    await expect.poll(async () => {
-      const tip = (await rect(page, '[part="base"]'))!;
-      const target = await targetRect(page, deep);
-      return Math.abs(tip.y - (target.y + target.height + 12)) < 2 && Math.abs(tip.x + tip.width / 2 - (target.x + target.width / 2)) < 2;
-    }).toBe(true);
+    const deep =
+      "document.querySelector('my-widget').shadowRoot.querySelector('nested-box').shadowRoot.querySelector('.deep-inner')";
+    await expect
+      .poll(async () => {
+        const tip = (await rect(page, '[part="base"]'))!;
+        const target = await targetRect(page, deep);
+        return (
+          Math.abs(tip.y - (target.y + target.height + 12)) < 2 &&
+          Math.abs(tip.x + tip.width / 2 - (target.x + target.width / 2)) < 2
+        );
+      })
+      .toBe(true);
     await page.close();
   });
 
@@ -283,7 +399,9 @@ describe('<onboarding-tour> in Chromium', () => {
     const userId = newUserId('missing');
     const { page } = await openPage(env, '/missing.html', PAGE, { userId });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'missing' }), userId);
-    await expect.poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 5000 }).toBe('There');
+    await expect
+      .poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 5000 })
+      .toBe('There');
     await expect.poll(() => recorded(env, userId, 'missing')).toContain('SKIPPED_STEP:gone');
     await page.close();
   });
@@ -315,20 +433,31 @@ const tourRoot = "document.querySelector('onboarding-tour')?.shadowRoot";
 async function expectBeside(page: Page, target: string, headerBottom = 0): Promise<void> {
   let last = '';
   await expect
-    .poll(async () => {
-      const tip = await rect(page, '[part="base"]');
-      if (!tip) return 'no tooltip';
-      // Settled: where it was at the last look (a smooth scroll may still be moving it).
-      const now = JSON.stringify(tip);
-      if (now !== last) return `moving to ${(last = now)}`;
-      const t: Box = await topRect(page, target);
-      const view = page.viewportSize()!;
-      const gap = Math.max(t.x - (tip.x + tip.width), tip.x - (t.x + t.width), t.y - (tip.y + tip.height), tip.y - (t.y + t.height), 0);
-      if (tip.x < 0 || tip.y < 0 || tip.x + tip.width > view.width || tip.y + tip.height > view.height) return `tooltip off screen ${JSON.stringify(tip)}`;
-      if (t.y < headerBottom || t.y + t.height > view.height) return `target not in view below the header ${JSON.stringify(t)}`;
-      if (tip.y < headerBottom) return `tooltip under the header ${JSON.stringify(tip)}`;
-      return gap <= 20 ? 'beside' : `tooltip ${gap}px away`;
-    }, { timeout: 6000 })
+    .poll(
+      async () => {
+        const tip = await rect(page, '[part="base"]');
+        if (!tip) return 'no tooltip';
+        // Settled: where it was at the last look (a smooth scroll may still be moving it).
+        const now = JSON.stringify(tip);
+        if (now !== last) return `moving to ${(last = now)}`;
+        const t: Box = await topRect(page, target);
+        const view = page.viewportSize()!;
+        const gap = Math.max(
+          t.x - (tip.x + tip.width),
+          tip.x - (t.x + t.width),
+          t.y - (tip.y + tip.height),
+          tip.y - (t.y + t.height),
+          0,
+        );
+        if (tip.x < 0 || tip.y < 0 || tip.x + tip.width > view.width || tip.y + tip.height > view.height)
+          return `tooltip off screen ${JSON.stringify(tip)}`;
+        if (t.y < headerBottom || t.y + t.height > view.height)
+          return `target not in view below the header ${JSON.stringify(t)}`;
+        if (tip.y < headerBottom) return `tooltip under the header ${JSON.stringify(tip)}`;
+        return gap <= 20 ? 'beside' : `tooltip ${gap}px away`;
+      },
+      { timeout: 6000 },
+    )
     .toBe('beside');
 }
 
@@ -338,7 +467,13 @@ async function clickPart(page: Page, part: string): Promise<void> {
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
-const title = (page: Page) => page.evaluate((root) => (new Function(`return ${root}`)() as ShadowRoot | undefined)?.querySelector('[part="title"]')?.textContent ?? null, tourRoot);
+const title = (page: Page) =>
+  page.evaluate(
+    (root) =>
+      (new Function(`return ${root}`)() as ShadowRoot | undefined)?.querySelector('[part="title"]')?.textContent ??
+      null,
+    tourRoot,
+  );
 
 describe('the target engine under <onboarding-tour>, in Chromium', () => {
   it('reaches a target three scrollers deep, in a fixed box, under a transform and under a fixed header', async () => {
@@ -375,7 +510,8 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
         </script>`,
       },
     );
-    const asked = () => page.evaluate(() => ({ ...(window as unknown as { asked: { frames: number; timers: number } }).asked }));
+    const asked = () =>
+      page.evaluate(() => ({ ...(window as unknown as { asked: { frames: number; timers: number } }).asked }));
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'layouts' }), userId);
     await expect.poll(() => title(page)).toBe('Three scrollers deep');
     await expectBeside(page, "document.querySelector('#deep-target')", 60);
@@ -396,11 +532,16 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await expect.poll(() => title(page)).toBe('Under a transform');
     await expectBeside(page, "document.querySelector('#moved-target')", 60);
     // The tooltip follows the target as an ancestor's transform changes (a layout change, no scroll, no resize of it).
-    await page.evaluate(() => (document.querySelector<HTMLElement>('.transformed')!.style.transform = 'translate(200px, 60px) scale(0.9)'));
+    await page.evaluate(
+      () =>
+        (document.querySelector<HTMLElement>('.transformed')!.style.transform = 'translate(200px, 60px) scale(0.9)'),
+    );
     await expectBeside(page, "document.querySelector('#moved-target')", 60);
     // The next target sits under the header when its step opens (by key: the tooltip scrolled away with the page): it
     // is brought out from under it, and the tooltip (placed on top) is not under the header either.
-    await page.evaluate(() => scrollTo(0, document.querySelector<HTMLElement>('#top-target')!.getBoundingClientRect().top + scrollY - 30));
+    await page.evaluate(() =>
+      scrollTo(0, document.querySelector<HTMLElement>('#top-target')!.getBoundingClientRect().top + scrollY - 30),
+    );
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => title(page)).toBe('Under the header');
     await expectBeside(page, "document.querySelector('#top-target')", 60);
@@ -412,14 +553,21 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
 
   it('shows a step whose target is in an open modal dialog above the dialog, where its buttons take clicks', async () => {
     const userId = newUserId('dialog');
-    const { page, errors } = await openPage(env, '/dialog.html', `<dialog id="settings"><p>Settings</p><button id="dialog-target">Save settings</button></dialog>`, { userId });
+    const { page, errors } = await openPage(
+      env,
+      '/dialog.html',
+      `<dialog id="settings"><p>Settings</p><button id="dialog-target">Save settings</button></dialog>`,
+      { userId },
+    );
     await page.evaluate(() => document.querySelector<HTMLDialogElement>('#settings')!.showModal());
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'dialog' }), userId);
     await expect.poll(() => title(page)).toBe('In the dialog');
     await expectBeside(page, "document.querySelector('#dialog-target')");
     // What is under the tooltip's button is the tour, not the dialog's backdrop: the click reaches it.
     const button = (await rect(page, '[part="primary-button"]'))!;
-    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [button.x + 5, button.y + 5])).toBe('onboarding-tour');
+    expect(
+      await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [button.x + 5, button.y + 5]),
+    ).toBe('onboarding-tour');
     await clickPart(page, 'primary-button');
     await expect.poll(() => title(page)).toBe('After');
     expect(await page.evaluate(() => document.querySelector<HTMLDialogElement>('#settings')!.open)).toBe(true);
@@ -431,7 +579,12 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
   it('addresses a target inside a same-origin iframe with iframe#editor >>> .toolbar', async () => {
     const userId = newUserId('frame');
     const frame = `<body style='margin:0'><div style='height:120px'></div><div class='toolbar' style='margin-left:60px;width:160px;height:30px;background:#eee'>Bold Italic</div></body>`;
-    const { page, errors } = await openPage(env, '/frame.html', `<div style="height: 90px"></div><iframe id="editor" style="margin-left: 100px; width: 500px; height: 300px; border: 2px solid #999" srcdoc="${frame}"></iframe>`, { userId });
+    const { page, errors } = await openPage(
+      env,
+      '/frame.html',
+      `<div style="height: 90px"></div><iframe id="editor" style="margin-left: 100px; width: 500px; height: 300px; border: 2px solid #999" srcdoc="${frame}"></iframe>`,
+      { userId },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'frame' }), userId);
     await expect.poll(() => title(page)).toBe('In the frame');
     await expectBeside(page, "document.querySelector('#editor').contentDocument.querySelector('.toolbar')");
@@ -459,7 +612,9 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     );
     await page.evaluate(() => {
       (window as unknown as { missing: unknown[] }).missing = [];
-      window.Onboarding.on('target-missing', (event) => (window as unknown as { missing: unknown[] }).missing.push(event));
+      window.Onboarding.on('target-missing', (event) =>
+        (window as unknown as { missing: unknown[] }).missing.push(event),
+      );
     });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'hidden' }), userId);
     await expect.poll(() => title(page)).toBe('First visible');
@@ -471,14 +626,28 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
       { flowSlug: 'hidden', stepId: 'zero', selector: '#zero', page: '/hidden.html' },
       { flowSlug: 'hidden', stepId: 'invisible', selector: '#invisible', page: '/hidden.html' },
     ]);
-    await expect.poll(() => recorded(env, userId, 'hidden')).toEqual(expect.arrayContaining(['SKIPPED_STEP:none', 'SKIPPED_STEP:zero', 'SKIPPED_STEP:invisible']));
+    await expect
+      .poll(() => recorded(env, userId, 'hidden'))
+      .toEqual(expect.arrayContaining(['SKIPPED_STEP:none', 'SKIPPED_STEP:zero', 'SKIPPED_STEP:invisible']));
     // Each is recorded with the user's tracking events, for the flow's analytics.
     await expect
-      .poll(async () => (await env.service.db.query<{ n: number }>("SELECT count(*)::int AS n FROM user_events WHERE user_id = $1 AND event = 'onboarding:target-missing'", [userId]))[0]?.n)
+      .poll(
+        async () =>
+          (
+            await env.service.db.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM user_events WHERE user_id = $1 AND event = 'onboarding:target-missing'",
+              [userId],
+            )
+          )[0]?.n,
+      )
       .toBe(3);
     // And counted per step in the flow's analytics.
     const report = (await env.service.call('GET', '/v1/analytics/flows/hidden', { key: PRIVATE_KEY })).body;
-    expect(Object.fromEntries(report.steps.map((step: { stepId: string; targetMissing: number }) => [step.stepId, step.targetMissing]))).toEqual({ none: 1, zero: 1, invisible: 1, many: 0 });
+    expect(
+      Object.fromEntries(
+        report.steps.map((step: { stepId: string; targetMissing: number }) => [step.stepId, step.targetMissing]),
+      ),
+    ).toEqual({ none: 1, zero: 1, invisible: 1, many: 0 });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -497,7 +666,11 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     await expectBeside(page, "document.querySelector('.swap')", 100);
     expect(await page.evaluate(() => scrollY)).toBeGreaterThan(1000);
     // Re-rendered by the app's framework: a new element, elsewhere.
-    await page.evaluate(() => (document.querySelector('#slot')!.innerHTML = '<div style="height: 900px"></div><button class="swap" style="margin-left: 300px">Second</button>'));
+    await page.evaluate(
+      () =>
+        (document.querySelector('#slot')!.innerHTML =
+          '<div style="height: 900px"></div><button class="swap" style="margin-left: 300px">Second</button>'),
+    );
     await expectBeside(page, "document.querySelector('.swap')", 100);
     await page.evaluate(() => (document.querySelector<HTMLElement>('.swap')!.style.display = 'none'));
     await expect.poll(() => rect(page, '[part="base"]')).toBeNull();
@@ -512,8 +685,11 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
   it('goes on across routes: waits on other pages, follows pushState and back, and resumes after a full page load', async () => {
     const userId = newUserId('routes');
     const body = `<button id="report">Report</button><div style="height: 80px"></div><button id="settings">Settings</button><div style="height: 80px"></div><button id="done">Done</button>`;
-    env.site.page('/app/done', `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><main>${body}</main>
-      <script src="/onboarding.js"></script><script>Onboarding.init(${JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl: env.service.url, userId })});</script></body></html>`);
+    env.site.page(
+      '/app/done',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><main>${body}</main>
+      <script src="/onboarding.js"></script><script>Onboarding.init(${JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl: env.service.url, userId })});</script></body></html>`,
+    );
     const { page, errors } = await openPage(env, '/app/home', body, { userId });
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'routes' }), userId);
     await page.waitForTimeout(500);
@@ -572,7 +748,9 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
     // With canClickTarget: false, the target takes no click either.
     await page.mouse.click(save.x + 10, save.y + 5);
     expect(await clicks()).toEqual(['save']);
-    await expect.poll(() => recorded(env, userId, 'advance')).toEqual(expect.arrayContaining(['COMPLETED_STEP:click', 'COMPLETED_STEP:appears']));
+    await expect
+      .poll(() => recorded(env, userId, 'advance'))
+      .toEqual(expect.arrayContaining(['COMPLETED_STEP:click', 'COMPLETED_STEP:appears']));
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -580,7 +758,8 @@ describe('the target engine under <onboarding-tour>, in Chromium', () => {
 
 describe('start rules (startWhen) in Chromium', () => {
   /** The text an element of ours shows in its shadow root ('' while it draws nothing). */
-  const shown = (page: Page, host: string) => page.evaluate((h) => document.querySelector(h)?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim() ?? '', host);
+  const shown = (page: Page, host: string) =>
+    page.evaluate((h) => document.querySelector(h)?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim() ?? '', host);
   const serviceRequests = (page: Page) => {
     const seen: string[] = [];
     page.on('request', (request) => {
@@ -591,7 +770,12 @@ describe('start rules (startWhen) in Chromium', () => {
 
   it('page: opens on matching paths, closes on an excluded or other path with its state unchanged, and opens again, across pushState and back, with no request', async () => {
     const userId = newUserId('start-page');
-    const { page, errors } = await openPage(env, '/start/home', '<onboarding-banner flow="start-page"></onboarding-banner>', { userId, init: { refreshOnRouteChange: false } });
+    const { page, errors } = await openPage(
+      env,
+      '/start/home',
+      '<onboarding-banner flow="start-page"></onboarding-banner>',
+      { userId, init: { refreshOnRouteChange: false } },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-page' }), userId);
     await expect.poll(() => shown(page, 'onboarding-banner')).toContain('Reports banner');
     // Its first showing is recorded (STARTED_FLOW, STARTED_STEP); from then on, route changes alone send nothing.
@@ -614,7 +798,11 @@ describe('start rules (startWhen) in Chromium', () => {
     await expect.poll(() => shown(page, 'onboarding-banner')).toContain('Reports banner');
     // Closing on another page is not a dismissal: nothing was written, and the service still shows it.
     expect(requests).toEqual([]);
-    expect((await serverState(env, userId, 'start-page'))?.$state).toMatchObject({ visible: true, skipped: false, completed: false });
+    expect((await serverState(env, userId, 'start-page'))?.$state).toMatchObject({
+      visible: true,
+      skipped: false,
+      completed: false,
+    });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -626,21 +814,35 @@ describe('start rules (startWhen) in Chromium', () => {
     await page.waitForTimeout(600);
     expect(await shown(page, 'onboarding-announcement')).toBe('');
     // Hidden, it does not count.
-    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div id="late-panel" hidden style="width: 200px; height: 50px">Panel</div>'));
+    await page.evaluate(() =>
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<div id="late-panel" hidden style="width: 200px; height: 50px">Panel</div>',
+      ),
+    );
     await page.waitForTimeout(400);
     expect(await shown(page, 'onboarding-announcement')).toBe('');
     expect((await serverState(env, userId, 'start-element'))?.$state).toMatchObject({ started: false, skipped: false });
     await page.evaluate(() => document.getElementById('late-panel')!.removeAttribute('hidden'));
     await expect.poll(() => shown(page, 'onboarding-announcement')).toContain('The panel is here');
     // The start rules came with the watcher, from beside the script, as soon as a flow had a rule (issue 35).
-    expect(await page.evaluate(() => [...document.scripts].filter((script) => script.src.endsWith('/onboarding-watch.js')).length)).toBe(1);
+    expect(
+      await page.evaluate(
+        () => [...document.scripts].filter((script) => script.src.endsWith('/onboarding-watch.js')).length,
+      ),
+    ).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('click: opens and starts the flow on a click of a matching element, and starts a dismissed one over', async () => {
     const userId = newUserId('start-click');
-    const { page, errors } = await openPage(env, '/click.html', '<div style="height: 100px"></div><button id="take-tour" style="margin-left: 200px"><span>Take the tour</span></button>', { userId });
+    const { page, errors } = await openPage(
+      env,
+      '/click.html',
+      '<div style="height: 100px"></div><button id="take-tour" style="margin-left: 200px"><span>Take the tour</span></button>',
+      { userId },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-click' }), userId);
     await page.waitForTimeout(600);
     expect(await title(page)).toBeNull();
@@ -666,7 +868,12 @@ describe('start rules (startWhen) in Chromium', () => {
 
   it('delay: opens once the other rules held that long', async () => {
     const userId = newUserId('start-delay');
-    const { page, errors } = await openPage(env, '/delay/home', '<onboarding-banner flow="start-delay"></onboarding-banner>', { userId });
+    const { page, errors } = await openPage(
+      env,
+      '/delay/home',
+      '<onboarding-banner flow="start-delay"></onboarding-banner>',
+      { userId },
+    );
     await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'start-delay' }), userId);
     const start = Date.now();
     await page.waitForTimeout(700);

@@ -58,31 +58,45 @@ interface PageGlobals {
 }
 const codes = (page: Page) => page.evaluate(() => (window as unknown as PageGlobals).codes);
 /** Uncaught errors, and unhandled rejections as the page itself saw them. */
-const problems = async (page: Page, errors: string[]) => [...errors, ...(await page.evaluate(() => (window as unknown as PageGlobals).rejections))];
+const problems = async (page: Page, errors: string[]) => [
+  ...errors,
+  ...(await page.evaluate(() => (window as unknown as PageGlobals).rejections)),
+];
 
 /** Whether `Onboarding.ready` resolves within `ms`. */
 const readyWithin = (page: Page, ms: number) =>
   page.evaluate(
-    (ms) => Promise.race([window.Onboarding.ready.then(() => 'resolved'), new Promise((resolve) => setTimeout(() => resolve('pending'), ms))]),
+    (ms) =>
+      Promise.race([
+        window.Onboarding.ready.then(() => 'resolved'),
+        new Promise((resolve) => setTimeout(() => resolve('pending'), ms)),
+      ]),
     ms,
   );
 
-const events = (userId: string) => env.service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1 ORDER BY id', [userId]);
+const events = (userId: string) =>
+  env.service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1 ORDER BY id', [userId]);
 const responses = (userId: string) =>
-  env.service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
-const outbox = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as Array<{ retryAt: number }>);
-const completed = (page: Page) => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((step) => step.state.completed) ?? null);
+  env.service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [
+    userId,
+  ]);
+const outbox = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as Array<{ retryAt: number }>);
+const completed = (page: Page) =>
+  page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((step) => step.state.completed) ?? null);
 const isRead = isStateRead;
 
 /** The setup flow's content, as the script caches it. */
 async function setupDefinition(): Promise<FlowDefinition> {
-  const read = (await env.service.call('GET', '/v1/public/flowStates?userId=content-reader')).body as FlowStatesResponse;
+  const read = (await env.service.call('GET', '/v1/public/flowStates?userId=content-reader'))
+    .body as FlowStatesResponse;
   return definitionOf(read.eligibleFlows.find((state) => state.flowSlug === 'setup')!)!;
 }
 
 /** The service's current flow-state read of `userId`, as the script caches it (without content). */
 async function stateOf(userId: string): Promise<FlowStatesResponse> {
-  const read = (await env.service.call('GET', `/v1/public/flowStates?userId=${userId}&content=none`)).body as FlowStatesResponse;
+  const read = (await env.service.call('GET', `/v1/public/flowStates?userId=${userId}&content=none`))
+    .body as FlowStatesResponse;
   return { ...read, eligibleFlows: read.eligibleFlows.map(stateOnly) };
 }
 
@@ -124,7 +138,11 @@ describe('a write that fails for a reason other than the network (issue 14, item
   it('ignores a cached definition without steps, raises nothing in the page, and keeps sending writes', async () => {
     // The same version as the service's, so nothing but validation replaces the cached copy.
     const definition = { ...(await setupDefinition()), data: { title: 'No steps here' } };
-    const { page, errors } = await open({ content: JSON.stringify([definition]) }, '', '<onboarding-checklist flow="setup"></onboarding-checklist>');
+    const { page, errors } = await open(
+      { content: JSON.stringify([definition]) },
+      '',
+      '<onboarding-checklist flow="setup"></onboarding-checklist>',
+    );
     expect(await readyWithin(page, 10_000)).toBe('resolved');
     await page.evaluate(() => window.Onboarding.identify('no-steps-user'));
     await page.evaluate(() => window.Onboarding.track('behind-no-steps'));
@@ -135,7 +153,9 @@ describe('a write that fails for a reason other than the network (issue 14, item
     await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     // The element on the page records its first showing (STARTED_FLOW, STARTED_STEP) as well.
     const completions = () =>
-      env.service.db.query("SELECT step_id FROM flow_responses WHERE user_id = 'no-steps-user' AND action_type = 'COMPLETED_STEP'");
+      env.service.db.query(
+        "SELECT step_id FROM flow_responses WHERE user_id = 'no-steps-user' AND action_type = 'COMPLETED_STEP'",
+      );
     await expect.poll(completions, { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
     expect(await codes(page)).toContain('storage-discarded');
     expect(await problems(page, errors)).toEqual([]);
@@ -189,24 +209,33 @@ describe('values that are not JSON (issue 14, item 9)', () => {
 });
 
 describe('reads that never answer (issue 14, item 10)', () => {
-  it('times the first read out, resolves ready, and reads again on refresh once the service answers', { timeout: 45_000 }, async () => {
-    const held = env.proxy!.hold(isRead);
-    const { page, errors } = await open();
-    await held.arrived;
-    expect(await readyWithin(page, 15_000)).toBe('resolved');
-    expect(await codes(page)).toContain('load-failed');
-    // The service answers again, and knows of progress made on another device.
-    const guest = await page.evaluate(() => window.Onboarding.userId);
-    const made = await env.service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
-    expect(made.status).toBe(201);
-    const refreshed = await page.evaluate(() =>
-      Promise.race([window.Onboarding.refresh().then(() => 'resolved'), new Promise((resolve) => setTimeout(() => resolve('pending'), 5000))]),
-    );
-    expect(refreshed).toBe('resolved');
-    expect(await completed(page)).toEqual([true, false, false]);
-    expect(await problems(page, errors)).toEqual([]);
-    await page.close();
-  });
+  it(
+    'times the first read out, resolves ready, and reads again on refresh once the service answers',
+    { timeout: 45_000 },
+    async () => {
+      const held = env.proxy!.hold(isRead);
+      const { page, errors } = await open();
+      await held.arrived;
+      expect(await readyWithin(page, 15_000)).toBe('resolved');
+      expect(await codes(page)).toContain('load-failed');
+      // The service answers again, and knows of progress made on another device.
+      const guest = await page.evaluate(() => window.Onboarding.userId);
+      const made = await env.service.call('POST', '/v1/public/flowStates', {
+        body: { userId: guest, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' },
+      });
+      expect(made.status).toBe(201);
+      const refreshed = await page.evaluate(() =>
+        Promise.race([
+          window.Onboarding.refresh().then(() => 'resolved'),
+          new Promise((resolve) => setTimeout(() => resolve('pending'), 5000)),
+        ]),
+      );
+      expect(refreshed).toBe('resolved');
+      expect(await completed(page)).toEqual([true, false, false]);
+      expect(await problems(page, errors)).toEqual([]);
+      await page.close();
+    },
+  );
 });
 
 describe('a huge Retry-After (issue 14, item 12)', () => {
@@ -221,7 +250,10 @@ describe('a huge Retry-After (issue 14, item 12)', () => {
     const { page, errors } = await open({}, countTimers);
     await page.evaluate(() => window.Onboarding.identify('retry-after-user'));
     await expect.poll(() => completed(page)).toEqual([false, false, false]);
-    env.proxy!.answer(carriesWrite('flowStates'), 503, '{"status":503}', { headers: { 'Retry-After': '4000000' }, times: 1 });
+    env.proxy!.answer(carriesWrite('flowStates'), 503, '{"status":503}', {
+      headers: { 'Retry-After': '4000000' },
+      times: 1,
+    });
     await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
     await expect.poll(() => codes(page)).toContain('write-failed');
     await page.waitForTimeout(200);
@@ -243,16 +275,38 @@ describe('a huge Retry-After (issue 14, item 12)', () => {
 });
 
 describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () => {
-  const kept = { key: 'kept-entry-1', userId: 'storage-outbox-user', path: 'users', body: { userId: 'storage-outbox-user', events: [{ event: 'kept' }] }, attempts: 0, retryAt: 0, at: 1 };
+  const kept = {
+    key: 'kept-entry-1',
+    userId: 'storage-outbox-user',
+    path: 'users',
+    body: { userId: 'storage-outbox-user', events: [{ event: 'kept' }] },
+    attempts: 0,
+    retryAt: 0,
+    at: 1,
+  };
   const cases: Array<[string, string, Seed]> = [
-    ['a null queued write beside a good one', 'storage-outbox-user', { userId: 'storage-outbox-user', outbox: JSON.stringify([null, kept]) }],
+    [
+      'a null queued write beside a good one',
+      'storage-outbox-user',
+      { userId: 'storage-outbox-user', outbox: JSON.stringify([null, kept]) },
+    ],
     [
       'a malformed cached state',
       'storage-state-user',
-      { userId: 'storage-state-user', state: JSON.stringify({ userId: 'storage-state-user', states: { eligibleFlows: [null, { flowSlug: 'setup' }], ineligibleFlows: [] } }) },
+      {
+        userId: 'storage-state-user',
+        state: JSON.stringify({
+          userId: 'storage-state-user',
+          states: { eligibleFlows: [null, { flowSlug: 'setup' }], ineligibleFlows: [] },
+        }),
+      },
     ],
     ['null in the cached flows', 'storage-flows-user', { userId: 'storage-flows-user', content: '[null]' }],
-    ['cached properties that are not an object', 'storage-properties-user', { userId: 'storage-properties-user', properties: '[1,2]' }],
+    [
+      'cached properties that are not an object',
+      'storage-properties-user',
+      { userId: 'storage-properties-user', properties: '[1,2]' },
+    ],
     ['an empty group ID', 'storage-group-user', { userId: 'storage-group-user', groupId: '' }],
   ];
 
@@ -264,7 +318,10 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
       expect(await page.evaluate(() => window.Onboarding.userId)).toBe(userId);
       const outcomes = await page.evaluate(async (id) => {
         const settled: string[] = [];
-        for (const call of [() => window.Onboarding.identify(id, { plan: 'pro' }), () => window.Onboarding.track('after')]) {
+        for (const call of [
+          () => window.Onboarding.identify(id, { plan: 'pro' }),
+          () => window.Onboarding.track('after'),
+        ]) {
           await call().then(
             () => settled.push('resolved'),
             () => settled.push('rejected'),
@@ -285,8 +342,14 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
 
   it('keeps the cached state when the service answers well-formed JSON of the wrong shape, reports bad-answer, and keeps working', async () => {
     const userId = 'shape-user';
-    await env.service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
-    const seed = { userId, state: JSON.stringify({ userId, states: await stateOf(userId) }), content: JSON.stringify([await setupDefinition()]) };
+    await env.service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' },
+    });
+    const seed = {
+      userId,
+      state: JSON.stringify({ userId, states: await stateOf(userId) }),
+      content: JSON.stringify([await setupDefinition()]),
+    };
     const wrongStates = { eligibleFlows: [{ flowSlug: 'setup', data: {} }], ineligibleFlows: [] };
     env.proxy!.answer(isRead, 200, JSON.stringify(wrongStates), { times: 1 });
     const { page, errors } = await open(seed);
@@ -295,11 +358,24 @@ describe('corrupted storage and wrong-shaped answers (issue 14, item 13)', () =>
     // The cached state and definition stay.
     expect(await completed(page)).toEqual([true, false, false]);
 
-    env.proxy!.answer(carriesWrite('users'), 201, JSON.stringify({ userId, guestLinked: false, flowStates: wrongStates }), { times: 1, forward: true });
+    env.proxy!.answer(
+      carriesWrite('users'),
+      201,
+      JSON.stringify({ userId, guestLinked: false, flowStates: wrongStates }),
+      { times: 1, forward: true },
+    );
     const outcomes = await page.evaluate(async (id) => {
       const settled: string[] = [];
-      const calls = [() => window.Onboarding.identify(id, { plan: 'pro' }), () => window.Onboarding.track('after-shape'), () => window.Onboarding.getFlow('setup')!.steps[1].complete()];
-      for (const call of calls) await call().then(() => settled.push('resolved'), () => settled.push('rejected'));
+      const calls = [
+        () => window.Onboarding.identify(id, { plan: 'pro' }),
+        () => window.Onboarding.track('after-shape'),
+        () => window.Onboarding.getFlow('setup')!.steps[1].complete(),
+      ];
+      for (const call of calls)
+        await call().then(
+          () => settled.push('resolved'),
+          () => settled.push('rejected'),
+        );
       return settled;
     }, userId);
     expect(outcomes).toEqual(['resolved', 'resolved', 'resolved']);
@@ -315,7 +391,11 @@ describe('garbage from the service (issue 9, item 3)', () => {
   const huge = 20 * 1024 * 1024;
   const garbage: Array<[string, string, Record<string, string>]> = [
     ['a body that is not JSON', 'Internal error, please retry', { 'Content-Type': 'text/plain' }],
-    ['a 200 with an HTML page', '<!doctype html><html><body><h1>Welcome to our CDN</h1></body></html>', { 'Content-Type': 'text/html' }],
+    [
+      'a 200 with an HTML page',
+      '<!doctype html><html><body><h1>Welcome to our CDN</h1></body></html>',
+      { 'Content-Type': 'text/html' },
+    ],
     ['a 20 MB body', `{"eligibleFlows":[],"ineligibleFlows":["${'x'.repeat(huge)}"]}`, {}],
     ['a 20 MB body announced by its Content-Length', 'y'.repeat(huge), { 'Content-Length': String(huge) }],
   ];
@@ -323,8 +403,14 @@ describe('garbage from the service (issue 9, item 3)', () => {
   for (const [name, body, headers] of garbage) {
     it(`keeps the cached state through ${name} to a read, reports bad-answer, and keeps working`, async () => {
       const userId = `garbage-read-${garbage.findIndex(([n]) => n === name)}`;
-      await env.service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
-      const seed = { userId, state: JSON.stringify({ userId, states: await stateOf(userId) }), content: JSON.stringify([await setupDefinition()]) };
+      await env.service.call('POST', '/v1/public/flowStates', {
+        body: { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' },
+      });
+      const seed = {
+        userId,
+        state: JSON.stringify({ userId, states: await stateOf(userId) }),
+        content: JSON.stringify([await setupDefinition()]),
+      };
       env.proxy!.answer(isRead, 200, body, { headers, times: 1 });
       const { page, errors } = await open(seed);
       expect(await readyWithin(page, 10_000)).toBe('resolved');
@@ -345,7 +431,11 @@ describe('garbage from the service (issue 9, item 3)', () => {
       const { page, errors } = await open();
       await page.evaluate((id) => window.Onboarding.identify(id), userId);
       await expect.poll(() => completed(page)).toEqual([false, false, false]);
-      env.proxy!.answer(carriesWrite('flowStates', `"userId":"${userId}"`), 201, body, { headers, times: 1, forward: true });
+      env.proxy!.answer(carriesWrite('flowStates', `"userId":"${userId}"`), 201, body, {
+        headers,
+        times: 1,
+        forward: true,
+      });
       await page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
       await expect.poll(() => codes(page), { timeout: 10_000 }).toContain('bad-answer');
       await expect.poll(() => outbox(page)).toEqual([]);

@@ -11,7 +11,10 @@ const USER = 'verified-user';
 let env: BrowserEnv;
 
 beforeAll(async () => {
-  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '!user.isGuest', 3) }, { proxy: true, service: { identity: { secrets: [SECRET], required: true } } });
+  env = await startBrowserEnv(
+    { 'setup.yaml': checklistYaml('setup', '!user.isGuest', 3) },
+    { proxy: true, service: { identity: { secrets: [SECRET], required: true } } },
+  );
   // The customer's backend: it knows who is logged in (a session cookie here) and signs that user's ID.
   env.site.route('/api/onboarding-identity', (request) => {
     const userId = /(?:^|;\s*)session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
@@ -30,7 +33,10 @@ beforeAll(async () => {
     </script></body></html>`,
   );
   // Every other page: the script tag alone; the script remembers the user and the hash.
-  env.site.page('/app.html', `<!doctype html><html><body><onboarding-checklist flow="setup"></onboarding-checklist>${tag}</body></html>`);
+  env.site.page(
+    '/app.html',
+    `<!doctype html><html><body><onboarding-checklist flow="setup"></onboarding-checklist>${tag}</body></html>`,
+  );
 });
 
 afterAll(() => env?.close());
@@ -57,7 +63,8 @@ async function watch(page: Page): Promise<Watched> {
   return entry;
 }
 
-const stepStates = (page: Page) => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((step) => step.state.completed) ?? null);
+const stepStates = (page: Page) =>
+  page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((step) => step.state.completed) ?? null);
 const hashOf = (userId: string) => userHashFor(SECRET, userId);
 
 describe('identity verification in the browser (issue 9)', () => {
@@ -65,16 +72,23 @@ describe('identity verification in the browser (issue 9)', () => {
     await env.browser.context.addCookies([{ name: 'session', value: USER, url: env.site.url }]);
     const tab = await watch(await env.browser.context.newPage());
     await tab.page.goto(`${env.site.url}/login.html`);
-    await expect.poll(() => tab.page.locator('onboarding-checklist [part~="step"]').count(), { timeout: 10_000 }).toBe(3);
+    await expect
+      .poll(() => tab.page.locator('onboarding-checklist [part~="step"]').count(), { timeout: 10_000 })
+      .toBe(3);
     await tab.page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[0].complete());
-    await expect.poll(() => env.service.db.query("SELECT step_id FROM step_states WHERE user_id = $1 AND completed", [USER])).toEqual([{ step_id: 'one' }]);
+    await expect
+      .poll(() => env.service.db.query('SELECT step_id FROM step_states WHERE user_id = $1 AND completed', [USER]))
+      .toEqual([{ step_id: 'one' }]);
 
     // A reload of another page: nothing calls identify, and the reads still carry the hash.
     const since = env.proxy!.requests.length;
     await tab.page.goto(`${env.site.url}/app.html`);
     await expect.poll(() => stepStates(tab.page), { timeout: 10_000 }).toEqual([true, false, false]);
     await tab.page.evaluate(() => window.Onboarding.refresh());
-    const reads = env.proxy!.requests.slice(since).filter(isStateRead).map((r) => JSON.parse(r.body));
+    const reads = env
+      .proxy!.requests.slice(since)
+      .filter(isStateRead)
+      .map((r) => JSON.parse(r.body));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.every((read) => read.userId === USER && read.userHash === hashOf(USER))).toBe(true);
 
@@ -85,18 +99,26 @@ describe('identity verification in the browser (issue 9)', () => {
     await other.page.evaluate(() => window.Onboarding.getFlow('setup')!.steps[1].complete());
     await expect.poll(() => stepStates(tab.page), { timeout: 10_000 }).toEqual([true, true, false]);
     await expect
-      .poll(() => env.service.db.query("SELECT step_id FROM step_states WHERE user_id = $1 AND completed ORDER BY step_id", [USER]))
+      .poll(() =>
+        env.service.db.query('SELECT step_id FROM step_states WHERE user_id = $1 AND completed ORDER BY step_id', [
+          USER,
+        ]),
+      )
       .toEqual([{ step_id: 'one' }, { step_id: 'two' }]);
 
     // Logging out forgets the hash, here and in the other tab.
     const beforeReset = env.proxy!.requests.length;
     await tab.page.evaluate(() => window.Onboarding.reset());
     await expect.poll(() => other.page.evaluate(() => window.Onboarding.userId)).toMatch(/^guest_/);
-    expect(await tab.page.evaluate(() => Object.keys(localStorage).filter((key) => key.includes('userHash')))).toEqual([]);
+    expect(await tab.page.evaluate(() => Object.keys(localStorage).filter((key) => key.includes('userHash')))).toEqual(
+      [],
+    );
     await tab.page.evaluate(() => window.Onboarding.refresh());
     const afterReset = env.proxy!.requests.slice(beforeReset);
     expect(afterReset.filter(isStateRead).every((r) => !r.body.includes(hashOf(USER)))).toBe(true);
-    expect(afterReset.flatMap(writesIn).every((write) => !JSON.stringify(write.body).includes(hashOf(USER)))).toBe(true);
+    expect(afterReset.flatMap(writesIn).every((write) => !JSON.stringify(write.body).includes(hashOf(USER)))).toBe(
+      true,
+    );
 
     for (const entry of watched) {
       expect(entry.refused).toEqual([]);

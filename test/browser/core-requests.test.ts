@@ -110,9 +110,14 @@ describe('drawing from the state answer alone (issue 8)', () => {
     await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.length)).toBe(2);
     const read = env.proxy!.requests.slice(readsBefore).find(isStateRead)!;
     // Each held version is named by its content's hash, as the answers gave it.
-    expect(JSON.parse(read.body).knownVersions).toEqual({ welcome: env.service.catalog.get('welcome')!.contentHash, setup: setupHash });
+    expect(JSON.parse(read.body).knownVersions).toEqual({
+      welcome: env.service.catalog.get('welcome')!.contentHash,
+      setup: setupHash,
+    });
     expect(setupHash).toMatch(/^[0-9a-f]{16}$/);
-    const transitions = env.proxy!.requests.slice(since).filter((r) => writesIn(r).some((write) => write.path === 'flowStates'));
+    const transitions = env
+      .proxy!.requests.slice(since)
+      .filter((r) => writesIn(r).some((write) => write.path === 'flowStates'));
     expect(transitions.length).toBeGreaterThan(0);
     // A click's answer carries no content: transitions alone ask for none; a batch with a users write sends the versions it holds.
     expect(transitions.every((r) => r.path.includes('content=none') || JSON.parse(r.body).knownVersions)).toBe(true);
@@ -124,27 +129,43 @@ describe('drawing from the state answer alone (issue 8)', () => {
 
   it('takes new content under a version number it already holds, as after a restore of the service from an older backup', async () => {
     const { page, errors } = await open(bannerPage());
-    await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('welcome')?.steps[0]?.title), { timeout: 10_000 }).toBe('Hello, new visitor');
+    await expect
+      .poll(() => page.evaluate(() => window.Onboarding.getFlow('welcome')?.steps[0]?.title), { timeout: 10_000 })
+      .toBe('Hello, new visitor');
     const version = await page.evaluate(() => window.Onboarding.getFlow('welcome')!.version);
     // What a restore does to the flows: the versions made since the backup are gone, so the next change gets this
     // page's version number again, with other content.
     await env.service.db.query("DELETE FROM flows WHERE slug = 'welcome' AND version >= $1", [version]);
     try {
-      await env.service.writeFlow('a-banner.yaml', bannerFlowYaml('welcome', 'Hello again, after the restore', 'Drawn from the state answer'));
-      expect(await env.service.db.query("SELECT max(version)::int AS version FROM flows WHERE slug = 'welcome'")).toEqual([{ version }]);
+      await env.service.writeFlow(
+        'a-banner.yaml',
+        bannerFlowYaml('welcome', 'Hello again, after the restore', 'Drawn from the state answer'),
+      );
+      expect(
+        await env.service.db.query("SELECT max(version)::int AS version FROM flows WHERE slug = 'welcome'"),
+      ).toEqual([{ version }]);
       await page.evaluate(() => window.Onboarding.refresh());
-      await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('welcome')?.steps[0]?.title)).toBe('Hello again, after the restore');
-      await expect.poll(() => page.locator('onboarding-banner [part="title"]').textContent()).toBe('Hello again, after the restore');
+      await expect
+        .poll(() => page.evaluate(() => window.Onboarding.getFlow('welcome')?.steps[0]?.title))
+        .toBe('Hello again, after the restore');
+      await expect
+        .poll(() => page.locator('onboarding-banner [part="title"]').textContent())
+        .toBe('Hello again, after the restore');
       expect(errors).toEqual([]);
     } finally {
-      await env.service.writeFlow('a-banner.yaml', bannerFlowYaml('welcome', 'Hello, new visitor', 'Drawn from the state answer'));
+      await env.service.writeFlow(
+        'a-banner.yaml',
+        bannerFlowYaml('welcome', 'Hello, new visitor', 'Drawn from the state answer'),
+      );
     }
   });
 
   it('paints a returning visitor from the cache before any answer', async () => {
     const { page, errors } = await open(bannerPage());
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:content'))).toContain('Hello, new visitor');
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('onboarding:content')))
+      .toContain('Hello, new visitor');
     // The next visit's reads are held: only the cache can draw the banner.
     const held = env.proxy!.hold(isStateRead);
     const path = `/requests-${++pages}.html`;
@@ -175,18 +196,26 @@ const manyPage = (count: number) => `<!doctype html><html><body>
 describe('requests on a customer’s page (issue 10)', () => {
   it('sends the first showings of many flows in one request, each write under its own key', async () => {
     const count = 8;
-    for (let i = 0; i < count; i++) await env.service.writeFlow(`many-${i}.yaml`, bannerFlowYaml(`many-${i}`, `Banner ${i}`, 'One of many'));
+    for (let i = 0; i < count; i++)
+      await env.service.writeFlow(`many-${i}.yaml`, bannerFlowYaml(`many-${i}`, `Banner ${i}`, 'One of many'));
     try {
       const { page, since, errors } = await open(manyPage(count));
       await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
       const guest = await page.evaluate(() => window.Onboarding.userId);
       // Each write of the batch commits on its own: on a loaded machine the last can land seconds after the first.
-      await expect.poll(() => env.service.db.query('SELECT count(*)::int AS n FROM flow_states WHERE user_id = $1', [guest]), { timeout: 10_000 }).toEqual([{ n: count }]);
+      await expect
+        .poll(() => env.service.db.query('SELECT count(*)::int AS n FROM flow_states WHERE user_id = $1', [guest]), {
+          timeout: 10_000,
+        })
+        .toEqual([{ n: count }]);
       await expect.poll(() => page.evaluate(() => localStorage.getItem('onboarding:outbox'))).toBeNull();
       const carrying = env.proxy!.requests.slice(since).filter((r) => writesIn(r).length > 0);
       expect(carrying).toHaveLength(1);
       const writes = writesIn(carrying[0]);
-      expect(writes.filter((write) => write.body.actionType === 'STARTED_FLOW' || write.body.actionType === 'STARTED_STEP').length).toBeGreaterThanOrEqual(count);
+      expect(
+        writes.filter((write) => write.body.actionType === 'STARTED_FLOW' || write.body.actionType === 'STARTED_STEP')
+          .length,
+      ).toBeGreaterThanOrEqual(count);
       expect(new Set(writes.map((write) => write.key)).size).toBe(writes.length);
       // The answer to these writes asked for no content.
       expect(carrying[0].path).toContain('content=none');
@@ -194,17 +223,25 @@ describe('requests on a customer’s page (issue 10)', () => {
       expect(errors).toEqual([]);
       await page.close();
     } finally {
-      for (let i = 0; i < count; i++) await env.service.writeFlow(`many-${i}.yaml`, bannerFlowYaml(`many-${i}`).replace('status: ACTIVE', 'status: DRAFT'));
+      for (let i = 0; i < count; i++)
+        await env.service.writeFlow(
+          `many-${i}.yaml`,
+          bannerFlowYaml(`many-${i}`).replace('status: ACTIVE', 'status: DRAFT'),
+        );
     }
   });
 
   it('draws a new user identified right after the tag after one request, with no read before it', async () => {
-    const { page, since, errors } = await open(bannerPage(`<script>Onboarding.identify('identified-at-once', { plan: 'pro' });</script>`));
+    const { page, since, errors } = await open(
+      bannerPage(`<script>Onboarding.identify('identified-at-once', { plan: 'pro' });</script>`),
+    );
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     const drawn = (await drawnAt(page))!;
     const before = env.proxy!.requests.slice(since).filter((r) => r.at < drawn);
     expect(before).toHaveLength(1);
-    expect(writesIn(before[0]).map((write) => [write.path, write.body.userId])).toEqual([['users', 'identified-at-once']]);
+    expect(writesIn(before[0]).map((write) => [write.path, write.body.userId])).toEqual([
+      ['users', 'identified-at-once'],
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -272,7 +309,8 @@ function chunkRequests(page: Page): Array<{ url: string; path: string; at: numbe
   const seen: Array<{ url: string; path: string; at: number }> = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
-    if (/\/onboarding-(?!announcement|banner)[a-z]+\.js$/.test(path)) seen.push({ url: request.url(), path, at: Date.now() });
+    if (/\/onboarding-(?!announcement|banner)[a-z]+\.js$/.test(path))
+      seen.push({ url: request.url(), path, at: Date.now() });
   });
   return seen;
 }
@@ -319,14 +357,20 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
 
   it('downloads none on a page that draws no form, survey or tour, even with such flows eligible', async () => {
     // Eligible: the form (nobody placed one), the survey and the announcement, with auto-mount off; and no tour.
-    const { page, chunks, errors } = await openChunkPage(chunkPage('<onboarding-banner flow="welcome"></onboarding-banner>', { tag: 'data-auto-mount="false"' }));
+    const { page, chunks, errors } = await openChunkPage(
+      chunkPage('<onboarding-banner flow="welcome"></onboarding-banner>', { tag: 'data-auto-mount="false"' }),
+    );
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.evaluate(() => window.Onboarding.identify('no-chunk-user', { tour: false, survey: true, news: true }));
     await expect.poll(() => page.evaluate(() => window.Onboarding.getFlow('pulse')?.isVisible)).toBe(true);
     expect(await page.evaluate(() => Boolean(window.Onboarding.getFlow('signup')))).toBe(true);
     await page.waitForTimeout(300);
     expect(chunks).toEqual([]);
-    expect(await page.evaluate(() => ['onboarding-form', 'onboarding-survey', 'onboarding-tour'].map((tag) => Boolean(customElements.get(tag))))).toEqual([false, false, false]);
+    expect(
+      await page.evaluate(() =>
+        ['onboarding-form', 'onboarding-survey', 'onboarding-tour'].map((tag) => Boolean(customElements.get(tag))),
+      ),
+    ).toEqual([false, false, false]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -357,7 +401,9 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
   });
 
   it('loads the form for elements a framework creates later, keeping the properties set before they were defined', async () => {
-    const { page, chunks } = await openChunkPage(chunkPage('<onboarding-banner flow="welcome"></onboarding-banner><div id="app"></div>'));
+    const { page, chunks } = await openChunkPage(
+      chunkPage('<onboarding-banner flow="welcome"></onboarding-banner><div id="app"></div>'),
+    );
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(chunks).toEqual([]);
     await page.evaluate(() => {
@@ -371,12 +417,19 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
       byObject.currentFlow = window.Onboarding.getFlow('signup');
       document.querySelector('#app')!.append(bySlug, byObject);
     });
-    await expect.poll(() => page.locator('onboarding-form[flow="signup"] [part="title"]').textContent(), { timeout: 10_000 }).toBe('About you');
-    expect(await page.locator('onboarding-form[flow="signup"] [part="primary-button"]').textContent()).toContain('Send it');
+    await expect
+      .poll(() => page.locator('onboarding-form[flow="signup"] [part="title"]').textContent(), { timeout: 10_000 })
+      .toBe('About you');
+    expect(await page.locator('onboarding-form[flow="signup"] [part="primary-button"]').textContent()).toContain(
+      'Send it',
+    );
     await expect.poll(() => page.locator('#by-object [part="title"]').textContent()).toBe('About you');
     // It is the element's own property now: taking the Flow away again draws nothing.
     const cleared = await page.evaluate(async () => {
-      const form = document.querySelector('#by-object') as HTMLElement & { currentFlow: unknown; updateComplete: Promise<boolean> };
+      const form = document.querySelector('#by-object') as HTMLElement & {
+        currentFlow: unknown;
+        updateComplete: Promise<boolean>;
+      };
       form.currentFlow = undefined;
       await form.updateComplete;
       return form.shadowRoot!.querySelector('[part="base"]') === null;
@@ -387,10 +440,14 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
   });
 
   it('loads the form chunk when an <onboarding-flow> (its own chunk, from the markup) turns out to show a FORM, and draws it inside', async () => {
-    const { page, chunks } = await openChunkPage(chunkPage('<onboarding-flow flow="signup"><p id="custom">Only for CUSTOM flows</p></onboarding-flow>'));
+    const { page, chunks } = await openChunkPage(
+      chunkPage('<onboarding-flow flow="signup"><p id="custom">Only for CUSTOM flows</p></onboarding-flow>'),
+    );
     // Until its chunk is there, the page's content inside it is not drawn either.
     expect(await page.locator('#custom').isVisible()).toBe(false);
-    await expect.poll(() => page.locator('onboarding-flow onboarding-form [part="title"]').textContent(), { timeout: 10_000 }).toBe('About you');
+    await expect
+      .poll(() => page.locator('onboarding-flow onboarding-form [part="title"]').textContent(), { timeout: 10_000 })
+      .toBe('About you');
     expect(paths(chunks)).toEqual(['/onboarding-flow.js', '/onboarding-form.js']);
     // The slot is for CUSTOM flows: the page's own content stays hidden (while the chunk loads too: see the failing chunk below).
     expect(await page.locator('#custom').isVisible()).toBe(false);
@@ -401,7 +458,9 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     // The user's one request (identified right after the tag) is held: nothing names the survey yet, so no chunk.
     const held = env.proxy!.hold((r) => writesIn(r).some((write) => write.path === 'users'));
     const { page, chunks, errors } = await openChunkPage(
-      chunkPage('<onboarding-banner flow="welcome"></onboarding-banner>', { after: `<script>Onboarding.identify('survey-user', { survey: true, news: true });</script>` }),
+      chunkPage('<onboarding-banner flow="welcome"></onboarding-banner>', {
+        after: `<script>Onboarding.identify('survey-user', { survey: true, news: true });</script>`,
+      }),
     );
     await held.arrived;
     await page.waitForTimeout(300);
@@ -409,7 +468,9 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     // Its answer names the survey: then, and only then, one more request, for the chunk.
     held.release();
     // The survey (priority 5) opens first although the announcement needs no chunk.
-    await expect.poll(() => page.locator('onboarding-survey [part="title"]').textContent(), { timeout: 10_000 }).toBe('How likely are you to recommend us?');
+    await expect
+      .poll(() => page.locator('onboarding-survey [part="title"]').textContent(), { timeout: 10_000 })
+      .toBe('How likely are you to recommend us?');
     expect(await page.locator('onboarding-announcement [part="base"]').count()).toBe(0);
     expect(paths(chunks)).toEqual(['/onboarding-survey.js']);
     await page.locator('onboarding-survey [part="close-button"]').click();
@@ -421,25 +482,43 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
 
   it('reports a chunk that fails to load with its code, shows nothing for it, and holds nothing up', async () => {
     // The script from a folder where the survey's chunk is missing (404) and the form's is a file that defines nothing.
-    env.site.route('/broken/onboarding.js', () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL('../../dist/onboarding.js', import.meta.url)), 'utf8') }));
+    env.site.route('/broken/onboarding.js', () => ({
+      type: 'text/javascript',
+      body: readFileSync(fileURLToPath(new URL('../../dist/onboarding.js', import.meta.url)), 'utf8'),
+    }));
     env.site.route('/broken/onboarding-form.js', () => ({ type: 'text/javascript', body: '// not the form chunk' }));
     for (const chunk of ['flow', 'announcement']) {
-      env.site.route(`/broken/onboarding-${chunk}.js`, () => ({ type: 'text/javascript', body: readFileSync(fileURLToPath(new URL(`../../dist/onboarding-${chunk}.js`, import.meta.url)), 'utf8') }));
+      env.site.route(`/broken/onboarding-${chunk}.js`, () => ({
+        type: 'text/javascript',
+        body: readFileSync(fileURLToPath(new URL(`../../dist/onboarding-${chunk}.js`, import.meta.url)), 'utf8'),
+      }));
     }
     const { page, chunks, errors } = await openChunkPage(
-      chunkPage('<onboarding-form flow="signup"></onboarding-form><onboarding-flow flow="signup"><p>Custom</p></onboarding-flow>', {
-        src: '/broken/onboarding.js',
-        after: `<script>Onboarding.identify('broken-user', { survey: true, news: true });</script>`,
-      }),
+      chunkPage(
+        '<onboarding-form flow="signup"></onboarding-form><onboarding-flow flow="signup"><p>Custom</p></onboarding-flow>',
+        {
+          src: '/broken/onboarding.js',
+          after: `<script>Onboarding.identify('broken-user', { survey: true, news: true });</script>`,
+        },
+      ),
     );
     // The survey outranks the announcement, but its chunk never comes: the announcement opens at once all the same
     // (well before the 3 s a loading chunk may keep the slot).
-    await expect.poll(() => codes(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['form-failed', 'survey-failed']));
+    await expect
+      .poll(() => codes(page), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['form-failed', 'survey-failed']));
     const failedAt = Date.now();
     await expect.poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Something new');
     expect(Date.now() - failedAt).toBeLessThan(1500);
-    expect((await codes(page)).filter((code) => code.endsWith('-failed')).sort()).toEqual(['form-failed', 'survey-failed']);
-    expect(paths(chunks).sort()).toEqual(['/broken/onboarding-flow.js', '/broken/onboarding-form.js', '/broken/onboarding-survey.js']);
+    expect((await codes(page)).filter((code) => code.endsWith('-failed')).sort()).toEqual([
+      'form-failed',
+      'survey-failed',
+    ]);
+    expect(paths(chunks).sort()).toEqual([
+      '/broken/onboarding-flow.js',
+      '/broken/onboarding-form.js',
+      '/broken/onboarding-survey.js',
+    ]);
     // Nothing drawn for the form, in its element or in <onboarding-flow>, and no survey mounted.
     expect(await page.evaluate(() => document.querySelector('onboarding-form')!.shadowRoot)).toBeNull();
     expect(await page.locator('onboarding-flow p').isVisible()).toBe(false);
@@ -454,7 +533,9 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     env.site.page('/tour.html', bannerPage('<button id="target">Target</button>'));
     await page.goto(`${env.site.url}/tour.html`);
     await page.evaluate(() => window.Onboarding.identify('tour-user', { tour: true }));
-    await expect.poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 10_000 }).toBe('Look here');
+    await expect
+      .poll(() => page.locator('onboarding-tour [part="title"]').textContent(), { timeout: 10_000 })
+      .toBe('Look here');
     expect(chunks.map((request) => request.url)).toEqual([`${env.site.url}/onboarding-tour.js`]);
     await page.close();
   });
@@ -466,13 +547,20 @@ describe('the on-demand chunks: form, survey and tour (issues 10 and 23)', () =>
     await page.goto(`${env.site.url}/placed.html`);
     await expect.poll(() => drawnAt(page), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(chunks).toEqual([]);
-    await page.evaluate(() => document.body.append(Object.assign(document.createElement('div'), { innerHTML: '<onboarding-tour flow="guided"></onboarding-tour>' })));
-    await expect.poll(() => page.evaluate(() => Boolean(customElements.get('onboarding-tour'))), { timeout: 10_000 }).toBe(true);
+    await page.evaluate(() =>
+      document.body.append(
+        Object.assign(document.createElement('div'), {
+          innerHTML: '<onboarding-tour flow="guided"></onboarding-tour>',
+        }),
+      ),
+    );
+    await expect
+      .poll(() => page.evaluate(() => Boolean(customElements.get('onboarding-tour'))), { timeout: 10_000 })
+      .toBe(true);
     expect(paths(chunks)).toEqual(['/onboarding-tour.js']);
     await page.close();
   });
 });
-
 
 describe('a flow that becomes eligible mid-session', () => {
   it('draws a banner once identify adds the property its targeting needs, with no reload and no failed request', async () => {
@@ -482,13 +570,19 @@ describe('a flow that becomes eligible mid-session', () => {
       const failed: string[] = [];
       const sdkHeaders: string[] = [];
       page.on('pageerror', (error) => failed.push(error.message));
-      page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+      page.on('requestfailed', (request) =>
+        failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`),
+      );
       page.on('response', (response) => {
         if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
       });
       page.on('request', (request) => {
         // Our script asks for the default (targeted-out flows left out): no SDK header, no targetedOut.
-        if (request.url().startsWith(env.apiUrl) && (request.url().includes('targetedOut') || Object.keys(request.headers()).some((name) => name.startsWith('x-frigade-')))) {
+        if (
+          request.url().startsWith(env.apiUrl) &&
+          (request.url().includes('targetedOut') ||
+            Object.keys(request.headers()).some((name) => name.startsWith('x-frigade-')))
+        ) {
           sdkHeaders.push(request.url());
         }
       });
@@ -511,8 +605,12 @@ describe('a flow that becomes eligible mid-session', () => {
       expect(await page.locator('onboarding-banner [part="title"]').count()).toBe(0);
 
       await page.evaluate(() => window.Onboarding.identify('mid-session-user', { plan: 'pro' }));
-      await expect.poll(() => page.locator('onboarding-banner [part="title"]').textContent(), { timeout: 10_000 }).toBe('Your pro tools are ready');
-      expect(await page.locator('onboarding-banner [part="subtitle"]').textContent()).toBe("Drawn from the upsert's answer");
+      await expect
+        .poll(() => page.locator('onboarding-banner [part="title"]').textContent(), { timeout: 10_000 })
+        .toBe('Your pro tools are ready');
+      expect(await page.locator('onboarding-banner [part="subtitle"]').textContent()).toBe(
+        "Drawn from the upsert's answer",
+      );
       expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
       // The users write's answer brought the flow with its content: no listing of the flows was needed.
       expect(env.proxy!.requests.slice(since).filter(isFlowsListing)).toEqual([]);
@@ -563,7 +661,12 @@ describe('flows in the user\u2019s language', () => {
    * Opens a page drawing the translated banner with `tag` on the script tag (null: no attributes, `after` calls init),
    * after `before` ran on the page.
    */
-  async function localePage(tag: string | null, after: string, before?: (page: Page) => Promise<void>, flow = 'hello-banner') {
+  async function localePage(
+    tag: string | null,
+    after: string,
+    before?: (page: Page) => Promise<void>,
+    flow = 'hello-banner',
+  ) {
     const page = await env.browser.context.newPage();
     await before?.(page);
     const failed: string[] = [];
@@ -585,7 +688,8 @@ describe('flows in the user\u2019s language', () => {
     await page.goto(`${env.site.url}${path}`);
     const text = (part: string) => page.locator(`onboarding-banner [part="${part}"]`).first().textContent();
     /** The locale each request to the service asked for. */
-    const locales = () => env.proxy!.requests.slice(since).map((request) => new URL(request.path, env.apiUrl).searchParams.get('locale'));
+    const locales = () =>
+      env.proxy!.requests.slice(since).map((request) => new URL(request.path, env.apiUrl).searchParams.get('locale'));
     const codes = () => page.evaluate(() => (window as unknown as { codes: string[] }).codes);
     return { page, text, locales, codes, failed };
   }
@@ -594,7 +698,10 @@ describe('flows in the user\u2019s language', () => {
     await env.service.writeFlow('h-hello-banner.yaml', TRANSLATED_BANNER_YAML);
     try {
       // init's locale, from the script tag: the first read is already in it.
-      const tag = await localePage('data-locale="fr-CA"', "Onboarding.identify('locale-init', { firstName: 'Ada', locale: 'de' });");
+      const tag = await localePage(
+        'data-locale="fr-CA"',
+        "Onboarding.identify('locale-init', { firstName: 'Ada', locale: 'de' });",
+      );
       await expect.poll(() => tag.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
       expect(await tag.text('primary-button')).toContain('Démarrer');
       expect(await tag.page.evaluate(() => window.Onboarding.locale)).toBe('fr-CA');
@@ -605,7 +712,10 @@ describe('flows in the user\u2019s language', () => {
       await tag.page.close();
 
       // No init locale: the user property, over the browser's English.
-      const property = await localePage('', "Onboarding.identify('locale-property', { firstName: 'Ada', locale: 'fr' });");
+      const property = await localePage(
+        '',
+        "Onboarding.identify('locale-property', { firstName: 'Ada', locale: 'fr' });",
+      );
       await expect.poll(() => property.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
       expect(await property.text('primary-button')).toContain('Commencer');
       expect(await property.page.evaluate(() => window.Onboarding.locale)).toBe('fr');
@@ -614,12 +724,19 @@ describe('flows in the user\u2019s language', () => {
       await property.page.close();
 
       // Neither: the browser's language (fr-FR here), by its base language.
-      const browser = await localePage('', "Onboarding.identify('locale-browser', { firstName: 'Ada' });", async (page) => {
-        const cdp = await page.context().newCDPSession(page);
-        // What a browser set to French does (as Playwright's locale option): the Accept-Language, and Intl's locale.
-        await cdp.send('Emulation.setUserAgentOverride', { userAgent: await page.evaluate(() => navigator.userAgent), acceptLanguage: 'fr-FR' });
-        await cdp.send('Emulation.setLocaleOverride', { locale: 'fr-FR' });
-      });
+      const browser = await localePage(
+        '',
+        "Onboarding.identify('locale-browser', { firstName: 'Ada' });",
+        async (page) => {
+          const cdp = await page.context().newCDPSession(page);
+          // What a browser set to French does (as Playwright's locale option): the Accept-Language, and Intl's locale.
+          await cdp.send('Emulation.setUserAgentOverride', {
+            userAgent: await page.evaluate(() => navigator.userAgent),
+            acceptLanguage: 'fr-FR',
+          });
+          await cdp.send('Emulation.setLocaleOverride', { locale: 'fr-FR' });
+        },
+      );
       expect(await browser.page.evaluate(() => navigator.language)).toBe('fr-FR');
       await expect.poll(() => browser.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
       expect(await browser.page.evaluate(() => window.Onboarding.locale)).toBe('fr-FR');
@@ -661,15 +778,28 @@ data:
       mkdirSync(flows);
       writeFileSync(join(flows, 'round-trip.yaml'), source);
       // What a team runs: the built CLI, as installed.
-      const cli = (...args: string[]) => spawnSync(process.execPath, [fileURLToPath(new URL('../../dist/flows.mjs', import.meta.url)), ...args], { encoding: 'utf8' });
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, [fileURLToPath(new URL('../../dist/flows.mjs', import.meta.url)), ...args], {
+          encoding: 'utf8',
+        });
       const xlf = join(dir, 'fr.xlf');
       expect(cli('translations', 'export', '--locale', 'fr', flows, '--out', xlf).status).toBe(0);
       // The translator's tool fills each unit's target, in the order of the file.
-      const targets = ['Bonjour, ${firstName|l’ami}', 'Essayez les <b>rapports</b> aujourd’hui<img src=x onerror="window.pwned=1">', 'Commencer'];
+      const targets = [
+        'Bonjour, ${firstName|l’ami}',
+        'Essayez les <b>rapports</b> aujourd’hui<img src=x onerror="window.pwned=1">',
+        'Commencer',
+      ];
       const exported = readFileSync(xlf, 'utf8');
       expect(exported.match(/<source>/g)).toHaveLength(targets.length);
       let unit = 0;
-      writeFileSync(xlf, exported.replace(/<\/source>(\s*<target\/>|\s*<target>[^<]*<\/target>)?/g, () => `</source><target>${escapeXml(targets[unit++])}</target>`));
+      writeFileSync(
+        xlf,
+        exported.replace(
+          /<\/source>(\s*<target\/>|\s*<target>[^<]*<\/target>)?/g,
+          () => `</source><target>${escapeXml(targets[unit++])}</target>`,
+        ),
+      );
       const imported = cli('translations', 'import', xlf, flows);
       expect(imported.status, imported.stdout + imported.stderr).toBe(0);
       const checked = cli('check', '--locales', 'fr', flows);
@@ -679,7 +809,12 @@ data:
       expect(written.startsWith(source)).toBe(true);
 
       await env.service.writeFlow('i-round-trip.yaml', written);
-      const page = await localePage('data-locale="fr"', "Onboarding.identify('round-trip-user', { firstName: 'Ada' });", undefined, 'round-trip');
+      const page = await localePage(
+        'data-locale="fr"',
+        "Onboarding.identify('round-trip-user', { firstName: 'Ada' });",
+        undefined,
+        'round-trip',
+      );
       await expect.poll(() => page.text('title'), { timeout: 10_000 }).toBe('Bonjour, Ada');
       // The translation's markup is drawn as the source's is: bold text, and no element that could run script.
       const subtitle = page.page.locator('onboarding-banner [part="subtitle"]').first();
@@ -698,7 +833,10 @@ data:
   it('reads in the locale set, field by field (exact, base language, source), redraws on setLocale, and turns Arabic right to left', async () => {
     await env.service.writeFlow('h-hello-banner.yaml', TRANSLATED_BANNER_YAML);
     try {
-      const { page, text, failed, codes } = await localePage('', "Onboarding.identify('locale-user', { firstName: 'Ada' });");
+      const { page, text, failed, codes } = await localePage(
+        '',
+        "Onboarding.identify('locale-user', { firstName: 'Ada' });",
+      );
       await expect.poll(() => text('title'), { timeout: 10_000 }).toBe('Hello, Ada');
       const since = env.proxy!.requests.length;
 
@@ -708,7 +846,11 @@ data:
       expect(await text('primary-button')).toContain('Démarrer');
       expect(await text('subtitle')).toBe('Only in English');
       // The built-in strings come in French from their own file beside the script.
-      await expect.poll(() => page.locator('onboarding-banner [part="close-button"]').getAttribute('aria-label'), { timeout: 10_000 }).toBe('Fermer');
+      await expect
+        .poll(() => page.locator('onboarding-banner [part="close-button"]').getAttribute('aria-label'), {
+          timeout: 10_000,
+        })
+        .toBe('Fermer');
       expect(env.proxy!.requests.slice(since).some((request) => request.path.includes('locale=fr-CA'))).toBe(true);
       expect(await page.evaluate(() => window.Onboarding.locale)).toBe('fr-CA');
 

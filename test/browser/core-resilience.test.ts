@@ -7,7 +7,6 @@ import { checklistYaml, PUBLIC_KEY } from '../support/service.js';
 
 let env: BrowserEnv;
 
-
 const throwingStorage = `<script>
   Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
 </script>`;
@@ -52,7 +51,9 @@ async function open(path: string): Promise<{ page: Page; errors: string[]; warni
 }
 
 const rows = (userId: string) =>
-  env.service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]);
+  env.service.db.query<{ step_id: string }>('SELECT step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [
+    userId,
+  ]);
 
 describe('storage', () => {
   for (const [name, path] of [
@@ -61,7 +62,10 @@ describe('storage', () => {
   ] as const) {
     it(`keeps identifying and recording transitions when localStorage ${name}`, async () => {
       const { page, errors } = await open(path);
-      if (path === '/full.html') expect(await page.evaluate(() => (window as unknown as { quotaError?: string }).quotaError)).toBe('QuotaExceededError');
+      if (path === '/full.html')
+        expect(await page.evaluate(() => (window as unknown as { quotaError?: string }).quotaError)).toBe(
+          'QuotaExceededError',
+        );
       const userId = `storage-${path.slice(1, -5)}`;
       expect(await page.evaluate(() => window.Onboarding.userId)).toMatch(/^guest_/);
       await page.evaluate((id) => window.Onboarding.identify(id, { plan: 'pro' }), userId);
@@ -69,7 +73,9 @@ describe('storage', () => {
       await page.evaluate(() => window.Onboarding.track('saved'));
       await expect.poll(() => rows(userId)).toEqual([{ step_id: 'one' }]);
       // Each write of a batch commits on its own, so the event may land a moment after the transition.
-      await expect.poll(() => env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'saved' }]);
+      await expect
+        .poll(() => env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId]))
+        .toEqual([{ event: 'saved' }]);
       expect(await page.evaluate(() => window.Onboarding.getFlow('setup')!.currentStep!.id)).toBe('two');
       expect(errors).toEqual([]);
       if (path === '/full.html') await page.evaluate(() => localStorage.clear());
@@ -109,7 +115,9 @@ describe('network', () => {
     await page.evaluate(() => window.Onboarding.track('left'));
     await page.goto(`${env.site.url}/elsewhere.html`);
     await expect.poll(() => rows('leaving-user'), { timeout: 10_000 }).toEqual([{ step_id: 'one' }]);
-    await expect.poll(() => env.service.db.query("SELECT event FROM user_events WHERE user_id = 'leaving-user'")).toEqual([{ event: 'left' }]);
+    await expect
+      .poll(() => env.service.db.query("SELECT event FROM user_events WHERE user_id = 'leaving-user'"))
+      .toEqual([{ event: 'left' }]);
     // One warning per kind of failure, however often it happens.
     expect(warnings[0]).toMatch(/^\[onboarding\] write-failed/);
     expect(errors).toEqual([]);

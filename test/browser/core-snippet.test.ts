@@ -11,7 +11,6 @@ let env: BrowserEnv;
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const snippet = /```html\n(<script>\n[^`]*?_q[^`]*?<\/script>)/.exec(readme)![1];
 
-
 /** A page that uses Onboarding before the async script arrives; `twice` includes the snippet and the script twice. */
 function snippetPage(userId: string, twice: boolean): string {
   const tag = `<script async src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>`;
@@ -49,25 +48,43 @@ describe('async snippet', () => {
       page.on('pageerror', (error) => errors.push(error.message));
       const before = env.proxy!.requests.length;
       await page.goto(`${env.site.url}${path}`);
-      await page.evaluate(() => Promise.all([(window as unknown as { identified: Promise<void> }).identified, (window as unknown as { tracked: Promise<void> }).tracked]));
-      const log = await page.evaluate(() => (window as unknown as { log: string[] }).log.filter((entry) => entry !== 'change'));
+      await page.evaluate(() =>
+        Promise.all([
+          (window as unknown as { identified: Promise<void> }).identified,
+          (window as unknown as { tracked: Promise<void> }).tracked,
+        ]),
+      );
+      const log = await page.evaluate(() =>
+        (window as unknown as { log: string[] }).log.filter((entry) => entry !== 'change'),
+      );
       expect(log).toContain(`identified as ${userId}`);
       expect(log).toContain('ready');
-      await expect.poll(() => page.evaluate(() => (window as unknown as { log: string[] }).log)).toContain('step.complete:one');
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { log: string[] }).log))
+        .toContain('step.complete:one');
       // The real object replaced the stub, and the stub's unsubscribe reaches the real handler.
       expect(await page.evaluate(() => typeof window.Onboarding.getFlow)).toBe('function');
       await page.evaluate(() => (window as unknown as { off: () => void }).off());
 
       // Completing the only step completes the flow: the service records both, once each.
       await expect
-        .poll(() => env.service.db.query('SELECT action_type, step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [userId]))
+        .poll(() =>
+          env.service.db.query('SELECT action_type, step_id FROM flow_responses WHERE user_id = $1 ORDER BY id', [
+            userId,
+          ]),
+        )
         .toEqual([
           { action_type: 'COMPLETED_STEP', step_id: 'one' },
           { action_type: 'COMPLETED_FLOW', step_id: 'one' },
         ]);
       // Each write of a batch commits on its own, so the event may land a moment after the responses.
-      await expect.poll(() => env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId])).toEqual([{ event: 'opened-from-snippet' }]);
-      const upserts = env.proxy!.requests.slice(before).flatMap(writesIn).filter((write) => write.path === 'users');
+      await expect
+        .poll(() => env.service.db.query('SELECT event FROM user_events WHERE user_id = $1', [userId]))
+        .toEqual([{ event: 'opened-from-snippet' }]);
+      const upserts = env
+        .proxy!.requests.slice(before)
+        .flatMap(writesIn)
+        .filter((write) => write.path === 'users');
       expect(upserts).toHaveLength(2);
       expect(errors).toEqual([]);
       await page.evaluate(() => window.Onboarding.reset());

@@ -15,9 +15,11 @@ const PRO_BANNER_FR_YAML = `${PRO_BANNER_YAML}translations:
         title: Vos outils pro sont prêts
 `;
 
-
 beforeAll(async () => {
-  env = await startBrowserEnv({ 'setup.yaml': checklistYaml('setup', '', 3), 'pro.yaml': PRO_BANNER_FR_YAML }, { proxy: true });
+  env = await startBrowserEnv(
+    { 'setup.yaml': checklistYaml('setup', '', 3), 'pro.yaml': PRO_BANNER_FR_YAML },
+    { proxy: true },
+  );
   const page = (head = '') =>
     `<!doctype html><html><head>${head}</head><body>
       <script src="/onboarding.js" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}"></script>
@@ -37,8 +39,11 @@ beforeAll(async () => {
 afterAll(() => env?.close());
 
 const stepStates = (page: Page) =>
-  page.evaluate(() => window.Onboarding.getFlow('setup')?.steps.map((s) => s.state.completed || s.state.skipped) ?? null);
-const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: string[] }).seen.filter((e) => e !== 'change'));
+  page.evaluate(
+    () => window.Onboarding.getFlow('setup')?.steps.map((s) => s.state.completed || s.state.skipped) ?? null,
+  );
+const seen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { seen: string[] }).seen.filter((e) => e !== 'change'));
 
 async function twoTabs(path: string): Promise<[Page, Page, string[]]> {
   const errors: string[] = [];
@@ -76,7 +81,10 @@ describe('tabs', () => {
     // Each change is one write, made in one tab. A tab may send the other tab's write a second time when it takes
     // the queue's lock before the other tab's removal reaches its localStorage (Chromium passes both between
     // processes without ordering them); the Idempotency-Key makes the service apply it once, as the rows above show.
-    const writes = env.proxy!.requests.slice(before).flatMap(writesIn).filter((write) => write.path === 'flowStates');
+    const writes = env
+      .proxy!.requests.slice(before)
+      .flatMap(writesIn)
+      .filter((write) => write.path === 'flowStates');
     const byKey = new Map(writes.map((write) => [write.key, JSON.stringify(write.body)]));
     expect([...byKey.values()].map((body) => JSON.parse(body).actionType)).toEqual(['COMPLETED_STEP', 'SKIPPED_STEP']);
     for (const write of writes) expect(JSON.stringify(write.body)).toBe(byKey.get(write.key));
@@ -134,7 +142,9 @@ describe('refresh', () => {
     await page.goto(`${env.site.url}/app.html`);
     await page.evaluate(() => window.Onboarding.identify('route-user'));
     // Another device completes a step.
-    await env.service.call('POST', '/v1/public/flowStates', { body: { userId: 'route-user', flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    await env.service.call('POST', '/v1/public/flowStates', {
+      body: { userId: 'route-user', flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' },
+    });
     const before = env.proxy!.requests.length;
     await page.evaluate(() => {
       history.pushState({}, '', '/app/other');

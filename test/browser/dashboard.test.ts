@@ -48,7 +48,9 @@ async function open(colorScheme: 'light' | 'dark' = 'light'): Promise<Watched> {
   });
   page.on('request', (request) => requests.push(request.url()));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   await page.goto(`${service.url}/dashboard`);
   return { page, problems, requests };
@@ -79,9 +81,19 @@ async function serious(page: Page): Promise<string[]> {
   // Evaluated through the debugging protocol: the page's CSP refuses an injected script tag, as it should.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document);
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   });
 }
 
@@ -118,7 +130,13 @@ describe('the dashboard', () => {
     expect(await rows.count()).toBe(5);
     const first = await rows.first().locator('td').allTextContents();
     expect(first[0]).toContain('Getting started');
-    const report = (await service.call('GET', '/v1/analytics/flows?from=' + new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10), { key: PRIVATE_KEY })).body;
+    const report = (
+      await service.call(
+        'GET',
+        '/v1/analytics/flows?from=' + new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10),
+        { key: PRIVATE_KEY },
+      )
+    ).body;
     const started = report.flows.find((f: { slug: string }) => f.slug === 'getting-started').started;
     expect(first[2]).toBe(String(started));
     await shoot(page, 'flows-light');
@@ -126,7 +144,7 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('works by keyboard: a survey\'s NPS, its comments, the answers and their CSV download', async () => {
+  it("works by keyboard: a survey's NPS, its comments, the answers and their CSV download", async () => {
     const { page, problems } = await open();
     await signIn(page);
     await page.locator('ob-flows-list tbody tr').first().waitFor();
@@ -136,26 +154,39 @@ describe('the dashboard', () => {
     expect(page.url()).toMatch(/#\/flows\/nps\?days=30$/);
     // The new page's heading takes focus, for screen readers.
     await expect.poll(() => focused(page)).toBe('h1:Quarterly NPS');
-    const nps = (await service.call('GET', `/v1/analytics/flows/nps?from=${new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)}`, { key: PRIVATE_KEY })).body.survey.steps[0];
-    expect(await page.locator('ob-survey-panel .score-value').textContent()).toBe(`${nps.score > 0 ? '+' : ''}${Math.round(nps.score)}`);
+    const nps = (
+      await service.call(
+        'GET',
+        `/v1/analytics/flows/nps?from=${new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)}`,
+        { key: PRIVATE_KEY },
+      )
+    ).body.survey.steps[0];
+    expect(await page.locator('ob-survey-panel .score-value').textContent()).toBe(
+      `${nps.score > 0 ? '+' : ''}${Math.round(nps.score)}`,
+    );
     expect(await page.locator('ob-survey-panel .comments li').count()).toBeGreaterThan(3);
     await page.locator('ob-answers tbody tr').first().waitFor();
     await shoot(page, 'survey-light');
     // The picture in docs/analytics.md: the top of a survey's report, down to its NPS.
     const card = await page.locator('ob-survey-panel section.nps').boundingBox();
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(card!.y + card!.height + 24) } });
+    if (SCREENSHOTS)
+      await page.screenshot({
+        path: join(SCREENSHOTS, 'dashboard.png'),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: 1280, height: Math.ceil(card!.y + card!.height + 24) },
+      });
 
     await tabTo(page, 'button:Download CSV');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toMatch(/^nps-answers-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = readFileSync((await download.path()), 'utf8');
+    const csv = readFileSync(await download.path(), 'utf8');
     expect(csv.split('\r\n')[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id,locale');
     expect(csv.split('\r\n').length).toBeGreaterThan(20);
     expect(problems).toEqual([]);
     await page.close();
   });
 
-  it('shows a flow\'s totals, trend by day and step funnel, and filters by version and range', async () => {
+  it("shows a flow's totals, trend by day and step funnel, and filters by version and range", async () => {
     const { page, problems } = await open();
     await signIn(page);
     await page.locator('ob-flows-list tbody tr').first().waitFor();
@@ -167,7 +198,9 @@ describe('the dashboard', () => {
     // A checklist has no answers: no empty answers card either.
     await page.waitForTimeout(200);
     expect(await page.locator('ob-answers section').count()).toBe(0);
-    expect(await page.locator('ob-flow-view svg.trend').getAttribute('aria-label')).toMatch(/^\d+ started and \d+ of them completed/);
+    expect(await page.locator('ob-flow-view svg.trend').getAttribute('aria-label')).toMatch(
+      /^\d+ started and \d+ of them completed/,
+    );
     await shoot(page, 'flow-light');
     await page.locator('ob-dashboard select#range').selectOption('7');
     await expect.poll(() => page.url()).toMatch(/days=7$/);
@@ -178,7 +211,7 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('shows the users whose target was missing in a tour\'s funnel, and not in a checklist\'s', async () => {
+  it("shows the users whose target was missing in a tour's funnel, and not in a checklist's", async () => {
     const { page, problems } = await open();
     await signIn(page);
     await page.evaluate(() => (location.hash = '#/flows/product-tour?days=30'));
@@ -229,7 +262,10 @@ describe('the dashboard', () => {
       await cards.first().waitFor();
       expect(await cards.locator('h3').allTextContents()).toEqual(['home-announcements', 'setup']);
       expect((await cards.locator('.badge').allTextContents()).map((t) => t.trim())).toEqual(['Default', 'Custom']);
-      expect((await cards.locator('p.hint').allTextContents()).map((t) => t.trim())).toEqual(['Cool-off 48h between flows', 'No cool-off between flows']);
+      expect((await cards.locator('p.hint').allTextContents()).map((t) => t.trim())).toEqual([
+        'Cool-off 48h between flows',
+        'No cool-off between flows',
+      ]);
       expect(await cards.nth(0).locator('ol li a').allTextContents()).toEqual(["What's new in March", 'Quarterly NPS']);
       expect(await cards.nth(1).locator('ol li a').allTextContents()).toEqual(['Tell us about you', 'Getting started']);
       expect(await serious(page)).toEqual([]);
@@ -244,11 +280,17 @@ describe('the dashboard', () => {
     }
   });
 
-  it('shows a flow\'s reshowings when it has reshow, and none for a flow without', async () => {
-    await service.writeFlow('comeback.yaml', 'slug: comeback\nname: Come back\ntype: BANNER\nreshow: { after: 1s, times: 1 }\ndata:\n  steps:\n    - id: hello\n      title: Hello\n');
+  it("shows a flow's reshowings when it has reshow, and none for a flow without", async () => {
+    await service.writeFlow(
+      'comeback.yaml',
+      'slug: comeback\nname: Come back\ntype: BANNER\nreshow: { after: 1s, times: 1 }\ndata:\n  steps:\n    - id: hello\n      title: Hello\n',
+    );
     try {
       const act = async (userId: string, actionType: string) =>
-        expect((await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'comeback', actionType } })).status).toBe(201);
+        expect(
+          (await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'comeback', actionType } }))
+            .status,
+        ).toBe(201);
       for (const user of ['back-a', 'back-b', 'back-c']) await act(user, 'SKIPPED_FLOW');
       // The flow comes back a second after each dismissal; one user completes it then, one dismisses it again.
       await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -259,7 +301,12 @@ describe('the dashboard', () => {
       await page.evaluate(() => (location.hash = '#/flows/comeback?days=30'));
       const rows = page.locator('ob-flow-view table.reshow tbody tr');
       await rows.first().waitFor();
-      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent.trim(), tr.querySelector('td')!.textContent.replace(/\s+/g, ' ').trim()]));
+      const cells = await rows.evaluateAll((trs) =>
+        trs.map((tr) => [
+          tr.querySelector('th')!.textContent.trim(),
+          tr.querySelector('td')!.textContent.replace(/\s+/g, ' ').trim(),
+        ]),
+      );
       expect(cells).toEqual([
         ['Acted on a comeback', '2'],
         ['Comebacks acted on', '2'],
@@ -278,7 +325,7 @@ describe('the dashboard', () => {
     }
   });
 
-  it('shows a flow\'s split by the translation each user first started in, and none for a flow used in no locale', async () => {
+  it("shows a flow's split by the translation each user first started in, and none for a flow used in no locale", async () => {
     await service.writeFlow(
       'bilingual.yaml',
       'slug: bilingual\nname: Bilingual\ntype: BANNER\ndata:\n  steps:\n    - id: hello\n      title: Hello\n' +
@@ -286,7 +333,13 @@ describe('the dashboard', () => {
     );
     try {
       const act = async (userId: string, actionType: string, locale?: string) =>
-        expect((await service.call('POST', `/v1/public/flowStates${locale ? `?locale=${locale}` : ''}`, { body: { userId, flowSlug: 'bilingual', actionType } })).status).toBe(201);
+        expect(
+          (
+            await service.call('POST', `/v1/public/flowStates${locale ? `?locale=${locale}` : ''}`, {
+              body: { userId, flowSlug: 'bilingual', actionType },
+            })
+          ).status,
+        ).toBe(201);
       await act('fr-a', 'COMPLETED_FLOW', 'fr');
       await act('fr-b', 'SKIPPED_FLOW', 'fr');
       await act('ca-a', 'COMPLETED_FLOW', 'fr-CA');
@@ -298,7 +351,9 @@ describe('the dashboard', () => {
       await page.evaluate(() => (location.hash = '#/flows/bilingual?days=30'));
       const rows = page.locator('ob-flow-view table.locales tbody tr');
       await rows.first().waitFor();
-      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent.replace(/\s+/g, ' ').trim())));
+      const cells = await rows.evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent.replace(/\s+/g, ' ').trim())),
+      );
       expect(cells).toEqual([
         ['Source text', '2', '0 0%', '0', '–'],
         ['Frenchfr', '2', '1 50%', '1', expect.any(String)],

@@ -98,7 +98,9 @@ afterAll(async () => {
 
 /** The user's state in one flow, as the service reports it. */
 async function serviceState(userId: string, slug: string): Promise<FlowState | undefined> {
-  const response = await fetch(`${demo.api}/v1/public/flowStates?userId=${encodeURIComponent(userId)}`, { headers: { Authorization: `Bearer ${demo.publicKey}` } });
+  const response = await fetch(`${demo.api}/v1/public/flowStates?userId=${encodeURIComponent(userId)}`, {
+    headers: { Authorization: `Bearer ${demo.publicKey}` },
+  });
   return ((await response.json()) as FlowStatesResponse).eligibleFlows.find((flow) => flow.flowSlug === slug);
 }
 
@@ -152,7 +154,8 @@ const progress = () => checklist().locator('[part="progress-label"]').textConten
 
 async function completeChecklistStep(title: string, button: string): Promise<void> {
   const step = checklistStep(title);
-  if ((await step.locator('[part="step-header"]').getAttribute('aria-expanded')) !== 'true') await step.locator('[part="step-header"]').click();
+  if ((await step.locator('[part="step-header"]').getAttribute('aria-expanded')) !== 'true')
+    await step.locator('[part="step-header"]').click();
   await step.locator('[part="primary-button"]', { hasText: button }).click();
   await poll(() => step.getAttribute('part')).toBe('step step-done');
 }
@@ -169,7 +172,12 @@ async function tourNext(expected: string): Promise<void> {
 async function anchoredTo(target: Locator): Promise<boolean> {
   const tip = (await tour().boundingBox())!;
   const box = (await target.boundingBox())!;
-  const gap = Math.min(Math.abs(tip.y - (box.y + box.height)), Math.abs(box.y - (tip.y + tip.height)), Math.abs(tip.x - (box.x + box.width)), Math.abs(box.x - (tip.x + tip.width)));
+  const gap = Math.min(
+    Math.abs(tip.y - (box.y + box.height)),
+    Math.abs(box.y - (tip.y + tip.height)),
+    Math.abs(tip.x - (box.x + box.width)),
+    Math.abs(box.x - (tip.x + tip.width)),
+  );
   return gap < 40;
 }
 
@@ -204,9 +212,14 @@ describe('the demo, one visitor through it', () => {
     await poll(() => userId()).toBe('ada');
     await poll(() => page.locator('#demo-who').textContent()).toBe('You are Ada Lovelace');
     expect(await progress()).toBe('2 of 5');
-    await poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.filter((step) => step.$state.completed).length).toBe(2);
+    await poll(
+      async () => (await serviceState('ada', 'setup-guide'))?.data.steps.filter((step) => step.$state.completed).length,
+    ).toBe(2);
     const ada = await serviceState('ada', 'setup-guide');
-    expect(ada?.data.steps.filter((step) => step.$state.completed).map((step) => step.id)).toEqual(['invite', 'dashboard']);
+    expect(ada?.data.steps.filter((step) => step.$state.completed).map((step) => step.id)).toEqual([
+      'invite',
+      'dashboard',
+    ]);
     await snap('2-logged-in');
   });
 
@@ -220,7 +233,10 @@ describe('the demo, one visitor through it', () => {
     await page.selectOption('#demo-plan', 'pro');
     await poll(() => page.locator('onboarding-banner [part="base"]').count()).toBe(0);
     await poll(() => checklistStep('Set up an alert').getAttribute('part')).toBe('step step-pending');
-    await poll(async () => (await serviceState('ada', 'setup-guide'))?.data.steps.find((step) => step.id === 'connect')?.$state.completed).toBe(true);
+    await poll(
+      async () =>
+        (await serviceState('ada', 'setup-guide'))?.data.steps.find((step) => step.id === 'connect')?.$state.completed,
+    ).toBe(true);
     await snap('3-property');
   });
 
@@ -262,7 +278,11 @@ describe('the demo, one visitor through it', () => {
     await poll(() => card.count()).toBe(0);
     // Shown once (a card starts as it is seen), and neither dismissed nor done by leaving the route.
     await poll(async () => (await serviceState('ada', 'scheduled-reports'))?.$state.started).toBe(true);
-    expect((await serviceState('ada', 'scheduled-reports'))?.$state).toMatchObject({ visible: true, skipped: false, completed: false });
+    expect((await serviceState('ada', 'scheduled-reports'))?.$state).toMatchObject({
+      visible: true,
+      skipped: false,
+      completed: false,
+    });
     await page.click('#nav-reports');
     await poll(() => card.count()).toBe(1);
     await page.click('#nav-dashboard');
@@ -319,14 +339,16 @@ describe('the demo, one visitor through it', () => {
     await poll(() => checklistStep('Take the one-minute tour').getAttribute('part')).toBe('step step-done');
   });
 
-  it('7. the NPS survey, for signed-in users after the tour and the welcome\'s cool-off, records a score and a comment', async () => {
+  it("7. the NPS survey, for signed-in users after the tour and the welcome's cool-off, records a score and a comment", async () => {
     const survey = page.locator('onboarding-survey');
     // The survey follows the welcome, closed in the first journey, in their collection: once the cool-off has
     // passed, the next read (a reload) shows it.
     await coolOffOver();
     await page.reload();
     await settle();
-    await poll(() => survey.locator('[part="title"]').textContent()).toBe('How likely are you to recommend Lumen to a colleague?');
+    await poll(() => survey.locator('[part="title"]').textContent()).toBe(
+      'How likely are you to recommend Lumen to a colleague?',
+    );
     await survey.locator('input[value="9"]').check();
     await snap('7-nps');
     await survey.locator('[part="primary-button"]').click();
@@ -347,7 +369,9 @@ describe('the demo, one visitor through it', () => {
     expect(guest).not.toBe(firstGuest);
     await poll(progress).toBe('0 of 5');
     // A new guest: welcomed again, on the Free plan, with an empty form.
-    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Hi there, welcome to Lumen!');
+    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe(
+      'Hi there, welcome to Lumen!',
+    );
     expect(await page.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
     expect(await page.locator('onboarding-form [part="title"]').textContent()).toBe('Personalise your workspace');
     expect(await page.locator('#demo-connected').isChecked()).toBe(false);
@@ -397,7 +421,11 @@ describe('the demo, one visitor through it', () => {
     const gotIt = (await hintTip.locator('[part="primary-button"]').boundingBox())!;
     await page.mouse.click(gotIt.x + gotIt.width / 2, gotIt.y + gotIt.height / 2);
     await poll(() => beacons.count()).toBe(1);
-    await poll(async () => (await serviceState(await userId(), 'dashboard-hints'))?.data.steps.find((step) => step.id === 'activation')?.$state.completed).toBe(true);
+    await poll(
+      async () =>
+        (await serviceState(await userId(), 'dashboard-hints'))?.data.steps.find((step) => step.id === 'activation')
+          ?.$state.completed,
+    ).toBe(true);
     // The tooltip: hover the Alerts link with the real mouse.
     const alerts = (await page.locator('#nav-alerts').boundingBox())!;
     await page.mouse.move(alerts.x + alerts.width / 2, alerts.y + alerts.height / 2);
@@ -418,15 +446,28 @@ describe('the demo, one visitor through it', () => {
     expect(await preview.locator('iframe').count()).toBe(10 * 3);
     // The checklist, form, hint, survey, tooltip and tour come from the script's chunks, which the preview serves beside it.
     // The tour and the card show though their start rules (a click, another page) would hold them back on the demo.
-    for (const [slug, part] of [['scheduled-reports', 'onboarding-card [part="title"]'], ['setup-guide', 'onboarding-checklist [part="title"]'], ['team-profile', 'onboarding-form [part="title"]'], ['dashboard-hints', 'onboarding-hint [part="beacon"]'], ['alerts-tip', 'onboarding-tooltip:defined'], ['nps', 'onboarding-survey [part="title"]'], ['product-tour', 'onboarding-tour [part="title"]']]) {
+    for (const [slug, part] of [
+      ['scheduled-reports', 'onboarding-card [part="title"]'],
+      ['setup-guide', 'onboarding-checklist [part="title"]'],
+      ['team-profile', 'onboarding-form [part="title"]'],
+      ['dashboard-hints', 'onboarding-hint [part="beacon"]'],
+      ['alerts-tip', 'onboarding-tooltip:defined'],
+      ['nps', 'onboarding-survey [part="title"]'],
+      ['product-tour', 'onboarding-tour [part="title"]'],
+    ]) {
       const chunkFrame = preview.frameLocator(`iframe[data-slug="${slug}"][data-mode="light"]`);
       await poll(() => chunkFrame.locator(part).count()).toBeGreaterThan(0);
     }
     await preview.waitForTimeout(500);
     const file = join(flowsDir, 'upgrade-banner.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('You are on the <b>Free</b> plan', 'Pro is 20% off this week'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('You are on the <b>Free</b> plan', 'Pro is 20% off this week'),
+    );
     const started = Date.now();
-    await poll(() => frame.locator('onboarding-banner [part="title"]').textContent(), 2000).toBe('Pro is 20% off this week');
+    await poll(() => frame.locator('onboarding-banner [part="title"]').textContent(), 2000).toBe(
+      'Pro is 20% off this week',
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     await snap('11-preview', preview);
     await preview.close();
@@ -440,14 +481,20 @@ describe('the demo, one visitor through it', () => {
         join(broken, 'broken-card.yaml'),
         'slug: broken-card\nname: Broken card\ntype: CARD\ndata:\n  steps:\n    - id: tip\n      title: A tip\n      image: /tip.png\n',
       );
-      const cli = await promisify(execFile)(process.execPath, ['dist/flows.mjs', 'check', broken]).catch((error: { code: number; stdout: string }) => error);
+      const cli = await promisify(execFile)(process.execPath, ['dist/flows.mjs', 'check', broken]).catch(
+        (error: { code: number; stdout: string }) => error,
+      );
       expect((cli as { code: number }).code).toBe(1);
-      expect(cli.stdout).toMatch(/broken-card\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/);
+      expect(cli.stdout).toMatch(
+        /broken-card\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/,
+      );
       expect(cli.stdout).toMatch(/1 problem in 1 of 12 flow files/);
 
       const second = await startDemo(broken);
       try {
-        expect(second.output).toMatch(/flow file broken-card\.yaml refused: data\.steps\[0\]\.image \(line 8\): unknown key/);
+        expect(second.output).toMatch(
+          /flow file broken-card\.yaml refused: data\.steps\[0\]\.image \(line 8\): unknown key/,
+        );
         const preview = await browser.context.newPage();
         await preview.setViewportSize({ width: 1280, height: 800 });
         await preview.goto(second.preview);
@@ -470,7 +517,9 @@ describe('the demo, one visitor through it', () => {
     expect((await serviceState('grace', 'nps'))?.$state.visible).toBe(true);
     await page.click('#nav-reports');
     const survey = page.locator('onboarding-survey');
-    await poll(() => survey.locator('[part="title"]').textContent()).toBe('How likely are you to recommend Lumen to a colleague?');
+    await poll(() => survey.locator('[part="title"]').textContent()).toBe(
+      'How likely are you to recommend Lumen to a colleague?',
+    );
     await survey.locator('[part="close-button"]').click();
     await poll(() => survey.locator('[part="base"]').count()).toBe(0);
     await poll(async () => (await serviceState('grace', 'nps'))?.$state.skipped).toBe(true);

@@ -88,7 +88,9 @@ describe('npm start', () => {
     await page.goto(site);
     const dialog = page.locator('onboarding-announcement dialog');
     const beacons = page.locator('onboarding-hint [part="beacon"]');
-    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe('Hi there, welcome to Lumen!');
+    await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe(
+      'Hi there, welcome to Lumen!',
+    );
     // The hints' element is on the page for its flow (it is eligible on this page), yet draws no beacon over the dialog.
     await page.locator('onboarding-hint[flow="dashboard-hints"]').waitFor({ state: 'attached' });
     await page.waitForTimeout(800);
@@ -104,7 +106,12 @@ describe('npm start', () => {
     // Back on top of the page: what is drawn at each beacon's centre is the beacon.
     for (const beacon of await beacons.all()) {
       const box = (await beacon.boundingBox())!;
-      expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.localName, [box.x + box.width / 2, box.y + box.height / 2])).toBe('onboarding-hint');
+      expect(
+        await page.evaluate(
+          ([x, y]) => document.elementFromPoint(x, y)?.localName,
+          [box.x + box.width / 2, box.y + box.height / 2],
+        ),
+      ).toBe('onboarding-hint');
     }
     await page.close();
   });

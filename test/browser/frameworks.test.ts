@@ -55,7 +55,11 @@ async function bundle(entry: string): Promise<string> {
     conditions: ['svelte', 'browser'],
     // The package as an app installs it: its ESM build.
     alias: { 'open-onboarding': resolve('dist/onboarding.mjs') },
-    define: { __VUE_OPTIONS_API__: 'false', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
+    define: {
+      __VUE_OPTIONS_API__: 'false',
+      __VUE_PROD_DEVTOOLS__: 'false',
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    },
     plugins: [vuePlugin, sveltePlugin],
   });
   // The script runs inside an HTML <script>; keep a closing tag in a string from ending it.
@@ -87,7 +91,11 @@ async function open(framework: string, entry: string): Promise<{ page: Page; err
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     // The test site has no favicon; anything else logged is a finding.
-    if ((message.type() === 'error' || message.type() === 'warning') && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+    if (
+      (message.type() === 'error' || message.type() === 'warning') &&
+      !message.text().startsWith('Failed to load resource')
+    )
+      errors.push(message.text());
   });
   await page.goto(`${env.site.url}/${framework}.html`);
   return { page, errors, userId };

@@ -35,8 +35,12 @@ function App() {
     <main>
       <h1>Reports</h1>
       <nav>
-        <button id="nav-reports" type="button">Reports</button>
-        <button id="nav-settings" type="button">Settings</button>
+        <button id="nav-reports" type="button">
+          Reports
+        </button>
+        <button id="nav-settings" type="button">
+          Settings
+        </button>
       </nav>
       {parts.map(({ component, props }, index) => {
         const Component = components[component];

@@ -85,8 +85,10 @@ function boxOf(expression: string): Promise<Box> {
 
 const NO_OFFSET = '{ x: 0, y: 0 }';
 /** The frame's content box, where its document's viewport starts: border 5px and padding 7px inside its border box. */
-const FRAME_OFFSET = '(() => { const r = document.getElementById("editor").getBoundingClientRect(); return { x: r.x + 12, y: r.y + 12 }; })()';
-const inFrame = (selector: string) => `[document.getElementById("editor").contentDocument.querySelector(${JSON.stringify(selector)}), ${FRAME_OFFSET}]`;
+const FRAME_OFFSET =
+  '(() => { const r = document.getElementById("editor").getBoundingClientRect(); return { x: r.x + 12, y: r.y + 12 }; })()';
+const inFrame = (selector: string) =>
+  `[document.getElementById("editor").contentDocument.querySelector(${JSON.stringify(selector)}), ${FRAME_OFFSET}]`;
 const inPage = (selector: string) => `[document.querySelector(${JSON.stringify(selector)}), ${NO_OFFSET}]`;
 
 async function pointAt(expression: string): Promise<Box> {
@@ -97,13 +99,21 @@ async function pointAt(expression: string): Promise<Box> {
 
 const panel = (selector: string) => page.locator(`onboarding-picker .panel ${selector}`);
 const shown = () => panel('code').first().textContent();
-const outline = () => page.evaluate(() => {
-  const r = document.querySelector('onboarding-picker')!.shadowRoot!.querySelector('.box')!.getBoundingClientRect();
-  return { x: r.x, y: r.y, width: r.width, height: r.height };
-});
+const outline = () =>
+  page.evaluate(() => {
+    const r = document.querySelector('onboarding-picker')!.shadowRoot!.querySelector('.box')!.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
 
 async function expectOutlineOn(box: Box): Promise<void> {
-  await expect.poll(outline).toEqual({ x: expect.closeTo(box.x, 0), y: expect.closeTo(box.y, 0), width: expect.closeTo(box.width, 0), height: expect.closeTo(box.height, 0) });
+  await expect
+    .poll(outline)
+    .toEqual({
+      x: expect.closeTo(box.x, 0),
+      y: expect.closeTo(box.y, 0),
+      width: expect.closeTo(box.width, 0),
+      height: expect.closeTo(box.height, 0),
+    });
 }
 
 describe('the selector picker in Chromium', () => {
@@ -146,11 +156,31 @@ describe('the selector picker in Chromium', () => {
       const host = document.querySelector('onboarding-picker')!;
       const shadow = host.shadowRoot!;
       const style = getComputedStyle(shadow.querySelector('.panel')!);
-      return { open: host.matches(':popover-open'), display: getComputedStyle(host).display, color: style.color, font: style.fontFamily, direction: style.direction, transition: getComputedStyle(shadow.querySelector('.box')!).transitionDuration };
+      return {
+        open: host.matches(':popover-open'),
+        display: getComputedStyle(host).display,
+        color: style.color,
+        font: style.fontFamily,
+        direction: style.direction,
+        transition: getComputedStyle(shadow.querySelector('.box')!).transitionDuration,
+      };
     });
-    expect(look).toEqual({ open: true, display: 'block', color: 'rgb(243, 244, 246)', font: 'system-ui, sans-serif', direction: 'ltr', transition: '0.08s' });
+    expect(look).toEqual({
+      open: true,
+      display: 'block',
+      color: 'rgb(243, 244, 246)',
+      font: 'system-ui, sans-serif',
+      direction: 'ltr',
+      transition: '0.08s',
+    });
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    expect(await page.evaluate(() => getComputedStyle(document.querySelector('onboarding-picker')!.shadowRoot!.querySelector('.box')!).transitionDuration)).toBe('0s');
+    expect(
+      await page.evaluate(
+        () =>
+          getComputedStyle(document.querySelector('onboarding-picker')!.shadowRoot!.querySelector('.box')!)
+            .transitionDuration,
+      ),
+    ).toBe('0s');
     expect(await panel('.hint').isVisible()).toBe(true);
   });
 
@@ -177,7 +207,9 @@ describe('the selector picker in Chromium', () => {
   });
 
   it('follows the pointer into an open shadow root and a same-origin frame', async () => {
-    const share = await boxOf('[document.querySelector("my-widget").shadowRoot.querySelector("button"), { x: 0, y: 0 }]');
+    const share = await boxOf(
+      '[document.querySelector("my-widget").shadowRoot.querySelector("button"), { x: 0, y: 0 }]',
+    );
     await page.mouse.move(share.x + 10, share.y + 10);
     await expectOutlineOn(share);
     await expect.poll(shown).toBe('my-widget >>> button[aria-label="Share"]');
@@ -201,7 +233,9 @@ describe('the selector picker in Chromium', () => {
     const save = await pointAt(inPage('[data-testid="save"]'));
     await page.mouse.click(save.x + 5, save.y + 5);
     await expect.poll(() => panel('.line').textContent()).toBe('selector: "[data-testid=\\"save\\"]"');
-    await expect.poll(() => page.locator('onboarding-picker [role="status"]').textContent()).toBe('Copied: paste it into the flow file.');
+    await expect
+      .poll(() => page.locator('onboarding-picker [role="status"]').textContent())
+      .toBe('Copied: paste it into the flow file.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('selector: "[data-testid=\\"save\\"]"');
     expect(await page.evaluate(() => (window as unknown as { appEvents: string[] }).appEvents)).toEqual([]);
   });
@@ -209,9 +243,10 @@ describe('the selector picker in Chromium', () => {
   it('closes from its button, and from a second click on the bookmarklet', async () => {
     await panel('button').click();
     expect(await page.locator('onboarding-picker').count()).toBe(0);
-    const run = () => page.evaluate((href) => {
-      location.href = href;
-    }, bookmarklet);
+    const run = () =>
+      page.evaluate((href) => {
+        location.href = href;
+      }, bookmarklet);
     await run();
     await page.waitForFunction(() => document.querySelector('onboarding-picker'));
     await run();
@@ -226,7 +261,11 @@ describe('the selector picker in Chromium', () => {
     expect(await page.locator('onboarding-picker').count()).toBe(0);
     const save = await boxOf(inPage('[data-testid="save"]'));
     await page.mouse.click(save.x + 5, save.y + 5);
-    expect(await page.evaluate(() => (window as unknown as { appEvents: string[] }).appEvents)).toEqual(['pointerdown Save', 'mousedown Save', 'click Save']);
+    expect(await page.evaluate(() => (window as unknown as { appEvents: string[] }).appEvents)).toEqual([
+      'pointerdown Save',
+      'mousedown Save',
+      'click Save',
+    ]);
     expect(requested.filter((url) => url.includes('picker'))).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -9,7 +9,9 @@ let site: StaticSite;
 let browser: LaunchedBrowser;
 
 beforeAll(async () => {
-  service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome', 'Hello from the service', 'Read from YAML') });
+  service = await startTestService({
+    'banner.yaml': bannerFlowYaml('welcome', 'Hello from the service', 'Read from YAML'),
+  });
   site = await startStaticSite();
   browser = await launchChromium();
 });
@@ -46,7 +48,10 @@ describe('script tag in Chromium', () => {
 
     const stored = await service.call('GET', '/v1/public/flowStates?userId=browser-user-1');
     expect(stored.status).toBe(200);
-    const user = await service.db.query<{ properties: Record<string, unknown> }>('SELECT properties FROM users WHERE id = $1', ['browser-user-1']);
+    const user = await service.db.query<{ properties: Record<string, unknown> }>(
+      'SELECT properties FROM users WHERE id = $1',
+      ['browser-user-1'],
+    );
     expect(user[0]?.properties).toEqual({ plan: 'pro' });
     await page.close();
   });

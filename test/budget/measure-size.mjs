@@ -26,7 +26,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const size = measureBundle(file);
     console.log(file);
     console.log(`  minified: ${String(size.minified).padStart(7)} bytes (${kb(size.minified)})`);
-    console.log(`  gzip:     ${String(size.gzip).padStart(7)} bytes (${kb(size.gzip)})  budget ${limit.gzip} bytes (${kb(limit.gzip)})`);
+    console.log(
+      `  gzip:     ${String(size.gzip).padStart(7)} bytes (${kb(size.gzip)})  budget ${limit.gzip} bytes (${kb(limit.gzip)})`,
+    );
     console.log(`  brotli:   ${String(size.brotli).padStart(7)} bytes (${kb(size.brotli)})`);
     if (size.gzip > limit.gzip) {
       console.error(`  Over budget by ${size.gzip - limit.gzip} bytes gzip.`);

@@ -79,10 +79,10 @@ describe('bundle size', () => {
       expect(text('dist/onboarding.js').split(marker)).toHaveLength(2);
       for (const chunk of CHUNKS) expect(text(chunk)).not.toContain(marker);
     }
-    for (const chunk of CHUNKS) expect(text(chunk)).toContain("Symbol.for(\"onboarding.chunk-host\")");
+    for (const chunk of CHUNKS) expect(text(chunk)).toContain('Symbol.for("onboarding.chunk-host")');
   });
 
-  it('keeps each language\'s built-in strings in a chunk of its own under 1 KiB gzip, none of them in the script', async () => {
+  it("keeps each language's built-in strings in a chunk of its own under 1 KiB gzip, none of them in the script", async () => {
     const { STRING_LANGUAGES } = await import('../../src/components/shared/locale.js');
     // The build's list (importing the config would run the build) names the same languages.
     const built = /STRING_LANGUAGES = (\[[^\]]*\])/.exec(text('esbuild.config.mjs'))![1];
@@ -94,6 +94,7 @@ describe('bundle size', () => {
       expect(size.gzip).toBeLessThanOrEqual(1024);
       expect(text(file)).toContain('stepOf:');
     }
-    for (const translated of ['Suivant', 'Weiter', 'Siguiente', 'Próximo', '次へ', '下一步', 'التالي', 'הבא']) expect(text('dist/onboarding.js')).not.toContain(translated);
+    for (const translated of ['Suivant', 'Weiter', 'Siguiente', 'Próximo', '次へ', '下一步', 'التالي', 'הבא'])
+      expect(text('dist/onboarding.js')).not.toContain(translated);
   });
 });

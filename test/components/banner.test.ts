@@ -64,7 +64,9 @@ describe('<onboarding-banner>', () => {
     el.currentFlow = recordingFlow($flows.get().hello, calls);
     await el.updateComplete;
     const seen: string[] = [];
-    el.addEventListener('onboarding-action', (event) => seen.push(`${event.detail.action}:${event.detail.trigger}:${event.detail.stepId}`));
+    el.addEventListener('onboarding-action', (event) =>
+      seen.push(`${event.detail.action}:${event.detail.trigger}:${event.detail.stepId}`),
+    );
     const root = el.shadowRoot!;
     root.querySelector<HTMLElement>('[part="primary-button"]')!.click();
     root.querySelector<HTMLElement>('[part="secondary-button"]')!.click();
@@ -99,7 +101,11 @@ describe('<onboarding-banner>', () => {
     el.currentFlow = recordingFlow($flows.get().hello, calls);
     await el.updateComplete;
     const seen: string[] = [];
-    document.addEventListener('onboarding-step-complete', (event) => seen.push(`${event.type}:${event.detail.stepId}`), { once: true });
+    document.addEventListener(
+      'onboarding-step-complete',
+      (event) => seen.push(`${event.type}:${event.detail.stepId}`),
+      { once: true },
+    );
     el.addEventListener('onboarding-flow-skip', (event) => {
       seen.push(event.type);
       event.preventDefault();
@@ -115,7 +121,9 @@ describe('<onboarding-banner>', () => {
     banner();
     const calls: RecordedCall[] = [];
     const flow = recordingFlow($flows.get().hello, calls);
-    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .currentFlow=${flow}></onboarding-banner>`);
+    const el = await fixture<OnboardingBanner>(
+      html`<onboarding-banner flow="hello" .currentFlow=${flow}></onboarding-banner>`,
+    );
     el.requestUpdate();
     await el.updateComplete;
     expect(calls).toEqual([]);
@@ -126,7 +134,9 @@ describe('<onboarding-banner>', () => {
   it('renders a javascript: uri as a plain button and hides the close button when not dismissible', async () => {
     seedFlow('hello', 'BANNER', {
       props: { dismissible: false },
-      steps: [{ id: 's1', title: 'T', primaryButton: { title: 'Go', uri: 'javascript:alert(1)', action: 'flow.complete' } }],
+      steps: [
+        { id: 's1', title: 'T', primaryButton: { title: 'Go', uri: 'javascript:alert(1)', action: 'flow.complete' } },
+      ],
     });
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
     expect(el.shadowRoot!.querySelector('a')).toBeNull();
@@ -136,7 +146,9 @@ describe('<onboarding-banner>', () => {
 
   it('translates the built-in strings per element', async () => {
     banner();
-    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .strings=${{ close: 'Schließen' }}></onboarding-banner>`);
+    const el = await fixture<OnboardingBanner>(
+      html`<onboarding-banner flow="hello" .strings=${{ close: 'Schließen' }}></onboarding-banner>`,
+    );
     expect(el.shadowRoot!.querySelector('[part="close-button"]')!.getAttribute('aria-label')).toBe('Schließen');
   });
 });
@@ -147,8 +159,15 @@ describe('failures while rendering', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const reported: string[] = [];
     const stop = onError((_error, code) => reported.push(code));
-    const broken = { ...$flows.get().hello, get currentStep(): never { throw new Error('odd definition'); } };
-    const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello" .currentFlow=${broken}></onboarding-banner>`);
+    const broken = {
+      ...$flows.get().hello,
+      get currentStep(): never {
+        throw new Error('odd definition');
+      },
+    };
+    const el = await fixture<OnboardingBanner>(
+      html`<onboarding-banner flow="hello" .currentFlow=${broken}></onboarding-banner>`,
+    );
     await el.updateComplete;
     stop();
     warn.mockRestore();
@@ -159,13 +178,28 @@ describe('failures while rendering', () => {
 
 describe('rendering many flows', () => {
   it('renders an element again only when its own flow changes', async () => {
-    seedFlow('one', 'BANNER', { steps: [{ id: 'a', title: 'One' }, { id: 'b', title: 'One, next' }] });
+    seedFlow('one', 'BANNER', {
+      steps: [
+        { id: 'a', title: 'One' },
+        { id: 'b', title: 'One, next' },
+      ],
+    });
     seedFlow('two', 'BANNER', { steps: [{ id: 'a', title: 'Two' }] });
     const first = await fixture<OnboardingBanner>(html`<onboarding-banner flow="one"></onboarding-banner>`);
     const second = await fixture<OnboardingBanner>(html`<onboarding-banner flow="two"></onboarding-banner>`);
     const renders = { one: vi.spyOn(first, 'render'), two: vi.spyOn(second, 'render') };
     // Only flow one moves on: a new state object for it, the same one for flow two.
-    seedFlow('one', 'BANNER', { steps: [{ id: 'a', title: 'One' }, { id: 'b', title: 'One, next' }] }, { current: 'b', steps: { a: { completed: true } } });
+    seedFlow(
+      'one',
+      'BANNER',
+      {
+        steps: [
+          { id: 'a', title: 'One' },
+          { id: 'b', title: 'One, next' },
+        ],
+      },
+      { current: 'b', steps: { a: { completed: true } } },
+    );
     await first.updateComplete;
     await second.updateComplete;
     expect(first.shadowRoot!.querySelector('[part="title"]')!.textContent).toBe('One, next');

@@ -10,7 +10,10 @@ describe('registerElements', () => {
     expect(Object.keys(ELEMENTS)).toEqual(ELEMENT_TABLE.map((row) => row.tag));
     // A registry of its own (not the page's, so auto-mount does not start), one element already in it.
     const defined = new Map<string, CustomElementConstructor>([['onboarding-card', HTMLElement]]);
-    const registry = { get: (tag: string) => defined.get(tag), define: (tag: string, element: CustomElementConstructor) => void defined.set(tag, element) };
+    const registry = {
+      get: (tag: string) => defined.get(tag),
+      define: (tag: string, element: CustomElementConstructor) => void defined.set(tag, element),
+    };
     sdk.registerElements(registry as CustomElementRegistry);
     expect(defined.get('onboarding-card')).toBe(HTMLElement);
     defined.delete('onboarding-card');

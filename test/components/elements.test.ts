@@ -26,12 +26,25 @@ const settle = async (el: { updateComplete: Promise<boolean> }) => {
 
 describe('<onboarding-card>', () => {
   it('renders media from a safe address only, with title, text and buttons', async () => {
-    seedFlow('c', 'CARD', { steps: [{ id: 's', title: 'Card', subtitle: 'Text', imageUri: 'https://cdn.test/a.png', imageAlt: 'A picture', primaryButton: { title: 'Go' } }] });
+    seedFlow('c', 'CARD', {
+      steps: [
+        {
+          id: 's',
+          title: 'Card',
+          subtitle: 'Text',
+          imageUri: 'https://cdn.test/a.png',
+          imageAlt: 'A picture',
+          primaryButton: { title: 'Go' },
+        },
+      ],
+    });
     const el = await fixture<OnboardingCard>(html`<onboarding-card flow="c"></onboarding-card>`);
     expect(q(el, 'img[part="media"]')!.getAttribute('src')).toBe('https://cdn.test/a.png');
     expect(q(el, 'img[part="media"]')!.getAttribute('alt')).toBe('A picture');
     expect(q(el, '[part="title"]')!.textContent).toBe('Card');
-    seedFlow('c', 'CARD', { steps: [{ id: 's', title: 'Card', imageUri: 'javascript:alert(1)', videoUri: 'data:video/mp4,xx' }] });
+    seedFlow('c', 'CARD', {
+      steps: [{ id: 's', title: 'Card', imageUri: 'javascript:alert(1)', videoUri: 'data:video/mp4,xx' }],
+    });
     await el.updateComplete;
     expect(q(el, '[part="media"]')).toBeNull();
   });
@@ -71,14 +84,28 @@ describe('<onboarding-checklist>', () => {
     expect(q(el, '[part="progress-label"]')!.textContent).toBe('2 of 4');
     const progress = q(el, 'progress') as HTMLProgressElement;
     expect([progress.value, progress.max]).toEqual([2, 4]);
-    expect(qa(el, '[part~="step"]').map((s) => s.getAttribute('part'))).toEqual(['step step-done', 'step step-skipped', 'step step-blocked', 'step step-current']);
+    expect(qa(el, '[part~="step"]').map((s) => s.getAttribute('part'))).toEqual([
+      'step step-done',
+      'step step-skipped',
+      'step step-blocked',
+      'step step-current',
+    ]);
   });
 
   it('shows the "all done" state when the list is finished on the page, until it is closed', async () => {
     seed({ a: { completed: true }, b: { completed: true }, c: { completed: true } }, false, 'd');
     const el = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list"></onboarding-checklist>`);
     expect(q(el, '[part~="done"]')).toBeNull();
-    seedFlow('list', 'CHECKLIST', { title: 'Setup', props: { doneTitle: 'Ready, ${firstName|friend}', doneSubtitle: 'Go <b>build</b>' }, steps: [{ id: 'a' }] }, { completed: true });
+    seedFlow(
+      'list',
+      'CHECKLIST',
+      {
+        title: 'Setup',
+        props: { doneTitle: 'Ready, ${firstName|friend}', doneSubtitle: 'Go <b>build</b>' },
+        steps: [{ id: 'a' }],
+      },
+      { completed: true },
+    );
     await el.updateComplete;
     expect(q(el, '[part~="done"]')!.getAttribute('role')).toBe('status');
     expect(q(el, '[part="title"]')!.textContent).toBe('✓ Ready, friend');
@@ -89,7 +116,13 @@ describe('<onboarding-checklist>', () => {
   });
 
   it('shows a list finished elsewhere only with whenDone: keep, and never with whenDone: hide', async () => {
-    const finished = (whenDone?: string) => seedFlow('list', 'CHECKLIST', { props: { whenDone: whenDone as 'keep' }, steps: [{ id: 'a' }] }, { completed: true });
+    const finished = (whenDone?: string) =>
+      seedFlow(
+        'list',
+        'CHECKLIST',
+        { props: { whenDone: whenDone as 'keep' }, steps: [{ id: 'a' }] },
+        { completed: true },
+      );
     finished();
     const plain = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list"></onboarding-checklist>`);
     expect(q(plain, '[part~="base"]')).toBeNull();
@@ -118,10 +151,17 @@ describe('<onboarding-checklist>', () => {
     seed();
     const calls: RecordedCall[] = [];
     const flow = recordingFlow($flows.get().list, calls);
-    const el = await fixture<OnboardingChecklist>(html`<onboarding-checklist flow="list" .currentFlow=${flow}></onboarding-checklist>`);
+    const el = await fixture<OnboardingChecklist>(
+      html`<onboarding-checklist flow="list" .currentFlow=${flow}></onboarding-checklist>`,
+    );
     qa(el, '[part="step-header"]')[2].click();
     await el.updateComplete;
-    expect(qa(el, '[part="step-header"]').map((h) => h.getAttribute('aria-expanded'))).toEqual(['false', 'false', 'true', 'false']);
+    expect(qa(el, '[part="step-header"]').map((h) => h.getAttribute('aria-expanded'))).toEqual([
+      'false',
+      'false',
+      'true',
+      'false',
+    ]);
     q(el, '[part="primary-button"]')!.click();
     await settle(el);
     expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 'c' });
@@ -140,7 +180,15 @@ describe('<onboarding-form>', () => {
             { id: 'code', type: 'text', label: 'Code', pattern: '[A-Z]{3}' },
             { id: 'age', type: 'number', label: 'Age', min: 18, max: 99 },
             { id: 'mail', type: 'email', label: 'Mail' },
-            { id: 'pick', type: 'checkbox', label: 'Pick', options: [{ value: 'x', label: 'X' }, { value: 'y', label: 'Y' }] },
+            {
+              id: 'pick',
+              type: 'checkbox',
+              label: 'Pick',
+              options: [
+                { value: 'x', label: 'X' },
+                { value: 'y', label: 'Y' },
+              ],
+            },
           ],
         },
       ],
@@ -205,16 +253,39 @@ describe('<onboarding-survey>', () => {
   const data: FlowData = {
     steps: [
       { id: 'rate', title: 'Rate us', type: 'rating', props: { max: 5 } },
-      { id: 'pick', title: 'What do you use?', type: 'multiple', options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }, { value: 'c', label: 'C' }] },
-      { id: 'one', title: 'Main reason?', type: 'single', options: [{ value: 'x', label: 'X' }, { value: 'y', label: 'Y' }] },
+      {
+        id: 'pick',
+        title: 'What do you use?',
+        type: 'multiple',
+        options: [
+          { value: 'a', label: 'A' },
+          { value: 'b', label: 'B' },
+          { value: 'c', label: 'C' },
+        ],
+      },
+      {
+        id: 'one',
+        title: 'Main reason?',
+        type: 'single',
+        options: [
+          { value: 'x', label: 'X' },
+          { value: 'y', label: 'Y' },
+        ],
+      },
     ],
   };
 
-  async function answerStep(current: string, done: string[], choose: (el: OnboardingSurvey) => void): Promise<RecordedCall | undefined> {
+  async function answerStep(
+    current: string,
+    done: string[],
+    choose: (el: OnboardingSurvey) => void,
+  ): Promise<RecordedCall | undefined> {
     seedFlow('sv', 'SURVEY', data, { current, steps: Object.fromEntries(done.map((id) => [id, { completed: true }])) });
     const calls: RecordedCall[] = [];
     const flow = recordingFlow($flows.get().sv, calls);
-    const el = await fixture<OnboardingSurvey>(html`<onboarding-survey flow="sv" .currentFlow=${flow}></onboarding-survey>`);
+    const el = await fixture<OnboardingSurvey>(
+      html`<onboarding-survey flow="sv" .currentFlow=${flow}></onboarding-survey>`,
+    );
     await tick();
     await settle(el);
     const submit = q(el, '[part="primary-button"]') as HTMLButtonElement;
@@ -235,13 +306,21 @@ describe('<onboarding-survey>', () => {
   };
 
   it('sends a rating as a number, multiple choices as a list and a single choice as text', async () => {
-    expect(await answerStep('rate', [], (el) => check(el, '4'))).toEqual({ action: 'step.complete', stepId: 'rate', data: { value: 4 } });
+    expect(await answerStep('rate', [], (el) => check(el, '4'))).toEqual({
+      action: 'step.complete',
+      stepId: 'rate',
+      data: { value: 4 },
+    });
     expect(await answerStep('pick', ['rate'], (el) => (check(el, 'a'), check(el, 'c')))).toEqual({
       action: 'step.complete',
       stepId: 'pick',
       data: { value: ['a', 'c'] },
     });
-    expect(await answerStep('one', ['rate', 'pick'], (el) => check(el, 'y'))).toEqual({ action: 'step.complete', stepId: 'one', data: { value: 'y' } });
+    expect(await answerStep('one', ['rate', 'pick'], (el) => check(el, 'y'))).toEqual({
+      action: 'step.complete',
+      stepId: 'one',
+      data: { value: 'y' },
+    });
   });
 });
 
@@ -258,7 +337,9 @@ describe('<onboarding-flow>', () => {
 
   it('shows slotted content for a CUSTOM flow only while it is active, and exposes the step', async () => {
     seedFlow('x', 'CUSTOM', { steps: [{ id: 's1', title: 'Custom' }] });
-    const el = await fixture<OnboardingFlow>(html`<onboarding-flow flow="x"><p data-onboarding-text="title"></p></onboarding-flow>`);
+    const el = await fixture<OnboardingFlow>(
+      html`<onboarding-flow flow="x"><p data-onboarding-text="title"></p></onboarding-flow>`,
+    );
     expect(q(el, 'slot')).not.toBeNull();
     expect(el.currentStep?.id).toBe('s1');
     expect(el.querySelector('p')!.textContent).toBe('Custom');
@@ -273,7 +354,10 @@ describe('<onboarding-flow>', () => {
     const calls: RecordedCall[] = [];
     const flow = recordingFlow($flows.get().x, calls);
     const el = await fixture<OnboardingFlow>(
-      html`<onboarding-flow flow="x" .currentFlow=${flow}><button data-onboarding-action="flow.complete">Finish</button><button data-onboarding-action="eval">Bad</button></onboarding-flow>`,
+      html`<onboarding-flow flow="x" .currentFlow=${flow}
+        ><button data-onboarding-action="flow.complete">Finish</button
+        ><button data-onboarding-action="eval">Bad</button></onboarding-flow
+      >`,
     );
     const buttons = el.querySelectorAll('button');
     buttons[1].click();

@@ -36,10 +36,15 @@ async function check(el: OnboardingForm | OnboardingSurvey, selector: string): P
 }
 
 /** A one-step form of these fields, drawn with its actions recorded. */
-async function form(fields: FormField[], props: FlowData['props'] = {}): Promise<{ el: OnboardingForm; calls: RecordedCall[] }> {
+async function form(
+  fields: FormField[],
+  props: FlowData['props'] = {},
+): Promise<{ el: OnboardingForm; calls: RecordedCall[] }> {
   seedFlow('f', 'FORM', { props, steps: [{ id: 's', title: 'How likely are you to recommend us?', fields }] });
   const calls: RecordedCall[] = [];
-  const el = await fixture<OnboardingForm>(html`<onboarding-form flow="f" .currentFlow=${recordingFlow($flows.get().f, calls)}></onboarding-form>`);
+  const el = await fixture<OnboardingForm>(
+    html`<onboarding-form flow="f" .currentFlow=${recordingFlow($flows.get().f, calls)}></onboarding-form>`,
+  );
   return { el, calls };
 }
 
@@ -50,15 +55,19 @@ async function submit(el: OnboardingForm | OnboardingSurvey): Promise<void> {
 }
 
 describe('<onboarding-form> with Frigade fields', () => {
-  it('draws an nps field as a 0–10 radio group named by its label, with the field\'s end labels under it, and sends the score as a number', async () => {
-    const { el, calls } = await form([{ id: 'score', type: 'nps', label: 'Your score', negativeLabel: 'Never', positiveLabel: 'Surely' }]);
+  it("draws an nps field as a 0–10 radio group named by its label, with the field's end labels under it, and sends the score as a number", async () => {
+    const { el, calls } = await form([
+      { id: 'score', type: 'nps', label: 'Your score', negativeLabel: 'Never', positiveLabel: 'Surely' },
+    ]);
     const group = q(el, '[part="scale"]')!;
     expect(group.getAttribute('role')).toBe('radiogroup');
     expect(labelOf(el, group)).toBe('Your score');
     const points = qa(el, '[part="scale"] input') as HTMLInputElement[];
     expect(points.map((point) => point.value)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
     // Native radios of one name: Tab reaches the group, the arrow keys move the choice.
-    expect(points.every((point) => point.type === 'radio' && point.name === points[0].name && point.tabIndex === 0)).toBe(true);
+    expect(
+      points.every((point) => point.type === 'radio' && point.name === points[0].name && point.tabIndex === 0),
+    ).toBe(true);
     const ends = q(el, '[part="scale-labels"]')!;
     expect([...ends.children].map((end) => end.textContent)).toEqual(['Never', 'Surely']);
     expect(group.getAttribute('aria-describedby')).toBe(ends.id);
@@ -72,13 +81,25 @@ describe('<onboarding-form> with Frigade fields', () => {
     const { el, calls } = await form([{ id: 'score', type: 'nps', label: 'Your score' }]);
     const shown = qa(el, '[part="scale"] .point span').map((point) => point.textContent);
     expect(shown).toEqual(['٠', '١', '٢', '٣', '٤', '٥', '٦', '٧', '٨', '٩', '١٠']);
-    expect((qa(el, '[part="scale"] input') as HTMLInputElement[]).map((point) => point.value)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect((qa(el, '[part="scale"] input') as HTMLInputElement[]).map((point) => point.value)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ]);
     await check(el, 'input[value="7"]');
     await submit(el);
     expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { score: 7 } });
   });
 
-  it('names an nps field without a label by the step\'s title, and takes its ends and points from the flow\'s props, else the built-in strings', async () => {
+  it("names an nps field without a label by the step's title, and takes its ends and points from the flow's props, else the built-in strings", async () => {
     const options = [0, 5, 10].map((n) => ({ value: String(n), label: `${n}!` }));
     const { el } = await form([{ id: 'score', type: 'nps' }], { positiveLabel: 'Of course', options });
     expect(labelOf(el, q(el, '[part="scale"]')!)).toBe('How likely are you to recommend us?');
@@ -90,7 +111,10 @@ describe('<onboarding-form> with Frigade fields', () => {
     expect(qa(plain.el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Nope', 'Very likely']);
     plain.el.strings = { npsHigh: 'Sehr wahrscheinlich' };
     await plain.el.updateComplete;
-    expect(qa(plain.el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Nope', 'Sehr wahrscheinlich']);
+    expect(qa(plain.el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual([
+      'Nope',
+      'Sehr wahrscheinlich',
+    ]);
   });
 
   it('shows a required message given as text, and keeps submit disabled until the scale is answered', async () => {
@@ -100,7 +124,9 @@ describe('<onboarding-form> with Frigade fields', () => {
     await el.updateComplete;
     const error = q(el, '[part="error"]')!;
     expect(error.textContent).toBe('Pick a score, please.');
-    expect(q(el, '[part="scale"]')!.getAttribute('aria-describedby')).toBe(`${q(el, '[part="scale-labels"]')!.id} ${error.id}`);
+    expect(q(el, '[part="scale"]')!.getAttribute('aria-describedby')).toBe(
+      `${q(el, '[part="scale-labels"]')!.id} ${error.id}`,
+    );
     expect(q(el, '[part="scale"]')!.getAttribute('aria-invalid')).toBe('true');
     await check(el, 'input[value="3"]');
     expect(q(el, '[part="error"]')).toBeNull();
@@ -125,8 +151,20 @@ describe('<onboarding-form> with Frigade fields', () => {
 
   it('shows the message of a { value, message } rule, and the built-in one for a rule given alone', async () => {
     const { el } = await form([
-      { id: 'name', type: 'text', label: 'Name', minLength: { value: 3, message: 'Three letters or more.' }, maxLength: 5 },
-      { id: 'seats', type: 'number', label: 'Seats', min: { value: 1, message: 'At least one seat.' }, max: { value: 50, message: 'Fifty at most.' } },
+      {
+        id: 'name',
+        type: 'text',
+        label: 'Name',
+        minLength: { value: 3, message: 'Three letters or more.' },
+        maxLength: 5,
+      },
+      {
+        id: 'seats',
+        type: 'number',
+        label: 'Seats',
+        min: { value: 1, message: 'At least one seat.' },
+        max: { value: 50, message: 'Fifty at most.' },
+      },
     ]);
     await typeInto(el, '#f0', 'Al');
     expect(text(el, '#e0')).toBe('Three letters or more.');
@@ -143,7 +181,7 @@ describe('<onboarding-form> with Frigade fields', () => {
     expect(submitButton(el).disabled).toBe(false);
   });
 
-  it('reads Frigade\'s /…/ pattern without its slashes, matching the whole value as any pattern does, with its own message', async () => {
+  it("reads Frigade's /…/ pattern without its slashes, matching the whole value as any pattern does, with its own message", async () => {
     const { el } = await form([
       { id: 'code', type: 'text', label: 'Code', pattern: { value: '/[0-9]{2}/', message: 'Two digits.' } },
       { id: 'team', type: 'text', label: 'Team', pattern: '[a-z]+' },
@@ -165,8 +203,24 @@ describe('<onboarding-form> with Frigade fields', () => {
 
   it('sends a select with multiple as a list, and starts each field from its value', async () => {
     const { el, calls } = await form([
-      { id: 'tools', type: 'select', label: 'Tools', multiple: true, value: 'jira', options: ['jira', 'linear', 'github'].map((value) => ({ value, label: value })) },
-      { id: 'role', type: 'radio', label: 'Role', value: 'dev', options: [{ value: 'dev', label: 'Developer' }, { value: 'pm', label: 'Product' }] },
+      {
+        id: 'tools',
+        type: 'select',
+        label: 'Tools',
+        multiple: true,
+        value: 'jira',
+        options: ['jira', 'linear', 'github'].map((value) => ({ value, label: value })),
+      },
+      {
+        id: 'role',
+        type: 'radio',
+        label: 'Role',
+        value: 'dev',
+        options: [
+          { value: 'dev', label: 'Developer' },
+          { value: 'pm', label: 'Product' },
+        ],
+      },
       { id: 'city', type: 'text', label: 'City', value: 'Lyon' },
     ]);
     const select = q(el, 'select') as HTMLSelectElement;
@@ -178,7 +232,11 @@ describe('<onboarding-form> with Frigade fields', () => {
     select.dispatchEvent(new Event('change'));
     await el.updateComplete;
     await submit(el);
-    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { tools: ['linear', 'github'], role: 'dev', city: 'Lyon' } });
+    expect(calls.at(-1)).toEqual({
+      action: 'step.complete',
+      stepId: 's',
+      data: { tools: ['linear', 'github'], role: 'dev', city: 'Lyon' },
+    });
   });
 
   it('leaves out a field of a type no element of ours draws: it is not drawn and never blocks submitting', async () => {
@@ -193,7 +251,7 @@ describe('<onboarding-form> with Frigade fields', () => {
     expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 's', data: { name: '' } });
   });
 
-  it('names a step\'s only field without a label by the step\'s title, as the flow checks allow', async () => {
+  it("names a step's only field without a label by the step's title, as the flow checks allow", async () => {
     const { el } = await form([{ id: 'feedback', type: 'textarea', placeholder: 'Your feedback' }]);
     expect(q(el, '[part="label"]')).toBeNull();
     expect(labelOf(el, q(el, '#f0')!)).toBe('How likely are you to recommend us?');
@@ -219,25 +277,42 @@ describe('<onboarding-survey> with steps given as fields', () => {
   const nps: FlowData = {
     props: { negativeLabel: 'Not at all' },
     steps: [
-      { id: 'score', title: 'How likely are you to recommend us?', fields: [{ id: 'nps-score', type: 'nps', positiveLabel: 'Extremely likely' }] },
-      { id: 'comment', title: 'What could we do better?', fields: [{ id: 'feedback', type: 'textarea', placeholder: 'Your thoughts' }] },
+      {
+        id: 'score',
+        title: 'How likely are you to recommend us?',
+        fields: [{ id: 'nps-score', type: 'nps', positiveLabel: 'Extremely likely' }],
+      },
+      {
+        id: 'comment',
+        title: 'What could we do better?',
+        fields: [{ id: 'feedback', type: 'textarea', placeholder: 'Your thoughts' }],
+      },
     ],
   };
 
-  async function survey(data: FlowData, current: string, done: string[] = []): Promise<{ el: OnboardingSurvey; calls: RecordedCall[] }> {
+  async function survey(
+    data: FlowData,
+    current: string,
+    done: string[] = [],
+  ): Promise<{ el: OnboardingSurvey; calls: RecordedCall[] }> {
     seedFlow('sv', 'SURVEY', data, { current, steps: Object.fromEntries(done.map((id) => [id, { completed: true }])) });
     const calls: RecordedCall[] = [];
-    const el = await fixture<OnboardingSurvey>(html`<onboarding-survey flow="sv" .currentFlow=${recordingFlow($flows.get().sv, calls)}></onboarding-survey>`);
+    const el = await fixture<OnboardingSurvey>(
+      html`<onboarding-survey flow="sv" .currentFlow=${recordingFlow($flows.get().sv, calls)}></onboarding-survey>`,
+    );
     await tick();
     await el.updateComplete;
     return { el, calls };
   }
 
-  it('draws an nps field as the NPS scale, with the field\'s and the flow\'s end labels, and stores { [id]: score }', async () => {
+  it("draws an nps field as the NPS scale, with the field's and the flow's end labels, and stores { [id]: score }", async () => {
     const { el, calls } = await survey(nps, 'score');
     expect(labelOf(el, q(el, '[part="scale"]')!)).toBe('How likely are you to recommend us?');
     expect(qa(el, '[part="scale"] input')).toHaveLength(11);
-    expect(qa(el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Not at all', 'Extremely likely']);
+    expect(qa(el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual([
+      'Not at all',
+      'Extremely likely',
+    ]);
     expect(q(el, '[part="secondary-button"]')).toBeNull();
     expect(submitButton(el).disabled).toBe(true);
     await check(el, 'input[value="9"]');
@@ -260,7 +335,10 @@ describe('<onboarding-survey> with steps given as fields', () => {
   });
 
   it('draws radio and select as single choices and checkboxes or a multiple select as multiple choices, each named by its label, and leaves other types out', async () => {
-    const options = [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }];
+    const options = [
+      { value: 'a', label: 'A' },
+      { value: 'b', label: 'B' },
+    ];
     const { el, calls } = await survey(
       {
         steps: [
@@ -290,12 +368,26 @@ describe('<onboarding-survey> with steps given as fields', () => {
     await check(el, 'input[name="q1"][value="a"]');
     await check(el, 'input[name="q1"][value="b"]');
     await submit(el);
-    expect(calls.at(-1)).toEqual({ action: 'step.complete', stepId: 'mix', data: { one: 'b', many: ['a', 'b'], ticks: [] } });
+    expect(calls.at(-1)).toEqual({
+      action: 'step.complete',
+      stepId: 'mix',
+      data: { one: 'b', many: ['a', 'b'], ticks: [] },
+    });
   });
 
-  it('keeps submit disabled while a field breaks a rule, and shows the rule\'s message once the field is touched', async () => {
+  it("keeps submit disabled while a field breaks a rule, and shows the rule's message once the field is touched", async () => {
     const { el } = await survey(
-      { steps: [{ id: 'why', title: 'Why?', fields: [{ id: 'reason', type: 'text', label: 'Reason', minLength: { value: 5, message: 'A few words, please.' } }] }] },
+      {
+        steps: [
+          {
+            id: 'why',
+            title: 'Why?',
+            fields: [
+              { id: 'reason', type: 'text', label: 'Reason', minLength: { value: 5, message: 'A few words, please.' } },
+            ],
+          },
+        ],
+      },
       'why',
     );
     const answer = q(el, 'textarea') as HTMLTextAreaElement;
@@ -312,8 +404,11 @@ describe('<onboarding-survey> with steps given as fields', () => {
     expect(q(el, '[part="error"]')).toBeNull();
   });
 
-  it('keeps a step given by type as it was: its answer as { value }, its NPS ends from the step\'s props', async () => {
-    const { el, calls } = await survey({ steps: [{ id: 'score', title: 'Score?', props: { lowLabel: 'Low', highLabel: 'High' } }] }, 'score');
+  it("keeps a step given by type as it was: its answer as { value }, its NPS ends from the step's props", async () => {
+    const { el, calls } = await survey(
+      { steps: [{ id: 'score', title: 'Score?', props: { lowLabel: 'Low', highLabel: 'High' } }] },
+      'score',
+    );
     expect(qa(el, '[part="scale-labels"] span').map((end) => end.textContent)).toEqual(['Low', 'High']);
     await check(el, 'input[value="7"]');
     await submit(el);

@@ -7,7 +7,16 @@ import { $elementOptions } from '../../src/stores/options.js';
 import type { FlowData } from '../../src/api/wire.js';
 import type { OnboardingHint } from '../../src/components/hint/hint.component.js';
 import type { OnboardingTooltip } from '../../src/components/hint/tooltip.component.js';
-import { q, qa, recordingFlow, resetStores, seedFlow, tick, type RecordedCall, type SeedOptions } from '../support/component-stores.js';
+import {
+  q,
+  qa,
+  recordingFlow,
+  resetStores,
+  seedFlow,
+  tick,
+  type RecordedCall,
+  type SeedOptions,
+} from '../support/component-stores.js';
 
 beforeAll(() => {
   registerElements();
@@ -22,7 +31,6 @@ afterEach(() => {
   resetStores();
   document.body.innerHTML = '';
 });
-
 
 /** Page elements with a layout box (happy-dom has no layout, and the target engine skips what has no size). */
 function targets(...ids: string[]): HTMLElement[] {
@@ -48,10 +56,19 @@ async function mountHint(data: FlowData, options?: SeedOptions) {
   seedFlow('h', 'HINT', data, options);
   const calls: RecordedCall[] = [];
   const recording = recordingFlow($flows.get().h, calls);
-  const el = await fixture<OnboardingHint>(html`<onboarding-hint flow="h" .currentFlow=${recording}></onboarding-hint>`);
+  const el = await fixture<OnboardingHint>(
+    html`<onboarding-hint flow="h" .currentFlow=${recording}></onboarding-hint>`,
+  );
   await settle(el);
   // What was recorded besides the first showing (flow.start, step.start), which the base element's tests cover.
-  return { el, calls: { get acts() { return calls.filter((call) => !call.action.endsWith('.start')); } } };
+  return {
+    el,
+    calls: {
+      get acts() {
+        return calls.filter((call) => !call.action.endsWith('.start'));
+      },
+    },
+  };
 }
 
 describe('<onboarding-hint>', () => {
@@ -74,7 +91,9 @@ describe('<onboarding-hint>', () => {
     const beacons = qa(el, 'button[part="beacon"]');
     expect(beacons.map((b) => b.dataset.step)).toEqual(['a', 'g']);
     expect(beacons.map((b) => b.getAttribute('aria-label'))).toEqual(['Hint: Search', 'Hint: Flow h']);
-    expect(beacons.every((b) => b.getAttribute('aria-expanded') === 'false' && b.getAttribute('popover') === 'manual')).toBe(true);
+    expect(
+      beacons.every((b) => b.getAttribute('aria-expanded') === 'false' && b.getAttribute('popover') === 'manual'),
+    ).toBe(true);
     expect(q(el, '[part="base"]')).toBeNull();
   });
 
@@ -140,16 +159,27 @@ async function mountTooltip(data: FlowData) {
   seedFlow('t', 'TOOLTIP', data);
   const calls: RecordedCall[] = [];
   const recording = recordingFlow($flows.get().t, calls);
-  const el = await fixture<OnboardingTooltip>(html`<onboarding-tooltip flow="t" .currentFlow=${recording}></onboarding-tooltip>`);
+  const el = await fixture<OnboardingTooltip>(
+    html`<onboarding-tooltip flow="t" .currentFlow=${recording}></onboarding-tooltip>`,
+  );
   await settle(el);
   // What was recorded besides the first showing (flow.start, step.start), which the base element's tests cover.
-  return { el, calls: { get acts() { return calls.filter((call) => !call.action.endsWith('.start')); } } };
+  return {
+    el,
+    calls: {
+      get acts() {
+        return calls.filter((call) => !call.action.endsWith('.start'));
+      },
+    },
+  };
 }
 
 describe('<onboarding-tooltip>', () => {
   it('opens on hover and focus of its target as a tooltip, closes a moment after both leave and on Escape, and describes the target', async () => {
     const [target] = targets('a');
-    const { el, calls } = await mountTooltip({ steps: [{ id: 's', title: 'Search', subtitle: 'Find anything', selector: '#a' }] });
+    const { el, calls } = await mountTooltip({
+      steps: [{ id: 's', title: 'Search', subtitle: 'Find anything', selector: '#a' }],
+    });
     expect(q(el, '[part="beacon"]')).toBeNull();
     expect(target.getAttribute('aria-description')).toBe('Search: Find anything');
     target.dispatchEvent(new MouseEvent('mouseenter'));
@@ -181,7 +211,9 @@ describe('<onboarding-tooltip>', () => {
 
   it('with buttons is a dialog that Tab on the target moves into and Escape leaves; its close button records the step completed', async () => {
     const [target] = targets('a');
-    const { el, calls } = await mountTooltip({ steps: [{ id: 's', title: 'Search', selector: '#a', primaryButton: { title: 'OK' } }] });
+    const { el, calls } = await mountTooltip({
+      steps: [{ id: 's', title: 'Search', selector: '#a', primaryButton: { title: 'OK' } }],
+    });
     target.focus();
     target.dispatchEvent(new FocusEvent('focusin'));
     await settle(el);
@@ -191,7 +223,9 @@ describe('<onboarding-tooltip>', () => {
     expect(tab.defaultPrevented).toBe(true);
     expect(el.shadowRoot!.activeElement).toBe(q(el, '[part="base"]'));
     // Escape there closes it and gives focus back to the target, which does not open it again.
-    q(el, '[part="base"]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    q(el, '[part="base"]')!.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+    );
     await settle(el);
     expect(q(el, '[part="base"]')).toBeNull();
     expect(document.activeElement).toBe(target);
@@ -205,7 +239,10 @@ describe('<onboarding-tooltip>', () => {
 
   it('with trigger: beacon opens from its beacon, and Escape records the step completed', async () => {
     targets('a');
-    const { el, calls } = await mountTooltip({ props: { trigger: 'beacon' }, steps: [{ id: 's', title: 'Search', selector: '#a' }] });
+    const { el, calls } = await mountTooltip({
+      props: { trigger: 'beacon' },
+      steps: [{ id: 's', title: 'Search', selector: '#a' }],
+    });
     const beacon = q(el, '[part="beacon"]')!;
     expect(beacon.getAttribute('aria-label')).toBe('Hint: Search');
     beacon.click();

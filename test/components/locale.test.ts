@@ -16,14 +16,18 @@ const SCRIPT = 'https://cdn.example/app/onboarding.js';
 const scripts: HTMLScriptElement[] = [];
 const added = () => scripts.map((script) => script.src);
 /** Runs a language's chunk, as the browser would once it loaded. */
-const runChunk = (code: string, strings: Record<string, string>) => (globalThis as Record<symbol, (code: string, strings: unknown) => void>)[STRINGS_CHUNK](code, strings);
+const runChunk = (code: string, strings: Record<string, string>) =>
+  (globalThis as Record<symbol, (code: string, strings: unknown) => void>)[STRINGS_CHUNK](code, strings);
 const setLocale = (locale: string | undefined) => $elementOptions.set({ ...$elementOptions.get(), locale });
-const closeLabel = (el: OnboardingBanner) => el.shadowRoot!.querySelector('[part="close-button"]')!.getAttribute('aria-label');
+const closeLabel = (el: OnboardingBanner) =>
+  el.shadowRoot!.querySelector('[part="close-button"]')!.getAttribute('aria-label');
 
 beforeAll(() => {
   registerElements();
   // Each test runs the chunk itself, as the browser would once it loaded.
-  vi.spyOn(document.head, 'append').mockImplementation((...nodes) => void scripts.push(...(nodes as HTMLScriptElement[])));
+  vi.spyOn(document.head, 'append').mockImplementation(
+    (...nodes) => void scripts.push(...(nodes as HTMLScriptElement[])),
+  );
   loadStringsOnDemand(SCRIPT, () => undefined);
 });
 afterEach(() => {
@@ -35,8 +39,19 @@ const banner = () => seedFlow('hello', 'BANNER', { steps: [{ id: 's1', title: 'B
 
 describe('the strings chunk of a locale', () => {
   it('matches the exact code, then the language; Simplified Chinese and any Portuguese have theirs, English and Traditional Chinese none', () => {
-    expect(['fr', 'fr-CA', 'de-AT', 'pt-PT', 'pt-BR', 'zh-CN', 'zh', 'zh-Hans-SG', 'ja-JP', 'ar-EG', 'he-IL', 'es-419'].map(stringsFileOf)).toEqual(['fr', 'fr', 'de', 'pt-BR', 'pt-BR', 'zh-Hans', 'zh-Hans', 'zh-Hans', 'ja', 'ar', 'he', 'es']);
-    expect(['en', 'en-GB', 'zh-TW', 'zh-Hant', 'ko', undefined].map(stringsFileOf)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(
+      ['fr', 'fr-CA', 'de-AT', 'pt-PT', 'pt-BR', 'zh-CN', 'zh', 'zh-Hans-SG', 'ja-JP', 'ar-EG', 'he-IL', 'es-419'].map(
+        stringsFileOf,
+      ),
+    ).toEqual(['fr', 'fr', 'de', 'pt-BR', 'pt-BR', 'zh-Hans', 'zh-Hans', 'zh-Hans', 'ja', 'ar', 'he', 'es']);
+    expect(['en', 'en-GB', 'zh-TW', 'zh-Hant', 'ko', undefined].map(stringsFileOf)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('loads the language once, from beside the script, and elements redraw in it; the page’s strings override it', async () => {

@@ -14,7 +14,10 @@ interface Declaration {
 }
 
 describe('custom-elements.json', () => {
-  const manifest = buildManifest() as { schemaVersion: string; modules: Array<{ path: string; declarations: Declaration[]; exports: Array<{ kind: string; name: string }> }> };
+  const manifest = buildManifest() as {
+    schemaVersion: string;
+    modules: Array<{ path: string; declarations: Declaration[]; exports: Array<{ kind: string; name: string }> }>;
+  };
   const declarations = manifest.modules.flatMap((module) => module.declarations);
   const byTag = Object.fromEntries(declarations.map((d) => [d.tagName, d]));
 
@@ -35,25 +38,42 @@ describe('custom-elements.json', () => {
     ]);
     // The collection draws its current flow through <onboarding-flow>: it has no flow, events or strings of its own.
     expect(byTag['onboarding-collection'].summary.length).toBeGreaterThan(20);
-    expect(byTag['onboarding-collection'].attributes.map((a) => a.name)).toEqual(expect.arrayContaining(['collection', 'theme']));
+    expect(byTag['onboarding-collection'].attributes.map((a) => a.name)).toEqual(
+      expect.arrayContaining(['collection', 'theme']),
+    );
     for (const declaration of declarations.filter((d) => d.tagName !== 'onboarding-collection')) {
       expect(declaration.summary.length).toBeGreaterThan(20);
       expect(declaration.events.map((e) => e.name)).toContain('onboarding-action');
       expect(declaration.cssParts.length).toBeGreaterThan(0);
       expect(declaration.cssProperties.every((p) => p.name.startsWith('--onboarding-'))).toBe(true);
       expect(declaration.attributes.map((a) => a.name)).toEqual(expect.arrayContaining(['flow', 'theme']));
-      expect(declaration.members.map((m) => m.name)).toEqual(expect.arrayContaining(['currentFlow', 'currentStep', 'strings', 'variables']));
+      expect(declaration.members.map((m) => m.name)).toEqual(
+        expect.arrayContaining(['currentFlow', 'currentStep', 'strings', 'variables']),
+      );
     }
   });
 
   it('lists the parts, events, slots and attributes each element documents', () => {
-    expect(byTag['onboarding-announcement'].events.map((e) => e.name)).toEqual(['onboarding-action', 'onboarding-show', 'onboarding-hide', 'onboarding-step-change']);
-    expect(byTag['onboarding-tour'].cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['base', 'arrow', 'spotlight', 'overlay']));
-    expect(byTag['onboarding-hint'].cssParts.map((p) => p.name)).toEqual(expect.arrayContaining(['beacon', 'base', 'arrow', 'close-button']));
+    expect(byTag['onboarding-announcement'].events.map((e) => e.name)).toEqual([
+      'onboarding-action',
+      'onboarding-show',
+      'onboarding-hide',
+      'onboarding-step-change',
+    ]);
+    expect(byTag['onboarding-tour'].cssParts.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['base', 'arrow', 'spotlight', 'overlay']),
+    );
+    expect(byTag['onboarding-hint'].cssParts.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['beacon', 'base', 'arrow', 'close-button']),
+    );
     expect(byTag['onboarding-tooltip'].events.map((e) => e.name)).toContain('onboarding-target-missing');
     expect(byTag['onboarding-checklist'].attributes.map((a) => a.name)).toContain('sequential');
     expect(byTag['onboarding-banner'].attributes.map((a) => a.name)).toContain('placement');
     expect(byTag['onboarding-flow'].slots).toEqual([expect.objectContaining({ name: '' })]);
-    expect(manifest.modules[0].exports).toContainEqual({ kind: 'custom-element-definition', name: 'onboarding-announcement', declaration: expect.anything() });
+    expect(manifest.modules[0].exports).toContainEqual({
+      kind: 'custom-element-definition',
+      name: 'onboarding-announcement',
+      declaration: expect.anything(),
+    });
   });
 });

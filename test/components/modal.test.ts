@@ -46,7 +46,13 @@ describe('the modal queue', () => {
   });
 
   it('takes the order of the collections on a tie: collections in file order, the flows of each in order, before flows in none', async () => {
-    const row = (collectionId: string, flowId: string) => ({ collectionId, flowId, visible: true, allowedComponents: [], collectionType: 'CUSTOM' as const });
+    const row = (collectionId: string, flowId: string) => ({
+      collectionId,
+      flowId,
+      visible: true,
+      allowedComponents: [],
+      collectionType: 'CUSTOM' as const,
+    });
     $collections.set([row('first', 'c'), row('first', 'x'), row('second', 'b')]);
     // The announcement in no collection would come first by type; the survey of the first collection comes first.
     requestModal('a', 'ANNOUNCEMENT', 0);
@@ -96,7 +102,10 @@ describe('the modal queue', () => {
 });
 
 describe('auto-mount', () => {
-  const mounted = () => [...document.body.children].filter((el) => el.hasAttribute('flow')).map((el) => `${el.localName}:${el.getAttribute('flow')}`);
+  const mounted = () =>
+    [...document.body.children]
+      .filter((el) => el.hasAttribute('flow'))
+      .map((el) => `${el.localName}:${el.getAttribute('flow')}`);
   beforeEach(() => $elementOptions.set({ autoMount: true }));
 
   it('adds an element for each eligible modal flow and removes it when the flow is done', async () => {
@@ -126,8 +135,15 @@ describe('<onboarding-announcement> in happy-dom', () => {
   beforeEach(() => $elementOptions.set({ autoMount: false }));
 
   it('renders a labelled dialog only once it holds the modal slot', async () => {
-    seedFlow('a', 'ANNOUNCEMENT', { steps: [{ id: 's1', title: 'News', subtitle: 'Body' }, { id: 's2', title: 'More' }] });
-    const el = await fixture<OnboardingAnnouncement>(html`<onboarding-announcement flow="a"></onboarding-announcement>`);
+    seedFlow('a', 'ANNOUNCEMENT', {
+      steps: [
+        { id: 's1', title: 'News', subtitle: 'Body' },
+        { id: 's2', title: 'More' },
+      ],
+    });
+    const el = await fixture<OnboardingAnnouncement>(
+      html`<onboarding-announcement flow="a"></onboarding-announcement>`,
+    );
     expect(el.shadowRoot!.querySelector('dialog')).toBeNull();
     await tick();
     await el.updateComplete;

@@ -24,13 +24,19 @@ describe('rich text subset', () => {
   });
 
   it('shows tags outside the subset as text', async () => {
-    const el = await renderRich('<script>alert(1)</script><img src=x onerror=alert(1)><iframe src="https://evil"></iframe>');
+    const el = await renderRich(
+      '<script>alert(1)</script><img src=x onerror=alert(1)><iframe src="https://evil"></iframe>',
+    );
     expect(el.querySelector('script, img, iframe')).toBeNull();
-    expect(el.textContent).toBe('<script>alert(1)</script><img src=x onerror=alert(1)><iframe src="https://evil"></iframe>');
+    expect(el.textContent).toBe(
+      '<script>alert(1)</script><img src=x onerror=alert(1)><iframe src="https://evil"></iframe>',
+    );
   });
 
   it('renders links only with safe addresses, in a new tab without opener', async () => {
-    const el = await renderRich('<a href="https://example.com/a?b=1">ok</a> <a href="javascript:alert(1)">bad</a> <a href=" JaVa\tScRiPt:alert(1)">bad2</a>');
+    const el = await renderRich(
+      '<a href="https://example.com/a?b=1">ok</a> <a href="javascript:alert(1)">bad</a> <a href=" JaVa\tScRiPt:alert(1)">bad2</a>',
+    );
     const links = el.querySelectorAll('a');
     expect(links.length).toBe(1);
     expect(links[0].getAttribute('href')).toBe('https://example.com/a?b=1');
@@ -49,7 +55,9 @@ describe('rich text subset', () => {
   });
 
   it('shows ${name|fallback} when the variable is missing or empty, and the value when it is there', async () => {
-    const guest = await renderRich('Hi ${firstName|there}, a new <b>${feature | dark mode}</b>${none|}.', { feature: '' });
+    const guest = await renderRich('Hi ${firstName|there}, a new <b>${feature | dark mode}</b>${none|}.', {
+      feature: '',
+    });
     expect(guest.textContent).toBe('Hi there, a new dark mode.');
     const known = await renderRich('Hi ${firstName|there}', { firstName: 'Ada' });
     expect(known.textContent).toBe('Hi Ada');
@@ -65,7 +73,10 @@ describe('rich text subset', () => {
   });
 
   it('encodes variables inside link addresses, so a value cannot change the scheme', () => {
-    const nodes = parseRichText('<a href="${url}">x</a><a href="https://x.test/u/${id}">y</a>', { url: 'javascript:alert(1)', id: 'a b/c' });
+    const nodes = parseRichText('<a href="${url}">x</a><a href="https://x.test/u/${id}">y</a>', {
+      url: 'javascript:alert(1)',
+      id: 'a b/c',
+    });
     expect(nodes[0]).toEqual({ tag: 'a', href: 'javascript%3Aalert(1)', children: ['x'] });
     expect(nodes[1]).toEqual({ tag: 'a', href: 'https://x.test/u/a%20b%2Fc', children: ['y'] });
   });
@@ -103,8 +114,19 @@ describe('rich text subset', () => {
 
 describe('address checks', () => {
   it('allows http, https, mailto, tel, relative and fragment links only', () => {
-    for (const ok of ['https://a.test', 'http://a.test', 'mailto:a@b.test', 'tel:+1', '/path', 'page?x=1', '#top']) expect(safeUrl(ok)).toBe(ok);
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:x', 'java\nscript:x', '\u0001javascript:x', 'data:text/html,<script>', 'vbscript:x', 'blob:x', '', 7]) {
+    for (const ok of ['https://a.test', 'http://a.test', 'mailto:a@b.test', 'tel:+1', '/path', 'page?x=1', '#top'])
+      expect(safeUrl(ok)).toBe(ok);
+    for (const bad of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:x',
+      'java\nscript:x',
+      '\u0001javascript:x',
+      'data:text/html,<script>',
+      'vbscript:x',
+      'blob:x',
+      '',
+      7,
+    ]) {
       expect(safeUrl(bad)).toBeUndefined();
     }
   });

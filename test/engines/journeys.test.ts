@@ -7,7 +7,16 @@ import { startSiteEnv, type SiteEnv } from '../support/browser-env.js';
 import { ERROR_COLLECTOR, launchEngine, type Engine, type EnginePage } from '../support/engines.js';
 import { carriesWrite } from '../support/requests.js';
 import { PUBLIC_KEY } from '../support/service.js';
-import { flowFile, newUserId, recorded, recordedData, scriptPage, serverState, surfaceHeights, type FlowFile } from '../support/browser-pages.js';
+import {
+  flowFile,
+  newUserId,
+  recorded,
+  recordedData,
+  scriptPage,
+  serverState,
+  surfaceHeights,
+  type FlowFile,
+} from '../support/browser-pages.js';
 
 const ENGINE = inject('engine') ?? 'chromium';
 const suite = (name: string) => `has(user.properties.suite) && user.properties.suite == '${name}'`;
@@ -19,7 +28,16 @@ const FLOWS: FlowFile[] = [
     slug: 'welcome',
     type: 'BANNER',
     targetingLogic: suite('core'),
-    data: { steps: [{ id: 'hello', title: 'Hello ${firstName}', subtitle: 'Something new', secondaryButton: { title: 'Not now', action: 'flow.skip' } }] },
+    data: {
+      steps: [
+        {
+          id: 'hello',
+          title: 'Hello ${firstName}',
+          subtitle: 'Something new',
+          secondaryButton: { title: 'Not now', action: 'flow.skip' },
+        },
+      ],
+    },
   },
   {
     slug: 'setup',
@@ -57,7 +75,14 @@ const FLOWS: FlowFile[] = [
     startWhen: { page: '/announce.html' },
     data: {
       steps: [
-        { id: 'reports', title: 'Reports, rebuilt', subtitle: 'Faster charts and scheduled exports.', imageUri: '/media.svg', imageAlt: 'A chart', primaryButton: { title: 'Show me' } },
+        {
+          id: 'reports',
+          title: 'Reports, rebuilt',
+          subtitle: 'Faster charts and scheduled exports.',
+          imageUri: '/media.svg',
+          imageAlt: 'A chart',
+          primaryButton: { title: 'Show me' },
+        },
         { id: 'more', title: 'One more thing' },
       ],
     },
@@ -73,7 +98,12 @@ const FLOWS: FlowFile[] = [
       ],
     },
   },
-  { slug: 'nps', type: 'SURVEY', targetingLogic: suite('nps'), data: { steps: [{ id: 'score', title: 'How likely are you to recommend us?' }] } },
+  {
+    slug: 'nps',
+    type: 'SURVEY',
+    targetingLogic: suite('nps'),
+    data: { steps: [{ id: 'score', title: 'How likely are you to recommend us?' }] },
+  },
   {
     // A guest's checklist, placed only on the page whose markup shadows the document's properties.
     slug: 'clobbered',
@@ -85,7 +115,12 @@ const FLOWS: FlowFile[] = [
     slug: 'offline',
     type: 'CHECKLIST',
     targetingLogic: suite('outbox'),
-    data: { steps: [{ id: 'one', title: 'One' }, { id: 'two', title: 'Two' }] },
+    data: {
+      steps: [
+        { id: 'one', title: 'One' },
+        { id: 'two', title: 'Two' },
+      ],
+    },
   },
 ];
 
@@ -121,10 +156,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   elsewhere = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
-  [env, engine] = await Promise.all([startSiteEnv(Object.fromEntries(FLOWS.map(flowFile)), { proxy: true }), launchEngine(ENGINE)]);
-  env.site.page('/media.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="teal"/></svg>', { 'Content-Type': 'image/svg+xml' });
+  [env, engine] = await Promise.all([
+    startSiteEnv(Object.fromEntries(FLOWS.map(flowFile)), { proxy: true }),
+    launchEngine(ENGINE),
+  ]);
+  env.site.page(
+    '/media.svg',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200"><rect width="400" height="200" fill="teal"/></svg>',
+    { 'Content-Type': 'image/svg+xml' },
+  );
   // Every page talks to the service through the proxy, so the outbox journey can take it away.
-  const page = (path: string, body: string) => env.site.page(path, scriptPage(env.apiUrl, body, { head: ERROR_COLLECTOR }));
+  const page = (path: string, body: string) =>
+    env.site.page(path, scriptPage(env.apiUrl, body, { head: ERROR_COLLECTOR }));
   page('/core.html', '<onboarding-banner flow="welcome"></onboarding-banner>');
   page('/checklist.html', '<onboarding-checklist flow="setup"></onboarding-checklist>');
   page('/form.html', '<onboarding-form flow="profile"></onboarding-form>');
@@ -132,24 +175,44 @@ beforeAll(async () => {
   page('/tour.html', TOUR_PAGE);
   page('/nps.html', '<input id="typing" aria-label="Typing">');
   page('/outbox.html', '<onboarding-checklist flow="offline"></onboarding-checklist>');
-  page('/shadowed-global.html', '<div id="Onboarding"></div><onboarding-checklist flow="clobbered"></onboarding-checklist>');
+  page(
+    '/shadowed-global.html',
+    '<div id="Onboarding"></div><onboarding-checklist flow="clobbered"></onboarding-checklist>',
+  );
   // A folder with the built script and its chunks, but the tour's and the French strings' chunks each changed by one
   // byte (a space at the end: they would still run, define the tour, hand over the strings).
   const dist = new URL('../../dist/', import.meta.url);
   for (const name of readdirSync(dist).filter((file) => /^onboarding(-[\w-]+)?\.js$/.test(file))) {
     const body = readFileSync(new URL(name, dist), 'utf8');
-    env.site.page(`/changed/${name}`, /^onboarding-(tour|strings-fr)\.js$/.test(name) ? `${body} ` : body, { 'Content-Type': 'text/javascript' });
+    env.site.page(`/changed/${name}`, /^onboarding-(tour|strings-fr)\.js$/.test(name) ? `${body} ` : body, {
+      'Content-Type': 'text/javascript',
+    });
   }
-  const tag = (src: string, extra = '') => `<script src="${src}" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}" ${extra}></script>
+  const tag = (
+    src: string,
+    extra = '',
+  ) => `<script src="${src}" data-public-key="${PUBLIC_KEY}" data-api-url="${env.apiUrl}" ${extra}></script>
       <script>window.chunkErrors = []; Onboarding.on('error', (event) => chunkErrors.push(event.code + ': ' + event.error.message));</script>`;
   const tagged = (body: string, script: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title></head><body><main>${body}</main>${script}</body></html>`;
-  env.site.page('/changed.html', tagged(`${TOUR_PAGE}<onboarding-checklist flow="clobbered"></onboarding-checklist>`, tag('/changed/onboarding.js', 'data-locale="fr"')));
+  env.site.page(
+    '/changed.html',
+    tagged(
+      `${TOUR_PAGE}<onboarding-checklist flow="clobbered"></onboarding-checklist>`,
+      tag('/changed/onboarding.js', 'data-locale="fr"'),
+    ),
+  );
   // The script and its chunks from the service's own /script/<build>/ path, another origin, with the tag's integrity.
   const build = env.service.script!;
   env.site.page(
     '/from-service.html',
-    tagged('<onboarding-checklist flow="clobbered"></onboarding-checklist>', tag(`${env.service.url}/script/${build.build}/onboarding.js`, `integrity="${build.integrity}" crossorigin="anonymous"`)),
+    tagged(
+      '<onboarding-checklist flow="clobbered"></onboarding-checklist>',
+      tag(
+        `${env.service.url}/script/${build.build}/onboarding.js`,
+        `integrity="${build.integrity}" crossorigin="anonymous"`,
+      ),
+    ),
   );
   // The script starts from its own tag's attributes, after the shadowing markup.
   env.site.page(
@@ -187,13 +250,21 @@ async function visit(path: string): Promise<EnginePage> {
 /** Identifies the visitor as a new user in one suite, as a login would, and returns the user's ID. */
 async function identify(page: EnginePage, label: string, properties: Record<string, unknown> = {}): Promise<string> {
   const userId = newUserId(`${ENGINE}-${label}`);
-  await page.evaluate(([id, props]) => window.Onboarding.identify(id, props), [userId, { suite: label, ...properties }] as const);
+  await page.evaluate(([id, props]) => window.Onboarding.identify(id, props), [
+    userId,
+    { suite: label, ...properties },
+  ] as const);
   return userId;
 }
 
 /** Whether a box sits right by another (within 40 px of one of its edges). */
 function beside(tip: { x: number; y: number; width: number; height: number }, box: typeof tip): boolean {
-  const gaps = [tip.y - (box.y + box.height), box.y - (tip.y + tip.height), tip.x - (box.x + box.width), box.x - (tip.x + tip.width)];
+  const gaps = [
+    tip.y - (box.y + box.height),
+    box.y - (tip.y + tip.height),
+    tip.x - (box.x + box.width),
+    box.x - (tip.x + tip.width),
+  ];
   return Math.min(...gaps.map(Math.abs)) < 40;
 }
 
@@ -205,7 +276,9 @@ describe(`journeys in ${ENGINE}`, () => {
     expect(await page.count('onboarding-banner >>> [part="base"]')).toBe(0);
     const userId = await identify(page, 'core', { firstName: 'Ada' });
     await poll(() => page.text('onboarding-banner >>> [part="title"]')).toBe('Hello Ada');
-    const [user] = await env.service.db.query<{ properties: unknown }>('SELECT properties FROM users WHERE id = $1', [userId]);
+    const [user] = await env.service.db.query<{ properties: unknown }>('SELECT properties FROM users WHERE id = $1', [
+      userId,
+    ]);
     expect(user?.properties).toMatchObject({ firstName: 'Ada', suite: 'core' });
     await poll(() => recorded(env, userId, 'welcome')).toContain('STARTED_STEP:hello');
     await page.click('onboarding-banner >>> [part="secondary-button"]');
@@ -236,7 +309,10 @@ describe(`journeys in ${ENGINE}`, () => {
     await page.press('Tab');
     await page.type('ada@example.com');
     await page.press('Enter');
-    await poll(() => recordedData(env, userId, 'profile', 'COMPLETED_STEP')).toEqual({ name: 'Ada', email: 'ada@example.com' });
+    await poll(() => recordedData(env, userId, 'profile', 'COMPLETED_STEP')).toEqual({
+      name: 'Ada',
+      email: 'ada@example.com',
+    });
     await poll(() => page.count('onboarding-form >>> [part="base"]')).toBe(0);
     await poll(async () => (await serverState(env, userId, 'profile'))?.$state.completed).toBe(true);
     expect(await page.errors()).toEqual([]);
@@ -246,7 +322,11 @@ describe(`journeys in ${ENGINE}`, () => {
     const page = await visit('/announce.html');
     const guest = await page.evaluate(() => window.Onboarding.userId);
     await page.waitFor('onboarding-announcement >>> dialog[open] img');
-    await page.waitForFunction(() => (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement).complete);
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('onboarding-announcement')!.shadowRoot!.querySelector('img') as HTMLImageElement)
+          .complete,
+    );
     expect(await page.text('onboarding-announcement >>> [part="counter"]')).toBe('Step 1 of 2');
     // As tall as its content: WebKit's dialog style, left alone, stretches it to the window.
     const heights = await page.evaluate(surfaceHeights, ['onboarding-announcement', 'dialog'] as const);
@@ -274,7 +354,9 @@ describe(`journeys in ${ENGINE}`, () => {
     await page.click('onboarding-tour >>> [part="primary-button"]');
     await poll(() => page.count(tip)).toBe(0);
     await poll(async () => (await serverState(env, userId, 'tour'))?.$state.completed).toBe(true);
-    expect(await recorded(env, userId, 'tour')).toEqual(expect.arrayContaining(['COMPLETED_STEP:search', 'COMPLETED_STEP:menu']));
+    expect(await recorded(env, userId, 'tour')).toEqual(
+      expect.arrayContaining(['COMPLETED_STEP:search', 'COMPLETED_STEP:menu']),
+    );
     expect(await page.errors()).toEqual([]);
   });
 
@@ -288,7 +370,13 @@ describe(`journeys in ${ENGINE}`, () => {
     expect(heights.surface).toBeLessThan(heights.window - 200);
     await page.focus('onboarding-survey >>> input[value="0"]');
     for (let i = 0; i < 9; i++) await page.press('ArrowRight');
-    expect(await page.evaluate(() => document.querySelector('onboarding-survey')!.shadowRoot!.querySelector<HTMLInputElement>('input:checked')?.value)).toBe('9');
+    expect(
+      await page.evaluate(
+        () =>
+          document.querySelector('onboarding-survey')!.shadowRoot!.querySelector<HTMLInputElement>('input:checked')
+            ?.value,
+      ),
+    ).toBe('9');
     await page.press('Tab');
     await page.press('Enter');
     await poll(() => recordedData(env, userId, 'nps', 'COMPLETED_STEP')).toEqual({ value: 9 });
@@ -303,7 +391,9 @@ describe(`journeys in ${ENGINE}`, () => {
     expect(guest).toMatch(/^guest_/);
     // The checklist's chunk came from beside the script, and its flow from the tag's service.
     await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 1');
-    const chunks = await page.evaluate(() => [...document.scripts].map((script) => script.src).filter((src) => /onboarding-checklist/.test(src)));
+    const chunks = await page.evaluate(() =>
+      [...document.scripts].map((script) => script.src).filter((src) => /onboarding-checklist/.test(src)),
+    );
     expect(chunks).toEqual([`${env.site.url}/onboarding-checklist.js`]);
     const [user] = await env.service.db.query<{ id: string }>('SELECT id FROM users WHERE id = $1', [guest]);
     expect(user?.id).toBe(guest);
@@ -325,8 +415,18 @@ describe(`journeys in ${ENGINE}`, () => {
     const userId = await identify(page, 'outbox');
     await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 2');
     const completions = async () =>
-      (await env.service.db.query<{ n: number }>("SELECT count(*)::int AS n FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'", [userId]))[0].n;
-    const queued = () => page.evaluate(() => (JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as Array<{ attempts: number }>).map((entry) => entry.attempts));
+      (
+        await env.service.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM flow_responses WHERE user_id = $1 AND action_type = 'COMPLETED_STEP'",
+          [userId],
+        )
+      )[0].n;
+    const queued = () =>
+      page.evaluate(() =>
+        (JSON.parse(localStorage.getItem('onboarding:outbox') ?? '[]') as Array<{ attempts: number }>).map(
+          (entry) => entry.attempts,
+        ),
+      );
 
     env.proxy!.down();
     await page.evaluate(() => window.Onboarding.getFlow('offline')!.steps[0].complete());
@@ -340,10 +440,13 @@ describe(`journeys in ${ENGINE}`, () => {
     env.proxy!.up();
     await poll(queued, 20_000).toEqual([]);
     expect(await completions()).toBe(1);
-    expect((await serverState(env, userId, 'offline'))?.data.steps.map((step) => step.$state.completed)).toEqual([true, false]);
+    expect((await serverState(env, userId, 'offline'))?.data.steps.map((step) => step.$state.completed)).toEqual([
+      true,
+      false,
+    ]);
   });
 
-  it('runs no chunk whose bytes are not the build\'s: a tour and a strings chunk changed by one byte fail as unloaded ones, and say which', async () => {
+  it("runs no chunk whose bytes are not the build's: a tour and a strings chunk changed by one byte fail as unloaded ones, and say which", async () => {
     const page = await visit('/changed.html');
     const errors = () => page.evaluate(() => (window as unknown as { chunkErrors: string[] }).chunkErrors);
     const codes = async () => (await errors()).map((error) => error.split(':')[0]).sort();
@@ -357,14 +460,26 @@ describe(`journeys in ${ENGINE}`, () => {
     expect((await errors()).find((error) => error.startsWith('tour-failed'))).toContain('/changed/onboarding-tour.js');
     expect(await page.evaluate(() => Boolean(customElements.get('onboarding-tour')))).toBe(false);
     expect(await page.count('onboarding-tour >>> [part="base"]')).toBe(0);
-    expect(await page.evaluate(() => [...document.scripts].filter((script) => script.src.includes('/changed/onboarding-')).every((script) => script.integrity.startsWith('sha384-')))).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        [...document.scripts]
+          .filter((script) => script.src.includes('/changed/onboarding-'))
+          .every((script) => script.integrity.startsWith('sha384-')),
+      ),
+    ).toBe(true);
   });
 
   it("loads the script and its chunks from the service's /script/<build>/ path on another origin, each checked against its hash", async () => {
     const page = await visit('/from-service.html');
     await poll(() => page.text('onboarding-checklist >>> [part="progress-label"]')).toBe('0 of 1');
-    const chunk = await page.evaluate(() => [...document.scripts].filter((script) => script.src.includes('onboarding-checklist')).map((script) => [script.src, script.integrity.slice(0, 7), script.crossOrigin]));
-    expect(chunk).toEqual([[`${env.service.url}/script/${env.service.script!.build}/onboarding-checklist.js`, 'sha384-', 'anonymous']]);
+    const chunk = await page.evaluate(() =>
+      [...document.scripts]
+        .filter((script) => script.src.includes('onboarding-checklist'))
+        .map((script) => [script.src, script.integrity.slice(0, 7), script.crossOrigin]),
+    );
+    expect(chunk).toEqual([
+      [`${env.service.url}/script/${env.service.script!.build}/onboarding-checklist.js`, 'sha384-', 'anonymous'],
+    ]);
     expect(await page.evaluate(() => (window as unknown as { chunkErrors: string[] }).chunkErrors)).toEqual([]);
   });
 });

@@ -7,22 +7,31 @@ import { checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '
 let service: TestService;
 beforeAll(async () => {
   // No write may be shed here: every one of them must race.
-  service = await startTestService({ 'setup.yaml': checklistYaml('setup') }, { limits: { userWritesPerMinute: 100_000, maxWaitMs: 600_000 } });
+  service = await startTestService(
+    { 'setup.yaml': checklistYaml('setup') },
+    { limits: { userWritesPerMinute: 100_000, maxWaitMs: 600_000 } },
+  );
   expect(service.db.kind).toBe('postgres');
 });
 afterAll(() => service?.close());
 
-const event = (userId: string, name: string) => service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: name }] } });
+const event = (userId: string, name: string) =>
+  service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: name }] } });
 const transition = (userId: string, stepId: string, actionType: string) =>
   service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId, actionType } });
-const count = async (sql: string, params: unknown[]) => Number((await service.db.query<{ n: string }>(sql, params))[0].n);
+const count = async (sql: string, params: unknown[]) =>
+  Number((await service.db.query<{ n: string }>(sql, params))[0].n);
 
 describe('races on PostgreSQL', () => {
-  it('answers a delete racing the user\'s own writes without a 5xx, and every stored row has its user', async () => {
+  it("answers a delete racing the user's own writes without a 5xx, and every stored row has its user", async () => {
     for (let round = 0; round < 5; round++) {
       const userId = `user-${randomUUID()}`;
       await event(userId, 'first');
-      const writes = Array.from({ length: 30 }, (_, i) => () => (i % 2 ? event(userId, `e${i}`) : transition(userId, ['one', 'two', 'three'][i % 3], 'COMPLETED_STEP')));
+      const writes = Array.from(
+        { length: 30 },
+        (_, i) => () =>
+          i % 2 ? event(userId, `e${i}`) : transition(userId, ['one', 'two', 'three'][i % 3], 'COMPLETED_STEP'),
+      );
       const answers = await Promise.all([
         ...writes.slice(0, 15).map((write) => write()),
         service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }),
@@ -32,12 +41,17 @@ describe('races on PostgreSQL', () => {
       expect(answers.map((a) => a.status).filter((status) => ![201, 204, 404].includes(status))).toEqual([]);
       // Writes after the delete made the user anew; none of their rows lost its user.
       for (const table of ['user_events', 'flow_states', 'step_states', 'flow_responses']) {
-        expect(await count(`SELECT count(*) AS n FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id)`, [])).toBe(0);
+        expect(
+          await count(
+            `SELECT count(*) AS n FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id)`,
+            [],
+          ),
+        ).toBe(0);
       }
     }
   });
 
-  it('puts a guest\'s writes racing its link on the user, exactly once, and leaves no guest behind', async () => {
+  it("puts a guest's writes racing its link on the user, exactly once, and leaves no guest behind", async () => {
     for (let round = 0; round < 5; round++) {
       const guest = `guest_${randomUUID()}`;
       const userId = `user-${randomUUID()}`;
@@ -52,12 +66,21 @@ describe('races on PostgreSQL', () => {
       expect(answers.map((a) => a.status).filter((status) => status !== 201)).toEqual([]);
       expect(answers[15].body.guestLinked).toBe(true);
       expect(await count('SELECT count(*) AS n FROM users WHERE id = $1', [guest])).toBe(0);
-      const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1 ORDER BY event', [userId]);
+      const events = await service.db.query<{ event: string }>(
+        'SELECT event FROM user_events WHERE user_id = $1 ORDER BY event',
+        [userId],
+      );
       expect(events.map((e) => e.event).sort()).toEqual(['before', ...names].sort());
-      expect(await count("SELECT count(*) AS n FROM step_states WHERE user_id = $1 AND step_id = 'one' AND completed", [userId])).toBe(1);
+      expect(
+        await count("SELECT count(*) AS n FROM step_states WHERE user_id = $1 AND step_id = 'one' AND completed", [
+          userId,
+        ]),
+      ).toBe(1);
       // A retry of the guest's write, after the link, still lands on the user.
       expect((await event(guest, 'late')).status).toBe(201);
-      expect(await count("SELECT count(*) AS n FROM user_events WHERE user_id = $1 AND event = 'late'", [userId])).toBe(1);
+      expect(await count("SELECT count(*) AS n FROM user_events WHERE user_id = $1 AND event = 'late'", [userId])).toBe(
+        1,
+      );
       expect(await count('SELECT count(*) AS n FROM users WHERE id = $1', [guest])).toBe(0);
       // And a read of the guest is a read of the user.
       const read = await service.call('GET', `/v1/public/flowStates?userId=${guest}`);
@@ -77,9 +100,13 @@ describe('races on PostgreSQL', () => {
       expect([ab.status, ba.status]).toEqual([201, 201]);
       // The first link wins; the second finds its guest gone into the other and links nothing.
       expect([ab.body.guestLinked, ba.body.guestLinked].filter(Boolean)).toHaveLength(1);
-      const survivors = await service.db.query<{ id: string }>('SELECT id FROM users WHERE id = ANY($1::text[])', [[a, b]]);
+      const survivors = await service.db.query<{ id: string }>('SELECT id FROM users WHERE id = ANY($1::text[])', [
+        [a, b],
+      ]);
       expect(survivors).toHaveLength(1);
-      const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1', [survivors[0].id]);
+      const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1', [
+        survivors[0].id,
+      ]);
       expect(events.map((e) => e.event).sort()).toEqual(['from-a', 'from-b']);
     }
   });

@@ -22,15 +22,25 @@ async function statsClient(database: string): Promise<pg.Client> {
  * reports a connection's counts at most once a second, or when that connection is idle some seconds later: the service
  * runs with one pooled connection, which is told to report at once at the end of its next statement.
  */
-async function rowsWritten(service: TestService, stats: pg.Client, kinds = 'n_tup_ins + n_tup_upd + n_tup_del'): Promise<Record<string, number>> {
+async function rowsWritten(
+  service: TestService,
+  stats: pg.Client,
+  kinds = 'n_tup_ins + n_tup_upd + n_tup_del',
+): Promise<Record<string, number>> {
   await service.db.query('SELECT pg_stat_force_next_flush()');
   await stats.query('SELECT pg_stat_clear_snapshot()');
-  const { rows } = await stats.query<{ relname: string; n: string }>(`SELECT relname, ${kinds} AS n FROM pg_stat_user_tables`);
+  const { rows } = await stats.query<{ relname: string; n: string }>(
+    `SELECT relname, ${kinds} AS n FROM pg_stat_user_tables`,
+  );
   return Object.fromEntries(rows.map((row) => [row.relname, Number(row.n)]));
 }
 
 const changed = (before: Record<string, number>, after: Record<string, number>) =>
-  Object.fromEntries(Object.entries(after).filter(([table, n]) => n !== (before[table] ?? 0)).map(([table, n]) => [table, n - (before[table] ?? 0)]));
+  Object.fromEntries(
+    Object.entries(after)
+      .filter(([table, n]) => n !== (before[table] ?? 0))
+      .map(([table, n]) => [table, n - (before[table] ?? 0)]),
+  );
 
 /** `reads` state reads, half GET and half POST, of `users` from 50 visitor addresses, 8 at a time; every one answered 200. */
 async function readStates(service: TestService, users: string[], reads: number): Promise<void> {
@@ -48,26 +58,35 @@ async function readStates(service: TestService, users: string[], reads: number):
 
 describe('state reads on PostgreSQL', () => {
   for (const exact of [false, true]) {
-    it(exact ? 'write one rate-limit row each with --rate-limit-exact, and nothing else' : 'write no rows, from many visitors, GET and POST', async () => {
-      // One connection, so that every statement is counted on it; eight readers at once queue for it, which is no
-      // overload here, so the backpressure guard is set out of the way.
-      const deployment = await startTestInstances(1, FLOWS, { limits: { poolSize: 1, maxWaitMs: 60_000 }, exactRateLimits: exact });
-      const service = deployment.instances[0];
-      const stats = await statsClient(deployment.database);
-      try {
-        const users = Array.from({ length: 10 }, () => `user-${randomUUID()}`);
-        for (const userId of users) expect((await send(service, 'POST', '/v1/public/users', visitor(60), { userId })).status).toBe(201);
-        // A window that ended may be cleared by a write of the exact count, so that count is of inserts and updates.
-        const kinds = exact ? 'n_tup_ins + n_tup_upd' : undefined;
-        const before = await rowsWritten(service, stats, kinds);
-        await readStates(service, users, 300);
-        const after = await rowsWritten(service, stats, kinds);
-        expect(changed(before, after)).toEqual(exact ? { rate_limits: 300 } : {});
-      } finally {
-        await stats.end();
-        await deployment.close();
-      }
-    });
+    it(
+      exact
+        ? 'write one rate-limit row each with --rate-limit-exact, and nothing else'
+        : 'write no rows, from many visitors, GET and POST',
+      async () => {
+        // One connection, so that every statement is counted on it; eight readers at once queue for it, which is no
+        // overload here, so the backpressure guard is set out of the way.
+        const deployment = await startTestInstances(1, FLOWS, {
+          limits: { poolSize: 1, maxWaitMs: 60_000 },
+          exactRateLimits: exact,
+        });
+        const service = deployment.instances[0];
+        const stats = await statsClient(deployment.database);
+        try {
+          const users = Array.from({ length: 10 }, () => `user-${randomUUID()}`);
+          for (const userId of users)
+            expect((await send(service, 'POST', '/v1/public/users', visitor(60), { userId })).status).toBe(201);
+          // A window that ended may be cleared by a write of the exact count, so that count is of inserts and updates.
+          const kinds = exact ? 'n_tup_ins + n_tup_upd' : undefined;
+          const before = await rowsWritten(service, stats, kinds);
+          await readStates(service, users, 300);
+          const after = await rowsWritten(service, stats, kinds);
+          expect(changed(before, after)).toEqual(exact ? { rate_limits: 300 } : {});
+        } finally {
+          await stats.end();
+          await deployment.close();
+        }
+      },
+    );
   }
 });
 
@@ -75,38 +94,46 @@ describe('two instances on one PostgreSQL', () => {
   const LIMIT = 12;
 
   for (const exact of [false, true]) {
-    it(exact ? 'refuse a visitor past exactly the limit with --rate-limit-exact' : 'refuse a visitor over the limit on both, having admitted no more than the bound', async () => {
-      const deployment = await startTestInstances(2, FLOWS, { limits: { requestsPerMinute: LIMIT }, exactRateLimits: exact });
-      try {
-        const [a, b] = deployment.instances as [TestService, TestService];
-        // Each counts the other once both have started.
-        await Promise.all([a, b].map((instance) => instance.app.rateLimitCounts.countInstances()));
-        // floor(max / 2N) each, or none when every request is counted in PostgreSQL.
-        const share = exact ? 0 : Math.floor(LIMIT / (2 * 2));
-        expect([a.app.rateLimitCounts.share(LIMIT), b.app.rateLimitCounts.share(LIMIT)]).toEqual([share, share]);
-        // The worst case in one window: the visitor takes B's share unseen, then as much as A gives.
-        const from = '127.0.3.1';
-        const statuses = { a: [] as number[], b: [] as number[] };
-        for (let i = 0; i < share; i++) statuses.b.push((await send(b, 'GET', '/v1/public/flows', from)).status);
-        for (let i = 0; i < LIMIT + 3; i++) statuses.a.push((await send(a, 'GET', '/v1/public/flows', from)).status);
-        const refused = await send(b, 'GET', '/v1/public/flows', from);
-        statuses.b.push(refused.status);
-        const admitted = [...statuses.a, ...statuses.b].filter((status) => status === 200).length;
-        // A admits the whole limit, B's share is over it: max + (N - 1) * share, within max + 2(N - 1) * share.
-        expect(statuses.a).toEqual([...Array(LIMIT).fill(200), 429, 429, 429]);
-        expect(statuses.b).toEqual([...Array(share).fill(200), 429]);
-        expect(admitted).toBe(LIMIT + share);
-        expect(admitted).toBeLessThanOrEqual(LIMIT + 2 * (2 - 1) * share);
-        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-        // Another visitor is not affected.
-        expect((await send(b, 'GET', '/v1/public/flows', '127.0.3.2')).status).toBe(200);
-      } finally {
-        await deployment.close();
-      }
-    });
+    it(
+      exact
+        ? 'refuse a visitor past exactly the limit with --rate-limit-exact'
+        : 'refuse a visitor over the limit on both, having admitted no more than the bound',
+      async () => {
+        const deployment = await startTestInstances(2, FLOWS, {
+          limits: { requestsPerMinute: LIMIT },
+          exactRateLimits: exact,
+        });
+        try {
+          const [a, b] = deployment.instances as [TestService, TestService];
+          // Each counts the other once both have started.
+          await Promise.all([a, b].map((instance) => instance.app.rateLimitCounts.countInstances()));
+          // floor(max / 2N) each, or none when every request is counted in PostgreSQL.
+          const share = exact ? 0 : Math.floor(LIMIT / (2 * 2));
+          expect([a.app.rateLimitCounts.share(LIMIT), b.app.rateLimitCounts.share(LIMIT)]).toEqual([share, share]);
+          // The worst case in one window: the visitor takes B's share unseen, then as much as A gives.
+          const from = '127.0.3.1';
+          const statuses = { a: [] as number[], b: [] as number[] };
+          for (let i = 0; i < share; i++) statuses.b.push((await send(b, 'GET', '/v1/public/flows', from)).status);
+          for (let i = 0; i < LIMIT + 3; i++) statuses.a.push((await send(a, 'GET', '/v1/public/flows', from)).status);
+          const refused = await send(b, 'GET', '/v1/public/flows', from);
+          statuses.b.push(refused.status);
+          const admitted = [...statuses.a, ...statuses.b].filter((status) => status === 200).length;
+          // A admits the whole limit, B's share is over it: max + (N - 1) * share, within max + 2(N - 1) * share.
+          expect(statuses.a).toEqual([...Array(LIMIT).fill(200), 429, 429, 429]);
+          expect(statuses.b).toEqual([...Array(share).fill(200), 429]);
+          expect(admitted).toBe(LIMIT + share);
+          expect(admitted).toBeLessThanOrEqual(LIMIT + 2 * (2 - 1) * share);
+          expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+          // Another visitor is not affected.
+          expect((await send(b, 'GET', '/v1/public/flows', '127.0.3.2')).status).toBe(200);
+        } finally {
+          await deployment.close();
+        }
+      },
+    );
   }
 
-  it('count each other while idle, past the pool\'s idle timeout, and stop counting one that stopped', async () => {
+  it("count each other while idle, past the pool's idle timeout, and stop counting one that stopped", async () => {
     const deployment = await startTestInstances(2, FLOWS);
     const [a, b] = deployment.instances as [TestService, TestService];
     try {
@@ -159,7 +186,9 @@ describe('when PostgreSQL cannot be reached', () => {
     // Once it is back, counts past the share go to PostgreSQL again.
     await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     for (let i = 0; i < 3; i++) expect((await send(service, 'GET', '/v1/public/flows', '127.0.4.2')).status).toBe(200);
-    expect(await service.db.query('SELECT count FROM rate_limits WHERE key LIKE $1', ['%:127.0.4.2'])).toEqual([{ count: 3 }]);
+    expect(await service.db.query('SELECT count FROM rate_limits WHERE key LIKE $1', ['%:127.0.4.2'])).toEqual([
+      { count: 3 },
+    ]);
   });
 
   it('loses a query, not the process, when PostgreSQL ends the connection that query holds', async () => {
@@ -169,9 +198,17 @@ describe('when PostgreSQL cannot be reached', () => {
     const held = [
       service.db.query('SELECT pg_sleep(30)'),
       service.db.transaction((tx) => tx.query('SELECT pg_sleep(30)')),
-    ].map((query) => query.then(() => 'answered', (error: Error) => `${toProblem(error).status} ${error.message}`));
+    ].map((query) =>
+      query.then(
+        () => 'answered',
+        (error: Error) => `${toProblem(error).status} ${error.message}`,
+      ),
+    );
     for (let tries = 0; tries < 50; tries++) {
-      const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE '%pg_sleep(30)%' AND state = 'active'", [name]);
+      const { rows } = await admin.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE '%pg_sleep(30)%' AND state = 'active'",
+        [name],
+      );
       if (rows[0].n === 2) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -26,7 +26,10 @@ beforeAll(async () => {
 afterAll(() => deployment?.close());
 
 const read = async (instance: TestService, userId: string, groupId?: string): Promise<FlowStatesResponse> => {
-  const answer = await instance.call('GET', `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}`);
+  const answer = await instance.call(
+    'GET',
+    `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}`,
+  );
   expect(answer.status).toBe(200);
   return answer.body;
 };
@@ -74,9 +77,13 @@ describe('the read cache on PostgreSQL', () => {
     await post('/v1/public/users', { userId, events: [{ event: 'exported' }] });
     await check('event', (state) => expect(eligible(state)).toContain('busy'));
     await post('/v1/public/flowStates', { userId, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' });
-    await check('transition', (state) => expect(state.eligibleFlows.find((f) => f.flowSlug === 'setup')!.data.steps[0].$state.completed).toBe(true));
+    await check('transition', (state) =>
+      expect(state.eligibleFlows.find((f) => f.flowSlug === 'setup')!.data.steps[0].$state.completed).toBe(true),
+    );
     await post('/v1/public/flowStates', { userId, flowSlug: 'setup', actionType: 'NOT_STARTED_FLOW' });
-    await check('restart', (state) => expect(state.eligibleFlows.find((f) => f.flowSlug === 'setup')!.$state.started).toBe(false));
+    await check('restart', (state) =>
+      expect(state.eligibleFlows.find((f) => f.flowSlug === 'setup')!.$state.started).toBe(false),
+    );
 
     // The group's own writes move the group's version, not the user's.
     await post('/v1/public/groups', { groupId, properties: { tier: 'gold' } });
@@ -92,13 +99,20 @@ describe('the read cache on PostgreSQL', () => {
     // Made again with other rows: its new version is one the old rows never had.
     await post('/v1/public/users', { userId, properties: { plan: 'pro' } });
     await post('/v1/public/flowStates', { userId, flowSlug: 'pro', stepId: 'two', actionType: 'STARTED_STEP' });
-    await check('made again', (state) => expect(state.eligibleFlows.find((f) => f.flowSlug === 'pro')!.$state.currentStepId).toBe('two'));
+    await check('made again', (state) =>
+      expect(state.eligibleFlows.find((f) => f.flowSlug === 'pro')!.$state.currentStepId).toBe('two'),
+    );
   });
 
   it('reads a guest linked through another instance as the user it became', async () => {
     const guest = `guest_${randomUUID()}`;
     const userId = `user-${randomUUID()}`;
-    await post('/v1/public/flowStates', { userId: guest, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' });
+    await post('/v1/public/flowStates', {
+      userId: guest,
+      flowSlug: 'setup',
+      stepId: 'one',
+      actionType: 'COMPLETED_STEP',
+    });
     const before = await read(reader, guest);
     expect(await read(reader, guest)).toEqual(before);
     await post('/v1/public/users', { userId, linkGuestId: guest, properties: { plan: 'pro' } });
@@ -116,16 +130,35 @@ describe('the read cache on PostgreSQL', () => {
     for (let round = 0; round < 10; round++) {
       users.forEach((userId, i) => {
         operations.push(() => read(reader, userId, round % 2 ? groupId : undefined));
-        operations.push(() => writer.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'setup', stepId: steps[(round + i) % 3], actionType: actions[(round * 3 + i) % 4] } }));
+        operations.push(() =>
+          writer.call('POST', '/v1/public/flowStates', {
+            body: {
+              userId,
+              flowSlug: 'setup',
+              stepId: steps[(round + i) % 3],
+              actionType: actions[(round * 3 + i) % 4],
+            },
+          }),
+        );
         operations.push(() => read(reader, userId));
-        if (round === 3) operations.push(() => writer.call('POST', '/v1/public/users', { body: { userId, properties: { plan: i % 2 ? 'pro' : 'free' } } }));
-        if (round === 5) operations.push(() => writer.call('POST', '/v1/public/groups', { body: { groupId, userId, properties: { tier: i % 2 ? 'gold' : 'silver' } } }));
-        if (round === 7 && i === 0) operations.push(() => writer.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }));
+        if (round === 3)
+          operations.push(() =>
+            writer.call('POST', '/v1/public/users', { body: { userId, properties: { plan: i % 2 ? 'pro' : 'free' } } }),
+          );
+        if (round === 5)
+          operations.push(() =>
+            writer.call('POST', '/v1/public/groups', {
+              body: { groupId, userId, properties: { tier: i % 2 ? 'gold' : 'silver' } },
+            }),
+          );
+        if (round === 7 && i === 0)
+          operations.push(() => writer.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }));
       });
     }
     await Promise.all(operations.map((operation) => operation()));
     for (const userId of users) {
-      for (const group of [undefined, groupId]) expect(await read(reader, userId, group), userId).toEqual(await stored(userId, group));
+      for (const group of [undefined, groupId])
+        expect(await read(reader, userId, group), userId).toEqual(await stored(userId, group));
     }
   });
 });

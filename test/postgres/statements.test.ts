@@ -16,7 +16,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const prepared = async () => (await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY prepare_time')).map((row) => row.statement);
+const prepared = async () =>
+  (await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY prepare_time')).map(
+    (row) => row.statement,
+  );
 
 describe('statements on PostgreSQL', () => {
   it('prepares a statement with parameters once on its connection, inside transactions and out, and no statement without', async () => {

@@ -15,7 +15,10 @@ import { chunkEntry, chunksOf, elementFilesModule, packageEntries, readElementTa
 import { buildManifest } from '../../scripts/custom-elements-manifest.mjs';
 
 const read = (path: string) => readFileSync(path, 'utf8');
-const pkg = JSON.parse(read('package.json')) as { exports: Record<string, unknown>; budget: Record<string, { gzip: number }> };
+const pkg = JSON.parse(read('package.json')) as {
+  exports: Record<string, unknown>;
+  budget: Record<string, { gzip: number }>;
+};
 const chunks = chunksOf(ELEMENT_TABLE) as Array<{ name: string; budget: number | undefined }>;
 const tags = ELEMENT_TABLE.map((row) => row.tag);
 
@@ -23,22 +26,31 @@ const tags = ELEMENT_TABLE.map((row) => row.tag);
 function exportedNames(path: string): string[] {
   const file = ts.createSourceFile(path, read(path), ts.ScriptTarget.Latest, true);
   return file.statements.flatMap((node) => {
-    if (ts.isExportDeclaration(node) && node.exportClause && ts.isNamedExports(node.exportClause)) return node.exportClause.elements.map((element) => element.name.text);
-    if (ts.isClassDeclaration(node) && node.name && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return [node.name.text];
+    if (ts.isExportDeclaration(node) && node.exportClause && ts.isNamedExports(node.exportClause))
+      return node.exportClause.elements.map((element) => element.name.text);
+    if (
+      ts.isClassDeclaration(node) &&
+      node.name &&
+      ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    )
+      return [node.name.text];
     return [];
   });
 }
 
 /** Evaluates a module's text (plain JavaScript, no imports). */
-const evaluate = async (code: string) => import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`) as Promise<Record<string, unknown>>;
+const evaluate = async (code: string) =>
+  import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`) as Promise<Record<string, unknown>>;
 
 describe('the table of elements', () => {
-  it('names each element once, each chunk with one budget, each class in its chunk\'s folder', () => {
+  it("names each element once, each chunk with one budget, each class in its chunk's folder", () => {
     expect(new Set(tags).size).toBe(tags.length);
     expect([...tags].sort()).toEqual(tags);
     for (const { tag, className, chunk } of ELEMENT_TABLE) {
       expect(tag).toMatch(/^onboarding-[a-z]+$/);
-      expect(exportedNames(`src/components/${chunk}/${tag.slice('onboarding-'.length)}.component.ts`), tag).toContain(className);
+      expect(exportedNames(`src/components/${chunk}/${tag.slice('onboarding-'.length)}.component.ts`), tag).toContain(
+        className,
+      );
     }
     for (const { name } of chunks) {
       const budgets = ELEMENT_TABLE.filter((row) => row.chunk === name && 'budget' in row);
@@ -75,7 +87,10 @@ describe('the table of elements', () => {
 
   it('gives the script tag its list of elements and the file of each, in its source and as the build writes them', async () => {
     const built = await evaluate(elementFilesModule(ELEMENT_TABLE));
-    for (const module of [{ ON_DEMAND, fileOf }, built] as Array<{ ON_DEMAND: string[]; fileOf: (tag: string) => string }>) {
+    for (const module of [{ ON_DEMAND, fileOf }, built] as Array<{
+      ON_DEMAND: string[];
+      fileOf: (tag: string) => string;
+    }>) {
       expect(module.ON_DEMAND).toEqual(tags);
       for (const { tag, chunk } of ELEMENT_TABLE) expect(module.fileOf(tag)).toBe(`onboarding-${chunk}`);
     }
@@ -83,7 +98,10 @@ describe('the table of elements', () => {
   });
 
   it("gives package.json each chunk's export and gzip budget (npm run elements rewrites them)", () => {
-    const expected = packageEntries(pkg, ELEMENT_TABLE) as { exports: Record<string, unknown>; budget: Record<string, { gzip: number }> };
+    const expected = packageEntries(pkg, ELEMENT_TABLE) as {
+      exports: Record<string, unknown>;
+      budget: Record<string, { gzip: number }>;
+    };
     expect(JSON.stringify(pkg.exports)).toBe(JSON.stringify(expected.exports));
     expect(JSON.stringify(pkg.budget)).toBe(JSON.stringify(expected.budget));
     for (const { name, budget } of chunks) {
@@ -91,23 +109,32 @@ describe('the table of elements', () => {
       expect(pkg.budget[`dist/onboarding-${name}.js`]).toEqual({ gzip: budget });
     }
     // Besides the chunks of the table, the script tag's files are the script and the start rules' chunk, which are no elements.
-    const scriptFiles = (keys: string[], prefix: string) => keys.filter((key) => key.startsWith(`${prefix}onboarding`) && key.endsWith('.js')).map((key) => key.slice(prefix.length));
+    const scriptFiles = (keys: string[], prefix: string) =>
+      keys
+        .filter((key) => key.startsWith(`${prefix}onboarding`) && key.endsWith('.js'))
+        .map((key) => key.slice(prefix.length));
     const files = [...chunks.map(({ name }) => `onboarding-${name}.js`), 'onboarding.js', 'onboarding-watch.js'].sort();
     expect(scriptFiles(Object.keys(pkg.exports), './').sort()).toEqual(files);
     expect(scriptFiles(Object.keys(pkg.budget), 'dist/').sort()).toEqual(files);
   });
 
   it('is what the custom-elements manifest describes, tag by tag and class by class', () => {
-    const manifest = buildManifest() as { modules: Array<{ path: string; declarations: Array<{ name: string; tagName: string }> }> };
-    const described = manifest.modules.flatMap((module) => module.declarations.map((d) => ({ tag: d.tagName, className: d.name, path: module.path })));
-    expect(described.map(({ tag, className }) => [tag, className]).sort()).toEqual(ELEMENT_TABLE.map((row) => [row.tag, row.className]).sort());
+    const manifest = buildManifest() as {
+      modules: Array<{ path: string; declarations: Array<{ name: string; tagName: string }> }>;
+    };
+    const described = manifest.modules.flatMap((module) =>
+      module.declarations.map((d) => ({ tag: d.tagName, className: d.name, path: module.path })),
+    );
+    expect(described.map(({ tag, className }) => [tag, className]).sort()).toEqual(
+      ELEMENT_TABLE.map((row) => [row.tag, row.className]).sort(),
+    );
     for (const { tag, path } of described) {
       const row = ELEMENT_TABLE.find((r) => r.tag === tag)!;
       expect(path).toBe(`src/components/${row.chunk}/${tag.slice('onboarding-'.length)}.component.ts`);
     }
   });
 
-  it('has the element of each flow type, as auto-mount and the service\'s code snippets name it', () => {
+  it("has the element of each flow type, as auto-mount and the service's code snippets name it", () => {
     // The service takes from src/ only src/api/, so its snippets keep their own map, held to the table here.
     for (const type of FLOW_TYPES) {
       const tag = type === 'CUSTOM' ? 'onboarding-flow' : tagOf(type);

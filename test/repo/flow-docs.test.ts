@@ -24,7 +24,10 @@ describe('docs/flows.md', () => {
     expect(problems).toEqual([]);
     expect(warnings).toEqual([]);
     expect(definition!.type).toBe('SURVEY');
-    expect(definition!.data.steps.map((step) => step.fields?.map((field) => field.type))).toEqual([['nps'], ['textarea']]);
+    expect(definition!.data.steps.map((step) => step.fields?.map((field) => field.type))).toEqual([
+      ['nps'],
+      ['textarea'],
+    ]);
   });
 
   it('prints the warning for a field the page draws as flows check prints it', () => {
@@ -33,7 +36,9 @@ describe('docs/flows.md', () => {
     expect(problems).toEqual([]);
     expect(warnings).toHaveLength(1);
     const [warning] = warnings;
-    expect(section('FORM')).toContain(`flows/waitlist.yaml:${warning.line}:${warning.column}  warning: ${warning.path}: ${warning.message}`);
+    expect(section('FORM')).toContain(
+      `flows/waitlist.yaml:${warning.line}:${warning.column}  warning: ${warning.path}: ${warning.message}`,
+    );
   });
 
   it('gives every flow type a section with a complete example and a picture that exists', () => {
@@ -51,9 +56,14 @@ describe('docs/flows.md', () => {
       const type: string = rule.if.properties.type.const ?? rule.if.properties.type.enum[0];
       const data = rule.then.properties.data.properties;
       const stepKeys = Object.keys(data.steps.items.properties);
-      const propKeys = [...Object.keys(data.props.properties), ...Object.keys(data.steps.items.properties.props?.properties ?? {})];
-      for (const key of [...stepKeys, ...propKeys]) expect(`${section(type)}${common}`, `${type}: ${key}`).toContain(`\`${key}\``);
+      const propKeys = [
+        ...Object.keys(data.props.properties),
+        ...Object.keys(data.steps.items.properties.props?.properties ?? {}),
+      ];
+      for (const key of [...stepKeys, ...propKeys])
+        expect(`${section(type)}${common}`, `${type}: ${key}`).toContain(`\`${key}\``);
     }
-    for (const key of Object.keys(schema.definitions.FormField.properties)) expect(section('FORM')).toContain(`\`${key}\``);
+    for (const key of Object.keys(schema.definitions.FormField.properties))
+      expect(section('FORM')).toContain(`\`${key}\``);
   });
 });

@@ -49,14 +49,20 @@ function relativeImports(folder: string): Map<string, string[]> {
 
 /** The modules of `folder` and their imports within it. */
 function importGraph(folder: string): Map<string, string[]> {
-  return new Map([...relativeImports(folder)].map(([file, targets]) => [file, targets.filter((target) => target.startsWith(`${folder}/`))]));
+  return new Map(
+    [...relativeImports(folder)].map(([file, targets]) => [
+      file,
+      targets.filter((target) => target.startsWith(`${folder}/`)),
+    ]),
+  );
 }
 
 /** Each import of a module of `folder` that leaves it and that `allowed` refuses, as "file imports target". */
 function importsOut(folder: string, allowed: (target: string, file: string) => boolean): string[] {
   const refused: string[] = [];
   for (const [file, targets] of relativeImports(folder)) {
-    for (const target of targets) if (!target.startsWith(`${folder}/`) && !allowed(target, file)) refused.push(`${file} imports ${target}`);
+    for (const target of targets)
+      if (!target.startsWith(`${folder}/`) && !allowed(target, file)) refused.push(`${file} imports ${target}`);
   }
   return refused;
 }
@@ -140,15 +146,23 @@ describe('imports', () => {
   });
 
   it('lets the service take from src/ only what both sides share (src/api/), and nothing from tools/', () => {
-    expect(importsOut('server', (target) => (target.startsWith('src/') ? target.startsWith('src/api/') : !target.startsWith('tools/')))).toEqual([]);
+    expect(
+      importsOut('server', (target) =>
+        target.startsWith('src/') ? target.startsWith('src/api/') : !target.startsWith('tools/'),
+      ),
+    ).toEqual([]);
   });
 
   it('lets each author tool take from src/ only what TOOLS_MAY_IMPORT names, nothing from server/ or another tool', () => {
     const ownTool = (file: string) => file.split('/').slice(0, 2).join('/');
     const refused = [
-      ...importsOut('tools', (target) => TOOLS_MAY_IMPORT.some((allowed) => (allowed.endsWith('/') ? target.startsWith(allowed) : target === allowed))),
+      ...importsOut('tools', (target) =>
+        TOOLS_MAY_IMPORT.some((allowed) => (allowed.endsWith('/') ? target.startsWith(allowed) : target === allowed)),
+      ),
       ...[...relativeImports('tools')].flatMap(([file, targets]) =>
-        targets.filter((target) => target.startsWith('tools/') && ownTool(target) !== ownTool(file)).map((target) => `${file} imports ${target}`),
+        targets
+          .filter((target) => target.startsWith('tools/') && ownTool(target) !== ownTool(file))
+          .map((target) => `${file} imports ${target}`),
       ),
     ];
     expect(refused).toEqual([]);

@@ -58,7 +58,11 @@ function anchorsOf(markdown: string): Set<string> {
 /** Every link target of a page: inline links and images, reference definitions, and autolinks. */
 function linksOf(markdown: string): string[] {
   const text = prose(markdown).replace(/`+[^`\n]*`+/g, '');
-  const inline = [...text.matchAll(/!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s<>]*(?:\([^()\s]*\)[^()\s<>]*)*)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
+  const inline = [
+    ...text.matchAll(
+      /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s<>]*(?:\([^()\s]*\)[^()\s<>]*)*)>?(?:\s+"[^"]*")?\s*\)/g,
+    ),
+  ].map((m) => m[1]);
   const references = [...text.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]);
   const autolinks = [...text.matchAll(/<(https?:\/\/[^>\s]+)>/g)].map((m) => m[1]);
   return [...inline, ...references, ...autolinks];
@@ -69,7 +73,9 @@ function problemOf(page: string, target: string): string | undefined {
   if (/^https?:/i.test(target)) {
     try {
       const url = new URL(target);
-      return url.hostname.includes('.') || url.hostname === 'localhost' || /^[\d.]+$/.test(url.hostname) ? undefined : 'no host';
+      return url.hostname.includes('.') || url.hostname === 'localhost' || /^[\d.]+$/.test(url.hostname)
+        ? undefined
+        : 'no host';
     } catch {
       return 'not a URL';
     }
@@ -104,7 +110,9 @@ describe('GitHub anchors', () => {
 
 describe('links between the docs', () => {
   it('finds the links of a page, not those in code', () => {
-    const links = linksOf('See [a](a.md#x) and ![b](b.png "B") <https://example.com/>.\n\n`[c](c.md)`\n```md\n[d](d.md)\n```\n[e]: e.md\n');
+    const links = linksOf(
+      'See [a](a.md#x) and ![b](b.png "B") <https://example.com/>.\n\n`[c](c.md)`\n```md\n[d](d.md)\n```\n[e]: e.md\n',
+    );
     expect(links).toEqual(['a.md#x', 'b.png', 'e.md', 'https://example.com/']);
   });
 
@@ -130,7 +138,11 @@ describe('the docs', () => {
   });
 
   it('list every page of docs/ in its index', () => {
-    const index = linksOf(readFileSync(join(root, 'docs/README.md'), 'utf8')).map((target) => relative('docs', normalize(join('docs', target.split('#')[0]))));
-    expect(docs.map((page) => relative('docs', page)).filter((page) => page !== 'README.md' && !index.includes(page))).toEqual([]);
+    const index = linksOf(readFileSync(join(root, 'docs/README.md'), 'utf8')).map((target) =>
+      relative('docs', normalize(join('docs', target.split('#')[0]))),
+    );
+    expect(
+      docs.map((page) => relative('docs', page)).filter((page) => page !== 'README.md' && !index.includes(page)),
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,16 @@
 // The npm package: `npm pack` holds the builds with every script chunk, types, manifest, schema, bins, licence and changelog, and nothing else.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { builtinModules } from 'node:module';
@@ -27,23 +37,46 @@ const SHIPPED = [
 let packed: string[];
 beforeAll(async () => {
   // --ignore-scripts: the suite's global setup has built dist/ already.
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { maxBuffer: 10 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    maxBuffer: 10 * 1024 * 1024,
+  });
   packed = JSON.parse(stdout)[0].files.map((file: { path: string }) => file.path);
 });
 
 /** The npm packages a built file imports (static and dynamic), by package name, without Node's own modules. */
 function importedPackages(file: string): string[] {
   const code = readFileSync(file, 'utf8');
-  const specifiers = [...code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"|\bimport\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+  const specifiers = [
+    ...code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"|\bimport\("([^"]+)"\)/gm),
+  ].map((m) => m[1] ?? m[2] ?? m[3]);
   const names = specifiers
     .filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !builtinModules.includes(s))
-    .map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/'));
+    .map((s) =>
+      s
+        .split('/')
+        .slice(0, s.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
   return [...new Set(names)].sort();
 }
 
 describe('the npm package', () => {
   it('packs the builds, types, manifest, schema, licence and changelog', () => {
-    for (const file of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/onboarding.js', 'dist/onboarding.mjs', 'dist/types/index.d.ts', 'dist/custom-elements.json', 'dist/server.mjs', 'dist/flows.mjs', 'dist/dashboard/index.html', 'schema/flow.schema.json', 'docs/flows.md']) {
+    for (const file of [
+      'LICENSE',
+      'README.md',
+      'CHANGELOG.md',
+      'package.json',
+      'dist/onboarding.js',
+      'dist/onboarding.mjs',
+      'dist/types/index.d.ts',
+      'dist/custom-elements.json',
+      'dist/server.mjs',
+      'dist/flows.mjs',
+      'dist/dashboard/index.html',
+      'schema/flow.schema.json',
+      'docs/flows.md',
+    ]) {
       expect(packed).toContain(file);
     }
   });
@@ -74,7 +107,12 @@ describe('the npm package', () => {
   });
 
   it('points every export and bin at a file the build makes, and builds on install from git (prepare)', () => {
-    const targets = [...Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry as object))), ...Object.values(pkg.bin)];
+    const targets = [
+      ...Object.values(pkg.exports).flatMap((entry) =>
+        typeof entry === 'string' ? [entry] : Object.values(entry as object),
+      ),
+      ...Object.values(pkg.bin),
+    ];
     for (const target of targets as string[]) {
       expect(existsSync(target), target).toBe(true);
       expect(packed, target).toContain(target.replace(/^\.\//, ''));
@@ -87,31 +125,48 @@ describe('the npm package', () => {
 });
 
 describe('packing', () => {
-  it('cleans dist/ and builds first, so a stale file of an older build is not packed', { timeout: 240_000 }, async () => {
-    // A copy of the checkout (tracked and new files, not what .gitignore leaves out) with a leftover chunk in dist/.
-    const { stdout: files } = await promisify(execFile)('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-    const copy = mkdtempSync(join(tmpdir(), 'onboarding-pack-'));
-    try {
-      for (const file of files.split('\0').filter((name) => name && existsSync(name))) {
-        mkdirSync(dirname(join(copy, file)), { recursive: true });
-        cpSync(file, join(copy, file));
+  it(
+    'cleans dist/ and builds first, so a stale file of an older build is not packed',
+    { timeout: 240_000 },
+    async () => {
+      // A copy of the checkout (tracked and new files, not what .gitignore leaves out) with a leftover chunk in dist/.
+      const { stdout: files } = await promisify(execFile)('git', [
+        'ls-files',
+        '-z',
+        '--cached',
+        '--others',
+        '--exclude-standard',
+      ]);
+      const copy = mkdtempSync(join(tmpdir(), 'onboarding-pack-'));
+      try {
+        for (const file of files.split('\0').filter((name) => name && existsSync(name))) {
+          mkdirSync(dirname(join(copy, file)), { recursive: true });
+          cpSync(file, join(copy, file));
+        }
+        symlinkSync(resolve('node_modules'), join(copy, 'node_modules'), 'dir');
+        mkdirSync(join(copy, 'dist'));
+        writeFileSync(join(copy, 'dist/onboarding-old-chunk.js'), '/* an older build */');
+        const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json'], {
+          cwd: copy,
+          maxBuffer: 10 * 1024 * 1024,
+        });
+        const paths: string[] = JSON.parse(stdout.slice(stdout.indexOf('[')))[0].files.map(
+          (file: { path: string }) => file.path,
+        );
+        expect(paths).toContain('dist/onboarding.js');
+        expect(paths).not.toContain('dist/onboarding-old-chunk.js');
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
       }
-      symlinkSync(resolve('node_modules'), join(copy, 'node_modules'), 'dir');
-      mkdirSync(join(copy, 'dist'));
-      writeFileSync(join(copy, 'dist/onboarding-old-chunk.js'), '/* an older build */');
-      const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json'], { cwd: copy, maxBuffer: 10 * 1024 * 1024 });
-      const paths: string[] = JSON.parse(stdout.slice(stdout.indexOf('[')))[0].files.map((file: { path: string }) => file.path);
-      expect(paths).toContain('dist/onboarding.js');
-      expect(paths).not.toContain('dist/onboarding-old-chunk.js');
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
 
 describe('a fresh install', () => {
   const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
-  const locked = Object.entries(lock.packages as Record<string, { engines?: { node?: string }; hasInstallScript?: boolean }>).filter(([path]) => path);
+  const locked = Object.entries(
+    lock.packages as Record<string, { engines?: { node?: string }; hasInstallScript?: boolean }>,
+  ).filter(([path]) => path);
   const nameOf = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
   it('allows each install script it runs, by name, so npm 11 does not warn of it', () => {
@@ -122,7 +177,9 @@ describe('a fresh install', () => {
 
   it('declares a Node every locked package accepts, so npm warns of no engine', () => {
     expect(semver.satisfies(process.versions.node, pkg.engines.node)).toBe(true);
-    const refused = locked.filter(([, entry]) => entry.engines?.node && !semver.subset(pkg.engines.node, entry.engines.node));
+    const refused = locked.filter(
+      ([, entry]) => entry.engines?.node && !semver.subset(pkg.engines.node, entry.engines.node),
+    );
     expect(refused.map(([path, entry]) => `${nameOf(path)} ${entry.engines!.node}`)).toEqual([]);
   });
 });

@@ -67,7 +67,10 @@ interface JsonSchema {
   enum?: Array<string | number>;
   const?: string | number;
   anyOf?: JsonSchema[];
-  allOf?: Array<{ if?: { properties?: Record<string, JsonSchema> }; then?: { properties?: Record<string, JsonSchema> } }>;
+  allOf?: Array<{
+    if?: { properties?: Record<string, JsonSchema> };
+    then?: { properties?: Record<string, JsonSchema> };
+  }>;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
@@ -82,12 +85,18 @@ const program = ts.createProgram([WIRE], {
   noEmit: true,
 });
 const checker = program.getTypeChecker();
-const wireExports = new Map(checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(WIRE)!)!).map((symbol) => [symbol.name, symbol]));
+const wireExports = new Map(
+  checker
+    .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(WIRE)!)!)
+    .map((symbol) => [symbol.name, symbol]),
+);
 
 function wireType(name: string): ts.Type {
   const symbol = wireExports.get(name);
   if (!symbol) throw new Error(`src/api/wire.ts exports no ${name}`);
-  return checker.getDeclaredTypeOfSymbol(symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+  return checker.getDeclaredTypeOfSymbol(
+    symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
+  );
 }
 
 /** A field of a wire type: whether it may be left out, and its type without `undefined`. */
@@ -104,7 +113,12 @@ function propertyType(property: ts.Symbol): ts.Type {
 
 function fieldsOf(type: ts.Type): Map<string, Field> {
   return new Map(
-    checker.getPropertiesOfType(type).map((property) => [property.name, { optional: (property.flags & ts.SymbolFlags.Optional) !== 0, type: propertyType(property) }]),
+    checker
+      .getPropertiesOfType(type)
+      .map((property) => [
+        property.name,
+        { optional: (property.flags & ts.SymbolFlags.Optional) !== 0, type: propertyType(property) },
+      ]),
   );
 }
 
@@ -118,7 +132,8 @@ function expectedFields(check: Check): Map<string, Field> {
       fields.set(name, { type: fields.get(name)?.type ?? field.type, optional });
     }
   }
-  for (const name of check.pick ?? []) if (!fields.has(name)) throw new Error(`${check.wire.join(' | ')} has no field ${name}`);
+  for (const name of check.pick ?? [])
+    if (!fields.has(name)) throw new Error(`${check.wire.join(' | ')} has no field ${name}`);
   if (check.pick) for (const name of fields.keys()) if (!check.pick.includes(name)) fields.delete(name);
   for (const [alias, name] of Object.entries(check.aliases ?? {})) {
     const field = fields.get(name)!;
@@ -157,7 +172,8 @@ function schemaKinds(schema: JsonSchema, into: Kinds = { kinds: new Set(), liter
 }
 
 const sameSet = <T>(a: Set<T>, b: Set<T>) => a.size === b.size && [...a].every((value) => b.has(value));
-const describeKinds = ({ kinds, literals }: Kinds) => [...kinds, ...[...literals].map((value) => JSON.stringify(value))].sort().join(' | ');
+const describeKinds = ({ kinds, literals }: Kinds) =>
+  [...kinds, ...[...literals].map((value) => JSON.stringify(value))].sort().join(' | ');
 
 /**
  * Compares one field's type with its schema, then what each holds: an object's fields, an array's items, a
@@ -173,7 +189,8 @@ function compareField(path: string, type: ts.Type, schema: JsonSchema, asText: b
     return;
   }
   if (schema.properties) compareObject(path, fieldsOf(type), schema, { closed: !hasStringIndex(type) }, out);
-  if (schema.items && checker.isArrayType(type)) compareField(`${path}[]`, checker.getTypeArguments(type as ts.TypeReference)[0], schema.items, false, out);
+  if (schema.items && checker.isArrayType(type))
+    compareField(`${path}[]`, checker.getTypeArguments(type as ts.TypeReference)[0], schema.items, false, out);
   if (typeof schema.additionalProperties === 'object') {
     const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & ts.TypeFlags.String);
     if (index) compareField(`${path}{}`, index.type, schema.additionalProperties, false, out);
@@ -193,14 +210,22 @@ interface ObjectRules {
   mayTakeOthers?: boolean;
 }
 
-const hasStringIndex = (type: ts.Type) => checker.getIndexInfosOfType(type).some((info) => (info.keyType.flags & ts.TypeFlags.String) !== 0);
+const hasStringIndex = (type: ts.Type) =>
+  checker.getIndexInfosOfType(type).some((info) => (info.keyType.flags & ts.TypeFlags.String) !== 0);
 
 /** The fields of an object: the same names, the same required ones, each field alike, and no others unless the type takes them. */
-function compareObject(path: string, fields: Map<string, Field>, schema: JsonSchema, rules: ObjectRules, out: string[]): void {
+function compareObject(
+  path: string,
+  fields: Map<string, Field>,
+  schema: JsonSchema,
+  rules: ObjectRules,
+  out: string[],
+): void {
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const refusesOthers = schema.additionalProperties === false;
-  if (rules.closed && !refusesOthers && !rules.mayTakeOthers) out.push(`${path}: the schema takes fields the wire type does not name`);
+  if (rules.closed && !refusesOthers && !rules.mayTakeOthers)
+    out.push(`${path}: the schema takes fields the wire type does not name`);
   if (!rules.closed && refusesOthers) out.push(`${path}: the schema refuses fields the wire type takes`);
   for (const [name, field] of fields) {
     const property = properties[name];
@@ -209,18 +234,23 @@ function compareObject(path: string, fields: Map<string, Field>, schema: JsonSch
       continue;
     }
     if (field.optional === required.has(name)) {
-      out.push(`${path}.${name}: ${field.optional ? 'optional' : 'required'} in the wire type, ${field.optional ? 'required' : 'optional'} in the schema`);
+      out.push(
+        `${path}.${name}: ${field.optional ? 'optional' : 'required'} in the wire type, ${field.optional ? 'required' : 'optional'} in the schema`,
+      );
     }
     compareField(`${path}.${name}`, field.type, property, rules.asText ?? false, out);
   }
-  for (const name of Object.keys(properties)) if (!fields.has(name)) out.push(`${path}.${name}: in the schema, not in the wire type`);
-  for (const name of required) if (!(name in properties)) out.push(`${path}.${name}: required by the schema, which does not declare it`);
+  for (const name of Object.keys(properties))
+    if (!fields.has(name)) out.push(`${path}.${name}: in the schema, not in the wire type`);
+  for (const name of required)
+    if (!(name in properties)) out.push(`${path}.${name}: required by the schema, which does not declare it`);
 }
 
 /** A union told apart by one field (`path` of a batch write): one `if`/`then` of the schema per member, each alike. */
 function compareVariants(path: string, type: ts.Type, variants: NonNullable<JsonSchema['allOf']>, out: string[]): void {
   const members = type.isUnion() ? type.types : [type];
-  if (members.length !== variants.length) out.push(`${path}: ${members.length} variants in the wire type, ${variants.length} in the schema`);
+  if (members.length !== variants.length)
+    out.push(`${path}: ${members.length} variants in the wire type, ${variants.length} in the schema`);
   for (const variant of variants) {
     const [key, condition] = Object.entries(variant.if?.properties ?? {})[0] ?? [];
     if (key === undefined || condition?.const === undefined) {
@@ -249,7 +279,11 @@ function differences(check: Check, schema: JsonSchema): string[] {
   const out: string[] = [];
   if (schema.type !== 'object') out.push(`${check.part}: the schema is not an object's`);
   const query = check.part === 'querystring';
-  const rules = { closed: !check.wire.some((name) => hasStringIndex(wireType(name))), asText: query, mayTakeOthers: query && check.route.includes(' /v1/public/') };
+  const rules = {
+    closed: !check.wire.some((name) => hasStringIndex(wireType(name))),
+    asText: query,
+    mayTakeOthers: query && check.route.includes(' /v1/public/'),
+  };
   compareObject(check.part, expectedFields(check), schema, rules, out);
   return out;
 }
@@ -261,7 +295,8 @@ describe('the service validates requests by the wire types', () => {
   beforeAll(() => {
     app = Fastify();
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) if (method !== 'HEAD') schemas.set(`${method} ${route.url}`, route.schema ?? {});
+      for (const method of [route.method].flat())
+        if (method !== 'HEAD') schemas.set(`${method} ${route.url}`, route.schema ?? {});
     });
     // Registering reads only the limits; the handlers, which need the rest, never run here.
     const deps = { limits: DEFAULT_LIMITS } as AppDeps;
@@ -298,8 +333,13 @@ describe('the service validates requests by the wire types', () => {
   });
 
   it('checks every body and query schema of those routes', () => {
-    const declared = [...schemas].flatMap(([route, schema]) => (['body', 'querystring'] as const).filter((part) => schema[part]).map((part) => `${route} ${part}`));
-    const known = new Set([...CHECKS.map((check) => `${check.route} ${check.part}`), ...Object.keys(WITHOUT_WIRE_TYPE)]);
+    const declared = [...schemas].flatMap(([route, schema]) =>
+      (['body', 'querystring'] as const).filter((part) => schema[part]).map((part) => `${route} ${part}`),
+    );
+    const known = new Set([
+      ...CHECKS.map((check) => `${check.route} ${check.part}`),
+      ...Object.keys(WITHOUT_WIRE_TYPE),
+    ]);
     expect(declared.filter((name) => !known.has(name))).toEqual([]);
   });
 });

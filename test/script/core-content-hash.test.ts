@@ -28,8 +28,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const titleOf = (stores: { $flows: { get(): Record<string, { steps: Array<{ title?: unknown }> }> } }) => stores.$flows.get().welcome?.steps[0]?.title;
-const readBodies = (since: number) => proxy.requests.slice(since).filter(isStateRead).map((request) => JSON.parse(request.body) as { knownVersions?: Record<string, unknown> });
+const titleOf = (stores: { $flows: { get(): Record<string, { steps: Array<{ title?: unknown }> }> } }) =>
+  stores.$flows.get().welcome?.steps[0]?.title;
+const readBodies = (since: number) =>
+  proxy.requests
+    .slice(since)
+    .filter(isStateRead)
+    .map((request) => JSON.parse(request.body) as { knownVersions?: Record<string, unknown> });
 
 describe('flow content named by its hash', () => {
   it('sends the hash of the content it holds, and takes no content back for it', async () => {
@@ -53,7 +58,15 @@ describe('flow content named by its hash', () => {
     // What a script from before hashes left in the cache: the definition with its version and no hash.
     localStorage.setItem(
       'onboarding:content',
-      JSON.stringify([{ slug: 'welcome', name: 'Welcome', type: 'BANNER', version, data: { steps: [{ id: 'hello', title: 'Cached title', subtitle: 'Start here' }] } }]),
+      JSON.stringify([
+        {
+          slug: 'welcome',
+          name: 'Welcome',
+          type: 'BANNER',
+          version,
+          data: { steps: [{ id: 'hello', title: 'Cached title', subtitle: 'Start here' }] },
+        },
+      ]),
     );
     const since = proxy.requests.length;
     const { stores, ready } = await loadSdk(proxy.url, PUBLIC_KEY);

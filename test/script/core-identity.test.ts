@@ -54,7 +54,9 @@ describe('guests', () => {
     const guest = sdk.userId;
     await vi.waitFor(() => expect(sdk.getFlow('setup')).toBeDefined());
     await sdk.getFlow('setup')!.steps[0].complete();
-    await vi.waitFor(async () => expect(await countRows(service, 'SELECT count(*) AS n FROM step_states WHERE user_id = $1', [guest])).toBe(1));
+    await vi.waitFor(async () =>
+      expect(await countRows(service, 'SELECT count(*) AS n FROM step_states WHERE user_id = $1', [guest])).toBe(1),
+    );
 
     await sdk.identify('linked-user', { plan: 'pro' });
     expect(sdk.userId).toBe('linked-user');
@@ -85,7 +87,9 @@ describe('guests', () => {
     await sdk.getFlow('setup')!.start();
     await sdk.identify('memory-user');
     await vi.waitFor(async () =>
-      expect(await countRows(service, "SELECT count(*) AS n FROM flow_states WHERE user_id = 'memory-user' AND started")).toBe(1),
+      expect(
+        await countRows(service, "SELECT count(*) AS n FROM flow_states WHERE user_id = 'memory-user' AND started"),
+      ).toBe(1),
     );
     expect(errors).toEqual([]);
   });
@@ -99,7 +103,9 @@ describe('logout and switching users', () => {
     await vi.waitFor(() => expect(sdk.getFlow('ada-only')).toBeDefined());
     await sdk.getFlow('setup')!.steps[0].complete();
     await sdk.track('saw-dashboard');
-    await vi.waitFor(async () => expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'ada'")).toBe(1));
+    await vi.waitFor(async () =>
+      expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'ada'")).toBe(1),
+    );
 
     await sdk.reset();
     expect(sdk.userId).toMatch(/^guest_/);
@@ -125,11 +131,16 @@ describe('logout and switching users', () => {
       await sdk.getFlow('setup')!.steps[0].complete();
       await sdk.identify('second-real');
       expect(sdk.getFlow('setup')!.steps[0].state.completed).toBe(false);
-      const upserts = proxy.requests.flatMap(writesIn).filter((write) => write.path === 'users').map((write) => write.body);
+      const upserts = proxy.requests
+        .flatMap(writesIn)
+        .filter((write) => write.path === 'users')
+        .map((write) => write.body);
       expect(upserts.map((u) => u.userId)).toEqual(['first-real', 'second-real']);
       expect(upserts[0].linkGuestId).toMatch(/^guest_/);
       expect(upserts[1].linkGuestId).toBeUndefined();
-      await vi.waitFor(async () => expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'first-real'")).toBe(1));
+      await vi.waitFor(async () =>
+        expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'first-real'")).toBe(1),
+      );
       expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'second-real'")).toBe(0);
     } finally {
       await proxy.close();
@@ -172,9 +183,16 @@ describe('identify', () => {
     await sdk.identify('tracker');
     await sdk.track('exported-report', { format: 'csv' });
     await sdk.group('acme', { name: 'Acme' });
-    const events = await service.db.query<{ event: string; properties: object }>("SELECT event, properties FROM user_events WHERE user_id = 'tracker'");
+    const events = await service.db.query<{ event: string; properties: object }>(
+      "SELECT event, properties FROM user_events WHERE user_id = 'tracker'",
+    );
     expect(events).toEqual([{ event: 'exported-report', properties: { format: 'csv' } }]);
-    expect(await countRows(service, "SELECT count(*) AS n FROM group_members WHERE group_id = 'acme' AND user_id = 'tracker'")).toBe(1);
+    expect(
+      await countRows(
+        service,
+        "SELECT count(*) AS n FROM group_members WHERE group_id = 'acme' AND user_id = 'tracker'",
+      ),
+    ).toBe(1);
   });
 });
 
@@ -183,10 +201,14 @@ describe('cache', () => {
     const first = await loadSdk(service.url, PUBLIC_KEY);
     await first.sdk.identify('returning');
     await first.sdk.getFlow('setup')!.steps[0].complete();
-    await vi.waitFor(async () => expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'returning'")).toBe(1));
+    await vi.waitFor(async () =>
+      expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'returning'")).toBe(1),
+    );
     destroySdks();
     // Another device completes step two meanwhile.
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: 'returning', flowSlug: 'setup', stepId: 'two', actionType: 'COMPLETED_STEP' } });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: 'returning', flowSlug: 'setup', stepId: 'two', actionType: 'COMPLETED_STEP' },
+    });
 
     const second = await loadSdk(service.url, PUBLIC_KEY);
     // Synchronously after init: the cached state and definitions, before any answer.

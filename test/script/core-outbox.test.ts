@@ -47,7 +47,11 @@ describe('outbox', () => {
     await flow().steps[1].skip();
     await sdk.track('clicked-share', { via: 'email' });
     // The page sees every change at once, while the service is away.
-    expect(flow().steps.map((s) => [s.state.completed, s.state.skipped])).toEqual([[true, false], [false, true], [false, false]]);
+    expect(flow().steps.map((s) => [s.state.completed, s.state.skipped])).toEqual([
+      [true, false],
+      [false, true],
+      [false, false],
+    ]);
     expect(outboxLength()).toBe(4);
     expect(errors.map((e) => e.code)).toContain('write-failed');
 
@@ -58,7 +62,9 @@ describe('outbox', () => {
 
     expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'outage-user'")).toBe(2);
     expect(await countRows(service, "SELECT count(*) AS n FROM user_events WHERE user_id = 'outage-user'")).toBe(2);
-    const [step] = await service.db.query<{ data: unknown }>("SELECT data FROM step_states WHERE user_id = 'outage-user' AND step_id = 'one'");
+    const [step] = await service.db.query<{ data: unknown }>(
+      "SELECT data FROM step_states WHERE user_id = 'outage-user' AND step_id = 'one'",
+    );
     expect(step.data).toEqual({ answer: 1 });
 
     // Each write kept its Idempotency-Key across attempts, and reached the service in the order it was made.
@@ -68,7 +74,12 @@ describe('outbox', () => {
     expect([...keyOf.values()].every((keys) => keys.size === 1)).toBe(true);
     expect(new Set(writes.map((w) => w.key)).size).toBe(keyOf.size);
     const order = [...new Set(writes.map((w) => w.text))].map((body) => JSON.parse(body));
-    expect(order.slice(-4).map((b) => b.stepId ?? b.events[0].event)).toEqual(['one', 'clicked-export', 'two', 'clicked-share']);
+    expect(order.slice(-4).map((b) => b.stepId ?? b.events[0].event)).toEqual([
+      'one',
+      'clicked-export',
+      'two',
+      'clicked-share',
+    ]);
     expect(completed(sdk)).toEqual([true, false, false]);
   });
 
@@ -90,7 +101,10 @@ describe('outbox', () => {
   });
 
   it('reads again after a read the service shed, at the Retry-After it asked for, and draws the answer', async () => {
-    proxy.answer(isStateRead, 503, '{"status":503,"title":"Service Unavailable"}', { headers: { 'Retry-After': '1' }, times: 1 });
+    proxy.answer(isStateRead, 503, '{"status":503,"title":"Service Unavailable"}', {
+      headers: { 'Retry-After': '1' },
+      times: 1,
+    });
     const { sdk, ready, errors } = await loadSdk(proxy.url, PUBLIC_KEY);
     await ready;
     expect(errors.map((error) => error.status)).toContain(503);
@@ -127,7 +141,11 @@ describe('outbox', () => {
     expect(errors).toContainEqual({ code: 'write-refused', status: 409 });
     expect(outboxLength()).toBe(0);
     // The optimistic change raised its events; the rollback raises none of its own, only `error`.
-    expect(events.filter((e) => e.slug === 'gated').map((e) => e.name)).toEqual(['flow.start', 'step.start', 'step.complete']);
+    expect(events.filter((e) => e.slug === 'gated').map((e) => e.name)).toEqual([
+      'flow.start',
+      'step.start',
+      'step.complete',
+    ]);
     expect(sdk.getFlow('gated')!.isStarted).toBe(false);
     expect(await countRows(service, "SELECT count(*) AS n FROM step_states WHERE user_id = 'refused-user'")).toBe(0);
   });
@@ -147,7 +165,9 @@ describe('outbox', () => {
     // The pending change shows at once on the next visit.
     expect(completed(second.sdk)).toEqual([true, false, false]);
     await vi.waitFor(() => expect(outboxLength()).toBe(0), { timeout: 10_000 });
-    expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'reloading-user'")).toBe(1);
+    expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'reloading-user'")).toBe(
+      1,
+    );
     expect(await countRows(service, "SELECT count(*) AS n FROM user_events WHERE user_id = 'reloading-user'")).toBe(1);
   });
 });

@@ -17,7 +17,10 @@ let service: TestService;
 let proxy: LoopbackProxy;
 
 beforeAll(async () => {
-  service = await startTestService({ 'setup.yaml': checklistYaml('setup') }, { identity: { secrets: [SECRET], required: true } });
+  service = await startTestService(
+    { 'setup.yaml': checklistYaml('setup') },
+    { identity: { secrets: [SECRET], required: true } },
+  );
 });
 afterAll(() => service?.close());
 beforeEach(async () => {
@@ -41,7 +44,8 @@ function sentFor(userId: string, since = 0): Array<{ kind: string; userHash?: un
       const body = JSON.parse(r.body);
       if (body.userId === userId) seen.push({ kind: 'read', userHash: body.userHash });
     }
-    for (const write of writesIn(r)) if (write.body.userId === userId) seen.push({ kind: write.path, userHash: write.body.userHash });
+    for (const write of writesIn(r))
+      if (write.body.userId === userId) seen.push({ kind: write.path, userHash: write.body.userHash });
   }
   return seen;
 }
@@ -67,7 +71,10 @@ describe('userHash', () => {
   });
 
   it('keeps the hash with the user across a reload, so the returning visitor reads with it', async () => {
-    const first = await loadSdk(proxy.url, PUBLIC_KEY, { userId: 'returning-hashed', userHash: hash('returning-hashed') });
+    const first = await loadSdk(proxy.url, PUBLIC_KEY, {
+      userId: 'returning-hashed',
+      userHash: hash('returning-hashed'),
+    });
     await first.ready;
     expect(first.errors).toEqual([]);
     destroySdks();
@@ -107,12 +114,23 @@ describe('userHash', () => {
     const identified = sdk.identify('queued-second', undefined, { userHash: hash('queued-second') });
     proxy.up();
     await identified;
-    await vi.waitFor(() => expect(localStorage.getItem('onboarding:outbox')).toBeNull(), { timeout: 20_000, interval: 100 });
-    expect(sentFor('queued-first').filter((request) => request.kind === 'flowStates').map((request) => request.userHash)).toContain(hash('queued-first'));
+    await vi.waitFor(() => expect(localStorage.getItem('onboarding:outbox')).toBeNull(), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    expect(
+      sentFor('queued-first')
+        .filter((request) => request.kind === 'flowStates')
+        .map((request) => request.userHash),
+    ).toContain(hash('queued-first'));
     expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'queued-first'")).toBe(1);
     await vi.waitFor(() => expect(sdk.getFlow('setup')).toBeDefined());
     await sdk.getFlow('setup')!.steps[1].complete();
-    await vi.waitFor(async () => expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'queued-second'")).toBe(1));
+    await vi.waitFor(async () =>
+      expect(await countRows(service, "SELECT count(*) AS n FROM flow_responses WHERE user_id = 'queued-second'")).toBe(
+        1,
+      ),
+    );
     expect(errors.filter((error) => error.code !== 'write-failed')).toEqual([]);
   });
 
@@ -138,7 +156,8 @@ describe('guest IDs', () => {
       Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
       const ids = new Set(Array.from({ length: 100 }, newGuestId));
       expect(ids.size).toBe(100);
-      for (const id of ids) expect(id).toMatch(/^guest_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      for (const id of ids)
+        expect(id).toMatch(/^guest_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(getRandomValues).toHaveBeenCalledTimes(100);
     } finally {
       Object.defineProperty(crypto, 'randomUUID', { value: randomUUID, configurable: true });

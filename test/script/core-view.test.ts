@@ -43,7 +43,9 @@ describe('the view', () => {
     const states = stores.$flowStates.get();
     const flows = stores.$flows.get();
     // Progress on another device in one flow.
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: sdk.userId, flowSlug: 'list-2', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: sdk.userId, flowSlug: 'list-2', stepId: 'one', actionType: 'COMPLETED_STEP' },
+    });
     await sdk.refresh();
     const after = stores.$flowStates.get();
     expect(after['list-2']).not.toBe(states['list-2']);

@@ -12,7 +12,14 @@ import { TARGET_MISSING_FROM_FACTS_SQL } from '../../server/analytics/target-mis
 import { openDatabase } from '../../server/storage/database.js';
 import { migrate } from '../../server/storage/schema.js';
 import type { Database } from '../../server/storage/store.js';
-import { checklistYaml, freshPostgresDatabase, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+import {
+  checklistYaml,
+  freshPostgresDatabase,
+  PRIVATE_KEY,
+  PUBLIC_KEY,
+  startTestService,
+  type TestService,
+} from '../support/service.js';
 
 const DAY = 86_400_000;
 /** Midnight UTC today, and a day `n` days before it. */
@@ -105,11 +112,15 @@ data:
     - id: nav
       title: The menu
       selector: "#nav"
-${type === 'TOOLTIP' ? '' : `    - id: save
+${
+  type === 'TOOLTIP'
+    ? ''
+    : `    - id: save
       title: Save it
       selector: "my-editor >>> .save"
       page: /projects/:id
-`}`;
+`
+}`;
 
 let service: TestService;
 
@@ -129,8 +140,16 @@ async function olderDatabase(schemaUpTo: number): Promise<{ db: Database; close(
 /** Copies one flow's rows of `tables` from the service's database into `target`, whose older schema may lack columns (they are left out). */
 async function copyRows(target: Database, slug: string, tables: string[]): Promise<void> {
   for (const table of tables) {
-    const where = table === 'users' ? 'id IN (SELECT user_id FROM flow_responses WHERE flow_slug = $1)' : table === 'flows' ? 'slug = $1' : 'flow_slug = $1';
-    const [found] = await service.db.query<{ rows: unknown }>(`SELECT json_agg(t) AS rows FROM ${table} AS t WHERE ${where}`, [slug]);
+    const where =
+      table === 'users'
+        ? 'id IN (SELECT user_id FROM flow_responses WHERE flow_slug = $1)'
+        : table === 'flows'
+          ? 'slug = $1'
+          : 'flow_slug = $1';
+    const [found] = await service.db.query<{ rows: unknown }>(
+      `SELECT json_agg(t) AS rows FROM ${table} AS t WHERE ${where}`,
+      [slug],
+    );
     if (!found?.rows) continue;
     const json = typeof found.rows === 'string' ? found.rows : JSON.stringify(found.rows);
     await target.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [json]);
@@ -147,15 +166,44 @@ let flowCounter = 0;
 async function newFlow(kind: 'checklist' | 'survey' | 'translated-survey' | 'form' | 'tour'): Promise<string> {
   const slug = `${kind}-${++flowCounter}`;
   const yaml =
-    kind === 'checklist' ? checklistYaml(slug) : kind === 'survey' ? surveyYaml(slug) : kind === 'translated-survey' ? translatedSurveyYaml(slug) : kind === 'form' ? formYaml(slug) : tourYaml(slug);
+    kind === 'checklist'
+      ? checklistYaml(slug)
+      : kind === 'survey'
+        ? surveyYaml(slug)
+        : kind === 'translated-survey'
+          ? translatedSurveyYaml(slug)
+          : kind === 'form'
+            ? formYaml(slug)
+            : tourYaml(slug);
   await service.writeFlow(`${slug}.yaml`, yaml);
   return slug;
 }
 
-async function act(userId: string, flowSlug: string, actionType: ActionType, stepId = '', createdAt?: string, data?: unknown, url?: string, locale?: string): Promise<void> {
-  const response = await service.call('POST', `/v1/public/flowStates${locale === undefined ? '' : `?locale=${encodeURIComponent(locale)}`}`, {
-    body: { userId, flowSlug, stepId, actionType, ...(createdAt ? { createdAt } : {}), ...(data !== undefined ? { data } : {}), ...(url ? { context: { url } } : {}) },
-  });
+async function act(
+  userId: string,
+  flowSlug: string,
+  actionType: ActionType,
+  stepId = '',
+  createdAt?: string,
+  data?: unknown,
+  url?: string,
+  locale?: string,
+): Promise<void> {
+  const response = await service.call(
+    'POST',
+    `/v1/public/flowStates${locale === undefined ? '' : `?locale=${encodeURIComponent(locale)}`}`,
+    {
+      body: {
+        userId,
+        flowSlug,
+        stepId,
+        actionType,
+        ...(createdAt ? { createdAt } : {}),
+        ...(data !== undefined ? { data } : {}),
+        ...(url ? { context: { url } } : {}),
+      },
+    },
+  );
   expect(response.status, response.text).toBe(201);
 }
 
@@ -190,8 +238,12 @@ async function rollups(answersOf: string): Promise<{ kept: unknown[]; expected: 
     `SELECT flow_slug, to_char(day, 'YYYY-MM-DD') AS day, flow_version, step_id, locale, started, completed, skipped, reached, dropped
      FROM (${ROLLUPS_FROM_FACTS_SQL.daily}) AS r ${nonZero} ${order}, 5`,
   );
-  const keptDurations = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, locale, count::int FROM analytics_durations WHERE count <> 0 ${order}, 5`);
-  const expectedDurations = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, locale, count FROM (${ROLLUPS_FROM_FACTS_SQL.durations}) AS d ${order}, 5`);
+  const keptDurations = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, locale, count::int FROM analytics_durations WHERE count <> 0 ${order}, 5`,
+  );
+  const expectedDurations = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, bucket, locale, count FROM (${ROLLUPS_FROM_FACTS_SQL.durations}) AS d ${order}, 5`,
+  );
   // One flow's answers: another test writes answers straight into the log.
   const keptAnswers = await service.db.query(
     `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, value, locale, count::int FROM analytics_answers WHERE count <> 0 AND flow_slug = $1 ORDER BY 1, 2, 3, 4, 5, 6`,
@@ -201,8 +253,12 @@ async function rollups(answersOf: string): Promise<{ kept: unknown[]; expected: 
     `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, value, locale, count FROM (${ROLLUPS_FROM_FACTS_SQL.answers}) AS a WHERE flow_slug = $1 ORDER BY 1, 2, 3, 4, 5, 6`,
     [answersOf],
   );
-  const keptMissing = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, users::int FROM analytics_target_missing WHERE users <> 0 ${order}`);
-  const expectedMissing = await service.db.query(`SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, users FROM (${TARGET_MISSING_FROM_FACTS_SQL}) AS m ${order}`);
+  const keptMissing = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, users::int FROM analytics_target_missing WHERE users <> 0 ${order}`,
+  );
+  const expectedMissing = await service.db.query(
+    `SELECT flow_slug, to_char(day, 'YYYY-MM-DD'), flow_version, step_id, users FROM (${TARGET_MISSING_FROM_FACTS_SQL}) AS m ${order}`,
+  );
   return {
     kept: [...kept, ...keptDurations, ...keptAnswers, ...keptMissing],
     expected: [...expected, ...expectedDurations, ...expectedAnswers, ...expectedMissing],
@@ -213,7 +269,11 @@ describe('GET /v1/analytics/flows', () => {
   it('counts each user once per flow: started, completed, skipped, the completion rate and the median time to complete', async () => {
     const slug = await newFlow('checklist');
     // a: done in 30 s; b: done in 90 s; c: dismissed; d: done in 60 s, then restarted and done again (still once).
-    for (const [user, seconds] of [['a', 30], ['b', 90], ['d', 60]] as const) {
+    for (const [user, seconds] of [
+      ['a', 30],
+      ['b', 90],
+      ['d', 60],
+    ] as const) {
       await act(`${slug}-${user}`, slug, 'STARTED_FLOW', '', daysAgo(3));
       await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'one', daysAgo(3, seconds / 3));
       await act(`${slug}-${user}`, slug, 'COMPLETED_STEP', 'two', daysAgo(3, (2 * seconds) / 3));
@@ -226,17 +286,36 @@ describe('GET /v1/analytics/flows', () => {
 
     const report = await get<AnalyticsFlowsResponse>(`/v1/analytics/flows?${window}`);
     const row = report.flows.find((flow) => flow.slug === slug)!;
-    expect(row).toMatchObject({ name: 'Set up', type: 'CHECKLIST', status: 'ACTIVE', version: 1, started: 4, completed: 3, skipped: 1, completionRate: 0.75 });
+    expect(row).toMatchObject({
+      name: 'Set up',
+      type: 'CHECKLIST',
+      status: 'ACTIVE',
+      version: 1,
+      started: 4,
+      completed: 3,
+      skipped: 1,
+      completionRate: 0.75,
+    });
     // The median of 30, 60 and 90 s, read from buckets about 19 % wide.
     expect(row.medianSecondsToComplete).toBeGreaterThan(60 / 1.2);
     expect(row.medianSecondsToComplete).toBeLessThan(60 * 1.2);
-    expect(report).toMatchObject({ from: `${dateOf(10)}T00:00:00.000Z`, to: `${dateOf(-1)}T00:00:00.000Z`, version: null });
+    expect(report).toMatchObject({
+      from: `${dateOf(10)}T00:00:00.000Z`,
+      to: `${dateOf(-1)}T00:00:00.000Z`,
+      version: null,
+    });
   });
 
   it('lists every served flow, with zeros for a flow nobody started', async () => {
     const slug = await newFlow('checklist');
     const report = await get<AnalyticsFlowsResponse>('/v1/analytics/flows');
-    expect(report.flows.find((flow) => flow.slug === slug)).toMatchObject({ started: 0, completed: 0, skipped: 0, completionRate: null, medianSecondsToComplete: null });
+    expect(report.flows.find((flow) => flow.slug === slug)).toMatchObject({
+      started: 0,
+      completed: 0,
+      skipped: 0,
+      completionRate: null,
+      medianSecondsToComplete: null,
+    });
   });
 
   it('keeps counting a flow whose file was removed', async () => {
@@ -305,63 +384,124 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     // b's later completion counts on the day b started.
     await act(`${slug}-b`, slug, 'COMPLETED_FLOW', '', daysAgo(0));
 
-    const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?from=${daysAgo(4)}&to=${dateOf(0)}T05:00:00Z`);
+    const report = await get<AnalyticsFlowResponse>(
+      `/v1/analytics/flows/${slug}?from=${daysAgo(4)}&to=${dateOf(0)}T05:00:00Z`,
+    );
     expect(report.from).toBe(`${dateOf(4)}T00:00:00.000Z`);
     expect(report.to).toBe(`${dateOf(-1)}T00:00:00.000Z`);
     expect(report.days.map((day) => day.date)).toEqual([dateOf(4), dateOf(3), dateOf(2), dateOf(1), dateOf(0)]);
-    expect(report.days.map((day) => [day.started, day.completed])).toEqual([[0, 0], [1, 0], [0, 0], [1, 1], [0, 0]]);
+    expect(report.days.map((day) => [day.started, day.completed])).toEqual([
+      [0, 0],
+      [1, 0],
+      [0, 0],
+      [1, 1],
+      [0, 0],
+    ]);
     expect(report.days[1].steps).toEqual([
       { stepId: 'one', reached: 1, completed: 1, skipped: 0, dropped: 0, targetMissing: 0 },
       { stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 0 },
     ]);
-    expect(report.days[3].steps.find((step) => step.stepId === 'two')).toEqual({ stepId: 'two', reached: 1, completed: 0, skipped: 0, dropped: 0, targetMissing: 0 });
+    expect(report.days[3].steps.find((step) => step.stepId === 'two')).toEqual({
+      stepId: 'two',
+      reached: 1,
+      completed: 0,
+      skipped: 0,
+      dropped: 0,
+      targetMissing: 0,
+    });
   });
 
   it('reports a survey: the NPS score and distribution, a rating, a choice, and the latest comments', async () => {
     const slug = await newFlow('survey');
     const scores = [10, 9, 9, 8, 7, 6, 3, 0];
-    for (const [i, value] of scores.entries()) await act(`${slug}-${i}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, i), { value });
+    for (const [i, value] of scores.entries())
+      await act(`${slug}-${i}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, i), { value });
     await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'stars', daysAgo(1, 20), { value: 5 });
     await act(`${slug}-1`, slug, 'COMPLETED_STEP', 'stars', daysAgo(1, 20), { value: 2 });
     await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 30), { value: 'friend' });
-    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 40), { value: 'Setup took five minutes' }, 'https://app.example/home');
+    await act(
+      `${slug}-0`,
+      slug,
+      'COMPLETED_STEP',
+      'why',
+      daysAgo(1, 40),
+      { value: 'Setup took five minutes' },
+      'https://app.example/home',
+    );
     await act(`${slug}-6`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 31), { value: 'ads' });
     await act(`${slug}-6`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 41), { value: 'The export is slow' });
 
     const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
     expect(report.survey!.steps).toEqual([
       {
-        kind: 'nps', stepId: 'score', title: 'How likely are you to recommend us?', responses: 8, promoters: 3, passives: 2, detractors: 3, score: 0,
+        kind: 'nps',
+        stepId: 'score',
+        title: 'How likely are you to recommend us?',
+        responses: 8,
+        promoters: 3,
+        passives: 2,
+        detractors: 3,
+        score: 0,
         distribution: [1, 0, 0, 1, 0, 0, 1, 1, 1, 2, 1],
       },
-      { kind: 'rating', stepId: 'stars', title: 'Rate the setup', responses: 2, average: 3.5, distribution: [0, 1, 0, 0, 1] },
       {
-        kind: 'single', stepId: 'reason', title: 'What brought you here?', responses: 2,
-        options: [{ value: 'ads', label: 'An ad', count: 1 }, { value: 'friend', label: 'A friend', count: 1 }],
+        kind: 'rating',
+        stepId: 'stars',
+        title: 'Rate the setup',
+        responses: 2,
+        average: 3.5,
+        distribution: [0, 1, 0, 0, 1],
       },
       {
-        kind: 'text', stepId: 'why', title: 'Why?', responses: 2,
+        kind: 'single',
+        stepId: 'reason',
+        title: 'What brought you here?',
+        responses: 2,
+        options: [
+          { value: 'ads', label: 'An ad', count: 1 },
+          { value: 'friend', label: 'A friend', count: 1 },
+        ],
+      },
+      {
+        kind: 'text',
+        stepId: 'why',
+        title: 'Why?',
+        responses: 2,
         comments: [
           { userId: `${slug}-6`, value: 'The export is slow', createdAt: daysAgo(1, 41), url: null },
-          { userId: `${slug}-0`, value: 'Setup took five minutes', createdAt: daysAgo(1, 40), url: 'https://app.example/home' },
+          {
+            userId: `${slug}-0`,
+            value: 'Setup took five minutes',
+            createdAt: daysAgo(1, 40),
+            url: 'https://app.example/home',
+          },
         ],
       },
     ]);
   });
 
-  it('reports a survey given as fields like one given by type: its nps field from numbers and numeric strings, its first choice field, its text fields\' comments', async () => {
+  it("reports a survey given as fields like one given by type: its nps field from numbers and numeric strings, its first choice field, its text fields' comments", async () => {
     const slug = `fields-survey-${++flowCounter}`;
     await service.writeFlow(`${slug}.yaml`, fieldsSurveyYaml(slug));
     // Our elements send a score as a number, Frigade's components as a string: both count, and nothing else does.
     const scores: unknown[] = [10, '9', 9, '8', 7, '6', 3, '0'];
-    for (const [i, score] of scores.entries()) await act(`${slug}-${i}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, i), { 'nps-score': score });
+    for (const [i, score] of scores.entries())
+      await act(`${slug}-${i}`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, i), { 'nps-score': score });
     await act(`${slug}-8`, slug, 'COMPLETED_STEP', 'score', daysAgo(1, 8), { 'nps-score': '' });
     await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 20), { detail: 'A talk', channel: 'friend' });
     await act(`${slug}-1`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 21), { detail: '', channel: 'ads' });
     await act(`${slug}-2`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 22), { detail: '', channel: 'friend' });
     await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'tools', daysAgo(1, 30), { tools: ['jira', 'linear'] });
     await act(`${slug}-1`, slug, 'COMPLETED_STEP', 'tools', daysAgo(1, 31), { tools: ['linear'] });
-    await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'feedback', daysAgo(1, 40), { feedback: 'Faster exports' }, 'https://app.example/home');
+    await act(
+      `${slug}-0`,
+      slug,
+      'COMPLETED_STEP',
+      'feedback',
+      daysAgo(1, 40),
+      { feedback: 'Faster exports' },
+      'https://app.example/home',
+    );
     await act(`${slug}-6`, slug, 'COMPLETED_STEP', 'feedback', daysAgo(1, 41), { feedback: '' });
     await act(`${slug}-7`, slug, 'COMPLETED_STEP', 'feedback', daysAgo(1, 42), { feedback: 'x'.repeat(150) });
     await act(`${slug}-0`, slug, 'COMPLETED_STEP', 'sign', daysAgo(1, 50), { signature: 'Ada L.' });
@@ -372,26 +512,51 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     expect(report.flow.type).toBe('SURVEY');
     expect(report.survey!.steps).toEqual([
       {
-        kind: 'nps', stepId: 'score', title: 'How likely are you to recommend us?', responses: 8, promoters: 3, passives: 2, detractors: 3, score: 0,
+        kind: 'nps',
+        stepId: 'score',
+        title: 'How likely are you to recommend us?',
+        responses: 8,
+        promoters: 3,
+        passives: 2,
+        detractors: 3,
+        score: 0,
         distribution: [1, 0, 0, 1, 0, 0, 1, 1, 1, 2, 1],
       },
       {
-        kind: 'single', stepId: 'reason', title: 'What brought you here?', responses: 3,
-        options: [{ value: 'ads', label: 'An ad', count: 1 }, { value: 'friend', label: 'A friend', count: 2 }],
+        kind: 'single',
+        stepId: 'reason',
+        title: 'What brought you here?',
+        responses: 3,
+        options: [
+          { value: 'ads', label: 'An ad', count: 1 },
+          { value: 'friend', label: 'A friend', count: 2 },
+        ],
       },
       {
-        kind: 'multiple', stepId: 'tools', title: 'What do you use?', responses: 2,
-        options: [{ value: 'jira', label: 'Jira', count: 1 }, { value: 'linear', label: 'Linear', count: 2 }],
+        kind: 'multiple',
+        stepId: 'tools',
+        title: 'What do you use?',
+        responses: 2,
+        options: [
+          { value: 'jira', label: 'Jira', count: 1 },
+          { value: 'linear', label: 'Linear', count: 2 },
+        ],
       },
       {
-        kind: 'text', stepId: 'feedback', title: 'What could we do better?', responses: 3,
+        kind: 'text',
+        stepId: 'feedback',
+        title: 'What could we do better?',
+        responses: 3,
         comments: [
           { userId: `${slug}-7`, value: 'x'.repeat(150), createdAt: daysAgo(1, 42), url: null },
           { userId: `${slug}-0`, value: 'Faster exports', createdAt: daysAgo(1, 40), url: 'https://app.example/home' },
         ],
       },
       {
-        kind: 'text', stepId: 'sign', title: 'Sign here', responses: 1,
+        kind: 'text',
+        stepId: 'sign',
+        title: 'Sign here',
+        responses: 1,
         comments: [{ userId: `${slug}-0`, value: 'Ada L.', createdAt: daysAgo(1, 50), url: null }],
       },
     ]);
@@ -413,8 +578,18 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     expect((await service.call('DELETE', `/v1/users?foreignId=${slug}-0`, { key: PRIVATE_KEY })).status).toBe(204);
     const after = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
     expect(after.survey!.steps[0]).toMatchObject({ kind: 'nps', responses: 7, promoters: 2 });
-    expect(after.survey!.steps[1]).toMatchObject({ responses: 2, options: [{ value: 'ads', count: 1 }, { value: 'friend', count: 1 }] });
-    expect(await service.db.query(`SELECT value FROM analytics_answers WHERE flow_slug = $1 AND value LIKE '%Ada L.%'`, [slug])).toEqual([]);
+    expect(after.survey!.steps[1]).toMatchObject({
+      responses: 2,
+      options: [
+        { value: 'ads', count: 1 },
+        { value: 'friend', count: 1 },
+      ],
+    });
+    expect(
+      await service.db.query(`SELECT value FROM analytics_answers WHERE flow_slug = $1 AND value LIKE '%Ada L.%'`, [
+        slug,
+      ]),
+    ).toEqual([]);
     expect((await rollups(slug)).kept).toEqual((await rollups(slug)).expected);
   });
 
@@ -423,7 +598,10 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'profile', daysAgo(1), { name: 'Ada', role: 'dev' });
     expect(await service.db.query('SELECT 1 FROM analytics_answers WHERE flow_slug = $1', [slug])).toEqual([]);
     const answers = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}`);
-    expect(answers.data.map((row) => [row.field, row.value])).toEqual([['name', 'Ada'], ['role', 'dev']]);
+    expect(answers.data.map((row) => [row.field, row.value])).toEqual([
+      ['name', 'Ada'],
+      ['role', 'dev'],
+    ]);
   });
 
   it('counts the users whose target was missing, once per step, on the day of their first report', async () => {
@@ -431,9 +609,23 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     // a reports the menu twice and the editor once; b reports the menu through a session, c through a batch.
     await upsert(`${slug}-a`, { events: [targetMissing(slug, 'nav'), targetMissing(slug, 'nav', '/projects/8')] });
     await upsert(`${slug}-a`, { events: [targetMissing(slug, 'nav'), targetMissing(slug, 'save')] });
-    expect((await service.call('POST', '/v1/public/sessions', { body: { userId: `${slug}-b`, userEvents: [targetMissing(slug, 'nav')] } })).status).toBe(201);
+    expect(
+      (
+        await service.call('POST', '/v1/public/sessions', {
+          body: { userId: `${slug}-b`, userEvents: [targetMissing(slug, 'nav')] },
+        })
+      ).status,
+    ).toBe(201);
     const batch = await service.call('POST', '/v1/public/batch', {
-      body: { writes: [{ path: 'users', idempotencyKey: `${slug}-c-1`, body: { userId: `${slug}-c`, events: [targetMissing(slug, 'nav')] } }] },
+      body: {
+        writes: [
+          {
+            path: 'users',
+            idempotencyKey: `${slug}-c-1`,
+            body: { userId: `${slug}-c`, events: [targetMissing(slug, 'nav')] },
+          },
+        ],
+      },
     });
     expect(batch.body.results, batch.text).toEqual([expect.objectContaining({ status: 201 })]);
     // b started the tour two days ago and is still at the menu: the funnel counts by start day, the reports by their own.
@@ -444,7 +636,9 @@ describe('GET /v1/analytics/flows/{slug}', () => {
       { stepId: 'nav', title: 'The menu', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 3 },
       { stepId: 'save', title: 'Save it', reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 1 },
     ]);
-    expect(report.days.find((day) => day.date === dateOf(2))!.steps).toEqual([{ stepId: 'nav', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 0 }]);
+    expect(report.days.find((day) => day.date === dateOf(2))!.steps).toEqual([
+      { stepId: 'nav', reached: 1, completed: 0, skipped: 0, dropped: 1, targetMissing: 0 },
+    ]);
     expect(report.days.find((day) => day.date === dateOf(0))!.steps).toEqual([
       { stepId: 'nav', reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 3 },
       { stepId: 'save', reached: 0, completed: 0, skipped: 0, dropped: 0, targetMissing: 1 },
@@ -454,7 +648,9 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     expect(before.steps.map((step) => step.targetMissing)).toEqual([0, 0]);
     // Every report is still an ordinary event of the user.
     const record = await service.call('GET', `/v1/users?foreignId=${slug}-a`, { key: PRIVATE_KEY });
-    expect(record.body.events.filter((e: { event: string }) => e.event === 'onboarding:target-missing')).toHaveLength(4);
+    expect(record.body.events.filter((e: { event: string }) => e.event === 'onboarding:target-missing')).toHaveLength(
+      4,
+    );
   });
 
   it('counts reports on HINT and TOOLTIP flows and on the version being served, and leaves the others as plain events', async () => {
@@ -480,12 +676,26 @@ describe('GET /v1/analytics/flows/{slug}', () => {
     await service.writeFlow(`${hint}.yaml`, tourYaml(hint, 'HINT', ' v2'));
     await upsert(`${hint}-b`, { events: [targetMissing(hint, 'save')] });
 
-    const missing = (report: AnalyticsFlowResponse) => Object.fromEntries(report.steps.map((step) => [step.stepId, step.targetMissing]));
-    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}`))).toEqual({ nav: 0, save: 2 });
-    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}&version=1`))).toEqual({ nav: 0, save: 1 });
-    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}&version=2`))).toEqual({ nav: 0, save: 1 });
+    const missing = (report: AnalyticsFlowResponse) =>
+      Object.fromEntries(report.steps.map((step) => [step.stepId, step.targetMissing]));
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}`))).toEqual({
+      nav: 0,
+      save: 2,
+    });
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}&version=1`))).toEqual({
+      nav: 0,
+      save: 1,
+    });
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${hint}?${window}&version=2`))).toEqual({
+      nav: 0,
+      save: 1,
+    });
     expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${tooltip}?${window}`))).toEqual({ nav: 1 });
-    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${checklist}?${window}`))).toEqual({ one: 0, two: 0, three: 0 });
+    expect(missing(await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${checklist}?${window}`))).toEqual({
+      one: 0,
+      two: 0,
+      three: 0,
+    });
     const record = await service.call('GET', `/v1/users?foreignId=${user}`, { key: PRIVATE_KEY });
     expect(record.body.events).toHaveLength(8);
   });
@@ -501,7 +711,15 @@ describe('GET /v1/analytics/flows/{slug}', () => {
 describe('GET /v1/analytics/flows/{slug}/responses', () => {
   it('pages every form field and survey answer, newest first, with its user, step, time, page and version', async () => {
     const slug = await newFlow('form');
-    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'profile', daysAgo(2), { name: 'Ada', role: 'dev' }, 'https://app.example/welcome');
+    await act(
+      `${slug}-a`,
+      slug,
+      'COMPLETED_STEP',
+      'profile',
+      daysAgo(2),
+      { name: 'Ada', role: 'dev' },
+      'https://app.example/welcome',
+    );
     await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'team', daysAgo(2, 5), { size: 12 });
     await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'profile', daysAgo(1), { name: 'Grace' });
     // Steps completed without answers, and other actions, are not answers.
@@ -514,27 +732,64 @@ describe('GET /v1/analytics/flows/{slug}/responses', () => {
       [`${slug}-a`, 'team', 'size', 12],
     ]);
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&limit=2&cursor=${first.nextCursor}`);
+    const second = await get<AnalyticsResponsesResponse>(
+      `/v1/analytics/flows/${slug}/responses?${window}&limit=2&cursor=${first.nextCursor}`,
+    );
     expect(second.data).toEqual([
-      { responseId: expect.any(String), userId: `${slug}-a`, stepId: 'profile', field: 'name', value: 'Ada', createdAt: daysAgo(2), url: 'https://app.example/welcome', version: 1, locale: '' },
-      { responseId: second.data[0].responseId, userId: `${slug}-a`, stepId: 'profile', field: 'role', value: 'dev', createdAt: daysAgo(2), url: 'https://app.example/welcome', version: 1, locale: '' },
+      {
+        responseId: expect.any(String),
+        userId: `${slug}-a`,
+        stepId: 'profile',
+        field: 'name',
+        value: 'Ada',
+        createdAt: daysAgo(2),
+        url: 'https://app.example/welcome',
+        version: 1,
+        locale: '',
+      },
+      {
+        responseId: second.data[0].responseId,
+        userId: `${slug}-a`,
+        stepId: 'profile',
+        field: 'role',
+        value: 'dev',
+        createdAt: daysAgo(2),
+        url: 'https://app.example/welcome',
+        version: 1,
+        locale: '',
+      },
     ]);
     expect(second.nextCursor).toBeNull();
-    const oneStep = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&stepId=team`);
+    const oneStep = await get<AnalyticsResponsesResponse>(
+      `/v1/analytics/flows/${slug}/responses?${window}&stepId=team`,
+    );
     expect(oneStep.data.map((row) => row.field)).toEqual(['size']);
   });
 
   it('streams every answer of the window as CSV, quoted and safe to open in a spreadsheet', async () => {
     const slug = await newFlow('survey');
     await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'score', daysAgo(1), { value: 9 });
-    await act(`${slug}-a`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 1), { value: 'Fast, "simple"\nand cheap' }, 'https://app.example/?a=1,2');
+    await act(
+      `${slug}-a`,
+      slug,
+      'COMPLETED_STEP',
+      'why',
+      daysAgo(1, 1),
+      { value: 'Fast, "simple"\nand cheap' },
+      'https://app.example/?a=1,2',
+    );
     await act(`${slug}-=cmd`, slug, 'COMPLETED_STEP', 'why', daysAgo(1, 2), { value: '=HYPERLINK("http://evil")' });
     await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1, 3), { value: ['ads', 'friend'] });
 
-    const response = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}&limit=1`, { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
+    const response = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}&limit=1`, {
+      key: PRIVATE_KEY,
+      headers: { Accept: 'text/csv' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${slug}-answers-${dateOf(10)}-to-${dateOf(0)}.csv"`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="${slug}-answers-${dateOf(10)}-to-${dateOf(0)}.csv"`,
+    );
     expect(response.headers.get('cache-control')).toBe('no-store');
     const lines = response.text.split('\r\n');
     expect(lines[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id,locale');
@@ -549,9 +804,7 @@ describe('GET /v1/analytics/flows/{slug}/responses', () => {
 
   it('reads a thousand answers page by page, each once', async () => {
     const slug = await newFlow('survey');
-    await service.db.query(
-      `INSERT INTO users (id) SELECT '${slug}-' || n FROM generate_series(1, 1005) AS n`,
-    );
+    await service.db.query(`INSERT INTO users (id) SELECT '${slug}-' || n FROM generate_series(1, 1005) AS n`);
     // Several answers share a time, so the cursor must order by more than the time.
     await service.db.query(
       `INSERT INTO flow_responses (user_id, flow_slug, step_id, action_type, data, created_at, flow_version)
@@ -562,14 +815,19 @@ describe('GET /v1/analytics/flows/{slug}/responses', () => {
     const seen: string[] = [];
     let cursor: string | null = '';
     for (let page = 0; cursor !== null && page < 10; page++) {
-      const body: AnalyticsResponsesResponse = await get(`/v1/analytics/flows/${slug}/responses?${window}&limit=400${cursor ? `&cursor=${cursor}` : ''}`);
+      const body: AnalyticsResponsesResponse = await get(
+        `/v1/analytics/flows/${slug}/responses?${window}&limit=400${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...body.data.map((row) => row.userId));
       cursor = body.nextCursor;
     }
     expect(cursor).toBeNull();
     expect(seen).toHaveLength(1005);
     expect(new Set(seen).size).toBe(1005);
-    const csv = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}`, { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
+    const csv = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}`, {
+      key: PRIVATE_KEY,
+      headers: { Accept: 'text/csv' },
+    });
     expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(1006);
   });
 });
@@ -602,7 +860,14 @@ describe('analytics by locale', () => {
     expect(report.locales).toEqual([
       { locale: '', started: 1, completed: 0, skipped: 1, completionRate: 0, medianSecondsToComplete: null },
       { locale: 'de', started: 1, completed: 0, skipped: 0, completionRate: 0, medianSecondsToComplete: null },
-      { locale: 'fr', started: 1, completed: 1, skipped: 0, completionRate: 1, medianSecondsToComplete: expect.any(Number) },
+      {
+        locale: 'fr',
+        started: 1,
+        completed: 1,
+        skipped: 0,
+        completionRate: 1,
+        medianSecondsToComplete: expect.any(Number),
+      },
       { locale: 'fr-CA', started: 1, completed: 0, skipped: 0, completionRate: 0, medianSecondsToComplete: null },
     ]);
     expect((await rollups(slug)).kept).toEqual((await rollups(slug)).expected);
@@ -650,18 +915,40 @@ describe('analytics by locale', () => {
     ]);
     const french = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}&locale=fr`);
     expect(french.locale).toBe('fr');
-    expect(french.data.map((row) => [row.userId, row.value, row.locale])).toEqual([[`${slug}-ca`, 3, 'fr-CA'], [`${slug}-fr`, 9, 'fr']]);
-    const csv = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}&locale=fr-CA`, { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
+    expect(french.data.map((row) => [row.userId, row.value, row.locale])).toEqual([
+      [`${slug}-ca`, 3, 'fr-CA'],
+      [`${slug}-fr`, 9, 'fr'],
+    ]);
+    const csv = await service.call('GET', `/v1/analytics/flows/${slug}/responses?${window}&locale=fr-CA`, {
+      key: PRIVATE_KEY,
+      headers: { Accept: 'text/csv' },
+    });
     expect(csv.status).toBe(200);
     const lines = csv.text.split('\r\n');
     expect(lines[0]).toBe('created_at,user_id,step_id,field,value,url,version,response_id,locale');
-    expect(lines.slice(1, -1)).toEqual([`${daysAgo(1, 1)},${slug}-ca,score,value,3,,1,${french.data[0].responseId},fr-CA`]);
+    expect(lines.slice(1, -1)).toEqual([
+      `${daysAgo(1, 1)},${slug}-ca,score,value,3,,1,${french.data[0].responseId},fr-CA`,
+    ]);
   });
 
-  it('tags a batch\'s transitions with the translation the batch\'s locale resolves to, and lists each response\'s locale in the user\'s export', async () => {
+  it("tags a batch's transitions with the translation the batch's locale resolves to, and lists each response's locale in the user's export", async () => {
     const slug = await newFlow('translated-survey');
     const batch = await service.call('POST', '/v1/public/batch?locale=pt_br', {
-      body: { writes: [{ path: 'flowStates', idempotencyKey: `${slug}-1`, body: { userId: `${slug}-pt`, flowSlug: slug, stepId: 'score', actionType: 'COMPLETED_STEP', data: { value: 8 } } }] },
+      body: {
+        writes: [
+          {
+            path: 'flowStates',
+            idempotencyKey: `${slug}-1`,
+            body: {
+              userId: `${slug}-pt`,
+              flowSlug: slug,
+              stepId: 'score',
+              actionType: 'COMPLETED_STEP',
+              data: { value: 8 },
+            },
+          },
+        ],
+      },
     });
     expect(batch.status, batch.text).toBe(200);
     expect(batch.body.results).toEqual([{ status: 201 }]);
@@ -669,7 +956,9 @@ describe('analytics by locale', () => {
     // pt-BR reads pt's text, the only Portuguese the survey has.
     expect(report.locales).toMatchObject([{ locale: 'pt', started: 1 }]);
     const record = await service.call('GET', `/v1/users?foreignId=${slug}-pt`, { key: PRIVATE_KEY });
-    expect(record.body.flowResponses.map((r: { actionType: string; locale: string }) => [r.actionType, r.locale])).toEqual([['COMPLETED_STEP', 'pt']]);
+    expect(
+      record.body.flowResponses.map((r: { actionType: string; locale: string }) => [r.actionType, r.locale]),
+    ).toEqual([['COMPLETED_STEP', 'pt']]);
   });
 
   it('keeps what was recorded before locales, under the locale "" (migration 15)', async () => {
@@ -678,7 +967,16 @@ describe('analytics by locale', () => {
     await act(`${slug}-a`, slug, 'COMPLETED_FLOW', '', daysAgo(2, 40));
     await act(`${slug}-b`, slug, 'COMPLETED_STEP', 'reason', daysAgo(1), { value: 'friend' });
     await act(`${slug}-b`, slug, 'SKIPPED_FLOW', '', daysAgo(1, 5));
-    const tables = ['flows', 'users', 'flow_responses', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers'];
+    const tables = [
+      'flows',
+      'users',
+      'flow_responses',
+      'analytics_flow_users',
+      'analytics_step_users',
+      'analytics_daily',
+      'analytics_durations',
+      'analytics_answers',
+    ];
     const older = await olderDatabase(14);
     try {
       await copyRows(older.db, slug, tables);
@@ -690,7 +988,11 @@ describe('analytics by locale', () => {
         expect(migrated.length, table).toBeGreaterThan(0);
         expect(migrated, table).toEqual(await service.db.query(rows, [slug]));
         // The step facts go by their run's locale, which analytics_flow_users holds.
-        if (table !== 'analytics_step_users') expect(migrated.every((row) => (row as { locale: unknown }).locale === ''), table).toBe(true);
+        if (table !== 'analytics_step_users')
+          expect(
+            migrated.every((row) => (row as { locale: unknown }).locale === ''),
+            table,
+          ).toBe(true);
       }
     } finally {
       await older.close();
@@ -702,8 +1004,16 @@ describe('analytics and the rest of the service', () => {
   it('keeps the rollups and answer counts equal to what the facts and the log say, through starts, resets, restarts, reads, links and deletes', async () => {
     const slug = await newFlow('checklist');
     const actions: Array<[ActionType, string]> = [
-      ['STARTED_FLOW', ''], ['STARTED_STEP', 'two'], ['COMPLETED_STEP', 'one'], ['SKIPPED_STEP', 'two'], ['NOT_STARTED_STEP', 'two'],
-      ['COMPLETED_STEP', 'three'], ['SKIPPED_FLOW', ''], ['NOT_STARTED_FLOW', ''], ['COMPLETED_FLOW', ''], ['COMPLETED_STEP', 'two'],
+      ['STARTED_FLOW', ''],
+      ['STARTED_STEP', 'two'],
+      ['COMPLETED_STEP', 'one'],
+      ['SKIPPED_STEP', 'two'],
+      ['NOT_STARTED_STEP', 'two'],
+      ['COMPLETED_STEP', 'three'],
+      ['SKIPPED_FLOW', ''],
+      ['NOT_STARTED_FLOW', ''],
+      ['COMPLETED_FLOW', ''],
+      ['COMPLETED_STEP', 'two'],
     ];
     // A fixed pseudo-random walk, so a failure can be replayed.
     let seed = 7;
@@ -713,12 +1023,31 @@ describe('analytics and the rest of the service', () => {
       const user = next(3) === 0 ? `guest_${slug}-${next(6)}` : `${slug}-${next(6)}`;
       const [actionType, stepId] = actions[next(actions.length)];
       // Answers of every shape: a score, a choice, a list, a comment too long to count, a form's fields, none.
-      const answers = [{ value: i % 11 }, { value: 'friend' }, { value: ['ads', 'friend', null] }, { value: 'x'.repeat(150) }, { name: 'Ada' }, undefined];
-      await act(user, slug, actionType, stepId, daysAgo(next(4), next(5000)), actionType === 'COMPLETED_STEP' ? answers[i % answers.length] : undefined);
+      const answers = [
+        { value: i % 11 },
+        { value: 'friend' },
+        { value: ['ads', 'friend', null] },
+        { value: 'x'.repeat(150) },
+        { name: 'Ada' },
+        undefined,
+      ];
+      await act(
+        user,
+        slug,
+        actionType,
+        stepId,
+        daysAgo(next(4), next(5000)),
+        actionType === 'COMPLETED_STEP' ? answers[i % answers.length] : undefined,
+      );
       // Reads between writes: on the embedded store, the next transition of this user starts from the facts loaded with them.
-      if (next(2) === 0) expect((await service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(user)}`)).status).toBe(200);
+      if (next(2) === 0)
+        expect((await service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(user)}`)).status).toBe(
+          200,
+        );
     }
-    const linked = await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-linked`, linkGuestId: `guest_${slug}-1` } });
+    const linked = await service.call('POST', '/v1/public/users', {
+      body: { userId: `${slug}-linked`, linkGuestId: `guest_${slug}-1` },
+    });
     expect(linked.status).toBe(201);
     for (const user of [`${slug}-2`, `${slug}-linked`]) {
       expect((await service.call('DELETE', `/v1/users?foreignId=${user}`, { key: PRIVATE_KEY })).status).toBe(204);
@@ -735,27 +1064,42 @@ describe('analytics and the rest of the service', () => {
     await upsert(guest, { events: [targetMissing(slug, 'nav'), targetMissing(slug, 'save')] });
     await upsert(`${slug}-user`, { events: [targetMissing(slug, 'nav')] });
     await upsert(`${slug}-gone`, { events: [targetMissing(slug, 'save')] });
-    const missing = async () => (await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`)).steps.map((step) => step.targetMissing);
+    const missing = async () =>
+      (await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`)).steps.map(
+        (step) => step.targetMissing,
+      );
     expect(await missing()).toEqual([2, 2]);
-    const linked = await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-user`, linkGuestId: guest } });
+    const linked = await service.call('POST', '/v1/public/users', {
+      body: { userId: `${slug}-user`, linkGuestId: guest },
+    });
     expect(linked.body.guestLinked).toBe(true);
     expect(await missing()).toEqual([1, 2]);
     expect((await service.call('DELETE', `/v1/users?foreignId=${slug}-gone`, { key: PRIVATE_KEY })).status).toBe(204);
     expect(await missing()).toEqual([1, 1]);
-    expect(await service.db.query('SELECT 1 FROM analytics_target_missing_users WHERE user_id = ANY($1::text[])', [[guest, `${slug}-gone`]])).toEqual([]);
+    expect(
+      await service.db.query('SELECT 1 FROM analytics_target_missing_users WHERE user_id = ANY($1::text[])', [
+        [guest, `${slug}-gone`],
+      ]),
+    ).toEqual([]);
     expect((await rollups(slug)).kept).toEqual((await rollups(slug)).expected);
   });
 
-  it('carries a guest\'s progress into the user it is linked to', async () => {
+  it("carries a guest's progress into the user it is linked to", async () => {
     const slug = await newFlow('checklist');
     const guest = `guest_${slug}`;
     await act(guest, slug, 'COMPLETED_STEP', 'one', daysAgo(1));
-    const linked = await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-user`, linkGuestId: guest } });
+    const linked = await service.call('POST', '/v1/public/users', {
+      body: { userId: `${slug}-user`, linkGuestId: guest },
+    });
     expect(linked.body.guestLinked).toBe(true);
     await act(`${slug}-user`, slug, 'COMPLETED_STEP', 'two', daysAgo(0));
     const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}?${window}`);
     expect(report.flow.started).toBe(1);
-    expect(report.steps.map((s) => [s.stepId, s.reached, s.completed, s.dropped])).toEqual([['one', 1, 1, 0], ['two', 1, 1, 0], ['three', 1, 0, 1]]);
+    expect(report.steps.map((s) => [s.stepId, s.reached, s.completed, s.dropped])).toEqual([
+      ['one', 1, 1, 0],
+      ['two', 1, 1, 0],
+      ['three', 1, 0, 1],
+    ]);
   });
 
   it('takes a deleted user out of every count and every answer', async () => {
@@ -774,21 +1118,37 @@ describe('analytics and the rest of the service', () => {
     expect(after.flow).toMatchObject({ started: 1, completed: 0 });
     expect(after.steps.find((s) => s.stepId === 'score')).toMatchObject({ reached: 1, completed: 1 });
     // The day only the deleted user had is empty, with no rows of zeros.
-    expect(after.days.find((d) => d.date === dateOf(2))).toEqual({ date: dateOf(2), started: 0, completed: 0, skipped: 0, steps: [] });
+    expect(after.days.find((d) => d.date === dateOf(2))).toEqual({
+      date: dateOf(2),
+      started: 0,
+      completed: 0,
+      skipped: 0,
+      steps: [],
+    });
     expect(after.survey!.steps[0]).toMatchObject({ kind: 'nps', responses: 1, score: 100 });
-    expect((after.survey!.steps[3] as Extract<SurveyStepReport, { kind: 'text' }>).comments.map((c) => c.value)).toEqual(['I am keep']);
+    expect(
+      (after.survey!.steps[3] as Extract<SurveyStepReport, { kind: 'text' }>).comments.map((c) => c.value),
+    ).toEqual(['I am keep']);
     const answers = await get<AnalyticsResponsesResponse>(`/v1/analytics/flows/${slug}/responses?${window}`);
     expect(answers.data.every((row) => row.userId === `${slug}-keep`)).toBe(true);
     for (const table of ['analytics_flow_users', 'analytics_step_users', 'flow_responses', 'webhook_outbox']) {
       expect(await service.db.query(`SELECT 1 FROM ${table} WHERE user_id = $1`, [`${slug}-gone`])).toEqual([]);
     }
     // The answer counts keep no row of the deleted answers, not even an empty one: a value can be what the user wrote.
-    expect(await service.db.query(`SELECT value FROM analytics_answers WHERE flow_slug = $1 AND value IN ('0', '"I am gone"')`, [slug])).toEqual([]);
+    expect(
+      await service.db.query(
+        `SELECT value FROM analytics_answers WHERE flow_slug = $1 AND value IN ('0', '"I am gone"')`,
+        [slug],
+      ),
+    ).toEqual([]);
   });
 
   it('leaves completions made by bootstrap out of the counts', async () => {
     const slug = `boot-${++flowCounter}`;
-    await service.writeFlow(`${slug}.yaml`, checklistYaml(slug).replace('title: One', 'title: One\n      completionCriteria: "true"'));
+    await service.writeFlow(
+      `${slug}.yaml`,
+      checklistYaml(slug).replace('title: One', 'title: One\n      completionCriteria: "true"'),
+    );
     await service.call('POST', '/v1/public/users', { body: { userId: `${slug}-a`, bootstrapFlowStates: true } });
     const report = await get<AnalyticsFlowResponse>(`/v1/analytics/flows/${slug}`);
     expect(report.flow.started).toBe(0);

@@ -60,12 +60,17 @@ describe('answers sent at once', () => {
     // no user writes to is for VIPs only, which half the users are, so the other half's answers differ by mode.
     const vipOnly = (i: number) => i >= users.length && i % 3 === 2;
     const flows = Object.fromEntries(
-      Array.from({ length: 30 }, (_, i) => [`flow-${i}.yaml`, checklistYaml(`flow-${i}`, vipOnly(i) ? 'has(user.properties.vip)' : '', 6)]),
+      Array.from({ length: 30 }, (_, i) => [
+        `flow-${i}.yaml`,
+        checklistYaml(`flow-${i}`, vipOnly(i) ? 'has(user.properties.vip)' : '', 6),
+      ]),
     );
     service = await startTestService(flows);
     for (const [i, userId] of users.entries()) {
       if (i % 2 === 0) await service.call('POST', '/v1/public/users', { body: { userId, properties: { vip: true } } });
-      const answer = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: `flow-${i}`, stepId: 'one', actionType: 'COMPLETED_STEP' } });
+      const answer = await service.call('POST', '/v1/public/flowStates', {
+        body: { userId, flowSlug: `flow-${i}`, stepId: 'one', actionType: 'COMPLETED_STEP' },
+      });
       expect(answer.status).toBe(201);
     }
   });
@@ -75,10 +80,16 @@ describe('answers sent at once', () => {
     const db = { query: service.db.query.bind(service.db) };
     const expected = new Map<string, FlowStatesResponse>();
     for (const userId of users) {
-      for (const targetedOut of ['hidden', 'omit'] as const) expected.set(`${userId} ${targetedOut}`, await readFlowStates(db, service.catalog, userId, undefined, { targetedOut }));
+      for (const targetedOut of ['hidden', 'omit'] as const)
+        expected.set(
+          `${userId} ${targetedOut}`,
+          await readFlowStates(db, service.catalog, userId, undefined, { targetedOut }),
+        );
     }
     expect(JSON.stringify(expected.get(`${users[0]} omit`)).length).toBeGreaterThan(16 * 1024);
-    expect(expected.get(`${users[1]} hidden`)!.eligibleFlows.length).toBeGreaterThan(expected.get(`${users[1]} omit`)!.eligibleFlows.length);
+    expect(expected.get(`${users[1]} hidden`)!.eligibleFlows.length).toBeGreaterThan(
+      expected.get(`${users[1]} omit`)!.eligibleFlows.length,
+    );
     const reads = Array.from({ length: 240 }, (_, n) => users[n % users.length]);
     const answers = await Promise.all(
       reads.map(async (userId, n) => {
@@ -94,10 +105,15 @@ describe('answers sent at once', () => {
           },
         });
         // fetch undoes the gzip itself; the header says whether the answer went through the compressor.
-        return { key: `${userId} ${targetedOut}`, gzip: response.headers.get('content-encoding') === 'gzip', body: await response.json() };
+        return {
+          key: `${userId} ${targetedOut}`,
+          gzip: response.headers.get('content-encoding') === 'gzip',
+          body: await response.json(),
+        };
       }),
     );
     expect(answers.some((answer) => answer.gzip)).toBe(true);
-    for (const answer of answers) expect(answer.body, answer.key).toEqual(JSON.parse(JSON.stringify(expected.get(answer.key))));
+    for (const answer of answers)
+      expect(answer.body, answer.key).toEqual(JSON.parse(JSON.stringify(expected.get(answer.key))));
   });
 });

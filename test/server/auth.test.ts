@@ -20,21 +20,72 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'POST /v1/public/users', method: 'POST', request: (userId) => ({ path: '/v1/public/users', body: { userId } }), success: 201, isPrivate: false },
-  { name: 'POST /v1/public/groups', method: 'POST', request: (userId) => ({ path: '/v1/public/groups', body: { groupId: `g-${userId}`, userId } }), success: 201, isPrivate: false },
   {
-    name: 'POST /v1/public/flowStates',
+    name: 'POST /v1/public/users',
     method: 'POST',
-    request: (userId) => ({ path: '/v1/public/flowStates', body: { userId, flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP' } }),
+    request: (userId) => ({ path: '/v1/public/users', body: { userId } }),
     success: 201,
     isPrivate: false,
   },
-  { name: 'GET /v1/public/flowStates', method: 'GET', request: (userId) => ({ path: `/v1/public/flowStates?userId=${userId}` }), success: 200, isPrivate: false },
-  { name: 'GET /v1/public/flows', method: 'GET', request: () => ({ path: '/v1/public/flows' }), success: 200, isPrivate: false },
-  { name: 'DELETE /v1/users', method: 'DELETE', request: (userId) => ({ path: `/v1/users?foreignId=${userId}` }), success: 204, isPrivate: true },
-  { name: 'GET /v1/analytics/flows', method: 'GET', request: () => ({ path: '/v1/analytics/flows' }), success: 200, isPrivate: true },
-  { name: 'GET /v1/analytics/flows/{slug}', method: 'GET', request: () => ({ path: '/v1/analytics/flows/welcome' }), success: 200, isPrivate: true },
-  { name: 'GET /v1/analytics/flows/{slug}/responses', method: 'GET', request: () => ({ path: '/v1/analytics/flows/welcome/responses' }), success: 200, isPrivate: true },
+  {
+    name: 'POST /v1/public/groups',
+    method: 'POST',
+    request: (userId) => ({ path: '/v1/public/groups', body: { groupId: `g-${userId}`, userId } }),
+    success: 201,
+    isPrivate: false,
+  },
+  {
+    name: 'POST /v1/public/flowStates',
+    method: 'POST',
+    request: (userId) => ({
+      path: '/v1/public/flowStates',
+      body: { userId, flowSlug: 'welcome', stepId: 'hello', actionType: 'STARTED_STEP' },
+    }),
+    success: 201,
+    isPrivate: false,
+  },
+  {
+    name: 'GET /v1/public/flowStates',
+    method: 'GET',
+    request: (userId) => ({ path: `/v1/public/flowStates?userId=${userId}` }),
+    success: 200,
+    isPrivate: false,
+  },
+  {
+    name: 'GET /v1/public/flows',
+    method: 'GET',
+    request: () => ({ path: '/v1/public/flows' }),
+    success: 200,
+    isPrivate: false,
+  },
+  {
+    name: 'DELETE /v1/users',
+    method: 'DELETE',
+    request: (userId) => ({ path: `/v1/users?foreignId=${userId}` }),
+    success: 204,
+    isPrivate: true,
+  },
+  {
+    name: 'GET /v1/analytics/flows',
+    method: 'GET',
+    request: () => ({ path: '/v1/analytics/flows' }),
+    success: 200,
+    isPrivate: true,
+  },
+  {
+    name: 'GET /v1/analytics/flows/{slug}',
+    method: 'GET',
+    request: () => ({ path: '/v1/analytics/flows/welcome' }),
+    success: 200,
+    isPrivate: true,
+  },
+  {
+    name: 'GET /v1/analytics/flows/{slug}/responses',
+    method: 'GET',
+    request: () => ({ path: '/v1/analytics/flows/welcome/responses' }),
+    success: 200,
+    isPrivate: true,
+  },
 ];
 
 async function userCount(): Promise<number> {
@@ -118,7 +169,11 @@ describe('CORS on answers', () => {
   it('answers a preflight for DELETE without a key', async () => {
     const response = await fetch(`${service.url}/v1/users?foreignId=x`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://admin.example', 'Access-Control-Request-Method': 'DELETE', 'Access-Control-Request-Headers': 'authorization' },
+      headers: {
+        Origin: 'https://admin.example',
+        'Access-Control-Request-Method': 'DELETE',
+        'Access-Control-Request-Headers': 'authorization',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-methods')).toContain('DELETE');

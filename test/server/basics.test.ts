@@ -25,7 +25,11 @@ afterAll(() => service?.close());
 describe('POST /v1/public/users', () => {
   it('creates the user, merges properties, appends events, and answers 201 with flow states', async () => {
     const first = await service.call('POST', '/v1/public/users', {
-      body: { userId: 'merge-1', properties: { plan: 'free', email: 'a@example.com' }, events: [{ event: 'signed-up' }] },
+      body: {
+        userId: 'merge-1',
+        properties: { plan: 'free', email: 'a@example.com' },
+        events: [{ event: 'signed-up' }],
+      },
     });
     expect(first.status).toBe(201);
     const body = first.body as UserUpsertResponse;
@@ -35,13 +39,25 @@ describe('POST /v1/public/users', () => {
     expect(body.flowStates.ineligibleFlows).toEqual(['pro-only']);
 
     const second = await service.call('POST', '/v1/public/users', {
-      body: { userId: 'merge-1', properties: { plan: 'pro' }, events: [{ event: 'upgraded', properties: { from: 'free' } }] },
+      body: {
+        userId: 'merge-1',
+        properties: { plan: 'pro' },
+        events: [{ event: 'upgraded', properties: { from: 'free' } }],
+      },
     });
     expect(second.status).toBe(201);
-    expect((second.body as UserUpsertResponse).flowStates.eligibleFlows.map((f) => f.flowSlug)).toEqual(['welcome', 'pro-only']);
-    const [user] = await service.db.query<{ properties: object }>('SELECT properties FROM users WHERE id = $1', ['merge-1']);
+    expect((second.body as UserUpsertResponse).flowStates.eligibleFlows.map((f) => f.flowSlug)).toEqual([
+      'welcome',
+      'pro-only',
+    ]);
+    const [user] = await service.db.query<{ properties: object }>('SELECT properties FROM users WHERE id = $1', [
+      'merge-1',
+    ]);
     expect(user.properties).toEqual({ plan: 'pro', email: 'a@example.com' });
-    const events = await service.db.query<{ event: string }>('SELECT event FROM user_events WHERE user_id = $1 ORDER BY id', ['merge-1']);
+    const events = await service.db.query<{ event: string }>(
+      'SELECT event FROM user_events WHERE user_id = $1 ORDER BY id',
+      ['merge-1'],
+    );
     expect(events.map((e) => e.event)).toEqual(['signed-up', 'upgraded']);
   });
 
@@ -62,7 +78,13 @@ describe('GET /v1/public/flowStates', () => {
     expect(read.status).toBe(200);
     const body = read.body as FlowStatesResponse;
     const welcome = body.eligibleFlows.find((f) => f.flowSlug === 'welcome')!;
-    expect(welcome.$state).toMatchObject({ currentStepId: 'hello', currentStepIndex: 0, started: false, completed: false, visible: true });
+    expect(welcome.$state).toMatchObject({
+      currentStepId: 'hello',
+      currentStepIndex: 0,
+      started: false,
+      completed: false,
+      visible: true,
+    });
     expect(welcome.data.steps[0].$state).toMatchObject({ visible: true, blocked: false, completed: false });
     expect(await service.db.query('SELECT id FROM users WHERE id = $1', ['nobody-yet'])).toEqual([]);
   });
@@ -77,7 +99,12 @@ describe('GET /v1/public/flows', () => {
     expect(body.limit).toBe(2);
     const welcome = body.data.find((f) => f.slug === 'welcome')!;
     expect(JSON.parse(welcome.data).steps[0].title).toBe('Welcome aboard');
-    expect(welcome).toMatchObject({ version: 1, type: 'BANNER', status: 'ACTIVE', codeSnippet: '<onboarding-banner flow="welcome"></onboarding-banner>' });
+    expect(welcome).toMatchObject({
+      version: 1,
+      type: 'BANNER',
+      status: 'ACTIVE',
+      codeSnippet: '<onboarding-banner flow="welcome"></onboarding-banner>',
+    });
     const etag = list.headers.get('etag')!;
     const again = await service.call('GET', '/v1/public/flows', { headers: { 'If-None-Match': etag } });
     expect(again.status).toBe(304);
@@ -104,7 +131,11 @@ describe('keys and CORS', () => {
   it('answers a preflight from any origin with the allowed headers and a day of max-age', async () => {
     const response = await fetch(`${service.url}/v1/public/users`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://customer.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key' },
+      headers: {
+        Origin: 'https://customer.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');

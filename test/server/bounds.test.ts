@@ -23,7 +23,8 @@ const transition = (userId: string, stepId: string, actionType: string, data?: u
     body: { userId, flowSlug: 'setup', stepId, actionType, ...(data === undefined ? {} : { data }) },
     headers: key ? { 'Idempotency-Key': key } : {},
   });
-const count = async (sql: string, params: unknown[]) => Number((await service.db.query<{ n: number }>(sql, params))[0].n);
+const count = async (sql: string, params: unknown[]) =>
+  Number((await service.db.query<{ n: number }>(sql, params))[0].n);
 
 describe('state answers', () => {
   it('carry the latest response of each step and of the flow, so their size does not grow with what a user does', async () => {
@@ -43,8 +44,15 @@ describe('state answers', () => {
     expect(new Set(sizes.slice(1)).size).toBe(1);
     const read = await service.call('GET', `/v1/public/flowStates?userId=${userId}`);
     const setup = (read.body as FlowStatesResponse).eligibleFlows[0];
-    expect(setup.data.steps.map((step) => step.$state.flowResponses.map((r) => r.actionType))).toEqual([['COMPLETED_STEP'], ['COMPLETED_STEP']]);
-    expect(setup.$state.flowResponses.map((r) => `${r.actionType}:${r.stepId}`)).toEqual(['COMPLETED_STEP:one', 'COMPLETED_STEP:two', 'NOT_STARTED_FLOW:']);
+    expect(setup.data.steps.map((step) => step.$state.flowResponses.map((r) => r.actionType))).toEqual([
+      ['COMPLETED_STEP'],
+      ['COMPLETED_STEP'],
+    ]);
+    expect(setup.$state.flowResponses.map((r) => `${r.actionType}:${r.stepId}`)).toEqual([
+      'COMPLETED_STEP:one',
+      'COMPLETED_STEP:two',
+      'NOT_STARTED_FLOW:',
+    ]);
     // Each data at most once per step and once at flow level, plus the flow-level response: about 5 × 2 KB.
     expect(read.text.length).toBeLessThan(5 * (DATA_BYTES + 300));
   });
@@ -70,7 +78,17 @@ describe('idempotency records', () => {
       // Complete a step with the largest data, then reset it, one step after the other: the flow never finishes.
       const step = i % 4 < 2 ? 'one' : 'two';
       const completing = i % 2 === 0;
-      expect((await transition(userId, step, completing ? 'COMPLETED_STEP' : 'NOT_STARTED_STEP', completing ? dataOf(DATA_BYTES) : undefined, key)).status).toBe(201);
+      expect(
+        (
+          await transition(
+            userId,
+            step,
+            completing ? 'COMPLETED_STEP' : 'NOT_STARTED_STEP',
+            completing ? dataOf(DATA_BYTES) : undefined,
+            key,
+          )
+        ).status,
+      ).toBe(201);
     }
     const [row] = await service.db.query<{ n: number; bytes: number; largest: number }>(
       'SELECT count(*)::int AS n, sum(octet_length(body))::int AS bytes, max(octet_length(body))::int AS largest FROM idempotency_keys WHERE user_id = $1',
@@ -92,45 +110,70 @@ describe('idempotency records', () => {
   it('keep a users upsert replay to its userId and guestLinked, with the flow states read again', async () => {
     const userId = newUser();
     const key = randomUUID();
-    const first = await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'a' }] }, headers: { 'Idempotency-Key': key } });
+    const first = await service.call('POST', '/v1/public/users', {
+      body: { userId, events: [{ event: 'a' }] },
+      headers: { 'Idempotency-Key': key },
+    });
     const [row] = await service.db.query<{ body: string }>('SELECT body FROM idempotency_keys WHERE key = $1', [key]);
     expect(JSON.parse(row.body)).toEqual({ userId, guestLinked: false });
-    const replay = await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'a' }] }, headers: { 'Idempotency-Key': key } });
+    const replay = await service.call('POST', '/v1/public/users', {
+      body: { userId, events: [{ event: 'a' }] },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(replay.body).toEqual(first.body);
   });
 });
 
 describe('stored properties', () => {
-  const props = (prefix: string, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+  const props = (prefix: string, n: number) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
   const storedKeys = async (table: string, id: string) =>
     count(`SELECT (SELECT count(*) FROM jsonb_object_keys(properties))::int AS n FROM ${table} WHERE id = $1`, [id]);
 
   it('are limited per user across requests: a request that would pass the limit gets 409 and stores nothing', async () => {
     const userId = newUser();
-    expect((await service.call('POST', '/v1/public/users', { body: { userId, properties: props('a', 4) } })).status).toBe(201);
-    const over = await service.call('POST', '/v1/public/users', { body: { userId, properties: props('b', 3), events: [{ event: 'e' }] } });
+    expect(
+      (await service.call('POST', '/v1/public/users', { body: { userId, properties: props('a', 4) } })).status,
+    ).toBe(201);
+    const over = await service.call('POST', '/v1/public/users', {
+      body: { userId, properties: props('b', 3), events: [{ event: 'e' }] },
+    });
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ status: 409, field: 'properties' });
     expect(over.body.detail).toContain('7 property keys, over the limit of 6');
     expect(await storedKeys('users', userId)).toBe(4);
     expect(await count('SELECT count(*)::int AS n FROM user_events WHERE user_id = $1', [userId])).toBe(0);
     // Keys the user already has can still change, and new ones fit up to the limit.
-    expect((await service.call('POST', '/v1/public/users', { body: { userId, properties: { ...props('a', 4), ...props('b', 2) } } })).status).toBe(201);
+    expect(
+      (
+        await service.call('POST', '/v1/public/users', {
+          body: { userId, properties: { ...props('a', 4), ...props('b', 2) } },
+        })
+      ).status,
+    ).toBe(201);
     expect(await storedKeys('users', userId)).toBe(6);
   });
 
   it('are limited in bytes per user', async () => {
     const userId = newUser();
-    expect((await service.call('POST', '/v1/public/users', { body: { userId, properties: { a: 'x'.repeat(200) } } })).status).toBe(201);
-    const over = await service.call('POST', '/v1/public/users', { body: { userId, properties: { b: 'x'.repeat(200) } } });
+    expect(
+      (await service.call('POST', '/v1/public/users', { body: { userId, properties: { a: 'x'.repeat(200) } } })).status,
+    ).toBe(201);
+    const over = await service.call('POST', '/v1/public/users', {
+      body: { userId, properties: { b: 'x'.repeat(200) } },
+    });
     expect(over.status).toBe(409);
     expect(over.body.detail).toMatch(/bytes of properties, over the limit of 400/);
   });
 
   it('are limited per group, and when a guest is linked into a user', async () => {
     const groupId = `group-${randomUUID()}`;
-    expect((await service.call('POST', '/v1/public/groups', { body: { groupId, properties: props('a', 5) } })).status).toBe(201);
-    expect((await service.call('POST', '/v1/public/groups', { body: { groupId, properties: props('b', 2) } })).status).toBe(409);
+    expect(
+      (await service.call('POST', '/v1/public/groups', { body: { groupId, properties: props('a', 5) } })).status,
+    ).toBe(201);
+    expect(
+      (await service.call('POST', '/v1/public/groups', { body: { groupId, properties: props('b', 2) } })).status,
+    ).toBe(409);
     expect(await storedKeys('groups', groupId)).toBe(5);
 
     const guest = `guest_${randomUUID()}`;
@@ -147,24 +190,38 @@ describe('stored properties', () => {
 
 describe('stored event names', () => {
   const events = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ event: `${prefix}${i}` }));
-  const names = (table: string, key: string, id: string) => count(`SELECT count(*)::int AS n FROM ${table} WHERE ${key} = $1`, [id]);
-  const logged = (table: string, key: string, id: string) => count(`SELECT count(*)::int AS n FROM ${table} WHERE ${key} = $1`, [id]);
+  const names = (table: string, key: string, id: string) =>
+    count(`SELECT count(*)::int AS n FROM ${table} WHERE ${key} = $1`, [id]);
+  const logged = (table: string, key: string, id: string) =>
+    count(`SELECT count(*)::int AS n FROM ${table} WHERE ${key} = $1`, [id]);
 
   it('are limited per user: a request with a name past the limit gets 409 and stores nothing; known names still go in', async () => {
     const userId = newUser();
-    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('a', 4) } })).status).toBe(201);
-    const over = await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'pro' }, events: [{ event: 'a0' }, ...events('b', 2)] } });
+    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('a', 4) } })).status).toBe(
+      201,
+    );
+    const over = await service.call('POST', '/v1/public/users', {
+      body: { userId, properties: { plan: 'pro' }, events: [{ event: 'a0' }, ...events('b', 2)] },
+    });
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ status: 409, field: 'events' });
-    expect(over.body.detail).toContain(`2 new event names for user "${userId}", past the limit of 5 distinct event names`);
+    expect(over.body.detail).toContain(
+      `2 new event names for user "${userId}", past the limit of 5 distinct event names`,
+    );
     // Nothing of it: no event, no count, no property.
     expect(await names('user_event_counts', 'user_id', userId)).toBe(4);
     expect(await logged('user_events', 'user_id', userId)).toBe(4);
     expect(await storedPlan(userId)).toBeNull();
     // One more name fits; past it, only names the user has are taken, as many times as sent.
-    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('b', 1) } })).status).toBe(201);
-    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('c', 1) } })).status).toBe(409);
-    const known = await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'pro' }, events: [...events('a', 4), ...events('a', 4), { event: 'b0' }] } });
+    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('b', 1) } })).status).toBe(
+      201,
+    );
+    expect((await service.call('POST', '/v1/public/users', { body: { userId, events: events('c', 1) } })).status).toBe(
+      409,
+    );
+    const known = await service.call('POST', '/v1/public/users', {
+      body: { userId, properties: { plan: 'pro' }, events: [...events('a', 4), ...events('a', 4), { event: 'b0' }] },
+    });
     expect(known.status).toBe(201);
     expect(await names('user_event_counts', 'user_id', userId)).toBe(5);
     expect(await logged('user_events', 'user_id', userId)).toBe(4 + 1 + 9);
@@ -173,12 +230,16 @@ describe('stored event names', () => {
 
   it('are limited per group, each write of a batch on its own, and when a guest is linked into a user', async () => {
     const groupId = `group-${randomUUID()}`;
-    expect((await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('a', 5) } })).status).toBe(201);
+    expect(
+      (await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('a', 5) } })).status,
+    ).toBe(201);
     const refused = await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('b', 1) } });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ status: 409, field: 'events' });
     expect(await names('group_event_counts', 'group_id', groupId)).toBe(5);
-    expect((await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('a', 5) } })).status).toBe(201);
+    expect(
+      (await service.call('POST', '/v1/public/groups', { body: { groupId, events: events('a', 5) } })).status,
+    ).toBe(201);
     expect(await logged('group_events', 'group_id', groupId)).toBe(10);
 
     const userId = newUser();
@@ -198,7 +259,9 @@ describe('stored event names', () => {
 
     const guest = `guest_${randomUUID()}`;
     const member = newUser();
-    await service.call('POST', '/v1/public/users', { body: { userId: guest, events: [...events('g', 3), { event: 'u0' }] } });
+    await service.call('POST', '/v1/public/users', {
+      body: { userId: guest, events: [...events('g', 3), { event: 'u0' }] },
+    });
     await service.call('POST', '/v1/public/users', { body: { userId: member, events: events('u', 3) } });
     const link = await service.call('POST', '/v1/public/users', { body: { userId: member, linkGuestId: guest } });
     expect(link.status).toBe(409);
@@ -209,5 +272,9 @@ describe('stored event names', () => {
   });
 
   const storedPlan = async (userId: string) =>
-    (await service.db.query<{ plan: string | null }>("SELECT properties->>'plan' AS plan FROM users WHERE id = $1", [userId]))[0]?.plan ?? null;
+    (
+      await service.db.query<{ plan: string | null }>("SELECT properties->>'plan' AS plan FROM users WHERE id = $1", [
+        userId,
+      ])
+    )[0]?.plan ?? null;
 });

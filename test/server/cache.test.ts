@@ -22,7 +22,12 @@ afterAll(() => service?.close());
 const uncached = (userId: string, groupId?: string, targetedOut?: TargetedOutMode): Promise<FlowStatesResponse> =>
   readFlowStates({ query: service.db.query.bind(service.db) }, service.catalog, userId, groupId, { targetedOut });
 const cached = async (userId: string, groupId?: string, targetedOut?: TargetedOutMode): Promise<FlowStatesResponse> =>
-  (await service.call('GET', `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}${targetedOut ? `&targetedOut=${targetedOut}` : ''}`)).body;
+  (
+    await service.call(
+      'GET',
+      `/v1/public/flowStates?userId=${userId}${groupId ? `&groupId=${groupId}` : ''}${targetedOut ? `&targetedOut=${targetedOut}` : ''}`,
+    )
+  ).body;
 
 describe('the read cache', () => {
   it('holds a user once it has read it', async () => {
@@ -47,23 +52,53 @@ describe('the read cache', () => {
         operations.push(() => cached(userId, round % 2 ? groupId : undefined, round % 3 ? 'hidden' : undefined));
         operations.push(() =>
           service.call('POST', '/v1/public/flowStates', {
-            body: { userId, flowSlug: 'setup', stepId: steps[(round + i) % 3], actionType: actions[(round * 3 + i) % 4] },
+            body: {
+              userId,
+              flowSlug: 'setup',
+              stepId: steps[(round + i) % 3],
+              actionType: actions[(round * 3 + i) % 4],
+            },
           }),
         );
         operations.push(() => cached(userId));
-        if (round === 2) operations.push(() => service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: i % 2 ? 'pro' : 'free' } } }));
-        if (round === 4) operations.push(() => service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }] } }));
-        if (round === 6) operations.push(() => service.call('POST', '/v1/public/groups', { body: { groupId, userId, properties: { tier: i % 2 ? 'gold' : 'silver' } } }));
-        if (round === 8) operations.push(() => service.call('POST', '/v1/public/flowStates', { body: { userId: guests[i], flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } }));
-        if (round === 9) operations.push(() => service.call('POST', '/v1/public/sessions', { body: { userId: `new-${users[i]}`, linkGuestId: guests[i] } }));
-        if (round === 10 && i === 0) operations.push(() => service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }));
+        if (round === 2)
+          operations.push(() =>
+            service.call('POST', '/v1/public/users', {
+              body: { userId, properties: { plan: i % 2 ? 'pro' : 'free' } },
+            }),
+          );
+        if (round === 4)
+          operations.push(() =>
+            service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }] } }),
+          );
+        if (round === 6)
+          operations.push(() =>
+            service.call('POST', '/v1/public/groups', {
+              body: { groupId, userId, properties: { tier: i % 2 ? 'gold' : 'silver' } },
+            }),
+          );
+        if (round === 8)
+          operations.push(() =>
+            service.call('POST', '/v1/public/flowStates', {
+              body: { userId: guests[i], flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' },
+            }),
+          );
+        if (round === 9)
+          operations.push(() =>
+            service.call('POST', '/v1/public/sessions', {
+              body: { userId: `new-${users[i]}`, linkGuestId: guests[i] },
+            }),
+          );
+        if (round === 10 && i === 0)
+          operations.push(() => service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }));
       });
     }
     // All at once, so reads and writes interleave.
     await Promise.all(operations.map((operation) => operation()));
     for (const userId of [...users, ...guests, ...users.map((u) => `new-${u}`)]) {
       for (const group of [undefined, groupId]) {
-        for (const mode of ['hidden', 'omit'] as const) expect(await cached(userId, group, mode), userId).toEqual(await uncached(userId, group, mode));
+        for (const mode of ['hidden', 'omit'] as const)
+          expect(await cached(userId, group, mode), userId).toEqual(await uncached(userId, group, mode));
       }
     }
   });

@@ -12,17 +12,21 @@ const EXPRESSIONS: Record<string, string> = {
   'user-guest': 'user.isGuest',
   'user-created': "user.createdAt <= now && user.createdAt > now - duration('1h')",
   'user-properties': "user.properties.plan == 'pro' && user.properties.seats > 2",
-  'user-events': "user.events.clicked == 2 && !has(user.events.never)",
+  'user-events': 'user.events.clicked == 2 && !has(user.events.never)',
   'user-groups': "'acme' in user.groups && size(user.groups) == 1",
-  'group-fields': "group.id == 'acme' && group.properties.tier == 'gold' && group.events.renewed == 1 && group.createdAt <= now && !group.isGuest",
+  'group-fields':
+    "group.id == 'acme' && group.properties.tier == 'gold' && group.events.renewed == 1 && group.createdAt <= now && !group.isGuest",
   'group-empty': "group.id == '' && size(group.properties) == 0 && size(group.events) == 0 && size(group.groups) == 0",
-  'flow-not-started': "flows['other'].status == 'NOT_STARTED_FLOW' && flows.other.steps.one.status == 'NOT_STARTED_STEP' && flows.other.steps.one.data == null",
+  'flow-not-started':
+    "flows['other'].status == 'NOT_STARTED_FLOW' && flows.other.steps.one.status == 'NOT_STARTED_STEP' && flows.other.steps.one.data == null",
   'flow-started': "flows.other.status == 'STARTED_FLOW' && flows.other.steps.one.status == 'STARTED_STEP'",
-  'flow-completed': "flows.other.status == 'COMPLETED_FLOW' && flows.other.steps.one.status == 'COMPLETED_STEP' && flows.other.steps.one.data.answer == 'yes'",
+  'flow-completed':
+    "flows.other.status == 'COMPLETED_FLOW' && flows.other.steps.one.status == 'COMPLETED_STEP' && flows.other.steps.one.data.answer == 'yes'",
   'flow-skipped': "flows.other.status == 'SKIPPED_FLOW' && flows.other.steps.two.status == 'SKIPPED_STEP'",
   'now-timestamp': "now > timestamp('2020-01-01T00:00:00Z')",
   // flows is a map in every way CEL reads one: membership, has(), size and the macros over its keys.
-  'flow-map': "'other' in flows && !('nothing' in flows) && has(flows.other) && !has(flows.nothing) && size(flows) > 10 && flows.exists(slug, slug == 'other') && flows.all(slug, flows[slug].status != '')",
+  'flow-map':
+    "'other' in flows && !('nothing' in flows) && has(flows.other) && !has(flows.nothing) && size(flows) > 10 && flows.exists(slug, slug == 'other') && flows.all(slug, flows[slug].status != '')",
 };
 
 beforeAll(async () => {
@@ -33,14 +37,22 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const eligible = async (userId: string, groupId?: string) => (await eligibleSlugs(service, userId, groupId)).filter((slug) => slug !== 'other');
+const eligible = async (userId: string, groupId?: string) =>
+  (await eligibleSlugs(service, userId, groupId)).filter((slug) => slug !== 'other');
 
 const write = (userId: string, stepId: string, actionType: string, data?: unknown) =>
   service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'other', stepId, actionType, data } });
 
 describe('CEL context', () => {
   it('gives a new user its id, createdAt, empty maps, an empty group, every flow as not started, and now', async () => {
-    expect(await eligible(`ctx-${randomUUID()}`)).toEqual(['flow-map', 'flow-not-started', 'group-empty', 'now-timestamp', 'user-created', 'user-id']);
+    expect(await eligible(`ctx-${randomUUID()}`)).toEqual([
+      'flow-map',
+      'flow-not-started',
+      'group-empty',
+      'now-timestamp',
+      'user-created',
+      'user-id',
+    ]);
   });
 
   it('marks guest_ IDs as guests', async () => {
@@ -52,16 +64,20 @@ describe('CEL context', () => {
     await service.call('POST', '/v1/public/users', {
       body: { userId, properties: { plan: 'pro', seats: 3 }, events: [{ event: 'clicked' }, { event: 'clicked' }] },
     });
-    await service.call('POST', '/v1/public/groups', { body: { groupId: 'acme', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] } });
+    await service.call('POST', '/v1/public/groups', {
+      body: { groupId: 'acme', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] },
+    });
     const withGroup = await eligible(userId, 'acme');
-    expect(withGroup).toEqual(expect.arrayContaining(['user-properties', 'user-events', 'user-groups', 'group-fields']));
+    expect(withGroup).toEqual(
+      expect.arrayContaining(['user-properties', 'user-events', 'user-groups', 'group-fields']),
+    );
     expect(withGroup).not.toContain('group-empty');
     const withoutGroup = await eligible(userId);
     expect(withoutGroup).toContain('group-empty');
     expect(withoutGroup).not.toContain('group-fields');
   });
 
-  it('exposes each flow\'s status and each step\'s status and data', async () => {
+  it("exposes each flow's status and each step's status and data", async () => {
     const userId = `ctx-${randomUUID()}`;
     await write(userId, 'one', 'STARTED_STEP');
     expect(await eligible(userId)).toContain('flow-started');
@@ -86,7 +102,11 @@ describe('the flows map, when only some expressions name it', () => {
   beforeAll(async () => {
     [named, unnamed] = await Promise.all([
       startTestService({ 'other.yaml': other, 'follower.yaml': follower }),
-      startTestService({ 'other.yaml': other, 'plain.yaml': "slug: plain\nname: Plain\ntype: CARD\ntargetingLogic: \"user.properties.plan == 'pro'\"\ndata:\n  steps:\n    - id: s\n" }),
+      startTestService({
+        'other.yaml': other,
+        'plain.yaml':
+          'slug: plain\nname: Plain\ntype: CARD\ntargetingLogic: "user.properties.plan == \'pro\'"\ndata:\n  steps:\n    - id: s\n',
+      }),
     ]);
   });
   afterAll(async () => {
@@ -103,7 +123,8 @@ describe('the flows map, when only some expressions name it', () => {
     const userId = `ctx-${randomUUID()}`;
     const waitCompleted = (answer: { body: FlowStatesResponse }) =>
       answer.body.eligibleFlows.find((flow) => flow.flowSlug === 'follower')!.data.steps[0].$state.completed;
-    const call = (actionType: string) => named.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'other', stepId: 'one', actionType } });
+    const call = (actionType: string) =>
+      named.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'other', stepId: 'one', actionType } });
     expect(waitCompleted(await call('STARTED_STEP'))).toBe(false);
     // The transition's own answer, then a fresh read.
     expect(waitCompleted(await call('COMPLETED_STEP'))).toBe(true);

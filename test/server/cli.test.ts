@@ -28,11 +28,15 @@ afterAll(() => {
 
 async function runUntilListening(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
   const { ONBOARDING_PUBLIC_KEYS: _p, ONBOARDING_PRIVATE_KEYS: _s, ...base } = process.env;
-  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('../../dist/server.mjs', import.meta.url)), ...args], {
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(cwd ? { cwd } : {}),
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../../dist/server.mjs', import.meta.url)), ...args],
+    {
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+    },
+  );
   children.add(child);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -110,7 +114,9 @@ describe('npm run server on an embedded data directory', () => {
     // A crash leaves the lock file behind; the next start sees that its process is gone and takes it over.
     await first.stop('SIGKILL');
     const third = await runUntilListening(args, env);
-    const read = await fetch(`${third.url}/v1/public/flowStates?userId=kept-by-the-first`, { headers: { Authorization: 'Bearer pk_lock' } });
+    const read = await fetch(`${third.url}/v1/public/flowStates?userId=kept-by-the-first`, {
+      headers: { Authorization: 'Bearer pk_lock' },
+    });
     expect(read.status).toBe(200);
     await third.stop();
   });
@@ -119,12 +125,20 @@ describe('npm run server on an embedded data directory', () => {
 describe('npm run server in production', () => {
   it('takes where to listen, the flows and the database from environment variables, and migrates with `migrate`', async () => {
     const data = join(dir, 'env-data');
-    const migrate = spawn(process.execPath, ['dist/server.mjs', 'migrate'], { env: { ...process.env, ONBOARDING_DATABASE: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const migrate = spawn(process.execPath, ['dist/server.mjs', 'migrate'], {
+      env: { ...process.env, ONBOARDING_DATABASE: data },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = '';
     migrate.stdout.on('data', (chunk) => (printed += chunk));
     expect(await new Promise((resolve) => migrate.on('exit', resolve))).toBe(0);
     expect(printed).toMatch(/schema version \d+/);
-    const run = await runUntilListening([], { ONBOARDING_PUBLIC_KEYS: 'pk_env', ONBOARDING_PORT: '0', ONBOARDING_FLOWS: dir, ONBOARDING_DATABASE: data });
+    const run = await runUntilListening([], {
+      ONBOARDING_PUBLIC_KEYS: 'pk_env',
+      ONBOARDING_PORT: '0',
+      ONBOARDING_FLOWS: dir,
+      ONBOARDING_DATABASE: data,
+    });
     expect((await fetch(`${run.url}/readyz`)).status).toBe(200);
     await expect.poll(() => run.output()).toMatch(/integrity="sha384-/);
     expect(run.output()).toContain(`database: ${data}`);
@@ -132,7 +146,9 @@ describe('npm run server in production', () => {
   });
 
   it('finishes the requests in flight on SIGTERM, then exits 0 and takes no new ones', async () => {
-    const run = await runUntilListening(['--port', '0', '--flows', dir, '--database', 'memory'], { ONBOARDING_PUBLIC_KEYS: 'pk_term' });
+    const run = await runUntilListening(['--port', '0', '--flows', dir, '--database', 'memory'], {
+      ONBOARDING_PUBLIC_KEYS: 'pk_term',
+    });
     const { port } = new URL(run.url);
     const body = JSON.stringify({ userId: 'in-flight', events: [{ event: 'kept' }] });
     // A request whose body is still arriving when the signal comes.
@@ -160,10 +176,13 @@ describe('npm run server in production', () => {
 
 describe('npm run server limits', () => {
   it('takes limits from flags and environment variables, and refuses a bad value with the usage', async () => {
-    const run = await runUntilListening(['--port', '0', '--flows', dir, '--database', 'memory', '--max-body-bytes', '300'], {
-      ONBOARDING_PUBLIC_KEYS: 'pk_env',
-      ONBOARDING_RATE_LIMIT: '3',
-    });
+    const run = await runUntilListening(
+      ['--port', '0', '--flows', dir, '--database', 'memory', '--max-body-bytes', '300'],
+      {
+        ONBOARDING_PUBLIC_KEYS: 'pk_env',
+        ONBOARDING_RATE_LIMIT: '3',
+      },
+    );
     const post = (size: number) =>
       fetch(`${run.url}/v1/public/users`, {
         method: 'POST',
@@ -176,7 +195,9 @@ describe('npm run server limits', () => {
     expect((await post(10)).status).toBe(429);
     await run.stop();
 
-    const refused = spawn(process.execPath, ['dist/server.mjs', '--max-events', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const refused = spawn(process.execPath, ['dist/server.mjs', '--max-events', 'many'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     refused.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => refused.on('exit', resolve));
@@ -211,13 +232,21 @@ describe('npm run server analytics settings', () => {
       expect(skip.status).toBe(201);
       await receiver.waitFor((r) => r.accepted().length >= 1);
       expect(receiver.accepted()[0]).toMatchObject({ type: 'flow.skipped', userId: 'u', flowSlug: 'welcome' });
-      expect(verifySignature('whsec_cli_0123456789abcdef', receiver.deliveries[0].headers['onboarding-signature'] as string, receiver.deliveries[0].body)).toBe(true);
+      expect(
+        verifySignature(
+          'whsec_cli_0123456789abcdef',
+          receiver.deliveries[0].headers['onboarding-signature'] as string,
+          receiver.deliveries[0].body,
+        ),
+      ).toBe(true);
       await run.stop();
     } finally {
       await receiver.close();
     }
 
-    const refused = spawn(process.execPath, ['dist/server.mjs', '--webhook', 'https://hooks.example/x'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const refused = spawn(process.execPath, ['dist/server.mjs', '--webhook', 'https://hooks.example/x'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     refused.stderr.on('data', (chunk) => (stderr += chunk));
     expect(await new Promise((resolve) => refused.on('exit', resolve))).toBe(2);
@@ -231,7 +260,9 @@ function getWithHost(url: string, host: string): Promise<{ status: number; type:
     const request = httpGet(url, { headers: { Host: host } }, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, type: String(response.headers['content-type']), body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, type: String(response.headers['content-type']), body }),
+      );
     });
     request.on('error', reject);
   });
@@ -239,16 +270,22 @@ function getWithHost(url: string, host: string): Promise<{ status: number; type:
 
 describe('npm run server --preview', () => {
   it('listens on loopback only, whatever --host says, and answers only requests addressed to it', async () => {
-    const server = await runUntilListening(['--port', '0', '--preview', '--preview-port', '0', '--flows', dir, '--database', 'memory'], {
-      ONBOARDING_HOST: '0.0.0.0',
-      ONBOARDING_PUBLIC_KEYS: 'pk_preview_test',
-    });
+    const server = await runUntilListening(
+      ['--port', '0', '--preview', '--preview-port', '0', '--flows', dir, '--database', 'memory'],
+      {
+        ONBOARDING_HOST: '0.0.0.0',
+        ONBOARDING_PUBLIC_KEYS: 'pk_preview_test',
+      },
+    );
     try {
-      await vi.waitFor(() => expect(server.output()).toMatch(/preview: +http:\/\/127\.0\.0\.1:\d+\/preview\//), { timeout: 10_000 });
+      await vi.waitFor(() => expect(server.output()).toMatch(/preview: +http:\/\/127\.0\.0\.1:\d+\/preview\//), {
+        timeout: 10_000,
+      });
       const preview = /preview: +(\S+)/.exec(server.output())![1];
       const { port } = new URL(preview);
       // Its own address, and the loopback names, with its port.
-      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect((await getWithHost(`${preview}flows.json`, host)).status).toBe(200);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`])
+        expect((await getWithHost(`${preview}flows.json`, host)).status).toBe(200);
       // A page whose own name was made to resolve here reads nothing, not even the page.
       for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1:${Number(port) + 1}`]) {
         for (const path of ['flows.json', '']) {

@@ -5,10 +5,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { BatchResponse, CollectionsResponse, ComputedCollectionFlow, FlowStatesResponse, UserUpsertResponse } from '../../src/api/wire.js';
+import type {
+  BatchResponse,
+  CollectionsResponse,
+  ComputedCollectionFlow,
+  FlowStatesResponse,
+  UserUpsertResponse,
+} from '../../src/api/wire.js';
 import { checkPaths, formatReport, main } from '../../server/flows/cli.js';
 import { checkCollectionsText } from '../../server/flows/collections.js';
-import { bannerFlowYaml, checklistYaml, PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
+import {
+  bannerFlowYaml,
+  checklistYaml,
+  PRIVATE_KEY,
+  PUBLIC_KEY,
+  startTestService,
+  type TestService,
+} from '../support/service.js';
 
 const HOUR = 3_600_000;
 let clock = Date.now();
@@ -39,29 +52,51 @@ const FLOWS: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  service = await startTestService(FLOWS, { now: () => new Date(clock), logger: { warn: (message) => warnings.push(message), info: () => {} } });
+  service = await startTestService(FLOWS, {
+    now: () => new Date(clock),
+    logger: { warn: (message) => warnings.push(message), info: () => {} },
+  });
 });
 afterAll(() => service?.close());
 
 const newUser = () => `user-${randomUUID()}`;
-const read = async (userId: string): Promise<FlowStatesResponse> => (await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body;
+const read = async (userId: string): Promise<FlowStatesResponse> =>
+  (await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body;
 const act = async (userId: string, flowSlug: string, actionType: string): Promise<FlowStatesResponse> => {
   const answer = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug, actionType } });
   expect(answer.status).toBe(201);
   return answer.body;
 };
 /** `$state.visible` of each eligible flow, by slug. */
-const visible = (states: FlowStatesResponse) => Object.fromEntries(states.eligibleFlows.map((flow) => [flow.flowSlug, flow.$state.visible]));
+const visible = (states: FlowStatesResponse) =>
+  Object.fromEntries(states.eligibleFlows.map((flow) => [flow.flowSlug, flow.$state.visible]));
 /** The collection's rows of computedOrder as `slug: visible`. */
 const rows = (states: FlowStatesResponse, collectionId: string) =>
-  Object.fromEntries(states.collections!.computedOrder.filter((row) => row.collectionId === collectionId).map((row) => [row.flowId, row.visible]));
+  Object.fromEntries(
+    states
+      .collections!.computedOrder.filter((row) => row.collectionId === collectionId)
+      .map((row) => [row.flowId, row.visible]),
+  );
 
 describe('one flow at a time', () => {
   it('shows the first eligible unfinished flow of each collection and holds back the rest', async () => {
     const states = await read(newUser());
     expect(states.ineligibleFlows).toEqual(['pro-only']);
-    expect(visible(states)).toEqual({ first: true, second: false, third: false, 'quick-a': true, 'quick-b': false, solo: true });
-    const home: ComputedCollectionFlow = { collectionId: 'home', flowId: 'first', visible: true, allowedComponents: ['Banner', 'Card'], collectionType: 'DEFAULT' };
+    expect(visible(states)).toEqual({
+      first: true,
+      second: false,
+      third: false,
+      'quick-a': true,
+      'quick-b': false,
+      solo: true,
+    });
+    const home: ComputedCollectionFlow = {
+      collectionId: 'home',
+      flowId: 'first',
+      visible: true,
+      allowedComponents: ['Banner', 'Card'],
+      collectionType: 'DEFAULT',
+    };
     expect(states.collections).toEqual({
       computedOrder: [
         home,
@@ -131,11 +166,21 @@ describe('computedOrder in every answer that holds flow states', () => {
     const userId = newUser();
     const expected = { first: true, 'pro-only': false, second: false, third: false };
     const post = await service.call('POST', '/v1/public/flowStates', { body: { userId } });
-    const write = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'solo', actionType: 'STARTED_FLOW' } });
+    const write = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'solo', actionType: 'STARTED_FLOW' },
+    });
     const users = await service.call('POST', '/v1/public/users', { body: { userId } });
     const sessions = await service.call('POST', '/v1/public/sessions', { body: { userId } });
     const batch = await service.call('POST', '/v1/public/batch', {
-      body: { writes: [{ path: 'flowStates', idempotencyKey: randomUUID(), body: { userId, flowSlug: 'solo', actionType: 'COMPLETED_FLOW' } }] },
+      body: {
+        writes: [
+          {
+            path: 'flowStates',
+            idempotencyKey: randomUUID(),
+            body: { userId, flowSlug: 'solo', actionType: 'COMPLETED_FLOW' },
+          },
+        ],
+      },
     });
     const answers: FlowStatesResponse[] = [
       await read(userId),
@@ -167,17 +212,26 @@ describe('collections.yaml checks', () => {
     const warning = warnings.find((w) => w.startsWith('collections file collections.yaml refused'));
     expect(warning).toMatch(/collections\[0\]\.coolOff \(line 4\): bad duration "2 days"/);
     expect(warning).toMatch(/collections\[0\]\.flows\[1\] \(line 5\): unknown flow slug "nowhere"/);
-    expect(warning).toMatch(/collections\[1\]\.flows\[1\] \(line 8\): flow "first" is already in the DEFAULT collection at collections\[0\]/);
-    expect(warning).toMatch(/collections\[1\]\.colour \(line 9\): unknown key; expected one of id, type, flows, coolOff, allowedComponents/);
+    expect(warning).toMatch(
+      /collections\[1\]\.flows\[1\] \(line 8\): flow "first" is already in the DEFAULT collection at collections\[0\]/,
+    );
+    expect(warning).toMatch(
+      /collections\[1\]\.colour \(line 9\): unknown key; expected one of id, type, flows, coolOff, allowedComponents/,
+    );
     expect(warning).toMatch(/the last good collections stay/);
     expect(service.catalog.errors().map((error) => error.file)).toContain('collections.yaml');
-    const flows = (await service.call('GET', '/v1/public/flows?limit=100')).body.data.map((flow: { slug: string }) => flow.slug);
+    const flows = (await service.call('GET', '/v1/public/flows?limit=100')).body.data.map(
+      (flow: { slug: string }) => flow.slug,
+    );
     expect(flows).toContain('fourth');
     const states = await read(newUser());
     expect(rows(states, 'home')).toEqual({ first: true, 'pro-only': false, second: false, third: false });
     expect(visible(states).fourth).toBe(true);
 
-    await service.writeFlow('collections.yaml', COLLECTIONS.replace('[first, pro-only, second, third]', '[fourth, first]'));
+    await service.writeFlow(
+      'collections.yaml',
+      COLLECTIONS.replace('[first, pro-only, second, third]', '[fourth, first]'),
+    );
     expect(rows(await read(newUser()), 'home')).toEqual({ fourth: true, first: false });
     await service.writeFlow('collections.yaml', COLLECTIONS);
   });
@@ -191,7 +245,9 @@ describe('collections.yaml checks', () => {
       const { reports, checked } = checkPaths([dir]);
       expect(checked).toBe(3);
       expect(reports.map((report) => report.file)).toEqual([join(dir, 'collections.yaml')]);
-      expect(formatReport(reports[0], 'text').map((line) => line.replace(/^.*collections\.yaml/, 'collections.yaml'))).toEqual([
+      expect(
+        formatReport(reports[0], 'text').map((line) => line.replace(/^.*collections\.yaml/, 'collections.yaml')),
+      ).toEqual([
         'collections.yaml:4:14  collections[0].coolOff: bad duration "2 days"; expected a whole number and a unit (s, m, h, d or w), such as 48h or 2d, or 0 for none',
         'collections.yaml:5:20  collections[0].flows[1]: unknown flow slug "nowhere": no flow file in this folder defines it',
         'collections.yaml:8:21  collections[1].flows[1]: flow "first" is already in the DEFAULT collection at collections[0] (flows[0]); a flow may be in one collection of each type',
@@ -201,7 +257,10 @@ describe('collections.yaml checks', () => {
       const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
       try {
         expect(main(['check', join(dir, 'collections.yaml')])).toBe(1);
-        writeFileSync(join(dir, 'collections.yaml'), 'collections:\n  - { id: home, type: CUSTOM, coolOff: 30s, flows: [first, second] }\n');
+        writeFileSync(
+          join(dir, 'collections.yaml'),
+          'collections:\n  - { id: home, type: CUSTOM, coolOff: 30s, flows: [first, second] }\n',
+        );
         expect(main(['check', dir])).toBe(0);
       } finally {
         log.mockRestore();
@@ -216,7 +275,9 @@ describe('collections.yaml checks', () => {
 
 describe('docs/flows.md', () => {
   it('has a collections example that passes the checks', () => {
-    const section = readFileSync('docs/flows.md', 'utf8').split(/^## /m).find((part) => part.startsWith('Collections\n'))!;
+    const section = readFileSync('docs/flows.md', 'utf8')
+      .split(/^## /m)
+      .find((part) => part.startsWith('Collections\n'))!;
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
     const slugs = new Set(['welcome-banner', 'import-card', 'invite-card', 'shortcuts-tip', 'search-tip']);
     const { collections, problems } = checkCollectionsText(yaml, slugs);
@@ -237,10 +298,26 @@ describe('GET /v1/collections', () => {
     expect(answer.body as CollectionsResponse).toEqual({
       collections: [
         {
-          id: 'home', type: 'DEFAULT', coolOff: '48h', coolOffSeconds: 48 * 3600, allowedComponents: ['Banner', 'Card'],
-          flows: [banner('first'), { slug: 'pro-only', name: 'Set up', type: 'CHECKLIST', status: 'ACTIVE' }, banner('second'), banner('third')],
+          id: 'home',
+          type: 'DEFAULT',
+          coolOff: '48h',
+          coolOffSeconds: 48 * 3600,
+          allowedComponents: ['Banner', 'Card'],
+          flows: [
+            banner('first'),
+            { slug: 'pro-only', name: 'Set up', type: 'CHECKLIST', status: 'ACTIVE' },
+            banner('second'),
+            banner('third'),
+          ],
         },
-        { id: 'side', type: 'CUSTOM', coolOff: '0', coolOffSeconds: 0, allowedComponents: [], flows: [banner('quick-a'), banner('quick-b')] },
+        {
+          id: 'side',
+          type: 'CUSTOM',
+          coolOff: '0',
+          coolOffSeconds: 0,
+          allowedComponents: [],
+          flows: [banner('quick-a'), banner('quick-b')],
+        },
       ],
     });
   });
@@ -258,8 +335,14 @@ describe('GET /v1/collections', () => {
 
   it('keeps a flow whose file was removed in its place, without a name, while the last good collections stay', async () => {
     await service.removeFlow('third.yaml');
-    const home = ((await service.call('GET', '/v1/collections', { key: PRIVATE_KEY })).body as CollectionsResponse).collections[0];
-    expect(home.flows.map((flow) => [flow.slug, flow.name])).toEqual([['first', 'Welcome'], ['pro-only', 'Set up'], ['second', 'Welcome'], ['third', null]]);
+    const home = ((await service.call('GET', '/v1/collections', { key: PRIVATE_KEY })).body as CollectionsResponse)
+      .collections[0];
+    expect(home.flows.map((flow) => [flow.slug, flow.name])).toEqual([
+      ['first', 'Welcome'],
+      ['pro-only', 'Set up'],
+      ['second', 'Welcome'],
+      ['third', null],
+    ]);
     await service.writeFlow('third.yaml', bannerFlowYaml('third'));
   });
 });

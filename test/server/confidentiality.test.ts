@@ -34,14 +34,20 @@ describe('targeting is not confidentiality', () => {
     const listed = await service.call('GET', '/v1/public/flows');
     expect(listed.status).toBe(200);
     expect(listed.text).toContain('Codename Falcon ships');
-    const hidden = await service.call('GET', '/v1/public/flowStates?userId=guest_outsider&targetedOut=hidden&locale=fr');
+    const hidden = await service.call(
+      'GET',
+      '/v1/public/flowStates?userId=guest_outsider&targetedOut=hidden&locale=fr',
+    );
     expect(hidden.status).toBe(200);
     expect(hidden.text).toContain('Codename Falcon ships (fr)');
   });
 
   it('never serves a DRAFT flow with the public key', async () => {
     const listed = await service.call('GET', '/v1/public/flows');
-    const french = await service.call('GET', '/v1/public/flowStates?userId=guest_outsider&targetedOut=hidden&locale=fr');
+    const french = await service.call(
+      'GET',
+      '/v1/public/flowStates?userId=guest_outsider&targetedOut=hidden&locale=fr',
+    );
     const hidden = await service.call('GET', '/v1/public/flowStates?userId=guest_outsider&targetedOut=hidden');
     for (const answer of [listed, french, hidden]) expect(answer.text).not.toContain('Osprey');
   });
@@ -59,7 +65,8 @@ describe('targeting is not confidentiality', () => {
 describe('docs/security.md', () => {
   it('lists each attack found, and what stops it now', () => {
     const security = readFileSync('docs/security.md', 'utf8');
-    const section = security.split(/^## /m).find((part) => part.startsWith('Attacks tried, and what stops them\n')) ?? '';
+    const section =
+      security.split(/^## /m).find((part) => part.startsWith('Attacks tried, and what stops them\n')) ?? '';
     const attacks = [...section.matchAll(/^(\d+)\. \*\*(.+?)\*\*(.*(?:\n {3}.*)*)/gm)];
     expect(attacks.map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const [, , title, text] of attacks) expect(text.trim().length, title).toBeGreaterThan(200);

@@ -48,7 +48,10 @@ describe('/dashboard', () => {
 
   it('answers a repeated request with 304 and an unknown file with a 404 problem', async () => {
     const first = await on.call('GET', '/dashboard/dashboard.js', { key: null });
-    const again = await on.call('GET', '/dashboard/dashboard.js', { key: null, headers: { 'If-None-Match': first.headers.get('etag')! } });
+    const again = await on.call('GET', '/dashboard/dashboard.js', {
+      key: null,
+      headers: { 'If-None-Match': first.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
     const missing = await on.call('GET', '/dashboard/secrets.txt', { key: null });
     expect(missing.status).toBe(404);

@@ -26,7 +26,9 @@ describe('the script, served by the service', () => {
     const latest = await fetch(`${service.url}/onboarding.js`);
     expect(latest.headers.get('cache-control')).toMatch(/max-age=300/);
     await latest.arrayBuffer();
-    const again = await fetch(`${service.url}/onboarding.js`, { headers: { 'If-None-Match': latest.headers.get('etag')! } });
+    const again = await fetch(`${service.url}/onboarding.js`, {
+      headers: { 'If-None-Match': latest.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
     const map = await fetch(`${service.url}/onboarding.js.map`);
     expect(map.status).toBe(200);
@@ -34,7 +36,12 @@ describe('the script, served by the service', () => {
   });
 
   it('answers 404 with a problem for an old build or a file it does not have', async () => {
-    for (const path of ['/script/000000000000/onboarding.js', `/script/${service.script!.build}/nope.js`, '/nope.js', '/server.mjs']) {
+    for (const path of [
+      '/script/000000000000/onboarding.js',
+      `/script/${service.script!.build}/nope.js`,
+      '/nope.js',
+      '/server.mjs',
+    ]) {
       const response = await fetch(service.url + path);
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type')).toContain('application/problem+json');
@@ -49,7 +56,10 @@ describe('the chunks beside the script, served by the service', () => {
       const response = await fetch(`${service.url}/script/${service.script!.build}/${chunk}`);
       expect(response.status, chunk).toBe(200);
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(new URL(`../../dist/${chunk}`, import.meta.url))), chunk).toBe(true);
+      expect(
+        Buffer.from(await response.arrayBuffer()).equals(readFileSync(new URL(`../../dist/${chunk}`, import.meta.url))),
+        chunk,
+      ).toBe(true);
     }
     // Two folders with the same onboarding.js and another form chunk are two builds.
     const folder = (form: string) => {
@@ -83,7 +93,9 @@ describe('health checks', () => {
 
 describe('unknown paths', () => {
   it('answer 404 with a problem, with or without a key', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer pk_test_public' }, { Authorization: 'Bearer wrong' }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { Authorization: 'Bearer pk_test_public' }, { Authorization: 'Bearer wrong' }] as Array<
+      Record<string, string>
+    >) {
       const response = await fetch(`${service.url}/v1/public/nothing/here`, { headers });
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ status: 404, title: 'Not Found' });

@@ -20,11 +20,15 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const track = (userId: string, ...events: string[]) => service.call('POST', '/v1/public/users', { body: { userId, events: events.map((event) => ({ event })) } });
+const track = (userId: string, ...events: string[]) =>
+  service.call('POST', '/v1/public/users', { body: { userId, events: events.map((event) => ({ event })) } });
 
 /** Gives a user `n` more event names behind the service's back, as a user could have before the limit on names. */
 async function manyNames(userId: string, n: number): Promise<void> {
-  await service.db.query(`INSERT INTO user_event_counts (user_id, event, count) SELECT $1, 'unused-' || i, 1 FROM generate_series(1, $2::int) AS i`, [userId, n]);
+  await service.db.query(
+    `INSERT INTO user_event_counts (user_id, event, count) SELECT $1, 'unused-' || i, 1 FROM generate_series(1, $2::int) AS i`,
+    [userId, n],
+  );
   service.db.cache?.dropUser(userId);
 }
 
@@ -61,7 +65,9 @@ describe('a read', () => {
     expect(await eligibleSlugs(service, userId)).toEqual(['exports-ever', 'imported-once', 'shared']);
     expect(loadedCounts(userId)).toEqual({ exported: 2, imported: 1, shared: 1 });
     const groupId = `team-${randomUUID()}`;
-    await service.call('POST', '/v1/public/groups', { body: { groupId, events: [{ event: 'renewed' }, { event: 'other' }] } });
+    await service.call('POST', '/v1/public/groups', {
+      body: { groupId, events: [{ event: 'renewed' }, { event: 'other' }] },
+    });
     expect(await eligibleSlugs(service, userId, groupId)).toContain('group-renewed');
     expect(service.db.cache?.group(groupId)?.events).toEqual({ renewed: 1 });
   });

@@ -19,7 +19,7 @@ const EXPRESSIONS: Record<string, string> = {
   'exported-this-year': "user.lastEventAt('exported') > timestamp('2026-01-01T00:00:00Z')",
   'never-exported': "user.lastEventAt('exported') == timestamp(0)",
   'idle-30-days': "now - user.lastEventAt('active') > duration('720h')",
-  'exports-ever': "has(user.events.exported) && user.events.exported >= 3",
+  'exports-ever': 'has(user.events.exported) && user.events.exported >= 3',
   'pinged-lately': "user.eventCount('ping', duration('4s')) >= 1",
   'renewed-twice-this-month': "group.eventCount('renewed', duration('720h')) == 2",
   'group-renewed-today': "now - group.lastEventAt('renewed') < duration('24h')",
@@ -32,7 +32,8 @@ afterAll(() => service?.close());
 
 const eligible = (userId: string, groupId?: string) => eligibleSlugs(service, userId, groupId);
 
-const track = (userId: string, ...events: string[]) => service.call('POST', '/v1/public/users', { body: { userId, events: events.map((event) => ({ event })) } });
+const track = (userId: string, ...events: string[]) =>
+  service.call('POST', '/v1/public/users', { body: { userId, events: events.map((event) => ({ event })) } });
 
 /**
  * Moves a user's or group's events of one name into the past, the nth by `hoursAgo[n]`, in the order they were
@@ -40,9 +41,15 @@ const track = (userId: string, ...events: string[]) => service.call('POST', '/v1
  */
 async function backdate(kind: 'user' | 'group', id: string, event: string, hoursAgo: number[]): Promise<void> {
   const [table, key] = kind === 'user' ? ['user_events', 'user_id'] : ['group_events', 'group_id'];
-  const rows = await service.db.query<{ id: string }>(`SELECT id FROM ${table} WHERE ${key} = $1 AND event = $2 ORDER BY id`, [id, event]);
+  const rows = await service.db.query<{ id: string }>(
+    `SELECT id FROM ${table} WHERE ${key} = $1 AND event = $2 ORDER BY id`,
+    [id, event],
+  );
   for (const [index, hours] of hoursAgo.entries()) {
-    await service.db.query(`UPDATE ${table} SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [rows[index].id, hours]);
+    await service.db.query(`UPDATE ${table} SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [
+      rows[index].id,
+      hours,
+    ]);
   }
   if (kind === 'user') service.db.cache?.dropUser(id);
   else service.db.cache?.dropGroup(id);
@@ -72,7 +79,10 @@ describe('user.eventCount', () => {
   it('drops a kept count when its oldest event leaves the window, with no write in between', async () => {
     const userId = `win-${randomUUID()}`;
     await track(userId, 'ping');
-    const [row] = await service.db.query<{ at: Date | string }>('SELECT created_at AS at FROM user_events WHERE user_id = $1', [userId]);
+    const [row] = await service.db.query<{ at: Date | string }>(
+      'SELECT created_at AS at FROM user_events WHERE user_id = $1',
+      [userId],
+    );
     expect(await eligible(userId)).toContain('pinged-lately');
     expect(await eligible(userId)).toContain('pinged-lately');
     // Until the ping is four seconds old (the window), and a little more.
@@ -107,7 +117,7 @@ describe('the read time', () => {
     clock = undefined;
   });
 
-  it('measures windows to the service\'s clock, which also stamps the tracked events', async () => {
+  it("measures windows to the service's clock, which also stamps the tracked events", async () => {
     const userId = `win-${randomUUID()}`;
     const start = Date.now() - 1_000 * HOUR;
     clock = start;
@@ -147,7 +157,8 @@ describe('group.eventCount and group.lastEventAt', () => {
   it('read the events of the group the read names', async () => {
     const userId = `win-${randomUUID()}`;
     const groupId = `team-${randomUUID()}`;
-    const renew = () => service.call('POST', '/v1/public/groups', { body: { groupId, userId, events: [{ event: 'renewed' }] } });
+    const renew = () =>
+      service.call('POST', '/v1/public/groups', { body: { groupId, userId, events: [{ event: 'renewed' }] } });
     await renew();
     await renew();
     await renew();
@@ -167,16 +178,39 @@ describe('group.eventCount and group.lastEventAt', () => {
 
 describe('the load of flow files', () => {
   it.each([
-    ['a window that is no duration', "user.eventCount('exported', duration('a week')) >= 3", /duration\('a week'\) is not a duration/],
+    [
+      'a window that is no duration',
+      "user.eventCount('exported', duration('a week')) >= 3",
+      /duration\('a week'\) is not a duration/,
+    ],
     ['a window of zero', "user.eventCount('exported', duration('0s')) >= 3", /must be longer than zero/],
-    ['a count as the window', "user.eventCount('exported', 3) >= 3", /user\.eventCount takes an event name and a window, both literals/],
-    ['an event name that is not a string literal', "user.eventCount(user.properties.e, duration('1h')) > 0", /takes an event name and a window/],
-    ['lastEventAt with a window', "group.lastEventAt('exported', duration('1h')) > now", /group\.lastEventAt takes one event name/],
-    ['a call on something other than user or group', "flows.eventCount('exported', duration('1h')) > 0", /eventCount is called on user or group/],
+    [
+      'a count as the window',
+      "user.eventCount('exported', 3) >= 3",
+      /user\.eventCount takes an event name and a window, both literals/,
+    ],
+    [
+      'an event name that is not a string literal',
+      "user.eventCount(user.properties.e, duration('1h')) > 0",
+      /takes an event name and a window/,
+    ],
+    [
+      'lastEventAt with a window',
+      "group.lastEventAt('exported', duration('1h')) > now",
+      /group\.lastEventAt takes one event name/,
+    ],
+    [
+      'a call on something other than user or group',
+      "flows.eventCount('exported', duration('1h')) > 0",
+      /eventCount is called on user or group/,
+    ],
     ['a call as a function', "lastEventAt('exported') > now", /lastEventAt is called on user or group/],
   ])('refuses %s, naming the file and the line', async (_name, expression, problem) => {
     const file = `bad-${randomUUID()}.yaml`;
-    await service.writeFlow(file, `slug: bad-${randomUUID()}\nname: Bad\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`);
+    await service.writeFlow(
+      file,
+      `slug: bad-${randomUUID()}\nname: Bad\ntype: CARD\ntargetingLogic: ${JSON.stringify(expression)}\ndata:\n  steps:\n    - id: s\n`,
+    );
     const error = service.catalog.errors().find((e) => e.file === file);
     await service.removeFlow(file);
     expect(error?.message).toMatch(/^targetingLogic \(line 4\): does not compile as CEL: /);
@@ -189,10 +223,15 @@ describe('a window past the bound', () => {
 
   it('is refused at load, naming the file and the line', async () => {
     const file = `bad-${randomUUID()}.yaml`;
-    await service.writeFlow(file, `slug: bad-${randomUUID()}\nname: Bad\ntype: CARD\ntargetingLogic: ${JSON.stringify(TEN_THOUSAND_YEARS)}\ndata:\n  steps:\n    - id: s\n`);
+    await service.writeFlow(
+      file,
+      `slug: bad-${randomUUID()}\nname: Bad\ntype: CARD\ntargetingLogic: ${JSON.stringify(TEN_THOUSAND_YEARS)}\ndata:\n  steps:\n    - id: s\n`,
+    );
     const error = service.catalog.errors().find((e) => e.file === file);
     await service.removeFlow(file);
-    expect(error?.message).toMatch(/^targetingLogic \(line 4\): user\.eventCount\('exported', …\): the window is over 100 years \(876600h\), the longest there is; for "ever", use user\.events$/);
+    expect(error?.message).toMatch(
+      /^targetingLogic \(line 4\): user\.eventCount\('exported', …\): the window is over 100 years \(876600h\), the longest there is; for "ever", use user\.events$/,
+    );
   });
 
   it('is clamped when a flow got past the check: reads, upserts and batches answer, and the flow counts 100 years back', async () => {
@@ -204,17 +243,28 @@ describe('a window past the bound', () => {
     const loaded = service.catalog.current();
     const patched: CatalogVersion = {
       ...loaded,
-      flows: loaded.flows.map((flow) => (flow.flow.slug === slug ? { ...flow, targeting: compileExpression(expression, () => {}) } : flow)),
-      eventWindows: eventWindowSets(loaded.flows.flatMap((flow) => [flow.definition.targetingLogic]).concat(expression).flatMap(eventCallsOf)),
+      flows: loaded.flows.map((flow) =>
+        flow.flow.slug === slug ? { ...flow, targeting: compileExpression(expression, () => {}) } : flow,
+      ),
+      eventWindows: eventWindowSets(
+        loaded.flows
+          .flatMap((flow) => [flow.definition.targetingLogic])
+          .concat(expression)
+          .flatMap(eventCallsOf),
+      ),
     };
     service.catalog.current = () => patched;
     try {
       const userId = `win-${randomUUID()}`;
       // The upsert reads the user's state too, to bootstrap.
-      const upsert = await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }], bootstrapFlowStates: true } });
+      const upsert = await service.call('POST', '/v1/public/users', {
+        body: { userId, events: [{ event: 'exported' }], bootstrapFlowStates: true },
+      });
       expect(upsert.status).toBe(201);
       const batch = await service.call('POST', '/v1/public/batch', {
-        body: { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId, events: [{ event: 'exported' }] } }] },
+        body: {
+          writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId, events: [{ event: 'exported' }] } }],
+        },
       });
       expect(batch.status).toBe(200);
       expect(batch.body.results).toEqual([{ status: 201, guestLinked: false }]);
@@ -234,12 +284,15 @@ describe('an event name no event can have', () => {
   it('passes the check, and reads as no events instead of failing the read', async () => {
     // A CEL escape makes a NUL, which PostgreSQL cannot hold in text: no tracked event can have the name.
     const slug = `nul-${randomUUID()}`;
-    const expression = "user.eventCount('\\x00', duration('1h')) == 0 && user.lastEventAt('\\x00') == timestamp(0) && group.eventCount('\\x00', duration('1h')) == 0";
+    const expression =
+      "user.eventCount('\\x00', duration('1h')) == 0 && user.lastEventAt('\\x00') == timestamp(0) && group.eventCount('\\x00', duration('1h')) == 0";
     await service.writeFlow(`${slug}.yaml`, targetedCards({ [slug]: expression })[`${slug}.yaml`]);
     try {
       expect(service.catalog.errors()).toEqual([]);
       const userId = `win-${randomUUID()}`;
-      expect((await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }] } })).status).toBe(201);
+      expect(
+        (await service.call('POST', '/v1/public/users', { body: { userId, events: [{ event: 'exported' }] } })).status,
+      ).toBe(201);
       expect(await eligible(userId, `team-${randomUUID()}`)).toContain(slug);
     } finally {
       await service.removeFlow(`${slug}.yaml`);

@@ -59,7 +59,13 @@ afterAll(() => service?.close());
 
 const newUser = () => `user-${randomUUID()}`;
 
-async function write(userId: string, flowSlug: string, stepId: string, actionType: ActionType, extra: Record<string, unknown> = {}) {
+async function write(
+  userId: string,
+  flowSlug: string,
+  stepId: string,
+  actionType: ActionType,
+  extra: Record<string, unknown> = {},
+) {
   return service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug, stepId, actionType, ...extra } });
 }
 
@@ -87,14 +93,21 @@ describe('flow transitions', () => {
     const body = response.body as FlowStatesResponse;
     expect(body.ineligibleFlows.sort()).toEqual(['draft-card', 'pro-tour', 'team-card']);
     const tasks = flow(body, 'tasks');
-    expect(tasks.$state).toMatchObject({ started: true, completed: false, skipped: false, visible: true, currentStepId: 'a', currentStepIndex: 0 });
+    expect(tasks.$state).toMatchObject({
+      started: true,
+      completed: false,
+      skipped: false,
+      visible: true,
+      currentStepId: 'a',
+      currentStepIndex: 0,
+    });
     expect(tasks.$state.flowResponses).toEqual([
       { flowSlug: 'tasks', actionType: 'STARTED_FLOW', stepId: '', data: '{}', createdAt: expect.any(String) },
     ]);
     expect(tasks.$state.lastActionAt).toBe(tasks.$state.flowResponses[0].createdAt);
   });
 
-  it('creates an unknown user on the first transition, keeping a guest\'s progress', async () => {
+  it("creates an unknown user on the first transition, keeping a guest's progress", async () => {
     const guest = `guest_${randomUUID()}`;
     expect(await service.db.query('SELECT id FROM users WHERE id = $1', [guest])).toEqual([]);
     expect((await write(guest, 'tasks', 'a', 'STARTED_STEP')).status).toBe(201);
@@ -114,12 +127,16 @@ describe('flow transitions', () => {
 
   it('completes a step with its data and moves the pointer to the next visible undone step', async () => {
     const userId = newUser();
-    const body = (await write(userId, 'tasks', 'a', 'COMPLETED_STEP', { data: { answer: 42 } })).body as FlowStatesResponse;
+    const body = (await write(userId, 'tasks', 'a', 'COMPLETED_STEP', { data: { answer: 42 } }))
+      .body as FlowStatesResponse;
     const tasks = flow(body, 'tasks');
     expect(tasks.data.steps[0].$state).toMatchObject({ completed: true, started: true });
     expect(tasks.$state).toMatchObject({ started: true, completed: false, currentStepId: 'b', currentStepIndex: 1 });
     expect(JSON.parse(tasks.data.steps[0].$state.flowResponses[0].data)).toEqual({ answer: 42 });
-    const [step] = await service.db.query<{ data: unknown }>('SELECT data FROM step_states WHERE user_id = $1 AND step_id = $2', [userId, 'a']);
+    const [step] = await service.db.query<{ data: unknown }>(
+      'SELECT data FROM step_states WHERE user_id = $1 AND step_id = $2',
+      [userId, 'a'],
+    );
     expect(step.data).toEqual({ answer: 42 });
   });
 
@@ -147,7 +164,12 @@ describe('flow transitions', () => {
     await write(userId, 'tasks', 'b', 'SKIPPED_STEP');
     const tasks = flow((await write(userId, 'tasks', 'c', 'COMPLETED_STEP')).body, 'tasks');
     expect(tasks.$state).toMatchObject({ completed: true, visible: false });
-    expect(tasks.$state.flowResponses.map((r) => r.actionType)).toEqual(['COMPLETED_STEP', 'SKIPPED_STEP', 'COMPLETED_STEP', 'COMPLETED_FLOW']);
+    expect(tasks.$state.flowResponses.map((r) => r.actionType)).toEqual([
+      'COMPLETED_STEP',
+      'SKIPPED_STEP',
+      'COMPLETED_STEP',
+      'COMPLETED_FLOW',
+    ]);
     expect(JSON.parse(tasks.$state.flowResponses[3].data)).toEqual({ reason: 'last-step' });
   });
 
@@ -175,7 +197,13 @@ describe('flow transitions', () => {
     await write(userId, 'tasks', 'a', 'COMPLETED_STEP');
     await write(userId, 'tasks', '', 'SKIPPED_FLOW');
     const tasks = flow((await write(userId, 'tasks', '', 'NOT_STARTED_FLOW')).body, 'tasks');
-    expect(tasks.$state).toMatchObject({ started: false, completed: false, skipped: false, visible: true, currentStepId: 'a' });
+    expect(tasks.$state).toMatchObject({
+      started: false,
+      completed: false,
+      skipped: false,
+      visible: true,
+      currentStepId: 'a',
+    });
     expect(tasks.data.steps[0].$state.completed).toBe(false);
     // The answer carries the latest response of each step and of the flow; the log keeps all three.
     expect(tasks.$state.flowResponses.map((r) => r.actionType)).toEqual(['COMPLETED_STEP', 'NOT_STARTED_FLOW']);
@@ -196,10 +224,18 @@ describe('derived state in the read', () => {
   it('reads blocked from startCriteria and visible from visibilityCriteria, as they change', async () => {
     const userId = newUser();
     const before = flow((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, 'tasks');
-    expect(before.data.steps.map((s) => [s.id, s.$state.visible, s.$state.blocked])).toEqual([['a', true, false], ['b', true, false], ['c', true, true]]);
+    expect(before.data.steps.map((s) => [s.id, s.$state.visible, s.$state.blocked])).toEqual([
+      ['a', true, false],
+      ['b', true, false],
+      ['c', true, true],
+    ]);
     await service.call('POST', '/v1/public/users', { body: { userId, properties: { unlockC: 1, hideB: true } } });
     const after = flow((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, 'tasks');
-    expect(after.data.steps.map((s) => [s.id, s.$state.visible, s.$state.blocked])).toEqual([['a', true, false], ['b', false, false], ['c', true, false]]);
+    expect(after.data.steps.map((s) => [s.id, s.$state.visible, s.$state.blocked])).toEqual([
+      ['a', true, false],
+      ['b', false, false],
+      ['c', true, false],
+    ]);
   });
 
   it('keeps the stored pointer while its step is visible and undone, else falls back to the first such step', async () => {
@@ -274,7 +310,13 @@ describe('refused and no-op transitions', () => {
     const userId = newUser();
     await write(userId, 'tasks', '', 'COMPLETED_FLOW');
     const before = await storedCounts(userId);
-    for (const [stepId, actionType] of [['', 'STARTED_FLOW'], ['', 'SKIPPED_FLOW'], ['a', 'COMPLETED_STEP'], ['a', 'SKIPPED_STEP'], ['a', 'NOT_STARTED_STEP']] as const) {
+    for (const [stepId, actionType] of [
+      ['', 'STARTED_FLOW'],
+      ['', 'SKIPPED_FLOW'],
+      ['a', 'COMPLETED_STEP'],
+      ['a', 'SKIPPED_STEP'],
+      ['a', 'NOT_STARTED_STEP'],
+    ] as const) {
       const response = await write(userId, 'tasks', stepId, actionType);
       expect(response.status, actionType).toBe(201);
       expect(flow(response.body, 'tasks').$state).toMatchObject({ completed: true, skipped: false, visible: false });
@@ -283,7 +325,11 @@ describe('refused and no-op transitions', () => {
 
     const skipper = newUser();
     await write(skipper, 'tasks', '', 'SKIPPED_FLOW');
-    for (const [stepId, actionType] of [['', 'COMPLETED_FLOW'], ['a', 'STARTED_STEP'], ['a', 'COMPLETED_STEP']] as const) {
+    for (const [stepId, actionType] of [
+      ['', 'COMPLETED_FLOW'],
+      ['a', 'STARTED_STEP'],
+      ['a', 'COMPLETED_STEP'],
+    ] as const) {
       const response = await write(skipper, 'tasks', stepId, actionType);
       expect(response.status, actionType).toBe(201);
       expect(flow(response.body, 'tasks').$state).toMatchObject({ skipped: true, completed: false });

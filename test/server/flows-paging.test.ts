@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const list = async (query = '', headers: Record<string, string> = {}) => service.call('GET', `/v1/public/flows${query}`, { headers });
+const list = async (query = '', headers: Record<string, string> = {}) =>
+  service.call('GET', `/v1/public/flows${query}`, { headers });
 
 describe('flow paging', () => {
   it('answers the first 100 by default, with limit as the number of records returned', async () => {

@@ -107,7 +107,17 @@ afterAll(() => service?.close());
 
 const newUser = () => `user-${randomUUID()}`;
 const flowOf = (states: FlowStatesResponse, slug: string) => states.eligibleFlows.find((f) => f.flowSlug === slug);
-const TABLES = ['users', 'user_events', 'groups', 'group_events', 'group_members', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys'];
+const TABLES = [
+  'users',
+  'user_events',
+  'groups',
+  'group_events',
+  'group_members',
+  'flow_states',
+  'step_states',
+  'flow_responses',
+  'idempotency_keys',
+];
 async function storedRows(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};
   for (const table of TABLES) rows[table] = await service.db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
@@ -115,7 +125,11 @@ async function storedRows(): Promise<Record<string, unknown[]>> {
 }
 
 function expectTourContent(tour: FlowState | undefined) {
-  expect(tour?.data).toMatchObject({ title: 'Take the tour', subtitle: 'Two stops', props: { overlay: true, priority: 2 } });
+  expect(tour?.data).toMatchObject({
+    title: 'Take the tour',
+    subtitle: 'Two stops',
+    props: { overlay: true, priority: 2 },
+  });
   expect(tour?.data.steps[0]).toMatchObject({
     id: 'first',
     title: 'The menu',
@@ -124,25 +138,44 @@ function expectTourContent(tour: FlowState | undefined) {
     primaryButton: { title: 'Next', action: 'step.complete' },
     $state: { visible: true, blocked: false },
   });
-  expect(tour?.data.steps[1]).toMatchObject({ id: 'second', title: 'Your profile', props: { placement: 'bottom' }, secondaryButton: { title: 'Later' } });
+  expect(tour?.data.steps[1]).toMatchObject({
+    id: 'second',
+    title: 'Your profile',
+    props: { placement: 'bottom' },
+    secondaryButton: { title: 'Later' },
+  });
 }
 
 describe('content in every state answer', () => {
   it('carries each flow definition in the GET and POST reads, the transition answer, the users upsert and the session', async () => {
     const userId = newUser();
     expectTourContent(flowOf((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, 'intro-tour'));
-    expectTourContent(flowOf((await service.call('POST', '/v1/public/flowStates', { body: { userId } })).body, 'intro-tour'));
-    const write = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' } });
+    expectTourContent(
+      flowOf((await service.call('POST', '/v1/public/flowStates', { body: { userId } })).body, 'intro-tour'),
+    );
+    const write = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' },
+    });
     expectTourContent(flowOf(write.body, 'intro-tour'));
-    expectTourContent(flowOf((await service.call('POST', '/v1/public/users', { body: { userId } })).body.flowStates, 'intro-tour'));
-    expectTourContent(flowOf((await service.call('POST', '/v1/public/sessions', { body: { userId } })).body.flowStates, 'intro-tour'));
+    expectTourContent(
+      flowOf((await service.call('POST', '/v1/public/users', { body: { userId } })).body.flowStates, 'intro-tour'),
+    );
+    expectTourContent(
+      flowOf((await service.call('POST', '/v1/public/sessions', { body: { userId } })).body.flowStates, 'intro-tour'),
+    );
   });
 
   it('leaves the definitions out with content=none, and for the versions a POST read says it holds', async () => {
     const userId = newUser();
-    const bare = flowOf((await service.call('GET', `/v1/public/flowStates?userId=${userId}&content=none`)).body, 'intro-tour')!;
+    const bare = flowOf(
+      (await service.call('GET', `/v1/public/flowStates?userId=${userId}&content=none`)).body,
+      'intro-tour',
+    )!;
     expect(Object.keys(bare.data)).toEqual(['steps']);
-    expect(bare.data.steps.map((step) => Object.keys(step).sort())).toEqual([['$state', 'id'], ['$state', 'id']]);
+    expect(bare.data.steps.map((step) => Object.keys(step).sort())).toEqual([
+      ['$state', 'id'],
+      ['$state', 'id'],
+    ]);
     const write = await service.call('POST', '/v1/public/flowStates?content=none', {
       body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP' },
     });
@@ -151,9 +184,13 @@ describe('content in every state answer', () => {
     expect(Object.keys(flowOf(upsert.body.flowStates, 'intro-tour')!.data)).toEqual(['steps']);
 
     const version = bare.version;
-    const known = await service.call('POST', '/v1/public/flowStates', { body: { userId, knownVersions: { 'intro-tour': version, 'c-connect': 99 } } });
+    const known = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, knownVersions: { 'intro-tour': version, 'c-connect': 99 } },
+    });
     expect(Object.keys(flowOf(known.body, 'intro-tour')!.data)).toEqual(['steps']);
-    const stale = await service.call('POST', '/v1/public/flowStates', { body: { userId, knownVersions: { 'intro-tour': version - 1 } } });
+    const stale = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, knownVersions: { 'intro-tour': version - 1 } },
+    });
     expectTourContent(flowOf(stale.body, 'intro-tour'));
     expect((await service.call('GET', `/v1/public/flowStates?userId=${userId}&content=some`)).status).toBe(400);
   });
@@ -177,25 +214,44 @@ describe('POST /v1/public/sessions', () => {
     const body = response.body as SessionResponse;
     expect(body).toMatchObject({ userId, guestLinked: false });
     expect(flowOf(body.flowStates, 'gold-card')?.data.title).toBe('For gold teams');
-    const record = (await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY })).body as UserRecord;
-    expect(record).toMatchObject({ userId, properties: { plan: 'pro' }, groups: [{ groupId, properties: { tier: 'gold' } }] });
+    const record = (await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }))
+      .body as UserRecord;
+    expect(record).toMatchObject({
+      userId,
+      properties: { plan: 'pro' },
+      groups: [{ groupId, properties: { tier: 'gold' } }],
+    });
     expect(record.events).toEqual([{ event: 'signed-in', properties: { via: 'sso' }, createdAt: expect.any(String) }]);
-    expect(await service.db.query('SELECT event FROM group_events WHERE group_id = $1', [groupId])).toEqual([{ event: 'renewed' }]);
+    expect(await service.db.query('SELECT event FROM group_events WHERE group_id = $1', [groupId])).toEqual([
+      { event: 'renewed' },
+    ]);
   });
 
   it('links a guest and bootstraps with the same rules as the users upsert', async () => {
     const guest = `guest_${randomUUID()}`;
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP' } });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: guest, flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP' },
+    });
     const userId = newUser();
     const response = await service.call('POST', '/v1/public/sessions', {
-      body: { userId, linkGuestId: guest, groupId: 'bootstrap-team', userProperties: { linked: true }, bootstrapFlowStates: true },
+      body: {
+        userId,
+        linkGuestId: guest,
+        groupId: 'bootstrap-team',
+        userProperties: { linked: true },
+        bootstrapFlowStates: true,
+      },
     });
     expect(response.body.guestLinked).toBe(true);
     const states = response.body.flowStates as FlowStatesResponse;
     expect(flowOf(states, 'intro-tour')!.data.steps[0].$state.completed).toBe(true);
     // The bootstrap ran with the session's group, so the group-targeted checklist was completed and stored.
     expect(flowOf(states, 'connect')!.$state.completed).toBe(true);
-    expect(await service.db.query("SELECT completed FROM flow_states WHERE user_id = $1 AND flow_slug = 'connect'", [userId])).toEqual([{ completed: true }]);
+    expect(
+      await service.db.query("SELECT completed FROM flow_states WHERE user_id = $1 AND flow_slug = 'connect'", [
+        userId,
+      ]),
+    ).toEqual([{ completed: true }]);
     expect(await service.db.query('SELECT id FROM users WHERE id = $1', [guest])).toEqual([]);
   });
 
@@ -241,16 +297,24 @@ describe('POST /v1/public/flowStates without actionType', () => {
     const groupId = `gold-${randomUUID()}`;
     await service.call('POST', '/v1/public/groups', { body: { groupId, userId, properties: { tier: 'gold' } } });
     const post = await service.call('POST', '/v1/public/flowStates', {
-      body: { userId, groupId, context: { url: 'https://app.example/home', userAgent: 'test', registeredCollectionIds: [] } },
+      body: {
+        userId,
+        groupId,
+        context: { url: 'https://app.example/home', userAgent: 'test', registeredCollectionIds: [] },
+      },
     });
     expect(post.status).toBe(200);
-    expect(post.body).toEqual((await service.call('GET', `/v1/public/flowStates?userId=${userId}&groupId=${groupId}`)).body);
+    expect(post.body).toEqual(
+      (await service.call('GET', `/v1/public/flowStates?userId=${userId}&groupId=${groupId}`)).body,
+    );
     expect(flowOf(post.body, 'gold-card')).toBeDefined();
   });
 
-  it('answers 400 when the body has a write\'s fields but no actionType, or an unknown field', async () => {
+  it("answers 400 when the body has a write's fields but no actionType, or an unknown field", async () => {
     const before = await storedRows();
-    const missing = await service.call('POST', '/v1/public/flowStates', { body: { userId: 'x', flowSlug: 'intro-tour', stepId: 'first' } });
+    const missing = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: 'x', flowSlug: 'intro-tour', stepId: 'first' },
+    });
     expect(missing.body).toMatchObject({ status: 400, field: 'actionType' });
     const unknown = await service.call('POST', '/v1/public/flowStates', { body: { userId: 'x', page: '/home' } });
     expect(unknown.body).toMatchObject({ status: 400, field: 'page' });
@@ -265,15 +329,31 @@ describe('POST /v1/public/flowStates without actionType', () => {
 describe('writes as Frigade sends them', () => {
   it('takes context, stores its url with each response, and takes flow actions without stepId', async () => {
     const userId = newUser();
-    const context = { url: 'https://app.example/settings?tab=2', userAgent: 'Mozilla/5.0', registeredCollectionIds: ['c1'] };
+    const context = {
+      url: 'https://app.example/settings?tab=2',
+      userAgent: 'Mozilla/5.0',
+      registeredCollectionIds: ['c1'],
+    };
     const step = await service.call('POST', '/v1/public/flowStates', {
-      body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP', data: {}, createdAt: new Date().toISOString(), context },
+      body: {
+        userId,
+        flowSlug: 'intro-tour',
+        stepId: 'first',
+        actionType: 'COMPLETED_STEP',
+        data: {},
+        createdAt: new Date().toISOString(),
+        context,
+      },
     });
     expect(step.status).toBe(201);
-    const skip = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'intro-tour', actionType: 'SKIPPED_FLOW', data: {}, context } });
+    const skip = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'intro-tour', actionType: 'SKIPPED_FLOW', data: {}, context },
+    });
     expect(skip.status).toBe(201);
     expect(flowOf(skip.body, 'intro-tour')!.$state.skipped).toBe(true);
-    const restart = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'intro-tour', actionType: 'NOT_STARTED_FLOW' } });
+    const restart = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'intro-tour', actionType: 'NOT_STARTED_FLOW' },
+    });
     expect(flowOf(restart.body, 'intro-tour')!.$state).toMatchObject({ skipped: false, started: false });
     const rows = await service.db.query<{ action_type: string; step_id: string; url: string | null }>(
       'SELECT action_type, step_id, url FROM flow_responses WHERE user_id = $1 ORDER BY id',
@@ -288,12 +368,20 @@ describe('writes as Frigade sends them', () => {
 
   it('keeps a url only when it is a string, and refuses a step action without a stepId', async () => {
     const userId = newUser();
-    await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP', context: { url: 42 } } });
-    expect(await service.db.query('SELECT url FROM flow_responses WHERE user_id = $1', [userId])).toEqual([{ url: null }]);
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP', context: { url: 42 } },
+    });
+    expect(await service.db.query('SELECT url FROM flow_responses WHERE user_id = $1', [userId])).toEqual([
+      { url: null },
+    ]);
     const before = await storedRows();
-    const noStep = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'intro-tour', actionType: 'COMPLETED_STEP' } });
+    const noStep = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'intro-tour', actionType: 'COMPLETED_STEP' },
+    });
     expect(noStep.body).toMatchObject({ status: 400, field: 'stepId' });
-    const badContext = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'intro-tour', actionType: 'STARTED_FLOW', context: 'home' } });
+    const badContext = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'intro-tour', actionType: 'STARTED_FLOW', context: 'home' },
+    });
     expect(badContext.body).toMatchObject({ status: 400, field: 'context' });
     expect(await storedRows()).toEqual(before);
   });
@@ -308,7 +396,11 @@ const NEVER_SENT = /Draft banner|Draft words|Unreleased draft|Old banner|Archive
 describe('flows targeted out, for Frigade\u2019s SDKs', () => {
   it('sends each ACTIVE flow targeted out, hidden with its content, to a request with an SDK header', async () => {
     const userId = newUser();
-    const variants: Array<Record<string, string>> = [SDK_HEADERS, { 'x-frigade-sdk-platform': 'Javascript' }, { 'x-frigade-sdk-version': '0.7.22' }];
+    const variants: Array<Record<string, string>> = [
+      SDK_HEADERS,
+      { 'x-frigade-sdk-platform': 'Javascript' },
+      { 'x-frigade-sdk-version': '0.7.22' },
+    ];
     for (const headers of variants) {
       const answer = await service.call('GET', `/v1/public/flowStates?userId=${userId}`, { headers });
       const states = answer.body as FlowStatesResponse;
@@ -316,11 +408,23 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
       expect(slugsOf(states)).toEqual(['intro-tour', 'gold-card', 'connect', 'pro-banner']);
       expect(states.ineligibleFlows).toEqual(['gold-card', 'connect', 'pro-banner', 'draft-banner', 'old-banner']);
       const banner = flowOf(states, 'pro-banner')!;
-      expect(banner.$state).toMatchObject({ visible: false, started: false, completed: false, skipped: false, currentStepId: 'offer' });
-      expect(banner.data).toMatchObject({ title: 'Pro is here', steps: [{ id: 'offer', title: 'Your pro tools', subtitle: 'Ready when you are', $state: { visible: true } }] });
+      expect(banner.$state).toMatchObject({
+        visible: false,
+        started: false,
+        completed: false,
+        skipped: false,
+        currentStepId: 'offer',
+      });
+      expect(banner.data).toMatchObject({
+        title: 'Pro is here',
+        steps: [{ id: 'offer', title: 'Your pro tools', subtitle: 'Ready when you are', $state: { visible: true } }],
+      });
       expect(flowOf(states, 'intro-tour')!.$state.visible).toBe(true);
       // The collection's rows are the ones every client reads: a flow targeted out is not the one shown.
-      expect(states.collections!.computedOrder.map((row) => [row.flowId, row.visible])).toEqual([['pro-banner', false], ['gold-card', false]]);
+      expect(states.collections!.computedOrder.map((row) => [row.flowId, row.visible])).toEqual([
+        ['pro-banner', false],
+        ['gold-card', false],
+      ]);
       expect(answer.text).not.toMatch(NEVER_SENT);
     }
   });
@@ -328,7 +432,8 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
   it('leaves them out without the headers, and the query decides over the headers either way', async () => {
     const userId = newUser();
     const read = async (query: string, headers?: Record<string, string>) =>
-      (await service.call('GET', `/v1/public/flowStates?userId=${userId}${query}`, { headers })).body as FlowStatesResponse;
+      (await service.call('GET', `/v1/public/flowStates?userId=${userId}${query}`, { headers }))
+        .body as FlowStatesResponse;
     const omitted = await read('');
     expect(slugsOf(omitted)).toEqual(['intro-tour']);
     const hidden = await read('', SDK_HEADERS);
@@ -338,7 +443,8 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
     expect(await read('&targetedOut=omit', SDK_HEADERS)).toEqual(omitted);
     expect(await read('&targetedOut=omit')).toEqual(omitted);
     // The POST read takes it in its query too.
-    const post = async (query: string, headers?: Record<string, string>) => (await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId }, headers })).body;
+    const post = async (query: string, headers?: Record<string, string>) =>
+      (await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId }, headers })).body;
     expect(await post('?targetedOut=hidden')).toEqual(hidden);
     expect(await post('?targetedOut=omit', SDK_HEADERS)).toEqual(omitted);
     expect(await post('', SDK_HEADERS)).toEqual(hidden);
@@ -350,14 +456,21 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
     const requests: Array<[string, string, unknown]> = [
       ['GET', `/v1/public/flowStates?userId=${userId}`, undefined],
       ['POST', '/v1/public/flowStates', { userId }],
-      ['POST', '/v1/public/flowStates', { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' }],
+      [
+        'POST',
+        '/v1/public/flowStates',
+        { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' },
+      ],
       ['POST', '/v1/public/users', { userId }],
       ['POST', '/v1/public/sessions', { userId }],
       ['POST', '/v1/public/batch', { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId } }] }],
     ];
     for (const [method, path, body] of requests) {
       for (const bad of ['show', 'HIDDEN', '', 'hidden&targetedOut=omit']) {
-        const response = await service.call(method, `${path}${path.includes('?') ? '&' : '?'}targetedOut=${bad}`, { body, headers: SDK_HEADERS });
+        const response = await service.call(method, `${path}${path.includes('?') ? '&' : '?'}targetedOut=${bad}`, {
+          body,
+          headers: SDK_HEADERS,
+        });
         expect(response.status, `${method} ${path} ${bad}`).toBe(400);
         expect(response.headers.get('content-type')).toContain('application/problem+json');
         expect(response.body).toMatchObject({ status: 400, field: 'targetedOut' });
@@ -372,13 +485,26 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
     await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'free' } } });
     const knownVersions = { 'draft-banner': 1, 'old-banner': 1, 'pro-banner': 1 };
     for (const headers of [SDK_HEADERS, undefined]) {
-      for (const query of ['', '?targetedOut=hidden', '?targetedOut=omit', '?content=none', '?content=none&targetedOut=hidden', '?content=all&targetedOut=hidden']) {
+      for (const query of [
+        '',
+        '?targetedOut=hidden',
+        '?targetedOut=omit',
+        '?content=none',
+        '?content=none&targetedOut=hidden',
+        '?content=all&targetedOut=hidden',
+      ]) {
         const answers = [
           await service.call('GET', `/v1/public/flowStates?userId=${userId}${query.replace('?', '&')}`, { headers }),
           await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId }, headers }),
           await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId, knownVersions }, headers }),
-          await service.call('POST', `/v1/public/flowStates${query}`, { body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' }, headers }),
-          await service.call('POST', `/v1/public/users${query}`, { body: { userId, properties: { plan: 'free' } }, headers }),
+          await service.call('POST', `/v1/public/flowStates${query}`, {
+            body: { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'STARTED_STEP' },
+            headers,
+          }),
+          await service.call('POST', `/v1/public/users${query}`, {
+            body: { userId, properties: { plan: 'free' } },
+            headers,
+          }),
           await service.call('POST', `/v1/public/sessions${query}`, { body: { userId }, headers }),
           await service.call('POST', `/v1/public/batch${query}`, {
             body: { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId } }], knownVersions },
@@ -404,19 +530,25 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
       return answer;
     };
     const pub = await listed();
-    expect(pub.body.data.map((flow: { slug: string }) => flow.slug)).not.toEqual(expect.arrayContaining(['draft-banner']));
+    expect(pub.body.data.map((flow: { slug: string }) => flow.slug)).not.toEqual(
+      expect.arrayContaining(['draft-banner']),
+    );
     expect(pub.body.data.every((flow: { status: string }) => flow.status === 'ACTIVE')).toBe(true);
     expect(pub.body.limit).toBe(pub.body.data.length);
     expect(pub.text).not.toMatch(NEVER_SENT);
     const all = await listed(PRIVATE_KEY);
-    expect(all.body.data.map((flow: { slug: string }) => flow.slug)).toEqual(expect.arrayContaining(['draft-banner', 'old-banner', 'pro-banner']));
+    expect(all.body.data.map((flow: { slug: string }) => flow.slug)).toEqual(
+      expect.arrayContaining(['draft-banner', 'old-banner', 'pro-banner']),
+    );
     expect(all.body.data).toHaveLength(pub.body.data.length + 2);
     for (const slug of ['draft-banner', 'old-banner']) {
       const one = await service.call('GET', `/v1/public/flows/${slug}`);
       expect(one.status).toBe(404);
       expect(one.body).toMatchObject({ status: 404, field: 'slug' });
       expect(one.text).not.toMatch(NEVER_SENT);
-      expect((await service.call('GET', `/v1/public/flows/${slug}`, { key: PRIVATE_KEY })).body.status).toBe(slug === 'draft-banner' ? 'DRAFT' : 'ARCHIVED');
+      expect((await service.call('GET', `/v1/public/flows/${slug}`, { key: PRIVATE_KEY })).body.status).toBe(
+        slug === 'draft-banner' ? 'DRAFT' : 'ARCHIVED',
+      );
     }
     expect((await service.call('GET', '/v1/public/flows/pro-banner')).status).toBe(200);
   });
@@ -431,38 +563,73 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
       const upsert = await service.call('POST', `/v1/public/users${query}`, { body: { userId }, headers });
       const session = await service.call('POST', `/v1/public/sessions${query}`, { body: { userId }, headers });
       const batch = await service.call('POST', `/v1/public/batch${query}`, {
-        body: { writes: [{ path: 'flowStates', idempotencyKey: randomUUID(), body: { userId, flowSlug: 'intro-tour', stepId: 'second', actionType: 'STARTED_STEP' } }] },
+        body: {
+          writes: [
+            {
+              path: 'flowStates',
+              idempotencyKey: randomUUID(),
+              body: { userId, flowSlug: 'intro-tour', stepId: 'second', actionType: 'STARTED_STEP' },
+            },
+          ],
+        },
         headers,
       });
       expect([transition.status, upsert.status, session.status, batch.status]).toEqual([201, 201, 201, 200]);
-      return [transition.body, upsert.body.flowStates, session.body.flowStates, batch.body.flowStates] as FlowStatesResponse[];
+      return [
+        transition.body,
+        upsert.body.flowStates,
+        session.body.flowStates,
+        batch.body.flowStates,
+      ] as FlowStatesResponse[];
     };
     for (const states of [...(await answers(SDK_HEADERS)), ...(await answers(undefined, '?targetedOut=hidden'))]) {
       expect(slugsOf(states)).toEqual(['intro-tour', 'gold-card', 'connect', 'pro-banner']);
-      expect(flowOf(states, 'pro-banner')).toMatchObject({ data: { title: 'Pro is here' }, $state: { visible: false } });
+      expect(flowOf(states, 'pro-banner')).toMatchObject({
+        data: { title: 'Pro is here' },
+        $state: { visible: false },
+      });
     }
     for (const states of [...(await answers()), ...(await answers(SDK_HEADERS, '?targetedOut=omit'))]) {
       expect(slugsOf(states)).toEqual(['intro-tour']);
       expect(states.ineligibleFlows).toContain('pro-banner');
     }
     // A flow sent hidden is still not the user's to act on.
-    const refused = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'pro-banner', actionType: 'STARTED_FLOW' }, headers: SDK_HEADERS });
+    const refused = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'pro-banner', actionType: 'STARTED_FLOW' },
+      headers: SDK_HEADERS,
+    });
     expect(refused.status).toBe(409);
   });
 
   it('shows a flow it sent hidden once a property change makes its targeting hold', async () => {
     const userId = newUser();
-    const free = (await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'free' } }, headers: SDK_HEADERS })).body.flowStates as FlowStatesResponse;
+    const free = (
+      await service.call('POST', '/v1/public/users', {
+        body: { userId, properties: { plan: 'free' } },
+        headers: SDK_HEADERS,
+      })
+    ).body.flowStates as FlowStatesResponse;
     expect(flowOf(free, 'pro-banner')!.$state.visible).toBe(false);
-    const pro = (await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'pro' } }, headers: SDK_HEADERS })).body.flowStates as FlowStatesResponse;
+    const pro = (
+      await service.call('POST', '/v1/public/users', {
+        body: { userId, properties: { plan: 'pro' } },
+        headers: SDK_HEADERS,
+      })
+    ).body.flowStates as FlowStatesResponse;
     expect(slugsOf(pro)).toEqual(slugsOf(free));
     expect(flowOf(pro, 'pro-banner')).toMatchObject({ data: { title: 'Pro is here' }, $state: { visible: true } });
     expect(pro.ineligibleFlows).not.toContain('pro-banner');
     expect(pro.collections!.computedOrder.find((row) => row.flowId === 'pro-banner')!.visible).toBe(true);
-    const read = (await service.call('GET', `/v1/public/flowStates?userId=${userId}`, { headers: SDK_HEADERS })).body as FlowStatesResponse;
+    const read = (await service.call('GET', `/v1/public/flowStates?userId=${userId}`, { headers: SDK_HEADERS }))
+      .body as FlowStatesResponse;
     expect(read).toEqual(pro);
     // And back: a property that no longer matches hides it again.
-    const back = (await service.call('POST', '/v1/public/users', { body: { userId, properties: { plan: 'free' } }, headers: SDK_HEADERS })).body.flowStates as FlowStatesResponse;
+    const back = (
+      await service.call('POST', '/v1/public/users', {
+        body: { userId, properties: { plan: 'free' } },
+        headers: SDK_HEADERS,
+      })
+    ).body.flowStates as FlowStatesResponse;
     expect(flowOf(back, 'pro-banner')!.$state.visible).toBe(false);
   });
 });
@@ -470,10 +637,14 @@ describe('flows targeted out, for Frigade\u2019s SDKs', () => {
 describe('older clients', () => {
   it('take foreignId as an alias of userId on the users upsert', async () => {
     const userId = newUser();
-    const response = await service.call('POST', '/v1/public/users', { body: { foreignId: userId, properties: { plan: 'pro' } } });
+    const response = await service.call('POST', '/v1/public/users', {
+      body: { foreignId: userId, properties: { plan: 'pro' } },
+    });
     expect(response.status).toBe(201);
     expect(response.body.userId).toBe(userId);
-    expect(await service.db.query('SELECT properties FROM users WHERE id = $1', [userId])).toEqual([{ properties: { plan: 'pro' } }]);
+    expect(await service.db.query('SELECT properties FROM users WHERE id = $1', [userId])).toEqual([
+      { properties: { plan: 'pro' } },
+    ]);
     const before = await storedRows();
     const both = await service.call('POST', '/v1/public/users', { body: { userId, foreignId: 'someone-else' } });
     expect(both.body).toMatchObject({ status: 400, field: 'foreignId' });
@@ -486,13 +657,24 @@ describe('older clients', () => {
     const userId = newUser();
     const groupId = `legacy-${randomUUID()}`;
     const response = await service.call('POST', '/v1/public/userGroups', {
-      body: { foreignUserId: userId, foreignUserGroupId: groupId, properties: { tier: 'gold' }, events: [{ event: 'joined' }] },
+      body: {
+        foreignUserId: userId,
+        foreignUserGroupId: groupId,
+        properties: { tier: 'gold' },
+        events: [{ event: 'joined' }],
+      },
     });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({});
-    expect(await service.db.query('SELECT group_id FROM group_members WHERE user_id = $1', [userId])).toEqual([{ group_id: groupId }]);
+    expect(await service.db.query('SELECT group_id FROM group_members WHERE user_id = $1', [userId])).toEqual([
+      { group_id: groupId },
+    ]);
     const before = await storedRows();
-    for (const body of [{ foreignUserId: userId }, { foreignUserGroupId: groupId }, { foreignUserId: userId, foreignUserGroupId: groupId, groupId }]) {
+    for (const body of [
+      { foreignUserId: userId },
+      { foreignUserGroupId: groupId },
+      { foreignUserId: userId, foreignUserGroupId: groupId, groupId },
+    ]) {
       const bad = await service.call('POST', '/v1/public/userGroups', { body });
       expect(bad.status).toBe(400);
       expect(bad.headers.get('content-type')).toContain('application/problem+json');
@@ -503,27 +685,47 @@ describe('older clients', () => {
   it('read one flow with GET /v1/public/flows/{slug}, 404 when there is none', async () => {
     const one = await service.call('GET', '/v1/public/flows/intro-tour');
     expect(one.status).toBe(200);
-    const listed = (await service.call('GET', '/v1/public/flows')).body.data.find((f: { slug: string }) => f.slug === 'intro-tour');
+    const listed = (await service.call('GET', '/v1/public/flows')).body.data.find(
+      (f: { slug: string }) => f.slug === 'intro-tour',
+    );
     expect(one.body).toEqual(listed);
     const missing = await service.call('GET', '/v1/public/flows/nope');
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ status: 404, field: 'slug' });
   });
 
-  it('export a user\'s response log with their answers in GET /v1/users?foreignId=', async () => {
+  it("export a user's response log with their answers in GET /v1/users?foreignId=", async () => {
     const userId = newUser();
     const at = '2026-03-01T09:00:00.000Z';
-    const body = { userId, flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP', data: { value: 9 }, createdAt: at, context: { url: 'https://app.example/' } };
+    const body = {
+      userId,
+      flowSlug: 'intro-tour',
+      stepId: 'first',
+      actionType: 'COMPLETED_STEP',
+      data: { value: 9 },
+      createdAt: at,
+      context: { url: 'https://app.example/' },
+    };
     expect((await service.call('POST', '/v1/public/flowStates', { body })).status).toBe(201);
-    const record = (await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY })).body as UserRecord;
+    const record = (await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY }))
+      .body as UserRecord;
     expect(record.flowResponses).toContainEqual({
-      flowSlug: 'intro-tour', stepId: 'first', actionType: 'COMPLETED_STEP', data: { value: 9 }, createdAt: at, url: 'https://app.example/', flowVersion: 1, locale: '',
+      flowSlug: 'intro-tour',
+      stepId: 'first',
+      actionType: 'COMPLETED_STEP',
+      data: { value: 9 },
+      createdAt: at,
+      url: 'https://app.example/',
+      flowVersion: 1,
+      locale: '',
     });
   });
 
-  it('read a user\'s record with GET /v1/users?foreignId= and a private key only', async () => {
+  it("read a user's record with GET /v1/users?foreignId= and a private key only", async () => {
     const userId = newUser();
-    await service.call('POST', '/v1/public/users', { body: { userId, properties: { name: 'Ada' }, events: [{ event: 'a' }, { event: 'b', properties: { n: 1 } }] } });
+    await service.call('POST', '/v1/public/users', {
+      body: { userId, properties: { name: 'Ada' }, events: [{ event: 'a' }, { event: 'b', properties: { n: 1 } }] },
+    });
     const record = await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
     expect(record.status).toBe(200);
     expect(record.body).toEqual({
@@ -542,6 +744,9 @@ describe('older clients', () => {
     expect(publicKey.status).toBe(403);
     expect(publicKey.headers.get('content-type')).toContain('application/problem+json');
     expect((await service.call('GET', '/v1/users?foreignId=nobody-at-all', { key: PRIVATE_KEY })).status).toBe(404);
-    expect((await service.call('GET', '/v1/users', { key: PRIVATE_KEY })).body).toMatchObject({ status: 400, field: 'foreignId' });
+    expect((await service.call('GET', '/v1/users', { key: PRIVATE_KEY })).body).toMatchObject({
+      status: 400,
+      field: 'foreignId',
+    });
   });
 });

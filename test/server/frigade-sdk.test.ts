@@ -32,7 +32,10 @@ interface FrigadeSdk {
   track(event: string, properties?: Record<string, unknown>): Promise<void>;
   destroy(): void;
 }
-type FrigadeClass = new (apiKey: string, config: { apiUrl: string; userId?: string; syncOnWindowUpdates?: boolean }) => FrigadeSdk;
+type FrigadeClass = new (
+  apiKey: string,
+  config: { apiUrl: string; userId?: string; syncOnWindowUpdates?: boolean },
+) => FrigadeSdk;
 
 const SDKS: Record<string, () => Promise<{ Frigade: FrigadeClass }>> = {
   '0.9.12': () => import('@frigade/js'),
@@ -41,7 +44,17 @@ const SDKS: Record<string, () => Promise<{ Frigade: FrigadeClass }>> = {
 };
 
 /** The slugs of the ACTIVE flows of FRIGADE_FLOWS (its draft is never sent), sorted. */
-const ACTIVE_FLOWS = ['pro-tips', 'react-banner', 'react-card', 'setup', 'team-banner', 'tip-one', 'tip-two', 'upgrade-nudge', 'welcome'];
+const ACTIVE_FLOWS = [
+  'pro-tips',
+  'react-banner',
+  'react-card',
+  'setup',
+  'team-banner',
+  'tip-one',
+  'tip-two',
+  'upgrade-nudge',
+  'welcome',
+];
 
 let service: TestService;
 let warnings: unknown[][];
@@ -95,10 +108,18 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
   it('gets the eligible flows with their titles and step titles, and holds the other ACTIVE flows hidden', async () => {
     const frigade = open(`frigade-${randomUUID()}`);
     const flows = await frigade.getFlows();
-    expect(flows.filter((flow) => flow.isVisible).map((flow) => flow.id).sort()).toEqual(['setup', 'welcome']);
+    expect(
+      flows
+        .filter((flow) => flow.isVisible)
+        .map((flow) => flow.id)
+        .sort(),
+    ).toEqual(['setup', 'welcome']);
     // The SDK sends its version header, so the service sends every ACTIVE flow: one that becomes eligible later is one it knows.
     expect(flows.map((flow) => flow.id).sort()).toEqual(ACTIVE_FLOWS);
-    expect(flows.find((flow) => flow.id === 'pro-tips')).toMatchObject({ title: 'Tips for pro users', isVisible: false });
+    expect(flows.find((flow) => flow.id === 'pro-tips')).toMatchObject({
+      title: 'Tips for pro users',
+      isVisible: false,
+    });
     const welcome = flows.find((flow) => flow.id === 'welcome')!;
     expect(welcome.title).toBe('Welcome aboard');
     expect([...welcome.steps.values()].map((step) => step.title)).toEqual(['Hello there', 'See you around']);
@@ -111,7 +132,10 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
     const setup = (await frigade.getFlow('setup'))!;
     await setup.steps.get('connect')!.complete({ source: 'csv' });
     expect((await storedFlow(userId, 'setup'))!.data.steps[0].$state.completed).toBe(true);
-    const [row] = await service.db.query<{ data: unknown }>("SELECT data FROM step_states WHERE user_id = $1 AND step_id = 'connect'", [userId]);
+    const [row] = await service.db.query<{ data: unknown }>(
+      "SELECT data FROM step_states WHERE user_id = $1 AND step_id = 'connect'",
+      [userId],
+    );
     expect(row.data).toEqual({ source: 'csv' });
 
     await setup.complete();
@@ -137,7 +161,9 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
     expect(await ids()).not.toContain('team-banner');
     await frigade.group(groupId, { tier: 'gold' });
     expect(await ids()).toContain('team-banner');
-    expect(await service.db.query('SELECT user_id FROM group_members WHERE group_id = $1', [groupId])).toEqual([{ user_id: userId }]);
+    expect(await service.db.query('SELECT user_id FROM group_members WHERE group_id = $1', [groupId])).toEqual([
+      { user_id: userId },
+    ]);
     expect(await ids()).not.toContain('upgrade-nudge');
     await frigade.track('exported', { format: 'csv' });
     expect(await ids()).toContain('upgrade-nudge');

@@ -28,44 +28,113 @@ const completedWelcome: Someone = { actions: [['role', 'COMPLETED_STEP', { team:
 
 /** Every row of the docs table, by its Frigade expression: who it holds for and who it does not. */
 const ROWS: Record<string, { holds: Someone[]; fails: Someone[] }> = {
-  "user.property('plan') == 'pro'": { holds: [{ properties: { plan: 'pro' } }], fails: [{ properties: { plan: 'free' } }, {}] },
-  "user.property('plan') != 'pro'": { holds: [{ properties: { plan: 'free' } }, {}], fails: [{ properties: { plan: 'pro' } }] },
-  "user.property('seats') >= 5": { holds: [{ properties: { seats: 5 } }, { properties: { seats: 12 } }], fails: [{ properties: { seats: 4 } }, {}] },
-  "user.property('bankAccountConnected') == true": { holds: [{ properties: { bankAccountConnected: true } }], fails: [{ properties: { bankAccountConnected: false } }, {}] },
+  "user.property('plan') == 'pro'": {
+    holds: [{ properties: { plan: 'pro' } }],
+    fails: [{ properties: { plan: 'free' } }, {}],
+  },
+  "user.property('plan') != 'pro'": {
+    holds: [{ properties: { plan: 'free' } }, {}],
+    fails: [{ properties: { plan: 'pro' } }],
+  },
+  "user.property('seats') >= 5": {
+    holds: [{ properties: { seats: 5 } }, { properties: { seats: 12 } }],
+    fails: [{ properties: { seats: 4 } }, {}],
+  },
+  "user.property('bankAccountConnected') == true": {
+    holds: [{ properties: { bankAccountConnected: true } }],
+    fails: [{ properties: { bankAccountConnected: false } }, {}],
+  },
   "user.property('jobTitle') != null": { holds: [{ properties: { jobTitle: 'CTO' } }], fails: [{}] },
   "user.property('jobTitle') isSet true": { holds: [{ properties: { jobTitle: 'CTO' } }], fails: [{}] },
-  "user.property('email') contains 'acme'": { holds: [{ properties: { email: 'ada@ACME.com' } }], fails: [{ properties: { email: 'ada@example.com' } }, {}] },
-  "user.property('email') endsWith '@acme.com'": { holds: [{ properties: { email: 'ada@acme.com' } }], fails: [{ properties: { email: 'ada@acme.com.evil' } }, {}] },
-  "user.property('country') isIn 'US,CA'": { holds: [{ properties: { country: 'CA' } }], fails: [{ properties: { country: 'FR' } }, {}] },
+  "user.property('email') contains 'acme'": {
+    holds: [{ properties: { email: 'ada@ACME.com' } }],
+    fails: [{ properties: { email: 'ada@example.com' } }, {}],
+  },
+  "user.property('email') endsWith '@acme.com'": {
+    holds: [{ properties: { email: 'ada@acme.com' } }],
+    fails: [{ properties: { email: 'ada@acme.com.evil' } }, {}],
+  },
+  "user.property('country') isIn 'US,CA'": {
+    holds: [{ properties: { country: 'CA' } }],
+    fails: [{ properties: { country: 'FR' } }, {}],
+  },
   "user.property('signedUpAt') > '2023-03-01 00:00:00'": {
     holds: [{ properties: { signedUpAt: '2023-03-01T00:00:01Z' } }],
     fails: [{ properties: { signedUpAt: '2023-02-28T23:59:59Z' } }, {}],
   },
-  "user.property('signedUpAt') within 7d": { holds: [{ properties: { signedUpAt: daysAgo(6) } }], fails: [{ properties: { signedUpAt: daysAgo(8) } }, {}] },
-  "user.property('signedUpAt') !within 30d": { holds: [{ properties: { signedUpAt: daysAgo(31) } }], fails: [{ properties: { signedUpAt: daysAgo(29) } }, {}] },
-  "user.property('signedUpAt') < new Date() - 86400000 * 30": { holds: [{ properties: { signedUpAt: daysAgo(31) } }], fails: [{ properties: { signedUpAt: daysAgo(29) } }, {}] },
-  "user.event('login').count > 3": { holds: [{ events: ['login', 'login', 'login', 'login'] }], fails: [{ events: ['login', 'login', 'login'] }, {}] },
-  "user.eventCount('login') < 3": { holds: [{}, { events: ['login', 'login'] }], fails: [{ events: ['login', 'login', 'login'] }] },
-  "group.property('tier') == 'gold'": { holds: [{ group: { properties: { tier: 'gold' } } }], fails: [{ group: { properties: { tier: 'silver' } } }, {}] },
-  "organization.property('tier') == 'gold'": { holds: [{ group: { properties: { tier: 'gold' } } }], fails: [{ group: {} }] },
-  "group.event('connectedBank').count > 0": { holds: [{ group: { events: ['connectedBank'] } }], fails: [{ group: { events: ['other'] } }, {}] },
+  "user.property('signedUpAt') within 7d": {
+    holds: [{ properties: { signedUpAt: daysAgo(6) } }],
+    fails: [{ properties: { signedUpAt: daysAgo(8) } }, {}],
+  },
+  "user.property('signedUpAt') !within 30d": {
+    holds: [{ properties: { signedUpAt: daysAgo(31) } }],
+    fails: [{ properties: { signedUpAt: daysAgo(29) } }, {}],
+  },
+  "user.property('signedUpAt') < new Date() - 86400000 * 30": {
+    holds: [{ properties: { signedUpAt: daysAgo(31) } }],
+    fails: [{ properties: { signedUpAt: daysAgo(29) } }, {}],
+  },
+  "user.event('login').count > 3": {
+    holds: [{ events: ['login', 'login', 'login', 'login'] }],
+    fails: [{ events: ['login', 'login', 'login'] }, {}],
+  },
+  "user.eventCount('login') < 3": {
+    holds: [{}, { events: ['login', 'login'] }],
+    fails: [{ events: ['login', 'login', 'login'] }],
+  },
+  "group.property('tier') == 'gold'": {
+    holds: [{ group: { properties: { tier: 'gold' } } }],
+    fails: [{ group: { properties: { tier: 'silver' } } }, {}],
+  },
+  "organization.property('tier') == 'gold'": {
+    holds: [{ group: { properties: { tier: 'gold' } } }],
+    fails: [{ group: {} }],
+  },
+  "group.event('connectedBank').count > 0": {
+    holds: [{ group: { events: ['connectedBank'] } }],
+    fails: [{ group: { events: ['other'] } }, {}],
+  },
   "user.memberOfGroup() == 'acme'": { holds: [{ group: { id: 'acme' } }], fails: [{ group: { id: 'globex' } }, {}] },
-  "user.isGuest() == false": { holds: [{}], fails: [{ guest: true }] },
-  "user.flow('flow_welcome') == 'COMPLETED_FLOW'": { holds: [completedWelcome], fails: [{}, { actions: [['', 'SKIPPED_FLOW']] }] },
-  "user.flow('flow_welcome') == 'SKIPPED_FLOW'": { holds: [{ actions: [['', 'SKIPPED_FLOW']] }], fails: [{}, completedWelcome] },
-  "user.flow('flow_welcome') == 'NOT_STARTED_FLOW'": { holds: [{}], fails: [{ actions: [['role', 'STARTED_STEP']] }, completedWelcome] },
+  'user.isGuest() == false': { holds: [{}], fails: [{ guest: true }] },
+  "user.flow('flow_welcome') == 'COMPLETED_FLOW'": {
+    holds: [completedWelcome],
+    fails: [{}, { actions: [['', 'SKIPPED_FLOW']] }],
+  },
+  "user.flow('flow_welcome') == 'SKIPPED_FLOW'": {
+    holds: [{ actions: [['', 'SKIPPED_FLOW']] }],
+    fails: [{}, completedWelcome],
+  },
+  "user.flow('flow_welcome') == 'NOT_STARTED_FLOW'": {
+    holds: [{}],
+    fails: [{ actions: [['role', 'STARTED_STEP']] }, completedWelcome],
+  },
   // Unquoted, as Frigade's dashboard exports write the states.
-  "user.flow('flow_welcome') == COMPLETED_FLOW": { holds: [completedWelcome], fails: [{}, { actions: [['', 'SKIPPED_FLOW']] }] },
-  "user.flowStep('flow_welcome', 'role') != COMPLETED_STEP": { holds: [{ actions: [['role', 'STARTED_STEP']] }], fails: [completedWelcome] },
-  "user.flow('flow_welcome') != 'COMPLETED_FLOW'": { holds: [{}, { actions: [['', 'SKIPPED_FLOW']] }], fails: [completedWelcome] },
-  "user.flowStep('flow_welcome', 'role') == 'COMPLETED_STEP'": { holds: [completedWelcome], fails: [{ actions: [['role', 'STARTED_STEP']] }] },
+  "user.flow('flow_welcome') == COMPLETED_FLOW": {
+    holds: [completedWelcome],
+    fails: [{}, { actions: [['', 'SKIPPED_FLOW']] }],
+  },
+  "user.flowStep('flow_welcome', 'role') != COMPLETED_STEP": {
+    holds: [{ actions: [['role', 'STARTED_STEP']] }],
+    fails: [completedWelcome],
+  },
+  "user.flow('flow_welcome') != 'COMPLETED_FLOW'": {
+    holds: [{}, { actions: [['', 'SKIPPED_FLOW']] }],
+    fails: [completedWelcome],
+  },
+  "user.flowStep('flow_welcome', 'role') == 'COMPLETED_STEP'": {
+    holds: [completedWelcome],
+    fails: [{ actions: [['role', 'STARTED_STEP']] }],
+  },
   "user.flowStepData('flow_welcome', 'role', 'team') == 'sales'": {
     holds: [completedWelcome],
     fails: [{ actions: [['role', 'COMPLETED_STEP', { team: 'support' }]] }, {}],
   },
   "user.property('plan') == 'pro' && user.event('login').count > 3": {
     holds: [{ properties: { plan: 'pro' }, events: ['login', 'login', 'login', 'login'] }],
-    fails: [{ properties: { plan: 'pro' } }, { properties: { plan: 'free' }, events: ['login', 'login', 'login', 'login'] }],
+    fails: [
+      { properties: { plan: 'pro' } },
+      { properties: { plan: 'free' }, events: ['login', 'login', 'login', 'login'] },
+    ],
   },
   "user.property('plan') == 'pro' AND user.event('login').count > 3": {
     holds: [{ properties: { plan: 'pro' }, events: ['login', 'login', 'login', 'login'] }],
@@ -75,8 +144,14 @@ const ROWS: Record<string, { holds: Someone[]; fails: Someone[] }> = {
     holds: [{ properties: { plan: 'pro' } }, { properties: { plan: 'team' } }],
     fails: [{ properties: { plan: 'free' } }, {}],
   },
-  "user.property('email') !contains 'test'": { holds: [{ properties: { email: 'ada@acme.com' } }, {}], fails: [{ properties: { email: 'qa+TEST@acme.com' } }] },
-  "user.property('country') !isIn 'US,CA'": { holds: [{ properties: { country: 'FR' } }, {}], fails: [{ properties: { country: 'US' } }] },
+  "user.property('email') !contains 'test'": {
+    holds: [{ properties: { email: 'ada@acme.com' } }, {}],
+    fails: [{ properties: { email: 'qa+TEST@acme.com' } }],
+  },
+  "user.property('country') !isIn 'US,CA'": {
+    holds: [{ properties: { country: 'FR' } }, {}],
+    fails: [{ properties: { country: 'US' } }],
+  },
 };
 
 /** The docs table's rows: [Frigade, CEL], with `\|` read as `|`. */
@@ -105,7 +180,8 @@ describe("Frigade's targeting in CEL", () => {
       if ('cel' in result) cards[slugOf(index)] = result.cel;
     }
     service = await startTestService({
-      'flow_welcome.yaml': 'slug: flow_welcome\nname: Welcome\ntype: CHECKLIST\ndata:\n  steps:\n    - id: role\n      title: Your role\n',
+      'flow_welcome.yaml':
+        'slug: flow_welcome\nname: Welcome\ntype: CHECKLIST\ndata:\n  steps:\n    - id: role\n      title: Your role\n',
       ...targetedCards(cards),
     });
   });
@@ -115,7 +191,9 @@ describe("Frigade's targeting in CEL", () => {
   async function eligibleRows(someone: Someone): Promise<string[]> {
     const userId = `${someone.guest ? 'guest_' : 'frigade-'}${randomUUID()}`;
     const events = (names: string[] = []) => names.map((event) => ({ event }));
-    const user = await service.call('POST', '/v1/public/users', { body: { userId, properties: someone.properties ?? {}, events: events(someone.events) } });
+    const user = await service.call('POST', '/v1/public/users', {
+      body: { userId, properties: someone.properties ?? {}, events: events(someone.events) },
+    });
     expect(user.status).toBe(201);
     let groupId: string | undefined;
     if (someone.group) {
@@ -126,7 +204,9 @@ describe("Frigade's targeting in CEL", () => {
       expect(group.status).toBe(201);
     }
     for (const [stepId, actionType, data] of someone.actions ?? []) {
-      const action = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug: 'flow_welcome', stepId, actionType, ...(data ? { data } : {}) } });
+      const action = await service.call('POST', '/v1/public/flowStates', {
+        body: { userId, flowSlug: 'flow_welcome', stepId, actionType, ...(data ? { data } : {}) },
+      });
       expect(action.status, action.text).toBeLessThan(300);
     }
     return eligibleSlugs(service, userId, groupId);
@@ -139,8 +219,12 @@ describe("Frigade's targeting in CEL", () => {
 
   it('gives each row the answer Frigade gives, on a running service', async () => {
     for (const [index, [frigade]] of rows.entries()) {
-      for (const someone of ROWS[frigade].holds) expect(await eligibleRows(someone), `${frigade} holds for ${JSON.stringify(someone)}`).toContain(slugOf(index));
-      for (const someone of ROWS[frigade].fails) expect(await eligibleRows(someone), `${frigade} fails for ${JSON.stringify(someone)}`).not.toContain(slugOf(index));
+      for (const someone of ROWS[frigade].holds)
+        expect(await eligibleRows(someone), `${frigade} holds for ${JSON.stringify(someone)}`).toContain(slugOf(index));
+      for (const someone of ROWS[frigade].fails)
+        expect(await eligibleRows(someone), `${frigade} fails for ${JSON.stringify(someone)}`).not.toContain(
+          slugOf(index),
+        );
     }
   });
 });
@@ -152,7 +236,9 @@ describe('docs/frigade.md', () => {
     const collections = blocks.filter((yaml) => /^collections:/m.test(yaml));
     expect([flows.length, collections.length]).toEqual([1, 1]);
     expect(checkFlowText(flows[0]).problems).toEqual([]);
-    expect(checkCollectionsText(collections[0], new Set(['flow_i6kH7DjcbE6tiaQd', 'flow_whats_new'])).problems).toEqual([]);
+    expect(checkCollectionsText(collections[0], new Set(['flow_i6kH7DjcbE6tiaQd', 'flow_whats_new'])).problems).toEqual(
+      [],
+    );
   });
 });
 
@@ -164,16 +250,32 @@ describe('Frigade forms without CEL', () => {
     };
     expect(problem("user.property('plan') == 'pro' && user.currentUrl() contains '/settings'")).toEqual({
       column: 35,
-      message: 'user.currentUrl() has no equivalent: the service does not know the page a user is on (startWhen.page limits where a flow opens)',
+      message:
+        'user.currentUrl() has no equivalent: the service does not know the page a user is on (startWhen.page limits where a flow opens)',
     });
-    expect(problem("user.flow('flow_welcome') !within 4w")).toMatchObject({ column: 27, message: expect.stringMatching(/^!within on user\.flow\('flow_welcome'\) has no equivalent/) });
+    expect(problem("user.flow('flow_welcome') !within 4w")).toMatchObject({
+      column: 27,
+      message: expect.stringMatching(/^!within on user\.flow\('flow_welcome'\) has no equivalent/),
+    });
     expect(problem("user.daysSinceFlowDone('flow_welcome') > 3")).toMatchObject({ column: 1 });
-    expect(problem("!(user.property('plan') == 'pro')")).toMatchObject({ column: 1, message: expect.stringContaining('no "!" before an expression') });
-    expect(problem("NOT user.property('plan') == 'pro'")).toMatchObject({ column: 1, message: expect.stringContaining('"NOT" is not one of') });
+    expect(problem("!(user.property('plan') == 'pro')")).toMatchObject({
+      column: 1,
+      message: expect.stringContaining('no "!" before an expression'),
+    });
+    expect(problem("NOT user.property('plan') == 'pro'")).toMatchObject({
+      column: 1,
+      message: expect.stringContaining('"NOT" is not one of'),
+    });
     expect(problem("user.property('plan') ==")).toEqual({ column: 25, message: 'expected a value but found the end' });
-    expect(problem("user.property('plan) == 'pro'")).toMatchObject({ column: 29, message: 'a string that is not closed' });
+    expect(problem("user.property('plan) == 'pro'")).toMatchObject({
+      column: 29,
+      message: 'a string that is not closed',
+    });
     expect(problem("user.property('signedUpAt') within 7 days")).toMatchObject({ column: 36 });
-    expect(problem("user.property('plan') > 'pro'")).toMatchObject({ column: 23, message: expect.stringContaining('numbers and times only') });
+    expect(problem("user.property('plan') > 'pro'")).toMatchObject({
+      column: 23,
+      message: expect.stringContaining('numbers and times only'),
+    });
   });
 
   it('reads an expression of one character or none as no targeting, as Frigade does', () => {
@@ -235,7 +337,16 @@ describe('onboarding-flows from-frigade', () => {
         }),
       },
       // An older draft of the same flow: the ACTIVE one is written.
-      { id: 10, slug: 'flow_setup', name: 'Old setup', type: 'CHECKLIST', status: 'DRAFT', version: 2, targetingLogic: '', data: 'steps: []' },
+      {
+        id: 10,
+        slug: 'flow_setup',
+        name: 'Old setup',
+        type: 'CHECKLIST',
+        status: 'DRAFT',
+        version: 2,
+        targetingLogic: '',
+        data: 'steps: []',
+      },
     ],
     offset: 0,
     limit: 100,
@@ -258,9 +369,14 @@ describe('onboarding-flows from-frigade', () => {
     const service = await startTestService(files);
     try {
       const pro = `frigade-${randomUUID()}`;
-      await service.call('POST', '/v1/public/users', { body: { userId: pro, properties: { plan: 'pro' }, events: Array(4).fill({ event: 'login' }) } });
+      await service.call('POST', '/v1/public/users', {
+        body: { userId: pro, properties: { plan: 'pro' }, events: Array(4).fill({ event: 'login' }) },
+      });
       expect(await eligibleSlugs(service, pro)).toEqual(['flow_welcome']);
-      for (const stepId of ['hello', 'tour']) await service.call('POST', '/v1/public/flowStates', { body: { userId: pro, flowSlug: 'flow_welcome', stepId, actionType: 'COMPLETED_STEP' } });
+      for (const stepId of ['hello', 'tour'])
+        await service.call('POST', '/v1/public/flowStates', {
+          body: { userId: pro, flowSlug: 'flow_welcome', stepId, actionType: 'COMPLETED_STEP' },
+        });
       expect(await eligibleSlugs(service, pro)).toEqual(['flow_setup', 'flow_welcome']);
       expect(await eligibleSlugs(service, `frigade-${randomUUID()}`)).toEqual([]);
     } finally {
@@ -304,7 +420,15 @@ describe('onboarding-flows from-frigade', () => {
 
   it('prints the problems check finds in what Frigade stored, with file and line', () => {
     const input = join(dir, 'unknown-key.json');
-    writeFileSync(input, JSON.stringify({ slug: 'flow_card', name: 'Card', type: 'CARD', data: 'steps:\n  - id: a\n    title: A\n    colour: red\n' }));
+    writeFileSync(
+      input,
+      JSON.stringify({
+        slug: 'flow_card',
+        name: 'Card',
+        type: 'CARD',
+        data: 'steps:\n  - id: a\n    title: A\n    colour: red\n',
+      }),
+    );
     const { code, out } = run('from-frigade', input, '--out', join(dir, 'unknown-key'));
     expect(code).toBe(1);
     expect(out[0]).toMatch(/flow_card\.yaml:\d+:7 {2}data\.steps\[0\]\.colour: unknown key/);
@@ -312,14 +436,24 @@ describe('onboarding-flows from-frigade', () => {
 
   it('writes a flow Frigade turned off as a draft', () => {
     const input = join(dir, 'off.json');
-    writeFileSync(input, JSON.stringify([{ slug: 'flow_off', name: 'Off', type: 'BANNER', status: 'ACTIVE', active: false, data: 'steps:\n  - id: a\n' }]));
+    writeFileSync(
+      input,
+      JSON.stringify([
+        { slug: 'flow_off', name: 'Off', type: 'BANNER', status: 'ACTIVE', active: false, data: 'steps:\n  - id: a\n' },
+      ]),
+    );
     expect(run('from-frigade', input, '--out', join(dir, 'off')).code).toBe(0);
     expect(readFileSync(join(dir, 'off', 'flow_off.yaml'), 'utf8')).toMatch(/^status: DRAFT$/m);
   });
 
   it("writes Frigade's EMBEDDED_TIP as a CARD, as its React kit draws it", () => {
     const input = join(dir, 'tip.json');
-    writeFileSync(input, JSON.stringify([{ slug: 'flow_tip', name: 'Tip', type: 'EMBEDDED_TIP', data: 'steps:\n  - id: a\n    title: Try filters\n' }]));
+    writeFileSync(
+      input,
+      JSON.stringify([
+        { slug: 'flow_tip', name: 'Tip', type: 'EMBEDDED_TIP', data: 'steps:\n  - id: a\n    title: Try filters\n' },
+      ]),
+    );
     expect(run('from-frigade', input, '--out', join(dir, 'tip'))).toMatchObject({ code: 0, err: [] });
     const text = readFileSync(join(dir, 'tip', 'flow_tip.yaml'), 'utf8');
     expect(text).toMatch(/^type: CARD$/m);
@@ -329,29 +463,42 @@ describe('onboarding-flows from-frigade', () => {
 
   it('replaces files already there only with --force', () => {
     const input = join(dir, 'again.json');
-    writeFileSync(input, JSON.stringify({ slug: 'flow_again', name: 'Again', type: 'CARD', data: 'steps:\n  - id: a\n' }));
+    writeFileSync(
+      input,
+      JSON.stringify({ slug: 'flow_again', name: 'Again', type: 'CARD', data: 'steps:\n  - id: a\n' }),
+    );
     const out = join(dir, 'again');
     expect(run('from-frigade', input, '--out', out).code).toBe(0);
     const refused = run('from-frigade', input, '--out', out);
     expect(refused.code).toBe(2);
-    expect(refused.err[0]).toMatch(/flow_again\.yaml already exists: choose another --out folder, or replace them with --force$/);
+    expect(refused.err[0]).toMatch(
+      /flow_again\.yaml already exists: choose another --out folder, or replace them with --force$/,
+    );
     expect(run('from-frigade', input, '--out', out, '--force').code).toBe(0);
   });
 
   it('exits 2 on bad usage and on input that is not Frigade flows', () => {
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, 'slug: yaml');
-    expect(run('from-frigade', notJson, '--out', join(dir, 'x'))).toMatchObject({ code: 2, err: [expect.stringMatching(/not\.json: not JSON: /)] });
+    expect(run('from-frigade', notJson, '--out', join(dir, 'x'))).toMatchObject({
+      code: 2,
+      err: [expect.stringMatching(/not\.json: not JSON: /)],
+    });
     const noSlug = join(dir, 'no-slug.json');
     writeFileSync(noSlug, JSON.stringify({ data: [{ name: 'No slug' }] }));
-    expect(run('from-frigade', noSlug, '--out', join(dir, 'x'))).toMatchObject({ code: 2, err: [expect.stringContaining("flow 0: no slug: expected Frigade's list of flows")] });
+    expect(run('from-frigade', noSlug, '--out', join(dir, 'x'))).toMatchObject({
+      code: 2,
+      err: [expect.stringContaining("flow 0: no slug: expected Frigade's list of flows")],
+    });
     expect(run('from-frigade', noSlug).code).toBe(2);
     expect(run('from-frigade').code).toBe(2);
     expect(run('check', dir, '--out', 'x').code).toBe(2);
   });
 
   it('prints the CEL of one expression with --targeting, or why there is none', () => {
-    expect(run('from-frigade', '--targeting', "user.property('plan') == 'pro' OR user.memberOfGroup() == 'acme'")).toEqual({
+    expect(
+      run('from-frigade', '--targeting', "user.property('plan') == 'pro' OR user.memberOfGroup() == 'acme'"),
+    ).toEqual({
       code: 0,
       out: ["(has(user.properties.plan) && user.properties.plan == 'pro') || 'acme' in user.groups"],
       err: [],
@@ -390,23 +537,32 @@ data:
       primaryButtonTitle: Ignored, as Frigade's SDKs ignore it
 `;
 
-  it('are taken by check and served as the button objects the elements draw, the flat keys kept', { timeout: 60_000 }, async () => {
-    const { definition, problems } = checkFlowText(FLAT);
-    expect(problems).toEqual([]);
-    const [role, done] = definition!.data.steps;
-    expect(role.primaryButton).toEqual({ title: 'Continue' });
-    expect(role.secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
-    expect(role.primaryButtonTitle).toBe('Continue');
-    expect(done.primaryButton).toEqual({ title: 'Finish' });
-    const service = await startTestService({ 'branch.yaml': FLAT });
-    try {
-      const answer = await service.call('GET', '/v1/public/flowStates?userId=guest_flat');
-      const flow = answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'flow_branch');
-      expect(flow.data.steps[0].secondaryButton.uri).toBe('https://docs.example/roles');
-    } finally {
-      await service.close();
-    }
-  });
+  it(
+    'are taken by check and served as the button objects the elements draw, the flat keys kept',
+    { timeout: 60_000 },
+    async () => {
+      const { definition, problems } = checkFlowText(FLAT);
+      expect(problems).toEqual([]);
+      const [role, done] = definition!.data.steps;
+      expect(role.primaryButton).toEqual({ title: 'Continue' });
+      expect(role.secondaryButton).toEqual({
+        title: 'Read the docs',
+        action: 'step.complete',
+        uri: 'https://docs.example/roles',
+        target: '_blank',
+      });
+      expect(role.primaryButtonTitle).toBe('Continue');
+      expect(done.primaryButton).toEqual({ title: 'Finish' });
+      const service = await startTestService({ 'branch.yaml': FLAT });
+      try {
+        const answer = await service.call('GET', '/v1/public/flowStates?userId=guest_flat');
+        const flow = answer.body.eligibleFlows.find((f: { flowSlug: string }) => f.flowSlug === 'flow_branch');
+        expect(flow.data.steps[0].secondaryButton.uri).toBe('https://docs.example/roles');
+      } finally {
+        await service.close();
+      }
+    },
+  );
 
   it('refuse a flat link the elements would not follow, as the object form does', () => {
     const { problems } = checkFlowText(FLAT.replace('https://docs.example/roles', 'javascript:alert(1)'));
@@ -415,11 +571,18 @@ data:
 
   it('are rewritten by from-frigade into primaryButton and secondaryButton', () => {
     const data = FLAT.slice(FLAT.indexOf('data:\n') + 'data:\n'.length).replace(/^ {2}/gm, '');
-    const [converted] = convertFrigadeFlows({ data: [{ slug: 'flow_branch', name: 'Branching form', type: 'FORM', data }] });
+    const [converted] = convertFrigadeFlows({
+      data: [{ slug: 'flow_branch', name: 'Branching form', type: 'FORM', data }],
+    });
     expect(converted.problems).toEqual([]);
     expect(converted.text).not.toMatch(/ButtonTitle|ButtonUri/);
     const { definition } = checkFlowText(converted.text);
-    expect(definition!.data.steps[0].secondaryButton).toEqual({ title: 'Read the docs', action: 'step.complete', uri: 'https://docs.example/roles', target: '_blank' });
+    expect(definition!.data.steps[0].secondaryButton).toEqual({
+      title: 'Read the docs',
+      action: 'step.complete',
+      uri: 'https://docs.example/roles',
+      target: '_blank',
+    });
     expect(definition!.data.steps[1].primaryButton).toEqual({ title: 'Finish' });
   });
 });
@@ -448,7 +611,14 @@ steps:
     const [converted] = convertFrigadeFlows([{ slug: 'flow_about', name: 'About', type: 'FORM', data: DATA }]);
     expect(converted.problems).toEqual([]);
     const text = converted.text;
-    for (const comment of ['# Asked once, after signup', '# The only step', '# shown in bold', '# the flat form', '# Frigade finds it anywhere in the value']) expect(text).toContain(comment);
+    for (const comment of [
+      '# Asked once, after signup',
+      '# The only step',
+      '# shown in bold',
+      '# the flat form',
+      '# Frigade finds it anywhere in the value',
+    ])
+      expect(text).toContain(comment);
     // Each where it stood: before the title, before the step, after the title's value, before the pattern.
     expect(text).toMatch(/# Asked once, after signup\n {2}title: About you/);
     expect(text).toMatch(/title: Tell us about you #\s*shown in bold/);

@@ -16,7 +16,9 @@ const post = (path: string, body: unknown, key: string, apiKey?: string) =>
   service.call('POST', path, { body, headers: { 'Idempotency-Key': key }, ...(apiKey ? { key: apiKey } : {}) });
 
 async function eventCount(userId: string): Promise<number> {
-  const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_events WHERE user_id = $1', [userId]);
+  const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_events WHERE user_id = $1', [
+    userId,
+  ]);
   return row.n;
 }
 
@@ -49,7 +51,9 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     const transition = { userId, flowSlug: 'welcome', stepId: 'hello', actionType: 'COMPLETED_STEP' };
     const first = await post('/v1/public/flowStates', transition, key);
-    await service.call('POST', '/v1/public/flowStates', { body: { ...transition, actionType: 'NOT_STARTED_FLOW', stepId: '' } });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { ...transition, actionType: 'NOT_STARTED_FLOW', stepId: '' },
+    });
     expect(first.body.eligibleFlows[0].$state.completed).toBe(true);
     const replay = await post('/v1/public/flowStates', transition, key);
     expect(replay.status).toBe(201);
@@ -65,7 +69,10 @@ describe('Idempotency-Key', () => {
       expect(response.status).toBe(201);
       expect(response.body).toEqual({});
     }
-    const [row] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM group_events WHERE group_id = $1', [groupId]);
+    const [row] = await service.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM group_events WHERE group_id = $1',
+      [groupId],
+    );
     expect(row.n).toBe(1);
   });
 
@@ -107,7 +114,9 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     const body = { userId, events: [{ event: 'daily' }] };
     await post('/v1/public/users', body, key);
-    await service.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1", [key]);
+    await service.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1", [
+      key,
+    ]);
     const later = await post('/v1/public/users', body, key);
     expect(later.status).toBe(201);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
@@ -117,7 +126,11 @@ describe('Idempotency-Key', () => {
   it('keeps nothing for a refused request, so the key can be used again', async () => {
     const userId = newUser();
     const key = randomUUID();
-    const refused = await post('/v1/public/flowStates', { userId, flowSlug: 'missing', stepId: 'x', actionType: 'STARTED_STEP' }, key);
+    const refused = await post(
+      '/v1/public/flowStates',
+      { userId, flowSlug: 'missing', stepId: 'x', actionType: 'STARTED_STEP' },
+      key,
+    );
     expect(refused.status).toBe(404);
     expect(await service.db.query('SELECT key FROM idempotency_keys WHERE key = $1', [key])).toEqual([]);
     const upsert = await post('/v1/public/users', { userId }, key);
@@ -127,7 +140,10 @@ describe('Idempotency-Key', () => {
 
   it('answers 400 for a key that is too long or not visible ASCII', async () => {
     for (const key of ['x'.repeat(256), 'has space', 'tab\there', 'caf\u00e9']) {
-      const response = await service.call('POST', '/v1/public/users', { body: { userId: newUser() }, headers: { 'Idempotency-Key': key } });
+      const response = await service.call('POST', '/v1/public/users', {
+        body: { userId: newUser() },
+        headers: { 'Idempotency-Key': key },
+      });
       expect(response.status).toBe(400);
       expect(response.body.field).toBe('Idempotency-Key');
     }

@@ -21,7 +21,16 @@ afterAll(async () => {
   await optional?.close();
 });
 
-const TABLES = ['users', 'user_events', 'groups', 'group_members', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys'];
+const TABLES = [
+  'users',
+  'user_events',
+  'groups',
+  'group_members',
+  'flow_states',
+  'step_states',
+  'flow_responses',
+  'idempotency_keys',
+];
 async function rows(service: TestService): Promise<Record<string, unknown[]>> {
   const all: Record<string, unknown[]> = {};
   for (const table of TABLES) all[table] = await service.db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
@@ -29,44 +38,90 @@ async function rows(service: TestService): Promise<Record<string, unknown[]>> {
 }
 
 /** Every endpoint that names a user, as a request for `userId` carrying `userHash` (when given). */
-const REQUESTS: Record<string, (userId: string, userHash?: string) => { method: string; path: string; body?: Record<string, unknown> }> = {
+const REQUESTS: Record<
+  string,
+  (userId: string, userHash?: string) => { method: string; path: string; body?: Record<string, unknown> }
+> = {
   'GET flowStates': (userId, userHash) => ({
     method: 'GET',
     path: `/v1/public/flowStates?userId=${encodeURIComponent(userId)}${userHash ? `&userHash=${userHash}` : ''}`,
   }),
-  'POST flowStates read': (userId, userHash) => ({ method: 'POST', path: '/v1/public/flowStates', body: { userId, userHash } }),
+  'POST flowStates read': (userId, userHash) => ({
+    method: 'POST',
+    path: '/v1/public/flowStates',
+    body: { userId, userHash },
+  }),
   'POST flowStates write': (userId, userHash) => ({
     method: 'POST',
     path: '/v1/public/flowStates',
-    body: { userId, userHash, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP', data: { answer: 'secret' } },
+    body: {
+      userId,
+      userHash,
+      flowSlug: 'setup',
+      stepId: 'one',
+      actionType: 'COMPLETED_STEP',
+      data: { answer: 'secret' },
+    },
   }),
-  'POST users': (userId, userHash) => ({ method: 'POST', path: '/v1/public/users', body: { userId, userHash, properties: { plan: 'pro' } } }),
-  'POST users (foreignId)': (userId, userHash) => ({ method: 'POST', path: '/v1/public/users', body: { foreignId: userId, userHash, events: [{ event: 'e' }] } }),
-  'POST groups': (userId, userHash) => ({ method: 'POST', path: '/v1/public/groups', body: { groupId: 'team', userId, userHash } }),
-  'POST userGroups': (userId, userHash) => ({ method: 'POST', path: '/v1/public/userGroups', body: { foreignUserId: userId, foreignUserGroupId: 'team', userHash } }),
-  'POST sessions': (userId, userHash) => ({ method: 'POST', path: '/v1/public/sessions', body: { userId, userHash, userProperties: { plan: 'pro' } } }),
+  'POST users': (userId, userHash) => ({
+    method: 'POST',
+    path: '/v1/public/users',
+    body: { userId, userHash, properties: { plan: 'pro' } },
+  }),
+  'POST users (foreignId)': (userId, userHash) => ({
+    method: 'POST',
+    path: '/v1/public/users',
+    body: { foreignId: userId, userHash, events: [{ event: 'e' }] },
+  }),
+  'POST groups': (userId, userHash) => ({
+    method: 'POST',
+    path: '/v1/public/groups',
+    body: { groupId: 'team', userId, userHash },
+  }),
+  'POST userGroups': (userId, userHash) => ({
+    method: 'POST',
+    path: '/v1/public/userGroups',
+    body: { foreignUserId: userId, foreignUserGroupId: 'team', userHash },
+  }),
+  'POST sessions': (userId, userHash) => ({
+    method: 'POST',
+    path: '/v1/public/sessions',
+    body: { userId, userHash, userProperties: { plan: 'pro' } },
+  }),
 };
 
-async function send(service: TestService, request: { method: string; path: string; body?: Record<string, unknown> }, key?: string) {
-  const body = request.body && Object.fromEntries(Object.entries(request.body).filter(([, value]) => value !== undefined));
+async function send(
+  service: TestService,
+  request: { method: string; path: string; body?: Record<string, unknown> },
+  key?: string,
+) {
+  const body =
+    request.body && Object.fromEntries(Object.entries(request.body).filter(([, value]) => value !== undefined));
   return service.call(request.method, request.path, { body, ...(key ? { key } : {}) });
 }
 
 describe.each(Object.entries(REQUESTS))('%s with identity verification required', (_name, make) => {
-  it('succeeds with the user\'s hash from the current secret or the rotated one', async () => {
+  it("succeeds with the user's hash from the current secret or the rotated one", async () => {
     const userId = `user-${randomUUID()}`;
     expect((await send(required, make(userId, hash(userId)))).status).toBeLessThan(300);
     expect((await send(required, make(userId, hash(userId, OLD_SECRET)))).status).toBeLessThan(300);
     expect((await send(required, make(userId, hash(userId).toUpperCase()))).status).toBeLessThan(300);
   });
 
-  it('answers 401 with a problem, and changes nothing, for a missing, wrong or other user\'s hash', async () => {
+  it("answers 401 with a problem, and changes nothing, for a missing, wrong or other user's hash", async () => {
     const victim = `user-${randomUUID()}`;
     // The victim has state and answers; an attacker with the public key tries to read or change them.
     await send(required, REQUESTS['POST flowStates write'](victim, hash(victim)));
     const before = await rows(required);
     const attacker = `user-${randomUUID()}`;
-    for (const userHash of [undefined, '', 'f'.repeat(64), hash(attacker), hash(victim, 'some-other-secret-0123456'), 'not-hex']) {
+    for (const userHash of [
+      undefined,
+      '',
+      'f'.repeat(64),
+      hash(attacker),
+      hash(victim, 'some-other-secret-0123456'),
+      'not-hex',
+    ]) {
       const response = await send(required, make(victim, userHash));
       expect(response.status, String(userHash)).toBe(401);
       expect(response.headers.get('content-type')).toContain('application/problem+json');
@@ -85,20 +140,26 @@ describe.each(Object.entries(REQUESTS))('%s with identity verification required'
 });
 
 describe('guest linking with identity verification required', () => {
-  it('links only with the real user\'s hash; the guest needs none', async () => {
+  it("links only with the real user's hash; the guest needs none", async () => {
     const guest = `guest_${randomUUID()}`;
     await send(required, REQUESTS['POST flowStates write'](guest));
     const userId = `user-${randomUUID()}`;
     const before = await rows(required);
     const refused = await required.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest } });
     expect(refused.status).toBe(401);
-    const wrong = await required.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest, userHash: hash(guest) } });
+    const wrong = await required.call('POST', '/v1/public/users', {
+      body: { userId, linkGuestId: guest, userHash: hash(guest) },
+    });
     expect(wrong.status).toBe(401);
     expect(await rows(required)).toEqual(before);
-    const linked = await required.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest, userHash: hash(userId) } });
+    const linked = await required.call('POST', '/v1/public/users', {
+      body: { userId, linkGuestId: guest, userHash: hash(userId) },
+    });
     expect(linked.status).toBe(201);
     expect(linked.body.guestLinked).toBe(true);
-    const session = await required.call('POST', '/v1/public/sessions', { body: { userId: `user-${randomUUID()}`, linkGuestId: `guest_${randomUUID()}` } });
+    const session = await required.call('POST', '/v1/public/sessions', {
+      body: { userId: `user-${randomUUID()}`, linkGuestId: `guest_${randomUUID()}` },
+    });
     expect(session.status).toBe(401);
   });
 });
@@ -114,8 +175,13 @@ describe('without identity verification', () => {
 
   it('is configured from flags and environment variables, and refuses a requirement without a secret', () => {
     expect(resolveIdentity({}, {})).toEqual({ secrets: [], required: false });
-    expect(resolveIdentity({ secret: `${NEW_SECRET}, ${OLD_SECRET}`, require: true }, {})).toEqual({ secrets: [NEW_SECRET, OLD_SECRET], required: true });
-    expect(resolveIdentity({}, { ONBOARDING_IDENTITY_SECRET: NEW_SECRET, ONBOARDING_REQUIRE_IDENTITY: 'true' })).toEqual({ secrets: [NEW_SECRET], required: true });
+    expect(resolveIdentity({ secret: `${NEW_SECRET}, ${OLD_SECRET}`, require: true }, {})).toEqual({
+      secrets: [NEW_SECRET, OLD_SECRET],
+      required: true,
+    });
+    expect(
+      resolveIdentity({}, { ONBOARDING_IDENTITY_SECRET: NEW_SECRET, ONBOARDING_REQUIRE_IDENTITY: 'true' }),
+    ).toEqual({ secrets: [NEW_SECRET], required: true });
     expect(() => resolveIdentity({ require: true }, {})).toThrow(/needs at least one identity secret/);
     expect(() => resolveIdentity({}, { ONBOARDING_REQUIRE_IDENTITY: 'yes' })).toThrow(/true or false/);
     expect(() => resolveIdentity({ secret: 'short' }, {})).toThrow(/at least 16 characters/);

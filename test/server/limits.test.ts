@@ -8,7 +8,15 @@ let service: TestService;
 beforeAll(async () => {
   service = await startTestService(
     { 'banner.yaml': bannerFlowYaml('welcome') },
-    { limits: { bodyBytes: 2048, eventsPerRequest: 3, propertiesPerObject: 4, requestsPerMinute: 1000, privateRequestsPerMinute: 15 } },
+    {
+      limits: {
+        bodyBytes: 2048,
+        eventsPerRequest: 3,
+        propertiesPerObject: 4,
+        requestsPerMinute: 1000,
+        privateRequestsPerMinute: 15,
+      },
+    },
   );
 });
 afterAll(() => service?.close());
@@ -41,14 +49,19 @@ describe('configured limits', () => {
     expect(response.body.field).toBe('events');
     const group = await service.call('POST', '/v1/public/groups', { body: { groupId: 'g', events: events(4) } });
     expect(group.body.field).toBe('events');
-    const [count] = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_events WHERE user_id = $1', [userId]);
+    const [count] = await service.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM user_events WHERE user_id = $1',
+      [userId],
+    );
     expect(count.n).toBe(3);
   });
 
   it('answers 400 naming the object that has too many properties', async () => {
     const props = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, i]));
     const userId = newUser();
-    expect((await service.call('POST', '/v1/public/users', { body: { userId, properties: props(4) } })).status).toBe(201);
+    expect((await service.call('POST', '/v1/public/users', { body: { userId, properties: props(4) } })).status).toBe(
+      201,
+    );
     const cases: Array<[string, unknown, string]> = [
       ['/v1/public/users', { userId, properties: props(5) }, 'properties'],
       ['/v1/public/users', { userId, events: [{ event: 'e', properties: props(5) }] }, 'events.0.properties'],
@@ -75,7 +88,10 @@ describe('configured limits', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('content-type')).toContain('application/problem+json');
     expect(limited.body).toMatchObject({ status: 429, title: 'Too Many Requests' });
-    const writeWhileLimited = await service.call('POST', '/v1/public/users', { key: PRIVATE_KEY, body: { userId: 'limited-user' } });
+    const writeWhileLimited = await service.call('POST', '/v1/public/users', {
+      key: PRIVATE_KEY,
+      body: { userId: 'limited-user' },
+    });
     expect(writeWhileLimited.status).toBe(429);
     expect(await stored('limited-user')).toEqual([]);
     expect((await service.call('GET', '/v1/public/flows')).status).toBe(200);

@@ -37,23 +37,69 @@ let service: TestService;
 beforeAll(async () => {
   service = await startTestService({
     'welcome.yaml': WELCOME,
-    ...targetedCards({ 'in-french': "user.locale.startsWith('fr')", 'in-canada': "user.locale == 'fr-CA'", 'no-locale': "user.locale == ''" }),
+    ...targetedCards({
+      'in-french': "user.locale.startsWith('fr')",
+      'in-canada': "user.locale == 'fr-CA'",
+      'no-locale': "user.locale == ''",
+    }),
   });
 });
 afterAll(() => service?.close());
 
 const user = () => `user-${randomUUID()}`;
-const welcome = (body: { eligibleFlows: FlowState[] }) => body.eligibleFlows.find((flow) => flow.flowSlug === 'welcome')!;
+const welcome = (body: { eligibleFlows: FlowState[] }) =>
+  body.eligibleFlows.find((flow) => flow.flowSlug === 'welcome')!;
 const read = async (locale?: string, userId = user()) =>
-  welcome((await service.call('GET', `/v1/public/flowStates?userId=${userId}${locale === undefined ? '' : `&locale=${encodeURIComponent(locale)}`}`)).body);
+  welcome(
+    (
+      await service.call(
+        'GET',
+        `/v1/public/flowStates?userId=${userId}${locale === undefined ? '' : `&locale=${encodeURIComponent(locale)}`}`,
+      )
+    ).body,
+  );
 /** The text the answer shows, in the order of the file. */
 const text = (flow: FlowState) => {
-  const data = flow.data as unknown as { title: string; steps: Array<{ title: string; subtitle: string; primaryButton: { title: string; uri: string }; fields: Array<{ label: string; options: Array<{ label: string }> }> }> };
+  const data = flow.data as unknown as {
+    title: string;
+    steps: Array<{
+      title: string;
+      subtitle: string;
+      primaryButton: { title: string; uri: string };
+      fields: Array<{ label: string; options: Array<{ label: string }> }>;
+    }>;
+  };
   const step = data.steps[0];
-  return [data.title, step.title, step.subtitle, step.primaryButton.title, step.primaryButton.uri, step.fields[0].label, ...step.fields[0].options.map((o) => o.label)];
+  return [
+    data.title,
+    step.title,
+    step.subtitle,
+    step.primaryButton.title,
+    step.primaryButton.uri,
+    step.fields[0].label,
+    ...step.fields[0].options.map((o) => o.label),
+  ];
 };
-const SOURCE = ['Hello', 'About you', 'Tell us who you are', 'Next', 'https://example.com/en', 'Role', 'Developer', 'Manager'];
-const FRENCH = ['Bonjour', 'À propos de vous', 'Dites-nous qui vous êtes', 'Suivant', 'https://example.com/fr', 'Rôle', 'Développeuse', 'Manager'];
+const SOURCE = [
+  'Hello',
+  'About you',
+  'Tell us who you are',
+  'Next',
+  'https://example.com/en',
+  'Role',
+  'Developer',
+  'Manager',
+];
+const FRENCH = [
+  'Bonjour',
+  'À propos de vous',
+  'Dites-nous qui vous êtes',
+  'Suivant',
+  'https://example.com/fr',
+  'Rôle',
+  'Développeuse',
+  'Manager',
+];
 
 describe('a state answer in a locale', () => {
   it('shows the source text without a locale, and the exact translation with one', async () => {
@@ -72,7 +118,10 @@ describe('a state answer in a locale', () => {
   it('forgives case and "_", and reads a code that is no locale as none: the source text, not an error', async () => {
     expect(text(await read('FR_ca'))).toEqual(['Bonjour', 'Parlez-nous de vous', ...FRENCH.slice(2)]);
     for (const bad of ['xx_!!', 'français', '', 'f']) {
-      const response = await service.call('GET', `/v1/public/flowStates?userId=${user()}&locale=${encodeURIComponent(bad)}`);
+      const response = await service.call(
+        'GET',
+        `/v1/public/flowStates?userId=${user()}&locale=${encodeURIComponent(bad)}`,
+      );
       expect(response.status, bad).toBe(200);
       expect(text(welcome(response.body)), bad).toEqual(SOURCE);
     }
@@ -119,18 +168,37 @@ describe('a state answer in a locale', () => {
     const post = (path: string, body: unknown) => service.call('POST', path, { body });
     expect(text(welcome((await post('/v1/public/flowStates', { userId, locale: 'fr' })).body))).toEqual(FRENCH);
     // The body's locale wins over the query's.
-    expect(text(welcome((await post('/v1/public/flowStates?locale=de', { userId, locale: 'fr' })).body))).toEqual(FRENCH);
-    expect(text(welcome((await post('/v1/public/flowStates?locale=fr', { userId, flowSlug: 'welcome', stepId: 'about', actionType: 'STARTED_STEP' })).body))).toEqual(FRENCH);
+    expect(text(welcome((await post('/v1/public/flowStates?locale=de', { userId, locale: 'fr' })).body))).toEqual(
+      FRENCH,
+    );
+    expect(
+      text(
+        welcome(
+          (
+            await post('/v1/public/flowStates?locale=fr', {
+              userId,
+              flowSlug: 'welcome',
+              stepId: 'about',
+              actionType: 'STARTED_STEP',
+            })
+          ).body,
+        ),
+      ),
+    ).toEqual(FRENCH);
     expect(text(welcome((await post('/v1/public/users?locale=fr', { userId })).body.flowStates))).toEqual(FRENCH);
     expect(text(welcome((await post('/v1/public/sessions?locale=fr', { userId })).body.flowStates))).toEqual(FRENCH);
-    const batch = await post('/v1/public/batch?locale=fr', { writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId } }] });
+    const batch = await post('/v1/public/batch?locale=fr', {
+      writes: [{ path: 'users', idempotencyKey: randomUUID(), body: { userId } }],
+    });
     expect(batch.status).toBe(200);
     expect(text(welcome(batch.body.flowStates))).toEqual(FRENCH);
   });
 
   it('never mixes locales in its cached answers, for users who have stored nothing or something', async () => {
     const touched = user();
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: touched, flowSlug: 'welcome', stepId: 'about', actionType: 'STARTED_STEP' } });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: touched, flowSlug: 'welcome', stepId: 'about', actionType: 'STARTED_STEP' },
+    });
     for (let round = 0; round < 3; round++) {
       for (const userId of [user(), touched]) {
         expect(text(await read('fr', userId))).toEqual(FRENCH);
@@ -142,23 +210,38 @@ describe('a state answer in a locale', () => {
     // Each version's content is made once per locale the read resolved to, whatever code asked for it.
     await read('fr-BE');
     await read('de-AT');
-    expect([...service.catalog.current().bySlug.get('welcome')!.localized.keys()].sort()).toEqual(['de', 'fr', 'fr+fr-CA']);
+    expect([...service.catalog.current().bySlug.get('welcome')!.localized.keys()].sort()).toEqual([
+      'de',
+      'fr',
+      'fr+fr-CA',
+    ]);
   });
 
   it('leaves out the content of a version the client holds, in any locale, and sends it again when the client drops knownVersions', async () => {
     const userId = user();
-    const first = welcome((await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'fr' } })).body);
+    const first = welcome(
+      (await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'fr' } })).body,
+    );
     const known = { welcome: first.version };
-    const again = welcome((await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'de', knownVersions: known } })).body);
+    const again = welcome(
+      (await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'de', knownVersions: known } }))
+        .body,
+    );
     expect(again.data).not.toHaveProperty('title');
-    const switched = welcome((await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'de' } })).body);
+    const switched = welcome(
+      (await service.call('POST', '/v1/public/flowStates', { body: { userId, locale: 'de' } })).body,
+    );
     expect(text(switched)[1]).toBe('Über Sie');
   });
 });
 
 describe('CEL user.locale', () => {
   const cards = async (query: string, userId = user()) =>
-    ((await service.call('GET', `/v1/public/flowStates?userId=${userId}${query}`)).body as { eligibleFlows: FlowState[] }).eligibleFlows
+    (
+      (await service.call('GET', `/v1/public/flowStates?userId=${userId}${query}`)).body as {
+        eligibleFlows: FlowState[];
+      }
+    ).eligibleFlows
       .map((flow) => flow.flowSlug)
       .filter((slug) => slug !== 'welcome')
       .sort();
@@ -187,7 +270,9 @@ describe('CEL user.locale', () => {
   it("holds for a transition's targeting as for its answer", async () => {
     const userId = user();
     const start = (query: string) =>
-      service.call('POST', `/v1/public/flowStates${query}`, { body: { userId, flowSlug: 'in-french', stepId: 's', actionType: 'STARTED_STEP' } });
+      service.call('POST', `/v1/public/flowStates${query}`, {
+        body: { userId, flowSlug: 'in-french', stepId: 's', actionType: 'STARTED_STEP' },
+      });
     expect((await start('')).status).toBe(409);
     const started = await start('?locale=fr');
     expect(started.status).toBe(201);

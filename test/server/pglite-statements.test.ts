@@ -15,19 +15,31 @@ describe('PreparedStatements', () => {
   // Each test starts a session of its own: no statement prepared, no row.
   beforeEach(() => lite.exec('DEALLOCATE ALL; TRUNCATE t'));
 
-  const prepared = async () => (await lite.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).rows;
+  const prepared = async () =>
+    (await lite.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).rows;
 
-  it('answers as PGlite\'s query() does, for every type the service sends and reads', async () => {
+  it("answers as PGlite's query() does, for every type the service sends and reads", async () => {
     const statements = new PreparedStatements(lite);
     const insert = 'INSERT INTO t (id, doc, tags, at, n, ok) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *';
-    const values = (id: string) => [id, { a: [1, 'two', null], quote: 'it\'s "so"' }, ['x', 'y,z', 'q"uote', 'back\\slash'], new Date('2026-03-01T09:30:00.123Z'), 7, true];
+    const values = (id: string) => [
+      id,
+      { a: [1, 'two', null], quote: 'it\'s "so"' },
+      ['x', 'y,z', 'q"uote', 'back\\slash'],
+      new Date('2026-03-01T09:30:00.123Z'),
+      7,
+      true,
+    ];
     const ours = await statements.query(insert, values('ours'));
     const theirs = (await lite.query(insert, values('theirs'))).rows;
     expect(ours).toEqual([{ ...(theirs[0] as object), id: 'ours' }]);
     // JSON given as text is stored as that JSON, and nulls as NULL.
     await statements.query('INSERT INTO t (id, doc, n) VALUES ($1, $2::jsonb, $3)', ['text', '{"b":2}', null]);
-    expect(await statements.query('SELECT doc, n, tags FROM t WHERE id = $1', ['text'])).toEqual([{ doc: { b: 2 }, n: null, tags: null }]);
-    expect(await statements.query('SELECT count(*)::int AS n FROM unnest($1::text[]) AS x', [['a', 'b', 'c']])).toEqual([{ n: 3 }]);
+    expect(await statements.query('SELECT doc, n, tags FROM t WHERE id = $1', ['text'])).toEqual([
+      { doc: { b: 2 }, n: null, tags: null },
+    ]);
+    expect(await statements.query('SELECT count(*)::int AS n FROM unnest($1::text[]) AS x', [['a', 'b', 'c']])).toEqual(
+      [{ n: 3 }],
+    );
   });
 
   it('parses a statement once, however often it runs', async () => {
@@ -53,7 +65,7 @@ describe('PreparedStatements', () => {
     expect(await prepared()).toHaveLength(2);
   });
 
-  it('throws PostgreSQL\'s errors with their codes, keeps no statement that did not parse, and goes on working', async () => {
+  it("throws PostgreSQL's errors with their codes, keeps no statement that did not parse, and goes on working", async () => {
     const statements = new PreparedStatements(lite);
     await expect(statements.query('SELEC n FROM t WHERE id = $1', ['a'])).rejects.toMatchObject({ code: '42601' });
     expect(statements.size).toBe(0);
@@ -64,14 +76,15 @@ describe('PreparedStatements', () => {
   });
 });
 
-describe('the embedded store\'s transactions', () => {
+describe("the embedded store's transactions", () => {
   let db: Database;
   beforeAll(async () => {
     db = await openDatabase('memory', { cacheUsers: 0 });
   });
   afterAll(() => db.close());
 
-  const count = async (id: string) => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE id = $1', [id]))[0].n;
+  const count = async (id: string) =>
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE id = $1', [id]))[0].n;
 
   it('commits what the work wrote, and rolls back all of it when the work throws', async () => {
     await db.transaction(async (tx) => {

@@ -13,10 +13,17 @@ beforeAll(async () => {
     'setup.yaml': checklistYaml('setup'),
     'team.yaml': checklistYaml('team', "group.properties.tier == 'gold'"),
     // Events over time: the read then counts in windows and finds last times, for the user and the group.
-    'busy.yaml': checklistYaml('busy', "user.eventCount('e', duration('168h')) >= 1 && now - group.lastEventAt('x') < duration('24h')"),
-    'loyal.yaml': checklistYaml('loyal', "group.eventCount('x', duration('720h')) > 2 || user.lastEventAt('a') > timestamp('2026-01-01T00:00:00Z')"),
+    'busy.yaml': checklistYaml(
+      'busy',
+      "user.eventCount('e', duration('168h')) >= 1 && now - group.lastEventAt('x') < duration('24h')",
+    ),
+    'loyal.yaml': checklistYaml(
+      'loyal',
+      "group.eventCount('x', duration('720h')) > 2 || user.lastEventAt('a') > timestamp('2026-01-01T00:00:00Z')",
+    ),
     'tour.yaml': 'slug: tour\nname: Tour\ntype: TOUR\ndata:\n  steps:\n    - id: nav\n      selector: "#nav"\n',
-    'survey.yaml': 'slug: survey\nname: Survey\ntype: SURVEY\ndata:\n  steps:\n    - id: score\n    - id: pick\n      type: single\n      options: [{ value: a, label: A }, { value: b, label: B }]\n    - id: why\n',
+    'survey.yaml':
+      'slug: survey\nname: Survey\ntype: SURVEY\ndata:\n  steps:\n    - id: score\n    - id: pick\n      type: single\n      options: [{ value: a, label: A }, { value: b, label: B }]\n    - id: why\n',
   });
   // Some rows, so the tables are not trivially empty.
   for (let i = 0; i < 30; i++) {
@@ -24,12 +31,28 @@ beforeAll(async () => {
       body: {
         userId: `seed-${i}`,
         groupId: `g-${i % 3}`,
-        userEvents: [{ event: 'e' }, { event: 'onboarding:target-missing', properties: { flowSlug: 'tour', stepId: 'nav', selector: '#nav', page: '/' } }],
+        userEvents: [
+          { event: 'e' },
+          {
+            event: 'onboarding:target-missing',
+            properties: { flowSlug: 'tour', stepId: 'nav', selector: '#nav', page: '/' },
+          },
+        ],
         groupProperties: { tier: 'gold' },
       },
     });
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: `seed-${i}`, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: `seed-${i}`, flowSlug: 'survey', stepId: 'score', actionType: 'COMPLETED_STEP', data: { value: i % 11 } } });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: `seed-${i}`, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP' },
+    });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: {
+        userId: `seed-${i}`,
+        flowSlug: 'survey',
+        stepId: 'score',
+        actionType: 'COMPLETED_STEP',
+        data: { value: i % 11 },
+      },
+    });
   }
   // From here on, every statement the service runs is recorded.
   const db = service.db as { query: Queryable['query']; transaction: typeof service.db.transaction };
@@ -48,9 +71,25 @@ afterAll(() => service?.close());
 
 /** Tables whose size grows with users and use; a scan of one of them per request would not scale. */
 const GROWING = [
-  'users', 'user_events', 'user_event_counts', 'groups', 'group_events', 'group_event_counts', 'group_members', 'flow_states', 'step_states', 'flow_responses',
-  'idempotency_keys', 'analytics_flow_users', 'analytics_step_users', 'analytics_daily', 'analytics_durations', 'analytics_answers',
-  'analytics_target_missing_users', 'analytics_target_missing', 'webhook_outbox',
+  'users',
+  'user_events',
+  'user_event_counts',
+  'groups',
+  'group_events',
+  'group_event_counts',
+  'group_members',
+  'flow_states',
+  'step_states',
+  'flow_responses',
+  'idempotency_keys',
+  'analytics_flow_users',
+  'analytics_step_users',
+  'analytics_daily',
+  'analytics_durations',
+  'analytics_answers',
+  'analytics_target_missing_users',
+  'analytics_target_missing',
+  'webhook_outbox',
 ];
 
 /** The tables a plan reads whole (or, with `key: 'Index Name'`, the indexes it reads). */
@@ -59,7 +98,8 @@ function scannedTables(plan: unknown, key: 'Relation Name' | 'Index Name' = 'Rel
   const walk = (node: unknown) => {
     if (!node || typeof node !== 'object') return;
     const entry = node as Record<string, unknown>;
-    if ((key === 'Index Name' || entry['Node Type'] === 'Seq Scan') && typeof entry[key] === 'string') found.push(entry[key]);
+    if ((key === 'Index Name' || entry['Node Type'] === 'Seq Scan') && typeof entry[key] === 'string')
+      found.push(entry[key]);
     for (const value of Object.values(entry)) {
       if (Array.isArray(value)) value.forEach(walk);
       else if (value && typeof value === 'object') walk(value);
@@ -75,33 +115,78 @@ describe('query plans', () => {
     const guest = `guest_${randomUUID()}`;
     const key = { 'Idempotency-Key': randomUUID() };
     // Each read twice: the second of a cached user checks its version on PostgreSQL.
-    for (const path of ['/v1/public/flowStates?userId=seed-1&groupId=g-1', '/v1/public/flowStates?userId=seed-1', '/v1/public/flowStates?userId=seed-1&groupId=g-1']) {
+    for (const path of [
+      '/v1/public/flowStates?userId=seed-1&groupId=g-1',
+      '/v1/public/flowStates?userId=seed-1',
+      '/v1/public/flowStates?userId=seed-1&groupId=g-1',
+    ]) {
       await service.call('GET', path);
     }
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: 'seed-2', groupId: 'g-2', knownVersions: { setup: 1 } } });
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP', data: { a: 1 } } });
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' }, headers: key });
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' }, headers: key });
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'setup', actionType: 'NOT_STARTED_FLOW' } });
-    await service.call('POST', '/v1/public/flowStates', { body: { userId: guest, flowSlug: 'survey', stepId: 'why', actionType: 'COMPLETED_STEP', data: { value: 'Fine' } } });
-    const missing = { event: 'onboarding:target-missing', properties: { flowSlug: 'tour', stepId: 'nav', selector: '#nav', page: '/' } };
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: 'seed-2', groupId: 'g-2', knownVersions: { setup: 1 } },
+    });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: guest, flowSlug: 'setup', stepId: 'one', actionType: 'COMPLETED_STEP', data: { a: 1 } },
+    });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' },
+      headers: key,
+    });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: guest, flowSlug: 'setup', stepId: 'two', actionType: 'SKIPPED_STEP' },
+      headers: key,
+    });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: guest, flowSlug: 'setup', actionType: 'NOT_STARTED_FLOW' },
+    });
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: guest, flowSlug: 'survey', stepId: 'why', actionType: 'COMPLETED_STEP', data: { value: 'Fine' } },
+    });
+    const missing = {
+      event: 'onboarding:target-missing',
+      properties: { flowSlug: 'tour', stepId: 'nav', selector: '#nav', page: '/' },
+    };
     await service.call('POST', '/v1/public/users', { body: { userId: guest, events: [missing] } });
     await service.call('POST', '/v1/public/users', { body: { userId, events: [missing] } });
-    await service.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest, properties: { plan: 'pro' }, events: [{ event: 'a' }, { event: 'b' }], bootstrapFlowStates: true } });
-    await service.call('POST', '/v1/public/groups', { body: { groupId: 'g-1', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] } });
-    await service.call('POST', '/v1/public/sessions', { body: { userId, groupId: 'g-2', userProperties: { a: 1 }, groupEvents: [{ event: 'x' }] } });
+    await service.call('POST', '/v1/public/users', {
+      body: {
+        userId,
+        linkGuestId: guest,
+        properties: { plan: 'pro' },
+        events: [{ event: 'a' }, { event: 'b' }],
+        bootstrapFlowStates: true,
+      },
+    });
+    await service.call('POST', '/v1/public/groups', {
+      body: { groupId: 'g-1', userId, properties: { tier: 'gold' }, events: [{ event: 'renewed' }] },
+    });
+    await service.call('POST', '/v1/public/sessions', {
+      body: { userId, groupId: 'g-2', userProperties: { a: 1 }, groupEvents: [{ event: 'x' }] },
+    });
     await service.call('GET', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
     await service.call('DELETE', `/v1/users?foreignId=${userId}`, { key: PRIVATE_KEY });
-    for (const path of ['/v1/analytics/flows', '/v1/analytics/flows/setup?version=1', '/v1/analytics/flows/survey', '/v1/analytics/flows/tour']) {
+    for (const path of [
+      '/v1/analytics/flows',
+      '/v1/analytics/flows/setup?version=1',
+      '/v1/analytics/flows/survey',
+      '/v1/analytics/flows/tour',
+    ]) {
       expect((await service.call('GET', path, { key: PRIVATE_KEY })).status).toBe(200);
     }
     const page = await service.call('GET', '/v1/analytics/flows/survey/responses?limit=2', { key: PRIVATE_KEY });
-    await service.call('GET', `/v1/analytics/flows/survey/responses?limit=2&cursor=${page.body.nextCursor}`, { key: PRIVATE_KEY });
-    await service.call('GET', '/v1/analytics/flows/survey/responses', { key: PRIVATE_KEY, headers: { Accept: 'text/csv' } });
+    await service.call('GET', `/v1/analytics/flows/survey/responses?limit=2&cursor=${page.body.nextCursor}`, {
+      key: PRIVATE_KEY,
+    });
+    await service.call('GET', '/v1/analytics/flows/survey/responses', {
+      key: PRIVATE_KEY,
+      headers: { Accept: 'text/csv' },
+    });
 
     const statements = [...new Map(recorded.map((entry) => [entry.sql, entry])).values()];
     expect(statements.length).toBeGreaterThan(10);
-    const windowed = statements.find(({ sql }) => sql.includes('user_window_counts') && sql.includes('group_window_last'));
+    const windowed = statements.find(
+      ({ sql }) => sql.includes('user_window_counts') && sql.includes('group_window_last'),
+    );
     expect(windowed).toBeDefined();
     const scans: string[] = [];
     let windowIndexes: string[] = [];
@@ -116,6 +201,8 @@ describe('query plans', () => {
     });
     expect(scans).toEqual([]);
     // The counts in windows and the last times are ranges of the (id, event, created_at) indexes.
-    expect(windowIndexes).toEqual(expect.arrayContaining(['user_events_user_event_time', 'group_events_group_event_time']));
+    expect(windowIndexes).toEqual(
+      expect.arrayContaining(['user_events_user_event_time', 'group_events_group_event_time']),
+    );
   });
 });

@@ -8,29 +8,38 @@ import { send, visitor } from '../support/visitors.js';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ 'banner.yaml': bannerFlowYaml('welcome') }, { database: 'memory', limits: { eventLoopDelayMs: 0, maxWaitMs: 1000 } });
+  service = await startTestService(
+    { 'banner.yaml': bannerFlowYaml('welcome') },
+    { database: 'memory', limits: { eventLoopDelayMs: 0, maxWaitMs: 1000 } },
+  );
 });
 afterAll(() => service?.close());
 
-describe('the embedded store\'s queue', () => {
+describe("the embedded store's queue", () => {
   it('sheds a new request once the work that has waited longest for its turn has waited half of --max-wait-ms, and serves again once it moves', async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     // A transaction that keeps the embedded store's turn while the loop stays free.
     const holding = service.db.transaction(() => released);
     const waiting = service.db.query('SELECT 1');
-    const read = (n: number) => send(service, 'POST', '/v1/public/flowStates', visitor(500 + n), { userId: `queued-${n}` });
+    const read = (n: number) =>
+      send(service, 'POST', '/v1/public/flowStates', visitor(500 + n), { userId: `queued-${n}` });
     // At once: the queue is young, so it is admitted, and waits its turn. (It has half of --max-wait-ms to arrive: a
     // loaded test machine can take over 100 ms to hand a request to the route.)
     const early = read(0);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     // The oldest waiting piece of work has now waited 1,100 ms, past half of 1,000: shed at once, whatever the estimate says.
-    const late = await Promise.race([read(1), new Promise<undefined>((resolve) => setTimeout(resolve, 1000))]).finally(release);
+    const late = await Promise.race([read(1), new Promise<undefined>((resolve) => setTimeout(resolve, 1000))]).finally(
+      release,
+    );
     await Promise.all([holding, waiting]);
     expect(late, 'answered at once, not after the queue moved').toBeDefined();
     expect(late!.status).toBe(503);
     expect(late!.headers['retry-after']).toBe('1');
-    expect(JSON.parse(late!.body)).toMatchObject({ status: 503, detail: expect.stringMatching(/has waited \d+ ms for the database/) });
+    expect(JSON.parse(late!.body)).toMatchObject({
+      status: 503,
+      detail: expect.stringMatching(/has waited \d+ ms for the database/),
+    });
     expect((await early).status).toBe(200);
     expect((await read(2)).status).toBe(200);
   });
@@ -48,7 +57,15 @@ describe('the embedded store\'s queue', () => {
     try {
       while (performance.now() < until) {
         const started = performance.now();
-        const answer = await send(service, 'POST', '/v1/public/flowStates', visitor(700), { userId: 'retry-loop' }, {}, agent);
+        const answer = await send(
+          service,
+          'POST',
+          '/v1/public/flowStates',
+          visitor(700),
+          { userId: 'retry-loop' },
+          {},
+          agent,
+        );
         expect(answer.status).toBe(503);
         expect(answer.headers['retry-after']).toBe('1');
         timings.push(performance.now() - started);

@@ -4,10 +4,13 @@ import { RateLimitCounts } from '../../server/http/rate-limit-store.js';
 import type { Database } from '../../server/storage/store.js';
 
 const count = (counts: RateLimitCounts, key: string, max = 1000) =>
-  new Promise<{ current: number; ttl: number }>((resolve, reject) => counts.incr(key, 60_000, max, (error, result) => (error ? reject(error) : resolve(result!))));
+  new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+    counts.incr(key, 60_000, max, (error, result) => (error ? reject(error) : resolve(result!))),
+  );
 
 /** A database that only counts instances, as PostgreSQL would answer `liveInstances`. */
-const instancesOnly = (instances: number | undefined) => ({ kind: 'postgres', liveInstances: async () => instances }) as unknown as Database;
+const instancesOnly = (instances: number | undefined) =>
+  ({ kind: 'postgres', liveInstances: async () => instances }) as unknown as Database;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -17,7 +20,11 @@ describe('rate-limit counts', () => {
   it('count a key alone up to its limit, then refuse it until its window ends', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const counts = new RateLimitCounts();
-    expect([(await count(counts, 'k', 2)).current, (await count(counts, 'k', 2)).current, (await count(counts, 'k', 2)).current]).toEqual([1, 2, 3]);
+    expect([
+      (await count(counts, 'k', 2)).current,
+      (await count(counts, 'k', 2)).current,
+      (await count(counts, 'k', 2)).current,
+    ]).toEqual([1, 2, 3]);
     vi.advanceTimersByTime(59_000);
     expect(await count(counts, 'k', 2)).toEqual({ current: 4, ttl: 1000 });
     vi.advanceTimersByTime(1000);

@@ -29,10 +29,14 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 const newUser = () => `user-${randomUUID()}`;
-const flowIn = (states: FlowStatesResponse, slug: string): FlowState['$state'] => states.eligibleFlows.find((f) => f.flowSlug === slug)!.$state;
-const read = async (userId: string, slug: string) => flowIn((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, slug);
+const flowIn = (states: FlowStatesResponse, slug: string): FlowState['$state'] =>
+  states.eligibleFlows.find((f) => f.flowSlug === slug)!.$state;
+const read = async (userId: string, slug: string) =>
+  flowIn((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).body, slug);
 const act = async (userId: string, flowSlug: string, actionType: string, stepId?: string) => {
-  const answer = await service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug, actionType, ...(stepId ? { stepId } : {}) } });
+  const answer = await service.call('POST', '/v1/public/flowStates', {
+    body: { userId, flowSlug, actionType, ...(stepId ? { stepId } : {}) },
+  });
   expect(answer.status).toBe(201);
   return flowIn(answer.body, flowSlug);
 };
@@ -58,7 +62,12 @@ describe('reshow', () => {
     const user = newUser();
     await act(user, 'back', 'SKIPPED_FLOW');
     clock += 8 * DAY;
-    expect(await act(user, 'back', 'COMPLETED_FLOW')).toMatchObject({ completed: true, skipped: false, visible: false, reshows: 1 });
+    expect(await act(user, 'back', 'COMPLETED_FLOW')).toMatchObject({
+      completed: true,
+      skipped: false,
+      visible: false,
+      reshows: 1,
+    });
     clock += 30 * DAY;
     expect(await read(user, 'back')).toMatchObject({ completed: true, visible: false });
   });
@@ -87,14 +96,21 @@ describe('reshow', () => {
     expect(await read(user, 'pair-first')).toMatchObject({ skipped: false, visible: true, reshows: 1 });
     expect(await read(user, 'pair-second')).toMatchObject({ visible: false });
     const order = (await service.call('GET', `/v1/public/flowStates?userId=${user}`)).body.collections.computedOrder;
-    expect(order.map((row: { flowId: string; visible: boolean }) => [row.flowId, row.visible])).toEqual([['pair-first', true], ['pair-second', false]]);
+    expect(order.map((row: { flowId: string; visible: boolean }) => [row.flowId, row.visible])).toEqual([
+      ['pair-first', true],
+      ['pair-second', false],
+    ]);
   });
 });
 
 describe('reshow in analytics', () => {
   const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const report = async (slug: string, from: number): Promise<AnalyticsFlowResponse> => {
-    const answer = await service.call('GET', `/v1/analytics/flows/${slug}?from=${dateOf(from)}&to=${dateOf(clock + DAY)}`, { key: PRIVATE_KEY });
+    const answer = await service.call(
+      'GET',
+      `/v1/analytics/flows/${slug}?from=${dateOf(from)}&to=${dateOf(clock + DAY)}`,
+      { key: PRIVATE_KEY },
+    );
     expect(answer.status, answer.text).toBe(200);
     return answer.body;
   };
@@ -126,7 +142,13 @@ describe('reshow in analytics', () => {
       await service.db.query(`SELECT ${columns} FROM (${ROLLUPS_FROM_FACTS_SQL.daily}) AS r ${where}`),
     );
     expect((await service.call('DELETE', `/v1/users?foreignId=${twice}`, { key: PRIVATE_KEY })).status).toBe(204);
-    expect((await report('counted', start)).reshow).toEqual({ users: 1, comebacks: 1, completed: 1, skipped: 0, completionRate: 1 });
+    expect((await report('counted', start)).reshow).toEqual({
+      users: 1,
+      comebacks: 1,
+      completed: 1,
+      skipped: 0,
+      completionRate: 1,
+    });
   });
 
   it('reports zeros for a flow with reshow that nobody saw come back, and nothing for a flow without it', async () => {
@@ -134,6 +156,12 @@ describe('reshow in analytics', () => {
     await act(user, 'once', 'SKIPPED_FLOW');
     const none = await report('pair-second', clock - DAY);
     expect(none).not.toHaveProperty('reshow');
-    expect((await report('pair-first', clock - DAY)).reshow).toEqual({ users: 0, comebacks: 0, completed: 0, skipped: 0, completionRate: null });
+    expect((await report('pair-first', clock - DAY)).reshow).toEqual({
+      users: 0,
+      comebacks: 0,
+      completed: 0,
+      skipped: 0,
+      completionRate: null,
+    });
   });
 });

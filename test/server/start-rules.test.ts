@@ -40,8 +40,12 @@ describe('startWhen on the service', () => {
       'startWhen.delay 5: bad duration "soon"; expected a whole number and a unit (ms, s, m, h, d or w), such as 500ms or 3s',
       'startWhen.onLoad 6: unknown key; expected one of page, element, click, delay',
     ]);
-    expect(checkFlowText(`startWhen:\n  page: reports\n${bannerFlowYaml('one')}`).problems.map((p) => p.path)).toEqual(['startWhen.page']);
-    expect(checkFlowText(`startWhen: { page: "!/settings/*", delay: "0" }\n${bannerFlowYaml('ok')}`).problems).toEqual([]);
+    expect(checkFlowText(`startWhen:\n  page: reports\n${bannerFlowYaml('one')}`).problems.map((p) => p.path)).toEqual([
+      'startWhen.page',
+    ]);
+    expect(checkFlowText(`startWhen: { page: "!/settings/*", delay: "0" }\n${bannerFlowYaml('ok')}`).problems).toEqual(
+      [],
+    );
   });
 
   it('refuses a segment with two ":name"s, or one and the final "*", which earlier scripts took seconds to match; ":" alone is text', () => {
@@ -60,7 +64,9 @@ describe('startWhen on the service', () => {
     expect(checkFlowText(tour).problems.map((p) => `${p.path} ${p.line}`)).toEqual(['data.steps[0].page 9']);
     // One ":name" inside a segment, or a ":" before no name, is text; a whole-segment parameter beside "*" is fine.
     const fine = ['/wiki/Special:Search', '/at/10:30', '/x:a/*', '/:id/*', '/a:/b'];
-    expect(checkFlowText(`startWhen:\n  page: ${JSON.stringify(fine)}\n${bannerFlowYaml('fine')}`).problems).toEqual([]);
+    expect(checkFlowText(`startWhen:\n  page: ${JSON.stringify(fine)}\n${bannerFlowYaml('fine')}`).problems).toEqual(
+      [],
+    );
     // onboarding-flows check, which shares this code, prints the file and line.
     const dir = mkdtempSync(join(tmpdir(), 'onboarding-start-rules-'));
     try {
@@ -68,7 +74,9 @@ describe('startWhen on the service', () => {
       const { reports } = checkPaths([dir]);
       const lines = formatReport(reports[0], 'text').map((line) => line.replace(/^.*slow\.yaml/, 'slow.yaml'));
       expect(lines).toHaveLength(3);
-      expect(lines[0]).toMatch(/^slow\.yaml:2:10 {2}startWhen\.page\[0\]: "\/x:a:b:c:d:e:f:g:h:i:j:k": ":" inside a segment is text/);
+      expect(lines[0]).toMatch(
+        /^slow\.yaml:2:10 {2}startWhen\.page\[0\]: "\/x:a:b:c:d:e:f:g:h:i:j:k": ":" inside a segment is text/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -83,7 +91,14 @@ describe('startWhen on the service', () => {
       expect(checked).toBe(2);
       expect(reports.map((report) => report.file)).toEqual([join(dir, 'bad.yaml')]);
       const lines = formatReport(reports[0], 'text').map((line) => line.replace(/^.*bad\.yaml/, 'bad.yaml'));
-      expect(lines.map((line) => line.split('  ')[0])).toEqual(['bad.yaml:2:22', 'bad.yaml:2:33', 'bad.yaml:3:12', 'bad.yaml:4:10', 'bad.yaml:5:10', 'bad.yaml:6:3']);
+      expect(lines.map((line) => line.split('  ')[0])).toEqual([
+        'bad.yaml:2:22',
+        'bad.yaml:2:33',
+        'bad.yaml:3:12',
+        'bad.yaml:4:10',
+        'bad.yaml:5:10',
+        'bad.yaml:6:3',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -94,7 +109,12 @@ describe('startWhen on the service', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as FlowsResponse;
     const data = (slug: string) => JSON.parse(body.data.find((flow) => flow.slug === slug)!.data) as FlowData;
-    expect(data('ruled').startWhen).toEqual({ page: ['/reports/*', '!/reports/archive'], element: 'my-app >>> .chart', click: '#take-tour', delay: '500ms' });
+    expect(data('ruled').startWhen).toEqual({
+      page: ['/reports/*', '!/reports/archive'],
+      element: 'my-app >>> .chart',
+      click: '#take-tour',
+      delay: '500ms',
+    });
     expect(data('plain').startWhen).toBeUndefined();
     expect(body.data.map((flow) => flow.slug)).not.toContain('bad');
   });

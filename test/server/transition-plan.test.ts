@@ -7,7 +7,14 @@ import type { ActionType } from '../../src/api/wire.js';
 import { FlowCatalog, type CatalogFlow } from '../../server/flows/catalog.js';
 import type { Database } from '../../server/storage/store.js';
 import type { StoredFlowState, StoredStepState, UserSnapshot } from '../../server/state/snapshot.js';
-import { checkWrite, movePointer, planFlowAction, planStepAction, progressOf, type Write } from '../../server/state/transition-plan.js';
+import {
+  checkWrite,
+  movePointer,
+  planFlowAction,
+  planStepAction,
+  progressOf,
+  type Write,
+} from '../../server/state/transition-plan.js';
 import { emptyEntity } from '../../server/targeting/cel.js';
 
 const TASKS = `
@@ -36,10 +43,25 @@ let back: CatalogFlow;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'transition-plan-'));
   writeFileSync(join(dir, 'tasks.yaml'), TASKS);
-  writeFileSync(join(dir, 'back.yaml'), `reshow: { after: 7d, times: 2 }\n${TASKS.replace('slug: tasks', 'slug: back')}`);
+  writeFileSync(
+    join(dir, 'back.yaml'),
+    `reshow: { after: 7d, times: 2 }\n${TASKS.replace('slug: tasks', 'slug: back')}`,
+  );
   const tx = {
     query: async (sql: string, params: unknown[] = []) =>
-      sql.startsWith('INSERT') ? [{ id: 1, slug: params[0], version: 1, content_hash: params[7], code_snippet: params[8], created_at: NOW, modified_at: NOW }] : [],
+      sql.startsWith('INSERT')
+        ? [
+            {
+              id: 1,
+              slug: params[0],
+              version: 1,
+              content_hash: params[7],
+              code_snippet: params[8],
+              created_at: NOW,
+              modified_at: NOW,
+            },
+          ]
+        : [],
   };
   const db = { transaction: (work: (queryable: typeof tx) => Promise<unknown>) => work(tx) } as unknown as Database;
   const catalog = new FlowCatalog(db, dir, { warn: () => {}, info: () => {} });
@@ -51,11 +73,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A user's snapshot with these rows and user properties, as a read would load it. */
 function snapshotOf(
-  rows: { flow?: Partial<StoredFlowState>; steps?: Record<string, Partial<StoredStepState>>; properties?: Record<string, unknown> } = {},
+  rows: {
+    flow?: Partial<StoredFlowState>;
+    steps?: Record<string, Partial<StoredStepState>>;
+    properties?: Record<string, unknown>;
+  } = {},
   slug = 'tasks',
 ): UserSnapshot {
   const user = { ...emptyEntity(), id: 'user-1', properties: rows.properties ?? {} };
-  const stored: StoredFlowState = { currentStepId: null, started: false, completed: false, skipped: false, lastActionAt: null, reshows: 0 };
+  const stored: StoredFlowState = {
+    currentStepId: null,
+    started: false,
+    completed: false,
+    skipped: false,
+    lastActionAt: null,
+    reshows: 0,
+  };
   const step: StoredStepState = { started: false, completed: false, skipped: false, data: null, lastActionAt: null };
   const steps = new Map(Object.entries(rows.steps ?? {}).map(([id, state]) => [id, { ...step, ...state }]));
   return {
@@ -77,15 +110,29 @@ describe('checking a write', () => {
     expect(() => write('COMPLETED_STEP')).toThrow(expect.objectContaining({ status: 400, field: 'stepId' }));
     expect(() => write('COMPLETED_STEP', 'z')).toThrow(expect.objectContaining({ status: 404, field: 'stepId' }));
     expect(write('COMPLETED_STEP', 'b').stepIndex).toBe(1);
-    expect(write('STARTED_FLOW')).toMatchObject({ stepIndex: -1, isStepAction: false, write: { stepId: '', date: NOW, url: null } });
+    expect(write('STARTED_FLOW')).toMatchObject({
+      stepIndex: -1,
+      isStepAction: false,
+      write: { stepId: '', date: NOW, url: null },
+    });
   });
 
   it('takes createdAt from 2000 to 24 hours ahead of the clock, and cuts a long page address', () => {
     const body = { userId: 'user-1', flowSlug: 'tasks', actionType: 'STARTED_FLOW' as const };
-    expect(() => checkWrite(flow, { ...body, createdAt: '1999-12-31T23:59:59Z' }, NOW)).toThrow(expect.objectContaining({ status: 400, field: 'createdAt' }));
-    expect(() => checkWrite(flow, { ...body, createdAt: '2026-03-02T09:00:01Z' }, NOW)).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => checkWrite(flow, { ...body, createdAt: 'yesterday' }, NOW)).toThrow(expect.objectContaining({ status: 400 }));
-    const checked = checkWrite(flow, { ...body, createdAt: '2026-03-02T08:00:00Z', context: { url: `https://a.test/${'x'.repeat(3000)}` } }, NOW);
+    expect(() => checkWrite(flow, { ...body, createdAt: '1999-12-31T23:59:59Z' }, NOW)).toThrow(
+      expect.objectContaining({ status: 400, field: 'createdAt' }),
+    );
+    expect(() => checkWrite(flow, { ...body, createdAt: '2026-03-02T09:00:01Z' }, NOW)).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
+    expect(() => checkWrite(flow, { ...body, createdAt: 'yesterday' }, NOW)).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
+    const checked = checkWrite(
+      flow,
+      { ...body, createdAt: '2026-03-02T08:00:00Z', context: { url: `https://a.test/${'x'.repeat(3000)}` } },
+      NOW,
+    );
     expect(checked.write.at).toBe('2026-03-02T08:00:00.000Z');
     expect(checked.write.url).toHaveLength(2048);
   });
@@ -97,21 +144,34 @@ describe('planning a flow action', () => {
     expect(start).toMatchObject({ flow: { started: true, completed: false, lastActionAt: NOW.toISOString() } });
     expect(start!.responses.map((r) => r.actionType)).toEqual(['STARTED_FLOW']);
     expect(planFlowAction(flow, snapshotOf({ flow: { started: true } }), write('STARTED_FLOW').write)).toBeNull();
-    expect(planFlowAction(flow, snapshotOf(), write('COMPLETED_FLOW').write)).toMatchObject({ flow: { started: true, completed: true } });
-    expect(planFlowAction(flow, snapshotOf({ flow: { started: true } }), write('SKIPPED_FLOW').write)).toMatchObject({ flow: { started: true, skipped: true } });
+    expect(planFlowAction(flow, snapshotOf(), write('COMPLETED_FLOW').write)).toMatchObject({
+      flow: { started: true, completed: true },
+    });
+    expect(planFlowAction(flow, snapshotOf({ flow: { started: true } }), write('SKIPPED_FLOW').write)).toMatchObject({
+      flow: { started: true, skipped: true },
+    });
   });
 
   it('changes nothing in a finished flow but a restart, and restarts only a flow with rows', () => {
     const finished = snapshotOf({ flow: { started: true, completed: true } });
     expect(planFlowAction(flow, finished, write('SKIPPED_FLOW').write)).toBeNull();
-    expect(planFlowAction(flow, finished, write('NOT_STARTED_FLOW').write)).toMatchObject({ reset: true, responses: [{ actionType: 'NOT_STARTED_FLOW' }] });
+    expect(planFlowAction(flow, finished, write('NOT_STARTED_FLOW').write)).toMatchObject({
+      reset: true,
+      responses: [{ actionType: 'NOT_STARTED_FLOW' }],
+    });
     expect(planFlowAction(flow, snapshotOf(), write('NOT_STARTED_FLOW').write)).toBeNull();
   });
 
   it('stores a dismissed flow that came back as no longer skipped, with one more comeback', () => {
     const starting = checkWrite(back, { userId: 'user-1', flowSlug: 'back', actionType: 'STARTED_FLOW' }, NOW).write;
-    const dismissed = (days: number) => snapshotOf({ flow: { skipped: true, lastActionAt: new Date(NOW.getTime() - days * 86_400_000).toISOString() } }, 'back');
-    expect(planFlowAction(back, dismissed(8), starting)).toMatchObject({ flow: { started: true, skipped: false, reshows: 1 } });
+    const dismissed = (days: number) =>
+      snapshotOf(
+        { flow: { skipped: true, lastActionAt: new Date(NOW.getTime() - days * 86_400_000).toISOString() } },
+        'back',
+      );
+    expect(planFlowAction(back, dismissed(8), starting)).toMatchObject({
+      flow: { started: true, skipped: false, reshows: 1 },
+    });
     expect(planFlowAction(back, dismissed(6), starting)).toBeNull();
     // Without a reshow rule, a dismissed flow stays dismissed.
     expect(planFlowAction(flow, snapshotOf({ flow: { skipped: true } }), write('STARTED_FLOW').write)).toBeNull();
@@ -122,15 +182,22 @@ describe('planning a step action', () => {
   it('completes a step and starts its flow; a repeat changes nothing', () => {
     const { write: completing, stepIndex } = write('COMPLETED_STEP', 'a');
     const change = planStepAction(flow, snapshotOf(), completing, stepIndex);
-    expect(change).toMatchObject({ step: { id: 'a', state: { started: true, completed: true, skipped: false } }, flow: { started: true } });
+    expect(change).toMatchObject({
+      step: { id: 'a', state: { started: true, completed: true, skipped: false } },
+      flow: { started: true },
+    });
     expect(planStepAction(flow, snapshotOf({ steps: { a: { completed: true } } }), completing, stepIndex)).toBeNull();
   });
 
   it('keeps a completed step from being skipped, and forgets a step to point at it again', () => {
     const skipping = write('SKIPPED_STEP', 'a');
-    expect(planStepAction(flow, snapshotOf({ steps: { a: { completed: true } } }), skipping.write, skipping.stepIndex)).toBeNull();
+    expect(
+      planStepAction(flow, snapshotOf({ steps: { a: { completed: true } } }), skipping.write, skipping.stepIndex),
+    ).toBeNull();
     const back = write('NOT_STARTED_STEP', 'a');
-    expect(planStepAction(flow, snapshotOf({ steps: { a: { completed: true } } }), back.write, back.stepIndex)).toMatchObject({
+    expect(
+      planStepAction(flow, snapshotOf({ steps: { a: { completed: true } } }), back.write, back.stepIndex),
+    ).toMatchObject({
       step: { id: 'a', state: null },
       flow: { currentStepId: 'a' },
     });
@@ -139,28 +206,51 @@ describe('planning a step action', () => {
 
   it('refuses a hidden step and a blocked one with a 409', () => {
     const b = write('STARTED_STEP', 'b');
-    expect(() => planStepAction(flow, snapshotOf({ properties: { hideB: true } }), b.write, b.stepIndex)).toThrow(expect.objectContaining({ status: 409 }));
+    expect(() => planStepAction(flow, snapshotOf({ properties: { hideB: true } }), b.write, b.stepIndex)).toThrow(
+      expect.objectContaining({ status: 409 }),
+    );
     const c = write('STARTED_STEP', 'c');
-    expect(() => planStepAction(flow, snapshotOf(), c.write, c.stepIndex)).toThrow(expect.objectContaining({ status: 409, field: 'stepId' }));
-    expect(planStepAction(flow, snapshotOf({ properties: { unlockC: true } }), c.write, c.stepIndex)).toMatchObject({ flow: { currentStepId: 'c' } });
+    expect(() => planStepAction(flow, snapshotOf(), c.write, c.stepIndex)).toThrow(
+      expect.objectContaining({ status: 409, field: 'stepId' }),
+    );
+    expect(planStepAction(flow, snapshotOf({ properties: { unlockC: true } }), c.write, c.stepIndex)).toMatchObject({
+      flow: { currentStepId: 'c' },
+    });
   });
 });
 
 describe('moving the pointer', () => {
   it('points at the next visible undone step, after the one done first, then from the start', () => {
     const { write: done, stepIndex } = write('COMPLETED_STEP', 'a');
-    expect(movePointer(flow, snapshotOf({ steps: { a: { completed: true } } }), done, stepIndex)).toEqual({ flow: expect.objectContaining({ currentStepId: 'b' }), responses: [] });
+    expect(movePointer(flow, snapshotOf({ steps: { a: { completed: true } } }), done, stepIndex)).toEqual({
+      flow: expect.objectContaining({ currentStepId: 'b' }),
+      responses: [],
+    });
     const hidden = snapshotOf({ steps: { a: { completed: true } }, properties: { hideB: true } });
     expect(movePointer(flow, hidden, done, stepIndex).flow.currentStepId).toBe('c');
     const last = write('COMPLETED_STEP', 'c');
-    expect(movePointer(flow, snapshotOf({ steps: { b: { skipped: true }, c: { completed: true } } }), last.write, last.stepIndex).flow.currentStepId).toBe('a');
+    expect(
+      movePointer(
+        flow,
+        snapshotOf({ steps: { b: { skipped: true }, c: { completed: true } } }),
+        last.write,
+        last.stepIndex,
+      ).flow.currentStepId,
+    ).toBe('a');
   });
 
   it('completes the flow when no step is left, and records why', () => {
     const { write: done, stepIndex } = write('COMPLETED_STEP', 'c');
-    const moved = movePointer(flow, snapshotOf({ steps: { a: { completed: true }, b: { skipped: true }, c: { completed: true } } }), done, stepIndex);
+    const moved = movePointer(
+      flow,
+      snapshotOf({ steps: { a: { completed: true }, b: { skipped: true }, c: { completed: true } } }),
+      done,
+      stepIndex,
+    );
     expect(moved.flow).toMatchObject({ started: true, completed: true });
-    expect(moved.responses).toEqual([expect.objectContaining({ stepId: 'c', actionType: 'COMPLETED_FLOW', data: { reason: 'last-step' } })]);
+    expect(moved.responses).toEqual([
+      expect.objectContaining({ stepId: 'c', actionType: 'COMPLETED_FLOW', data: { reason: 'last-step' } }),
+    ]);
   });
 });
 

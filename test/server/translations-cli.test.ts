@@ -96,14 +96,18 @@ afterEach(() => {
 const read = (name: string) => readFileSync(join(dir, name), 'utf8');
 function exportFr(format?: string): string {
   const file = join(dir, `out.${format ?? 'xlf'}`);
-  expect(main(['translations', 'export', '--locale', 'fr', dir, '--out', file, ...(format ? ['--format', format] : [])])).toBe(0);
+  expect(
+    main(['translations', 'export', '--locale', 'fr', dir, '--out', file, ...(format ? ['--format', format] : [])]),
+  ).toBe(0);
   return readFileSync(file, 'utf8');
 }
 /** Fills every <target> of the exported text by key, as a translator's tool would, and writes it beside the flows. */
 function translate(xliff: string, targets: Record<string, string>, name = 'fr.xlf'): string {
   let text = xliff;
   for (const [key, target] of Object.entries(targets)) {
-    const unit = new RegExp(`(<unit id="${unitId(key).replace(/[.$]/g, '\\$&')}"[^]*?</source>)(\\s*<target>[^]*?</target>)?`);
+    const unit = new RegExp(
+      `(<unit id="${unitId(key).replace(/[.$]/g, '\\$&')}"[^]*?</source>)(\\s*<target>[^]*?</target>)?`,
+    );
     expect(text).toMatch(unit);
     text = text.replace(unit, (_, head: string) => `${head}\n        <target>${target}</target>`);
   }
@@ -118,7 +122,9 @@ describe('translations export', () => {
     const document = readXliff(xliff);
     expect(document).toMatchObject({ srcLang: 'en', trgLang: 'fr' });
     expect(document.files.map((file) => file.original)).toEqual(['nps.yml', 'team-profile.yaml', 'welcome.yaml']);
-    const units = Object.fromEntries(document.files.flatMap((file) => file.units.map((unit) => [unit.key, unit.target ?? null])));
+    const units = Object.fromEntries(
+      document.files.flatMap((file) => file.units.map((unit) => [unit.key, unit.target ?? null])),
+    );
     expect(Object.keys(units)).toEqual([
       'nps/steps/score/title',
       'nps/steps/score/props/lowLabel',
@@ -149,8 +155,12 @@ describe('translations export', () => {
     const xliff = exportFr();
     expect(xliff).toContain('<source>Use &lt;b&gt;Settings&lt;/b&gt; &amp; &quot;Sources&quot;</source>');
     expect(xliff).toContain('<source>Get set up, ${firstName|friend}</source>');
-    expect(xliff).toContain('<unit id="welcome.steps.connect.primaryButton.title" name="welcome/steps/connect/primaryButton/title">');
-    expect(xliff).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0"/);
+    expect(xliff).toContain(
+      '<unit id="welcome.steps.connect.primaryButton.title" name="welcome/steps/connect/primaryButton/title">',
+    );
+    expect(xliff).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0"/,
+    );
     for (const [, id] of xliff.matchAll(/ id="([^"]*)"/g)) expect(id).toMatch(/^[\w.:-]+$/);
   });
 
@@ -181,10 +191,17 @@ describe('translations import', () => {
     const welcome = read('welcome.yaml');
     expect(welcome.startsWith(before.welcome)).toBe(true);
     expect(parse(welcome).translations).toEqual({
-      fr: { title: 'Bienvenue, ${firstName|l’ami}', steps: { connect: { subtitle: 'Utilisez <b>Réglages</b> & « Sources »', primaryButton: { title: 'Connecter' } } } },
+      fr: {
+        title: 'Bienvenue, ${firstName|l’ami}',
+        steps: {
+          connect: { subtitle: 'Utilisez <b>Réglages</b> & « Sources »', primaryButton: { title: 'Connecter' } },
+        },
+      },
     });
     const form = read('team-profile.yaml');
-    expect(form.slice(0, form.indexOf('translations:'))).toBe(before.form.slice(0, before.form.indexOf('translations:')));
+    expect(form.slice(0, form.indexOf('translations:'))).toBe(
+      before.form.slice(0, before.form.indexOf('translations:')),
+    );
     expect(form).toContain('        # The role decides the next step.\n');
     expect(parse(form).translations.fr.steps.about).toEqual({
       title: 'Personnalisez votre espace',
@@ -194,7 +211,9 @@ describe('translations import', () => {
     expect(read('nps.yml')).toBe(before.nps);
 
     const again = readXliff(exportFr());
-    const targets = Object.fromEntries(again.files.flatMap((f) => f.units.filter((u) => u.target !== undefined).map((u) => [u.key, u.target])));
+    const targets = Object.fromEntries(
+      again.files.flatMap((f) => f.units.filter((u) => u.target !== undefined).map((u) => [u.key, u.target])),
+    );
     expect(targets).toEqual({
       'team-profile/steps/about/title': 'Personnalisez votre espace',
       'team-profile/steps/about/fields/role/options/engineering': 'Ingénierie',
@@ -214,7 +233,10 @@ describe('translations import', () => {
 
   it('refuses a key the flow does not have and a dropped ${variable}, with key and line, and leaves that file as it was', () => {
     const before = read('welcome.yaml');
-    let xliff = translate(exportFr(), { 'welcome/title': 'Bienvenue', 'team-profile/steps/about/title': 'Votre espace' });
+    let xliff = translate(exportFr(), {
+      'welcome/title': 'Bienvenue',
+      'team-profile/steps/about/title': 'Votre espace',
+    });
     // welcome.yaml's <file> is the last one.
     const text = readFileSync(xliff, 'utf8').replace(
       '  </file>\n</xliff>',
@@ -238,17 +260,28 @@ describe('translations import', () => {
 
   it('writes a translation whose source changed since the export, with a warning that names its key and line', () => {
     const file = translate(exportFr(), { 'welcome/steps/invite/title': 'Invitez votre équipe' });
-    writeFileSync(join(dir, 'welcome.yaml'), read('welcome.yaml').replace('title: Invite your team', 'title: Invite your colleagues'));
-    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('name="welcome/steps/invite/title"')) + 1;
+    writeFileSync(
+      join(dir, 'welcome.yaml'),
+      read('welcome.yaml').replace('title: Invite your team', 'title: Invite your colleagues'),
+    );
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('name="welcome/steps/invite/title"')) + 1;
     expect(main(['translations', 'import', file, dir])).toBe(0);
-    expect(out).toContain(`${file}:${line}  warning: welcome/steps/invite/title: the source has changed since the export; the translation may be of the old text`);
+    expect(out).toContain(
+      `${file}:${line}  warning: welcome/steps/invite/title: the source has changed since the export; the translation may be of the old text`,
+    );
     expect(parse(read('welcome.yaml')).translations.fr.steps.invite.title).toBe('Invitez votre équipe');
   });
 
   it('refuses malformed XLIFF with its line, and writes nothing', () => {
     const before = read('welcome.yaml');
     const good = translate(exportFr(), { 'welcome/steps/invite/title': 'Invitez votre équipe' });
-    const text = readFileSync(good, 'utf8').replace('<target>Invitez votre équipe</target>', '<target>Invitez & votre équipe</target>');
+    const text = readFileSync(good, 'utf8').replace(
+      '<target>Invitez votre équipe</target>',
+      '<target>Invitez & votre équipe</target>',
+    );
     writeFileSync(good, text);
     const line = text.split('\n').findIndex((l) => l.includes('Invitez &')) + 1;
     expect(main(['translations', 'import', good, dir])).toBe(1);
@@ -258,13 +291,28 @@ describe('translations import', () => {
 
   it.each([
     ['an unclosed element', '<xliff version="2.0">\n<file>\n</xliff>', 3, '</xliff> closes <file> (line 2)'],
-    ['a DOCTYPE', '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n<xliff/>', 2, 'a DOCTYPE: XLIFF needs none, and it is refused'],
+    [
+      'a DOCTYPE',
+      '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n<xliff/>',
+      2,
+      'a DOCTYPE: XLIFF needs none, and it is refused',
+    ],
     ['an attribute without quotes', '<xliff\n version=2.0/>', 2, 'unquoted attribute value'],
     ['text after the root', '<xliff/>\nstray', 2, 'text data outside of root node'],
     ['an unknown entity', '<a>\n&nbsp;</a>', 2, 'unknown entity &nbsp;'],
-    ['a bare "&" with a reference lines below', '<a>\nx & y\n\n<b>&amp;</b></a>', 2, '"&" that starts no entity reference: write &amp;'],
+    [
+      'a bare "&" with a reference lines below',
+      '<a>\nx & y\n\n<b>&amp;</b></a>',
+      2,
+      '"&" that starts no entity reference: write &amp;',
+    ],
     ['a bare "&" and no ";" after it', '<a>\n\nx & y</a>', 3, '"&" that starts no entity reference: write &amp;'],
-    ['a control character outside a target', '<xliff version="2.0" srcLang="en" trgLang="fr">\n<file><unit id="a"><segment><source>Hi&#1;</source></segment></unit></file></xliff>', 2, 'U+0001 in <source>: a character XML does not allow'],
+    [
+      'a control character outside a target',
+      '<xliff version="2.0" srcLang="en" trgLang="fr">\n<file><unit id="a"><segment><source>Hi&#1;</source></segment></unit></file></xliff>',
+      2,
+      'U+0001 in <source>: a character XML does not allow',
+    ],
   ])('refuses %s with its line', (_, text, line, message) => {
     expect(() => readXliff(text)).toThrow(`line ${line}: ${message}`);
   });
@@ -279,8 +327,11 @@ describe('translations import', () => {
   });
 
   it('refuses an XLIFF version other than 2.0 and 1.2, and inline codes in a target', () => {
-    expect(() => readXliff('<xliff version="1.1" srcLang="en" trgLang="fr"/>')).toThrow('line 1: XLIFF version 1.1: 2.0 and 1.2 are read');
-    const inline = '<xliff version="2.0" srcLang="en" trgLang="fr"><file original="welcome.yaml"><unit id="a">\n<segment><source>Hi</source>\n<target>Salut <ph id="1"/></target></segment></unit></file></xliff>';
+    expect(() => readXliff('<xliff version="1.1" srcLang="en" trgLang="fr"/>')).toThrow(
+      'line 1: XLIFF version 1.1: 2.0 and 1.2 are read',
+    );
+    const inline =
+      '<xliff version="2.0" srcLang="en" trgLang="fr"><file original="welcome.yaml"><unit id="a">\n<segment><source>Hi</source>\n<target>Salut <ph id="1"/></target></segment></unit></file></xliff>';
     expect(() => readXliff(inline)).toThrow('line 3: <ph> inside <target>');
   });
 });
@@ -291,18 +342,25 @@ const run = promisify(execFile);
  * `translations import` of `xliff` into the test's folder by the built CLI, in a process held to a 64 MB heap (one past
  * it dies): its exit code, its output, and how long it took.
  */
-async function importByCli(xliff: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+async function importByCli(
+  xliff: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
   const args = ['--max-old-space-size=64', 'dist/flows.mjs', 'translations', 'import', xliff, dir];
   const result = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number | null; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number | null; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
   return { ...result, ms: performance.now() - started };
 }
 
 describe('translations import of a file made to break it (the built CLI)', () => {
-  const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">\n  <file original="welcome.yaml">\n';
+  const HEAD =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">\n  <file original="welcome.yaml">\n';
   const TAIL = '  </file>\n</xliff>\n';
   const FLOWS = ['welcome.yaml', 'team-profile.yaml', 'nps.yml'];
   const bytes = () => FLOWS.map((name) => readFileSync(join(dir, name)));
@@ -328,10 +386,16 @@ describe('translations import of a file made to break it (the built CLI)', () =>
   });
 
   it('refuses 300,000 units as the export writes them (65 MB) by their size, before reading them', async () => {
-    const units = Array.from({ length: 300_000 }, (_, i) => `    <unit id="welcome.steps.s${i}.title" name="welcome/steps/s${i}/title">\n      <segment state="translated">\n        <source>Step ${i}</source>\n        <target>Étape ${i}</target>\n      </segment>\n    </unit>\n`);
+    const units = Array.from(
+      { length: 300_000 },
+      (_, i) =>
+        `    <unit id="welcome.steps.s${i}.title" name="welcome/steps/s${i}/title">\n      <segment state="translated">\n        <source>Step ${i}</source>\n        <target>Étape ${i}</target>\n      </segment>\n    </unit>\n`,
+    );
     const text = HEAD + units.join('') + TAIL;
     const size = Buffer.byteLength(text).toLocaleString('en');
-    await expectRefused(text, (file) => [`${file}: ${size} bytes, more than the 4 MiB a translations file may have; nothing written`]);
+    await expectRefused(text, (file) => [
+      `${file}: ${size} bytes, more than the 4 MiB a translations file may have; nothing written`,
+    ]);
   });
 
   it('refuses 150,000 units in 2 MB at the element past the limit, with its line', async () => {
@@ -345,21 +409,30 @@ describe('translations import of a file made to break it (the built CLI)', () =>
     ['an unpaired high surrogate', 'Invitez &#xD800;'],
     ['an unpaired low surrogate', '&#xDC00; Invitez'],
     ['a NUL character', 'Invitez\u0000'],
-  ])('refuses a target holding %s as check does, with its key and line, and leaves that file byte for byte', async (_, target) => {
-    const welcome = readFileSync(join(dir, 'welcome.yaml'));
-    const file = translate(exportFr(), { 'welcome/steps/invite/title': target, 'team-profile/steps/about/fields/email/label': 'E-mail professionnel' });
-    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(`<target>${target}</target>`)) + 1;
-    const result = await importByCli(file);
-    expect(result.stderr.trimEnd().split('\n')).toEqual([
-      `${file}:${line}  welcome/steps/invite/title: holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored`,
-      `${join(dir, 'welcome.yaml')}: not written (1 refused)`,
-    ]);
-    expect(result.code).toBe(1);
-    expect(readFileSync(join(dir, 'welcome.yaml'))).toEqual(welcome);
-    // The file with nothing refused is written, and what is written loads.
-    expect(result.stdout).toBe(`${join(dir, 'team-profile.yaml')}: 1 translation written\n`);
-    expect(checkPaths([dir]).reports.flatMap((report) => report.problems)).toEqual([]);
-  });
+  ])(
+    'refuses a target holding %s as check does, with its key and line, and leaves that file byte for byte',
+    async (_, target) => {
+      const welcome = readFileSync(join(dir, 'welcome.yaml'));
+      const file = translate(exportFr(), {
+        'welcome/steps/invite/title': target,
+        'team-profile/steps/about/fields/email/label': 'E-mail professionnel',
+      });
+      const line =
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes(`<target>${target}</target>`)) + 1;
+      const result = await importByCli(file);
+      expect(result.stderr.trimEnd().split('\n')).toEqual([
+        `${file}:${line}  welcome/steps/invite/title: holds a NUL character (\\0) or an unpaired surrogate (such as \\uD800), which cannot be stored`,
+        `${join(dir, 'welcome.yaml')}: not written (1 refused)`,
+      ]);
+      expect(result.code).toBe(1);
+      expect(readFileSync(join(dir, 'welcome.yaml'))).toEqual(welcome);
+      // The file with nothing refused is written, and what is written loads.
+      expect(result.stdout).toBe(`${join(dir, 'team-profile.yaml')}: 1 translation written\n`);
+      expect(checkPaths([dir]).reports.flatMap((report) => report.problems)).toEqual([]);
+    },
+  );
 
   it('leaves a flow file that does not load as it is as it was, with its problems and no stack trace', async () => {
     // A string where the locale's step overlay (a mapping) goes: the file is refused by check already, and a target for that step has nowhere to go.

@@ -53,22 +53,42 @@ const upsert = (body: Record<string, unknown>, init: { headers?: Record<string, 
 const transition = (userId: string, flowSlug: string, stepId: string, actionType: string) =>
   service.call('POST', '/v1/public/flowStates', { body: { userId, flowSlug, stepId, actionType } });
 const properties = async (userId: string) =>
-  (await service.db.query<{ properties: object }>('SELECT properties FROM users WHERE id = $1', [userId]))[0]?.properties;
+  (await service.db.query<{ properties: object }>('SELECT properties FROM users WHERE id = $1', [userId]))[0]
+    ?.properties;
 const rows = (sql: string, ...params: unknown[]) => service.db.query(sql, params);
 
 describe('users upsert merge rules', () => {
   it('replaces supplied keys, keeps the others, and stores nested values whole', async () => {
     const userId = newUser();
-    await upsert({ userId, properties: { plan: 'free', address: { city: 'Oslo', zip: '0150' }, email: 'a@example.com' } });
+    await upsert({
+      userId,
+      properties: { plan: 'free', address: { city: 'Oslo', zip: '0150' }, email: 'a@example.com' },
+    });
     await upsert({ userId, properties: { plan: 'pro', address: { city: 'Bergen' }, nickname: null } });
-    expect(await properties(userId)).toEqual({ plan: 'pro', address: { city: 'Bergen' }, email: 'a@example.com', nickname: null });
+    expect(await properties(userId)).toEqual({
+      plan: 'pro',
+      address: { city: 'Bergen' },
+      email: 'a@example.com',
+      nickname: null,
+    });
     await upsert({ userId });
-    expect(await properties(userId)).toEqual({ plan: 'pro', address: { city: 'Bergen' }, email: 'a@example.com', nickname: null });
+    expect(await properties(userId)).toEqual({
+      plan: 'pro',
+      address: { city: 'Bergen' },
+      email: 'a@example.com',
+      nickname: null,
+    });
   });
 
   it('appends events with their properties and never changes earlier ones', async () => {
     const userId = newUser();
-    await upsert({ userId, events: [{ event: 'viewed', properties: { page: '/a' } }, { event: 'viewed', properties: { page: '/b' } }] });
+    await upsert({
+      userId,
+      events: [
+        { event: 'viewed', properties: { page: '/a' } },
+        { event: 'viewed', properties: { page: '/b' } },
+      ],
+    });
     await upsert({ userId, events: [{ event: 'viewed', properties: { page: '/a' } }] });
     const events = await rows('SELECT event, properties FROM user_events WHERE user_id = $1 ORDER BY id', userId);
     expect(events).toEqual([
@@ -96,11 +116,14 @@ describe('guest linking', () => {
     await upsert({ userId: guestId, properties: { plan: 'free', color: 'blue' }, events: [{ event: 'browsed' }] });
     await service.call('POST', '/v1/public/groups', { body: { groupId, userId: guestId } });
     await transition(guestId, 'welcome', 'hello', 'COMPLETED_STEP');
-    await service.call('POST', '/v1/public/users', { body: { userId: guestId }, headers: { 'Idempotency-Key': `key-${guestId}` } });
+    await service.call('POST', '/v1/public/users', {
+      body: { userId: guestId },
+      headers: { 'Idempotency-Key': `key-${guestId}` },
+    });
     return { guestId, groupId };
   }
 
-  it('moves the guest\'s states, responses, events, memberships and properties to the user and deletes the guest', async () => {
+  it("moves the guest's states, responses, events, memberships and properties to the user and deletes the guest", async () => {
     const { guestId, groupId } = await makeGuest();
     const userId = newUser();
     await upsert({ userId, properties: { color: 'red' }, events: [{ event: 'signed-up' }] });
@@ -113,11 +136,24 @@ describe('guest linking', () => {
     expect(welcome.$state.flowResponses.map((r) => r.actionType)).toEqual(['COMPLETED_STEP', 'COMPLETED_FLOW']);
     // The user's own properties win; this request's properties apply on top.
     expect(await properties(userId)).toEqual({ plan: 'pro', color: 'red' });
-    expect((await rows('SELECT event FROM user_events WHERE user_id = $1 ORDER BY id', userId)).map((e: any) => e.event)).toEqual(['browsed', 'signed-up']);
-    expect(await rows('SELECT group_id FROM group_members WHERE user_id = $1', userId)).toEqual([{ group_id: groupId }]);
-    expect(await rows('SELECT key FROM idempotency_keys WHERE user_id = $1', userId)).toEqual([{ key: `key-${guestId}` }]);
+    expect(
+      (await rows('SELECT event FROM user_events WHERE user_id = $1 ORDER BY id', userId)).map((e: any) => e.event),
+    ).toEqual(['browsed', 'signed-up']);
+    expect(await rows('SELECT group_id FROM group_members WHERE user_id = $1', userId)).toEqual([
+      { group_id: groupId },
+    ]);
+    expect(await rows('SELECT key FROM idempotency_keys WHERE user_id = $1', userId)).toEqual([
+      { key: `key-${guestId}` },
+    ]);
     expect(await rows('SELECT id FROM users WHERE id = $1', guestId)).toEqual([]);
-    for (const table of ['user_events', 'group_members', 'flow_states', 'step_states', 'flow_responses', 'idempotency_keys']) {
+    for (const table of [
+      'user_events',
+      'group_members',
+      'flow_states',
+      'step_states',
+      'flow_responses',
+      'idempotency_keys',
+    ]) {
       expect(await rows(`SELECT user_id FROM ${table} WHERE user_id = $1`, guestId)).toEqual([]);
     }
   });
@@ -139,7 +175,9 @@ describe('guest linking', () => {
     expect((response.body as UserUpsertResponse).guestLinked).toBe(false);
     expect(await properties(userId)).toEqual({ plan: 'team' });
     expect(await properties(guestId)).toEqual({ plan: 'free', color: 'blue' });
-    expect(await rows('SELECT flow_slug FROM flow_states WHERE user_id = $1', guestId)).toEqual([{ flow_slug: 'welcome' }]);
+    expect(await rows('SELECT flow_slug FROM flow_states WHERE user_id = $1', guestId)).toEqual([
+      { flow_slug: 'welcome' },
+    ]);
   });
 
   it('refuses an ID that is not a guest, an unknown guest, and the user itself', async () => {
@@ -163,14 +201,21 @@ describe('bootstrapFlowStates', () => {
 
   it('stores the steps whose criteria hold and completes a flow with no visible step left undone', async () => {
     const userId = newUser();
-    const body = (await upsert({ userId, properties: { connected: true, invited: 'yes' }, bootstrapFlowStates: true })).body as UserUpsertResponse;
+    const body = (await upsert({ userId, properties: { connected: true, invited: 'yes' }, bootstrapFlowStates: true }))
+      .body as UserUpsertResponse;
     expect(setupOf(body).$state.completed).toBe(true);
-    const stored = await rows('SELECT step_id, completed FROM step_states WHERE user_id = $1 AND flow_slug = $2 ORDER BY step_id', userId, 'setup');
+    const stored = await rows(
+      'SELECT step_id, completed FROM step_states WHERE user_id = $1 AND flow_slug = $2 ORDER BY step_id',
+      userId,
+      'setup',
+    );
     expect(stored).toEqual([
       { step_id: 'connect', completed: true },
       { step_id: 'invite', completed: true },
     ]);
-    expect(await rows('SELECT completed FROM flow_states WHERE user_id = $1 AND flow_slug = $2', userId, 'setup')).toEqual([{ completed: true }]);
+    expect(
+      await rows('SELECT completed FROM flow_states WHERE user_id = $1 AND flow_slug = $2', userId, 'setup'),
+    ).toEqual([{ completed: true }]);
     expect(setupOf(body).$state.flowResponses.map((r) => [r.actionType, JSON.parse(r.data)])).toEqual([
       ['COMPLETED_STEP', { reason: 'bootstrap' }],
       ['COMPLETED_STEP', { reason: 'bootstrap' }],
@@ -183,16 +228,26 @@ describe('bootstrapFlowStates', () => {
 
   it('leaves the flow open while a visible step is undone', async () => {
     const userId = newUser();
-    const body = (await upsert({ userId, properties: { connected: true, invited: 1, analyst: true }, bootstrapFlowStates: true })).body as UserUpsertResponse;
+    const body = (
+      await upsert({ userId, properties: { connected: true, invited: 1, analyst: true }, bootstrapFlowStates: true })
+    ).body as UserUpsertResponse;
     expect(setupOf(body).$state).toMatchObject({ completed: false, currentStepId: 'dashboard' });
-    expect(await rows('SELECT step_id FROM step_states WHERE user_id = $1 ORDER BY step_id', userId)).toEqual([{ step_id: 'connect' }, { step_id: 'invite' }]);
-    expect(await rows('SELECT completed FROM flow_states WHERE user_id = $1 AND flow_slug = $2', userId, 'setup')).toEqual([]);
+    expect(await rows('SELECT step_id FROM step_states WHERE user_id = $1 ORDER BY step_id', userId)).toEqual([
+      { step_id: 'connect' },
+      { step_id: 'invite' },
+    ]);
+    expect(
+      await rows('SELECT completed FROM flow_states WHERE user_id = $1 AND flow_slug = $2', userId, 'setup'),
+    ).toEqual([]);
   });
 
   it('completes a flow whose own criteria hold, and skips flows without criteria or eligibility', async () => {
     const userId = newUser();
     await upsert({ userId, properties: { avatar: 'a.png' }, bootstrapFlowStates: true });
-    const flows = await rows('SELECT flow_slug, completed FROM flow_states WHERE user_id = $1 ORDER BY flow_slug', userId);
+    const flows = await rows(
+      'SELECT flow_slug, completed FROM flow_states WHERE user_id = $1 ORDER BY flow_slug',
+      userId,
+    );
     // welcome has no criteria; gold-only is not eligible without a gold group; setup has nothing that holds.
     expect(flows).toEqual([{ flow_slug: 'profile', completed: true }]);
   });
@@ -218,9 +273,15 @@ describe('groups upsert', () => {
     });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({});
-    await service.call('POST', '/v1/public/groups', { body: { groupId, properties: { tier: 'gold' }, events: [{ event: 'upgraded' }] } });
-    expect(await rows('SELECT properties FROM groups WHERE id = $1', groupId)).toEqual([{ properties: { name: 'Acme', tier: 'gold' } }]);
-    expect((await rows('SELECT event FROM group_events WHERE group_id = $1 ORDER BY id', groupId)).map((e: any) => e.event)).toEqual(['created', 'upgraded']);
+    await service.call('POST', '/v1/public/groups', {
+      body: { groupId, properties: { tier: 'gold' }, events: [{ event: 'upgraded' }] },
+    });
+    expect(await rows('SELECT properties FROM groups WHERE id = $1', groupId)).toEqual([
+      { properties: { name: 'Acme', tier: 'gold' } },
+    ]);
+    expect(
+      (await rows('SELECT event FROM group_events WHERE group_id = $1 ORDER BY id', groupId)).map((e: any) => e.event),
+    ).toEqual(['created', 'upgraded']);
     expect(await rows('SELECT user_id FROM group_members WHERE group_id = $1', groupId)).toEqual([{ user_id: userId }]);
     // The member was unknown, so it was created.
     expect(await rows('SELECT id FROM users WHERE id = $1', userId)).toEqual([{ id: userId }]);
@@ -235,13 +296,18 @@ describe('DELETE /v1/users', () => {
   it('hard-deletes the user and everything tied to it, answering 204', async () => {
     const userId = newUser();
     const groupId = `group-${randomUUID()}`;
-    await upsert({ userId, properties: { a: 1 }, events: [{ event: 'x' }] }, { headers: { 'Idempotency-Key': `k-${userId}` } });
+    await upsert(
+      { userId, properties: { a: 1 }, events: [{ event: 'x' }] },
+      { headers: { 'Idempotency-Key': `k-${userId}` } },
+    );
     await service.call('POST', '/v1/public/groups', { body: { groupId, userId } });
     await transition(userId, 'welcome', 'hello', 'COMPLETED_STEP');
     const keeper = newUser();
     await upsert({ userId: keeper, events: [{ event: 'x' }] });
 
-    const response = await service.call('DELETE', `/v1/users?foreignId=${encodeURIComponent(userId)}`, { key: PRIVATE_KEY });
+    const response = await service.call('DELETE', `/v1/users?foreignId=${encodeURIComponent(userId)}`, {
+      key: PRIVATE_KEY,
+    });
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
     for (const [table, column] of [
@@ -259,7 +325,10 @@ describe('DELETE /v1/users', () => {
     expect(await rows('SELECT id FROM groups WHERE id = $1', groupId)).toEqual([{ id: groupId }]);
     expect(await rows('SELECT event FROM user_events WHERE user_id = $1', keeper)).toEqual([{ event: 'x' }]);
     // The idempotency key is gone with the user: reusing it applies the request afresh.
-    const again = await upsert({ userId, properties: { a: 1 }, events: [{ event: 'x' }] }, { headers: { 'Idempotency-Key': `k-${userId}` } });
+    const again = await upsert(
+      { userId, properties: { a: 1 }, events: [{ event: 'x' }] },
+      { headers: { 'Idempotency-Key': `k-${userId}` } },
+    );
     expect(again.headers.get('idempotent-replayed')).toBeNull();
   });
 

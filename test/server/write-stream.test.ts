@@ -10,7 +10,11 @@ const SEED = Number(process.env.ONBOARDING_FUZZ_SEED ?? 20261125);
 const WORKERS = 4;
 const PER_WORKER = Number(process.env.ONBOARDING_STREAM_REQUESTS ?? 250);
 
-const GUESTS = ['guest_8bccb6a1-0c21-4371-a219-9987466eac0d', 'guest_1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9', 'guest_00000000-0000-4000-8000-00000000beef'];
+const GUESTS = [
+  'guest_8bccb6a1-0c21-4371-a219-9987466eac0d',
+  'guest_1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9',
+  'guest_00000000-0000-4000-8000-00000000beef',
+];
 const NAMED = ['ada', 'bob'];
 const USERS = [...GUESTS, ...NAMED];
 const GROUPS = ['שלום', 'team'];
@@ -53,25 +57,50 @@ const transition = fc.record({
   userId: user,
   flowSlug: fc.oneof({ weight: 3, arbitrary: fc.constant('pro-setup') }, fc.constantFrom('setup', 'welcome', 'nope')),
   stepId: fc.constantFrom('one', 'two', 'hello', 'missing'),
-  actionType: fc.constantFrom('STARTED_STEP', 'COMPLETED_STEP', 'SKIPPED_STEP', 'STARTED_FLOW', 'COMPLETED_FLOW', 'NOT_STARTED_FLOW'),
+  actionType: fc.constantFrom(
+    'STARTED_STEP',
+    'COMPLETED_STEP',
+    'SKIPPED_STEP',
+    'STARTED_FLOW',
+    'COMPLETED_FLOW',
+    'NOT_STARTED_FLOW',
+  ),
 });
 const groupWrite = fc.record({ groupId: group, userId: user, properties });
 const userWrite = fc.record({ userId: user, properties, events, linkGuestId: guest }, { requiredKeys: ['userId'] });
 /** A valid body made invalid: a field of the wrong type, or an ID past its length. */
 const broken = <T extends Record<string, unknown>>(body: fc.Arbitrary<T>) =>
-  fc.tuple(body, fc.constantFrom<[string, unknown]>(['userId', 5], ['groupId', null], ['properties', 'x'], ['userId', 'u'.repeat(300)])).map(([valid, [key, value]]) => ({ ...valid, [key]: value }));
+  fc
+    .tuple(
+      body,
+      fc.constantFrom<[string, unknown]>(
+        ['userId', 5],
+        ['groupId', null],
+        ['properties', 'x'],
+        ['userId', 'u'.repeat(300)],
+      ),
+    )
+    .map(([valid, [key, value]]) => ({ ...valid, [key]: value }));
 
 const REQUEST: fc.Arbitrary<StreamRequest> = fc.oneof(
   { weight: 4, arbitrary: groupWrite.map((body) => ({ method: 'POST' as const, path: '/v1/public/groups', body })) },
-  { weight: 4, arbitrary: transition.map((body) => ({ method: 'POST' as const, path: '/v1/public/flowStates', body })) },
+  {
+    weight: 4,
+    arbitrary: transition.map((body) => ({ method: 'POST' as const, path: '/v1/public/flowStates', body })),
+  },
   { weight: 3, arbitrary: userWrite.map((body) => ({ method: 'POST' as const, path: '/v1/public/users', body })) },
   {
     weight: 2,
-    arbitrary: fc.record({ userId: user, groupId: group, linkGuestId: guest, userProperties: properties }, { requiredKeys: ['userId'] }).map((body) => ({
-      method: 'POST' as const,
-      path: '/v1/public/sessions',
-      body,
-    })),
+    arbitrary: fc
+      .record(
+        { userId: user, groupId: group, linkGuestId: guest, userProperties: properties },
+        { requiredKeys: ['userId'] },
+      )
+      .map((body) => ({
+        method: 'POST' as const,
+        path: '/v1/public/sessions',
+        body,
+      })),
   },
   {
     weight: 2,
@@ -84,17 +113,50 @@ const REQUEST: fc.Arbitrary<StreamRequest> = fc.oneof(
         ),
         { minLength: 1, maxLength: 3 },
       )
-      .chain((writes) => fc.tuple(fc.constant(writes), fc.array(fc.uuid(), { minLength: writes.length, maxLength: writes.length })))
-      .map(([writes, keys]) => ({ method: 'POST' as const, path: '/v1/public/batch', body: { writes: writes.map((write, i) => ({ ...write, idempotencyKey: keys[i] })) } })),
+      .chain((writes) =>
+        fc.tuple(fc.constant(writes), fc.array(fc.uuid(), { minLength: writes.length, maxLength: writes.length })),
+      )
+      .map(([writes, keys]) => ({
+        method: 'POST' as const,
+        path: '/v1/public/batch',
+        body: { writes: writes.map((write, i) => ({ ...write, idempotencyKey: keys[i] })) },
+      })),
   },
-  { weight: 2, arbitrary: fc.oneof(broken(groupWrite), broken(transition)).map((body) => ({ method: 'POST' as const, path: 'groupId' in body ? '/v1/public/groups' : '/v1/public/flowStates', body })) },
-  { weight: 2, arbitrary: fc.tuple(user, group).map(([u, g]) => ({ method: 'GET' as const, path: `/v1/public/flowStates?userId=${encodeURIComponent(u)}&groupId=${encodeURIComponent(g)}` })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(broken(groupWrite), broken(transition))
+      .map((body) => ({
+        method: 'POST' as const,
+        path: 'groupId' in body ? '/v1/public/groups' : '/v1/public/flowStates',
+        body,
+      })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(user, group)
+      .map(([u, g]) => ({
+        method: 'GET' as const,
+        path: `/v1/public/flowStates?userId=${encodeURIComponent(u)}&groupId=${encodeURIComponent(g)}`,
+      })),
+  },
   // Deleted users come back with the next write: the stream keeps making and unmaking the rows it names.
-  { weight: 2, arbitrary: user.map((u) => ({ method: 'DELETE' as const, path: `/v1/users?foreignId=${encodeURIComponent(u)}`, key: PRIVATE_KEY })) },
+  {
+    weight: 2,
+    arbitrary: user.map((u) => ({
+      method: 'DELETE' as const,
+      path: `/v1/users?foreignId=${encodeURIComponent(u)}`,
+      key: PRIVATE_KEY,
+    })),
+  },
 );
 
 async function send(request: StreamRequest): Promise<{ status: number; text: string }> {
-  const response = await service.call(request.method, request.path, { body: request.body, ...(request.key ? { key: request.key } : {}) });
+  const response = await service.call(request.method, request.path, {
+    body: request.body,
+    ...(request.key ? { key: request.key } : {}),
+  });
   return { status: response.status, text: response.text };
 }
 
@@ -112,11 +174,18 @@ describe('a stream of concurrent writes for the same few users', () => {
   it("stores a new guest's group membership after a refused transition of that guest", async () => {
     const newGuest = 'guest_5e1f0a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
     // Not eligible: the transaction made the guest's row, then rolled back.
-    const refused = await service.call('POST', '/v1/public/flowStates', { body: { userId: newGuest, flowSlug: 'pro-setup', stepId: 'one', actionType: 'COMPLETED_STEP' } });
+    const refused = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: newGuest, flowSlug: 'pro-setup', stepId: 'one', actionType: 'COMPLETED_STEP' },
+    });
     expect(refused.status).toBe(409);
-    const joined = await service.call('POST', '/v1/public/groups', { body: { groupId: 'שלום', userId: newGuest, properties: {} } });
+    const joined = await service.call('POST', '/v1/public/groups', {
+      body: { groupId: 'שלום', userId: newGuest, properties: {} },
+    });
     expect(joined.status, joined.text).toBe(201);
-    const rows = await service.db.query<{ user_id: string }>('SELECT m.user_id FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.user_id = $1', [newGuest]);
+    const rows = await service.db.query<{ user_id: string }>(
+      'SELECT m.user_id FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.user_id = $1',
+      [newGuest],
+    );
     expect(rows).toEqual([{ user_id: newGuest }]);
   });
 
@@ -128,7 +197,10 @@ describe('a stream of concurrent writes for the same few users', () => {
         for (const request of fc.sample(REQUEST, { seed: SEED + worker, numRuns: PER_WORKER })) {
           const { status, text } = await send(request);
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
-          if (status >= 500) failures.push(`${status} ${request.method} ${request.path} ${JSON.stringify(request.body)}: ${text.slice(0, 300)}`);
+          if (status >= 500)
+            failures.push(
+              `${status} ${request.method} ${request.path} ${JSON.stringify(request.body)}: ${text.slice(0, 300)}`,
+            );
         }
       }),
     );

@@ -100,7 +100,10 @@ describe('translations import of XLIFF a translation library wrote', () => {
     expect(importText(text).code).toBe(0);
     expect(errors).toEqual([]);
     expectFrench();
-    expect(out.slice(1)).toEqual([`${join(dir, 'nps.yml')}: 1 translation written`, `${join(dir, 'welcome.yaml')}: 2 translations written`]);
+    expect(out.slice(1)).toEqual([
+      `${join(dir, 'nps.yml')}: 1 translation written`,
+      `${join(dir, 'welcome.yaml')}: 2 translations written`,
+    ]);
   });
 
   it('reads units the library wrote with an id and no name, by the id the export gives each key', async () => {
@@ -118,7 +121,9 @@ describe('translations import of XLIFF a translation library wrote', () => {
     fillFrench(js, { dropNames: true });
     const text = await jsToXliff12(js);
     expect(text).toContain('version="1.2"');
-    expect(text).toContain('<file original="welcome_2e_yaml" datatype="plaintext" source-language="en" target-language="fr">');
+    expect(text).toContain(
+      '<file original="welcome_2e_yaml" datatype="plaintext" source-language="en" target-language="fr">',
+    );
     // The library reads its own text back as we meant it.
     const again = await xliff12ToJs(text);
     expect(again.resources['welcome_2e_yaml']['welcome.title'].target).toBe(FRENCH['welcome/title']);
@@ -128,7 +133,11 @@ describe('translations import of XLIFF a translation library wrote', () => {
   });
 
   it('reads XLIFF 1.2 the library made from keys and texts alone: one <file> for every flow, the keys as ids', async () => {
-    const sources = { 'welcome/title': 'Get set up, ${firstName|friend}', 'welcome/steps/connect/subtitle': 'Use <b>Settings</b> & "Sources"', 'nps/steps/score/title': 'How likely are you to recommend us?' };
+    const sources = {
+      'welcome/title': 'Get set up, ${firstName|friend}',
+      'welcome/steps/connect/subtitle': 'Use <b>Settings</b> & "Sources"',
+      'nps/steps/score/title': 'How likely are you to recommend us?',
+    };
     const text = await createxliff12('en', 'fr', sources, FRENCH, 'flows');
     expect(text.match(/<file /g)).toHaveLength(1);
     expect(text).toContain('<trans-unit id="nps/steps/score/title">');
@@ -144,7 +153,10 @@ describe('translations import of XLIFF a translation library wrote', () => {
     const text = await js2xliff(js);
     const { code, file } = importText(text);
     expect(code).toBe(1);
-    expect(errors).toEqual([`${file}:${lineOf(text, '"welcome.steps.gone.title"')}  welcome.steps.gone.title: no such text field in welcome.yaml`, `${join(dir, 'welcome.yaml')}: not written (1 refused)`]);
+    expect(errors).toEqual([
+      `${file}:${lineOf(text, '"welcome.steps.gone.title"')}  welcome.steps.gone.title: no such text field in welcome.yaml`,
+      `${join(dir, 'welcome.yaml')}: not written (1 refused)`,
+    ]);
     expect(translationsOf('welcome.yaml')).toBeUndefined();
     expect(translationsOf('nps.yml')).toEqual({ fr: { steps: { score: { title: FRENCH['nps/steps/score/title'] } } } });
   });
@@ -155,24 +167,35 @@ describe('translations import of XLIFF a translation library wrote', () => {
     const text = (await js2xliff(js)).replace('</source>\n        <target>Nous', '</sourc>\n        <target>Nous');
     const { code, file } = importText(text);
     expect(code).toBe(1);
-    expect(errors).toEqual([`${file}:${lineOf(text, '</sourc>')}  </sourc> closes <source> (line ${lineOf(text, '</sourc>')}); nothing written`]);
+    expect(errors).toEqual([
+      `${file}:${lineOf(text, '</sourc>')}  </sourc> closes <source> (line ${lineOf(text, '</sourc>')}); nothing written`,
+    ]);
     expect(translationsOf('welcome.yaml')).toBeUndefined();
     expect(translationsOf('nps.yml')).toBeUndefined();
   });
 });
 
 /** XLIFF 2.0 around `files`, as a tool writes it. */
-const xliff20 = (files: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">\n${files}</xliff>\n`;
+const xliff20 = (files: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">\n${files}</xliff>\n`;
 const unit20 = (key: string, target: string, segment = '') =>
   `    <unit id="${unitId(key)}">\n      <segment${segment}>\n        <source>-</source>\n        ${target}\n      </segment>\n    </unit>\n`;
 /** XLIFF 1.2 around `body`, in one <file>. */
-const xliff12 = (body: string, file = 'original="flows" source-language="en" target-language="fr" datatype="plaintext"') =>
+const xliff12 = (
+  body: string,
+  file = 'original="flows" source-language="en" target-language="fr" datatype="plaintext"',
+) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n  <file ${file}>\n    <body>\n${body}    </body>\n  </file>\n</xliff>\n`;
 
 describe('translations import of XLIFF in the shapes tools write', () => {
   it('reads a <file> per flow with no original, and one <file> for every flow', () => {
-    const units = Object.entries(FRENCH).map(([key, target]) => unit20(key, `<target>${target.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</target>`));
-    expect(importText(xliff20(`  <file id="f1">\n${units[0]}${units[1]}  </file>\n  <file id="f2">\n${units[2]}  </file>\n`)).code).toBe(0);
+    const units = Object.entries(FRENCH).map(([key, target]) =>
+      unit20(key, `<target>${target.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</target>`),
+    );
+    expect(
+      importText(xliff20(`  <file id="f1">\n${units[0]}${units[1]}  </file>\n  <file id="f2">\n${units[2]}  </file>\n`))
+        .code,
+    ).toBe(0);
     expectFrench();
     writeFileSync(join(dir, 'welcome.yaml'), WELCOME);
     writeFileSync(join(dir, 'nps.yml'), NPS);
@@ -184,7 +207,11 @@ describe('translations import of XLIFF in the shapes tools write', () => {
   it('reads units in nested <group>s, a target in CDATA, entities and character references, and a state on the target', () => {
     const text = xliff20(
       '  <file id="all">\n    <group id="welcome">\n      <group id="steps">\n' +
-        unit20('welcome/steps/connect/subtitle', '<target><![CDATA[Utilisez <b>Réglages</b> & « Sources »]]></target>', ' state="final"') +
+        unit20(
+          'welcome/steps/connect/subtitle',
+          '<target><![CDATA[Utilisez <b>Réglages</b> & « Sources »]]></target>',
+          ' state="final"',
+        ) +
         '      </group>\n' +
         unit20('welcome/title', '<target>Bienvenue, ${firstName|l&#x2019;ami}</target>') +
         '    </group>\n' +
@@ -193,7 +220,10 @@ describe('translations import of XLIFF in the shapes tools write', () => {
     );
     expect(importText(text).code).toBe(0);
     expect(errors).toEqual([]);
-    expect(translationsOf('welcome.yaml').fr).toEqual({ title: FRENCH['welcome/title'], steps: { connect: { subtitle: FRENCH['welcome/steps/connect/subtitle'] } } });
+    expect(translationsOf('welcome.yaml').fr).toEqual({
+      title: FRENCH['welcome/title'],
+      steps: { connect: { subtitle: FRENCH['welcome/steps/connect/subtitle'] } },
+    });
     expect(translationsOf('nps.yml').fr.steps.score.title).toBe('Nous recommanderiez-vous\u00a0?');
   });
 
@@ -231,7 +261,9 @@ describe('translations import of XLIFF in the shapes tools write', () => {
   });
 
   it('takes the flow from the key when <file original> names no flow file of the folder', () => {
-    const text = xliff20(`  <file id="f" original="renamed.yaml">\n${unit20('nps/steps/score/title', '<target>Nous recommanderiez-vous ?</target>')}  </file>\n`);
+    const text = xliff20(
+      `  <file id="f" original="renamed.yaml">\n${unit20('nps/steps/score/title', '<target>Nous recommanderiez-vous ?</target>')}  </file>\n`,
+    );
     expect(importText(text).code).toBe(0);
     expect(translationsOf('nps.yml').fr.steps.score.title).toBe('Nous recommanderiez-vous ?');
   });
@@ -256,25 +288,36 @@ describe('translations import of XLIFF in the shapes tools write', () => {
     const text = xliff20(`  <file id="all">\n${unit20('nps/steps/score/title', '<target>Nous ?</target>')}  </file>\n`);
     const { code, file } = importText(text);
     expect(code).toBe(1);
-    expect(errors).toEqual([`${file}:${lineOf(text, '<unit ')}  nps.steps.score.title: nps-copy.yaml and nps.yml have the same slug; check refuses them both`]);
+    expect(errors).toEqual([
+      `${file}:${lineOf(text, '<unit ')}  nps.steps.score.title: nps-copy.yaml and nps.yml have the same slug; check refuses them both`,
+    ]);
     expect(translationsOf('nps.yml')).toBeUndefined();
   });
 
   it('refuses XLIFF 1.2 with no target-language, or with two, with the line of the <file>', () => {
-    const unit = '      <trans-unit id="nps.steps.score.title"><source>How likely?</source><target>Nous ?</target></trans-unit>\n';
+    const unit =
+      '      <trans-unit id="nps.steps.score.title"><source>How likely?</source><target>Nous ?</target></trans-unit>\n';
     let result = importText(xliff12(unit, 'original="flows" source-language="en" datatype="plaintext"'));
     expect(result.code).toBe(1);
     expect(errors).toEqual([`${result.file}:3  <file> needs target-language; nothing written`]);
     errors.length = 0;
-    const two = xliff12(unit).replace('  </file>\n', `  </file>\n  <file original="more" source-language="en" target-language="de" datatype="plaintext">\n    <body>\n${unit}    </body>\n  </file>\n`);
+    const two = xliff12(unit).replace(
+      '  </file>\n',
+      `  </file>\n  <file original="more" source-language="en" target-language="de" datatype="plaintext">\n    <body>\n${unit}    </body>\n  </file>\n`,
+    );
     result = importText(two);
     expect(result.code).toBe(1);
-    expect(errors).toEqual([`${result.file}:${lineOf(two, 'target-language="de"')}  <file> is in target-language "de", and the first <file> (line 3) in "fr": a translations file holds one locale; nothing written`]);
+    expect(errors).toEqual([
+      `${result.file}:${lineOf(two, 'target-language="de"')}  <file> is in target-language "de", and the first <file> (line 3) in "fr": a translations file holds one locale; nothing written`,
+    ]);
     expect(translationsOf('nps.yml')).toBeUndefined();
   });
 
   it('refuses a 1.2 target-language that is no locale code with its line', () => {
-    const text = xliff12('      <trans-unit id="nps.steps.score.title"><source>How likely?</source><target>Nous ?</target></trans-unit>\n', 'original="x" source-language="en" target-language="fr_FR"');
+    const text = xliff12(
+      '      <trans-unit id="nps.steps.score.title"><source>How likely?</source><target>Nous ?</target></trans-unit>\n',
+      'original="x" source-language="en" target-language="fr_FR"',
+    );
     const { code, file } = importText(text);
     expect(code).toBe(1);
     expect(errors).toEqual([`${file}:3  target-language "fr_FR" is not a locale code (fr, fr-CA, pt-BR)`]);

@@ -70,12 +70,17 @@ const COMMENTS = [
   'The editor is fast now, thanks for fixing it!',
   'Missing a Slack integration for alerts.',
 ];
-const GOALS = ['Weekly revenue report for the leadership team', 'Track activation of new accounts', 'Replace our spreadsheets', 'Monitor churn by plan'];
+const GOALS = [
+  'Weekly revenue report for the leadership team',
+  'Track activation of new accounts',
+  'Replace our spreadsheets',
+  'Monitor churn by plan',
+];
 
 /** Deterministic pseudo-random numbers, so every run seeds the same month. */
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 /**
@@ -92,10 +97,16 @@ export async function seedMonth(service: TestService, users = 120): Promise<void
     let t = start;
     const later = (minutes: number) => (t += (0.2 + rand()) * minutes * 60_000);
     const steps: Array<[string, ActionType, string, number, unknown?]> = [];
-    const act = (slug: string, action: ActionType, stepId = '', data?: unknown) => steps.push([slug, action, stepId, later(4), data]);
+    const act = (slug: string, action: ActionType, stepId = '', data?: unknown) =>
+      steps.push([slug, action, stepId, later(4), data]);
     // The checklist: most connect, fewer invite, fewer still build and share.
     act('getting-started', 'STARTED_FLOW');
-    for (const [stepId, p] of [['connect', 0.86], ['invite', 0.68], ['dashboard', 0.8], ['share', 0.7]] as const) {
+    for (const [stepId, p] of [
+      ['connect', 0.86],
+      ['invite', 0.68],
+      ['dashboard', 0.8],
+      ['share', 0.7],
+    ] as const) {
       if (rand() < p) act('getting-started', rand() < 0.08 ? 'SKIPPED_STEP' : 'COMPLETED_STEP', stepId);
       else {
         if (rand() < 0.3) act('getting-started', 'SKIPPED_FLOW');
@@ -125,24 +136,42 @@ export async function seedMonth(service: TestService, users = 120): Promise<void
     }
     if (rand() < 0.45) {
       act('profile', 'STARTED_FLOW');
-      act('profile', 'COMPLETED_STEP', 'role', { role: ['engineer', 'pm', 'analyst'][Math.floor(rand() * 3)], teamSize: 2 + Math.floor(rand() * 40) });
+      act('profile', 'COMPLETED_STEP', 'role', {
+        role: ['engineer', 'pm', 'analyst'][Math.floor(rand() * 3)],
+        teamSize: 2 + Math.floor(rand() * 40),
+      });
       if (rand() < 0.6) act('profile', 'COMPLETED_STEP', 'goal', { goal: GOALS[Math.floor(rand() * GOALS.length)] });
     }
-    plans.push(steps.filter(([, , , at]) => at < Date.now()).map(([slug, action, stepId, at, data]) => [`${userId}|${slug}`, action, stepId, at, data]));
+    plans.push(
+      steps
+        .filter(([, , , at]) => at < Date.now())
+        .map(([slug, action, stepId, at, data]) => [`${userId}|${slug}`, action, stepId, at, data]),
+    );
   }
   for (let i = 0; i < plans.length; i += 8) {
     await Promise.all(
       plans.slice(i, i + 8).map(async (steps) => {
         for (const [key, actionType, stepId, at, data] of steps) {
           const [userId, flowSlug] = key.split('|') as [string, string];
-          const body = { userId, flowSlug, stepId, actionType, createdAt: new Date(at).toISOString(), ...(data !== undefined ? { data } : {}), context: { url: `https://app.acme.example/${flowSlug}` } };
+          const body = {
+            userId,
+            flowSlug,
+            stepId,
+            actionType,
+            createdAt: new Date(at).toISOString(),
+            ...(data !== undefined ? { data } : {}),
+            context: { url: `https://app.acme.example/${flowSlug}` },
+          };
           let response = await service.call('POST', '/v1/public/flowStates', { key: PRIVATE_KEY, body });
           // A busy machine may shed a write (503, nothing stored); like the script, send it again after Retry-After.
           for (let tries = 1; response.status === 503 && tries < 20; tries++) {
-            await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)));
+            await new Promise((resolve) =>
+              setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)),
+            );
             response = await service.call('POST', '/v1/public/flowStates', { key: PRIVATE_KEY, body });
           }
-          if (response.status !== 201) throw new Error(`seeding ${key} ${actionType} ${stepId}: ${response.status} ${response.text}`);
+          if (response.status !== 201)
+            throw new Error(`seeding ${key} ${actionType} ${stepId}: ${response.status} ${response.text}`);
         }
       }),
     );
@@ -150,8 +179,14 @@ export async function seedMonth(service: TestService, users = 120): Promise<void
   // One user in ten found no search box on the page: the tour's second step reports its target missing.
   for (let i = 0; i < users; i += 10) {
     const userId = `user-${String(i).padStart(3, '0')}`;
-    const events = [{ event: 'onboarding:target-missing', properties: { flowSlug: 'product-tour', stepId: 'search', selector: '#search', page: '/reports' } }];
+    const events = [
+      {
+        event: 'onboarding:target-missing',
+        properties: { flowSlug: 'product-tour', stepId: 'search', selector: '#search', page: '/reports' },
+      },
+    ];
     const response = await service.call('POST', '/v1/public/users', { key: PRIVATE_KEY, body: { userId, events } });
-    if (response.status !== 201) throw new Error(`seeding a missing target of ${userId}: ${response.status} ${response.text}`);
+    if (response.status !== 201)
+      throw new Error(`seeding a missing target of ${userId}: ${response.status} ${response.text}`);
   }
 }

@@ -15,7 +15,10 @@ export interface FlowFile {
 
 /** A flow file for the service's folder; JSON is valid YAML. */
 export function flowFile(flow: FlowFile): [string, string] {
-  return [`${flow.slug}.yaml`, JSON.stringify({ name: `Flow ${flow.slug}`, status: 'ACTIVE', targetingLogic: '', ...flow })];
+  return [
+    `${flow.slug}.yaml`,
+    JSON.stringify({ name: `Flow ${flow.slug}`, status: 'ACTIVE', targetingLogic: '', ...flow }),
+  ];
 }
 
 export type Env = BrowserEnv;
@@ -38,7 +41,12 @@ export interface PageOptions {
 
 /** A page of `body`, then the script and its init: as `userId`, or as a guest when `userId` is left out. */
 export function scriptPage(apiUrl: string, body: string, options: Partial<PageOptions> = {}): string {
-  const config = JSON.stringify({ publicKey: PUBLIC_KEY, apiUrl, ...(options.userId ? { userId: options.userId } : {}), ...options.init });
+  const config = JSON.stringify({
+    publicKey: PUBLIC_KEY,
+    apiUrl,
+    ...(options.userId ? { userId: options.userId } : {}),
+    ...options.init,
+  });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${options.head ?? ''}</head><body>
       <main>${body}</main>
       <script src="/onboarding.js"></script>
@@ -47,7 +55,12 @@ export function scriptPage(apiUrl: string, body: string, options: Partial<PageOp
 }
 
 /** Serves `body` with the script and an init for `userId`, opens it, and collects page errors. */
-export async function openPage(env: Env, path: string, body: string, options: PageOptions): Promise<{ page: Page; errors: string[] }> {
+export async function openPage(
+  env: Env,
+  path: string,
+  body: string,
+  options: PageOptions,
+): Promise<{ page: Page; errors: string[] }> {
   env.site.page(path, scriptPage(env.service.url, body, options), options.headers);
   const page = await env.browser.context.newPage();
   // Fail with Playwright's message well before the test's own timeout.
@@ -55,14 +68,19 @@ export async function openPage(env: Env, path: string, body: string, options: Pa
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(message.text());
   });
   await page.goto(`${env.site.url}${path}`);
   return { page, errors };
 }
 
 /** The user's state in one flow as the service reports it now. */
-export async function serverState(env: Pick<SiteEnv, 'service'>, userId: string, slug: string): Promise<FlowState | undefined> {
+export async function serverState(
+  env: Pick<SiteEnv, 'service'>,
+  userId: string,
+  slug: string,
+): Promise<FlowState | undefined> {
   const read = await env.service.call('GET', `/v1/public/flowStates?userId=${encodeURIComponent(userId)}`);
   return (read.body?.eligibleFlows as FlowState[] | undefined)?.find((flow) => flow.flowSlug === slug);
 }
@@ -77,7 +95,12 @@ export async function recorded(env: Pick<SiteEnv, 'service'>, userId: string, sl
 }
 
 /** The data recorded with the last response of `actionType`, decoded. */
-export async function recordedData(env: Pick<SiteEnv, 'service'>, userId: string, slug: string, actionType: string): Promise<unknown> {
+export async function recordedData(
+  env: Pick<SiteEnv, 'service'>,
+  userId: string,
+  slug: string,
+  actionType: string,
+): Promise<unknown> {
   const [row] = await env.service.db.query<{ data: string }>(
     'SELECT data FROM flow_responses WHERE user_id = $1 AND flow_slug = $2 AND action_type = $3 ORDER BY id DESC LIMIT 1',
     [userId, slug, actionType],
@@ -100,18 +123,31 @@ export async function waitForPart(page: Page, selector: string, timeout = 10_000
  * content's (from the first row's top to the last row's bottom, with padding and border), and the window's.
  * Self-contained, so any driver can send it to the page.
  */
-export function surfaceHeights([host, surface]: readonly [host: string, surface: string]): { surface: number; content: number; window: number } {
+export function surfaceHeights([host, surface]: readonly [host: string, surface: string]): {
+  surface: number;
+  content: number;
+  window: number;
+} {
   const element = document.querySelector(host)!.shadowRoot!.querySelector(surface)!;
   const rows = [...element.children].map((row) => row.getBoundingClientRect()).filter((row) => row.height > 0);
   const style = getComputedStyle(element);
-  const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, key) => sum + parseFloat(style[key as 'paddingTop']), 0);
-  return { surface: element.getBoundingClientRect().height, content: rows.at(-1)!.bottom - rows[0].top + chrome, window: innerHeight };
+  const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce(
+    (sum, key) => sum + parseFloat(style[key as 'paddingTop']),
+    0,
+  );
+  return {
+    surface: element.getBoundingClientRect().height,
+    content: rows.at(-1)!.bottom - rows[0].top + chrome,
+    window: innerHeight,
+  };
 }
 
 /** Reloads and gives the script time to load state again (it renders from the service's answer). */
 export async function reloadAndSettle(page: Page): Promise<void> {
   await page.reload();
-  await page.waitForFunction(() => (window as unknown as { Onboarding: { ready: Promise<void> } }).Onboarding?.ready !== undefined);
+  await page.waitForFunction(
+    () => (window as unknown as { Onboarding: { ready: Promise<void> } }).Onboarding?.ready !== undefined,
+  );
   await page.evaluate(() => (window as unknown as { Onboarding: { ready: Promise<void> } }).Onboarding.ready);
   await page.waitForTimeout(300);
 }

@@ -15,11 +15,25 @@ export interface SeedOptions {
 /** Puts one flow definition and the user's state in it into the stores. */
 export function seedFlow(slug: string, type: FlowType, data: FlowData, options: SeedOptions = {}): void {
   // A copy, as the script's own definitions come from parsed answers.
-  const definition = { slug, name: `Flow ${slug}`, type, version: 1, data: JSON.parse(JSON.stringify(data)) as FlowData };
+  const definition = {
+    slug,
+    name: `Flow ${slug}`,
+    type,
+    version: 1,
+    data: JSON.parse(JSON.stringify(data)) as FlowData,
+  };
   $flowDefinitions.set({ ...$flowDefinitions.get(), [slug]: definition });
   const steps = data.steps.map((step) => ({
     id: step.id,
-    $state: { started: false, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [], ...options.steps?.[step.id] },
+    $state: {
+      started: false,
+      completed: false,
+      skipped: false,
+      visible: true,
+      blocked: false,
+      flowResponses: [],
+      ...options.steps?.[step.id],
+    },
   }));
   const open = steps.find((s) => s.$state.visible && !s.$state.completed && !s.$state.skipped);
   const current = options.current ?? open?.id ?? steps[0]?.id ?? '';

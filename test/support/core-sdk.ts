@@ -16,8 +16,19 @@ export async function loadSdk(apiUrl: string, publicKey: string, config: Partial
   running.push(sdk);
   const events: Array<{ name: string; slug?: string; step?: string }> = [];
   const errors: Array<{ code: string; status?: number }> = [];
-  for (const name of ['flow.start', 'flow.complete', 'flow.skip', 'flow.restart', 'step.start', 'step.complete', 'step.skip', 'step.reset'] as const) {
-    sdk.on(name, (event) => events.push({ name, slug: event.flow.slug, ...('step' in event ? { step: event.step.id } : {}) }));
+  for (const name of [
+    'flow.start',
+    'flow.complete',
+    'flow.skip',
+    'flow.restart',
+    'step.start',
+    'step.complete',
+    'step.skip',
+    'step.reset',
+  ] as const) {
+    sdk.on(name, (event) =>
+      events.push({ name, slug: event.flow.slug, ...('step' in event ? { step: event.step.id } : {}) }),
+    );
   }
   sdk.on('error', ({ code, error }) => errors.push({ code, status: (error as { status?: number }).status }));
   const ready = sdk.init({ publicKey, apiUrl, ...config });

@@ -26,7 +26,9 @@ export function ensureBrowser(browser: BrowserPackage): string {
   if (found) return found;
   const { label, debianPackage, pathVariable } = browser;
   if (process.env[pathVariable]) {
-    throw new Error(`${pathVariable} is set to ${process.env[pathVariable]}, but no file is there. Point it at a ${label} binary.`);
+    throw new Error(
+      `${pathVariable} is set to ${process.env[pathVariable]}, but no file is there. Point it at a ${label} binary.`,
+    );
   }
   const canInstall = existsSync('/etc/debian_version') && process.getuid?.() === 0;
   if (!canInstall) {
@@ -42,6 +44,7 @@ export function ensureBrowser(browser: BrowserPackage): string {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   const installed = findBrowser(browser);
-  if (!installed) throw new Error(`apt-get installed "${debianPackage}", but no binary is at ${browser.candidates.join(' or ')}.`);
+  if (!installed)
+    throw new Error(`apt-get installed "${debianPackage}", but no binary is at ${browser.candidates.join(' or ')}.`);
   return installed;
 }

@@ -13,7 +13,19 @@
 // - `COPY . .` takes the build context (the repository) as `.dockerignore` filters it, with Docker's rules: a pattern
 //   also takes what is under the folders it matches, `**` spans folders, and a later `!pattern` brings paths back.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 
 export interface Instruction {
@@ -52,7 +64,8 @@ export function parseDockerfile(text: string): Stage[] {
     if (keyword === 'FROM') {
       const from = /^(\S+)\s+AS\s+([\w.-]+)$/i.exec(args);
       if (!from) throw replayError(instruction, 'a stage must be `FROM <image> AS <name>`');
-      if (stages.some((stage) => stage.name === from[1])) throw replayError(instruction, 'a stage built on another stage is not replayed');
+      if (stages.some((stage) => stage.name === from[1]))
+        throw replayError(instruction, 'a stage built on another stage is not replayed');
       stages.push({ name: from[2], image: from[1], instructions: [] });
     } else {
       if (stages.length === 0) throw replayError(instruction, 'an instruction before the first FROM');
@@ -75,7 +88,10 @@ export function parseEnv(args: string): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   for (const match of args.matchAll(/([A-Za-z_]\w*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g)) {
     const raw = match[2];
-    pairs.push([match[1], raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw.startsWith("'") ? raw.slice(1, -1) : raw]);
+    pairs.push([
+      match[1],
+      raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw.startsWith("'") ? raw.slice(1, -1) : raw,
+    ]);
   }
   return pairs;
 }
@@ -145,7 +161,8 @@ export function dockerignore(text: string): DockerIgnore {
       // A pattern matches a path or any folder above it; the last matching rule decides.
       const candidates = path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
       let ignored = false;
-      for (const rule of rules) if (candidates.some((candidate) => rule.regex.test(candidate))) ignored = !rule.exception;
+      for (const rule of rules)
+        if (candidates.some((candidate) => rule.regex.test(candidate))) ignored = !rule.exception;
       return ignored;
     },
     hasExceptions: rules.some((rule) => rule.exception),
@@ -193,7 +210,8 @@ function copyFromContext(context: string, from: string, to: string, ignore: Dock
 }
 
 /** VOLUME's paths, in JSON or plain form. */
-const volumePaths = (args: string): string[] => (args.trim().startsWith('[') ? (JSON.parse(args) as string[]) : args.trim().split(/\s+/));
+const volumePaths = (args: string): string[] =>
+  args.trim().startsWith('[') ? (JSON.parse(args) as string[]) : args.trim().split(/\s+/);
 
 export interface ReplayOptions {
   /** The build context: the folder holding the Dockerfile and .dockerignore. */
@@ -231,7 +249,7 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
   mkdirSync(shims, { recursive: true });
   writeFileSync(
     join(shims, 'chown'),
-    '#!/bin/sh\n# The replay runs as the test\'s user, who owns every file it made: check the paths, change nothing.\n' +
+    "#!/bin/sh\n# The replay runs as the test's user, who owns every file it made: check the paths, change nothing.\n" +
       'while [ "${1#-}" != "$1" ]; do shift; done\nshift\nfor path in "$@"; do [ -e "$path" ] || { echo "chown: cannot access \'$path\'" >&2; exit 1; }; done\n',
     { mode: 0o755 },
   );
@@ -239,7 +257,15 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
   for (const stage of stages) {
     const root = join(options.scratch, stage.name);
     mkdirSync(root, { recursive: true });
-    const state: ReplayedStage = { name: stage.name, root, workdir: root, env: {}, exposed: [], volumes: [], timings: [] };
+    const state: ReplayedStage = {
+      name: stage.name,
+      root,
+      workdir: root,
+      env: {},
+      exposed: [],
+      volumes: [],
+      timings: [],
+    };
     const map = (text: string) => mapPaths(text, roots, root);
     const inContainer = (path: string) => (path.startsWith('/') ? map(path) : join(state.workdir, path));
     for (const instruction of stage.instructions) {
@@ -256,17 +282,21 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
       } else if (keyword === 'COPY') {
         const words = args.split(/\s+/);
         const from = words[0].startsWith('--from=') ? words.shift()!.slice('--from='.length) : undefined;
-        if (words.some((word) => word.startsWith('--')) || args.startsWith('[')) throw replayError(instruction, 'only COPY [--from=<stage>] <source>… <destination> is replayed');
+        if (words.some((word) => word.startsWith('--')) || args.startsWith('['))
+          throw replayError(instruction, 'only COPY [--from=<stage>] <source>… <destination> is replayed');
         const destination = words.pop()!;
-        if (words.some((word) => /[*?[]/.test(word))) throw replayError(instruction, 'a wildcard source is not replayed');
+        if (words.some((word) => /[*?[]/.test(word)))
+          throw replayError(instruction, 'a wildcard source is not replayed');
         const source = from ? done.find((s) => s.name === from) : undefined;
         if (from && !source) throw replayError(instruction, `no stage named ${from} before this one`);
         const target = inContainer(destination);
         for (const word of words) {
           const path = source ? join(source.root, word) : join(options.context, word);
           const relative = posix.normalize(word) === '.' ? '' : posix.normalize(word).replace(/^\/+/, '');
-          if (!existsSync(path) || (!source && relative !== '' && ignore.ignores(relative))) throw replayError(instruction, `${word} is not in the ${source ? `stage ${from}` : 'build context'}`);
-          const intoFolder = destination.endsWith('/') || destination === '.' || words.length > 1 || lstatSync(path).isDirectory();
+          if (!existsSync(path) || (!source && relative !== '' && ignore.ignores(relative)))
+            throw replayError(instruction, `${word} is not in the ${source ? `stage ${from}` : 'build context'}`);
+          const intoFolder =
+            destination.endsWith('/') || destination === '.' || words.length > 1 || lstatSync(path).isDirectory();
           const to = intoFolder && !lstatSync(path).isDirectory() ? join(target, posix.basename(word)) : target;
           if (source) cpSync(path, to, { recursive: true, verbatimSymlinks: true });
           else copyFromContext(options.context, path, to, ignore);
@@ -274,8 +304,15 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
       } else if (keyword === 'RUN') {
         if (args.startsWith('--')) throw replayError(instruction, 'RUN flags (--mount…) are not replayed');
         const [file, ...argv] = parseCommand(map(args));
-        await runStep(file, argv, { cwd: state.workdir, env: { ...options.env, PATH: `${shims}:${options.env.PATH}`, ...state.env } }, options.stepTimeoutMs ?? 600_000).catch((error: Error) => {
-          throw new Error(`stage ${stage.name}, Dockerfile line ${instruction.line} (RUN ${args}) failed:\n${error.message}`);
+        await runStep(
+          file,
+          argv,
+          { cwd: state.workdir, env: { ...options.env, PATH: `${shims}:${options.env.PATH}`, ...state.env } },
+          options.stepTimeoutMs ?? 600_000,
+        ).catch((error: Error) => {
+          throw new Error(
+            `stage ${stage.name}, Dockerfile line ${instruction.line} (RUN ${args}) failed:\n${error.message}`,
+          );
         });
       } else if (keyword === 'USER') state.user = args;
       else if (keyword === 'EXPOSE') state.exposed.push(...args.split(/\s+/));
@@ -288,7 +325,8 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
         const check = parseHealthcheck(args);
         state.healthcheck = { options: check.options, command: check.command.map(map) };
       } else if (keyword === 'CMD') state.cmd = parseCommand(args).map(map);
-      if (keyword === 'COPY' || keyword === 'RUN') state.timings.push({ instruction: `${keyword} ${args}`, ms: Date.now() - started });
+      if (keyword === 'COPY' || keyword === 'RUN')
+        state.timings.push({ instruction: `${keyword} ${args}`, ms: Date.now() - started });
     }
     done.push(state);
   }
@@ -296,7 +334,12 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Replayed
 }
 
 /** Runs one step; rejects with its exit status and the last lines of its output. */
-function runStep(file: string, argv: string[], options: { cwd: string; env: Record<string, string> }, timeoutMs: number): Promise<void> {
+function runStep(
+  file: string,
+  argv: string[],
+  options: { cwd: string; env: Record<string, string> },
+  timeoutMs: number,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(file, argv, { ...options, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!error) return resolve();
@@ -307,8 +350,16 @@ function runStep(file: string, argv: string[], options: { cwd: string; env: Reco
 }
 
 /** Starts a stage's CMD in its workdir with its ENV, `extraEnv` on top (as `docker run -e` would). */
-export function startCommand(stage: ReplayedStage, baseEnv: Record<string, string>, extraEnv: Record<string, string>): ChildProcess {
+export function startCommand(
+  stage: ReplayedStage,
+  baseEnv: Record<string, string>,
+  extraEnv: Record<string, string>,
+): ChildProcess {
   if (!stage.cmd) throw new Error(`stage ${stage.name} has no CMD`);
   const [file, ...argv] = stage.cmd;
-  return spawn(file, argv, { cwd: stage.workdir, env: { ...baseEnv, ...stage.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(file, argv, {
+    cwd: stage.workdir,
+    env: { ...baseEnv, ...stage.env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }

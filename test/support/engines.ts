@@ -108,15 +108,19 @@ async function launchChromiumEngine(): Promise<Engine> {
         if (message.type() === 'error' && !isNoise(message.text())) errors.push(message.text());
       });
       const locate = (selector: Selector) => page.locator(selector.replace(/\s*>>>\s*/g, ' ')).first();
-      const ifAny = async <R>(selector: Selector, read: (l: ReturnType<typeof locate>) => Promise<R>): Promise<R | null> => {
+      const ifAny = async <R>(
+        selector: Selector,
+        read: (l: ReturnType<typeof locate>) => Promise<R>,
+      ): Promise<R | null> => {
         const found = locate(selector);
         return (await found.count()) > 0 ? read(found) : null;
       };
       return {
         errors: async () => errors,
         goto: async (url) => void (await page.goto(url)),
-        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)),
-        waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) => void (await page.waitForFunction(fn as (arg: unknown) => unknown, arg, { timeout })),
+        evaluate: (fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg),
+        waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) =>
+          void (await page.waitForFunction(fn as (arg: unknown) => unknown, arg, { timeout })),
         waitFor: (selector, timeout) => locate(selector).waitFor({ state: 'visible', timeout }),
         click: (selector) => locate(selector).click(),
         focus: (selector) => locate(selector).focus(),
@@ -162,9 +166,11 @@ async function launchFirefoxEngine(): Promise<Engine> {
       return {
         errors: async () => errors,
         goto: async (url) => void (await page.goto(url)),
-        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)),
-        waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) => void (await page.waitForFunction(fn as (arg: unknown) => unknown, { timeout, polling: 50 }, arg)),
-        waitFor: async (selector, timeout = ACTION_TIMEOUT) => void (await page.waitForSelector(selector, { visible: true, timeout })),
+        evaluate: (fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg),
+        waitForFunction: async (fn, arg, timeout = ACTION_TIMEOUT) =>
+          void (await page.waitForFunction(fn as (arg: unknown) => unknown, { timeout, polling: 50 }, arg)),
+        waitFor: async (selector, timeout = ACTION_TIMEOUT) =>
+          void (await page.waitForSelector(selector, { visible: true, timeout })),
         click: (selector) => page.locator(selector).click(),
         focus: (selector) => page.focus(selector),
         type: (text) => page.keyboard.type(text),

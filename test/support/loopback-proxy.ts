@@ -17,7 +17,15 @@ type Match = (request: SeenRequest) => boolean;
 type Rule =
   | { kind: 'hold'; match: Match; gate: Promise<void>; arrived: () => void }
   | { kind: 'lose'; match: Match }
-  | { kind: 'answer'; match: Match; status: number; body: string; headers: Record<string, string>; times: number; forward: boolean };
+  | {
+      kind: 'answer';
+      match: Match;
+      status: number;
+      body: string;
+      headers: Record<string, string>;
+      times: number;
+      forward: boolean;
+    };
 
 export interface LoopbackProxy {
   url: string;
@@ -34,7 +42,12 @@ export interface LoopbackProxy {
    * Answers matching requests itself (every one, or the next `times`). With `forward`, the service gets the
    * request and applies it first, and its answer is replaced; without, the service never sees it.
    */
-  answer(match: Match, status: number, body: string, options?: { headers?: Record<string, string>; times?: number; forward?: boolean }): void;
+  answer(
+    match: Match,
+    status: number,
+    body: string,
+    options?: { headers?: Record<string, string>; times?: number; forward?: boolean },
+  ): void;
   close(): Promise<void>;
 }
 
@@ -77,26 +90,36 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       return;
     }
     const upstreamRequest = forward(
-      { host: upstream.hostname, port: upstream.port, method: seen.method, path: seen.path, headers: { ...incoming.headers, host: upstream.host } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: seen.method,
+        path: seen.path,
+        headers: { ...incoming.headers, host: upstream.host },
+      },
       (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => void (async () => {
-          if (rule?.kind === 'lose') {
-            incoming.socket.destroy();
-            return;
-          }
-          if (rule?.kind === 'hold') {
-            rule.arrived();
-            await rule.gate;
-          }
-          if (outgoing.destroyed) return;
-          if (rule?.kind === 'answer') {
-            replace(rule);
-            return;
-          }
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
-        })());
+        answer.on(
+          'end',
+          () =>
+            void (async () => {
+              if (rule?.kind === 'lose') {
+                incoming.socket.destroy();
+                return;
+              }
+              if (rule?.kind === 'hold') {
+                rule.arrived();
+                await rule.gate;
+              }
+              if (outgoing.destroyed) return;
+              if (rule?.kind === 'answer') {
+                replace(rule);
+                return;
+              }
+              outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+            })(),
+        );
       },
     );
     upstreamRequest.on('error', () => incoming.socket.destroy());

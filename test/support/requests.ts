@@ -22,7 +22,8 @@ const pathOf = (r: SeenRequest) => r.path.split('?')[0];
 
 /** A read of the user's flow states (the POST read, or the GET). */
 export const isStateRead = (r: SeenRequest) =>
-  pathOf(r) === '/v1/public/flowStates' && (r.method === 'GET' || (r.method === 'POST' && parse(r.body)?.actionType === undefined));
+  pathOf(r) === '/v1/public/flowStates' &&
+  (r.method === 'GET' || (r.method === 'POST' && parse(r.body)?.actionType === undefined));
 
 /** The writes a request carries, in order: one for a write endpoint, each write of a batch, none for anything else. */
 export function writesIn(r: SeenRequest): SeenWrite[] {
@@ -30,7 +31,9 @@ export function writesIn(r: SeenRequest): SeenWrite[] {
   const body = parse(r.body);
   const path = pathOf(r);
   if (path === '/v1/public/batch') {
-    return Array.isArray(body?.writes) ? body.writes.map((write: any) => ({ path: write.path, body: write.body, key: write.idempotencyKey })) : [];
+    return Array.isArray(body?.writes)
+      ? body.writes.map((write: any) => ({ path: write.path, body: write.body, key: write.idempotencyKey }))
+      : [];
   }
   const single = path.replace('/v1/public/', '') as WritePath;
   if (single === 'flowStates' && body?.actionType === undefined) return [];
@@ -41,4 +44,6 @@ export function writesIn(r: SeenRequest): SeenWrite[] {
 export const carriesWrite =
   (path: WritePath, ...includes: string[]) =>
   (r: SeenRequest) =>
-    writesIn(r).some((write) => write.path === path && includes.every((part) => JSON.stringify(write.body).includes(part)));
+    writesIn(r).some(
+      (write) => write.path === path && includes.every((part) => JSON.stringify(write.body).includes(part)),
+    );

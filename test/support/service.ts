@@ -16,7 +16,11 @@ export interface TestService extends RunningService {
   writeFlow(file: string, yaml: string): Promise<void>;
   /** Removes one flow file and reloads the catalog. */
   removeFlow(file: string): Promise<void>;
-  call(method: string, path: string, init?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  call(
+    method: string,
+    path: string,
+    init?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
 }
 
 export async function startTestService(
@@ -85,8 +89,13 @@ export async function startTestInstances(
   options: Partial<ServiceOptions> = {},
 ): Promise<{ instances: TestService[]; database: string; close(): Promise<void> }> {
   const database = await freshPostgresDatabase();
-  if (!database) throw new Error('Several instances need PostgreSQL: run this in the service-postgres project, or set ONBOARDING_TEST_DATABASE.');
-  const instances = await Promise.all(Array.from({ length: count }, () => startTestService(flows, { ...options, database: database.url })));
+  if (!database)
+    throw new Error(
+      'Several instances need PostgreSQL: run this in the service-postgres project, or set ONBOARDING_TEST_DATABASE.',
+    );
+  const instances = await Promise.all(
+    Array.from({ length: count }, () => startTestService(flows, { ...options, database: database.url })),
+  );
   return {
     instances,
     database: database.url,

@@ -30,13 +30,20 @@ export async function startStaticSite(): Promise<StaticSite> {
     const route = routes.get(path);
     if (route) {
       const answer = route(request);
-      response.writeHead(answer.status ?? 200, { 'Content-Type': answer.type ?? 'application/json', 'Cache-Control': 'no-store' }).end(answer.body);
+      response
+        .writeHead(answer.status ?? 200, {
+          'Content-Type': answer.type ?? 'application/json',
+          'Cache-Control': 'no-store',
+        })
+        .end(answer.body);
       return;
     }
     // The script, its on-demand chunks (onboarding-form.js, …) and the ESM build, with their source maps.
     if (/^\/onboarding(-[A-Za-z-]+)?\.(js|mjs)(\.map)?$/.test(path) && existsSync(dist(path.slice(1)))) {
       const type = path.endsWith('.map') ? 'application/json' : 'text/javascript';
-      response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(readFileSync(dist(path.slice(1))));
+      response
+        .writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' })
+        .end(readFileSync(dist(path.slice(1))));
       return;
     }
     const page = pages.get(path);
@@ -44,7 +51,9 @@ export async function startStaticSite(): Promise<StaticSite> {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...page.headers }).end(page.html);
+    response
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...page.headers })
+      .end(page.html);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

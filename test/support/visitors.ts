@@ -9,7 +9,15 @@ export interface Answer {
 }
 
 /** One request from a chosen loopback address, optionally with headers. */
-export function send(service: TestService, method: string, path: string, from: string, body?: unknown, headers: Record<string, string> = {}, agent?: Agent): Promise<Answer> {
+export function send(
+  service: TestService,
+  method: string,
+  path: string,
+  from: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  agent?: Agent,
+): Promise<Answer> {
   const url = new URL(service.url + path);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -22,7 +30,11 @@ export function send(service: TestService, method: string, path: string, from: s
         localAddress: from,
         // A connection of its own per request, unless the caller keeps connections open.
         agent: agent ?? false,
-        headers: { Authorization: `Bearer ${PUBLIC_KEY}`, ...(payload ? { 'Content-Type': 'application/json' } : {}), ...headers },
+        headers: {
+          Authorization: `Bearer ${PUBLIC_KEY}`,
+          ...(payload ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
+        },
       },
       (res) => {
         let text = '';

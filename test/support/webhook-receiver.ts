@@ -54,7 +54,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const receiver: WebhookReceiver = {
     url: `http://127.0.0.1:${port}/hooks`,
     deliveries,
-    accepted: () => deliveries.filter((d) => d.status >= 200 && d.status < 300).map((d) => JSON.parse(d.body) as WebhookEvent),
+    accepted: () =>
+      deliveries.filter((d) => d.status >= 200 && d.status < 300).map((d) => JSON.parse(d.body) as WebhookEvent),
     answer(next) {
       status = next;
     },
@@ -64,7 +65,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     async waitFor(predicate, ms = 15_000) {
       const deadline = Date.now() + ms;
       while (!predicate(receiver)) {
-        if (Date.now() > deadline) throw new Error(`the receiver did not get what was expected within ${ms} ms (${deliveries.length} deliveries)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `the receiver did not get what was expected within ${ms} ms (${deliveries.length} deliveries)`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

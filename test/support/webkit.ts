@@ -6,8 +6,18 @@ import { join } from 'node:path';
 import { ensureBrowser, type BrowserPackage } from './debian-browser.js';
 import type { Engine, EnginePage, Selector } from './engines.js';
 
-const DRIVER: BrowserPackage = { label: 'WebKitWebDriver', debianPackage: 'webkit2gtk-driver', pathVariable: 'WEBKIT_DRIVER_PATH', candidates: ['/usr/bin/WebKitWebDriver'] };
-const XVFB: BrowserPackage = { label: 'Xvfb', debianPackage: 'xvfb', pathVariable: 'XVFB_PATH', candidates: ['/usr/bin/Xvfb'] };
+const DRIVER: BrowserPackage = {
+  label: 'WebKitWebDriver',
+  debianPackage: 'webkit2gtk-driver',
+  pathVariable: 'WEBKIT_DRIVER_PATH',
+  candidates: ['/usr/bin/WebKitWebDriver'],
+};
+const XVFB: BrowserPackage = {
+  label: 'Xvfb',
+  debianPackage: 'xvfb',
+  pathVariable: 'XVFB_PATH',
+  candidates: ['/usr/bin/Xvfb'],
+};
 /** The driver's package brings WebKitGTK, whose MiniBrowser sits in an architecture's library folder. */
 const miniBrowser = (): BrowserPackage => ({
   label: 'MiniBrowser',
@@ -26,7 +36,15 @@ export function ensureWebKit(): void {
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 const ACTION_TIMEOUT = 8000;
 /** WebDriver's code points for the keys the journeys press. */
-const KEYS: Record<string, string> = { Enter: '\uE007', Escape: '\uE00C', Tab: '\uE004', ArrowLeft: '\uE012', ArrowUp: '\uE013', ArrowRight: '\uE014', ArrowDown: '\uE015' };
+const KEYS: Record<string, string> = {
+  Enter: '\uE007',
+  Escape: '\uE00C',
+  Tab: '\uE004',
+  ArrowLeft: '\uE012',
+  ArrowUp: '\uE013',
+  ArrowRight: '\uE014',
+  ArrowDown: '\uE015',
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** In the page: the first match (or all) of a selector whose `>>>` steps into each host's open shadow root. */
@@ -57,7 +75,11 @@ function freePort(): Promise<number> {
 
 /** Starts Xvfb on a display it picks itself. It must not reset when its last client leaves: a MiniBrowser starting then cannot open the display. */
 function startXvfb(): Promise<{ process: ChildProcess; display: string }> {
-  const child = spawn(ensureBrowser(XVFB), ['-displayfd', '3', '-noreset', '-nolisten', 'tcp', '-screen', '0', '1280x800x24'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    ensureBrowser(XVFB),
+    ['-displayfd', '3', '-noreset', '-nolisten', 'tcp', '-screen', '0', '1280x800x24'],
+    { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdio[3]!.on('data', (chunk: Buffer) => {
@@ -73,7 +95,10 @@ export async function launchWebKit(): Promise<Engine> {
   const binary = ensureBrowser(miniBrowser());
   const xvfb = await startXvfb();
   const port = await freePort();
-  const driver = spawn(ensureBrowser(DRIVER), [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
+  const driver = spawn(ensureBrowser(DRIVER), [`--port=${port}`], {
+    env: { ...process.env, DISPLAY: xvfb.display },
+    stdio: 'ignore',
+  });
   const base = `http://127.0.0.1:${port}`;
   /** Stops the driver and the display, and waits for both to exit, so none outlives the test process. */
   const stop = () =>
@@ -101,7 +126,10 @@ export async function launchWebKit(): Promise<Engine> {
   }
 
   for (let started = Date.now(); ; await sleep(50)) {
-    const ready = await call('GET', '/status', undefined, 1000).then((status) => status?.ready === true, () => false);
+    const ready = await call('GET', '/status', undefined, 1000).then(
+      (status) => status?.ready === true,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() - started > 10_000) {
       await stop();
@@ -118,7 +146,9 @@ export async function launchWebKit(): Promise<Engine> {
     },
     async newPage() {
       // A session is a MiniBrowser of its own: a visitor with its own storage. The driver holds one at a time.
-      const session = await call('POST', '/session', { capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary, args: ['--automation'] } } } });
+      const session = await call('POST', '/session', {
+        capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary, args: ['--automation'] } } },
+      });
       const id: string = session.sessionId;
       sessions.add(id);
       version ||= `webkitgtk/${session.capabilities.browserVersion}`;
@@ -144,27 +174,57 @@ Promise.resolve().then(() => { ${body} }).then((value) => done({ ok: value === u
       };
       /** The first visible match as a WebDriver element reference, once there is one. */
       const visible = (selector: Selector, timeout?: number) =>
-        until(async () => {
-          const found = await call('POST', `/session/${id}/execute/sync`, { script: `${FIND}\nconst el = find(arguments[0]); return el && el.getClientRects().length ? el : null;`, args: [selector] });
-          return found?.[ELEMENT] as string | undefined;
-        }, selector, timeout) as Promise<string>;
+        until(
+          async () => {
+            const found = await call('POST', `/session/${id}/execute/sync`, {
+              script: `${FIND}\nconst el = find(arguments[0]); return el && el.getClientRects().length ? el : null;`,
+              args: [selector],
+            });
+            return found?.[ELEMENT] as string | undefined;
+          },
+          selector,
+          timeout,
+        ) as Promise<string>;
       const keys = (values: string[]) =>
-        call('POST', `/session/${id}/actions`, { actions: [{ type: 'key', id: 'keyboard', actions: values.flatMap((value) => [{ type: 'keyDown', value }, { type: 'keyUp', value }]) }] });
+        call('POST', `/session/${id}/actions`, {
+          actions: [
+            {
+              type: 'key',
+              id: 'keyboard',
+              actions: values.flatMap((value) => [
+                { type: 'keyDown', value },
+                { type: 'keyUp', value },
+              ]),
+            },
+          ],
+        });
       const page: EnginePage = {
         // Classic WebDriver has no console: these are what the page's own collector saw (ERROR_COLLECTOR in engines.ts).
         errors: () => run('return window.onboardingTestErrors || [];'),
         goto: async (url) => void (await call('POST', `/session/${id}/url`, { url })),
-        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) => run(`return (${fn.toString()})(args[0]);`, [arg])) as EnginePage['evaluate'],
-        waitForFunction: async (fn, arg, timeout) => void (await until(() => run(`return Boolean((${fn.toString()})(args[0]));`, [arg]), 'a condition in the page', timeout)),
+        evaluate: ((fn: (arg: unknown) => unknown, arg?: unknown) =>
+          run(`return (${fn.toString()})(args[0]);`, [arg])) as EnginePage['evaluate'],
+        waitForFunction: async (fn, arg, timeout) =>
+          void (await until(
+            () => run(`return Boolean((${fn.toString()})(args[0]));`, [arg]),
+            'a condition in the page',
+            timeout,
+          )),
         waitFor: async (selector, timeout) => void (await visible(selector, timeout)),
-        click: async (selector) => void (await call('POST', `/session/${id}/element/${await visible(selector)}/click`, {})),
+        click: async (selector) =>
+          void (await call('POST', `/session/${id}/element/${await visible(selector)}/click`, {})),
         focus: async (selector) => void (await run('find(args[0]).focus();', [selector])),
         type: async (text) => void (await keys([...text])),
         press: async (key) => void (await keys([KEYS[key] ?? key])),
         text: (selector) => run('const el = find(args[0]); return el ? el.textContent : null;', [selector]),
-        attribute: (selector, name) => run('const el = find(args[0]); return el ? el.getAttribute(args[1]) : null;', [selector, name]),
+        attribute: (selector, name) =>
+          run('const el = find(args[0]); return el ? el.getAttribute(args[1]) : null;', [selector, name]),
         count: (selector) => run('return findAll(args[0]).length;', [selector]),
-        box: (selector) => run('const el = find(args[0]); if (!el) return null; const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height };', [selector]),
+        box: (selector) =>
+          run(
+            'const el = find(args[0]); if (!el) return null; const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height };',
+            [selector],
+          ),
         async close() {
           if (!sessions.delete(id)) return;
           await call('DELETE', `/session/${id}`);

@@ -17,5 +17,11 @@ declare module 'xliff' {
   export function xliff12ToJs(text: string): Promise<XliffJs>;
   export function js2xliff(js: XliffJs): Promise<string>;
   export function jsToXliff12(js: XliffJs): Promise<string>;
-  export function createxliff12(srcLng: string, trgLng: string, srcKeys: Record<string, string>, trgKeys: Record<string, string>, ns: string): Promise<string>;
+  export function createxliff12(
+    srcLng: string,
+    trgLng: string,
+    srcKeys: Record<string, string>,
+    trgKeys: Record<string, string>,
+    ns: string,
+  ): Promise<string>;
 }

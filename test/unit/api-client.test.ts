@@ -25,7 +25,13 @@ async function failureOf(call: Promise<unknown>): Promise<unknown> {
   throw new Error('the call resolved');
 }
 
-const write = [{ path: 'flowStates' as const, idempotencyKey: 'k1', body: { userId: 'u', flowSlug: 'f', stepId: 's', actionType: 'COMPLETED_STEP' as const } }];
+const write = [
+  {
+    path: 'flowStates' as const,
+    idempotencyKey: 'k1',
+    body: { userId: 'u', flowSlug: 'f', stepId: 's', actionType: 'COMPLETED_STEP' as const },
+  },
+];
 const states = {
   eligibleFlows: [
     {
@@ -33,8 +39,30 @@ const states = {
       flowName: 'F',
       flowType: 'CHECKLIST',
       version: 1,
-      data: { steps: [{ id: 's', $state: { started: false, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [] } }] },
-      $state: { currentStepId: 's', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
+      data: {
+        steps: [
+          {
+            id: 's',
+            $state: {
+              started: false,
+              completed: false,
+              skipped: false,
+              visible: true,
+              blocked: false,
+              flowResponses: [],
+            },
+          },
+        ],
+      },
+      $state: {
+        currentStepId: 's',
+        currentStepIndex: 0,
+        started: false,
+        completed: false,
+        skipped: false,
+        visible: true,
+        flowResponses: [],
+      },
     },
   ],
   ineligibleFlows: ['other'],
@@ -42,7 +70,10 @@ const states = {
 
 describe('API client failures', () => {
   it('classifies a fetch that rejects or is aborted as a network failure, worth another try', async () => {
-    for (const cause of [new TypeError('Failed to fetch'), new DOMException('The operation timed out.', 'TimeoutError')]) {
+    for (const cause of [
+      new TypeError('Failed to fetch'),
+      new DOMException('The operation timed out.', 'TimeoutError'),
+    ]) {
       const error = await failureOf(clientAnswering(cause).sendBatch(write));
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ status: 0, kind: 'network' });
@@ -51,7 +82,13 @@ describe('API client failures', () => {
   });
 
   it('classifies 408, 429 and 5xx as retryable and other 4xx as refusals, whatever their body', async () => {
-    for (const [status, kind] of [[408, 'retry'], [429, 'retry'], [503, 'retry'], [400, 'refused'], [409, 'refused']] as const) {
+    for (const [status, kind] of [
+      [408, 'retry'],
+      [429, 'retry'],
+      [503, 'retry'],
+      [400, 'refused'],
+      [409, 'refused'],
+    ] as const) {
       for (const body of ['{"detail":"no"}', 'null', '<html>', '']) {
         const error = await failureOf(clientAnswering({ status, body }).sendBatch(write));
         expect(error).toMatchObject({ status, kind });
@@ -63,8 +100,15 @@ describe('API client failures', () => {
     const notJson = await failureOf(clientAnswering({ status: 201, body: '<html>hello</html>' }).sendBatch(write));
     expect(notJson).toMatchObject({ status: 201, kind: 'bad-answer' });
     expect(isRetryable(notJson)).toBe(false);
-    for (const body of ['[]', '"text"', '{"eligibleFlows":[{"flowSlug":"f"}],"ineligibleFlows":[]}', '{"eligibleFlows":[],"ineligibleFlows":[1]}']) {
-      expect(await failureOf(clientAnswering({ body }).readFlowStates({ userId: 'u' }))).toMatchObject({ kind: 'bad-answer' });
+    for (const body of [
+      '[]',
+      '"text"',
+      '{"eligibleFlows":[{"flowSlug":"f"}],"ineligibleFlows":[]}',
+      '{"eligibleFlows":[],"ineligibleFlows":[1]}',
+    ]) {
+      expect(await failureOf(clientAnswering({ body }).readFlowStates({ userId: 'u' }))).toMatchObject({
+        kind: 'bad-answer',
+      });
     }
     for (const body of ['{"results":"no"}', '{"results":[{}]}', '{"results":[],"flowStates":{"eligibleFlows":"no"}}']) {
       expect(await failureOf(clientAnswering({ body }).sendBatch(write))).toMatchObject({ kind: 'bad-answer' });
@@ -74,14 +118,24 @@ describe('API client failures', () => {
   it('takes an empty body or an empty object as no answer, and passes a well-shaped one through', async () => {
     expect(await clientAnswering({ body: '' }).sendBatch(write)).toEqual({ results: [] });
     expect(await clientAnswering({ body: '{}' }).sendBatch(write)).toEqual({ results: [] });
-    expect(await clientAnswering({ body: '{}' }).readFlowStates({ userId: 'u' })).toEqual({ eligibleFlows: [], ineligibleFlows: [] });
+    expect(await clientAnswering({ body: '{}' }).readFlowStates({ userId: 'u' })).toEqual({
+      eligibleFlows: [],
+      ineligibleFlows: [],
+    });
     expect(await clientAnswering({ body: JSON.stringify(states) }).readFlowStates({ userId: 'u' })).toEqual(states);
-    const batch = { results: [{ status: 201 }, { status: 409, problem: { status: 409, detail: 'blocked' } }], flowStates: states };
+    const batch = {
+      results: [{ status: 201 }, { status: 409, problem: { status: 409, detail: 'blocked' } }],
+      flowStates: states,
+    };
     expect(await clientAnswering({ body: JSON.stringify(batch) }).sendBatch(write)).toEqual(batch);
   });
 
   it('lets a body that cannot be serialised fail as it is, not as the network', async () => {
-    const error = await failureOf(clientAnswering({ status: 201 }).sendBatch([{ path: 'users', idempotencyKey: 'k', body: { userId: 'u', properties: { n: BigInt(1) } } }]));
+    const error = await failureOf(
+      clientAnswering({ status: 201 }).sendBatch([
+        { path: 'users', idempotencyKey: 'k', body: { userId: 'u', properties: { n: BigInt(1) } } },
+      ]),
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(isRetryable(error)).toBe(false);
   });
@@ -140,8 +194,11 @@ describe('API client failures', () => {
     expect(retryAfterMs('Sun, 01 Mar 2026 09:00:30 GMT', now)).toBe(30_000);
     expect(retryAfterMs('4000000', now)).toBe(600_000);
     expect(retryAfterMs('Fri, 01 Jan 2100 00:00:00 GMT', now)).toBe(600_000);
-    for (const header of [null, '', '0', '-5', '1.5', 'soon', 'Sat, 28 Feb 2026 09:00:00 GMT']) expect(retryAfterMs(header, now)).toBeUndefined();
-    const error = await failureOf(clientAnswering({ status: 503, headers: { 'Retry-After': '4000000' } }).sendBatch(write));
+    for (const header of [null, '', '0', '-5', '1.5', 'soon', 'Sat, 28 Feb 2026 09:00:00 GMT'])
+      expect(retryAfterMs(header, now)).toBeUndefined();
+    const error = await failureOf(
+      clientAnswering({ status: 503, headers: { 'Retry-After': '4000000' } }).sendBatch(write),
+    );
     expect(error).toMatchObject({ kind: 'retry', retryAfterMs: 600_000 });
   });
 });

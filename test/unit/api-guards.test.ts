@@ -17,8 +17,10 @@ describe('guards', () => {
   it('takes a value that JSON.stringify turns into text, or no value at all', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    for (const value of [undefined, null, 0, 'text', [1, { a: [] }], { nested: { fine: true }, dropped: () => 1 }]) expect(isJson(value)).toBe(true);
-    for (const value of [BigInt(1), { n: BigInt(1) }, circular, () => 1, Symbol('s')]) expect(isJson(value)).toBe(false);
+    for (const value of [undefined, null, 0, 'text', [1, { a: [] }], { nested: { fine: true }, dropped: () => 1 }])
+      expect(isJson(value)).toBe(true);
+    for (const value of [BigInt(1), { n: BigInt(1) }, circular, () => 1, Symbol('s')])
+      expect(isJson(value)).toBe(false);
   });
 
   it('takes IDs of 1 to 256 characters without control characters', () => {

@@ -1,7 +1,14 @@
 // The localStorage cache within its budgets: with more flows than fit, the first that fit are kept and read back, and nothing breaks.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FlowState, FlowStatesResponse } from '../../src/api/wire.js';
-import { CONTENT_BUDGET, readContent, readState, STATE_BUDGET, writeContent, writeState } from '../../src/core/cache.js';
+import {
+  CONTENT_BUDGET,
+  readContent,
+  readState,
+  STATE_BUDGET,
+  writeContent,
+  writeState,
+} from '../../src/core/cache.js';
 import { createSafeStorage } from '../../src/core/storage.js';
 import type { FlowDefinition } from '../../src/flows/flow.js';
 
@@ -11,15 +18,35 @@ const definition = (i: number): FlowDefinition => ({
   name: `Flow ${i}`,
   type: 'BANNER',
   version: 1,
-  data: { title: `Flow ${i}`, steps: Array.from({ length: STEPS }, (_, s) => ({ id: `s${s}`, title: `Step ${s} of flow ${i}`, subtitle: 'x'.repeat(120) })) },
+  data: {
+    title: `Flow ${i}`,
+    steps: Array.from({ length: STEPS }, (_, s) => ({
+      id: `s${s}`,
+      title: `Step ${s} of flow ${i}`,
+      subtitle: 'x'.repeat(120),
+    })),
+  },
 });
 const state = (i: number): FlowState => ({
   flowSlug: `flow-${i}`,
   flowName: `Flow ${i}`,
   flowType: 'BANNER',
   version: 1,
-  data: { steps: Array.from({ length: STEPS }, (_, s) => ({ id: `s${s}`, $state: { started: true, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [] } })) },
-  $state: { currentStepId: 's0', currentStepIndex: 0, started: true, completed: false, skipped: false, visible: true, flowResponses: [] },
+  data: {
+    steps: Array.from({ length: STEPS }, (_, s) => ({
+      id: `s${s}`,
+      $state: { started: true, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [] },
+    })),
+  },
+  $state: {
+    currentStepId: 's0',
+    currentStepIndex: 0,
+    started: true,
+    completed: false,
+    skipped: false,
+    visible: true,
+    flowResponses: [],
+  },
 });
 
 beforeEach(() => localStorage.clear());
@@ -40,7 +67,10 @@ describe('the cache with 1000 flows', () => {
 
   it('keeps the state of the first flows that fit, and reads it back for its user only', () => {
     const storage = createSafeStorage();
-    const states: FlowStatesResponse = { eligibleFlows: Array.from({ length: 1000 }, (_, i) => state(i)), ineligibleFlows: ['gone'] };
+    const states: FlowStatesResponse = {
+      eligibleFlows: Array.from({ length: 1000 }, (_, i) => state(i)),
+      ineligibleFlows: ['gone'],
+    };
     writeState(storage, 'user-1', states);
     expect(localStorage.getItem('onboarding:state')!.length).toBeLessThanOrEqual(STATE_BUDGET);
     const read = readState(storage, 'user-1')!;

@@ -8,14 +8,25 @@ const TITLES: Record<string, string> = { '': 'Welcome', fr: 'Bienvenue', de: 'Wi
 /** A state answer with one banner whose title is in `locale` (exact, then base language, then the source), as the service answers. */
 const answer = (locale: string, known: Record<string, number>) => {
   const title = TITLES[locale] ?? TITLES[locale.split('-')[0]] ?? TITLES[''];
-  const step = { id: 'hello', $state: { started: true, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [] } };
+  const step = {
+    id: 'hello',
+    $state: { started: true, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [] },
+  };
   const state: FlowState = {
     flowSlug: 'welcome',
     flowName: 'Welcome',
     flowType: 'BANNER',
     version: 1,
     data: { steps: [known.welcome === 1 ? step : { ...step, title }] },
-    $state: { currentStepId: 'hello', currentStepIndex: 0, started: true, completed: false, skipped: false, visible: true, flowResponses: [] },
+    $state: {
+      currentStepId: 'hello',
+      currentStepIndex: 0,
+      started: true,
+      completed: false,
+      skipped: false,
+      visible: true,
+      flowResponses: [],
+    },
   };
   return { eligibleFlows: [state], ineligibleFlows: [] };
 };
@@ -45,7 +56,8 @@ afterEach(() => {
 });
 
 const API = 'http://127.0.0.1:9';
-const titleOf = (stores: { $flows: { get(): Record<string, { steps: Array<{ title?: unknown }> }> } }) => stores.$flows.get().welcome?.steps[0]?.title;
+const titleOf = (stores: { $flows: { get(): Record<string, { steps: Array<{ title?: unknown }> }> } }) =>
+  stores.$flows.get().welcome?.steps[0]?.title;
 const reads = () => requests.filter((request) => request.path.endsWith('/flowStates'));
 
 describe('resolving the locale', () => {

@@ -16,10 +16,26 @@ const flowState = (over: Partial<FlowState['$state']> = {}, visible = [true, tru
   data: {
     steps: ['a', 'b', 'c'].map((id, i) => ({
       id,
-      $state: { started: false, completed: false, skipped: false, visible: visible[i], blocked: false, flowResponses: [] },
+      $state: {
+        started: false,
+        completed: false,
+        skipped: false,
+        visible: visible[i],
+        blocked: false,
+        flowResponses: [],
+      },
     })),
   },
-  $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [], ...over },
+  $state: {
+    currentStepId: 'a',
+    currentStepIndex: 0,
+    started: false,
+    completed: false,
+    skipped: false,
+    visible: true,
+    flowResponses: [],
+    ...over,
+  },
 });
 const write = (actionType: FlowStateWriteRequest['actionType'], stepId = 'a'): FlowStateWriteRequest => ({
   userId: 'u',
@@ -28,7 +44,8 @@ const write = (actionType: FlowStateWriteRequest['actionType'], stepId = 'a'): F
   actionType,
   createdAt: '2026-01-01T00:00:00.000Z',
 });
-const apply = (state: FlowState, ...writes: FlowStateWriteRequest[]) => replayWrites({ eligibleFlows: [state], ineligibleFlows: [] }, writes).tour;
+const apply = (state: FlowState, ...writes: FlowStateWriteRequest[]) =>
+  replayWrites({ eligibleFlows: [state], ineligibleFlows: [] }, writes).tour;
 
 describe('optimistic transitions', () => {
   it('moves the pointer past a completed step, skipping invisible ones, and completes the flow after the last', () => {
@@ -57,7 +74,10 @@ describe('optimistic transitions', () => {
     expect(applyWrite(flowState(), write('STARTED_FLOW')).$state.started).toBe(true);
     expect(applyWrite(flowState(), write('COMPLETED_FLOW')).$state).toMatchObject({ completed: true, visible: false });
     expect(applyWrite(flowState(), write('SKIPPED_FLOW')).$state).toMatchObject({ skipped: true, visible: false });
-    expect(applyWrite(flowState(), write('STARTED_STEP', 'b')).$state).toMatchObject({ currentStepId: 'b', started: true });
+    expect(applyWrite(flowState(), write('STARTED_STEP', 'b')).$state).toMatchObject({
+      currentStepId: 'b',
+      started: true,
+    });
   });
 });
 
@@ -65,7 +85,11 @@ describe('events read off a change', () => {
   it('names each flow and step change once, and a restart once', () => {
     const before = { tour: flowState() };
     const after = { tour: apply(flowState(), write('COMPLETED_STEP', 'a')) };
-    expect(diffFlowStates(before, after).map((c) => `${c.name}:${c.stepId ?? ''}`)).toEqual(['flow.start:', 'step.start:a', 'step.complete:a']);
+    expect(diffFlowStates(before, after).map((c) => `${c.name}:${c.stepId ?? ''}`)).toEqual([
+      'flow.start:',
+      'step.start:a',
+      'step.complete:a',
+    ]);
     const restarted = { tour: applyWrite(after.tour, write('NOT_STARTED_FLOW')) };
     expect(diffFlowStates(after, restarted).map((c) => c.name)).toEqual(['flow.restart']);
     expect(diffFlowStates(after, after)).toEqual([]);

@@ -26,7 +26,13 @@ function fakeClient(failures: Record<string, () => unknown> = {}): ApiClient {
   };
 }
 
-const hooks = (over: Partial<OutboxHooks> = {}): OutboxHooks => ({ sent() {}, dropped() {}, failed() {}, changed() {}, ...over });
+const hooks = (over: Partial<OutboxHooks> = {}): OutboxHooks => ({
+  sent() {},
+  dropped() {},
+  failed() {},
+  changed() {},
+  ...over,
+});
 const track = (event: string) => ({ path: 'users' as const, body: { userId: 'u', events: [{ event }] } });
 
 beforeEach(() => {
@@ -34,7 +40,9 @@ beforeEach(() => {
   sent.length = 0;
   reported.length = 0;
   vi.spyOn(console, 'warn').mockImplementation(() => {});
-  stopListening = onError((error, code) => reported.push({ code, message: error instanceof Error ? error.message : String(error) }));
+  stopListening = onError((error, code) =>
+    reported.push({ code, message: error instanceof Error ? error.message : String(error) }),
+  );
 });
 afterEach(() => {
   outbox?.stop();
@@ -60,12 +68,19 @@ describe('outbox failures', () => {
     expect(await second).toMatchObject({ sent: true });
     expect(sent).toEqual(['first', 'second']);
     expect(outbox.entries()).toEqual([]);
-    expect(reported).toContainEqual({ code: 'write-dropped', message: expect.stringMatching(/^A users write was dropped: Cannot read/) });
+    expect(reported).toContainEqual({
+      code: 'write-dropped',
+      message: expect.stringMatching(/^A users write was dropped: Cannot read/),
+    });
   });
 
   it('drops an entry the client fails with an error it did not classify, and never sends it again', async () => {
     const dropped: unknown[] = [];
-    outbox = createOutbox(createSafeStorage(), fakeClient({ broken: () => new TypeError('not the network') }), hooks({ dropped: (_entry, error) => dropped.push(error) }));
+    outbox = createOutbox(
+      createSafeStorage(),
+      fakeClient({ broken: () => new TypeError('not the network') }),
+      hooks({ dropped: (_entry, error) => dropped.push(error) }),
+    );
     const broken = outbox.add('u', track('broken'));
     const after = outbox.add('u', track('after'));
     expect(await broken).toMatchObject({ sent: false, kept: false });
@@ -79,7 +94,11 @@ describe('outbox failures', () => {
   });
 
   it('keeps an entry that failed on the network, and holds the entries behind it in order', async () => {
-    outbox = createOutbox(createSafeStorage(), fakeClient({ offline: () => new ApiError(0, {}, undefined, 'network') }), hooks());
+    outbox = createOutbox(
+      createSafeStorage(),
+      fakeClient({ offline: () => new ApiError(0, {}, undefined, 'network') }),
+      hooks(),
+    );
     const offline = outbox.add('u', track('offline'));
     const after = outbox.add('u', track('after'));
     expect(await offline).toMatchObject({ sent: false, kept: true });
@@ -92,7 +111,11 @@ describe('outbox failures', () => {
   it('treats a 2xx answer it cannot use as sent, and hands the hook the bad answer', async () => {
     const answers: unknown[] = [];
     const bad = new ApiError(201, { detail: 'not JSON' }, undefined, 'bad-answer');
-    outbox = createOutbox(createSafeStorage(), fakeClient({ garbled: () => bad }), hooks({ sent: (_entry, _response, badAnswer) => answers.push(badAnswer) }));
+    outbox = createOutbox(
+      createSafeStorage(),
+      fakeClient({ garbled: () => bad }),
+      hooks({ sent: (_entry, _response, badAnswer) => answers.push(badAnswer) }),
+    );
     expect(await outbox.add('u', track('garbled'))).toEqual({ sent: true, response: { known: {}, last: true } });
     expect(answers).toEqual([bad]);
     expect(outbox.entries()).toEqual([]);
@@ -100,7 +123,13 @@ describe('outbox failures', () => {
 
   it('discards unreadable stored entries one by one, keeps the good ones, and reports them once', () => {
     const good: OutboxEntry = { ...track('kept'), key: 'k1', userId: 'u', attempts: 0, retryAt: 0, at: 1 };
-    const bad = [null, 7, { ...good, key: 'k2', body: undefined }, { ...good, key: 'k3', path: 'elsewhere' }, { ...good, key: 'k4', at: 'soon' }];
+    const bad = [
+      null,
+      7,
+      { ...good, key: 'k2', body: undefined },
+      { ...good, key: 'k3', path: 'elsewhere' },
+      { ...good, key: 'k4', at: 'soon' },
+    ];
     localStorage.setItem('onboarding:outbox', JSON.stringify([bad[0], good, ...bad.slice(1)]));
     outbox = createOutbox(createSafeStorage(), fakeClient(), hooks());
     expect(outbox.entries()).toEqual([good]);
@@ -121,15 +150,26 @@ describe('outbox failures', () => {
   });
 
   it('refuses a write that would take the queue over its byte budget, and keeps every write already queued', async () => {
-    outbox = createOutbox(createSafeStorage(), fakeClient({ big: () => new ApiError(0, {}, undefined, 'network') }), hooks());
+    outbox = createOutbox(
+      createSafeStorage(),
+      fakeClient({ big: () => new ApiError(0, {}, undefined, 'network') }),
+      hooks(),
+    );
     const blob = 'x'.repeat(OUTBOX_BUDGET / 4);
-    const big = (i: number) => ({ path: 'users' as const, body: { userId: 'u', events: [{ event: 'big', properties: { i, blob } }] } });
+    const big = (i: number) => ({
+      path: 'users' as const,
+      body: { userId: 'u', events: [{ event: 'big', properties: { i, blob } }] },
+    });
     const added = [0, 1, 2].map((i) => outbox!.add('u', big(i)));
     expect(added.every((attempt) => attempt instanceof Promise)).toBe(true);
     expect(outbox.add('u', big(3))).toBeUndefined();
     expect(reported.map((r) => r.code)).toEqual(['outbox-full']);
-    expect(reported[0].message).toBe('Outbox full (3 writes, 1048576 characters): a users write was refused, not applied.');
-    expect(outbox.entries().map((entry) => (entry.body as UserUpsertRequest).events![0].properties!.i)).toEqual([0, 1, 2]);
+    expect(reported[0].message).toBe(
+      'Outbox full (3 writes, 1048576 characters): a users write was refused, not applied.',
+    );
+    expect(outbox.entries().map((entry) => (entry.body as UserUpsertRequest).events![0].properties!.i)).toEqual([
+      0, 1, 2,
+    ]);
     // The queue is stored once for the writes of one task, a microtask later.
     await Promise.resolve();
     expect(localStorage.getItem('onboarding:outbox')!.length).toBeLessThanOrEqual(OUTBOX_BUDGET);
@@ -138,14 +178,21 @@ describe('outbox failures', () => {
   });
 
   it('waits at most ten minutes for an entry, even one stored with a later retry time', async () => {
-    const entry: OutboxEntry = { ...track('later'), key: 'k1', userId: 'u', attempts: 3, retryAt: Date.now() + 4_000_000_000, at: 1 };
+    const entry: OutboxEntry = {
+      ...track('later'),
+      key: 'k1',
+      userId: 'u',
+      attempts: 3,
+      retryAt: Date.now() + 4_000_000_000,
+      at: 1,
+    };
     localStorage.setItem('onboarding:outbox', JSON.stringify([entry]));
     const delays: number[] = [];
     const setTimeoutOfPage = globalThis.setTimeout;
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: () => void, ms?: number) => {
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation((handler: () => void, ms?: number) => {
       delays.push(ms ?? 0);
       return setTimeoutOfPage(handler, 0x7fffffff);
-    }));
+    });
     outbox = createOutbox(createSafeStorage(), fakeClient(), hooks());
     outbox.flush();
     await new Promise((resolve) => setTimeoutOfPage(resolve, 20));

@@ -8,12 +8,32 @@ import { buildFlow, type FlowDefinition } from '../../src/flows/flow.js';
 import { $flowDefinitions, $flows, $flowStates } from '../../src/stores/flows.js';
 
 const definitions: Record<string, FlowDefinition> = {
-  tour: { slug: 'tour', name: 'Tour', type: 'CHECKLIST', version: 3, data: { steps: [{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }, { id: 'c', title: 'C' }] } },
+  tour: {
+    slug: 'tour',
+    name: 'Tour',
+    type: 'CHECKLIST',
+    version: 3,
+    data: {
+      steps: [
+        { id: 'a', title: 'A' },
+        { id: 'b', title: 'B' },
+        { id: 'c', title: 'C' },
+      ],
+    },
+  },
 };
 
 const step = (id: string, over: Partial<FlowState['data']['steps'][number]['$state']> = {}) => ({
   id,
-  $state: { started: false, completed: false, skipped: false, visible: true, blocked: false, flowResponses: [], ...over },
+  $state: {
+    started: false,
+    completed: false,
+    skipped: false,
+    visible: true,
+    blocked: false,
+    flowResponses: [],
+    ...over,
+  },
 });
 
 describe('buildFlow', () => {
@@ -24,11 +44,23 @@ describe('buildFlow', () => {
       flowType: 'CHECKLIST',
       version: 3,
       data: { steps: [step('a', { completed: true }), step('b', { started: true }), step('c', { visible: false })] },
-      $state: { currentStepId: 'b', currentStepIndex: 1, started: true, completed: false, skipped: false, visible: true, flowResponses: [] },
+      $state: {
+        currentStepId: 'b',
+        currentStepIndex: 1,
+        started: true,
+        completed: false,
+        skipped: false,
+        visible: true,
+        flowResponses: [],
+      },
     };
     const flow = buildFlow(definitions.tour, state);
     expect(flow.version).toBe(3);
-    expect(flow.steps.map((s) => [s.id, s.index, s.title])).toEqual([['a', 0, 'A'], ['b', 1, 'B'], ['c', 2, 'C']]);
+    expect(flow.steps.map((s) => [s.id, s.index, s.title])).toEqual([
+      ['a', 0, 'A'],
+      ['b', 1, 'B'],
+      ['c', 2, 'C'],
+    ]);
     expect(flow.currentStep?.id).toBe('b');
     expect(flow.progress).toBe(0.5);
     expect(flow.isStarted).toBe(true);
@@ -42,10 +74,20 @@ describe('buildFlow', () => {
       flowType: 'CHECKLIST',
       version: 3,
       data: { steps: [step('a', { completed: true }), step('b', { started: true }), step('c')] },
-      $state: { currentStepId: 'b', currentStepIndex: 1, started: true, completed: true, skipped: false, visible: true, flowResponses: [] },
+      $state: {
+        currentStepId: 'b',
+        currentStepIndex: 1,
+        started: true,
+        completed: true,
+        skipped: false,
+        visible: true,
+        flowResponses: [],
+      },
     };
     expect(buildFlow(definitions.tour, state).progress).toBe(1);
-    expect(buildFlow(definitions.tour, { ...state, $state: { ...state.$state, completed: false, skipped: true } }).progress).toBeCloseTo(1 / 3);
+    expect(
+      buildFlow(definitions.tour, { ...state, $state: { ...state.$state, completed: false, skipped: true } }).progress,
+    ).toBeCloseTo(1 / 3);
   });
 
   it('takes a definition from the content a state answer carries, and the state without it', () => {
@@ -54,15 +96,31 @@ describe('buildFlow', () => {
       flowName: 'Tour',
       flowType: 'CHECKLIST',
       version: 3,
-      data: { title: 'Get going', props: { dismissible: false }, steps: [{ ...step('a'), title: 'A', primaryButton: { title: 'Go' } }] },
-      $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
+      data: {
+        title: 'Get going',
+        props: { dismissible: false },
+        steps: [{ ...step('a'), title: 'A', primaryButton: { title: 'Go' } }],
+      },
+      $state: {
+        currentStepId: 'a',
+        currentStepIndex: 0,
+        started: false,
+        completed: false,
+        skipped: false,
+        visible: true,
+        flowResponses: [],
+      },
     };
     expect(definitionOf(answered)).toEqual({
       slug: 'tour',
       name: 'Tour',
       type: 'CHECKLIST',
       version: 3,
-      data: { title: 'Get going', props: { dismissible: false }, steps: [{ id: 'a', title: 'A', primaryButton: { title: 'Go' } }] },
+      data: {
+        title: 'Get going',
+        props: { dismissible: false },
+        steps: [{ id: 'a', title: 'A', primaryButton: { title: 'Go' } }],
+      },
     });
     expect(stateOnly(answered).data).toEqual({ steps: [step('a')] });
     expect(definitionOf({ ...answered, flowType: 'POPUP' as never })).toBeUndefined();
@@ -93,7 +151,15 @@ describe('buildFlow', () => {
       flowType: 'CHECKLIST',
       version: 3,
       data: { steps: [step('a')] },
-      $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
+      $state: {
+        currentStepId: 'a',
+        currentStepIndex: 0,
+        started: false,
+        completed: false,
+        skipped: false,
+        visible: true,
+        flowResponses: [],
+      },
     });
     const one = state('tour');
     $flowDefinitions.set({ tour: definitions.tour, other: { ...definitions.tour, slug: 'other' } });
@@ -117,7 +183,15 @@ describe('buildFlow', () => {
       flowType: 'CHECKLIST',
       version: 3,
       data: { steps: [step('a')] },
-      $state: { currentStepId: 'a', currentStepIndex: 0, started: false, completed: false, skipped: false, visible: true, flowResponses: [] },
+      $state: {
+        currentStepId: 'a',
+        currentStepIndex: 0,
+        started: false,
+        completed: false,
+        skipped: false,
+        visible: true,
+        flowResponses: [],
+      },
     });
     // Past the guards, as a page that sets the store itself could do.
     const broken = { ...definitions.tour, slug: 'broken', data: { title: 'No steps' } as unknown as FlowData };

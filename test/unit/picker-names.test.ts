@@ -30,7 +30,17 @@ describe('looksGenerated', () => {
   });
 
   it('keeps names a person gave', () => {
-    for (const value of ['save', 'main-nav', 'step-2', 'checkout_form', 'search', 'h1-title', 'userMenu', 'Save changes']) expect(looksGenerated(value), value).toBe(false);
+    for (const value of [
+      'save',
+      'main-nav',
+      'step-2',
+      'checkout_form',
+      'search',
+      'h1-title',
+      'userMenu',
+      'Save changes',
+    ])
+      expect(looksGenerated(value), value).toBe(false);
   });
 });
 
@@ -60,7 +70,8 @@ describe('isHumanClass', () => {
   });
 
   it('keeps lowercase words a person chose for what the element is', () => {
-    for (const name of ['save-button', 'card__title', 'nav--main', 'sidebar', 'toolbar', 'menu_item']) expect(isHumanClass(name), name).toBe(true);
+    for (const name of ['save-button', 'card__title', 'nav--main', 'sidebar', 'toolbar', 'menu_item'])
+      expect(isHumanClass(name), name).toBe(true);
   });
 });
 

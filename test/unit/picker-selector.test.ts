@@ -32,7 +32,9 @@ describe('proposeSelector', () => {
   });
 
   it('uses an id that a person gave, and never a generated one', () => {
-    mount('<input id="search"><div id=":r1:"><button id="ember123" class="Button_primary__3kd9x" aria-label="Close">×</button></div>');
+    mount(
+      '<input id="search"><div id=":r1:"><button id="ember123" class="Button_primary__3kd9x" aria-label="Close">×</button></div>',
+    );
     expect(proposeSelector(pick('input')).selector).toBe('#search');
     expect(proposeSelector(pick('button')).selector).toBe('button[aria-label="Close"]');
   });
@@ -52,9 +54,15 @@ describe('proposeSelector', () => {
   });
 
   it('builds a short path from the nearest ancestor with a hook, with :nth-of-type only where siblings share a tag', () => {
-    mount('<ul data-testid="menu"><li><a class="css-abc123">One</a></li><li><span></span><a class="css-def456">Two</a></li></ul>');
+    mount(
+      '<ul data-testid="menu"><li><a class="css-abc123">One</a></li><li><span></span><a class="css-def456">Two</a></li></ul>',
+    );
     const two = document.querySelectorAll('a')[1];
-    expect(proposeSelector(two)).toEqual({ selector: '[data-testid="menu"] li:nth-of-type(2) > a', count: 1, first: true });
+    expect(proposeSelector(two)).toEqual({
+      selector: '[data-testid="menu"] li:nth-of-type(2) > a',
+      count: 1,
+      first: true,
+    });
   });
 
   it('tells duplicated hooks apart, and keeps a hook over a long path for the first of them', () => {
@@ -67,7 +75,11 @@ describe('proposeSelector', () => {
       first: true,
     });
     // A unique path would take six steps of bare divs: the hook matches twice, and this one first.
-    expect(proposeSelector(document.querySelector('[data-testid="deep"]')!)).toEqual({ selector: '[data-testid="deep"]', count: 2, first: true });
+    expect(proposeSelector(document.querySelector('[data-testid="deep"]')!)).toEqual({
+      selector: '[data-testid="deep"]',
+      count: 2,
+      first: true,
+    });
   });
 
   it('always matches the element it was asked for, first', () => {
@@ -87,18 +99,33 @@ describe('proposeSelector', () => {
     root.innerHTML = '<button class="css-1x2y3z" data-testid="inner">Go</button><span></span><span></span>';
     const shadowHost = main.querySelector('.card')!.attachShadow({ mode: 'open' });
     shadowHost.innerHTML = '<button aria-label="Share">Share</button>';
-    expect(proposeSelector(root.querySelector('button')!)).toEqual({ selector: 'my-widget >>> [data-testid="inner"]', count: 1, first: true });
+    expect(proposeSelector(root.querySelector('button')!)).toEqual({
+      selector: 'my-widget >>> [data-testid="inner"]',
+      count: 1,
+      first: true,
+    });
     expect(proposeSelector(shadowHost.querySelector('button')!).selector).toBe('.card >>> button[aria-label="Share"]');
     expect(deepSelectAll('my-widget >>> span')).toHaveLength(2);
     // At the top of a shadow root, the host anchors the path.
-    expect(proposeSelector(root.querySelectorAll('span')[1])).toEqual({ selector: 'my-widget >>> :host span:nth-of-type(2)', count: 1, first: true });
+    expect(proposeSelector(root.querySelectorAll('span')[1])).toEqual({
+      selector: 'my-widget >>> :host span:nth-of-type(2)',
+      count: 1,
+      first: true,
+    });
   });
 });
 
 describe('the flow file line', () => {
   it('quotes the selector as YAML that reads back the same', () => {
     expect(selectorLine('[data-testid="save"]')).toBe('selector: "[data-testid=\\"save\\"]"');
-    for (const selector of ['[data-testid="save"]', '#a\\:b', 'my-widget >>> .inner', 'a[title="x: y # z"]', "it's\ttabbed\n", '[aria-label="Ünïcode \u2028"]']) {
+    for (const selector of [
+      '[data-testid="save"]',
+      '#a\\:b',
+      'my-widget >>> .inner',
+      'a[title="x: y # z"]',
+      "it's\ttabbed\n",
+      '[aria-label="Ünïcode \u2028"]',
+    ]) {
       expect(parse(selectorLine(selector))).toEqual({ selector });
       expect(parse(`key: ${yamlQuote(selector)}`).key).toBe(selector);
     }

@@ -57,7 +57,14 @@ describe('start rules in the script', () => {
   });
 
   it('reads delays in ms, s, m, h, d and w, and 0 for anything else', () => {
-    expect([durationMs('500ms'), durationMs('3s'), durationMs(' 2m '), durationMs('1h'), durationMs('1d'), durationMs('1w')]).toEqual([500, 3000, 120_000, 3_600_000, 86_400_000, 604_800_000]);
+    expect([
+      durationMs('500ms'),
+      durationMs('3s'),
+      durationMs(' 2m '),
+      durationMs('1h'),
+      durationMs('1d'),
+      durationMs('1w'),
+    ]).toEqual([500, 3000, 120_000, 3_600_000, 86_400_000, 604_800_000]);
     expect([durationMs(undefined), durationMs('soon'), durationMs('1.5s'), durationMs('-1s')]).toEqual([0, 0, 0, 0]);
   });
 });

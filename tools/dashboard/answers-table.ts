@@ -75,19 +75,39 @@ export class ObAnswers extends LitElement {
         <h2 id="answers-title">Answers</h2>
         <button type="button" @click=${this.download} ?disabled=${this.busy || !rows?.length}>Download CSV</button>
       </div>
-      ${!rows
-        ? html`<p class="empty" role="status">Loading answers…</p>`
-        : rows.length === 0
-          ? html`<p class="empty">No form or survey answers in this window.</p>`
-          : html`<div class="scroll" tabindex="0" role="region" aria-label="Answers table"><table>
-              <thead><tr><th scope="col">Time (UTC)</th><th scope="col">User</th><th scope="col">Step</th><th scope="col">Field</th><th scope="col">Answer</th><th scope="col">Page</th></tr></thead>
-              <tbody>${rows.map(
-                (row) => html`<tr>
-                  <td class="nowrap">${time(row.createdAt)}</td><td>${row.userId}</td><td>${row.stepId}</td><td>${row.field}</td>
-                  <td class="answer">${value(row.value)}</td><td class="page">${row.url ?? ''}</td>
-                </tr>`,
-              )}</tbody>
-            </table></div>`}
+      ${
+        !rows
+          ? html`<p class="empty" role="status">Loading answers…</p>`
+          : rows.length === 0
+            ? html`<p class="empty">No form or survey answers in this window.</p>`
+            : html`<div class="scroll" tabindex="0" role="region" aria-label="Answers table">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Time (UTC)</th>
+                      <th scope="col">User</th>
+                      <th scope="col">Step</th>
+                      <th scope="col">Field</th>
+                      <th scope="col">Answer</th>
+                      <th scope="col">Page</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows.map(
+                      (row) =>
+                        html`<tr>
+                          <td class="nowrap">${time(row.createdAt)}</td>
+                          <td>${row.userId}</td>
+                          <td>${row.stepId}</td>
+                          <td>${row.field}</td>
+                          <td class="answer">${value(row.value)}</td>
+                          <td class="page">${row.url ?? ''}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`
+      }
       <div class="foot padded">
         ${this.next ? html`<button type="button" @click=${() => this.load(this.next ?? undefined)} ?disabled=${this.busy}>Load more</button>` : ''}
         <span class="hint" role="status">${this.status}</span>

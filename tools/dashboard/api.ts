@@ -1,5 +1,11 @@
 // The dashboard's calls to the analytics and collections API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
-import type { AnalyticsFlowResponse, AnalyticsFlowsResponse, AnalyticsResponsesResponse, CollectionsResponse, Problem } from '../../src/api/wire.js';
+import type {
+  AnalyticsFlowResponse,
+  AnalyticsFlowsResponse,
+  AnalyticsResponsesResponse,
+  CollectionsResponse,
+  Problem,
+} from '../../src/api/wire.js';
 
 const KEY = 'onboarding-dashboard:key';
 
@@ -47,7 +53,10 @@ function search(query: ReportQuery, extra: Record<string, string | undefined> = 
 }
 
 async function call(path: string, accept: string, key = session.key): Promise<Response> {
-  const response = await fetch(path, { headers: { Authorization: `Bearer ${key ?? ''}`, Accept: accept }, cache: 'no-store' });
+  const response = await fetch(path, {
+    headers: { Authorization: `Bearer ${key ?? ''}`, Accept: accept },
+    cache: 'no-store',
+  });
   if (!response.ok) {
     const problem = (await response.json().catch(() => undefined)) as Problem | undefined;
     throw new ApiError(response.status, problem?.detail ?? `The service answered ${response.status}.`);
@@ -61,14 +70,21 @@ export const api = {
   /** Checks a key by asking for the smallest report; throws ApiError when it is refused. */
   check: (key: string) => json<AnalyticsFlowsResponse>(`/v1/analytics/flows?${search({ days: 1 })}`, key),
   flows: (query: ReportQuery) => json<AnalyticsFlowsResponse>(`/v1/analytics/flows?${search(query)}`),
-  flow: (slug: string, query: ReportQuery) => json<AnalyticsFlowResponse>(`/v1/analytics/flows/${encodeURIComponent(slug)}?${search(query)}`),
+  flow: (slug: string, query: ReportQuery) =>
+    json<AnalyticsFlowResponse>(`/v1/analytics/flows/${encodeURIComponent(slug)}?${search(query)}`),
   collections: () => json<CollectionsResponse>('/v1/collections'),
   answers: (slug: string, query: ReportQuery, cursor?: string) =>
-    json<AnalyticsResponsesResponse>(`/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query, { cursor, limit: '25' })}`),
+    json<AnalyticsResponsesResponse>(
+      `/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query, { cursor, limit: '25' })}`,
+    ),
   /** Fetches the CSV with the key in the header and hands it to the browser as a download. */
   async downloadCsv(slug: string, query: ReportQuery): Promise<void> {
-    const response = await call(`/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query)}`, 'text/csv');
-    const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `${slug}-answers.csv`;
+    const response = await call(
+      `/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query)}`,
+      'text/csv',
+    );
+    const name =
+      /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `${slug}-answers.csv`;
     const url = URL.createObjectURL(await response.blob());
     const link = Object.assign(document.createElement('a'), { href: url, download: name });
     document.body.append(link);

@@ -119,7 +119,9 @@ export class ObDashboard extends LitElement {
   private chooseRange(event: Event): void {
     const days = Number((event.target as HTMLSelectElement).value);
     const { slug, version } = this.route;
-    location.hash = slug ? `#/flows/${encodeURIComponent(slug)}?days=${days}${version ? `&version=${version}` : ''}` : `#/?days=${days}`;
+    location.hash = slug
+      ? `#/flows/${encodeURIComponent(slug)}?days=${days}${version ? `&version=${version}` : ''}`
+      : `#/?days=${days}`;
   }
 
   override render() {

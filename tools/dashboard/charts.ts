@@ -37,7 +37,8 @@ export function trendChart(days: FlowDay[]): TemplateResult {
   const plotH = H - PAD.top - PAD.bottom;
   const x = (i: number) => PAD.left + (n > 1 ? (i * plotW) / (n - 1) : plotW / 2);
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
-  const line = (values: number[]) => values.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
+  const line = (values: number[]) =>
+    values.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
   const started = days.map((d) => d.started);
   const completed = days.map((d) => d.completed);
   const area = `${line(started)}L${x(n - 1).toFixed(1)},${y(0)}L${x(0).toFixed(1)},${y(0)}Z`;
@@ -60,7 +61,11 @@ export function trendChart(days: FlowDay[]): TemplateResult {
 }
 
 /** Columns of answers per score 0–10, coloured as detractors, passives and promoters. */
-export function scoreColumns(distribution: number[], first = 0, tone: (score: number) => string = npsTone): TemplateResult {
+export function scoreColumns(
+  distribution: number[],
+  first = 0,
+  tone: (score: number) => string = npsTone,
+): TemplateResult {
   const max = Math.max(1, ...distribution);
   const cw = 44;
   const width = distribution.length * cw;

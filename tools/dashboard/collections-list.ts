@@ -64,15 +64,23 @@ export class ObCollections extends LitElement {
         <h3 id=${titleId}>${collection.id}</h3>
         <span class="badge plain">${collection.type === 'DEFAULT' ? 'Default' : 'Custom'}</span>
       </div>
-      <p class="hint">${collection.coolOff === '0' ? 'No cool-off between flows' : `Cool-off ${collection.coolOff} between flows`}</p>
+      <p class="hint">
+        ${collection.coolOff === '0' ? 'No cool-off between flows' : `Cool-off ${collection.coolOff} between flows`}
+      </p>
       <ol aria-label="Flows of ${collection.id}, first shown first">
         ${collection.flows.map(
-          (flow) => html`<li>
-            ${flow.name === null
-              ? html`<span class="slug">${flow.slug} · removed</span>`
-              : html`<a class="flow-link" href=${flowHref(flow.slug, this.days)}>${flow.name}</a>
-                  <span class="slug">${flow.slug} · ${TYPE_LABELS[flow.type!] ?? flow.type}${flow.status !== 'ACTIVE' ? ` · ${flow.status?.toLowerCase()}` : ''}</span>`}
-          </li>`,
+          (flow) =>
+            html`<li>
+              ${
+                flow.name === null
+                  ? html`<span class="slug">${flow.slug} · removed</span>`
+                  : html`<a class="flow-link" href=${flowHref(flow.slug, this.days)}>${flow.name}</a>
+                      <span class="slug"
+                        >${flow.slug} ·
+                        ${TYPE_LABELS[flow.type!] ?? flow.type}${flow.status !== 'ACTIVE' ? ` · ${flow.status?.toLowerCase()}` : ''}</span
+                      >`
+              }
+            </li>`,
         )}
       </ol>
     </section>`;
@@ -82,7 +90,10 @@ export class ObCollections extends LitElement {
     const collections = this.answer?.collections ?? [];
     if (collections.length === 0) return '';
     return html`<section aria-labelledby="collections-title">
-      <div class="title-row"><h2 id="collections-title">Collections</h2><span class="hint">Each shows its flows one at a time, in this order</span></div>
+      <div class="title-row">
+        <h2 id="collections-title">Collections</h2>
+        <span class="hint">Each shows its flows one at a time, in this order</span>
+      </div>
       <div class="collections">${collections.map((collection) => this.renderCollection(collection))}</div>
     </section>`;
   }

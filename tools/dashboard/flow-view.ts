@@ -55,27 +55,51 @@ export class ObFlowView extends LitElement {
     const targeted = TARGETED.has(report.flow.type);
     const of = (n: number, whole: number) => html`<span class="of">${whole > 0 ? percent(n / whole) : ''}</span>`;
     return html`<section class="card" aria-labelledby="funnel-title">
-      <div class="card-head"><h2 id="funnel-title">Step funnel</h2><span class="hint">Share of users who reached each step</span></div>
-      <div class="scroll"><table class="funnel" aria-describedby=${targeted ? 'missing-note' : nothing}>
-        <thead><tr><th scope="col">Step</th><th scope="col" class="wide">Reached</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th><th scope="col" class="num">Dropped</th>${
-          targeted ? html`<th scope="col" class="num">Target missing</th>` : ''
-        }</tr></thead>
-        <tbody>${report.steps.map(
-          (step, index) => html`<tr>
-            <th scope="row"><span class="step-index">${index + 1}</span>${step.title ?? step.stepId}${step.title === null ? html` <span class="badge plain">removed</span>` : ''}</th>
-            <td><span class="rate">${bar(share(step.reached, started))}<span class="num">${count(step.reached)}</span></span></td>
-            <td class="num">${count(step.completed)} ${of(step.completed, step.reached)}</td>
-            <td class="num">${count(step.skipped)} ${of(step.skipped, step.reached)}</td>
-            <td class="num ${step.dropped > 0 ? 'dropped' : ''}">${count(step.dropped)} ${of(step.dropped, step.reached)}</td>
-            ${targeted ? html`<td class="num ${step.targetMissing > 0 ? 'missing' : ''}">${step.targetMissing > 0 ? count(step.targetMissing) : '–'}</td>` : ''}
-          </tr>`,
-        )}</tbody>
-      </table></div>
+      <div class="card-head">
+        <h2 id="funnel-title">Step funnel</h2>
+        <span class="hint">Share of users who reached each step</span>
+      </div>
+      <div class="scroll">
+        <table class="funnel" aria-describedby=${targeted ? 'missing-note' : nothing}>
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col" class="wide">Reached</th>
+              <th scope="col" class="num">Completed</th>
+              <th scope="col" class="num">Skipped</th>
+              <th scope="col" class="num">Dropped</th>
+              ${targeted ? html`<th scope="col" class="num">Target missing</th>` : ''}
+            </tr>
+          </thead>
+          <tbody>
+            ${report.steps.map(
+              (step, index) =>
+                html`<tr>
+                  <th scope="row">
+                    <span class="step-index">${index + 1}</span
+                    >${step.title ?? step.stepId}${step.title === null ? html` <span class="badge plain">removed</span>` : ''}
+                  </th>
+                  <td>
+                    <span class="rate"
+                      >${bar(share(step.reached, started))}<span class="num">${count(step.reached)}</span></span
+                    >
+                  </td>
+                  <td class="num">${count(step.completed)} ${of(step.completed, step.reached)}</td>
+                  <td class="num">${count(step.skipped)} ${of(step.skipped, step.reached)}</td>
+                  <td class="num ${step.dropped > 0 ? 'dropped' : ''}">
+                    ${count(step.dropped)} ${of(step.dropped, step.reached)}
+                  </td>
+                  ${targeted ? html`<td class="num ${step.targetMissing > 0 ? 'missing' : ''}">${step.targetMissing > 0 ? count(step.targetMissing) : '–'}</td>` : ''}
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
       ${
         targeted
           ? html`<p class="note" id="missing-note">
-              Target missing: users whose page could not find the step's element, each counted once, on the day of their first
-              report. A number that grows after a release usually means a selector no longer matches the page.
+              Target missing: users whose page could not find the step's element, each counted once, on the day of their
+              first report. A number that grows after a release usually means a selector no longer matches the page.
             </p>`
           : ''
       }
@@ -86,18 +110,35 @@ export class ObFlowView extends LitElement {
   private renderReshow(reshow: FlowReshowCounts) {
     const of = (n: number) => html`<span class="of">${reshow.users > 0 ? percent(n / reshow.users) : ''}</span>`;
     return html`<section class="card" aria-labelledby="reshow-title">
-      <div class="card-head"><h2 id="reshow-title">Came back</h2><span class="hint">Users who acted on the flow after it came back</span></div>
-      <div class="scroll"><table class="reshow">
-        <tbody>
-          <tr><th scope="row">Acted on a comeback</th><td class="num">${count(reshow.users)}</td></tr>
-          <tr><th scope="row">Comebacks acted on</th><td class="num">${count(reshow.comebacks)}</td></tr>
-          <tr><th scope="row">Completed after it came back</th><td class="num">${count(reshow.completed)} ${of(reshow.completed)}</td></tr>
-          <tr><th scope="row">Dismissed it again</th><td class="num">${count(reshow.skipped)} ${of(reshow.skipped)}</td></tr>
-        </tbody>
-      </table></div>
+      <div class="card-head">
+        <h2 id="reshow-title">Came back</h2>
+        <span class="hint">Users who acted on the flow after it came back</span>
+      </div>
+      <div class="scroll">
+        <table class="reshow">
+          <tbody>
+            <tr>
+              <th scope="row">Acted on a comeback</th>
+              <td class="num">${count(reshow.users)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Comebacks acted on</th>
+              <td class="num">${count(reshow.comebacks)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Completed after it came back</th>
+              <td class="num">${count(reshow.completed)} ${of(reshow.completed)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Dismissed it again</th>
+              <td class="num">${count(reshow.skipped)} ${of(reshow.skipped)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
       <p class="note">
-        A dismissed flow with reshow shows again after a while. A comeback is counted when the user next acts in the flow
-        (a start, a step, a completion or a dismissal); one who only saw it is not.
+        A dismissed flow with reshow shows again after a while. A comeback is counted when the user next acts in the
+        flow (a start, a step, a completion or a dismissal); one who only saw it is not.
       </p>
     </section>`;
   }
@@ -105,34 +146,80 @@ export class ObFlowView extends LitElement {
   /** The totals split by the translation each user first started the flow in: one row per locale, most starts first. */
   private renderLocales(locales: LocaleCounts[], started: number) {
     return html`<section class="card" aria-labelledby="locales-title">
-      <div class="card-head"><h2 id="locales-title">By locale</h2><span class="hint">Users by the translation they first started in</span></div>
-      <div class="scroll"><table class="locales">
-        <thead><tr><th scope="col">Locale</th><th scope="col" class="wide">Started</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th>
-          <th scope="col" class="num">Median time</th></tr></thead>
-        <tbody>${locales.map(
-          (row) => html`<tr>
-            <th scope="row">${localeName(row.locale)}${row.locale ? html`<span class="locale-code">${row.locale}</span>` : ''}</th>
-            <td><span class="rate">${bar(share(row.started, started))}<span class="num">${count(row.started)}</span></span></td>
-            <td class="num">${count(row.completed)} <span class="of">${percent(row.completionRate)}</span></td>
-            <td class="num">${count(row.skipped)}</td>
-            <td class="num">${duration(row.medianSecondsToComplete)}</td>
-          </tr>`,
-        )}</tbody>
-      </table></div>
-      <p class="note">The flow's translation for the locale the page sent when the user first started it (else their user property <code>locale</code>): the exact one, else its language's, else the source text.</p>
+      <div class="card-head">
+        <h2 id="locales-title">By locale</h2>
+        <span class="hint">Users by the translation they first started in</span>
+      </div>
+      <div class="scroll">
+        <table class="locales">
+          <thead>
+            <tr>
+              <th scope="col">Locale</th>
+              <th scope="col" class="wide">Started</th>
+              <th scope="col" class="num">Completed</th>
+              <th scope="col" class="num">Skipped</th>
+              <th scope="col" class="num">Median time</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${locales.map(
+              (row) =>
+                html`<tr>
+                  <th scope="row">
+                    ${localeName(row.locale)}${row.locale ? html`<span class="locale-code">${row.locale}</span>` : ''}
+                  </th>
+                  <td>
+                    <span class="rate"
+                      >${bar(share(row.started, started))}<span class="num">${count(row.started)}</span></span
+                    >
+                  </td>
+                  <td class="num">${count(row.completed)} <span class="of">${percent(row.completionRate)}</span></td>
+                  <td class="num">${count(row.skipped)}</td>
+                  <td class="num">${duration(row.medianSecondsToComplete)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <p class="note">
+        The flow's translation for the locale the page sent when the user first started it (else their user property
+        <code>locale</code>): the exact one, else its language's, else the source text.
+      </p>
     </section>`;
   }
 
   private renderTrend(report: AnalyticsFlowResponse) {
     return html`<section class="card" aria-labelledby="trend-title">
-      <div class="card-head"><h2 id="trend-title">Trend by day <span class="hint">users by the day they first started</span></h2>
-        <span class="legend" aria-hidden="true"><span>Started</span><span class="completed">Completed</span></span></div>
+      <div class="card-head">
+        <h2 id="trend-title">Trend by day <span class="hint">users by the day they first started</span></h2>
+        <span class="legend" aria-hidden="true"><span>Started</span><span class="completed">Completed</span></span>
+      </div>
       ${trendChart(report.days)}
-      <details><summary>Show the numbers</summary>
-        <div class="scroll days"><table>
-          <thead><tr><th scope="col">Day (UTC)</th><th scope="col" class="num">Started</th><th scope="col" class="num">Completed</th><th scope="col" class="num">Skipped</th></tr></thead>
-          <tbody>${[...report.days].reverse().map((d) => html`<tr><th scope="row">${day(d.date)}</th><td class="num">${d.started}</td><td class="num">${d.completed}</td><td class="num">${d.skipped}</td></tr>`)}</tbody>
-        </table></div>
+      <details>
+        <summary>Show the numbers</summary>
+        <div class="scroll days">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Day (UTC)</th>
+                <th scope="col" class="num">Started</th>
+                <th scope="col" class="num">Completed</th>
+                <th scope="col" class="num">Skipped</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${[...report.days].reverse().map(
+                (d) =>
+                  html`<tr>
+                    <th scope="row">${day(d.date)}</th>
+                    <td class="num">${d.started}</td>
+                    <td class="num">${d.completed}</td>
+                    <td class="num">${d.skipped}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>
       </details>
     </section>`;
   }
@@ -140,14 +227,17 @@ export class ObFlowView extends LitElement {
   override render() {
     const report = this.report;
     const back = html`<a class="back" href="#/?days=${this.days}">← All flows</a>`;
-    if (!report) return html`${back}<p class="muted" role="status">Loading the report…</p>`;
+    if (!report)
+      return html`${back}
+        <p class="muted" role="status">Loading the report…</p>`;
     const flow = report.flow;
     return html`${back}
       <div class="title-row">
         <h1 tabindex="-1">${flow.name}</h1>
         <span class="badge">${TYPE_LABELS[flow.type] ?? flow.type}</span>
         ${flow.status !== 'ACTIVE' ? html`<span class="badge plain">${flow.status ? flow.status.toLowerCase() : 'removed'}</span>` : ''}
-        <label class="version">Version
+        <label class="version"
+          >Version
           <select @change=${this.chooseVersion}>
             <option value="0" ?selected=${!this.version}>All versions</option>
             ${Array.from({ length: flow.version }, (_, i) => flow.version - i).map((v) => html`<option value=${v} ?selected=${this.version === v}>v${v}${v === flow.version ? ' (current)' : ''}</option>`)}
@@ -155,16 +245,38 @@ export class ObFlowView extends LitElement {
         </label>
       </div>
       <section class="kpis" aria-label="Totals">
-        <div class="kpi"><span class="kpi-label">Started</span><span class="kpi-value">${count(flow.started)}</span></div>
-        <div class="kpi"><span class="kpi-label">Completed</span><span class="kpi-value">${count(flow.completed)}<small> ${percent(flow.completionRate)}</small></span></div>
-        <div class="kpi"><span class="kpi-label">Skipped</span><span class="kpi-value">${count(flow.skipped)}<small> ${flow.started ? percent(flow.skipped / flow.started) : ''}</small></span></div>
-        <div class="kpi"><span class="kpi-label">Median time to complete</span><span class="kpi-value">${duration(flow.medianSecondsToComplete)}</span></div>
+        <div class="kpi">
+          <span class="kpi-label">Started</span><span class="kpi-value">${count(flow.started)}</span>
+        </div>
+        <div class="kpi">
+          <span class="kpi-label">Completed</span
+          ><span class="kpi-value">${count(flow.completed)}<small> ${percent(flow.completionRate)}</small></span>
+        </div>
+        <div class="kpi">
+          <span class="kpi-label">Skipped</span
+          ><span class="kpi-value"
+            >${count(flow.skipped)}<small> ${flow.started ? percent(flow.skipped / flow.started) : ''}</small></span
+          >
+        </div>
+        <div class="kpi">
+          <span class="kpi-label">Median time to complete</span
+          ><span class="kpi-value">${duration(flow.medianSecondsToComplete)}</span>
+        </div>
       </section>
-      <div class="stack">${this.renderTrend(report)}${this.renderFunnel(report)}${
-        // One locale alone is the totals again.
-        report.locales.length > 1 || (report.locales.length === 1 && report.locales[0].locale !== '') ? this.renderLocales(report.locales, flow.started) : ''
-      }${report.reshow ? this.renderReshow(report.reshow) : ''}</div>
+      <div class="stack">
+        ${this.renderTrend(report)}${this.renderFunnel(report)}${
+          // One locale alone is the totals again.
+          report.locales.length > 1 || (report.locales.length === 1 && report.locales[0].locale !== '')
+            ? this.renderLocales(report.locales, flow.started)
+            : ''
+        }${report.reshow ? this.renderReshow(report.reshow) : ''}
+      </div>
       ${report.survey ? html`<ob-survey-panel .steps=${report.survey.steps}></ob-survey-panel>` : ''}
-      <ob-answers slug=${flow.slug} days=${this.days} version=${this.version} ?optional=${flow.type !== 'FORM' && flow.type !== 'SURVEY'}></ob-answers>`;
+      <ob-answers
+        slug=${flow.slug}
+        days=${this.days}
+        version=${this.version}
+        ?optional=${flow.type !== 'FORM' && flow.type !== 'SURVEY'}
+      ></ob-answers>`;
   }
 }

@@ -19,7 +19,13 @@ export function duration(seconds: number | null): string {
 }
 
 const dayFormat = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const timeFormat = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+const timeFormat = new Intl.DateTimeFormat('en', {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
 
 /** `2026-03-01` as "Mar 1" (UTC, as the service counts days). */
 export const day = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
@@ -30,7 +36,7 @@ const languageNames = new Intl.DisplayNames('en', { type: 'language', fallback: 
 
 /** A locale code as its name ("French (Canada)"); "" is what was recorded with no locale. */
 /** A locale's name; "" is the source text, which a run is counted under when the flow had no translation for its locale. */
-export const localeName = (code: string) => (code === '' ? 'Source text' : languageNames.of(code) ?? code);
+export const localeName = (code: string) => (code === '' ? 'Source text' : (languageNames.of(code) ?? code));
 
 /** Any JSON value as short text. */
 export const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

@@ -47,9 +47,19 @@ export class ObSignIn extends LitElement {
       <form class="card" @submit=${this.submit} novalidate>
         <p class="brand"><span class="logo" aria-hidden="true"></span>Onboarding insights</p>
         <h1>Sign in</h1>
-        <p class="muted">Paste a private key of this service. It stays in this tab only, and is sent in a header, never in an address.</p>
+        <p class="muted">
+          Paste a private key of this service. It stays in this tab only, and is sent in a header, never in an address.
+        </p>
         <label for="key">Private key</label>
-        <input id="key" type="password" autocomplete="off" spellcheck="false" placeholder="sk_…" aria-describedby=${this.error ? 'error' : nothing} aria-invalid=${this.error ? 'true' : 'false'} />
+        <input
+          id="key"
+          type="password"
+          autocomplete="off"
+          spellcheck="false"
+          placeholder="sk_…"
+          aria-describedby=${this.error ? 'error' : nothing}
+          aria-invalid=${this.error ? 'true' : 'false'}
+        />
         ${this.error ? html`<p id="error" class="alert" role="alert">${this.error}</p>` : ''}
         <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? 'Checking…' : 'Sign in'}</button>
       </form>

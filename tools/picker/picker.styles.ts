@@ -28,7 +28,9 @@ export const pickerStyles = css`
     border-radius: 8px;
     background: #111827;
     color: #f3f4f6;
-    font: 13px/1.45 system-ui, sans-serif;
+    font:
+      13px/1.45 system-ui,
+      sans-serif;
     pointer-events: auto;
   }
   .top {
@@ -41,7 +43,9 @@ export const pickerStyles = css`
   code {
     display: block;
     margin-top: 4px;
-    font: 12px/1.4 ui-monospace, monospace;
+    font:
+      12px/1.4 ui-monospace,
+      monospace;
     overflow-wrap: anywhere;
     user-select: all;
   }

@@ -120,7 +120,8 @@ export function startPicker(top: Window = window): () => void {
     if (attached.has(viewDoc)) return;
     attached.add(viewDoc);
     listening.push(view);
-    for (const type of WATCHED) view.addEventListener(type, onEvent, { capture: true, passive: type === 'scroll' || type === 'resize' });
+    for (const type of WATCHED)
+      view.addEventListener(type, onEvent, { capture: true, passive: type === 'scroll' || type === 'resize' });
   }
 
   /** Follows the pointer into every same-origin frame, nested ones too; cross-origin frames stay out of reach. */
@@ -168,14 +169,21 @@ export function startPicker(top: Window = window): () => void {
       return;
     }
     const rect = boxInTop(current, top);
-    Object.assign(box.style, { display: 'block', left: `${rect.x}px`, top: `${rect.y}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+    Object.assign(box.style, {
+      display: 'block',
+      left: `${rect.x}px`,
+      top: `${rect.y}px`,
+      width: `${rect.width}px`,
+      height: `${rect.height}px`,
+    });
     if (current !== shownFor) {
       shownFor = current;
       describe(proposeSelector(current, doc));
     }
     // The panel moves to the top while the outline would be under it at the bottom.
     const room = panel.offsetHeight + 24;
-    const under = rect.y + rect.height > top.innerHeight - room && rect.x + rect.width > top.innerWidth - panel.offsetWidth - 24;
+    const under =
+      rect.y + rect.height > top.innerHeight - room && rect.x + rect.width > top.innerWidth - panel.offsetWidth - 24;
     panel.classList.toggle('top', under);
   }
 
@@ -196,7 +204,9 @@ export function startPicker(top: Window = window): () => void {
     line.hidden = false;
     status.textContent = '';
     void copyText(text, shadow).then((copied) => {
-      status.textContent = copied ? 'Copied: paste it into the flow file.' : 'Copying was refused: select the line and copy it.';
+      status.textContent = copied
+        ? 'Copied: paste it into the flow file.'
+        : 'Copying was refused: select the line and copy it.';
     });
   }
 

@@ -55,7 +55,8 @@ function hooks(element: Element): string[] {
     const value = stable(name);
     if (value) found.push(attribute(name, value));
   }
-  for (const { name, value } of element.attributes) if (!TEST_ATTRIBUTES.includes(name) && isStableData(name, value)) found.push(attribute(name, value));
+  for (const { name, value } of element.attributes)
+    if (!TEST_ATTRIBUTES.includes(name) && isStableData(name, value)) found.push(attribute(name, value));
   const id = stable('id');
   if (id) found.push(/^[a-z_][\w-]*$/i.test(id) ? `#${id}` : attribute('id', id));
   const role = stable('role');
@@ -86,7 +87,9 @@ function uniqueHook(element: Element, scope: Scope): string | undefined {
 
 /** One step of a path: the tag (or the element's own hook), with `:nth-of-type` only when a sibling has the same tag. */
 function step(element: Element, hook?: string): string {
-  const siblings = [...(element.parentNode?.children ?? [])].filter((sibling) => sibling.localName === element.localName);
+  const siblings = [...(element.parentNode?.children ?? [])].filter(
+    (sibling) => sibling.localName === element.localName,
+  );
   const base = hook ?? (tagOf(element) || '*');
   return siblings.length > 1 ? `${base}:nth-of-type(${siblings.indexOf(element) + 1})` : base;
 }
@@ -117,7 +120,9 @@ function localSelector(element: Element, scope: Scope): string {
   // Shortest first, each with its length in steps: the element's own hook or step under the anchor, then ever longer
   // chains of children.
   const candidates: [string, number][] = own[0] && anchor ? [[prefix + own[0], 2]] : [];
-  steps.forEach((_, i) => candidates.push([prefix + steps.slice(steps.length - 1 - i).join(' > '), i + (anchor ? 2 : 1)]));
+  steps.forEach((_, i) =>
+    candidates.push([prefix + steps.slice(steps.length - 1 - i).join(' > '), i + (anchor ? 2 : 1)]),
+  );
   if (anchor) candidates.push([`${anchor} > ${steps.join(' > ')}`, steps.length + 1]);
   const path = candidates.find(([candidate]) => onlyMatch(scope, candidate, element));
   const firstHook = own.find((hook) => firstMatch(scope, hook) === element);
@@ -128,7 +133,9 @@ function localSelector(element: Element, scope: Scope): string {
 /** The document or shadow root holding `element`, or null when it is in neither (a detached element). */
 function scopeOf(element: Element): Scope | null {
   const root = element.getRootNode();
-  return root.nodeType === Node.DOCUMENT_NODE || (root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root) ? (root as Scope) : null;
+  return root.nodeType === Node.DOCUMENT_NODE || (root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root)
+    ? (root as Scope)
+    : null;
 }
 
 /**

@@ -1,10 +1,19 @@
 // Which ids, data attributes and class names of a page are likely to survive a rebuild of the app, and which a build made.
 
 /** Attributes teams add for their own end-to-end tests, most common first: the best hooks there are. */
-export const TEST_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa', 'data-e2e', 'data-automation-id'];
+export const TEST_ATTRIBUTES = [
+  'data-testid',
+  'data-test-id',
+  'data-test',
+  'data-cy',
+  'data-qa',
+  'data-e2e',
+  'data-automation-id',
+];
 
 /** Framework counters: `ember123`, `mui-7`, `headlessui-menu-button-3`, `radix-5`, `react-select-2-input`, … */
-const FRAMEWORK_COUNTER = /^(?:ember|ext-gen|ext-comp|yui_|gwt-uid|mui|headlessui|radix|react-select|react-aria|downshift|rc-|cdk-|mat-|ng-|vue-|jsx-|svelte-|tippy-|popper-|select2-|ui-id-|uid-)[\w-]*\d/i;
+const FRAMEWORK_COUNTER =
+  /^(?:ember|ext-gen|ext-comp|yui_|gwt-uid|mui|headlessui|radix|react-select|react-aria|downshift|rc-|cdk-|mat-|ng-|vue-|jsx-|svelte-|tippy-|popper-|select2-|ui-id-|uid-)[\w-]*\d/i;
 
 /** A segment of a name that a build or a hash function wrote, not a person. */
 function hashLike(segment: string): boolean {
@@ -34,7 +43,13 @@ const VOLATILE_DATA =
 
 /** A data-* attribute other than a test hook whose value names the element in words: `data-section="pricing"`. */
 export function isStableData(name: string, value: string): boolean {
-  return name.startsWith('data-') && !VOLATILE_DATA.test(name) && /^[a-z][\w-]{1,39}$/i.test(value) && !/^(?:true|false|on|off|null|undefined)$/i.test(value) && !looksGenerated(value);
+  return (
+    name.startsWith('data-') &&
+    !VOLATILE_DATA.test(name) &&
+    /^[a-z][\w-]{1,39}$/i.test(value) &&
+    !/^(?:true|false|on|off|null|undefined)$/i.test(value) &&
+    !looksGenerated(value)
+  );
 }
 
 /** Utility, state and library class prefixes: real words, but about looks or state, not about what an element is. */
@@ -48,5 +63,11 @@ const NOT_SEMANTIC =
  * classes at the cost of some human ones.
  */
 export function isHumanClass(name: string): boolean {
-  return name.length >= 3 && name.length <= 40 && /^[a-z]{2,}(?:(?:--?|__?)[a-z]{2,})*$/.test(name) && !NOT_SEMANTIC.test(name) && !looksGenerated(name);
+  return (
+    name.length >= 3 &&
+    name.length <= 40 &&
+    /^[a-z]{2,}(?:(?:--?|__?)[a-z]{2,})*$/.test(name) &&
+    !NOT_SEMANTIC.test(name) &&
+    !looksGenerated(name)
+  );
 }

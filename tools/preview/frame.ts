@@ -83,7 +83,13 @@ function model(): Flow {
   const steps = flow.data.steps.map((step, index): Step => {
     const copy: Step = Object.assign(anyPage(step), {
       index,
-      state: { started: index === state.current, completed: !!state.completed[step.id], skipped: !!state.skipped[step.id], visible: true, blocked: false },
+      state: {
+        started: index === state.current,
+        completed: !!state.completed[step.id],
+        skipped: !!state.skipped[step.id],
+        visible: true,
+        blocked: false,
+      },
       start: act(() => {}),
       complete: act((data) => finishStep(index, 'completed', data)),
       skip: act((data) => finishStep(index, 'skipped', data)),
@@ -211,7 +217,8 @@ function draw(flow: PreviewFlow | undefined): void {
 
 // The page hands over a new version of the flow: draw it again from the start.
 window.addEventListener('message', (event: MessageEvent<Partial<PreviewFlowMessage> | null>) => {
-  if (event.origin === location.origin && event.source === parent && event.data && event.data.previewFlow) draw(event.data.previewFlow);
+  if (event.origin === location.origin && event.source === parent && event.data && event.data.previewFlow)
+    draw(event.data.previewFlow);
 });
 void fetch('/preview/flows.json', { cache: 'no-store' })
   .then((response) => response.json() as Promise<PreviewFlows>)

@@ -11,7 +11,13 @@ const MODES: readonly Mode[] = [
   ['light', 'rtl', 'RTL'],
 ];
 // Room for what floats over the frame: a modal, or a tooltip beside its stand-in target.
-const MODAL_HEIGHT: Partial<Record<FlowType, number>> = { ANNOUNCEMENT: 460, TOUR: 440, SURVEY: 400, HINT: 360, TOOLTIP: 320 };
+const MODAL_HEIGHT: Partial<Record<FlowType, number>> = {
+  ANNOUNCEMENT: 460,
+  TOUR: 440,
+  SURVEY: 400,
+  HINT: 360,
+  TOOLTIP: 320,
+};
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const main = byId('flows');
@@ -19,7 +25,11 @@ const errorsBox = byId('errors');
 const summary = byId('summary');
 const live = byId('live');
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string | null, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string | null,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -50,7 +60,13 @@ function build(flow: PreviewFlow, key: string): HTMLElement {
   if (flow.targetingLogic) meta.push(`for ${flow.targetingLogic}`);
   const restart = el('button', 'restart', 'Restart');
   restart.type = 'button';
-  head.append(el('h2', null, flow.name), el('span', 'badge', flow.type), el('code', null, flow.slug), el('span', 'meta', meta.join(' · ')), restart);
+  head.append(
+    el('h2', null, flow.name),
+    el('span', 'badge', flow.type),
+    el('code', null, flow.slug),
+    el('span', 'meta', meta.join(' · ')),
+    restart,
+  );
   const frames = el('div', 'frames');
   for (const mode of MODES) {
     const figure = el('figure', 'mode');
@@ -79,7 +95,13 @@ function render(state: PreviewFlows): void {
     box.dataset.file = error.file;
     const list = el('ul');
     for (const problem of error.problems) {
-      list.append(el('li', null, `${error.file}:${problem.line}:${problem.column}  ${problem.path ? `${problem.path}: ` : ''}${problem.message}`));
+      list.append(
+        el(
+          'li',
+          null,
+          `${error.file}:${problem.line}:${problem.column}  ${problem.path ? `${problem.path}: ` : ''}${problem.message}`,
+        ),
+      );
     }
     box.append(el('h2', null, `${error.file} is refused`), list);
     errorsBox.append(box);
@@ -129,7 +151,8 @@ window.addEventListener('message', (event: MessageEvent<Partial<PreviewHeightMes
 // The bookmarklet is for the bookmarks bar: clicked here, it would only meet this page's script policy.
 document.getElementById('bookmarklet')?.addEventListener('click', (event) => {
   event.preventDefault();
-  byId('picker-note').textContent = 'Drag the link to your bookmarks bar, then click the bookmark on a page of your app.';
+  byId('picker-note').textContent =
+    'Drag the link to your bookmarks bar, then click the bookmark on a page of your app.';
 });
 
 const events = new EventSource('/preview/events');

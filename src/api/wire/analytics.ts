@@ -93,9 +93,32 @@ export interface FlowDay {
  * else its first choice field, else its first field as `text` (docs/analytics.md).
  */
 export type SurveyStepReport =
-  | { kind: 'nps'; stepId: string; title: string | null; responses: number; score: number | null; promoters: number; passives: number; detractors: number; distribution: number[] }
-  | { kind: 'rating'; stepId: string; title: string | null; responses: number; average: number | null; distribution: number[] }
-  | { kind: 'single' | 'multiple'; stepId: string; title: string | null; responses: number; options: Array<{ value: string; label: string; count: number }> }
+  | {
+      kind: 'nps';
+      stepId: string;
+      title: string | null;
+      responses: number;
+      score: number | null;
+      promoters: number;
+      passives: number;
+      detractors: number;
+      distribution: number[];
+    }
+  | {
+      kind: 'rating';
+      stepId: string;
+      title: string | null;
+      responses: number;
+      average: number | null;
+      distribution: number[];
+    }
+  | {
+      kind: 'single' | 'multiple';
+      stepId: string;
+      title: string | null;
+      responses: number;
+      options: Array<{ value: string; label: string; count: number }>;
+    }
   | { kind: 'text'; stepId: string; title: string | null; responses: number; comments: SurveyComment[] };
 
 export interface SurveyComment {

@@ -38,7 +38,19 @@ export interface ChecklistProps extends FlowProps {
 }
 
 /** Where a step that points at an element sits around it. */
-export type TourPlacement = 'top' | 'bottom' | 'left' | 'right' | 'top-start' | 'top-end' | 'bottom-start' | 'bottom-end' | 'left-start' | 'left-end' | 'right-start' | 'right-end';
+export type TourPlacement =
+  | 'top'
+  | 'bottom'
+  | 'left'
+  | 'right'
+  | 'top-start'
+  | 'top-end'
+  | 'bottom-start'
+  | 'bottom-end'
+  | 'left-start'
+  | 'left-end'
+  | 'right-start'
+  | 'right-end';
 
 /** Options of the flows whose steps point at an element of the page (tours, hints, tooltips), on the flow or on one step (the step's wins). */
 export interface TargetOptions {

@@ -13,7 +13,15 @@ import type {
   TooltipStep,
   TourStep,
 } from './flow-file-steps.js';
-import type { ChecklistProps, FlowProps, HintProps, ModalFlowProps, SurveyProps, TooltipProps, TourProps } from './flow-file-props.js';
+import type {
+  ChecklistProps,
+  FlowProps,
+  HintProps,
+  ModalFlowProps,
+  SurveyProps,
+  TooltipProps,
+  TourProps,
+} from './flow-file-props.js';
 
 // schema/flow.schema.json is generated from the declarations of this module and of flow-file-steps.ts,
 // flow-file-fields.ts and flow-file-props.ts (npm run schema), and a test fails when the two differ. Descriptions and

@@ -23,7 +23,14 @@ interface WebhookEventBase {
 
 /** A change in a user's progress through a flow. */
 export interface FlowWebhookEvent extends WebhookEventBase {
-  type: 'flow.started' | 'flow.completed' | 'flow.skipped' | 'step.completed' | 'step.skipped' | 'form.submitted' | 'survey.answered';
+  type:
+    | 'flow.started'
+    | 'flow.completed'
+    | 'flow.skipped'
+    | 'step.completed'
+    | 'step.skipped'
+    | 'form.submitted'
+    | 'survey.answered';
   flowSlug: string;
   flowVersion: number;
   /** The step acted on; for flow events, the step the transition named ("" when none). */

@@ -122,17 +122,24 @@ export class OnboardingAnnouncement extends OnboardingElement {
       ${this.renderMedia(step)}
       <h2 part="title" id="title" class="title">${step.title ? this.rich(step.title) : flow.name}</h2>
       <div part="subtitle" id="body" class="text">${this.rich(step.subtitle)}</div>
-      ${m > 1
-        ? html`<div part="dots" class="dots" aria-hidden="true">
-            ${steps.map((s) => html`<span class=${s.id === step.id ? 'dot current' : 'dot'}></span>`)}
-          </div>`
-        : nothing}
+      ${
+        m > 1
+          ? html`<div part="dots" class="dots" aria-hidden="true">
+              ${steps.map((s) => html`<span class=${s.id === step.id ? 'dot current' : 'dot'}></span>`)}
+            </div>`
+          : nothing
+      }
       <div part="actions" class="actions">
-        ${step.secondaryButton
-          ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })
-          : n > 1
-            ? this.renderButton(undefined, 'secondary', { fallbackTitle: this.t('back'), fallbackAction: 'flow.back' })
-            : nothing}
+        ${
+          step.secondaryButton
+            ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })
+            : n > 1
+              ? this.renderButton(undefined, 'secondary', {
+                  fallbackTitle: this.t('back'),
+                  fallbackAction: 'flow.back',
+                })
+              : nothing
+        }
         ${this.renderButton(step.primaryButton, 'primary', { fallbackTitle: this.t(n < m ? 'next' : 'done'), fallbackAction: 'flow.forward' })}
       </div>
     </dialog>`;

@@ -39,21 +39,25 @@ export class OnboardingBanner extends OnboardingElement {
     const step = flow?.currentStep;
     // The live region stays in place so a banner that arrives later is announced politely.
     return html`<div aria-live="polite">
-      ${step
-        ? html`<section part="base" class="surface" aria-label=${this.plain(step.title) || flow.name}>
-            <div class="body">
-              <p part="title" class="title">${this.rich(step.title)}</p>
-              ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
-            </div>
-            ${step.primaryButton || step.secondaryButton
-              ? html`<div part="actions" class="actions">
-                  ${this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })}
-                  ${this.renderButton(step.primaryButton, 'primary', { fallbackAction: 'flow.forward' })}
-                </div>`
-              : nothing}
-            ${this.renderClose(flow)}
-          </section>`
-        : nothing}
+      ${
+        step
+          ? html`<section part="base" class="surface" aria-label=${this.plain(step.title) || flow.name}>
+              <div class="body">
+                <p part="title" class="title">${this.rich(step.title)}</p>
+                ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
+              </div>
+              ${
+                step.primaryButton || step.secondaryButton
+                  ? html`<div part="actions" class="actions">
+                      ${this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })}
+                      ${this.renderButton(step.primaryButton, 'primary', { fallbackAction: 'flow.forward' })}
+                    </div>`
+                  : nothing
+              }
+              ${this.renderClose(flow)}
+            </section>`
+          : nothing
+      }
     </div>`;
   }
 }

@@ -21,13 +21,23 @@ export default css`
     padding: var(--onboarding-banner-padding, 0.75rem 1rem);
     background: var(--onboarding-banner-surface, var(--_subtle));
   }
-  .body { grid-area: b; min-width: 0 }
-  .actions { grid-area: a }
-  .close { grid-area: c }
+  .body {
+    grid-area: b;
+    min-width: 0;
+  }
+  .actions {
+    grid-area: a;
+  }
+  .close {
+    grid-area: c;
+  }
   .title {
     font-size: 1em;
   }
   @container (max-width: 34rem) {
-    [part='base'] { grid: 'b c' 'a a' / 1fr auto; align-items: start }
+    [part='base'] {
+      grid: 'b c' 'a a' / 1fr auto;
+      align-items: start;
+    }
   }
 `;

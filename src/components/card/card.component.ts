@@ -36,22 +36,26 @@ export class OnboardingCard extends OnboardingElement {
     const flow = this.activeFlow;
     const step = flow?.currentStep;
     return html`<div aria-live="polite">
-      ${step
-        ? html`<article part="base" class="surface" aria-labelledby="title">
-            <div class="head">
-              <h2 part="title" id="title" class="title">${this.rich(step.title)}</h2>
-              ${this.renderClose(flow)}
-            </div>
-            ${this.renderMedia(step)}
-            ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
-            ${step.primaryButton || step.secondaryButton
-              ? html`<div part="actions" class="actions">
-                  ${this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })}
-                  ${this.renderButton(step.primaryButton, 'primary', { fallbackAction: 'flow.forward' })}
-                </div>`
-              : nothing}
-          </article>`
-        : nothing}
+      ${
+        step
+          ? html`<article part="base" class="surface" aria-labelledby="title">
+              <div class="head">
+                <h2 part="title" id="title" class="title">${this.rich(step.title)}</h2>
+                ${this.renderClose(flow)}
+              </div>
+              ${this.renderMedia(step)}
+              ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
+              ${
+                step.primaryButton || step.secondaryButton
+                  ? html`<div part="actions" class="actions">
+                      ${this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })}
+                      ${this.renderButton(step.primaryButton, 'primary', { fallbackAction: 'flow.forward' })}
+                    </div>`
+                  : nothing
+              }
+            </article>`
+          : nothing
+      }
     </div>`;
   }
 }

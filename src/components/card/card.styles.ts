@@ -14,6 +14,8 @@ export default css`
     box-shadow: var(--onboarding-card-shadow, 0 1px 3px rgb(0 0 0 / 0.08));
   }
   @container (max-width: 20rem) {
-    .button { flex: 1 }
+    .button {
+      flex: 1;
+    }
   }
 `;

@@ -5,7 +5,9 @@ import { OnboardingElement } from '../shared/onboarding-element.js';
 import baseStyles from '../shared/base.styles.js';
 import styles from './checklist.styles.js';
 
-const LOCK = html`<svg viewBox="0 0 16 16" width="12" height="12"><path fill="currentColor" d="M5 7V5a3 3 0 0 1 6 0v2h1v7H4V7h1zm1 0h4V5a2 2 0 0 0-4 0v2z" /></svg>`;
+const LOCK = html`<svg viewBox="0 0 16 16" width="12" height="12">
+  <path fill="currentColor" d="M5 7V5a3 3 0 0 1 6 0v2h1v7H4V7h1zm1 0h4V5a2 2 0 0 0-4 0v2z" />
+</svg>`;
 
 /** How a checklist step shows: done, skipped, blocked (its start criteria fail), locked (an earlier step is open in a sequential list), current, or pending. */
 export type ChecklistStepState = 'done' | 'skipped' | 'blocked' | 'locked' | 'current' | 'pending';
@@ -46,7 +48,11 @@ export type ChecklistStepState = 'done' | 'skipped' | 'blocked' | 'locked' | 'cu
  */
 export class OnboardingChecklist extends OnboardingElement {
   static override styles = [baseStyles, styles];
-  static override properties = { chosen: { state: true }, closed: { state: true }, sequential: { type: Boolean, reflect: true } };
+  static override properties = {
+    chosen: { state: true },
+    closed: { state: true },
+    sequential: { type: Boolean, reflect: true },
+  };
 
   #lastCurrent: string | undefined;
   /** The flow was unfinished on this page, so finishing it here shows the "all done" state. */
@@ -64,7 +70,8 @@ export class OnboardingChecklist extends OnboardingElement {
     if (step.state.skipped) return 'skipped';
     if (step.state.blocked) return 'blocked';
     const sequential = this.sequential || flow.data.props?.sequential === true;
-    if (sequential && steps.some((s) => s.index < step.index && !s.state.completed && !s.state.skipped)) return 'locked';
+    if (sequential && steps.some((s) => s.index < step.index && !s.state.completed && !s.state.skipped))
+      return 'locked';
     return flow.currentStep?.id === step.id ? 'current' : 'pending';
   }
 
@@ -86,7 +93,8 @@ export class OnboardingChecklist extends OnboardingElement {
     const stepState = this.#stepState(flow, step, steps);
     const unavailable = stepState === 'blocked' || stepState === 'locked';
     const open = !unavailable && (this.chosen === undefined ? stepState === 'current' : this.chosen === step.id);
-    const label = stepState === 'done' ? 'completed' : stepState === 'pending' || stepState === 'current' ? undefined : stepState;
+    const label =
+      stepState === 'done' ? 'completed' : stepState === 'pending' || stepState === 'current' ? undefined : stepState;
     return html`<li part="step step-${stepState}" class="step ${stepState}">
       <button
         part="step-header"
@@ -98,18 +106,22 @@ export class OnboardingChecklist extends OnboardingElement {
         aria-current=${stepState === 'current' ? 'step' : nothing}
         @click=${() => this.#toggle(step, stepState, open)}
       >
-        <span class="marker" aria-hidden="true">${stepState === 'done' ? '✓' : stepState === 'skipped' ? '–' : unavailable ? LOCK : step.index + 1}</span>
+        <span class="marker" aria-hidden="true"
+          >${stepState === 'done' ? '✓' : stepState === 'skipped' ? '–' : unavailable ? LOCK : step.index + 1}</span
+        >
         <span class="step-title">${this.rich(step.title)}</span>
         ${label ? html`<span class="state">${this.t(label)}</span>` : nothing}
       </button>
       <div part="step-body" class="step-body" id="panel-${step.index}" ?hidden=${!open}>
-        ${open
-          ? html`${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
-              <div part="actions" class="actions">
-                ${this.renderButton(step.secondaryButton, 'secondary', { step, fallbackAction: 'step.skip' })}
-                ${this.renderButton(step.primaryButton, 'primary', { step, fallbackTitle: this.t('done'), fallbackAction: 'step.complete' })}
-              </div>`
-          : nothing}
+        ${
+          open
+            ? html`${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
+                <div part="actions" class="actions">
+                  ${this.renderButton(step.secondaryButton, 'secondary', { step, fallbackAction: 'step.skip' })}
+                  ${this.renderButton(step.primaryButton, 'primary', { step, fallbackTitle: this.t('done'), fallbackAction: 'step.complete' })}
+                </div>`
+            : nothing
+        }
       </div>
     </li>`;
   }
@@ -119,7 +131,15 @@ export class OnboardingChecklist extends OnboardingElement {
     return html`<section part="base done" class="surface" role="status">
       <div part="header" class="header">
         <h2 part="title" class="title">✓ ${this.plain(props.doneTitle) || this.t('allDone')}</h2>
-        <button part="close-button" class="close" type="button" aria-label=${this.t('close')} @click=${() => (this.closed = true)}>×</button>
+        <button
+          part="close-button"
+          class="close"
+          type="button"
+          aria-label=${this.t('close')}
+          @click=${() => (this.closed = true)}
+        >
+          ×
+        </button>
       </div>
       ${props.doneSubtitle ? html`<p part="subtitle" class="text">${this.rich(props.doneSubtitle)}</p>` : nothing}
     </section>`;
@@ -128,7 +148,8 @@ export class OnboardingChecklist extends OnboardingElement {
   override render() {
     const done = this.currentFlow;
     const when = done?.data.props?.whenDone;
-    if (done?.isCompleted && !this.closed && when !== 'hide' && (this.#seen || when === 'keep')) return this.#renderDone(done);
+    if (done?.isCompleted && !this.closed && when !== 'hide' && (this.#seen || when === 'keep'))
+      return this.#renderDone(done);
     const flow = this.activeFlow;
     if (!flow) return nothing;
     const steps = this.visibleSteps(flow);

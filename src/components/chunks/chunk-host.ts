@@ -21,5 +21,28 @@ export const CHUNK_HOST = Symbol.for('onboarding.chunk-host');
  * a read of the item at its index. A chunk importing anything else from outside its folder fails the build.
  */
 export function provideChunkHost(): void {
-  (globalThis as Record<symbol, unknown>)[CHUNK_HOST] = [css, html, nothing, runAction, baseStyles, emit, deepActiveElement, ModalSlot, OnboardingElement, LitElement, StoreController, $collections, $flows, BUTTON_ACTIONS, tagOf, wantElement, $covered, cover, $flowDefinitions, $flowStates, $held, reportError];
+  (globalThis as Record<symbol, unknown>)[CHUNK_HOST] = [
+    css,
+    html,
+    nothing,
+    runAction,
+    baseStyles,
+    emit,
+    deepActiveElement,
+    ModalSlot,
+    OnboardingElement,
+    LitElement,
+    StoreController,
+    $collections,
+    $flows,
+    BUTTON_ACTIONS,
+    tagOf,
+    wantElement,
+    $covered,
+    cover,
+    $flowDefinitions,
+    $flowStates,
+    $held,
+    reportError,
+  ];
 }

@@ -22,7 +22,12 @@ const HOLD_MS = 3000;
  * `integrity`: the browser runs it only if its bytes are the build's (a changed file fails to load; from another
  * origin it is fetched with CORS, which the check needs). `done` runs once it loaded or failed. Returns its address.
  */
-function loadBeside(scriptSrc: string | undefined, nonce: () => string | undefined, file: string, done: () => void): string {
+function loadBeside(
+  scriptSrc: string | undefined,
+  nonce: () => string | undefined,
+  file: string,
+  done: () => void,
+): string {
   const script = doc('createElement')('script');
   script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
   script.integrity = `sha384-${INTEGRITY[file]}`;
@@ -61,7 +66,12 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
         provideChunkHost();
         // Loaded, a chunk has defined its element as it ran; one that did not (a page of HTML served in its place, a
         // chunk of another build that threw) failed as surely as one that never came.
-        const src = loadBeside(scriptSrc, nonce, file, () => customElements.get(tag) || fail(new Error(`Could not load ${src}; ${name}s are not shown.`)));
+        const src = loadBeside(
+          scriptSrc,
+          nonce,
+          file,
+          () => customElements.get(tag) || fail(new Error(`Could not load ${src}; ${name}s are not shown.`)),
+        );
       } catch (error) {
         fail(error);
       }
@@ -97,7 +107,8 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
       provideChunkHost();
       asked = loadBeside(scriptSrc, nonce, 'onboarding-watch', () => {
         const watch = (globalThis as Record<symbol, unknown>)[WATCH_CHUNK];
-        if (typeof watch !== 'function') reportError('watch-failed', Error(`Could not load ${asked}; flows with start rules are not shown.`));
+        if (typeof watch !== 'function')
+          reportError('watch-failed', Error(`Could not load ${asked}; flows with start rules are not shown.`));
         else if (asked) {
           unlisten();
           stop = (watch as () => () => void)();
@@ -117,7 +128,8 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     for (const element of [root, ...root.querySelectorAll(ON_DEMAND.join())] as Element[]) {
       // The page's content for a CUSTOM flow stays hidden until the element, once loaded, decides to show it: an
       // empty shadow root draws none of it, and Lit renders into that root when the element upgrades.
-      if (element.localName === 'onboarding-flow' && !customElements.get('onboarding-flow') && !element.shadowRoot) element.attachShadow({ mode: 'open' });
+      if (element.localName === 'onboarding-flow' && !customElements.get('onboarding-flow') && !element.shadowRoot)
+        element.attachShadow({ mode: 'open' });
       want(element.localName);
     }
   };
@@ -145,7 +157,13 @@ export function loadStringsOnDemand(scriptSrc: string | undefined, nonce: () => 
     if (file && !asked.has(file)) {
       asked.add(file);
       const name = `onboarding-strings-${file}`;
-      loadBeside(scriptSrc, nonce, name, () => loaded[file] || reportError('strings-failed', new Error(`Could not load ${name}.js; elements show English.`)));
+      loadBeside(
+        scriptSrc,
+        nonce,
+        name,
+        () =>
+          loaded[file] || reportError('strings-failed', new Error(`Could not load ${name}.js; elements show English.`)),
+      );
     }
     const strings = file ? loaded[file] : undefined;
     if (options.localeStrings !== strings) $elementOptions.set({ ...options, localeStrings: strings });

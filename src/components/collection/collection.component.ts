@@ -44,6 +44,8 @@ export class OnboardingCollection extends LitElement {
     const slug = this.currentFlow;
     // The script tag loads <onboarding-flow> on demand too; drawn in this shadow root, it is not seen placed.
     if (slug && !customElements.get('onboarding-flow')) wantElement('onboarding-flow');
-    return slug ? html`<onboarding-flow part="flow" flow=${slug} theme=${this.theme ?? nothing}></onboarding-flow>` : nothing;
+    return slug
+      ? html`<onboarding-flow part="flow" flow=${slug} theme=${this.theme ?? nothing}></onboarding-flow>`
+      : nothing;
   }
 }

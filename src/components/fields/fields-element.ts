@@ -34,7 +34,8 @@ export class FieldsElement extends OnboardingElement {
       const fields: unknown[] = Array.isArray(step?.fields) ? step.fields : [];
       this.values = Object.fromEntries(
         fields.flatMap((field) => {
-          const value = typeof (field as FormField | null)?.id === 'string' ? initialValue(field as FormField) : undefined;
+          const value =
+            typeof (field as FormField | null)?.id === 'string' ? initialValue(field as FormField) : undefined;
           return value === undefined ? [] : [[(field as FormField).id, value]];
         }),
       );
@@ -80,23 +81,38 @@ export class FieldsElement extends OnboardingElement {
     const shown = points.length ? points : ZERO_TO_TEN;
     const value = this.values[field.id];
     const ends = `${names.id}-ends`;
-    return html`<div part="scale" class="scale ${stars ? 'rating' : 'nps'}" role="radiogroup" aria-labelledby=${names.labelledBy}
-        aria-describedby=${[stars ? '' : ends, names.error ?? ''].join(' ').trim() || nothing} aria-invalid=${names.error ? 'true' : nothing}
-        aria-required=${isRequired(field) ? 'true' : nothing}>
+    return html`<div
+        part="scale"
+        class="scale ${stars ? 'rating' : 'nps'}"
+        role="radiogroup"
+        aria-labelledby=${names.labelledBy}
+        aria-describedby=${[stars ? '' : ends, names.error ?? ''].join(' ').trim() || nothing}
+        aria-invalid=${names.error ? 'true' : nothing}
+        aria-required=${isRequired(field) ? 'true' : nothing}
+      >
         ${shown.map(
-          (point) => html`<label part="choice" class="point">
-            <input type="radio" name=${names.id} value=${point.value} .checked=${value === String(point.value)}
-              @change=${() => this.setValue(field, String(point.value))} @blur=${() => this.touch(field)}
-              aria-label=${stars ? this.t('rating', { n: point.value, m: stars }) : nothing} />
-            <span aria-hidden=${stars ? 'true' : 'false'}>${point.label || this.n(point.value)}</span>
-          </label>`,
+          (point) =>
+            html`<label part="choice" class="point">
+              <input
+                type="radio"
+                name=${names.id}
+                value=${point.value}
+                .checked=${value === String(point.value)}
+                @change=${() => this.setValue(field, String(point.value))}
+                @blur=${() => this.touch(field)}
+                aria-label=${stars ? this.t('rating', { n: point.value, m: stars }) : nothing}
+              />
+              <span aria-hidden=${stars ? 'true' : 'false'}>${point.label || this.n(point.value)}</span>
+            </label>`,
         )}
       </div>
-      ${stars
-        ? nothing
-        : html`<div part="scale-labels" class="scale-labels" id=${ends} aria-hidden="true">
-            <span>${this.plain(field.negativeLabel) || this.plain(props?.negativeLabel) || this.t('npsLow')}</span>
-            <span>${this.plain(field.positiveLabel) || this.plain(props?.positiveLabel) || this.t('npsHigh')}</span>
-          </div>`}`;
+      ${
+        stars
+          ? nothing
+          : html`<div part="scale-labels" class="scale-labels" id=${ends} aria-hidden="true">
+              <span>${this.plain(field.negativeLabel) || this.plain(props?.negativeLabel) || this.t('npsLow')}</span>
+              <span>${this.plain(field.positiveLabel) || this.plain(props?.positiveLabel) || this.t('npsHigh')}</span>
+            </div>`
+      }`;
   }
 }

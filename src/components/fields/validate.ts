@@ -12,7 +12,16 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * The field types our elements draw: wire.ts's FORM_FIELD_TYPES, which a chunk cannot import (wire.ts's values come
  * from the script tag's file); the Record's type keeps the two lists equal.
  */
-const DRAWN: Record<FormFieldType, 1> = { text: 1, textarea: 1, email: 1, number: 1, select: 1, radio: 1, checkbox: 1, nps: 1 };
+const DRAWN: Record<FormFieldType, 1> = {
+  text: 1,
+  textarea: 1,
+  email: 1,
+  number: 1,
+  select: 1,
+  radio: 1,
+  checkbox: 1,
+  nps: 1,
+};
 
 /** Types whose answer is sent as a number (the survey's `rating` questions too). */
 const NUMERIC = ['number', 'nps', 'rating'];
@@ -20,12 +29,15 @@ const NUMERIC = ['number', 'nps', 'rating'];
 /** The fields of a step our elements draw, in order; a field of another type is the page's to draw, and is left out. */
 export const drawnFields = (fields: unknown): FormField[] =>
   Array.isArray(fields)
-    ? (fields as Array<Partial<FormField> | null>).filter((field): field is FormField => typeof field?.id === 'string' && Object.hasOwn(DRAWN, field.type!))
+    ? (fields as Array<Partial<FormField> | null>).filter(
+        (field): field is FormField => typeof field?.id === 'string' && Object.hasOwn(DRAWN, field.type!),
+      )
     : [];
 
 /** Whether the field's answer is a list: a group of checkboxes, or a select with `multiple`. */
 export const isList = (field: FormField): boolean =>
-  (field.type === 'checkbox' && Array.isArray(field.options) && field.options.length > 0) || (field.type === 'select' && field.multiple === true);
+  (field.type === 'checkbox' && Array.isArray(field.options) && field.options.length > 0) ||
+  (field.type === 'select' && field.multiple === true);
 
 /** Whether the field must be answered: `required` is true, a message, or `{ value: true, message }`. */
 export const isRequired = (field: FormField): boolean => Boolean(rule(field.required).value);
@@ -44,7 +56,8 @@ export function rule<T>(source: ValidationRule<T> | undefined): { value?: T; mes
  * blocks nobody.
  */
 function patternOf(pattern: string): RegExp | undefined {
-  const source = pattern.length > 1 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
+  const source =
+    pattern.length > 1 && pattern.startsWith('/') && pattern.endsWith('/') ? pattern.slice(1, -1) : pattern;
   try {
     return new RegExp(`^(?:${source})$`, 'u');
   } catch {
@@ -61,7 +74,9 @@ export function validateField(field: FormField, value: FieldValue | undefined, t
     (typeof message === 'string' && message) || (typeof field.message === 'string' && field.message) || fallback;
   if (isEmpty(value)) {
     const required = rule(field.required);
-    return required.value ? own(typeof required.value === 'string' ? required.value : required.message, t('required')) : '';
+    return required.value
+      ? own(typeof required.value === 'string' ? required.value : required.message, t('required'))
+      : '';
   }
   if (typeof value !== 'string') return '';
   if (field.type === 'email' && !EMAIL.test(value)) return own(undefined, t('invalid'));
@@ -76,9 +91,12 @@ export function validateField(field: FormField, value: FieldValue | undefined, t
   const minLength = rule(field.minLength);
   const maxLength = rule(field.maxLength);
   const pattern = rule(field.pattern);
-  if (typeof minLength.value === 'number' && value.length < minLength.value) return own(minLength.message, t('tooShort', { n: minLength.value }));
-  if (typeof maxLength.value === 'number' && value.length > maxLength.value) return own(maxLength.message, t('tooLong', { n: maxLength.value }));
-  if (typeof pattern.value === 'string' && pattern.value && patternOf(pattern.value)?.test(value) === false) return own(pattern.message, t('invalid'));
+  if (typeof minLength.value === 'number' && value.length < minLength.value)
+    return own(minLength.message, t('tooShort', { n: minLength.value }));
+  if (typeof maxLength.value === 'number' && value.length > maxLength.value)
+    return own(maxLength.message, t('tooLong', { n: maxLength.value }));
+  if (typeof pattern.value === 'string' && pattern.value && patternOf(pattern.value)?.test(value) === false)
+    return own(pattern.message, t('invalid'));
   return '';
 }
 

@@ -84,7 +84,9 @@ export class OnboardingFlow extends OnboardingElement {
   /** Stamps the child <template> while the flow is active, and fills its text slots with the current step's text. */
   #stamp(): void {
     const step = this.currentStep;
-    const template = [...this.children].find((child): child is HTMLTemplateElement => child instanceof HTMLTemplateElement);
+    const template = [...this.children].find(
+      (child): child is HTMLTemplateElement => child instanceof HTMLTemplateElement,
+    );
     if (!step) {
       this.#stamped?.remove();
       this.#stamped = undefined;
@@ -113,7 +115,12 @@ export class OnboardingFlow extends OnboardingElement {
       this.#inner = doc('createElement')(tag) as OnboardingElement;
       this.#inner.setAttribute('part', 'element');
     }
-    Object.assign(this.#inner, { flow: this.flow, theme: this.theme, strings: this.strings, variables: this.variables });
+    Object.assign(this.#inner, {
+      flow: this.flow,
+      theme: this.theme,
+      strings: this.strings,
+      variables: this.variables,
+    });
     return this.#inner;
   }
 }

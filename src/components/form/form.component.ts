@@ -64,7 +64,12 @@ export class OnboardingForm extends FieldsElement {
   }
 
   /** A field's control, named by `names`: the id of what names it, or, for a field without a label, the name itself. */
-  #renderControl(field: FormField, index: number, describedBy: string | undefined, names: { by?: string; name?: string }) {
+  #renderControl(
+    field: FormField,
+    index: number,
+    describedBy: string | undefined,
+    names: { by?: string; name?: string },
+  ) {
     const id = `f${index}`;
     const value = this.values[field.id];
     const text = typeof value === 'string' ? value : '';
@@ -79,16 +84,40 @@ export class OnboardingForm extends FieldsElement {
       case 'nps':
         return this.renderScale(field, { id, labelledBy: names.by ?? `l${index}`, error: describedBy });
       case 'textarea':
-        return html`<textarea part="input" id=${id} .value=${text} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-labelledby=${by} aria-label=${label}
-          placeholder=${this.plain(field.placeholder) || nothing} @input=${onText} @blur=${() => this.touch(field)}></textarea>`;
+        return html`<textarea
+          part="input"
+          id=${id}
+          .value=${text}
+          ?required=${required}
+          aria-invalid=${aria}
+          aria-describedby=${describe}
+          aria-labelledby=${by}
+          aria-label=${label}
+          placeholder=${this.plain(field.placeholder) || nothing}
+          @input=${onText}
+          @blur=${() => this.touch(field)}
+        ></textarea>`;
       case 'select': {
         const list = isList(field);
         const chosen = Array.isArray(value) ? value : [text];
-        return html`<select part="input" id=${id} ?multiple=${list} ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-labelledby=${by} aria-label=${label}
+        return html`<select
+          part="input"
+          id=${id}
+          ?multiple=${list}
+          ?required=${required}
+          aria-invalid=${aria}
+          aria-describedby=${describe}
+          aria-labelledby=${by}
+          aria-label=${label}
           @change=${(event: Event) => {
             const select = event.target as HTMLSelectElement;
-            this.setValue(field, list ? [...select.options].flatMap((option) => (option.selected ? [option.value] : [])) : select.value);
-          }} @blur=${() => this.touch(field)}>
+            this.setValue(
+              field,
+              list ? [...select.options].flatMap((option) => (option.selected ? [option.value] : [])) : select.value,
+            );
+          }}
+          @blur=${() => this.touch(field)}
+        >
           ${list ? nothing : html`<option value="" ?selected=${!text}>${this.plain(field.placeholder)}</option>`}
           ${options.map((option) => html`<option value=${String(option.value)} ?selected=${chosen.includes(String(option.value))}>${this.plain(option.label)}</option>`)}
         </select>`;
@@ -96,36 +125,70 @@ export class OnboardingForm extends FieldsElement {
       case 'radio':
       case 'checkbox': {
         if (field.type === 'checkbox' && !options.length) {
-          return html`<input part="input" type="checkbox" id=${id} .checked=${value === true} ?required=${required} aria-invalid=${aria}
-            aria-describedby=${describe} aria-labelledby=${by} aria-label=${label} @change=${(event: Event) => this.setValue(field, (event.target as HTMLInputElement).checked)} />`;
+          return html`<input
+            part="input"
+            type="checkbox"
+            id=${id}
+            .checked=${value === true}
+            ?required=${required}
+            aria-invalid=${aria}
+            aria-describedby=${describe}
+            aria-labelledby=${by}
+            aria-label=${label}
+            @change=${(event: Event) => this.setValue(field, (event.target as HTMLInputElement).checked)}
+          />`;
         }
         const selected = Array.isArray(value) ? value : [];
-        return html`<div class="choices" role=${field.type === 'radio' ? 'radiogroup' : 'group'} aria-labelledby=${by}
-          aria-label=${label} aria-describedby=${describe}
-          aria-invalid=${field.type === 'radio' ? aria : nothing} aria-required=${field.type === 'radio' && required ? 'true' : nothing}>
+        return html`<div
+          class="choices"
+          role=${field.type === 'radio' ? 'radiogroup' : 'group'}
+          aria-labelledby=${by}
+          aria-label=${label}
+          aria-describedby=${describe}
+          aria-invalid=${field.type === 'radio' ? aria : nothing}
+          aria-required=${field.type === 'radio' && required ? 'true' : nothing}
+        >
           ${options.map(
-            (option, i) => html`<label class="choice">
-              <input part="input" type=${field.type} name=${id} value=${String(option.value)}
-                .checked=${field.type === 'radio' ? text === String(option.value) : selected.includes(String(option.value))}
-                @change=${(event: Event) => {
-                  const input = event.target as HTMLInputElement;
-                  if (field.type === 'radio') this.setValue(field, input.value);
-                  else this.toggle(field, input.value, input.checked);
-                }}
-                @blur=${() => this.touch(field)}
-                id=${`${id}-${i}`} />
-              <span>${this.plain(option.label)}</span>
-            </label>`,
+            (option, i) =>
+              html`<label class="choice">
+                <input
+                  part="input"
+                  type=${field.type}
+                  name=${id}
+                  value=${String(option.value)}
+                  .checked=${field.type === 'radio' ? text === String(option.value) : selected.includes(String(option.value))}
+                  @change=${(event: Event) => {
+                    const input = event.target as HTMLInputElement;
+                    if (field.type === 'radio') this.setValue(field, input.value);
+                    else this.toggle(field, input.value, input.checked);
+                  }}
+                  @blur=${() => this.touch(field)}
+                  id=${`${id}-${i}`}
+                />
+                <span>${this.plain(option.label)}</span>
+              </label>`,
           )}
         </div>`;
       }
       default: {
         const min = rule(field.min).value;
         const max = rule(field.max).value;
-        return html`<input part="input" id=${id} type=${field.type === 'email' || field.type === 'number' ? field.type : 'text'} .value=${text}
-          ?required=${required} aria-invalid=${aria} aria-describedby=${describe} aria-labelledby=${by} aria-label=${label} placeholder=${this.plain(field.placeholder) || nothing}
-          min=${field.type === 'number' && typeof min === 'number' ? min : nothing} max=${field.type === 'number' && typeof max === 'number' ? max : nothing}
-          @input=${onText} @blur=${() => this.touch(field)} />`;
+        return html`<input
+          part="input"
+          id=${id}
+          type=${field.type === 'email' || field.type === 'number' ? field.type : 'text'}
+          .value=${text}
+          ?required=${required}
+          aria-invalid=${aria}
+          aria-describedby=${describe}
+          aria-labelledby=${by}
+          aria-label=${label}
+          placeholder=${this.plain(field.placeholder) || nothing}
+          min=${field.type === 'number' && typeof min === 'number' ? min : nothing}
+          max=${field.type === 'number' && typeof max === 'number' ? max : nothing}
+          @input=${onText}
+          @blur=${() => this.touch(field)}
+        />`;
       }
     }
   }
@@ -134,7 +197,11 @@ export class OnboardingForm extends FieldsElement {
   #renderField(field: FormField, index: number, titled: boolean) {
     const error = this.fieldError(field);
     const shown = Boolean(error) && this.touched.has(field.id);
-    const grouped = field.type === 'nps' || ((field.type === 'radio' || field.type === 'checkbox') && Array.isArray(field.options) && field.options.length > 0);
+    const grouped =
+      field.type === 'nps' ||
+      ((field.type === 'radio' || field.type === 'checkbox') &&
+        Array.isArray(field.options) &&
+        field.options.length > 0);
     const text = this.plain(field.label);
     const label = html`${text}${isRequired(field) ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}`;
     // Without a label, a scale or a step's only field is named by the step's title, any other by its placeholder or id.
@@ -170,11 +237,16 @@ export class OnboardingForm extends FieldsElement {
       ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
       ${fields.map((field, index) => this.#renderField(field, index, titled))}
       <div part="actions" class="actions">
-        ${step.secondaryButton
-          ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })
-          : n > 1
-            ? this.renderButton(undefined, 'secondary', { fallbackTitle: this.t('back'), fallbackAction: 'flow.back' })
-            : nothing}
+        ${
+          step.secondaryButton
+            ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.skip' })
+            : n > 1
+              ? this.renderButton(undefined, 'secondary', {
+                  fallbackTitle: this.t('back'),
+                  fallbackAction: 'flow.back',
+                })
+              : nothing
+        }
         <button part="primary-button" class="button primary" type="submit" ?disabled=${invalid}>
           ${this.plain(step.primaryButton?.title) || this.t(n < m ? 'next' : 'submit')}
         </button>

@@ -12,7 +12,8 @@ import { StoreController } from '../shared/store-controller.js';
 /** A beacon's size in pixels: a 24 px button (a fair pointer target) around a 12 px dot. */
 const BEACON = 24;
 
-const overlaps = (a: DOMRect, b: DOMRect) => a.right > b.left && a.left < b.right && a.bottom > b.top && a.top < b.bottom;
+const overlaps = (a: DOMRect, b: DOMRect) =>
+  a.right > b.left && a.left < b.right && a.bottom > b.top && a.top < b.bottom;
 
 export class HintBase extends AnchoredElement {
   static override properties = { opened: { state: true } };
@@ -132,7 +133,10 @@ export class HintBase extends AnchoredElement {
     }
     if (this.#focusOnOpen) reveal(target);
     const step = this.currentFlow?.steps.find((s) => s.id === popover.dataset.step);
-    return anchor(target, popover, { placement: this.option(step, 'placement'), arrow: popover.querySelector<HTMLElement>('.arrow') });
+    return anchor(target, popover, {
+      placement: this.option(step, 'placement'),
+      arrow: popover.querySelector<HTMLElement>('.arrow'),
+    });
   }
 
   #stopAll(): void {
@@ -200,24 +204,36 @@ export class HintBase extends AnchoredElement {
     >
       <div part="arrow" class="arrow"></div>
       <div class="content">
-        ${step.title || dialog
-          ? html`<div class="head">
-              ${step.title ? html`<h2 part="title" id="title" class="title">${this.rich(step.title)}</h2>` : nothing}
-              ${dialog
-                ? html`<button part="close-button" class="close" type="button" aria-label=${this.t('close')} @click=${() => this.closeStep('close')}>
-                    <span aria-hidden="true">×</span>
-                  </button>`
-                : nothing}
-            </div>`
-          : nothing}
+        ${
+          step.title || dialog
+            ? html`<div class="head">
+                ${step.title ? html`<h2 part="title" id="title" class="title">${this.rich(step.title)}</h2>` : nothing}
+                ${
+                  dialog
+                    ? html`<button
+                        part="close-button"
+                        class="close"
+                        type="button"
+                        aria-label=${this.t('close')}
+                        @click=${() => this.closeStep('close')}
+                      >
+                        <span aria-hidden="true">×</span>
+                      </button>`
+                    : nothing
+                }
+              </div>`
+            : nothing
+        }
         ${this.renderMedia(step)}
         <div part="subtitle" id="body" class="text">${this.rich(step.subtitle)}</div>
-        ${buttons
-          ? html`<div part="actions" class="actions">
-              ${this.renderButton(step.secondaryButton, 'secondary', { step, fallbackAction: 'step.complete' })}
-              ${this.renderButton(step.primaryButton, 'primary', { step, fallbackTitle, fallbackAction: 'step.complete' })}
-            </div>`
-          : nothing}
+        ${
+          buttons
+            ? html`<div part="actions" class="actions">
+                ${this.renderButton(step.secondaryButton, 'secondary', { step, fallbackAction: 'step.complete' })}
+                ${this.renderButton(step.primaryButton, 'primary', { step, fallbackTitle, fallbackAction: 'step.complete' })}
+              </div>`
+            : nothing
+        }
       </div>
     </div>`;
   }

@@ -62,7 +62,8 @@ export class OnboardingHint extends HintBase {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const flow = this.activeFlow;
-    const open = flow?.steps.filter(({ state }) => state.visible && !state.completed && !state.skipped && !state.blocked) ?? [];
+    const open =
+      flow?.steps.filter(({ state }) => state.visible && !state.completed && !state.skipped && !state.blocked) ?? [];
     this.#targets.follow(open.map((step) => this.targetStep(flow!, step)));
   }
 

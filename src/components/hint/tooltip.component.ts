@@ -120,8 +120,8 @@ export class OnboardingTooltip extends HintBase {
     const step = flow?.currentStep;
     if (!flow || !step || !this.#target.target || this.covered.value) return nothing;
     const beacon = this.#beacon(step);
-    return html`${beacon ? this.renderBeacon(flow, step) : nothing}${this.opened === step.id
-      ? this.renderTooltip(flow, step, beacon || this.#hasButtons(step))
-      : nothing}`;
+    return html`${beacon ? this.renderBeacon(flow, step) : nothing}${
+      this.opened === step.id ? this.renderTooltip(flow, step, beacon || this.#hasButtons(step)) : nothing
+    }`;
   }
 }

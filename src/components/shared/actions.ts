@@ -11,7 +11,8 @@ type ActionName = Exclude<ButtonAction, false>;
  */
 export async function runAction(flow: Flow, step: Step | undefined, action: ActionName, data?: unknown): Promise<void> {
   const [scope, method] = action.split('.') as ['flow' | 'step', string];
-  const target = (scope === 'flow' ? flow : step) as Partial<Record<string, (data?: unknown) => Promise<void>>> | undefined;
+  const target = (scope === 'flow' ? flow : step) as
+    Partial<Record<string, (data?: unknown) => Promise<void>>> | undefined;
   try {
     await target?.[method]?.(data);
   } catch (error) {

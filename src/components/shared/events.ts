@@ -6,7 +6,8 @@ import type { Flow, Step } from '../../flows/flow.js';
  * What started an action: a button, the close button, a key, a form submit, a tour target that never appeared
  * (`timeout`), a click on the step's target (`target`) or the element a step waits for appearing (`appears`).
  */
-export type ActionTrigger = 'primary' | 'secondary' | 'close' | 'escape' | 'key' | 'submit' | 'timeout' | 'target' | 'appears';
+export type ActionTrigger =
+  'primary' | 'secondary' | 'close' | 'escape' | 'key' | 'submit' | 'timeout' | 'target' | 'appears';
 
 export interface OnboardingActionDetail {
   flowSlug: string;
@@ -32,7 +33,9 @@ export type OnboardingTargetMissingDetail = TargetMissingProperties;
 type ActionName = Exclude<ButtonAction, false>;
 
 /** `flow.complete` → `onboarding-flow-complete`: the action's own cancelable event. */
-export type ActionEventName<A extends ActionName = ActionName> = A extends `${infer Scope}.${infer Verb}` ? `onboarding-${Scope}-${Verb}` : never;
+export type ActionEventName<A extends ActionName = ActionName> = A extends `${infer Scope}.${infer Verb}`
+  ? `onboarding-${Scope}-${Verb}`
+  : never;
 
 type ActionEvents = { [A in ActionName as ActionEventName<A>]: CustomEvent<OnboardingActionDetail> };
 
@@ -53,11 +56,14 @@ declare global {
 }
 
 /** Dispatches a bubbling, composed event; returns false when a listener cancelled it. */
-export function emit<K extends 'onboarding-action' | 'onboarding-show' | 'onboarding-hide' | 'onboarding-step-change' | 'onboarding-target-missing' | ActionEventName>(
-  target: EventTarget,
-  name: K,
-  detail: GlobalEventHandlersEventMap[K]['detail'],
-  cancelable = false,
-): boolean {
+export function emit<
+  K extends
+    | 'onboarding-action'
+    | 'onboarding-show'
+    | 'onboarding-hide'
+    | 'onboarding-step-change'
+    | 'onboarding-target-missing'
+    | ActionEventName,
+>(target: EventTarget, name: K, detail: GlobalEventHandlersEventMap[K]['detail'], cancelable = false): boolean {
   return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
 }

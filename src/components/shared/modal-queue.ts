@@ -44,7 +44,12 @@ function rank(a: Claim, b: Claim): number {
   const rows = $collections.get();
   // Unsigned, a flow in no collection (-1) comes after every flow in one.
   const place = (claim: Claim) => rows.findIndex((row) => row.flowId === claim.slug) >>> 0;
-  return b.priority - a.priority || place(a) - place(b) || MODAL_TYPE_ORDER.indexOf(a.type) - MODAL_TYPE_ORDER.indexOf(b.type) || a.seq - b.seq;
+  return (
+    b.priority - a.priority ||
+    place(a) - place(b) ||
+    MODAL_TYPE_ORDER.indexOf(a.type) - MODAL_TYPE_ORDER.indexOf(b.type) ||
+    a.seq - b.seq
+  );
 }
 
 const numeric = (priority: unknown) => (typeof priority === 'number' && Number.isFinite(priority) ? priority : 0);

@@ -42,6 +42,7 @@ export class ModalSlot implements ReactiveController {
 /** The focused element, looking through open shadow roots, so focus can return there. */
 export function deepActiveElement(): HTMLElement | null {
   let active = doc('activeElement');
-  for (let depth = 0; depth < 32 && active?.shadowRoot?.activeElement; depth++) active = active.shadowRoot.activeElement;
+  for (let depth = 0; depth < 32 && active?.shadowRoot?.activeElement; depth++)
+    active = active.shadowRoot.activeElement;
   return active instanceof HTMLElement ? active : null;
 }

@@ -120,7 +120,8 @@ export class OnboardingElement extends LitElement {
     }
     // The first showing of a step is recorded (STARTED_FLOW, STARTED_STEP) once it is really on screen.
     const shown = flow && this.isShowing() ? key : '';
-    if (shown && shown !== this.#shownKey) markShownSoon(() => (this.#shownKey === shown && this.isConnected ? this.activeFlow : undefined));
+    if (shown && shown !== this.#shownKey)
+      markShownSoon(() => (this.#shownKey === shown && this.isConnected ? this.activeFlow : undefined));
     this.#shownKey = shown;
   }
 
@@ -140,7 +141,10 @@ export class OnboardingElement extends LitElement {
 
   /** A built-in string, translated, with `{name}` placeholders filled. */
   protected t(key: keyof OnboardingStrings, values?: Record<string, string | number>): string {
-    const value = this.strings[key] ?? pageString(this.#optionStore.value, key) ?? (this.constructor as typeof OnboardingElement).ownStrings[key];
+    const value =
+      this.strings[key] ??
+      pageString(this.#optionStore.value, key) ??
+      (this.constructor as typeof OnboardingElement).ownStrings[key];
     return format(typeof value === 'string' ? value : '', values, this.#optionStore.value.locale);
   }
 
@@ -197,7 +201,8 @@ export class OnboardingElement extends LitElement {
   ) {
     if (!button && !options.fallbackTitle) return nothing;
     const title = this.plain(button?.title) || options.fallbackTitle || '';
-    const action: ButtonAction = button && 'action' in button && button.action !== undefined ? button.action : (options.fallbackAction ?? false);
+    const action: ButtonAction =
+      button && 'action' in button && button.action !== undefined ? button.action : (options.fallbackAction ?? false);
     const href = safeUrl(substitute(typeof button?.uri === 'string' ? button.uri : '', this.vars, encodeURIComponent));
     const onClick = (event: Event) => {
       if (action) this.act(action, kind, options.step, undefined, event);
@@ -221,7 +226,13 @@ export class OnboardingElement extends LitElement {
   /** The close button of a dismissible flow (`props.dismissible` is not false); it skips the flow. */
   protected renderClose(flow: Flow) {
     if (flow.data.props?.dismissible === false) return nothing;
-    return html`<button part="close-button" class="close" type="button" aria-label=${this.t('close')} @click=${(event: Event) => this.act('flow.skip', 'close', undefined, undefined, event)}>
+    return html`<button
+      part="close-button"
+      class="close"
+      type="button"
+      aria-label=${this.t('close')}
+      @click=${(event: Event) => this.act('flow.skip', 'close', undefined, undefined, event)}
+    >
       <span aria-hidden="true">×</span>
     </button>`;
   }
@@ -229,9 +240,11 @@ export class OnboardingElement extends LitElement {
   /** An image (`imageUri`, `imageAlt`) or a video (`videoUri`) from the step, when its address is safe. */
   protected renderMedia(step: Step) {
     const video = safeMediaUrl(step.videoUri);
-    if (video) return html`<video part="media" class="media" src=${video} controls playsinline preload="metadata"></video>`;
+    if (video)
+      return html`<video part="media" class="media" src=${video} controls playsinline preload="metadata"></video>`;
     const image = safeMediaUrl(step.imageUri);
-    if (image) return html`<img part="media" class="media" src=${image} alt=${this.plain(step.imageAlt)} loading="lazy" />`;
+    if (image)
+      return html`<img part="media" class="media" src=${image} alt=${this.plain(step.imageAlt)} loading="lazy" />`;
     return nothing;
   }
 }

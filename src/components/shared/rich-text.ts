@@ -41,7 +41,10 @@ export function substitute(text: string, variables: Variables, encode?: (value: 
   return text.replace(VARIABLE, (_whole, path: string, fallback: string | undefined) => {
     let value: unknown = variables;
     for (const key of path.split('.')) {
-      value = value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key) ? (value as Variables)[key] : undefined;
+      value =
+        value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key)
+          ? (value as Variables)[key]
+          : undefined;
     }
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- no object is left here
     const known = value === undefined || value === null || typeof value === 'object' ? '' : String(value);
@@ -126,9 +129,13 @@ function renderNode(node: RichNode): TemplateResult | string {
     case 'p':
       return html`<p>${c}</p>`;
     case 'ul':
-      return html`<ul>${c}</ul>`;
+      return html`<ul>
+        ${c}
+      </ul>`;
     case 'ol':
-      return html`<ol>${c}</ol>`;
+      return html`<ol>
+        ${c}
+      </ol>`;
     case 'li':
       return html`<li>${c}</li>`;
     case 'a':

@@ -6,5 +6,8 @@ export const STRINGS_CHUNK = Symbol.for('onboarding.strings');
 
 /** Every built-in string is required, so a language that misses one fails the type check. */
 export function defineStrings(code: string, strings: OnboardingStrings): void {
-  (globalThis as Record<symbol, ((code: string, strings: OnboardingStrings) => void) | undefined>)[STRINGS_CHUNK]?.(code, strings);
+  (globalThis as Record<symbol, ((code: string, strings: OnboardingStrings) => void) | undefined>)[STRINGS_CHUNK]?.(
+    code,
+    strings,
+  );
 }

@@ -118,7 +118,11 @@ export class OnboardingSurvey extends FieldsElement {
         return kind ? [{ kind, field }] : [];
       });
     }
-    const kind: SurveyStepType = TYPES.includes(step.type as SurveyStepType) ? (step.type as SurveyStepType) : step.index === 0 ? 'nps' : 'text';
+    const kind: SurveyStepType = TYPES.includes(step.type as SurveyStepType)
+      ? (step.type as SurveyStepType)
+      : step.index === 0
+        ? 'nps'
+        : 'text';
     // The step's one question as a field: its choices and the NPS scale's end labels are the step's.
     const field: FormField = {
       id: 'value',
@@ -152,32 +156,52 @@ export class OnboardingSurvey extends FieldsElement {
     const value = this.values[field.id];
     let answer;
     if (kind === 'nps' || kind === 'rating') {
-      answer = this.renderScale(field, names, kind === 'rating' ? Math.min(Math.max(Number(step.props?.max) || 5, 2), 10) : 0);
+      answer = this.renderScale(
+        field,
+        names,
+        kind === 'rating' ? Math.min(Math.max(Number(step.props?.max) || 5, 2), 10) : 0,
+      );
     } else if (kind === 'text') {
-      answer = html`<textarea part="input" aria-labelledby=${labelledBy} aria-describedby=${names.error ?? nothing} aria-invalid=${error ? 'true' : nothing}
-        placeholder=${this.plain(field.placeholder) || nothing} .value=${typeof value === 'string' ? value : ''}
-        @input=${(event: Event) => this.setValue(field, (event.target as HTMLTextAreaElement).value)} @blur=${() => this.touch(field)}></textarea>`;
+      answer = html`<textarea
+        part="input"
+        aria-labelledby=${labelledBy}
+        aria-describedby=${names.error ?? nothing}
+        aria-invalid=${error ? 'true' : nothing}
+        placeholder=${this.plain(field.placeholder) || nothing}
+        .value=${typeof value === 'string' ? value : ''}
+        @input=${(event: Event) => this.setValue(field, (event.target as HTMLTextAreaElement).value)}
+        @blur=${() => this.touch(field)}
+      ></textarea>`;
     } else {
       const options = Array.isArray(field.options) ? field.options : [];
       const chosen = Array.isArray(value) ? value : [];
-      answer = html`<div class="options" role=${kind === 'multiple' ? 'group' : 'radiogroup'} aria-labelledby=${labelledBy} aria-describedby=${names.error ?? nothing}>
+      answer = html`<div
+        class="options"
+        role=${kind === 'multiple' ? 'group' : 'radiogroup'}
+        aria-labelledby=${labelledBy}
+        aria-describedby=${names.error ?? nothing}
+      >
         ${options.map((option) => {
           const choice = String(option.value);
           return html`<label part="choice" class="option">
-            <input type=${kind === 'single' ? 'radio' : 'checkbox'} name=${id} value=${choice}
+            <input
+              type=${kind === 'single' ? 'radio' : 'checkbox'}
+              name=${id}
+              value=${choice}
               .checked=${kind === 'single' ? value === choice : chosen.includes(choice)}
               @change=${(event: Event) => {
                 const checked = (event.target as HTMLInputElement).checked;
                 if (kind === 'single') this.setValue(field, choice);
                 else this.toggle(field, choice, checked);
-              }} />
+              }}
+            />
             <span>${this.plain(option.label)}</span>
           </label>`;
         })}
       </div>`;
     }
     return html`${label ? html`<span part="label" class="label" id=${labelledBy}>${label}</span>` : nothing}${answer}
-      ${error ? html`<p part="error" class="error" id=${names.error}>${error}</p>` : nothing}`;
+    ${error ? html`<p part="error" class="error" id=${names.error}>${error}</p>` : nothing}`;
   }
 
   override render() {
@@ -188,10 +212,18 @@ export class OnboardingSurvey extends FieldsElement {
     const questions = this.#questions(step);
     // Submit waits for an answer (any, when the step asks several) and for every answer to be valid.
     const disabled =
-      (questions.length > 0 && questions.every(({ field }) => isEmpty(this.values[field.id]))) || questions.some(({ field }) => this.fieldError(field));
+      (questions.length > 0 && questions.every(({ field }) => isEmpty(this.values[field.id]))) ||
+      questions.some(({ field }) => this.fieldError(field));
     return html`${live}
-      <form part="base" class="surface" popover="manual" role="dialog" aria-labelledby="title" @keydown=${this.#onKeydown}
-        @submit=${(event: Event) => this.#submit(event, step, questions)}>
+      <form
+        part="base"
+        class="surface"
+        popover="manual"
+        role="dialog"
+        aria-labelledby="title"
+        @keydown=${this.#onKeydown}
+        @submit=${(event: Event) => this.#submit(event, step, questions)}
+      >
         <div class="head">
           <h2 part="title" id="title" class="title">${step.title ? this.rich(step.title) : flow.name}</h2>
           ${this.renderClose(flow)}
@@ -199,11 +231,17 @@ export class OnboardingSurvey extends FieldsElement {
         ${step.subtitle ? html`<div part="subtitle" class="text">${this.rich(step.subtitle)}</div>` : nothing}
         ${questions.map((question, index) => this.#renderQuestion(question, index, step))}
         <div part="actions" class="actions">
-          ${step.secondaryButton
-            ? this.renderButton(step.secondaryButton, 'secondary', { step, fallbackAction: 'step.skip' })
-            : questions.every(({ kind }) => kind === 'text')
-              ? this.renderButton(undefined, 'secondary', { step, fallbackTitle: this.t('skip'), fallbackAction: 'step.skip' })
-              : nothing}
+          ${
+            step.secondaryButton
+              ? this.renderButton(step.secondaryButton, 'secondary', { step, fallbackAction: 'step.skip' })
+              : questions.every(({ kind }) => kind === 'text')
+                ? this.renderButton(undefined, 'secondary', {
+                    step,
+                    fallbackTitle: this.t('skip'),
+                    fallbackAction: 'step.skip',
+                  })
+                : nothing
+          }
           <button part="primary-button" class="button primary" type="submit" ?disabled=${disabled}>
             ${this.plain(step.primaryButton?.title) || this.t('submit')}
           </button>

@@ -3,7 +3,20 @@ import { computePosition, flip, offset, shift, type Placement, type Platform } f
 import { autoUpdate } from '@floating-ui/dom';
 import { doc } from '../../page/document.js';
 
-const PLACEMENTS = new Set(['top', 'bottom', 'left', 'right', 'top-start', 'top-end', 'bottom-start', 'bottom-end', 'left-start', 'left-end', 'right-start', 'right-end']);
+const PLACEMENTS = new Set([
+  'top',
+  'bottom',
+  'left',
+  'right',
+  'top-start',
+  'top-end',
+  'bottom-start',
+  'bottom-end',
+  'left-start',
+  'left-end',
+  'right-start',
+  'right-end',
+]);
 
 /** Whether `element`, or an ancestor in its document, is `position: fixed` or `sticky`: a header that stays put as the page scrolls. */
 function pinned(element: Element | null, view: Window): Element | null {
@@ -16,7 +29,8 @@ function pinned(element: Element | null, view: Window): Element | null {
 
 /** Whether `a` contains `b`, looking out of shadow roots. */
 function holds(a: Element, b: Element): boolean {
-  for (let node: Node | null = b; node; node = node instanceof ShadowRoot ? node.host : node.parentNode) if (node === a) return true;
+  for (let node: Node | null = b; node; node = node instanceof ShadowRoot ? node.host : node.parentNode)
+    if (node === a) return true;
   return false;
 }
 
@@ -61,7 +75,11 @@ function clearHeader(target: Element): void {
   const cover = coveredBy(target);
   if (!cover) return;
   const by = cover.getBoundingClientRect().bottom - target.getBoundingClientRect().top + 8;
-  if (by > 0) (scroller(target) ?? doc('defaultView', target.ownerDocument) ?? window).scrollBy({ top: -by, behavior: 'instant' as ScrollBehavior });
+  if (by > 0)
+    (scroller(target) ?? doc('defaultView', target.ownerDocument) ?? window).scrollBy({
+      top: -by,
+      behavior: 'instant' as ScrollBehavior,
+    });
 }
 
 /**
@@ -70,23 +88,26 @@ function clearHeader(target: Element): void {
  * under any fixed or sticky header covering it.
  */
 export function reveal(target: Element): void {
-  const seen = new IntersectionObserver(([entry]) => {
-    seen.disconnect();
-    if (entry && entry.intersectionRatio > 0.99) return clearHeader(target);
-    const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
-    target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: smooth ? 'smooth' : 'instant' });
-    if (!smooth) return clearHeader(target);
-    let done = false;
-    const end = () => {
-      if (done) return;
-      done = true;
-      removeEventListener('scrollend', end, true);
-      clearHeader(target);
-    };
-    addEventListener('scrollend', end, true);
-    doc('defaultView', target.ownerDocument)?.addEventListener('scrollend', end, { capture: true, once: true });
-    setTimeout(end, 1000);
-  }, { rootMargin: `-${Math.round(reservedTop())}px 0px 0px 0px` });
+  const seen = new IntersectionObserver(
+    ([entry]) => {
+      seen.disconnect();
+      if (entry && entry.intersectionRatio > 0.99) return clearHeader(target);
+      const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+      target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: smooth ? 'smooth' : 'instant' });
+      if (!smooth) return clearHeader(target);
+      let done = false;
+      const end = () => {
+        if (done) return;
+        done = true;
+        removeEventListener('scrollend', end, true);
+        clearHeader(target);
+      };
+      addEventListener('scrollend', end, true);
+      doc('defaultView', target.ownerDocument)?.addEventListener('scrollend', end, { capture: true, once: true });
+      setTimeout(end, 1000);
+    },
+    { rootMargin: `-${Math.round(reservedTop())}px 0px 0px 0px` },
+  );
   seen.observe(target);
 }
 
@@ -112,8 +133,16 @@ const size = (element: HTMLElement) => ({ width: element.offsetWidth, height: el
  * viewport is all it has to stay inside. Much smaller than the general DOM platform, which has to find offset parents.
  */
 const platform: Platform = {
-  getElementRects: ({ reference, floating }) => ({ reference: viewportRect(reference as Element), floating: { x: 0, y: 0, ...size(floating as HTMLElement) } }),
-  getClippingRect: () => ({ x: 0, y: 0, width: doc('documentElement').clientWidth, height: doc('documentElement').clientHeight }),
+  getElementRects: ({ reference, floating }) => ({
+    reference: viewportRect(reference as Element),
+    floating: { x: 0, y: 0, ...size(floating as HTMLElement) },
+  }),
+  getClippingRect: () => ({
+    x: 0,
+    y: 0,
+    width: doc('documentElement').clientWidth,
+    height: doc('documentElement').clientHeight,
+  }),
   getDimensions: (element) => size(element as HTMLElement),
   isRTL: (element) => getComputedStyle(element as Element).direction === 'rtl',
 };

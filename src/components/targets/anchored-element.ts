@@ -35,6 +35,12 @@ export class AnchoredElement extends OnboardingElement {
 
   /** What a TargetController follows for `step`. */
   protected targetStep(flow: Flow, step: Step): TargetStep {
-    return { flowSlug: flow.slug, stepId: step.id, selector: step.selector, page: step.page, timeout: Number(this.option(step, 'targetTimeout') ?? 5000) };
+    return {
+      flowSlug: flow.slug,
+      stepId: step.id,
+      selector: step.selector,
+      page: step.page,
+      timeout: Number(this.option(step, 'targetTimeout') ?? 5000),
+    };
   }
 }

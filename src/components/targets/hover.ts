@@ -49,7 +49,14 @@ export class HoverIntent {
       const { key, shiftKey } = event as KeyboardEvent;
       // Escape is the page's too (a dialog of its own may close on it): it is not prevented.
       if (key === 'Escape') this.dismiss();
-      else if (key === 'Tab' && !shiftKey && this.#target && event.composedPath().includes(this.#target) && this.onTab()) event.preventDefault();
+      else if (
+        key === 'Tab' &&
+        !shiftKey &&
+        this.#target &&
+        event.composedPath().includes(this.#target) &&
+        this.onTab()
+      )
+        event.preventDefault();
       return;
     }
     const inside = type === 'mouseenter' || type === 'focusin';

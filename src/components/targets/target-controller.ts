@@ -108,7 +108,12 @@ export class TargetController implements ReactiveController {
       const key = JSON.stringify([step.flowSlug, step.stepId, page]);
       if (!reported.has(key)) {
         reported.add(key);
-        emit(this.host, 'onboarding-target-missing', { flowSlug: step.flowSlug, stepId: step.stepId, selector: String(step.selector), page });
+        emit(this.host, 'onboarding-target-missing', {
+          flowSlug: step.flowSlug,
+          stepId: step.stepId,
+          selector: String(step.selector),
+          page,
+        });
       }
       this.onMissing(step);
     }, step.timeout);

@@ -22,7 +22,8 @@ export class TargetSet {
     }
     for (const step of steps) {
       let controller = this.#controllers.get(step.stepId);
-      if (!controller) this.#controllers.set(step.stepId, (controller = new TargetController(this.host, this.onMissing)));
+      if (!controller)
+        this.#controllers.set(step.stepId, (controller = new TargetController(this.host, this.onMissing)));
       controller.follow(step);
     }
   }

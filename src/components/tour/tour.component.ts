@@ -64,14 +64,21 @@ export class OnboardingTour extends AnchoredElement {
     const flow = this.activeFlow;
     if (this.#option('missingTarget') !== 'skip' || !flow) return;
     const step = flow.currentStep;
-    const proceed = emit(this, 'onboarding-action', { flowSlug: flow.slug, stepId: step?.id, action: 'step.skip', trigger: 'timeout' }, true);
+    const proceed = emit(
+      this,
+      'onboarding-action',
+      { flowSlug: flow.slug, stepId: step?.id, action: 'step.skip', trigger: 'timeout' },
+      true,
+    );
     if (proceed) void runAction(flow, step, 'step.skip');
   });
   readonly #modal: ModalSlot = new ModalSlot(this, 'TOUR', (): { slug: string; priority: unknown } | undefined => {
     const flow = this.activeFlow;
     if (!flow?.currentStep || this.#targets.missing || this.#targets.offPage) return undefined;
     // The slot is kept between steps, so nothing else opens while the next target is awaited.
-    return this.#targets.target !== undefined || this.#modal.granted ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
+    return this.#targets.target !== undefined || this.#modal.granted
+      ? { slug: flow.slug, priority: flow.data.props?.priority }
+      : undefined;
   });
   #stopAnchor: (() => void) | undefined;
   #stopAdvance: (() => void) | undefined;
@@ -164,7 +171,8 @@ export class OnboardingTour extends AnchoredElement {
           spotlight.style.height = `${h}px`;
         }
         // The blocker takes the page's clicks, but for a hole where the target is.
-        if (blocker && clickable) blocker.style.clipPath = `polygon(evenodd,0 0,100% 0,100% 100%,0 100%,0 0,${x}px ${y}px,${x + w}px ${y}px,${x + w}px ${y + h}px,${x}px ${y + h}px,${x}px ${y}px)`;
+        if (blocker && clickable)
+          blocker.style.clipPath = `polygon(evenodd,0 0,100% 0,100% 100%,0 100%,0 0,${x}px ${y}px,${x + w}px ${y}px,${x + w}px ${y + h}px,${x}px ${y + h}px,${x}px ${y}px)`;
       },
     });
   }
@@ -225,12 +233,19 @@ export class OnboardingTour extends AnchoredElement {
     const m = steps.length;
     const spotlight = this.#option('spotlight') === true && target;
     const overlay = spotlight || this.#option('overlay') === true;
-    return html`${overlay
-        ? html`<div part="overlay" class="overlay ${spotlight ? 'with-spotlight' : ''}" popover="manual" aria-hidden="true">
-            ${spotlight ? html`<div part="spotlight" class="spotlight"></div>` : nothing}
-            <div class="blocker"></div>
-          </div>`
-        : nothing}
+    return html`${
+        overlay
+          ? html`<div
+              part="overlay"
+              class="overlay ${spotlight ? 'with-spotlight' : ''}"
+              popover="manual"
+              aria-hidden="true"
+            >
+              ${spotlight ? html`<div part="spotlight" class="spotlight"></div>` : nothing}
+              <div class="blocker"></div>
+            </div>`
+          : nothing
+      }
       <div
         part="base"
         class="surface tooltip ${target ? 'anchored' : 'centred'}"
@@ -243,21 +258,26 @@ export class OnboardingTour extends AnchoredElement {
       >
         ${target ? html`<div part="arrow" class="arrow"></div>` : nothing}
         <div class="content">
-        <div class="head">
-          <span part="counter" class="counter">${this.t('stepOf', { n, m })}</span>
-          ${this.renderClose(flow)}
-        </div>
-        ${this.renderMedia(step)}
-        <h2 part="title" id="title" class="title">${step.title ? this.rich(step.title) : flow.name}</h2>
-        <div part="subtitle" id="body" class="text">${this.rich(step.subtitle)}</div>
-        <div part="actions" class="actions">
-          ${step.secondaryButton
-            ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.back' })
-            : n > 1
-              ? this.renderButton(undefined, 'secondary', { fallbackTitle: this.t('back'), fallbackAction: 'flow.back' })
-              : nothing}
-          ${this.renderButton(step.primaryButton, 'primary', { fallbackTitle: this.t(n < m ? 'next' : 'done'), fallbackAction: 'flow.forward' })}
-        </div>
+          <div class="head">
+            <span part="counter" class="counter">${this.t('stepOf', { n, m })}</span>
+            ${this.renderClose(flow)}
+          </div>
+          ${this.renderMedia(step)}
+          <h2 part="title" id="title" class="title">${step.title ? this.rich(step.title) : flow.name}</h2>
+          <div part="subtitle" id="body" class="text">${this.rich(step.subtitle)}</div>
+          <div part="actions" class="actions">
+            ${
+              step.secondaryButton
+                ? this.renderButton(step.secondaryButton, 'secondary', { fallbackAction: 'flow.back' })
+                : n > 1
+                  ? this.renderButton(undefined, 'secondary', {
+                      fallbackTitle: this.t('back'),
+                      fallbackAction: 'flow.back',
+                    })
+                  : nothing
+            }
+            ${this.renderButton(step.primaryButton, 'primary', { fallbackTitle: this.t(n < m ? 'next' : 'done'), fallbackAction: 'flow.forward' })}
+          </div>
         </div>
       </div>`;
   }
