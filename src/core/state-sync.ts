@@ -186,16 +186,14 @@ export class StateSync {
     if (definitions) {
       const changed = states.eligibleFlows.filter((state) => before.get(state.flowSlug) !== state);
       const order = states.eligibleFlows.map((state) => state.flowSlug);
-      this.host
-        .tabs()
-        ?.post({
-          type: 'state',
-          userId,
-          states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections },
-          order,
-          definitions,
-          locale: this.host.contentLocale(),
-        });
+      this.host.tabs()?.post({
+        type: 'state',
+        userId,
+        states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections },
+        order,
+        definitions,
+        locale: this.host.contentLocale(),
+      });
     }
     this.recompute();
     this.#readMissing(states.eligibleFlows);

@@ -99,9 +99,7 @@ type Sdk = {
       >;
     }>
   >;
-  getFlow(
-    id: string,
-  ): Promise<{
+  getFlow(id: string): Promise<{
     isCompleted: boolean;
     isSkipped: boolean;
     steps: Map<
@@ -113,9 +111,7 @@ type Sdk = {
     restart(): Promise<void>;
   }>;
   identify(userId: string, properties?: object): Promise<void>;
-  getCollection(
-    id: string,
-  ): Promise<{
+  getCollection(id: string): Promise<{
     collectionType: string;
     allowedComponents: string[];
     flows: Array<{ flowId: string; visible: boolean; flow?: { id: string } }>;

@@ -106,14 +106,12 @@ const outline = () =>
   });
 
 async function expectOutlineOn(box: Box): Promise<void> {
-  await expect
-    .poll(outline)
-    .toEqual({
-      x: expect.closeTo(box.x, 0),
-      y: expect.closeTo(box.y, 0),
-      width: expect.closeTo(box.width, 0),
-      height: expect.closeTo(box.height, 0),
-    });
+  await expect.poll(outline).toEqual({
+    x: expect.closeTo(box.x, 0),
+    y: expect.closeTo(box.y, 0),
+    width: expect.closeTo(box.width, 0),
+    height: expect.closeTo(box.height, 0),
+  });
 }
 
 describe('the selector picker in Chromium', () => {

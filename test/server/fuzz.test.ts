@@ -415,13 +415,11 @@ const REQUEST: fc.Arbitrary<FuzzRequest> = fc.oneof(
       path: `${path}?${search}`,
       headers: { Authorization: `Bearer ${key}` },
     })),
-  fc
-    .tuple(query(['foreignId']), fc.constantFrom(PUBLIC_KEY, PRIVATE_KEY))
-    .map(([search, key]): FuzzRequest => ({
-      method: 'DELETE',
-      path: `/v1/users?${search}`,
-      headers: { Authorization: `Bearer ${key}` },
-    })),
+  fc.tuple(query(['foreignId']), fc.constantFrom(PUBLIC_KEY, PRIVATE_KEY)).map(([search, key]): FuzzRequest => ({
+    method: 'DELETE',
+    path: `/v1/users?${search}`,
+    headers: { Authorization: `Bearer ${key}` },
+  })),
 );
 
 describe('fuzzing every endpoint', () => {

@@ -124,22 +124,18 @@ const REQUEST: fc.Arbitrary<StreamRequest> = fc.oneof(
   },
   {
     weight: 2,
-    arbitrary: fc
-      .oneof(broken(groupWrite), broken(transition))
-      .map((body) => ({
-        method: 'POST' as const,
-        path: 'groupId' in body ? '/v1/public/groups' : '/v1/public/flowStates',
-        body,
-      })),
+    arbitrary: fc.oneof(broken(groupWrite), broken(transition)).map((body) => ({
+      method: 'POST' as const,
+      path: 'groupId' in body ? '/v1/public/groups' : '/v1/public/flowStates',
+      body,
+    })),
   },
   {
     weight: 2,
-    arbitrary: fc
-      .tuple(user, group)
-      .map(([u, g]) => ({
-        method: 'GET' as const,
-        path: `/v1/public/flowStates?userId=${encodeURIComponent(u)}&groupId=${encodeURIComponent(g)}`,
-      })),
+    arbitrary: fc.tuple(user, group).map(([u, g]) => ({
+      method: 'GET' as const,
+      path: `/v1/public/flowStates?userId=${encodeURIComponent(u)}&groupId=${encodeURIComponent(g)}`,
+    })),
   },
   // Deleted users come back with the next write: the stream keeps making and unmaking the rows it names.
   {
