@@ -15,6 +15,17 @@ const engineProject = (engine: 'firefox' | 'webkit'): TestProjectInlineConfigura
   },
 });
 
+/** Suites of the script and its elements in happy-dom, each a folder of test/. */
+const domProject = (name: string, folder: string): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: {
+    name,
+    include: [`test/${folder}/**/*.test.ts`],
+    environment: 'happy-dom',
+    setupFiles: ['test/support/dom-setup.ts'],
+  },
+});
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
@@ -24,15 +35,7 @@ export default defineConfig({
     // take seconds, so a poll gives up after 5 s, not vitest's 1 s.
     expect: { poll: { timeout: 5_000 } },
     projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-          environment: 'happy-dom',
-          setupFiles: ['test/support/dom-setup.ts'],
-        },
-      },
+      domProject('unit', 'unit'),
       {
         extends: true,
         // Checks of the repository itself, with no server of their own: the package's files, the Dockerfile, the direction of
@@ -46,25 +49,9 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
-      {
-        extends: true,
-        // The script's core in happy-dom against the real service on loopback.
-        test: {
-          name: 'script',
-          include: ['test/script/**/*.test.ts'],
-          environment: 'happy-dom',
-          setupFiles: ['test/support/dom-setup.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'components',
-          include: ['test/components/**/*.test.ts'],
-          environment: 'happy-dom',
-          setupFiles: ['test/support/dom-setup.ts'],
-        },
-      },
+      // The script's core in happy-dom against the real service on loopback.
+      domProject('script', 'script'),
+      domProject('components', 'components'),
       {
         extends: true,
         test: {

@@ -112,13 +112,27 @@ async function answerShape(service, sample = 200) {
   };
 }
 
-/** One store: today's read and the read with collections and windows, each on its own seeded data, loaded in turn at each concurrency. */
 /** The run of median reads a second, with every run's rate beside it. */
 function median(runs) {
   const sorted = [...runs].sort((a, b) => a.okPerSecond - b.okPerSecond);
   return { ...sorted[Math.floor((sorted.length - 1) / 2)], runs: runs.map((run) => run.okPerSecond) };
 }
 
+/**
+ * Loads both services in turn, `repeat` times, the first one alternating from `turn` on, so a change in the machine's
+ * speed falls on both alike. Returns each side's median run (by reads a second), the others kept beside it.
+ */
+async function inTurn(services, repeat, turn, options) {
+  const runs = [[], []];
+  for (let r = 0; r < repeat; r++) {
+    for (const i of (turn + r) % 2 ? [1, 0] : [0, 1]) {
+      runs[i].push(await load(services[i].url, { ...options, pid: services[i].pid }));
+    }
+  }
+  return runs.map(median);
+}
+
+/** One store: today's read and the read with collections and windows, each on its own seeded data, loaded in turn at each concurrency. */
 async function benchStore(store, { pg, duration, connections, repeat }) {
   const todayFiles = benchFlows(FLOWS);
   const slugs = Object.keys(todayFiles).map((file) => file.replace(/\.yaml$/, ''));
@@ -156,23 +170,15 @@ async function benchStore(store, { pg, duration, connections, repeat }) {
       rows.today[name] = [];
       rows.windowed[name] = [];
       for (const c of connections) {
-        // In turn at each concurrency, `repeat` times, the first one alternating, so a change in the machine's speed
-        // falls on both alike; each side's row is its median run (by reads a second), the others kept beside it.
-        const runs = [[], []];
-        for (let r = 0; r < repeat; r++) {
-          for (const i of turn++ % 2 ? [1, 0] : [0, 1]) {
-            runs[i].push(
-              await load(services[i].url, {
-                connections: c,
-                duration,
-                request: all[name],
-                headers,
-                pid: services[i].pid,
-              }),
-            );
-          }
-        }
-        runs.forEach((list, i) => rows[i ? 'windowed' : 'today'][name].push(median(list)));
+        const [todayRow, windowedRow] = await inTurn(services, repeat, turn, {
+          connections: c,
+          duration,
+          request: all[name],
+          headers,
+        });
+        turn += repeat;
+        rows.today[name].push(todayRow);
+        rows.windowed[name].push(windowedRow);
       }
     }
     // Without the read caches every read loads its rows, the windows' counts among them, from the database.
@@ -184,22 +190,14 @@ async function benchStore(store, { pg, duration, connections, repeat }) {
       await start(today, todayData, ['--cache-users', '0']),
       await start(windowed, windowedData, ['--cache-users', '0']),
     ];
-    const runs = [[], []];
-    for (let r = 0; r < repeat; r++) {
-      for (const i of r % 2 ? [1, 0] : [0, 1]) {
-        runs[i].push(
-          await load(services[i].url, {
-            connections: 16,
-            duration,
-            request: all['GET flowStates'],
-            headers,
-            pid: services[i].pid,
-          }),
-        );
-      }
-    }
-    rows.today[uncached].push(median(runs[0]));
-    rows.windowed[uncached].push(median(runs[1]));
+    const [todayRow, windowedRow] = await inTurn(services, repeat, 0, {
+      connections: 16,
+      duration,
+      request: all['GET flowStates'],
+      headers,
+    });
+    rows.today[uncached].push(todayRow);
+    rows.windowed[uncached].push(windowedRow);
     return {
       store,
       users: USERS,
