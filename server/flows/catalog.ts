@@ -2,7 +2,16 @@
 import { createHash } from 'node:crypto';
 import type { Flow, FlowData, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
-import { compileExpression, eventCallsOf, eventNamesOf, type CelFlow, type Predicate } from '../targeting/cel.js';
+import {
+  compileExpression,
+  eventCallsOf,
+  eventNamesOf,
+  nowChangesOf,
+  readsGroup,
+  type CelFlow,
+  type NowInstant,
+  type Predicate,
+} from '../targeting/cel.js';
 import { eventNameSets, type EventNameSet } from '../targeting/event-names.js';
 import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-window-calls.js';
 import { readCollections, type Collection } from './collections.js';
@@ -82,6 +91,17 @@ export interface CatalogVersion {
   eventWindows: Record<EventScope, EventWindowSet> | undefined;
   /** The names of `user.events` and `group.events` the expressions read, per scope: a read loads only their counts. */
   eventNames: Record<EventScope, EventNameSet>;
+  /**
+   * The instants at which the expressions' values can change as the clock moves (`now` compared with a time), each
+   * once; null when one reads `now` in a way whose changes cannot be worked out, so no answer is kept (state/answer-memo.ts).
+   */
+  nowInstants: NowInstant[] | null;
+  /**
+   * The expressions that read `group`, each once: an answer read with a group depends on the group only through
+   * their outcomes, so it can be kept for every group with the same ones. Null when one of them also compares `now`
+   * with a time, which may then change at another instant for each group.
+   */
+  groupConditions: Predicate[] | null;
 }
 
 export interface Logger {
@@ -254,7 +274,41 @@ function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVers
     collections,
     eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
     eventNames: eventNameSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventNamesOf))),
+    nowInstants: nowInstantsOf(flows.flatMap(expressionsOf)),
+    groupConditions: groupConditionsOf(flows),
   };
+}
+
+function groupConditionsOf(flows: CatalogFlow[]): Predicate[] | null {
+  const bySource = new Map<string, Predicate>();
+  for (const flow of flows) {
+    const { definition } = flow;
+    const compiled: Array<[string | undefined, Predicate | null]> = [
+      [definition.targetingLogic, flow.targeting],
+      [definition.data.completionCriteria, flow.completion],
+      ...flow.steps.flatMap((step): Array<[string | undefined, Predicate | null]> => [
+        [step.definition.completionCriteria, step.completion],
+        [step.definition.startCriteria, step.start],
+        [step.definition.visibilityCriteria, step.visibility],
+      ]),
+    ];
+    for (const [source, predicate] of compiled) {
+      if (!predicate || !readsGroup(source)) continue;
+      if (nowChangesOf(source)?.length !== 0) return null;
+      bySource.set(source!.trim(), bySource.get(source!.trim()) ?? predicate);
+    }
+  }
+  return [...bySource.values()];
+}
+
+function nowInstantsOf(sources: Array<string | undefined>): NowInstant[] | null {
+  const instants = new Set<NowInstant>();
+  for (const source of sources) {
+    const found = nowChangesOf(source);
+    if (found === null) return null;
+    for (const instant of found) instants.add(instant);
+  }
+  return [...instants];
 }
 
 /** Every CEL expression of a flow, set or not. */

@@ -19,6 +19,11 @@ export interface FlowJson {
    * conditions and whether content is included: most users have touched most flows not at all.
    */
   untouched: Map<number, Buffer>;
+  /**
+   * With content, the constant bytes between a touched flow's step states, made on first use: before the first step's
+   * `$state`, then before each next one (the steps' content among them); without steps, up to the `steps` list's end.
+   */
+  contentParts?: Buffer[];
 }
 
 /** JSON object members without the braces, each followed by a comma; '' for none. */

@@ -79,15 +79,7 @@ export function computeCollections(
   for (const collection of version.collections) {
     const known = knownOf(collection, version.bySlug);
     const flows = known.flows;
-    let lastFinished = Number.NEGATIVE_INFINITY;
-    if (collection.coolOffMs > 0) {
-      for (const flow of flows) {
-        const stored = snapshot.flows.get(flow.flow.slug);
-        if (stored?.lastActionAt && (stored.completed || stored.skipped))
-          lastFinished = Math.max(lastFinished, Date.parse(stored.lastActionAt));
-      }
-    }
-    const coolingOff = collection.coolOffMs > 0 && lastFinished + collection.coolOffMs > now.getTime();
+    const coolingOff = coolOffEnd(collection, flows, snapshot) > now.getTime();
     let current = -1;
     for (const [index, flow] of flows.entries()) {
       const open = isEligible(flow) && !isFinished(flow, snapshot, now);
@@ -113,6 +105,25 @@ export function computeCollections(
     held,
   };
 }
+
+/**
+ * When (epoch milliseconds) the collection's cool-off ends: the cool-off after the latest stored completion or
+ * dismissal of one of its flows; -Infinity without a cool-off or such a time.
+ */
+export function coolOffEnd(collection: Collection, flows: readonly CatalogFlow[], snapshot: UserSnapshot): number {
+  if (collection.coolOffMs <= 0) return Number.NEGATIVE_INFINITY;
+  let lastFinished = Number.NEGATIVE_INFINITY;
+  for (const flow of flows) {
+    const stored = snapshot.flows.get(flow.flow.slug);
+    if (stored?.lastActionAt && (stored.completed || stored.skipped))
+      lastFinished = Math.max(lastFinished, Date.parse(stored.lastActionAt));
+  }
+  return lastFinished + collection.coolOffMs;
+}
+
+/** A collection's flows in this catalog version (a flow whose file is gone left out). */
+export const collectionFlows = (collection: Collection, bySlug: CatalogVersion['bySlug']): readonly CatalogFlow[] =>
+  knownOf(collection, bySlug).flows;
 
 /** Completed or skipped, as the flow's `$state` says (a completion by its criteria included; a flow that came back is open). */
 function isFinished(flow: CatalogFlow, snapshot: UserSnapshot, now: Date): boolean {

@@ -92,7 +92,7 @@ export function deriveFlowStates(
  * Whether a client holds this version's content: it names the content's hash (the script), or the version number (a
  * client that predates the hash; after a restore, a number can name other content, which such a client then keeps).
  */
-const holds = (flow: CatalogFlow, known: number | string | undefined) =>
+export const holds = (flow: CatalogFlow, known: number | string | undefined) =>
   typeof known === 'string' ? known === flow.contentHash : known === flow.flow.version;
 
 /**
@@ -139,7 +139,8 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
     if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, json, snapshot, !known, isHidden));
     else {
       const state = deriveFlowState(flow, snapshot, options.now);
-      parts.push(Buffer.from(renderFlowState(json, isHidden ? hidden(state) : state, !known)));
+      if (known) parts.push(Buffer.from(renderFlowState(json, isHidden ? hidden(state) : state, false)));
+      else pushWithContent(parts, json, isHidden ? hidden(state) : state);
     }
   }
   parts.push(
@@ -190,18 +191,40 @@ function renderUntouched(
   return bytes;
 }
 
+/**
+ * A touched flow's answer with its content, as parts: the content is most of its bytes and the same for every
+ * user, so it is encoded once per version and locale, and only the states are encoded per read.
+ */
+function pushWithContent(parts: Buffer[], json: FlowJson, state: FlowState): void {
+  const constant = (json.contentParts ??= contentParts(json));
+  const steps = state.data.steps;
+  if (steps.length === 0) parts.push(constant[0]);
+  steps.forEach((step, index) => parts.push(constant[index], Buffer.from(stepStateJson(step.$state))));
+  parts.push(Buffer.from(`${steps.length ? '}' : ''}]},"$state":${flowStateJson(state)}${json.tail}`));
+}
+
+function contentParts(json: FlowJson): Buffer[] {
+  const open = json.head + json.fields + '"steps":[';
+  if (json.stepIds.length === 0) return [Buffer.from(open)];
+  return json.stepIds.map((id, index) => Buffer.from(`${index ? '},' : open}{${json.stepFields[index]}${id}`));
+}
+
 function renderFlowState(json: FlowJson, state: FlowState, content: boolean): string {
   let text = json.head + (content ? json.fields : '') + '"steps":[';
   state.data.steps.forEach((step, index) => {
     text += `${index ? ',' : ''}{${content ? json.stepFields[index] : ''}${json.stepIds[index]}${stepStateJson(step.$state)}}`;
   });
+  return `${text}]},"$state":${flowStateJson(state)}${json.tail}`;
+}
+
+/** A flow's `$state` as JSON. Written out by hand: thousands of small JSON.stringify calls per read cost more than the booleans they hold. */
+function flowStateJson(state: FlowState): string {
   const f = state.$state;
-  // Written out by hand: thousands of small JSON.stringify calls per read cost more than the booleans they hold.
-  const flowState =
+  return (
     `{"currentStepId":${JSON.stringify(f.currentStepId)},"currentStepIndex":${f.currentStepIndex},"completed":${f.completed},` +
     `"started":${f.started},"skipped":${f.skipped},"visible":${f.visible}${f.lastActionAt ? `,"lastActionAt":"${f.lastActionAt}"` : ''},` +
-    `"flowResponses":${f.flowResponses.length ? JSON.stringify(f.flowResponses) : '[]'}${f.reshows === undefined ? '' : `,"reshows":${f.reshows}`}}`;
-  return `${text}]},"$state":${flowState}${json.tail}`;
+    `"flowResponses":${f.flowResponses.length ? JSON.stringify(f.flowResponses) : '[]'}${f.reshows === undefined ? '' : `,"reshows":${f.reshows}`}}`
+  );
 }
 
 /** A step's `$state` as JSON; `lastActionAt` is an ISO time, which needs no escaping. */

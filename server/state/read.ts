@@ -2,9 +2,16 @@
 import type { FlowStatesResponse } from '../../src/api/wire.js';
 import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
-import { loadUserSnapshot } from './snapshot.js';
+import {
+  currentEntries,
+  loadUserSnapshot,
+  snapshotFromCache,
+  type CurrentEntries,
+  type UserSnapshot,
+} from './snapshot.js';
 import { RawJson } from '../shared/raw-json.js';
 import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from './derive.js';
+import { answerHoldsUntil, answerSlot } from './answer-memo.js';
 
 export async function readFlowStates(
   db: Queryable,
@@ -19,7 +26,10 @@ export async function readFlowStates(
   return deriveFlowStates(version, snapshot, { ...options, now });
 }
 
-/** The same read, as the JSON text a route sends. */
+/**
+ * The same read, as the JSON text a route sends. For a cached user, the answer is kept with the cached rows until
+ * the clock alone could change it (answer-memo.ts), so a repeated read of the same user and modes renders nothing.
+ */
 export async function readFlowStatesJson(
   db: Queryable,
   catalog: FlowCatalog,
@@ -29,6 +39,34 @@ export async function readFlowStatesJson(
 ): Promise<RawJson> {
   const version = catalog.current();
   const now = options.now ?? new Date();
-  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now, locale: options.locale });
-  return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now }));
+  const cache = db.cache;
+  // What a transaction reads is not kept: it may roll back.
+  if (!cache || db.inTransaction) {
+    const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now, locale: options.locale });
+    return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now }));
+  }
+  let entries = await currentEntries(db, userId, groupId, version, now);
+  let snapshot: UserSnapshot | undefined;
+  const cachedSnapshot = (current: CurrentEntries) => () =>
+    (snapshot ??= snapshotFromCache(cache, current, userId, groupId, version, now, options.locale));
+  let slot = entries && answerSlot(version, groupId, entries, cachedSnapshot(entries), options);
+  const kept = entries && slot && cache.answer(entries.user, slot.group, version, slot.key, now.getTime());
+  if (kept) return kept;
+  if (!entries) {
+    const loaded = await loadUserSnapshot(db, userId, groupId, version, {
+      now,
+      locale: options.locale,
+      // The rows just loaded, as the cache keeps them: the answer is kept with them from the first read on.
+      onStored: (stored) => (entries = stored),
+      cacheChecked: true,
+    });
+    snapshot = loaded;
+    if (entries) slot = answerSlot(version, groupId, entries, () => loaded, options);
+  }
+  const rendered = snapshot ?? cachedSnapshot(entries!)();
+  const json = new RawJson(renderFlowStateParts(version, rendered, { ...options, now }));
+  const until = entries && answerHoldsUntil(version, rendered, now);
+  if (entries && slot && until !== undefined)
+    cache.keepAnswer(entries.user, slot.group, version, slot.key, { from: now.getTime(), until }, json);
+  return json;
 }

@@ -8,7 +8,13 @@ import type { StoredFlowState } from './snapshot.js';
  * `times` times before.
  */
 export function comesBack(flow: CatalogFlow, stored: StoredFlowState | undefined, now: Date): boolean {
+  const at = comesBackAt(flow, stored);
+  return at !== undefined && at <= now.getTime();
+}
+
+/** When (epoch milliseconds) the dismissed flow comes back; undefined when it never does, as stored. */
+export function comesBackAt(flow: CatalogFlow, stored: StoredFlowState | undefined): number | undefined {
   const reshow = flow.definition.reshow;
-  if (!reshow || !stored?.skipped || stored.completed || stored.lastActionAt === null) return false;
-  return stored.reshows < reshow.times && Date.parse(stored.lastActionAt) + reshow.afterMs <= now.getTime();
+  if (!reshow || !stored?.skipped || stored.completed || stored.lastActionAt === null) return undefined;
+  return stored.reshows < reshow.times ? Date.parse(stored.lastActionAt) + reshow.afterMs : undefined;
 }

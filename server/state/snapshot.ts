@@ -3,7 +3,7 @@ import type { FlowResponse } from '../../src/api/wire.js';
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { CatalogVersion } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
-import type { CachedGroup, CachedUser } from '../storage/snapshot-cache.js';
+import type { CacheEntry, CachedGroup, CachedUser, SnapshotCache } from '../storage/snapshot-cache.js';
 import {
   contextChanged,
   emptyEntity,
@@ -75,118 +75,170 @@ const versionText = (version: string | number | null | undefined): string | null
  * keeps for the user's next transition). `now` is the read's time by the service's clock: CEL's `now`, and the
  * end of every window that eventCount counts in.
  */
+/** A user's cache entry, and the group's when the read names one, as checked current for a read. */
+export interface CurrentEntries {
+  user: CacheEntry;
+  group: CacheEntry | undefined;
+}
+
+/**
+ * The cached user (and group) if they still answer for this catalog at `now`; undefined when they must be loaded.
+ * Kept counts over time that an event has left since, or counts kept for a catalog that asked about other events
+ * or names, are loaded again. On PostgreSQL, a primary-key lookup checks both rows' versions.
+ */
+export async function currentEntries(
+  db: Queryable,
+  userId: string,
+  groupId: string | undefined,
+  catalog: CatalogVersion,
+  now: Date,
+): Promise<CurrentEntries | undefined> {
+  const cache = db.cache;
+  const user = cache?.userEntry(userId);
+  if (!cache || !user) return undefined;
+  const group = groupId === undefined ? undefined : cache.groupEntry(groupId);
+  if (groupId !== undefined && !group) return undefined;
+  const windows = catalog.eventWindows;
+  if (windows && !windowsHold(user.windows, windows.user, now)) return undefined;
+  if (windows && group && !windowsHold(group.windows, windows.group, now)) return undefined;
+  const names = catalog.eventNames;
+  if (user.eventsKey !== names.user.key || (group && group.eventsKey !== names.group.key)) return undefined;
+  if (cache.versioned) {
+    const [row] = groupId
+      ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
+      : await db.query<VersionRow>(USER_VERSION_SQL, [userId]);
+    const current =
+      versionText(row?.user_version) === user.version && (!group || versionText(row?.group_version) === group.version);
+    if (!current) return undefined;
+  }
+  return { user, group };
+}
+
+/** The snapshot of entries that `currentEntries` found current. */
+export function snapshotFromCache(
+  cache: SnapshotCache,
+  { user, group }: CurrentEntries,
+  userId: string,
+  groupId: string | undefined,
+  catalog: CatalogVersion,
+  now: Date,
+  locale: string | undefined,
+): UserSnapshot {
+  const groupRows = group && cache.groupRows(group);
+  return buildSnapshot(userId, groupId, cache.userRows(user), groupRows, catalog, now, locale);
+}
+
 export async function loadUserSnapshot(
   db: Queryable,
   userId: string,
   groupId: string | undefined,
   catalog: CatalogVersion,
-  { progress = !db.inTransaction, now = new Date(), locale }: { progress?: boolean; now?: Date; locale?: string } = {},
+  {
+    progress = !db.inTransaction,
+    now = new Date(),
+    locale,
+    onStored,
+    cacheChecked = false,
+  }: {
+    progress?: boolean;
+    now?: Date;
+    locale?: string;
+    /** Called with the cache entries the loaded rows were kept as, when they were (by this call, not a linked user's). */
+    onStored?: (entries: CurrentEntries) => void;
+    /** The caller has just found no current cache entry (currentEntries), so the rows are loaded without looking again. */
+    cacheChecked?: boolean;
+  } = {},
 ): Promise<UserSnapshot> {
   const cache = db.cache;
+  const cached = cacheChecked ? undefined : await currentEntries(db, userId, groupId, catalog, now);
+  if (cache && cached) return snapshotFromCache(cache, cached, userId, groupId, catalog, now, locale);
   const windows = catalog.eventWindows;
-  let user = cache?.user(userId);
-  let group = groupId ? cache?.group(groupId) : undefined;
-  // Kept counts over time that an event has left since (or that another catalog asked for) are loaded again.
-  if (windows && user && !windowsHold(user.windows, windows.user, now)) user = undefined;
-  if (windows && group && !windowsHold(group.windows, windows.group, now)) group = undefined;
-  // Counts kept for a catalog that read other names are loaded again.
   const names = catalog.eventNames;
-  if (user && user.eventsKey !== names.user.key) user = undefined;
-  if (group && group.eventsKey !== names.group.key) group = undefined;
-  if (cache?.versioned && user && (!groupId || group)) {
-    const [row] = groupId
-      ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
-      : await db.query<VersionRow>(USER_VERSION_SQL, [userId]);
-    const current =
-      versionText(row?.user_version) === user.version &&
-      (!groupId || versionText(row?.group_version) === group!.version);
-    if (!current) user = group = undefined;
-  }
-  if (!user || (groupId && !group)) {
-    const generation = cache?.begin() ?? 0;
-    // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
-    const withProgress = cache !== undefined && !cache.versioned && progress;
-    const sql = snapshotStatement({
-      progress: withProgress,
-      guest: isGuestId(userId),
-      group: groupId !== undefined,
-      windows,
-      names,
-    });
-    const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
-    if (windows) params.push(now.toISOString());
-    const [row] = await db.query<SnapshotRow>(sql, params);
-    // A guest that was linked reads as the user it became.
-    if (row.user_properties === null && row.linked_to)
-      return loadUserSnapshot(db, row.linked_to, groupId, catalog, { progress, now, locale });
-    user = {
-      version: versionText(row.user_version),
-      exists: row.user_properties !== null,
-      properties: row.user_properties ?? {},
-      createdAt: isoOrNull(row.user_created_at),
-      events: row.user_events ?? {},
-      eventsKey: names.user.key,
-      groups: row.user_groups ?? [],
-      ...(windows
-        ? { windows: windowsFromRows(windows.user, row.user_window_counts ?? null, row.user_window_last ?? null, now) }
-        : {}),
-      // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
-      flows: (row.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [
-        slug,
-        step,
-        started,
-        completed,
-        skipped,
-        isoOrNull(at),
-        reshows,
-      ]),
-      steps: (row.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [
-        slug,
-        step,
-        started,
-        completed,
-        skipped,
-        data,
-        isoOrNull(at),
-      ]),
-      responses: (row.responses ?? []).map(([slug, step, action, data, at]) => [
-        slug,
-        step,
-        action,
-        data,
-        new Date(at).toISOString(),
-      ]),
-      ...(withProgress ? { progress: row.progress ?? [] } : {}),
-    };
-    group = groupId
-      ? {
-          version: versionText(row.group_version),
-          properties: row.group_properties ?? {},
-          createdAt: isoOrNull(row.group_created_at),
-          events: row.group_events ?? {},
-          eventsKey: names.group.key,
-          ...(windows
-            ? {
-                windows: windowsFromRows(
-                  windows.group,
-                  row.group_window_counts ?? null,
-                  row.group_window_last ?? null,
-                  now,
-                ),
-              }
-            : {}),
-        }
-      : undefined;
-    // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction
-    // loads is not kept: it may roll back, and the cache must hold only what was committed.
-    const keep = (rows: { version?: string | null }) => !cache?.versioned || rows.version !== null;
-    if (keep(user) && !db.inTransaction)
-      cache?.store(
-        generation,
-        userId,
-        user,
-        groupId && group && keep(group) ? { id: groupId, rows: group } : undefined,
-      );
+  const generation = cache?.begin() ?? 0;
+  // Only the embedded store keeps the facts with the user (PostgreSQL reads them under the user's lock).
+  const withProgress = cache !== undefined && !cache.versioned && progress;
+  const sql = snapshotStatement({
+    progress: withProgress,
+    guest: isGuestId(userId),
+    group: groupId !== undefined,
+    windows,
+    names,
+  });
+  const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
+  if (windows) params.push(now.toISOString());
+  const [row] = await db.query<SnapshotRow>(sql, params);
+  // A guest that was linked reads as the user it became.
+  if (row.user_properties === null && row.linked_to)
+    return loadUserSnapshot(db, row.linked_to, groupId, catalog, { progress, now, locale });
+  const user: CachedUser = {
+    version: versionText(row.user_version),
+    exists: row.user_properties !== null,
+    properties: row.user_properties ?? {},
+    createdAt: isoOrNull(row.user_created_at),
+    events: row.user_events ?? {},
+    eventsKey: names.user.key,
+    groups: row.user_groups ?? [],
+    ...(windows
+      ? { windows: windowsFromRows(windows.user, row.user_window_counts ?? null, row.user_window_last ?? null, now) }
+      : {}),
+    // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
+    flows: (row.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [
+      slug,
+      step,
+      started,
+      completed,
+      skipped,
+      isoOrNull(at),
+      reshows,
+    ]),
+    steps: (row.steps ?? []).map(([slug, step, started, completed, skipped, data, at]) => [
+      slug,
+      step,
+      started,
+      completed,
+      skipped,
+      data,
+      isoOrNull(at),
+    ]),
+    responses: (row.responses ?? []).map(([slug, step, action, data, at]) => [
+      slug,
+      step,
+      action,
+      data,
+      new Date(at).toISOString(),
+    ]),
+    ...(withProgress ? { progress: row.progress ?? [] } : {}),
+  };
+  const group: CachedGroup | undefined = groupId
+    ? {
+        version: versionText(row.group_version),
+        properties: row.group_properties ?? {},
+        createdAt: isoOrNull(row.group_created_at),
+        events: row.group_events ?? {},
+        eventsKey: names.group.key,
+        ...(windows
+          ? {
+              windows: windowsFromRows(
+                windows.group,
+                row.group_window_counts ?? null,
+                row.group_window_last ?? null,
+                now,
+              ),
+            }
+          : {}),
+      }
+    : undefined;
+  // A versioned entry without a row could never be checked, so only rows are kept there. What a transaction
+  // loads is not kept: it may roll back, and the cache must hold only what was committed.
+  const keep = (rows: { version?: string | null }) => !cache?.versioned || rows.version !== null;
+  if (keep(user) && !db.inTransaction) {
+    const stored = cache?.store(
+      generation,
+      userId,
+      user,
+      groupId && group && keep(group) ? { id: groupId, rows: group } : undefined,
+    );
+    if (stored && (groupId === undefined || stored.group)) onStored?.(stored);
   }
   return buildSnapshot(userId, groupId, user, group, catalog, now, locale);
 }

@@ -6,6 +6,10 @@
 //   with, and a read uses it only after checking that the row still has that version (see state/snapshot.ts).
 // - Events over time (CEL's eventCount) change with no write, as events leave their windows: those values carry the
 //   time they stop holding, and a read past it loads the entry again (see state/event-window-values.ts).
+// - A user's entry also keeps the state answers rendered from it, each until the clock alone could change it (see
+//   state/answer-memo.ts): they go with the entry.
+
+import type { RawJson } from '../shared/raw-json.js';
 
 /** One user's facts about one flow, as stored (analytics/progress.ts keeps them; progress-facts.ts reads them). */
 export interface FactsRow {
@@ -85,12 +89,27 @@ export interface CachedGroup {
  * the keys of the sets the values were loaded for (one string per catalog, not a copy per entry) and the events over
  * time, which a read only looks up.
  */
-interface Entry {
-  version: string | null;
-  text: string;
-  eventsKey: string;
-  windows: Readonly<CachedWindows> | undefined;
+export interface CacheEntry {
+  readonly version: string | null;
+  readonly text: string;
+  readonly eventsKey: string;
+  readonly windows: Readonly<CachedWindows> | undefined;
+  /** State answers rendered from this entry's rows (a user's only), newest last: see keepAnswer. */
+  answers?: KeptAnswer[];
 }
+
+/** A state answer kept with the user's entry: valid for the same catalog, group entry and key, from `from` until `until`. */
+interface KeptAnswer {
+  key: string;
+  catalog: object;
+  group: CacheEntry | undefined;
+  from: number;
+  until: number;
+  json: RawJson;
+}
+
+/** Answers kept per user: one read with a group and one without, in two or so modes. */
+const ANSWERS_PER_USER = 4;
 
 /**
  * A bounded map from user ID (and group ID) to its rows, least recently used out first. Each use gets
@@ -100,8 +119,8 @@ interface Entry {
  * use, so any load may be stored.
  */
 export class SnapshotCache {
-  private readonly users = new Map<string, Entry>();
-  private readonly groups = new Map<string, Entry>();
+  private readonly users = new Map<string, CacheEntry>();
+  private readonly groups = new Map<string, CacheEntry>();
   private generation = 0;
 
   constructor(
@@ -116,11 +135,22 @@ export class SnapshotCache {
   }
 
   user(userId: string): CachedUser | undefined {
+    const entry = this.userEntry(userId);
+    return entry && this.userRows(entry);
+  }
+
+  /** The user's entry, unparsed (what a read checks before it uses the rows), now the most recently used. */
+  userEntry(userId: string): CacheEntry | undefined {
     const entry = this.users.get(userId);
     if (!entry) return undefined;
     // Most recently used last.
     this.users.delete(userId);
     this.users.set(userId, entry);
+    return entry;
+  }
+
+  /** An entry's rows, as objects of the caller's own. */
+  userRows(entry: CacheEntry): CachedUser {
     const [exists, properties, createdAt, events, groups, flows, steps, responses, progress] = JSON.parse(
       entry.text,
     ) as UserFields;
@@ -142,15 +172,28 @@ export class SnapshotCache {
   }
 
   group(groupId: string): CachedGroup | undefined {
-    const entry = this.groups.get(groupId);
-    if (!entry) return undefined;
+    const entry = this.groupEntry(groupId);
+    return entry && this.groupRows(entry);
+  }
+
+  groupEntry(groupId: string): CacheEntry | undefined {
+    return this.groups.get(groupId);
+  }
+
+  groupRows(entry: CacheEntry): CachedGroup {
     const [properties, createdAt, events] = JSON.parse(entry.text) as GroupFields;
     const { eventsKey, windows } = entry;
     return { version: entry.version, properties, createdAt, events, eventsKey, ...(windows ? { windows } : {}) };
   }
 
-  store(generation: number, userId: string, user: CachedUser, group?: { id: string; rows: CachedGroup }): void {
-    if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return;
+  /** Keeps loaded rows; returns the entries made, or undefined when a write since `generation` makes them stale. */
+  store(
+    generation: number,
+    userId: string,
+    user: CachedUser,
+    group?: { id: string; rows: CachedGroup },
+  ): { user: CacheEntry; group: CacheEntry | undefined } | undefined {
+    if ((!this.versioned && generation !== this.generation) || this.maxUsers <= 0) return undefined;
     const fields: UserFields = [
       user.exists,
       user.properties,
@@ -162,23 +205,64 @@ export class SnapshotCache {
       user.responses,
     ];
     if (user.progress) fields.push(user.progress);
-    this.users.set(userId, {
+    const userEntry: CacheEntry = {
       version: user.version ?? null,
       text: JSON.stringify(fields),
       eventsKey: user.eventsKey,
       windows: user.windows,
-    });
+    };
+    this.users.set(userId, userEntry);
     while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
+    let groupEntry: CacheEntry | undefined;
     if (group) {
       const { version, properties, createdAt, events, eventsKey, windows } = group.rows;
-      this.groups.set(group.id, {
+      groupEntry = {
         version: version ?? null,
         text: JSON.stringify([properties, createdAt, events] satisfies GroupFields),
         eventsKey,
         windows,
-      });
+      };
+      this.groups.set(group.id, groupEntry);
       while (this.groups.size > this.maxUsers) this.groups.delete(this.groups.keys().next().value!);
     }
+    return { user: userEntry, group: groupEntry };
+  }
+
+  /**
+   * A state answer kept with `user` for this catalog version, group entry and key (the read's group and modes), if
+   * it holds at `at` (epoch milliseconds). Kept with the entry, it goes when a write drops the entry or a load
+   * replaces it, as the group's does; a catalog reload makes a new version.
+   */
+  answer(
+    user: CacheEntry,
+    group: CacheEntry | undefined,
+    catalog: object,
+    key: string,
+    at: number,
+  ): RawJson | undefined {
+    const answers = user.answers;
+    const index = answers ? answers.findIndex((answer) => answer.key === key) : -1;
+    if (index < 0) return undefined;
+    const kept = answers![index];
+    if (kept.catalog !== catalog || kept.group !== group || at < kept.from || at >= kept.until) return undefined;
+    // Most recently used last: a user's usual read outlasts reads with other groups.
+    if (index !== answers!.length - 1) answers!.push(...answers!.splice(index, 1));
+    return kept.json;
+  }
+
+  /** Keeps an answer rendered from these entries at `from` (epoch milliseconds), which holds until `until`. */
+  keepAnswer(
+    user: CacheEntry,
+    group: CacheEntry | undefined,
+    catalog: object,
+    key: string,
+    { from, until }: { from: number; until: number },
+    json: RawJson,
+  ): void {
+    if (!(until > from)) return;
+    const answers = (user.answers ??= []).filter((answer) => answer.key !== key);
+    answers.push({ key, catalog, group, from, until, json });
+    user.answers = answers.slice(-ANSWERS_PER_USER);
   }
 
   dropUser(userId: string): void {

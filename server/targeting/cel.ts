@@ -2,6 +2,8 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { eventNameUses, type EventNameUse } from './event-names.js';
 import { countKey, eventWindowCalls, type EventScope, type EventWindowCall } from './event-window-calls.js';
+import { nowChangeInstants } from './now-bounds.js';
+import { namesVariable } from './cel-ast.js';
 
 /** Where an entity keeps its events over time: a symbol, which no CEL expression can name, so it adds nothing to `user` or `group`. */
 export const EVENT_WINDOWS = Symbol('eventWindows');
@@ -85,6 +87,10 @@ const programs = new Map<string, ReturnType<Environment['parse']>>();
 const windowCalls = new Map<string, EventWindowCall[]>();
 /** What each parsed program reads of `user.events` and `group.events`, by source text. */
 const nameUses = new Map<string, Record<EventScope, EventNameUse>>();
+/** When each parsed program's value can change as the clock moves, compiled (see now-bounds.ts); null: at any time. */
+const nowChanges = new Map<string, NowInstant[] | null>();
+/** The source texts whose programs name `group`. */
+const groupReaders = new Set<string>();
 /** Results by source text for each context: within one read, each distinct rule runs once. */
 const results = new WeakMap<CelContext, Map<string, boolean>>();
 
@@ -102,6 +108,9 @@ export function compileExpression(source: string | undefined, onRuntimeError: (e
     evaluate = environment.parse(text);
     windowCalls.set(text, eventWindowCalls(evaluate.ast));
     nameUses.set(text, eventNameUses(evaluate.ast));
+    if (namesVariable(evaluate.ast, 'group')) groupReaders.add(text);
+    const instants = nowChangeInstants(evaluate.ast);
+    nowChanges.set(text, instants ? instants.map(instantProgram) : null);
     programs.set(text, evaluate);
   }
   const program = evaluate;
@@ -133,6 +142,31 @@ export function eventNamesOf(source: string | undefined): Array<Record<EventScop
   const text = source?.trim();
   const uses = text ? nameUses.get(text) : undefined;
   return uses ? [uses] : [];
+}
+
+/** Instants' programs by source text: many rules share one (`user.createdAt + duration('24h')`). */
+const instantPrograms = new Map<string, NowInstant>();
+
+function instantProgram(source: string): NowInstant {
+  let program = instantPrograms.get(source);
+  if (!program) instantPrograms.set(source, (program = environment.parse(source)));
+  return program;
+}
+
+/** Whether an expression that compiled reads `group` (names the variable anywhere). */
+export const readsGroup = (source: string | undefined): boolean => groupReaders.has(source?.trim() ?? '');
+
+/** An instant, evaluated against a read's context: a timestamp (a Date), or an error when it cannot be worked out. */
+export type NowInstant = (context: CelContext) => unknown;
+
+/**
+ * The instants at which an expression that compiled can change its value as the clock moves ([] when it does not
+ * read `now`); null when it reads `now` in a way whose changes cannot be worked out ahead.
+ */
+export function nowChangesOf(source: string | undefined): NowInstant[] | null {
+  const text = source?.trim();
+  const instants = text ? nowChanges.get(text) : undefined;
+  return instants === undefined ? [] : instants;
 }
 
 export const NO_EVENT_WINDOWS: EventWindows = { counts: new Map(), last: new Map() };
