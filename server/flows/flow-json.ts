@@ -58,6 +58,7 @@ const ELEMENT_BY_TYPE: Record<FlowType, string> = {
   CUSTOM: 'onboarding-flow',
   FORM: 'onboarding-form',
   HINT: 'onboarding-hint',
+  RESOURCE_CENTER: 'onboarding-resource-center',
   SURVEY: 'onboarding-survey',
   TOOLTIP: 'onboarding-tooltip',
   TOUR: 'onboarding-tour',

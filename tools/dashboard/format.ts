@@ -49,6 +49,7 @@ export const TYPE_LABELS: Record<FlowType, string> = {
   CUSTOM: 'Custom',
   FORM: 'Form',
   HINT: 'Hint',
+  RESOURCE_CENTER: 'Resource centre',
   SURVEY: 'Survey',
   TOOLTIP: 'Tooltip',
   TOUR: 'Tour',

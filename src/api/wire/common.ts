@@ -8,6 +8,7 @@ export const FLOW_TYPES = [
   'CUSTOM',
   'FORM',
   'HINT',
+  'RESOURCE_CENTER',
   'SURVEY',
   'TOOLTIP',
   'TOUR',

@@ -22,6 +22,7 @@ import type {
   TooltipProps,
   TourProps,
 } from './flow-file-props.js';
+import type { ResourceCenterData } from './flow-file-resource-center.js';
 
 // schema/flow.schema.json is generated from the declarations of this module and of flow-file-steps.ts,
 // flow-file-fields.ts and flow-file-props.ts (npm run schema), and a test fails when the two differ. Descriptions and
@@ -61,6 +62,7 @@ export interface FlowDataByType {
   CUSTOM: FlowDataOf<CustomStep, FlowProps>;
   FORM: FlowDataOf<FormStep, FlowProps>;
   HINT: FlowDataOf<HintStep, HintProps>;
+  RESOURCE_CENTER: ResourceCenterData;
   SURVEY: FlowDataOf<SurveyStep, SurveyProps>;
   TOOLTIP: TooltipData;
   TOUR: FlowDataOf<TourStep, TourProps>;
