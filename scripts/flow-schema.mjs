@@ -149,6 +149,25 @@ export function buildFlowSchema() {
       if (parts.every((t) => t.flags & (ts.TypeFlags.String | ts.TypeFlags.Number))) {
         return { type: parts.map((t) => (t.flags & ts.TypeFlags.String ? 'string' : 'number')) };
       }
+      // Objects told apart by a `type` literal (a resource centre's blocks): the type names as one enum, then one
+      // if/then per type, so a problem is reported against the shape its `type` names, not against every shape.
+      const tagOf = (t) => {
+        const tag = t.flags & ts.TypeFlags.Object ? t.getProperty('type') : undefined;
+        const tagType = tag && checker.getTypeOfSymbol(tag);
+        return tagType?.isStringLiteral() ? tagType.value : undefined;
+      };
+      const tags = parts.map(tagOf);
+      if (tags.every((tag) => tag !== undefined) && new Set(tags).size === tags.length) {
+        return {
+          type: 'object',
+          properties: { type: { enum: tags } },
+          required: ['type'],
+          allOf: parts.map((t, index) => ({
+            if: { type: 'object', properties: { type: { const: tags[index] } }, required: ['type'] },
+            then: { ...objectSchema(t), ...describe(t.symbol) },
+          })),
+        };
+      }
       // Anything else is a list of alternatives: the literals as one (`'click' | { appears: string }`), `true | false` as
       // one boolean, and then each other type: a primitive (`string | ValidationRule`), an open string
       // (`FormFieldType | (string & {})`: the names editors offer, or any other), an object, or a list (`string | string[]`).
@@ -173,6 +192,8 @@ export function buildFlowSchema() {
     if (type.flags & ts.TypeFlags.Boolean) return { type: 'boolean' };
     if (type.isStringLiteral()) return { const: type.value };
     if (type.flags & (ts.TypeFlags.Unknown | ts.TypeFlags.Any)) return {};
+    // Only the empty tuple (`steps?: []`: a flow type without steps) is written; its tags say the rest.
+    if (checker.isTupleType(type) && checker.getTypeArguments(type).length === 0) return { type: 'array' };
     if (checker.isArrayType(type)) return { type: 'array', items: schemaOf(checker.getTypeArguments(type)[0]) };
     // Props joined from several interfaces (`FlowProps & TourOptions`): one object with the members of all.
     if (type.isIntersection()) return objectSchema(type);

@@ -12,6 +12,8 @@ import {
   type CheckOptions,
   type FlowProblem,
 } from './definitions.js';
+import { formatPath } from './schema.js';
+import { checkBlockFlows } from './semantic-checks.js';
 import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows } from './from-frigade.js';
@@ -98,7 +100,14 @@ export function checkPaths(paths: string[], options: CheckOptions = {}): { repor
       if (problems.length) reports.push({ file: path, problems, warnings: [] });
     } else {
       checked++;
-      const { problems, warnings } = checkFlowText(readFileSync(path, 'utf8'), options);
+      const { definition, problems, warnings, locate } = checkFlowText(readFileSync(path, 'utf8'), options);
+      // A resource centre's flow slugs are checked against the flows of its own folder, as the service does.
+      if (definition?.type === 'RESOURCE_CENTER') {
+        const types = new Map(readFlowDirectory(dirname(path)).flows.map((flow) => [flow.slug, flow.type]));
+        checkBlockFlows(definition.data, types, (segments, message) =>
+          problems.push({ path: formatPath(segments), ...locate(segments), message }),
+        );
+      }
       if (problems.length || warnings.length) reports.push({ file: path, problems, warnings });
     }
   }

@@ -7,7 +7,7 @@ import { findUnstorableText } from '../shared/json-guard.js';
 import { parseDuration } from './durations.js';
 import type { Report } from './fields.js';
 import { formatPath, validateFlowFile, type PathSegment } from './schema.js';
-import { checkSemantics, isObject, typeNamed, warnMissingText } from './semantic-checks.js';
+import { checkBlockFlows, checkSemantics, isObject, typeNamed, warnMissingText } from './semantic-checks.js';
 
 export interface FlowDefinition {
   file: string;
@@ -94,6 +94,8 @@ export function readFlowDirectory(
   // webhooks.yaml and collections.yaml beside the flows are not flows.
   const files = flowFileNames(names);
   const seen = new Map<string, string>();
+  /** Where each loaded resource centre's problems go: its file's own lines. */
+  const located = new Map<FlowDefinition, (segments: readonly PathSegment[]) => { line: number; column: number }>();
   for (const file of files) {
     let text: string;
     try {
@@ -124,8 +126,23 @@ export function readFlowDirectory(
       continue;
     }
     seen.set(definition.slug, file);
-    flows.push({ file, ...definition });
+    const loaded = { file, ...definition };
+    if (definition.type === 'RESOURCE_CENTER') located.set(loaded, locate);
+    flows.push(loaded);
   }
+  // A resource centre's blocks name other flows of the folder, as collections.yaml does: checked once all have
+  // loaded, against those that did. One naming a flow that is missing, refused or of the wrong type is refused.
+  const types = new Map(flows.map((flow) => [flow.slug, flow.type]));
+  for (const [centre, locate] of located) {
+    const problems: FlowProblem[] = [];
+    checkBlockFlows(centre.data, types, (segments, message) =>
+      problems.push({ path: formatPath(segments), ...locate(segments), message }),
+    );
+    if (!problems.length) continue;
+    errors.push({ file: centre.file, message: describeProblems(problems), problems });
+    flows.splice(flows.indexOf(centre), 1);
+  }
+  errors.sort((a, b) => a.file.localeCompare(b.file));
   return { flows, errors, warnings };
 }
 
@@ -214,7 +231,12 @@ export function checkFlowText(
       targetingLogic: flow.targetingLogic ?? '',
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
       // The start rules are the page's to check: they travel with the content.
-      data: withButtonObjects(flow.startWhen ? { ...flow.data, startWhen: flow.startWhen } : flow.data) as FlowData,
+      // A resource centre has no steps; served with `steps: []`, every path that reads steps reads none.
+      data: withButtonObjects({
+        ...flow.data,
+        ...(flow.data.steps ? {} : { steps: [] }),
+        ...(flow.startWhen ? { startWhen: flow.startWhen } : {}),
+      }) as FlowData,
       ...(flow.translations && Object.keys(flow.translations).length ? { translations: flow.translations } : {}),
     },
     problems,

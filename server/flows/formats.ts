@@ -1,4 +1,4 @@
-// The string formats of the flow schema that JSON Schema cannot say: `css-selector` (a target selector), `path-pattern` (a step's page) and `link` (a button's address).
+// The string formats of the flow schema that JSON Schema cannot say: `css-selector` (a target selector), `path-pattern` (a step's page), `link` (a button's address) and `resource-link` (a resource centre's link).
 import { createParser } from 'css-selector-parser';
 import { safeUrl } from '../../src/api/url.js';
 
@@ -113,9 +113,36 @@ export function linkProblem(text: string): string | undefined {
   return `${quote(text)} is not a link the elements follow: expected http, https, mailto, tel, a relative address or a #fragment`;
 }
 
+/**
+ * Why `text` is not a resource centre's link, in words; undefined when it is: an http(s) address with a host, a
+ * `mailto:`, or a relative path (no scheme, and not `//host`, which leaves the site). Narrower than a button's `link`:
+ * the centre's links are pages and mail, and a `tel:` or a `#fragment` there is more likely a slip than meant.
+ */
+export function resourceLinkProblem(text: string): string | undefined {
+  const expected = 'expected an http(s) address, a mailto: address or a relative path (such as /docs or guide.html)';
+  if (text.trim() === '' || /[\s\u0000-\u001f\u007f]/.test(text)) return `${quote(text)} is not a link: ${expected}`;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(text)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    if (text.startsWith('//') || text.startsWith('\\') || text.startsWith('#'))
+      return `${quote(text)} is not a relative path: ${expected}`;
+    return undefined;
+  }
+  if (scheme === 'mailto') return text.length > 'mailto:'.length ? undefined : `${quote(text)} names no address`;
+  if (scheme === 'http' || scheme === 'https') {
+    try {
+      if (new URL(text).host) return undefined;
+    } catch {
+      // Reported below.
+    }
+    return `${quote(text)} is not an address: ${expected}`;
+  }
+  return `${quote(text)} is not a link a resource centre follows (${scheme}:): ${expected}`;
+}
+
 /** The formats, by the name the schema gives them, each with why a value does not fit (undefined: it fits). */
 export const FLOW_FORMATS: Record<string, (text: string) => string | undefined> = {
   'css-selector': selectorProblem,
   'path-pattern': pagePatternProblem,
   link: linkProblem,
+  'resource-link': resourceLinkProblem,
 };

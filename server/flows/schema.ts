@@ -71,6 +71,13 @@ function withoutAlternatives(errors: ErrorObject[]): ErrorObject[] {
         )
         .map(branchOf),
     );
+    // Among mappings (a link with `url` or with `flow`): one that lacks a key it requires, where another lacks none.
+    const lacking = new Set(
+      inside.filter((error) => error.instancePath === anyOf.instancePath && error.keyword === 'required').map(branchOf),
+    );
+    const branches = new Set(inside.map(branchOf));
+    if ([...branches].some((branch) => !misfits.has(branch) && !lacking.has(branch)))
+      for (const branch of lacking) misfits.add(branch);
     const fitting = inside.filter((error) => !misfits.has(branchOf(error)));
     for (const error of inside) if (!fitting.includes(error)) dropped.add(error);
     if (fitting.length > 0) dropped.add(anyOf);

@@ -31,9 +31,10 @@ export function checkSemantics(value: unknown, add: Report, warn: Report): void 
   if (!isObject(data)) return;
   checkExpression(data.completionCriteria, ['data', 'completionCriteria'], add);
   if (type === 'SURVEY' && isObject(data.props)) checkNpsPoints(data.props.options, ['data', 'props', 'options'], add);
-  if (!Array.isArray(data.steps)) return;
+  if (type === 'RESOURCE_CENTER') checkBlocks(data.blocks, add);
   const stepIds = new Map<string, number>();
-  for (const [index, step] of data.steps.entries()) {
+  // A resource centre has no steps; its translations are checked all the same.
+  for (const [index, step] of (Array.isArray(data.steps) ? data.steps : []).entries()) {
     if (!isObject(step)) continue;
     const where: PathSegment[] = ['data', 'steps', index];
     if (typeof step.id === 'string') {
@@ -54,6 +55,69 @@ export function checkSemantics(value: unknown, add: Report, warn: Report): void 
     if (type === 'FORM' || type === 'SURVEY') checkStepFields(step, where, add, warn);
   }
   checkTranslations(value, add);
+}
+
+/**
+ * A resource centre's blocks: unique ids and `visibleWhen` CEL that compiles (event-window rules included). What
+ * needs the folder's other flows (the slugs its blocks name, and their types) is checked by checkBlockFlows.
+ */
+function checkBlocks(blocks: unknown, add: Report): void {
+  if (!Array.isArray(blocks)) return;
+  const ids = new Map<string, number>();
+  for (const [index, block] of blocks.entries()) {
+    if (!isObject(block)) continue;
+    const where: PathSegment[] = ['data', 'blocks', index];
+    if (typeof block.id === 'string') {
+      const first = ids.get(block.id);
+      if (first !== undefined) add([...where, 'id'], `duplicate block id "${block.id}" (also data.blocks[${first}])`);
+      else ids.set(block.id, index);
+    }
+    checkExpression(block.visibleWhen, [...where, 'visibleWhen'], add);
+  }
+}
+
+/** The flow slugs a resource centre's blocks name, each with where it is and the flow type it must have (if any). */
+export function blockFlowSlugs(data: unknown): Array<{ slug: string; segments: PathSegment[]; expected?: FlowType }> {
+  const found: Array<{ slug: string; segments: PathSegment[]; expected?: FlowType }> = [];
+  if (!isObject(data) || !Array.isArray(data.blocks)) return found;
+  for (const [index, block] of data.blocks.entries()) {
+    if (!isObject(block)) continue;
+    const where: PathSegment[] = ['data', 'blocks', index];
+    const type = String(block.type);
+    if (type === 'checklist' && typeof block.flow === 'string')
+      found.push({ slug: block.flow, segments: [...where, 'flow'], expected: 'CHECKLIST' });
+    if ((type === 'flows' || type === 'announcements') && Array.isArray(block.flows)) {
+      for (const [at, slug] of block.flows.entries()) {
+        if (typeof slug !== 'string') continue;
+        const expected = type === 'announcements' ? 'ANNOUNCEMENT' : undefined;
+        found.push({ slug, segments: [...where, 'flows', at], expected });
+      }
+    }
+    if (type === 'links' && Array.isArray(block.links)) {
+      for (const [at, link] of block.links.entries())
+        if (isObject(link) && typeof link.flow === 'string')
+          found.push({ slug: link.flow, segments: [...where, 'links', at, 'flow'] });
+    }
+  }
+  return found;
+}
+
+/**
+ * A resource centre's flow slugs against the flows loaded from the same folder (`types`, by slug): each must name
+ * one, a `checklist` block a CHECKLIST and an `announcements` block ANNOUNCEMENTs.
+ */
+export function checkBlockFlows(data: unknown, types: ReadonlyMap<string, FlowType>, add: Report): void {
+  for (const { slug, segments, expected } of blockFlowSlugs(data)) {
+    const type = types.get(slug);
+    if (type === undefined) add(segments, `unknown flow slug "${slug}": no flow file in this folder defines it`);
+    else if (expected && type !== expected) {
+      const takes =
+        expected === 'CHECKLIST'
+          ? 'a checklist block takes a CHECKLIST'
+          : 'an announcements block takes ANNOUNCEMENT flows only';
+      add(segments, `flow "${slug}" is a ${type}; ${takes}`);
+    }
+  }
 }
 
 /** A warning at each source text a listed locale lacks (an exact translation only: `--locales fr-CA` asks for fr-CA's own). */

@@ -51,7 +51,18 @@ export interface AnnouncementsBlock extends ResourceCenterBlockBase {
 }
 
 /** A link to a page, or to a flow that it starts. */
-export type ResourceLink = { title: string; url: string; target?: '_self' | '_blank' } | { title: string; flow: string };
+export type ResourceLink =
+  | {
+      title: string;
+      /** http(s), `mailto:` or a relative path. @format resource-link */
+      url: string;
+      target?: '_self' | '_blank';
+    }
+  | {
+      title: string;
+      /** The slug of the flow the link starts. */
+      flow: string;
+    };
 
 /** Links to pages (http(s), `mailto:` or relative) or flows. */
 export interface LinksBlock extends ResourceCenterBlockBase {
@@ -81,18 +92,12 @@ export type ContactProvider = 'intercom' | 'crisp' | 'hubspot' | 'zendesk' | 'he
 export interface ContactBlock extends ResourceCenterBlockBase {
   type: 'contact';
   provider?: ContactProvider;
-  /** Followed without the provider's widget: a `mailto:` or a page. */
+  /** Followed without the provider's widget: a `mailto:` or a page (http(s) or a relative path). @format resource-link */
   url?: string;
 }
 
 export type ResourceCenterBlock =
-  | ChecklistBlock
-  | FlowsBlock
-  | AnnouncementsBlock
-  | LinksBlock
-  | TextBlock
-  | SearchBlock
-  | ContactBlock;
+  ChecklistBlock | FlowsBlock | AnnouncementsBlock | LinksBlock | TextBlock | SearchBlock | ContactBlock;
 
 /** The `data` block of a RESOURCE_CENTER. It has no steps (served as `steps: []`). */
 export interface ResourceCenterData {
