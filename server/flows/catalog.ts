@@ -1,6 +1,6 @@
 // The flow catalog: syncs the YAML folder into versioned flow rows and holds each version's compiled CEL.
 import { createHash } from 'node:crypto';
-import type { Flow, FlowData, StepDefinition } from '../../src/api/wire.js';
+import type { Flow, FlowData, ResourceCenterBlock, StepDefinition } from '../../src/api/wire.js';
 import type { Database } from '../storage/store.js';
 import {
   compileExpression,
@@ -26,13 +26,25 @@ export interface CompiledStep {
   visibility: Predicate | null;
 }
 
+/** A resource centre's block shown on a condition: its place in `data.blocks`, and its compiled `visibleWhen`. */
+export interface CompiledBlock {
+  index: number;
+  visible: Predicate;
+}
+
 export interface CatalogFlow {
+  /** The flow as user-less endpoints serve it: a resource centre's blocks with a `visibleWhen` are not in its `data`. */
   flow: Flow;
   definition: FlowDefinition;
   targeting: Predicate;
   completion: Predicate | null;
   steps: CompiledStep[];
-  /** Every condition besides targeting, in a fixed order: each step's completion, visibility and start, then the flow's completion. */
+  /** A resource centre's blocks that have a `visibleWhen`, in order (none for other types). */
+  blocks: CompiledBlock[];
+  /**
+   * Every condition besides targeting, in a fixed order: each step's completion, visibility and start, the flow's
+   * completion, then each block's `visibleWhen` (an untouched flow's answer differs by which blocks it carries).
+   */
   conditions: Predicate[];
   /**
    * The first 16 hex digits of the SHA-256 of the file's content: with `version`, what a client's cache is keyed by.
@@ -73,6 +85,51 @@ export function localizedContent(flow: CatalogFlow, locale: string | undefined):
     flow.localized.set(key, content);
   }
   return content;
+}
+
+/** The blocks of a resource centre's `data` for which `keep` holds (other flows' data as it is). */
+export function withBlocks(data: FlowData, keep: (block: ResourceCenterBlock, index: number) => boolean): FlowData {
+  const blocks = data.blocks as ResourceCenterBlock[] | undefined;
+  if (!Array.isArray(blocks)) return data;
+  return { ...data, blocks: blocks.filter(keep) };
+}
+
+/** Variants of a flow's JSON kept per version and locale, one per set of visible blocks; past this, made on each read. */
+const BLOCK_VARIANTS = 32;
+
+/**
+ * Which of the flow's conditional blocks the user sees, one character each ('1' shown); '' when it has none. A block
+ * whose `visibleWhen` is false is not sent at all, so the content differs by it.
+ */
+export function visibleBlocksKey(flow: CatalogFlow, cel: Parameters<Predicate>[0]): string {
+  let key = '';
+  for (const block of flow.blocks) key += block.visible(cel) ? '1' : '0';
+  return key;
+}
+
+/** The content's `data` as one user gets it: without the blocks whose `visibleWhen` is false for them. */
+export function visibleData(flow: CatalogFlow, data: FlowData, cel: Parameters<Predicate>[0]): FlowData {
+  if (!flow.blocks.length) return data;
+  const key = visibleBlocksKey(flow, cel);
+  const hidden = new Set(flow.blocks.filter((_, at) => key[at] === '0').map((block) => block.index));
+  return withBlocks(data, (_, index) => !hidden.has(index));
+}
+
+/**
+ * The parts of a state answer for one user's read of `content` (the flow's in a locale): the same `content.json`
+ * unless blocks are shown on conditions, then one made once per version, locale and set of visible blocks.
+ */
+export function visibleJson(flow: CatalogFlow, content: LocalizedContent, cel: Parameters<Predicate>[0]): FlowJson {
+  if (!flow.blocks.length) return content.json;
+  const key = visibleBlocksKey(flow, cel);
+  const variants = (content.json.byBlocks ??= new Map<string, FlowJson>());
+  let json = variants.get(key);
+  if (!json) {
+    const data = visibleData(flow, content.data, cel);
+    json = flowJson({ ...flow.definition, data }, flow.flow.version, flow.contentHash, flow.flow.name, flow.flow.type);
+    if (variants.size < BLOCK_VARIANTS) variants.set(key, json);
+  }
+  return json;
 }
 
 /**
@@ -283,9 +340,11 @@ function groupConditionsOf(flows: CatalogFlow[]): Predicate[] | null {
   const bySource = new Map<string, Predicate>();
   for (const flow of flows) {
     const { definition } = flow;
+    const blocks = blocksOf(definition.data);
     const compiled: Array<[string | undefined, Predicate | null]> = [
       [definition.targetingLogic, flow.targeting],
       [definition.data.completionCriteria, flow.completion],
+      ...flow.blocks.map((block): [string | undefined, Predicate] => [blocks[block.index].visibleWhen, block.visible]),
       ...flow.steps.flatMap((step): Array<[string | undefined, Predicate | null]> => [
         [step.definition.completionCriteria, step.completion],
         [step.definition.startCriteria, step.start],
@@ -311,12 +370,18 @@ function nowInstantsOf(sources: Array<string | undefined>): NowInstant[] | null 
   return [...instants];
 }
 
-/** Every CEL expression of a flow, set or not. */
+/** Every CEL expression of a flow, set or not: a resource centre's `visibleWhen`s among them. */
 function expressionsOf({ definition }: CatalogFlow): Array<string | undefined> {
   const sources = [definition.targetingLogic, definition.data.completionCriteria];
   for (const step of definition.data.steps)
     sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
+  for (const block of blocksOf(definition.data)) sources.push(block.visibleWhen);
   return sources;
+}
+
+/** A resource centre's blocks; none for other types. */
+function blocksOf(data: FlowData): ResourceCenterBlock[] {
+  return Array.isArray(data.blocks) ? (data.blocks as ResourceCenterBlock[]) : [];
 }
 
 /** Whether one of the flow's expressions names the variable `flows` (a word search: a string that holds the word counts too, which is only slower). */
@@ -346,14 +411,23 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
     visibility: optional(step.visibilityCriteria),
   }));
   const completion = optional(definition.data.completionCriteria);
-  const conditions = [...steps.flatMap((step) => [step.completion, step.visibility, step.start]), completion].filter(
-    (condition) => condition !== null,
-  );
+  const blocks = blocksOf(definition.data).flatMap((block, index): CompiledBlock[] => {
+    const visible = optional(block.visibleWhen);
+    return visible ? [{ index, visible }] : [];
+  });
+  const conditions = [
+    ...steps.flatMap((step) => [step.completion, step.visibility, step.start]),
+    completion,
+    ...blocks.map((block) => block.visible),
+  ].filter((condition) => condition !== null);
   return {
     flow: {
       id: row.id,
       name: definition.name,
-      data: JSON.stringify(definition.data),
+      // Served where there is no user to evaluate `visibleWhen` for: such blocks are left out (docs/protocol.md).
+      data: JSON.stringify(
+        blocks.length ? withBlocks(definition.data, (block) => !block.visibleWhen?.trim()) : definition.data,
+      ),
       targetingLogic: definition.targetingLogic,
       type: definition.type,
       slug: definition.slug,
@@ -370,6 +444,7 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
     targeting: compileExpression(definition.targetingLogic, onRuntimeError),
     completion,
     steps,
+    blocks,
     conditions,
   };
 }

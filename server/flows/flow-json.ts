@@ -24,6 +24,11 @@ export interface FlowJson {
    * `$state`, then before each next one (the steps' content among them); without steps, up to the `steps` list's end.
    */
   contentParts?: Buffer[];
+  /**
+   * A resource centre whose blocks are shown on conditions: this JSON with only the blocks one user sees, by which
+   * (see visibleJson in catalog.ts); each has its own untouched answers and content parts.
+   */
+  byBlocks?: Map<string, FlowJson>;
 }
 
 /** JSON object members without the braces, each followed by a comma; '' for none. */

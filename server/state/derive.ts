@@ -7,7 +7,7 @@ import type {
   StepState,
   TargetedOutMode,
 } from '../../src/api/wire.js';
-import { localizedContent, type CatalogFlow, type CatalogVersion } from '../flows/catalog.js';
+import { localizedContent, visibleData, visibleJson, type CatalogFlow, type CatalogVersion } from '../flows/catalog.js';
 import type { FlowJson } from '../flows/flow-json.js';
 import { computeCollections } from './collections.js';
 import type { UserSnapshot } from './snapshot.js';
@@ -83,7 +83,7 @@ export function deriveFlowStates(
     const derived = deriveFlowState(flow, snapshot, options.now);
     const state = !userEligible || held.has(flow.flow.slug) ? hidden(derived) : derived;
     const known = options.content === 'none' || holds(flow, options.knownVersions?.[flow.flow.slug]);
-    eligibleFlows.push(known ? state : withContent(flow, state, snapshot.cel.user.locale));
+    eligibleFlows.push(known ? state : withContent(flow, state, snapshot));
   }
   return { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
 }
@@ -97,10 +97,11 @@ export const holds = (flow: CatalogFlow, known: number | string | undefined) =>
 
 /**
  * The flow's definition in its state: every field of the YAML `data`, and each step's definition
- * beside its `id` and `$state`, so a client can draw the flow from this answer alone.
+ * beside its `id` and `$state`, so a client can draw the flow from this answer alone. A resource centre's blocks
+ * whose `visibleWhen` is false for the user are left out.
  */
-function withContent(flow: CatalogFlow, state: FlowState, locale: string | undefined): FlowState {
-  const { steps, ...fields } = localizedContent(flow, locale).data;
+function withContent(flow: CatalogFlow, state: FlowState, snapshot: UserSnapshot): FlowState {
+  const { steps, ...fields } = visibleData(flow, localizedContent(flow, snapshot.cel.user.locale).data, snapshot.cel);
   return {
     ...state,
     data: {
@@ -134,8 +135,9 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
     // flow held back reads the same for every such user: it is kept as its own kind of untouched answer. A flow sent
     // although targeted out reads the same as one held back (the mode only decides whether it is sent at all).
     const isHidden = !userEligible || held.has(flow.flow.slug);
-    // The parts in the read's locale: each (version, locale) is serialised once, its untouched answers kept apart.
-    const json = known ? flow.json : localizedContent(flow, snapshot.cel.user.locale).json;
+    // The parts in the read's locale: each (version, locale) is serialised once, its untouched answers kept apart;
+    // a resource centre's, once per set of blocks the user sees too.
+    const json = known ? flow.json : visibleJson(flow, localizedContent(flow, snapshot.cel.user.locale), snapshot.cel);
     if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, json, snapshot, !known, isHidden));
     else {
       const state = deriveFlowState(flow, snapshot, options.now);
