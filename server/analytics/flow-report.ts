@@ -4,6 +4,7 @@ import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
 import { localeMatch, type AnalyticsWindow } from './window.js';
 import { flowMeta, IN_WINDOW, medianSeconds, rate, summary, windowOf } from './report-shared.js';
+import { resourceCenterReport } from './resource-center-report.js';
 import { surveyReport } from './survey-report.js';
 
 /**
@@ -134,6 +135,9 @@ export async function flowReport(
     days: [...days.values()],
   };
   if (meta.type === 'SURVEY') report.survey = { steps: await surveyReport(db, meta, window) };
+  // A centre's first opening starts it (the script records STARTED_FLOW then), so its opens are its starts.
+  if (meta.type === 'RESOURCE_CENTER')
+    Object.assign(report, { opens: totals.started }, await resourceCenterReport(db, slug, window));
   // Only the served definition says whether a flow has reshow (the stored versions keep its data alone); a flow
   // whose reshow was taken away keeps its counts.
   if (catalog.get(slug)?.definition.reshow || reshow.users > 0) {

@@ -1,4 +1,4 @@
-// <ob-flow-view>: one flow's report: its totals, its split by locale, its reshowings, its trend by day, its step funnel, a survey's answers, and every answer.
+// <ob-flow-view>: one flow's report: its totals, its split by locale, its reshowings, its trend by day, its step funnel, a survey's answers, a resource centre's use, and every answer.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { AnalyticsFlowResponse, FlowReshowCounts, FlowType, LocaleCounts } from '../../src/api/wire.js';
@@ -143,6 +143,77 @@ export class ObFlowView extends LitElement {
     </section>`;
   }
 
+  /** A resource centre: users who opened it, clicks per block and item, and what users searched for and did not find. */
+  private renderResourceCenter(report: AnalyticsFlowResponse) {
+    const clicks = report.clicks ?? [];
+    const searches = report.noResultSearches ?? [];
+    return html`<section class="card" aria-labelledby="centre-title">
+      <div class="card-head">
+        <h2 id="centre-title">Resource centre</h2>
+        <span class="hint">Opened by ${count(report.opens ?? 0)} users</span>
+      </div>
+      <div class="scroll">
+        <table class="reshow">
+          <caption>
+            Clicks
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Block</th>
+              <th scope="col">Item</th>
+              <th scope="col" class="num">Clicks</th>
+              <th scope="col" class="num">Users</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${
+              clicks.length
+                ? clicks.map(
+                    (row) =>
+                      html`<tr>
+                        <th scope="row">${row.block}</th>
+                        <td>${row.item ?? '—'}</td>
+                        <td class="num">${count(row.clicks)}</td>
+                        <td class="num">${count(row.users)}</td>
+                      </tr>`,
+                  )
+                : html`<tr>
+                    <td colspan="4" class="empty">No clicks in this window.</td>
+                  </tr>`
+            }
+          </tbody>
+        </table>
+        <table class="reshow">
+          <caption>
+            Searches with no results
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Query</th>
+              <th scope="col" class="num">Users</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${
+              searches.length
+                ? searches.map(
+                    (row) =>
+                      html`<tr>
+                        <th scope="row">${row.query}</th>
+                        <td class="num">${count(row.users)}</td>
+                      </tr>`,
+                  )
+                : html`<tr>
+                    <td colspan="2" class="empty">Every search found something.</td>
+                  </tr>`
+            }
+          </tbody>
+        </table>
+      </div>
+      <p class="note">What users looked for and did not find is the content to write next.</p>
+    </section>`;
+  }
+
   /** The totals split by the translation each user first started the flow in: one row per locale, most starts first. */
   private renderLocales(locales: LocaleCounts[], started: number) {
     return html`<section class="card" aria-labelledby="locales-title">
@@ -269,7 +340,9 @@ export class ObFlowView extends LitElement {
           report.locales.length > 1 || (report.locales.length === 1 && report.locales[0].locale !== '')
             ? this.renderLocales(report.locales, flow.started)
             : ''
-        }${report.reshow ? this.renderReshow(report.reshow) : ''}
+        }${report.reshow ? this.renderReshow(report.reshow) : ''}${
+          flow.type === 'RESOURCE_CENTER' ? this.renderResourceCenter(report) : ''
+        }
       </div>
       ${report.survey ? html`<ob-survey-panel .steps=${report.survey.steps}></ob-survey-panel>` : ''}
       <ob-answers

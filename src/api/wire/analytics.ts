@@ -170,6 +170,34 @@ export interface AnalyticsFlowResponse extends AnalyticsWindow {
   survey?: { steps: SurveyStepReport[] };
   /** Reshowings: present when the flow being served has `reshow`, or the window counts any; absent otherwise. */
   reshow?: FlowReshowCounts;
+  /**
+   * RESOURCE_CENTER flows only: users who opened the centre (its first opening starts the flow, so these are the
+   * users who started it: `flow.started`).
+   */
+  opens?: number;
+  /** RESOURCE_CENTER flows only: clicks in the window, per block and item, most clicks first. */
+  clicks?: ResourceCenterClicks[];
+  /** RESOURCE_CENTER flows only: the searches in the window that found nothing, most users first (at most 100). */
+  noResultSearches?: NoResultSearch[];
+}
+
+/** Clicks on one item of a resource centre's block (`onboarding:resource-center` events with action `click`). */
+export interface ResourceCenterClicks {
+  /** The block's `id`. */
+  block: string;
+  /** The flow slug, link URL or `contact` clicked; null for a click that named no item. */
+  item: string | null;
+  /** Clicks in all. */
+  clicks: number;
+  /** Users who clicked, each once. */
+  users: number;
+}
+
+/** A query that found nothing in a resource centre's search, normalised (trimmed, lower case, spaces collapsed, 100 characters at most). */
+export interface NoResultSearch {
+  query: string;
+  /** Users who searched it and found nothing, each once. */
+  users: number;
 }
 
 /** One answer: a field of a form step, or a survey step's `value`. */
