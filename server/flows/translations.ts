@@ -44,6 +44,8 @@ const PROPS_TEXT = ['doneTitle', 'doneSubtitle', 'lowLabel', 'highLabel', 'posit
 const STEP_TEXT = ['title', 'subtitle', 'imageAlt'] as const;
 const BUTTONS = ['primaryButton', 'secondaryButton'] as const;
 const FIELD_TEXT = ['label', 'placeholder', 'message', 'positiveLabel', 'negativeLabel'] as const;
+/** The text of a resource centre's block; a `links` block's link titles are keyed by their place in the list. */
+const BLOCK_TEXT = ['title', 'text', 'placeholder'] as const;
 
 /**
  * One translatable place of a flow: where its text is in the translation (`steps.welcome.fields.email.label`), where
@@ -65,6 +67,15 @@ export function textSlots(data: unknown): TextSlot[] {
   add(['title'], ['title'], data.title);
   add(['subtitle'], ['subtitle'], data.subtitle);
   if (isObject(data.props)) for (const name of PROPS_TEXT) add(['props', name], ['props', name], data.props[name]);
+  if (isObject(data.launcher)) add(['launcher', 'label'], ['launcher', 'label'], data.launcher.label);
+  for (const [index, block] of (Array.isArray(data.blocks) ? data.blocks : []).entries()) {
+    if (!isObject(block) || typeof block.id !== 'string') continue;
+    const key: PathSegment[] = ['blocks', block.id];
+    const at: PathSegment[] = ['blocks', index];
+    for (const name of BLOCK_TEXT) add([...key, name], [...at, name], block[name]);
+    for (const [i, link] of (Array.isArray(block.links) ? block.links : []).entries())
+      if (isObject(link)) add([...key, 'links', String(i)], [...at, 'links', i, 'title'], link.title);
+  }
   const steps = Array.isArray(data.steps) ? data.steps : [];
   for (const [index, step] of steps.entries()) {
     if (!isObject(step) || typeof step.id !== 'string') continue;
@@ -142,6 +153,7 @@ export function checkTranslations(file: Record<string, unknown>, add: Report): v
         }
       }
     }
+    if (isObject(translation.blocks)) checkBlockOverlays(translation.blocks, data.blocks, [...at, 'blocks'], add);
     // Every translated text against its source: the variables it must keep.
     walkText(translation, [], (key, text) => {
       const slot = slots.get(key.join('\0'));
@@ -189,6 +201,35 @@ export function applyTranslations<T>(data: T, overlays: readonly FlowTranslation
     }
   }
   return out as T;
+}
+
+/** Every block a translation names exists, and every link it names by place is in that block's `links`. */
+function checkBlockOverlays(
+  overlays: Record<string, unknown>,
+  blocks: unknown,
+  where: PathSegment[],
+  add: Report,
+): void {
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const block of Array.isArray(blocks) ? blocks : [])
+    if (isObject(block) && typeof block.id === 'string') byId.set(block.id, block);
+  for (const [id, overlay] of Object.entries(overlays)) {
+    const block = byId.get(id);
+    if (!block) {
+      add(where, unknownName('block id', id, [...byId.keys()]), id);
+      continue;
+    }
+    if (!isObject(overlay) || !isObject(overlay.links)) continue;
+    const count = Array.isArray(block.links) ? block.links.length : 0;
+    for (const place of Object.keys(overlay.links)) {
+      if (Number(place) < count) continue;
+      add(
+        [...where, id, 'links'],
+        `no link ${place} in block "${id}": links are named by their place in its links, from 0${count ? ` to ${count - 1}` : ' (it has none)'}`,
+        place,
+      );
+    }
+  }
 }
 
 function checkChoices(overlay: unknown, options: unknown, where: PathSegment[], add: Report): void {

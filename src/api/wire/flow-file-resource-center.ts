@@ -112,3 +112,18 @@ export interface ResourceCenterData {
   /** Not used: a resource centre has no steps. @maxItems 0 */
   steps?: [];
 }
+
+/** One locale's text of a resource centre's block (`translations.<locale>.blocks.<block id>`). */
+export interface BlockTranslation {
+  /** The block's heading. */
+  title?: string;
+  /** A `text` block's text. */
+  text?: string;
+  /** A `search` block's placeholder. */
+  placeholder?: string;
+  /**
+   * A `links` block's link titles, by the link's place in `links` counted from 0 (`"0"`, `"1"`): a link to a page
+   * and a link to a flow alike, and two links to one address apart. @keyPattern ^(0|[1-9][0-9]{0,3})$
+   */
+  links?: Record<string, string>;
+}

@@ -22,7 +22,7 @@ import type {
   TooltipProps,
   TourProps,
 } from './flow-file-props.js';
-import type { ResourceCenterData } from './flow-file-resource-center.js';
+import type { BlockTranslation, ResourceCenterData } from './flow-file-resource-center.js';
 
 // schema/flow.schema.json is generated from the declarations of this module and of flow-file-steps.ts,
 // flow-file-fields.ts and flow-file-props.ts (npm run schema), and a test fails when the two differ. Descriptions and
@@ -109,6 +109,10 @@ export interface FlowTranslation {
   props?: PropsTranslation;
   /** The steps' text, by step `id`. */
   steps?: Record<string, StepTranslation>;
+  /** A resource centre's launcher text. */
+  launcher?: { label?: string };
+  /** A resource centre's blocks' text, by block `id`. */
+  blocks?: Record<string, BlockTranslation>;
 }
 
 /** Text options of a flow's or a step's props. */
