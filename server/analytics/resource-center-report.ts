@@ -29,11 +29,11 @@ export async function resourceCenterReport(
 ): Promise<{ clicks: ResourceCenterClicks[]; noResultSearches: NoResultSearch[] }> {
   const params = [slug, window.from.toISOString(), window.to.toISOString()];
   const clicks = await db.query<{ block: string; item: string | null; clicks: number; users: number }>(
-    `SELECT properties->>'block' AS block, properties->>'item' AS item, count(*)::int AS clicks,
-            count(DISTINCT user_id)::int AS users
-     FROM user_events WHERE ${IN_WINDOW} AND properties->>'action' = 'click'
-       AND jsonb_typeof(properties->'block') = 'string'
-     GROUP BY 1, 2 ORDER BY clicks DESC, block COLLATE "C", item COLLATE "C" NULLS FIRST`,
+    `SELECT block, item, count(*)::int AS clicks, count(DISTINCT user_id)::int AS users FROM (
+       SELECT user_id, properties->>'block' AS block, properties->>'item' AS item FROM user_events
+       WHERE ${IN_WINDOW} AND properties->>'action' = 'click' AND jsonb_typeof(properties->'block') = 'string'
+     ) AS c
+     GROUP BY block, item ORDER BY clicks DESC, block COLLATE "C", item COLLATE "C" NULLS FIRST`,
     params,
   );
   const searches = await db.query<{ query: string; users: number }>(
