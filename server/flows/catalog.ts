@@ -41,6 +41,8 @@ export interface CatalogFlow {
   steps: CompiledStep[];
   /** A resource centre's blocks that have a `visibleWhen`, in order (none for other types). */
   blocks: CompiledBlock[];
+  /** The content hash of each set of visible blocks seen so far (see contentHashFor). */
+  blockHashes: Map<string, string>;
   /**
    * Every condition besides targeting, in a fixed order: each step's completion, visibility and start, the flow's
    * completion, then each block's `visibleWhen` (an untouched flow's answer differs by which blocks it carries).
@@ -107,6 +109,21 @@ export function visibleBlocksKey(flow: CatalogFlow, cel: Parameters<Predicate>[0
   return key;
 }
 
+/**
+ * The content hash one user's answer carries: the file's, or, for a centre whose blocks are shown on conditions, one
+ * per set of visible blocks, so a client that holds one set is sent the content again once the user's set changes.
+ */
+export function contentHashFor(flow: CatalogFlow, cel: Parameters<Predicate>[0]): string {
+  if (!flow.blocks.length) return flow.contentHash;
+  const key = visibleBlocksKey(flow, cel);
+  let hash = flow.blockHashes.get(key);
+  if (!hash) {
+    hash = createHash('sha256').update(`${flow.contentHash} ${key}`).digest('hex').slice(0, 16);
+    if (flow.blockHashes.size < BLOCK_VARIANTS) flow.blockHashes.set(key, hash);
+  }
+  return hash;
+}
+
 /** The content's `data` as one user gets it: without the blocks whose `visibleWhen` is false for them. */
 export function visibleData(flow: CatalogFlow, data: FlowData, cel: Parameters<Predicate>[0]): FlowData {
   if (!flow.blocks.length) return data;
@@ -126,7 +143,8 @@ export function visibleJson(flow: CatalogFlow, content: LocalizedContent, cel: P
   let json = variants.get(key);
   if (!json) {
     const data = visibleData(flow, content.data, cel);
-    json = flowJson({ ...flow.definition, data }, flow.flow.version, flow.contentHash, flow.flow.name, flow.flow.type);
+    const hash = contentHashFor(flow, cel);
+    json = flowJson({ ...flow.definition, data }, flow.flow.version, hash, flow.flow.name, flow.flow.type);
     if (variants.size < BLOCK_VARIANTS) variants.set(key, json);
   }
   return json;
@@ -445,6 +463,7 @@ function compile(definition: FlowDefinition, row: FlowRow, warn: (message: strin
     completion,
     steps,
     blocks,
+    blockHashes: new Map(),
     conditions,
   };
 }

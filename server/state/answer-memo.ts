@@ -28,7 +28,11 @@ export function answerSlot(
 ): AnswerSlot {
   let known = '';
   if (options.content !== 'none' && options.knownVersions) {
-    for (const flow of version.flows) known += holds(flow, options.knownVersions[flow.flow.slug]) ? '1' : '0';
+    for (const flow of version.flows) {
+      const value = options.knownVersions[flow.flow.slug];
+      // A centre whose blocks are shown on conditions has a hash per set of blocks: the value itself tells answers apart.
+      known += flow.blocks.length ? `[${String(value ?? '')}]` : holds(flow, value) ? '1' : '0';
+    }
   }
   const modes = [options.content ?? 'all', options.targetedOut ?? 'omit', options.locale ?? '', known];
   if (groupId === undefined) return { key: JSON.stringify([null, ...modes]), group: undefined };

@@ -7,7 +7,14 @@ import type {
   StepState,
   TargetedOutMode,
 } from '../../src/api/wire.js';
-import { localizedContent, visibleData, visibleJson, type CatalogFlow, type CatalogVersion } from '../flows/catalog.js';
+import {
+  contentHashFor,
+  localizedContent,
+  visibleData,
+  visibleJson,
+  type CatalogFlow,
+  type CatalogVersion,
+} from '../flows/catalog.js';
 import type { FlowJson } from '../flows/flow-json.js';
 import { computeCollections } from './collections.js';
 import type { UserSnapshot } from './snapshot.js';
@@ -82,7 +89,9 @@ export function deriveFlowStates(
     }
     const derived = deriveFlowState(flow, snapshot, options.now);
     const state = !userEligible || held.has(flow.flow.slug) ? hidden(derived) : derived;
-    const known = options.content === 'none' || holds(flow, options.knownVersions?.[flow.flow.slug]);
+    const known =
+      options.content === 'none' ||
+      holds(flow, options.knownVersions?.[flow.flow.slug], contentHashFor(flow, snapshot.cel));
     eligibleFlows.push(known ? state : withContent(flow, state, snapshot));
   }
   return { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
@@ -91,9 +100,11 @@ export function deriveFlowStates(
 /**
  * Whether a client holds this version's content: it names the content's hash (the script), or the version number (a
  * client that predates the hash; after a restore, a number can name other content, which such a client then keeps).
+ * `hash` is the user's (contentHashFor): a centre whose blocks are shown on conditions has one per set of blocks,
+ * which a version number cannot name, so such a client is sent its content every time.
  */
-export const holds = (flow: CatalogFlow, known: number | string | undefined) =>
-  typeof known === 'string' ? known === flow.contentHash : known === flow.flow.version;
+export const holds = (flow: CatalogFlow, known: number | string | undefined, hash = flow.contentHash) =>
+  typeof known === 'string' ? known === hash : known === flow.flow.version && !flow.blocks.length;
 
 /**
  * The flow's definition in its state: every field of the YAML `data`, and each step's definition
@@ -129,15 +140,20 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
       ineligible.push(flow.flow.slug);
       if (!sentHidden(flow, options.targetedOut)) continue;
     }
-    const known = options.content === 'none' || holds(flow, options.knownVersions?.[flow.flow.slug]);
+    const known =
+      options.content === 'none' ||
+      holds(flow, options.knownVersions?.[flow.flow.slug], contentHashFor(flow, snapshot.cel));
     if (parts.length > 1) parts.push(COMMA);
     // Whether a collection holds a flow back depends on the clock and the user's other flows, but an untouched
     // flow held back reads the same for every such user: it is kept as its own kind of untouched answer. A flow sent
     // although targeted out reads the same as one held back (the mode only decides whether it is sent at all).
     const isHidden = !userEligible || held.has(flow.flow.slug);
     // The parts in the read's locale: each (version, locale) is serialised once, its untouched answers kept apart;
-    // a resource centre's, once per set of blocks the user sees too.
-    const json = known ? flow.json : visibleJson(flow, localizedContent(flow, snapshot.cel.user.locale), snapshot.cel);
+    // a resource centre's, once per set of blocks the user sees too (its hash too, with or without content).
+    const json =
+      known && !flow.blocks.length
+        ? flow.json
+        : visibleJson(flow, localizedContent(flow, snapshot.cel.user.locale), snapshot.cel);
     if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, json, snapshot, !known, isHidden));
     else {
       const state = deriveFlowState(flow, snapshot, options.now);
@@ -289,6 +305,6 @@ export function deriveFlowState(flow: CatalogFlow, snapshot: UserSnapshot, now: 
       ...(flow.definition.reshow ? { reshows: (stored?.reshows ?? 0) + (back ? 1 : 0) } : {}),
     },
     version: flow.flow.version,
-    contentHash: flow.contentHash,
+    contentHash: contentHashFor(flow, snapshot.cel),
   };
 }

@@ -55,6 +55,17 @@ describe('docs/flows.md', () => {
     for (const rule of schema.allOf) {
       const type: string = rule.if.properties.type.const ?? rule.if.properties.type.enum[0];
       const data = rule.then.properties.data.properties;
+      if (!data.steps.items) {
+        // A resource centre: its launcher's keys and every block type's, instead of steps.
+        const blockKeys = data.blocks.items.allOf.flatMap((block: any) => Object.keys(block.then.properties));
+        for (const key of [
+          ...Object.keys(data.launcher.properties),
+          ...blockKeys,
+          ...data.blocks.items.properties.type.enum,
+        ])
+          expect(section(type), `${type}: ${key}`).toContain(`\`${key}\``);
+        continue;
+      }
       const stepKeys = Object.keys(data.steps.items.properties);
       const propKeys = [
         ...Object.keys(data.props.properties),

@@ -69,8 +69,10 @@ describe('schema/flow.schema.json', () => {
 
   it('covers every flow type, with each type its own step fields', () => {
     const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
+    // A resource centre has no steps: blocks instead (its own test below).
+    const withSteps = schema.allOf.filter((rule: any) => rule.then.properties.data.properties.steps.items);
     const stepKeys = Object.fromEntries(
-      schema.allOf.map((rule: any) => [
+      withSteps.map((rule: any) => [
         rule.if.properties.type.const ?? rule.if.properties.type.enum[0],
         Object.keys(rule.then.properties.data.properties.steps.items.properties),
       ]),
@@ -99,6 +101,30 @@ describe('schema/flow.schema.json', () => {
       expect(keys).toEqual(expect.arrayContaining(['imageUri', 'videoUri', 'iconUri']));
     expect(stepKeys.TOUR).not.toContain('fields');
     expect(schema.definitions.FormField.required).toEqual(['id', 'type']);
+  });
+
+  it('gives a RESOURCE_CENTER no steps, and each block type its own keys', () => {
+    const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
+    const centre = schema.allOf.find((rule: any) => rule.if.properties.type.const === 'RESOURCE_CENTER');
+    const data = centre.then.properties.data;
+    expect(data.required).toEqual(['title', 'blocks']);
+    expect(data.properties.steps).toMatchObject({ type: 'array', maxItems: 0 });
+    const blocks = data.properties.blocks.items;
+    expect(blocks.properties.type.enum).toEqual([
+      'checklist',
+      'flows',
+      'announcements',
+      'links',
+      'text',
+      'search',
+      'contact',
+    ]);
+    const keys = Object.fromEntries(
+      blocks.allOf.map((rule: any) => [rule.if.properties.type.const, Object.keys(rule.then.properties)]),
+    );
+    expect(keys.checklist).toEqual(['id', 'title', 'visibleWhen', 'type', 'flow']);
+    expect(keys.announcements).toEqual(['id', 'title', 'visibleWhen', 'type', 'flows', 'popup']);
+    expect(keys.contact).toEqual(['id', 'title', 'visibleWhen', 'type', 'provider', 'url']);
   });
 
   it('reads NPS_SURVEY as SURVEY: the same data shape', () => {
@@ -643,7 +669,7 @@ data:
     expect(report(withTranslations('  fr_CA: {}\n  de: { titl: Hallo }\n'))).toEqual([
       '13:3 translations.fr_CA: "fr_CA" is not a key here: expected a locale code: a language, then optionally a script and a region (fr, fr-CA, pt-BR, zh-Hans, es-419)',
       expect.stringMatching(
-        /^14:9 translations\.de\.titl: unknown key \(did you mean "title"\?\); expected one of title, subtitle, props, steps$/,
+        /^14:9 translations\.de\.titl: unknown key \(did you mean "title"\?\); expected one of title, subtitle, props, steps, launcher, blocks$/,
       ),
     ]);
   });

@@ -290,8 +290,16 @@ describe('visibleWhen', () => {
     expect(centreOf(touched.body)!.$state.started).toBe(true);
     expect(blockIds(centreOf(touched.body))).toEqual(['setup-list', 'find', 'news', 'talk']);
     expect(touched.text).not.toContain('gold-perks');
+    // The hash names the set of blocks: once the user's set changes, a client holding the old one gets the new.
+    const held = centreOf(touched.body)!.contentHash;
+    expect(centreOf((await readByPost(userId, { knownVersions: { help: held } })).body)!.data).toEqual({ steps: [] });
     await track(userId, [{ event: 'export-failed' }]);
-    expect(blockIds(centreOf((await readByPost(userId)).body))).toContain('export-help');
+    const changed = await readByPost(userId, { knownVersions: { help: held } });
+    expect(blockIds(centreOf(changed.body))).toContain('export-help');
+    expect(centreOf(changed.body)!.contentHash).not.toBe(held);
+    // A version number cannot name a set of blocks: such a client always gets the content.
+    const byNumber = await readByPost(userId, { knownVersions: { help: centre.version } });
+    expect(blockIds(centreOf(byNumber.body))).toContain('export-help');
   });
 
   it('leaves every block with a visibleWhen out of the user-less endpoints', async () => {
