@@ -980,7 +980,7 @@ describe('analytics by locale', () => {
     const older = await olderDatabase(14);
     try {
       await copyRows(older.db, slug, tables);
-      expect(await migrate(older.db)).toEqual([15]);
+      expect(await migrate(older.db, 15)).toEqual([15]);
       // Every row is kept, and reads as the service now records a request with no locale.
       for (const table of tables.slice(2)) {
         const rows = `SELECT * FROM ${table} WHERE flow_slug = $1 ORDER BY 1, 2, 3, 4, 5`;
