@@ -302,6 +302,32 @@ describe('visibleWhen', () => {
     expect(blockIds(centreOf(byNumber.body))).toContain('export-help');
   });
 
+  it('sends a block whose rule compares now with a time once the clock passes it, the kept answer renewed', async () => {
+    let clock = Date.parse('2031-05-31T23:59:00Z');
+    const launch = CENTRE.replace(
+      'visibleWhen: "group.properties.tier == \'gold\'"',
+      'visibleWhen: "now >= timestamp(\'2031-06-01T00:00:00Z\')"',
+    );
+    expect(launch).not.toBe(CENTRE);
+    const own = await startTestService(
+      { ...FLOWS, 'help.yaml': launch },
+      { now: () => new Date(clock), logger: { warn: () => {}, info: () => {} } },
+    );
+    try {
+      const userId = `clock-${randomUUID()}`;
+      expect((await own.call('POST', '/v1/public/users', { body: { userId } })).status).toBe(201);
+      const before = await own.call('GET', `/v1/public/flowStates?userId=${userId}`);
+      expect(before.text).not.toContain('gold-perks');
+      // The same read again is the kept answer; past the instant it is rendered again.
+      expect((await own.call('GET', `/v1/public/flowStates?userId=${userId}`)).text).toBe(before.text);
+      clock += 120_000;
+      const after = await own.call('GET', `/v1/public/flowStates?userId=${userId}`);
+      expect(blockIds(centreOf(after.body as FlowStatesResponse))).toContain('gold-perks');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('leaves every block with a visibleWhen out of the user-less endpoints', async () => {
     for (const path of ['/v1/public/flows/help', '/v1/public/flows']) {
       const response = await service.call('GET', path, { key: PRIVATE_KEY });
