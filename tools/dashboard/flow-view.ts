@@ -153,7 +153,7 @@ export class ObFlowView extends LitElement {
         <span class="hint">Opened by ${count(report.opens ?? 0)} users</span>
       </div>
       <div class="scroll">
-        <table class="reshow">
+        <table class="reshow centre">
           <caption>
             Clicks
           </caption>
@@ -183,7 +183,7 @@ export class ObFlowView extends LitElement {
             }
           </tbody>
         </table>
-        <table class="reshow">
+        <table class="reshow centre">
           <caption>
             Searches with no results
           </caption>

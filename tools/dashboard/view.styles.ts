@@ -116,6 +116,11 @@ export default css`
   .locales tr:last-child th {
     border-bottom: none;
   }
+  .centre caption {
+    text-align: start;
+    font-weight: 600;
+    padding: 12px 0 6px;
+  }
   .locale-code {
     margin-inline-start: 6px;
     color: var(--db-muted);
