@@ -1,5 +1,5 @@
 // The analytics dashboard in real Chromium, on a real service with a month of traffic: sign-in, every view, keyboard use, CSV, axe, CSP, light and dark,
-// the collections, a flow's reshowings, and its split by locale.
+// the collections, a flow's reshowings, its split by locale, and a resource centre's use.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -322,6 +322,53 @@ describe('the dashboard', () => {
       await page.close();
     } finally {
       await service.removeFlow('comeback.yaml');
+    }
+  });
+
+  it("shows a resource centre's opens, clicks per block and item, and the searches that found nothing", async () => {
+    await service.writeFlow(
+      'help-desk.yaml',
+      'slug: help-desk\nname: Help desk\ntype: RESOURCE_CENTER\ndata:\n  title: Help\n  blocks:\n' +
+        '    - { id: find, type: search }\n    - { id: guides, type: links, links: [{ title: Guides, url: /guides }] }\n',
+    );
+    try {
+      const event = (userId: string, properties: Record<string, unknown>) =>
+        service.call('POST', '/v1/public/users', {
+          body: {
+            userId,
+            events: [{ event: 'onboarding:resource-center', properties: { flow: 'help-desk', ...properties } }],
+          },
+        });
+      for (const user of ['desk-a', 'desk-b']) {
+        const opened = await service.call('POST', '/v1/public/flowStates', {
+          body: { userId: user, flowSlug: 'help-desk', actionType: 'STARTED_FLOW' },
+        });
+        expect(opened.status).toBe(201);
+        expect((await event(user, { action: 'search', block: 'find', query: 'Export CSV', results: 0 })).status).toBe(
+          201,
+        );
+      }
+      expect((await event('desk-a', { action: 'click', block: 'guides', item: '/guides' })).status).toBe(201);
+      const { page, problems } = await open();
+      await signIn(page);
+      await page.evaluate(() => (location.hash = '#/flows/help-desk?days=30'));
+      const card = page.locator('ob-flow-view section[aria-labelledby="centre-title"]');
+      await card.waitFor();
+      expect(await card.locator('.hint').textContent()).toBe('Opened by 2 users');
+      const rows = (table: number) =>
+        card
+          .locator('table')
+          .nth(table)
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => tr.textContent.replace(/\s+/g, ' ').trim()));
+      expect(await rows(0)).toEqual(['guides /guides 1 1']);
+      expect(await rows(1)).toEqual(['export csv 2']);
+      expect(await serious(page)).toEqual([]);
+      await shoot(page, 'resource-centre-light');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await service.removeFlow('help-desk.yaml');
     }
   });
 
