@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsFlowResponse, FlowState, FlowStatesResponse, ResourceCenterEvent } from '../../src/api/wire.js';
 import { RESOURCE_CENTER_EVENT } from '../../src/api/wire.js';
-import { checkPaths, formatReport } from '../../server/flows/cli.js';
+import { checkPaths, formatReport, main } from '../../server/flows/cli.js';
 import { checkFlowText } from '../../server/flows/definitions.js';
 import { exportTranslations, formatExport, importTranslations } from '../../server/flows/translation-round-trip.js';
 import { bannerFlowYaml, checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
@@ -209,6 +209,27 @@ data:
       ]);
       // The same file checked alone is checked against its folder.
       expect(checkPaths([join(dir, 'help.yaml')]).reports[0].problems.map((p) => p.line)).toEqual([12, 26, 32]);
+      // `onboarding-flows check` fails on it, and the service refuses it.
+      const printed: string[] = [];
+      const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+      try {
+        expect(main(['check', dir])).toBe(1);
+      } finally {
+        log.mockRestore();
+      }
+      expect(printed.filter((line) => line.includes('help.yaml:'))).toHaveLength(3);
+      const own = await startTestService(
+        Object.fromEntries(Object.entries(FLOWS).map(([file, yaml]) => [file, file === 'help.yaml' ? wrong : yaml])),
+        { logger: { warn: () => {}, info: () => {} } },
+      );
+      try {
+        expect(own.catalog.errors().map((error) => [error.file, error.problems.map((p) => p.line)])).toEqual([
+          ['help.yaml', [12, 26, 32]],
+        ]);
+        expect((await own.call('GET', '/v1/public/flows/help')).status).toBe(404);
+      } finally {
+        await own.close();
+      }
     } finally {
       writeFileSync(join(dir, 'help.yaml'), CENTRE);
     }
@@ -462,6 +483,10 @@ describe('resource centre analytics', () => {
       { query: 'invoice', users: 1 },
       { query: 'x'.repeat(100), users: 1 },
     ]);
+    // A window that ends before today holds none of today's events.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const earlier = await service.call('GET', `/v1/analytics/flows/help?to=${yesterday}`, { key: PRIVATE_KEY });
+    expect(earlier.body).toMatchObject({ opens: 0, clicks: [], noResultSearches: [] });
     // Another flow's report has none of these fields.
     const banner = await service.call('GET', '/v1/analytics/flows/welcome', { key: PRIVATE_KEY });
     expect(banner.body).not.toHaveProperty('noResultSearches');
