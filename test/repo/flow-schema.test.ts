@@ -124,7 +124,9 @@ describe('schema/flow.schema.json', () => {
     );
     expect(keys.checklist).toEqual(['id', 'title', 'visibleWhen', 'type', 'flow']);
     expect(keys.announcements).toEqual(['id', 'title', 'visibleWhen', 'type', 'flows', 'popup']);
-    expect(keys.contact).toEqual(['id', 'title', 'visibleWhen', 'type', 'provider', 'url']);
+    expect(keys.contact).toEqual(['id', 'visibleWhen', 'type', 'title', 'provider', 'url']);
+    const contact = blocks.allOf.find((rule: any) => rule.if.properties.type.const === 'contact');
+    expect(contact.then.required).toEqual(['id', 'type', 'title']);
   });
 
   it('reads NPS_SURVEY as SURVEY: the same data shape', () => {

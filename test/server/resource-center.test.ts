@@ -149,7 +149,7 @@ describe('resource centre files', () => {
     expect(flow.body.type).toBe('RESOURCE_CENTER');
   });
 
-  it('refuses duplicate block ids, bad visibleWhen, unknown providers, bad link URLs and steps, each with its line', () => {
+  it('refuses duplicate block ids, bad visibleWhen, a contact without title, unknown providers, bad link URLs and steps, each with its line', () => {
     const bad = `slug: bad
 name: Bad
 type: RESOURCE_CENTER
@@ -188,6 +188,7 @@ data:
       '10 data.blocks[1].id: duplicate block id "a" (also data.blocks[0])',
       expect.stringMatching(/^12 data\.blocks\[1\]\.visibleWhen: does not compile as CEL/),
       expect.stringMatching(/^16 data\.blocks\[2\]\.visibleWhen: .*the window is over 100 years/),
+      '17 data.blocks[3].title: required, but missing',
       '19 data.blocks[3].provider: unknown value "slack"; expected one of intercom, crisp, hubspot, zendesk, helpscout',
       expect.stringMatching(/^24 data\.blocks\[4\]\.links\[0\]\.url: "javascript:alert\(1\)" is not a link/),
       expect.stringMatching(/^30 data\.blocks\[4\]\.links\[3\]\.url: "\/\/evil\.example\/x" is not a relative path/),

@@ -91,6 +91,8 @@ export type ContactProvider = 'intercom' | 'crisp' | 'hubspot' | 'zendesk' | 'he
 /** A way to reach the team: the provider's widget when on the page, else `url`. */
 export interface ContactBlock extends ResourceCenterBlockBase {
   type: 'contact';
+  /** The block's heading, which is also what the user clicks: required here. @minLength 1 */
+  title: string;
   provider?: ContactProvider;
   /** Followed without the provider's widget: a `mailto:` or a page (http(s) or a relative path). @format resource-link */
   url?: string;
