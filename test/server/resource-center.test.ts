@@ -9,6 +9,8 @@ import type { AnalyticsFlowResponse, FlowState, FlowStatesResponse, ResourceCent
 import { RESOURCE_CENTER_EVENT } from '../../src/api/wire.js';
 import { checkPaths, formatReport, main } from '../../server/flows/cli.js';
 import { checkFlowText } from '../../server/flows/definitions.js';
+import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from '../../server/state/derive.js';
+import { loadUserSnapshot } from '../../server/state/snapshot.js';
 import { exportTranslations, formatExport, importTranslations } from '../../server/flows/translation-round-trip.js';
 import { bannerFlowYaml, checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
 
@@ -347,6 +349,40 @@ describe('visibleWhen', () => {
       expect(blockIds(centreOf(after.body as FlowStatesResponse))).toContain('gold-perks');
     } finally {
       await own.close();
+    }
+  });
+
+  it('renders the same answer as the derived objects, per user, in every mode and locale', async () => {
+    const version = service.catalog.current();
+    const gold = `render-${randomUUID()}`;
+    const goldGroup = await joinGroup(gold, 'gold');
+    await track(gold, [{ event: 'export-failed' }]);
+    const plain = `render-${randomUUID()}`;
+    await track(plain, [{ event: 'seen' }]);
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: plain, flowSlug: 'help', stepId: '', actionType: 'STARTED_FLOW' },
+    });
+    for (const [userId, groupId] of [
+      [gold, goldGroup],
+      [plain, undefined],
+    ] as const) {
+      for (const locale of [undefined, 'fr']) {
+        const snapshot = await loadUserSnapshot(service.db, userId, groupId, version, { now: new Date(), locale });
+        const hash = deriveFlowStates(version, snapshot).eligibleFlows.find((f) => f.flowSlug === 'help')!.contentHash!;
+        const variants: ReadOptions[] = [
+          {},
+          { content: 'none' },
+          { knownVersions: { help: hash } },
+          { knownVersions: { help: 1 } },
+          { targetedOut: 'hidden' },
+        ];
+        for (const options of variants) {
+          const text = Buffer.concat(renderFlowStateParts(version, snapshot, options)).toString();
+          expect(JSON.parse(text), JSON.stringify([userId, locale, options])).toEqual(
+            deriveFlowStates(version, snapshot, options),
+          );
+        }
+      }
     }
   });
 
