@@ -67,6 +67,13 @@ export const LIMIT_SETTINGS: LimitSetting[] = [
     min: 0,
   },
   {
+    key: 'cacheAnswersMb',
+    flag: 'cache-answers-mb',
+    env: 'ONBOARDING_CACHE_ANSWERS_MB',
+    meaning: 'MiB for the answers kept with cached users (0: none)',
+    min: 0,
+  },
+  {
     key: 'eventLoopDelayMs',
     flag: 'max-event-loop-delay',
     env: 'ONBOARDING_MAX_EVENT_LOOP_DELAY',

@@ -75,6 +75,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const log = options.logger ?? quietLogger;
   const storage = await openDatabase(options.database ?? 'memory', {
     cacheUsers: options.limits?.cacheUsers ?? DEFAULT_LIMITS.cacheUsers,
+    cacheAnswerBytes: (options.limits?.cacheAnswersMb ?? DEFAULT_LIMITS.cacheAnswersMb) * 1024 * 1024,
     poolSize: options.limits?.poolSize ?? DEFAULT_LIMITS.poolSize,
     fsync: options.fsync ?? true,
   });

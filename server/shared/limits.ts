@@ -22,6 +22,11 @@ export interface Limits {
   eventLoopDelayMs: number;
   /** Users whose rows are kept in memory for reads (checked against their version on PostgreSQL); 0 turns the cache off. @default 10000 */
   cacheUsers: number;
+  /**
+   * Memory (MiB, estimated) for the state answers kept with cached users, past which the least recently read users'
+   * answers go; 0 keeps none. @default 64
+   */
+  cacheAnswersMb: number;
   /** Connections to a PostgreSQL server (per instance). @default 10 */
   poolSize: number;
   /** Largest `data` of one transition, in bytes of JSON; over it, 400. @default 8192 (8 KB) */
@@ -44,6 +49,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxWaitMs: 100,
   eventLoopDelayMs: 200,
   cacheUsers: 10_000,
+  cacheAnswersMb: 64,
   poolSize: 10,
   dataBytes: 8192,
   storedProperties: 1000,

@@ -129,7 +129,13 @@ function withContent(flow: CatalogFlow, state: FlowState, snapshot: UserSnapshot
  * building and serialising the content again for every read would cost more than the rest of the read; the
  * reply serializer joins the parts with one copy.
  */
-export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot, options: ReadOptions = {}): Buffer[] {
+export function renderFlowStateParts(
+  source: StateSource,
+  snapshot: UserSnapshot,
+  options: ReadOptions = {},
+  tally: AnswerTally = { bytes: 0 },
+): Buffer[] {
+  const made = (text: string) => madeFor(tally, text);
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
   const eligible = eligibility(snapshot);
@@ -154,19 +160,33 @@ export function renderFlowStateParts(source: StateSource, snapshot: UserSnapshot
       known && !flow.blocks.length
         ? flow.json
         : visibleJson(flow, localizedContent(flow, snapshot.cel.user.locale), snapshot.cel);
-    if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, json, snapshot, !known, isHidden));
+    if (untouched(flow, snapshot)) parts.push(renderUntouched(flow, json, snapshot, !known, isHidden, made));
     else {
       const state = deriveFlowState(flow, snapshot, options.now);
-      if (known) parts.push(Buffer.from(renderFlowState(json, isHidden ? hidden(state) : state, false)));
-      else pushWithContent(parts, json, isHidden ? hidden(state) : state);
+      if (known) parts.push(made(renderFlowState(json, isHidden ? hidden(state) : state, false)));
+      else pushWithContent(parts, json, isHidden ? hidden(state) : state, made);
     }
   }
   parts.push(
-    Buffer.from(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`),
+    made(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`),
     ...computedOrderParts,
     CLOSE_ANSWER,
   );
   return parts;
+}
+
+/** The memory an answer's own parts take (the bytes made for this read, not the shared ones), as an estimate. */
+export interface AnswerTally {
+  bytes: number;
+}
+
+/** What one small Buffer costs beside its bytes: the object, and its share of the pool it is cut from. */
+const BUFFER_OVERHEAD = 100;
+
+function madeFor(tally: AnswerTally, text: string): Buffer {
+  const bytes = Buffer.from(text);
+  tally.bytes += bytes.length + BUFFER_OVERHEAD;
+  return bytes;
 }
 
 const ELIGIBLE_OPEN = Buffer.from('{"eligibleFlows":[');
@@ -191,6 +211,7 @@ function renderUntouched(
   snapshot: UserSnapshot,
   content: boolean,
   isHidden: boolean,
+  made: (text: string) => Buffer,
 ): Buffer {
   // One bit for content, one for `$state.visible` forced false (held back, or targeted out), one per condition the
   // flow has: whether it holds for this user. Targeting is not a condition here: it only decides that bit.
@@ -203,7 +224,7 @@ function renderUntouched(
   const cached = json.untouched.get(key);
   if (cached) return cached;
   const state = deriveFlowState(flow, snapshot);
-  const bytes = Buffer.from(renderFlowState(json, isHidden ? hidden(state) : state, content));
+  const bytes = made(renderFlowState(json, isHidden ? hidden(state) : state, content));
   // Past 2^52 the keys would no longer be exact: such a flow is rendered every time.
   if (json.untouched.size < UNTOUCHED_KINDS && bit <= 2 ** 52) json.untouched.set(key, bytes);
   return bytes;
@@ -213,12 +234,12 @@ function renderUntouched(
  * A touched flow's answer with its content, as parts: the content is most of its bytes and the same for every
  * user, so it is encoded once per version and locale, and only the states are encoded per read.
  */
-function pushWithContent(parts: Buffer[], json: FlowJson, state: FlowState): void {
+function pushWithContent(parts: Buffer[], json: FlowJson, state: FlowState, made: (text: string) => Buffer): void {
   const constant = (json.contentParts ??= contentParts(json));
   const steps = state.data.steps;
   if (steps.length === 0) parts.push(constant[0]);
-  steps.forEach((step, index) => parts.push(constant[index], Buffer.from(stepStateJson(step.$state))));
-  parts.push(Buffer.from(`${steps.length ? '}' : ''}]},"$state":${flowStateJson(state)}${json.tail}`));
+  steps.forEach((step, index) => parts.push(constant[index], made(stepStateJson(step.$state))));
+  parts.push(made(`${steps.length ? '}' : ''}]},"$state":${flowStateJson(state)}${json.tail}`));
 }
 
 function contentParts(json: FlowJson): Buffer[] {

@@ -64,9 +64,13 @@ export async function readFlowStatesJson(
     if (entries) slot = answerSlot(version, groupId, entries, () => loaded, options);
   }
   const rendered = snapshot ?? cachedSnapshot(entries!)();
-  const json = new RawJson(renderFlowStateParts(version, rendered, { ...options, now }));
+  const tally = { bytes: 0 };
+  const json = new RawJson(renderFlowStateParts(version, rendered, { ...options, now }, tally));
   const until = entries && answerHoldsUntil(version, rendered, now);
-  if (entries && slot && until !== undefined)
-    cache.keepAnswer(entries.user, slot.group, version, slot.key, { from: now.getTime(), until }, json);
+  if (entries && slot && until !== undefined) {
+    // The parts list itself, beside the bytes made for this read.
+    const bytes = tally.bytes + 8 * json.parts.length + slot.key.length + 200;
+    cache.keepAnswer(entries.user, slot.group, version, slot.key, { from: now.getTime(), until, bytes }, json);
+  }
   return json;
 }

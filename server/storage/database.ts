@@ -13,6 +13,8 @@ import { asOneStatement, type Database, type Queryable } from './store.js';
 export interface DatabaseOptions {
   /** Users whose rows are kept in memory for reads (0: none). @default 10000 */
   cacheUsers?: number;
+  /** Memory for the state answers kept with cached users, estimated, in bytes (0: none). @default 64 MiB */
+  cacheAnswerBytes?: number;
   /** Connections to a PostgreSQL server. @default 10 */
   poolSize?: number;
   /** Brings the schema up to this version only, not the newest (a test of a migration starts from the one before). */
@@ -26,10 +28,13 @@ export interface DatabaseOptions {
 
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
 export async function openDatabase(location: string, options: DatabaseOptions = {}): Promise<Database> {
+  // Other instances write to a PostgreSQL server's rows, so there entries are checked against their row's version before use.
+  const versioned = location.startsWith('postgres://') || location.startsWith('postgresql://');
+  const cache = () => new SnapshotCache(options.cacheUsers ?? 10_000, versioned, options.cacheAnswerBytes);
   const db =
     location.startsWith('postgres://') || location.startsWith('postgresql://')
-      ? openPostgres(location, options.poolSize ?? 10, options.cacheUsers ?? 10_000)
-      : await openPglite(location, options.cacheUsers ?? 10_000, options.fsync ?? true);
+      ? openPostgres(location, options.poolSize ?? 10, cache())
+      : await openPglite(location, cache(), options.fsync ?? true);
   try {
     await migrate(db, options.schemaUpTo);
   } catch (error) {
@@ -82,7 +87,7 @@ interface NodeFs {
   realPath(node: unknown): string;
 }
 
-async function openPglite(location: string, cacheUsers: number, fsync: boolean): Promise<Database> {
+async function openPglite(location: string, cache: SnapshotCache, fsync: boolean): Promise<Database> {
   const inMemory = location === 'memory' || location === ':memory:';
   if (!inMemory) mkdirSync(location, { recursive: true });
   const lock = inMemory ? undefined : lockDataDirectory(location);
@@ -101,7 +106,6 @@ async function openPglite(location: string, cacheUsers: number, fsync: boolean):
     lock?.release();
     throw error;
   }
-  const cache = new SnapshotCache(cacheUsers);
   const turns = new TurnQueue();
   const statements = new PreparedStatements(lite);
   // Statements with parameters are the ones run per request: prepared once. The rest (the schema's) run as they are.
@@ -197,15 +201,13 @@ const INSTANCE_NAME_PREFIX = 'onboarding:';
 const LIVE_INSTANCES_SQL = `SELECT count(DISTINCT application_name)::int AS instances, coalesce(bool_or(application_name = $1), false) AS seen
   FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '${INSTANCE_NAME_PREFIX}%'`;
 
-function openPostgres(url: string, poolSize: number, cacheUsers: number): Database {
+function openPostgres(url: string, poolSize: number, cache: SnapshotCache): Database {
   // Every connection carries this instance's name from its start-up message on. It goes in the URL, which would
   // otherwise win over the pool's own option; an application_name the URL had is replaced.
   const instanceName = `${INSTANCE_NAME_PREFIX}${randomBytes(6).toString('hex')}`;
   const named = new URL(url);
   named.searchParams.set('application_name', instanceName);
   const pool = new pg.Pool({ connectionString: named.href, max: poolSize });
-  // Other instances write to the same rows, so entries are checked against their row's version before use.
-  const cache = new SnapshotCache(cacheUsers, true);
   const statement = namedStatements();
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
@@ -250,7 +252,7 @@ function openPostgres(url: string, poolSize: number, cacheUsers: number): Databa
       ).rows;
       return row?.seen ? row.instances : undefined;
     },
-    ...(cacheUsers > 0 ? { cache } : {}),
+    ...(cache.enabled ? { cache } : {}),
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         try {

@@ -106,6 +106,8 @@ interface KeptAnswer {
   from: number;
   until: number;
   json: RawJson;
+  /** Its estimated memory beyond the shared parts. */
+  bytes: number;
 }
 
 /** Answers kept per user: one read with a group and one without, in two or so modes. */
@@ -122,11 +124,15 @@ export class SnapshotCache {
   private readonly users = new Map<string, CacheEntry>();
   private readonly groups = new Map<string, CacheEntry>();
   private generation = 0;
+  /** The estimated memory of every kept answer (see keepAnswer). */
+  private answerBytes = 0;
 
   constructor(
     private readonly maxUsers: number,
     /** Entries carry row versions and are checked before use (PostgreSQL). */
     readonly versioned = false,
+    /** The most memory kept answers may take, estimated; past it, the least recently read users' answers go. */
+    private readonly maxAnswerBytes = 64 * 1024 * 1024,
   ) {}
 
   /** Call before loading; pass the result to `store`. */
@@ -211,8 +217,9 @@ export class SnapshotCache {
       eventsKey: user.eventsKey,
       windows: user.windows,
     };
+    this.forgetAnswers(this.users.get(userId));
     this.users.set(userId, userEntry);
-    while (this.users.size > this.maxUsers) this.users.delete(this.users.keys().next().value!);
+    while (this.users.size > this.maxUsers) this.dropOldestUser();
     let groupEntry: CacheEntry | undefined;
     if (group) {
       const { version, properties, createdAt, events, eventsKey, windows } = group.rows;
@@ -250,23 +257,66 @@ export class SnapshotCache {
     return kept.json;
   }
 
-  /** Keeps an answer rendered from these entries at `from` (epoch milliseconds), which holds until `until`. */
+  /**
+   * Keeps an answer rendered from these entries at `from` (epoch milliseconds), which holds until `until`. `bytes` is
+   * its memory beyond the parts every answer shares (a flow's content, kept per version): the parts made for this
+   * read. Past `maxAnswerBytes` in all, the answers of the users read least recently go first.
+   */
   keepAnswer(
     user: CacheEntry,
     group: CacheEntry | undefined,
     catalog: object,
     key: string,
-    { from, until }: { from: number; until: number },
+    { from, until, bytes }: { from: number; until: number; bytes: number },
     json: RawJson,
   ): void {
-    if (!(until > from)) return;
-    const answers = (user.answers ??= []).filter((answer) => answer.key !== key);
-    answers.push({ key, catalog, group, from, until, json });
-    user.answers = answers.slice(-ANSWERS_PER_USER);
+    if (!(until > from) || bytes > this.maxAnswerBytes) return;
+    const kept: KeptAnswer[] = [];
+    for (const answer of user.answers ?? []) {
+      if (answer.key === key) this.answerBytes -= answer.bytes;
+      else kept.push(answer);
+    }
+    kept.push({ key, catalog, group, from, until, json, bytes });
+    this.answerBytes += bytes;
+    while (kept.length > ANSWERS_PER_USER) this.answerBytes -= kept.shift()!.bytes;
+    user.answers = kept;
+    if (this.answerBytes > this.maxAnswerBytes) this.trimAnswers(user);
+  }
+
+  /** Drops the answers of the users read least recently until a tenth of the budget is free (not `keeping`'s). */
+  private trimAnswers(keeping: CacheEntry): void {
+    const goal = this.maxAnswerBytes * 0.9;
+    for (const entry of this.users.values()) {
+      if (this.answerBytes <= goal) return;
+      if (entry !== keeping) this.forgetAnswers(entry);
+    }
+  }
+
+  private forgetAnswers(entry: CacheEntry | undefined): void {
+    if (!entry?.answers) return;
+    for (const answer of entry.answers) this.answerBytes -= answer.bytes;
+    entry.answers = undefined;
+  }
+
+  private dropOldestUser(): void {
+    const userId = this.users.keys().next().value!;
+    this.forgetAnswers(this.users.get(userId));
+    this.users.delete(userId);
+  }
+
+  /** Whether it keeps anything (a cache of 0 users is off). */
+  get enabled(): boolean {
+    return this.maxUsers > 0;
+  }
+
+  /** The estimated memory of the kept answers. */
+  get keptAnswerBytes(): number {
+    return this.answerBytes;
   }
 
   dropUser(userId: string): void {
     this.generation++;
+    this.forgetAnswers(this.users.get(userId));
     this.users.delete(userId);
   }
 

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowStatesResponse } from '../../src/api/wire.js';
+import { RawJson } from '../../server/shared/raw-json.js';
+import { SnapshotCache, type CachedUser } from '../../server/storage/snapshot-cache.js';
 import { compileExpression, emptyEntity, nowChangesOf, type CelContext } from '../../server/targeting/cel.js';
 import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
 
@@ -227,5 +229,72 @@ describe('kept answers over HTTP', () => {
     const version = (answer: { body: FlowStatesResponse }) =>
       answer.body.eligibleFlows.find((flow) => flow.flowSlug === 'step-one')?.version;
     expect(version(after)).toBe(version(before)! + 1);
+  });
+});
+
+describe('the memory kept answers take', () => {
+  const rows: CachedUser = {
+    exists: true,
+    properties: {},
+    createdAt: null,
+    events: {},
+    eventsKey: '',
+    groups: [],
+    flows: [],
+    steps: [],
+    responses: [],
+  };
+  const catalog = {};
+  const answer = new RawJson([Buffer.from('{}')]);
+  const keep = (cache: SnapshotCache, userId: string, bytes: number, key = 'k') => {
+    const entry = cache.store(cache.begin(), userId, rows)!.user;
+    cache.keepAnswer(entry, undefined, catalog, key, { from: 0, until: 10, bytes }, answer);
+    return entry;
+  };
+
+  it('stays within its budget, dropping the answers of the users read least recently', () => {
+    const cache = new SnapshotCache(100, false, 1000);
+    const first = keep(cache, 'a', 400);
+    const second = keep(cache, 'b', 400);
+    expect(cache.keptAnswerBytes).toBe(800);
+    const third = keep(cache, 'c', 400);
+    expect(cache.answer(first, undefined, catalog, 'k', 5)).toBeUndefined();
+    expect(cache.answer(second, undefined, catalog, 'k', 5)).toBe(answer);
+    expect(cache.answer(third, undefined, catalog, 'k', 5)).toBe(answer);
+    expect(cache.keptAnswerBytes).toBe(800);
+    // Another answer under the same key replaces the first; a write drops the user's answers with its rows.
+    cache.keepAnswer(third, undefined, catalog, 'k', { from: 0, until: 10, bytes: 100 }, answer);
+    expect(cache.keptAnswerBytes).toBe(500);
+    cache.dropUser('b');
+    expect(cache.keptAnswerBytes).toBe(100);
+    // An answer larger than the whole budget is not kept.
+    keep(cache, 'd', 5000);
+    expect(cache.keptAnswerBytes).toBe(100);
+  });
+
+  it('keeps at most four answers a user, the one read last among them', () => {
+    const cache = new SnapshotCache(100, false, 1_000_000);
+    const entry = keep(cache, 'a', 10, 'k0');
+    for (const key of ['k1', 'k2', 'k3'])
+      cache.keepAnswer(entry, undefined, catalog, key, { from: 0, until: 10, bytes: 10 }, answer);
+    expect(cache.answer(entry, undefined, catalog, 'k0', 5)).toBe(answer);
+    cache.keepAnswer(entry, undefined, catalog, 'k4', { from: 0, until: 10, bytes: 10 }, answer);
+    expect(cache.answer(entry, undefined, catalog, 'k0', 5)).toBe(answer);
+    expect(cache.answer(entry, undefined, catalog, 'k1', 5)).toBeUndefined();
+    expect(cache.keptAnswerBytes).toBe(40);
+  });
+
+  it('keeps none with --cache-answers-mb 0', async () => {
+    const service = await startTestService({ 'welcome.yaml': bannerFlowYaml() }, { limits: { cacheAnswersMb: 0 } });
+    try {
+      const userId = `user-${randomUUID()}`;
+      await service.call('POST', '/v1/public/users', { body: { userId } });
+      for (let i = 0; i < 2; i++)
+        expect((await service.call('GET', `/v1/public/flowStates?userId=${userId}`)).status).toBe(200);
+      expect(service.db.cache!.userEntry(userId)).toBeDefined();
+      expect(service.db.cache!.userEntry(userId)?.answers).toBeUndefined();
+    } finally {
+      await service.close();
+    }
   });
 });
