@@ -157,11 +157,7 @@ function chunkHost(name) {
   // the event it tracks go with its element; what the announcement asks of the centres' feeds, with the announcement.
   const bundled =
     {
-      'resource-center': [
-        'src/core/resource-center.ts',
-        'src/core/resource-center-feed.ts',
-        'src/api/wire/resource-center-events.ts',
-      ],
+      'resource-center': ['src/core/resource-center.ts', 'src/core/resource-center-feed.ts', 'src/api/wire/common.ts'],
       announcement: ['src/core/resource-center-feed.ts'],
     }[name]?.map((file) => resolve(file)) ?? [];
   return {

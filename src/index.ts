@@ -19,7 +19,7 @@ export type {
   ChangeEvent,
   OnboardingErrorEvent,
   TargetMissingEvent,
-  ResourceCenterEvent,
+  ResourceCenterChange,
 } from './core/events.js';
 export type { ResourceCenterApi } from './core/public-api.js';
 export { $collections, $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';

@@ -12,4 +12,3 @@ export * from './wire/flow-file-steps.js';
 export * from './wire/flow-file-fields.js';
 export type * from './wire/flow-file-props.js';
 export type * from './wire/flow-file-resource-center.js';
-export * from './wire/resource-center-events.js';

@@ -25,7 +25,7 @@ export interface OnboardingErrorEvent {
 }
 
 /** The resource centre opened or closed, or its unread count changed. */
-export interface ResourceCenterEvent {
+export interface ResourceCenterChange {
   /** Whether its panel is open. */
   open: boolean;
   /** Its badge: unread announcements plus open checklist tasks. */
@@ -36,7 +36,7 @@ export type OnboardingEventMap = { [name in FlowEventName]: FlowEvent } & { [nam
   change: ChangeEvent;
   error: OnboardingErrorEvent;
   'target-missing': TargetMissingEvent;
-  'resource-center': ResourceCenterEvent;
+  'resource-center': ResourceCenterChange;
 };
 export type OnboardingEventName = keyof OnboardingEventMap;
 

@@ -1,11 +1,11 @@
 // The resource centre's logic, which its element only draws: the unread count, each listed flow's state, search over the
 // flows' and links' text, starting or replaying a flow, and opening a chat provider's widget.
-import { RESOURCE_CENTER_EVENT } from '../api/wire/resource-center-events.js';
+import { RESOURCE_CENTER_EVENT } from '../api/wire/common.js';
 import type {
   ContactProvider,
   ResourceCenterBlock,
   ResourceCenterData,
-  ResourceCenterEventProperties,
+  ResourceCenterEvent,
   ResourceLink,
 } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
@@ -184,6 +184,6 @@ export function openContact(provider: unknown): boolean {
 }
 
 /** Records a click or a search as the tracked event `onboarding:resource-center`, through the outbox as `track` does. */
-export function record(properties: ResourceCenterEventProperties): void {
+export function record(properties: ResourceCenterEvent): void {
   void onboarding.track(RESOURCE_CENTER_EVENT, { ...properties });
 }

@@ -59,6 +59,28 @@ export interface TrackingEvent {
  */
 export const TARGET_MISSING_EVENT = 'onboarding:target-missing';
 
+/**
+ * The tracking event the script sends, through the users upsert, when a user clicks an item of a resource centre or
+ * pauses or submits a search in it; the service counts them in the centre's analytics (see docs/protocol.md).
+ */
+export const RESOURCE_CENTER_EVENT = 'onboarding:resource-center';
+
+/** The properties of a `onboarding:resource-center` event. */
+export interface ResourceCenterEvent {
+  /** The RESOURCE_CENTER flow's slug. */
+  flow: string;
+  /** A click on an item, or a search (sent when the user pauses or submits, not on every key). */
+  action: 'click' | 'search';
+  /** The `id` of the block clicked in, or of the search block. */
+  block: string;
+  /** What was clicked: a flow's slug, a link's `url` (a link to a flow: its slug), or `contact`. */
+  item?: string;
+  /** A search's text, as typed; the service trims it, lowers its case, collapses its spaces and keeps 100 characters. */
+  query?: string;
+  /** A search's number of results: 0 counts it among the searches that found nothing. */
+  results?: number;
+}
+
 /** The properties of a `onboarding:target-missing` event. */
 export interface TargetMissingProperties {
   /** The flow whose step it is. */
