@@ -47,7 +47,7 @@ describe('the table of elements', () => {
     expect(new Set(tags).size).toBe(tags.length);
     expect([...tags].sort()).toEqual(tags);
     for (const { tag, className, chunk } of ELEMENT_TABLE) {
-      expect(tag).toMatch(/^onboarding-[a-z]+$/);
+      expect(tag).toMatch(/^onboarding-[a-z]+(-[a-z]+)*$/);
       expect(exportedNames(`src/components/${chunk}/${tag.slice('onboarding-'.length)}.component.ts`), tag).toContain(
         className,
       );

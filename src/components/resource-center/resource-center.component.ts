@@ -15,6 +15,7 @@ import {
   startFlow,
   type ShownBlock,
 } from '../../core/resource-center.js';
+import { emit } from '../shared/events.js';
 import { deepActiveElement } from '../shared/modal-slot.js';
 import { wantElement } from '../shared/on-demand.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
@@ -35,6 +36,8 @@ const STATE_WORDS = { new: 'stateNew', progress: 'stateInProgress', done: 'state
  * into it and back. At phone width it is a sheet along the bottom.
  * @tag onboarding-resource-center
  *
+ * @event onboarding-show - The panel opened.
+ * @event onboarding-hide - The panel closed.
  * @event onboarding-step-change - The flow shown changed.
  *
  * @csspart launcher - The floating button.
@@ -72,7 +75,8 @@ export class OnboardingResourceCenter extends OnboardingElement {
   /** The page's launcher elements that carry `data-onboarding-unread`. */
   #marked = new Set<Element>();
   #observer: MutationObserver | undefined;
-  #wasOpen = false;
+  /** The slug of the centre whose panel is open ('' when closed). */
+  #openSlug = '';
   #returnFocus: HTMLElement | null = null;
   /** Flows this element has recorded as seen (the centre, announcements): once each, even if a write is refused. */
   #seen = new Set<string>();
@@ -160,10 +164,10 @@ export class OnboardingResourceCenter extends OnboardingElement {
     const data = this.#data();
     // The checklist block draws <onboarding-checklist>: its chunk comes now, not when the panel opens.
     if (data.blocks?.some((block) => block?.type === 'checklist')) wantElement('onboarding-checklist');
-    const open = Boolean(flow && this.#open.value);
-    if (open && !this.#wasOpen) this.#opened(flow!);
-    else if (!open && this.#wasOpen) this.#closed();
-    this.#wasOpen = open;
+    const open = flow && this.#open.value ? flow.slug : '';
+    if (open && !this.#openSlug) this.#opened(flow!);
+    else if (!open && this.#openSlug) this.#closed();
+    this.#openSlug = open;
     if (open) this.#markSeen();
   }
 
@@ -177,9 +181,11 @@ export class OnboardingResourceCenter extends OnboardingElement {
       this.#seen.add(flow.slug);
       void flow.start();
     }
+    emit(this, 'onboarding-show', { flowSlug: flow.slug });
   }
 
   #closed(): void {
+    emit(this, 'onboarding-hide', { flowSlug: this.#openSlug });
     const target = this.#returnFocus;
     this.#returnFocus = null;
     clearTimeout(this.#searchTimer);
