@@ -11,6 +11,7 @@ import {
   unreadCount,
 } from '../../src/core/resource-center.js';
 import { applyWrite } from '../../src/core/optimistic.js';
+import { inFeedOnly } from '../../src/core/resource-center-feed.js';
 import { Onboarding } from '../../src/core/onboarding.js';
 import { $flows, $flowStates, $transitionSlot } from '../../src/stores/flows.js';
 import { $resourceCenterOpen, $unread } from '../../src/stores/resource-center.js';
@@ -169,6 +170,19 @@ describe('the resource centre in the script', () => {
     await startFlow('reports');
     await startFlow('missing');
     expect(calls).toEqual([['reports', 'STARTED_FLOW']]);
+  });
+
+  it('keeps an announcement a centre lists without popup: true from opening by itself, while that centre is eligible', () => {
+    seedUser();
+    expect(inFeedOnly('news-1', $flows.get())).toBe(true);
+    expect(inFeedOnly('reports', $flows.get())).toBe(false);
+    const states = $flowStates.get();
+    const popup = { ...CENTRE, blocks: [{ id: 'news', type: 'announcements', flows: ['news-1'], popup: true }] };
+    seedFlow('centre', 'RESOURCE_CENTER', { ...popup, steps: [] });
+    expect(inFeedOnly('news-1', $flows.get())).toBe(false);
+    // A centre the user dismissed lists nothing.
+    $flowStates.set({ ...states, centre: { ...states.centre, $state: { ...states.centre.$state, skipped: true } } });
+    expect(inFeedOnly('news-1', $flows.get())).toBe(false);
   });
 
   it("opens each provider's widget through its JavaScript API, and says when it is not on the page", () => {
