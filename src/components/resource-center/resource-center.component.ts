@@ -191,7 +191,6 @@ export class OnboardingResourceCenter extends OnboardingElement {
     clearTimeout(this.#searchTimer);
     // Focus goes back only when it was in the panel (a close through the API leaves the page's focus alone).
     const active = deepActiveElement();
-    if (active && !active.isConnected) return;
     if (!active || active === document.body || this.shadowRoot?.contains(active))
       (target?.isConnected && target !== document.body ? target : this.find<HTMLElement>('.launcher'))?.focus();
   }
