@@ -153,6 +153,13 @@ function chunkHost(name) {
   const targets = join(components, 'targets');
   const fields = join(components, 'fields');
   const page = resolve('src/page');
+  // The resource centre's logic (pure but for the stores and the SDK it uses, which the host provides) and the name of
+  // the event it tracks go with its element; what the announcement asks of the centres' feeds, with the announcement.
+  const bundled =
+    {
+      'resource-center': ['src/core/resource-center.ts', 'src/core/resource-center-feed.ts', 'src/api/wire/common.ts'],
+      announcement: ['src/core/resource-center-feed.ts'],
+    }[name]?.map((file) => resolve(file)) ?? [];
   return {
     name: 'chunk-host',
     setup(b) {
@@ -162,6 +169,7 @@ function chunkHost(name) {
         if (args.path.startsWith('.')) {
           const target = resolve(args.resolveDir, args.path);
           if ([own, targets, fields, page].some((folder) => target.startsWith(folder + sep))) return undefined;
+          if (bundled.includes(target.replace(/\.js$/, '.ts'))) return undefined;
           key = relative(components, target).split(sep).join('/').replace(/\.js$/, '');
         }
         if (!provided[key])
@@ -170,11 +178,12 @@ function chunkHost(name) {
       });
       b.onLoad({ filter: /.*/, namespace: 'chunk-host' }, (args) => {
         const names = Object.entries(provided[args.path]);
-        const read = (index) => `globalThis[Symbol.for('onboarding.chunk-host')][${index}]`;
+        // Each read is a pure call, so a name the chunk does not use (a store of the same module) is left out of it.
+        const read = (index) => `/* @__PURE__ */ host(${index})`;
         const named = names.filter(([imported]) => imported !== 'default');
         const fallback = names.find(([imported]) => imported === 'default');
         return {
-          contents: `${named.map(([imported, index]) => `export const ${imported} = ${read(index)};`).join('')}${fallback ? `export default ${read(fallback[1])};` : ''}`,
+          contents: `const host = (index) => globalThis[Symbol.for('onboarding.chunk-host')][index];${named.map(([imported, index]) => `export const ${imported} = ${read(index)};`).join('')}${fallback ? `export default ${read(fallback[1])};` : ''}`,
           loader: 'js',
         };
       });
@@ -191,8 +200,11 @@ const elementFiles = {
   },
 };
 
-/** Fills src/components/chunks/integrity.ts with the SHA-384 (base64) of each built file of `files`, by name. */
-function integrity(files) {
+/**
+ * Fills src/components/chunks/integrity.ts (or, with `strings`, src/components/strings/strings-integrity.ts) with the
+ * SHA-384 (base64) of each built file of `files`, by name.
+ */
+function integrity(files, strings = false) {
   const hashes = Object.fromEntries(
     files.map((options) => [
       basename(options.outfile, '.js'),
@@ -202,8 +214,11 @@ function integrity(files) {
   return {
     name: 'chunk-integrity',
     setup(b) {
-      b.onLoad({ filter: /src[\\/]components[\\/]chunks[\\/]integrity\.ts$/ }, () => ({
-        contents: `export const INTEGRITY = ${JSON.stringify(hashes)};`,
+      const filter = strings
+        ? /src[\\/]components[\\/]strings[\\/]strings-integrity\.ts$/
+        : /src[\\/]components[\\/]chunks[\\/]integrity\.ts$/;
+      b.onLoad({ filter }, () => ({
+        contents: `export const ${strings ? 'STRINGS_INTEGRITY' : 'INTEGRITY'} = ${JSON.stringify(hashes)};`,
         loader: 'js',
       }));
     },
@@ -264,6 +279,22 @@ export const builds = {
     format: 'iife',
     minify: true,
     plugins: [chunkHost('watch')],
+  },
+  /** dist/onboarding-strings.js: the languages' strings chunks' SHA-384s, loaded beside the script (checked by its own) when the locale has one. */
+  strings: {
+    ...browserShared,
+    entryPoints: ['src/components/strings/index-chunk.ts'],
+    outfile: 'dist/onboarding-strings.js',
+    format: 'iife',
+    minify: true,
+  },
+  /** dist/onboarding-forward.js: init's `forward` option (the SDK's events sent to PostHog or Segment), loaded beside the script when init asks for it. */
+  forward: {
+    ...browserShared,
+    entryPoints: ['src/core/forward-chunk.ts'],
+    outfile: 'dist/onboarding-forward.js',
+    format: 'iife',
+    minify: true,
   },
   /** dist/onboarding-strings-<code>.js: the elements' built-in strings in one language, loaded beside the script when the locale is in it. */
   ...Object.fromEntries(
@@ -359,6 +390,8 @@ const selected =
         ...CHUNKS.map((name) => builds[name]),
         ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]),
         builds.watch,
+        builds.forward,
+        builds.strings,
         builds.picker,
         builds.esm,
       ]
@@ -373,13 +406,14 @@ const run = async (options) => {
   return result;
 };
 // The files the script tag loads beside itself are built first: their SHA-384s go into dist/onboarding.js
-// (src/components/chunks/integrity.ts), which loads each only if its bytes match.
-const beside = [
-  ...CHUNKS.map((name) => builds[name]),
-  ...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]),
-  builds.watch,
-];
-const first = await Promise.all(selected.filter((options) => options !== builds.iife).map(run));
+// (src/components/chunks/integrity.ts), which loads each only if its bytes match; the languages' go into
+// dist/onboarding-strings.js, built after them, whose own goes into dist/onboarding.js.
+const languages = STRING_LANGUAGES.map((code) => builds[`strings-${code}`]);
+const beside = [...CHUNKS.map((name) => builds[name]), builds.watch, builds.forward, builds.strings];
+const last = [builds.iife, builds.strings];
+const first = await Promise.all(selected.filter((options) => !last.includes(options)).map(run));
+if (selected.includes(builds.strings))
+  first.push(await run({ ...builds.strings, plugins: [integrity(languages, true)] }));
 const results = selected.includes(builds.iife)
   ? [...first, await run({ ...builds.iife, plugins: [integrity(beside), ...builds.iife.plugins] })]
   : first;

@@ -18,7 +18,8 @@ const FILES = Object.keys(SIZE_TARGETS);
 
 /** Which part of the code an input file belongs to. */
 function partOf(input) {
-  const dependency = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+  // From a checkout whose node_modules links to another's, esbuild names it by the real path (`../x/node_modules/`).
+  const dependency = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
   if (dependency)
     return dependency.startsWith('@floating-ui/')
       ? '@floating-ui/*'

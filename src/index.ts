@@ -1,9 +1,12 @@
 // ESM entry for bundler users: the SDK singleton, its stores and the element classes, all typed.
 import { watchStartRules } from './page/start-rules.js';
 import { setStartRules } from './page/rules.js';
+import { forwardEvents } from './core/forward.js';
+import { setForwarder } from './core/forwarding.js';
 
-// Start rules, with the element watcher of the tour's engine (the script tag loads both on demand).
+// Start rules, with the element watcher of the tour's engine, and forwarding (the script tag loads them on demand).
 setStartRules(watchStartRules);
+setForwarder(forwardEvents);
 
 export { Onboarding } from './core/onboarding.js';
 export type { OnboardingConfig, IdentifyOptions } from './core/config.js';
@@ -16,9 +19,12 @@ export type {
   ChangeEvent,
   OnboardingErrorEvent,
   TargetMissingEvent,
+  ResourceCenterChange,
 } from './core/events.js';
+export type { ResourceCenterApi } from './core/public-api.js';
 export { $collections, $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';
 export type { FlowDefinition } from './stores/flows.js';
+export { $unread, $resourceCenterOpen } from './stores/resource-center.js';
 export type { Flow, Step, StepStateView, FlowActions, StepActions } from './flows/flow.js';
 // The element classes, named as the table of elements names them (components/elements.ts).
 export * from './components/classes.js';

@@ -7,6 +7,7 @@ export { OnboardingCollection } from './collection/collection.component.js';
 export { OnboardingFlow } from './flow/flow.component.js';
 export { OnboardingForm } from './form/form.component.js';
 export { OnboardingHint } from './hint/hint.component.js';
+export { OnboardingResourceCenter } from './resource-center/resource-center.component.js';
 export { OnboardingSurvey } from './survey/survey.component.js';
 export { OnboardingTooltip } from './hint/tooltip.component.js';
 export { OnboardingTour } from './tour/tour.component.js';

@@ -21,6 +21,7 @@ export const ELEMENT_TABLE = [
   { tag: 'onboarding-flow', className: 'OnboardingFlow', chunk: 'flow', budget: 2048 },
   { tag: 'onboarding-form', className: 'OnboardingForm', chunk: 'form', budget: 4096 },
   { tag: 'onboarding-hint', className: 'OnboardingHint', chunk: 'hint', budget: 11264 },
+  { tag: 'onboarding-resource-center', className: 'OnboardingResourceCenter', chunk: 'resource-center', budget: 8192 },
   { tag: 'onboarding-survey', className: 'OnboardingSurvey', chunk: 'survey', budget: 4608 },
   { tag: 'onboarding-tooltip', className: 'OnboardingTooltip', chunk: 'hint' },
   { tag: 'onboarding-tour', className: 'OnboardingTour', chunk: 'tour', budget: 10240 },

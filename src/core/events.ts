@@ -24,10 +24,19 @@ export interface OnboardingErrorEvent {
   error: unknown;
 }
 
+/** The resource centre opened or closed, or its unread count changed. */
+export interface ResourceCenterChange {
+  /** Whether its panel is open. */
+  open: boolean;
+  /** Its badge: unread announcements plus open checklist tasks. */
+  unread: number;
+}
+
 export type OnboardingEventMap = { [name in FlowEventName]: FlowEvent } & { [name in StepEventName]: StepEvent } & {
   change: ChangeEvent;
   error: OnboardingErrorEvent;
   'target-missing': TargetMissingEvent;
+  'resource-center': ResourceCenterChange;
 };
 export type OnboardingEventName = keyof OnboardingEventMap;
 

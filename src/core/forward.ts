@@ -1,5 +1,5 @@
 // Forwards flow and step events to PostHog (posthog.capture) or Segment (analytics.track) on the page, only when init({ forward }) asks.
-import type { Emitter, FlowEventName, StepEvent, StepEventName } from './events.js';
+import type { Emitter, FlowEventName, OnboardingEventName, StepEvent, StepEventName } from './events.js';
 
 /** Where `init({ forward })` sends events: the analytics library's global must be on the page. */
 export type ForwardTarget = 'posthog' | 'segment';
@@ -18,9 +18,14 @@ const ANSWERED: Record<string, string> = { FORM: 'form.submitted', SURVEY: 'surv
 
 /**
  * Subscribes to the SDK's events and sends each to the targets on the page, with `flowSlug`, `flowVersion`
- * and `stepId`. A library not on the page is skipped at each event, so one loaded later still gets them.
+ * and `stepId`. A library not on the page is skipped at each event, so one loaded later still gets them. `early` are
+ * events emitted before this ran (while the script tag loaded it), sent first, in order.
  */
-export function forwardEvents(on: Emitter['on'], forward: ForwardTarget | ForwardTarget[]): void {
+export function forwardEvents(
+  on: Emitter['on'],
+  forward: ForwardTarget | ForwardTarget[],
+  early: Array<[OnboardingEventName, unknown]> = [],
+): void {
   const targets = ([] as string[]).concat(forward);
   const send = (name: string, properties: Record<string, unknown>) => {
     const w = window as {
@@ -30,13 +35,18 @@ export function forwardEvents(on: Emitter['on'], forward: ForwardTarget | Forwar
     if (targets.includes('posthog')) w.posthog?.capture?.(name, properties);
     if (targets.includes('segment')) w.analytics?.track?.(name, properties);
   };
+  const handlers: Partial<Record<string, (event: Partial<StepEvent>) => void>> = {};
   for (const [event, name] of Object.entries(NAMES)) {
-    on(event as StepEventName, ({ flow, step }: Partial<StepEvent>) => {
-      // A flow event has no step: stepId is left undefined, which JSON leaves out.
-      const properties = { flowSlug: flow!.slug, flowVersion: flow!.version, stepId: step?.id };
-      send(name, properties);
-      const answered = event === 'step.complete' && ANSWERED[flow!.type];
-      if (answered) send(answered, properties);
-    });
+    on(
+      event as StepEventName,
+      (handlers[event] = ({ flow, step }: Partial<StepEvent>) => {
+        // A flow event has no step: stepId is left undefined, which JSON leaves out.
+        const properties = { flowSlug: flow!.slug, flowVersion: flow!.version, stepId: step?.id };
+        send(name, properties);
+        const answered = event === 'step.complete' && ANSWERED[flow!.type];
+        if (answered) send(answered, properties);
+      }),
+    );
   }
+  for (const [name, event] of early) handlers[name]?.(event as Partial<StepEvent>);
 }

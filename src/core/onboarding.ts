@@ -7,6 +7,7 @@ import type { Flow } from '../flows/flow.js';
 import { $flowDefinitions, $flowStates, $flows, $ineligibleFlows, $transitionSlot } from '../stores/flows.js';
 import { $elementOptions, takeElementOptions } from '../stores/options.js';
 import { $userProperties } from '../stores/user.js';
+import { $resourceCenterOpen, $unread } from '../stores/resource-center.js';
 import { createEmitter, type OnboardingEventMap, type OnboardingEventName, type TargetMissingEvent } from './events.js';
 import { currentUserId, isGuestId, isUserHash } from './identity.js';
 import { backoffMs } from './backoff.js';
@@ -20,12 +21,12 @@ import { Session } from './session.js';
 import { StateSync } from './state-sync.js';
 import { createSafeStorage, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
-import { forwardEvents } from './forward.js';
+import { startForwarding } from './forwarding.js';
 import { startRules } from '../page/rules.js';
 import { doc, onDocument } from '../page/document.js';
 import { badValue, checkConfig, checkEventName, failureCode, nonEmpty, refused, STEP_METHODS } from './checks.js';
 import type { IdentifyOptions, OnboardingConfig } from './config.js';
-import type { OnboardingApi } from './public-api.js';
+import type { OnboardingApi, ResourceCenterApi } from './public-api.js';
 
 /**
  * The SDK, as core/public-api.ts documents it. Who the visitor is lives in the session (core/session.ts), their flow
@@ -71,8 +72,19 @@ export class Onboarding implements OnboardingApi {
     this.#resolveReady = resolve;
   });
 
+  readonly resourceCenter: ResourceCenterApi = {
+    open: () => $resourceCenterOpen.set(true),
+    close: () => $resourceCenterOpen.set(false),
+    toggle: () => $resourceCenterOpen.set(!$resourceCenterOpen.get()),
+    isOpen: () => $resourceCenterOpen.get(),
+  };
+
   constructor() {
     onError((error, code) => this.#emitter.emit('error', { code, error }));
+    const centre = () =>
+      this.#emitter.emit('resource-center', { open: $resourceCenterOpen.get(), unread: $unread.get() });
+    $resourceCenterOpen.listen(centre);
+    $unread.listen(centre);
   }
 
   get userId(): string {
@@ -125,7 +137,7 @@ export class Onboarding implements OnboardingApi {
       knownVersions: () => this.#knownVersions(),
     });
     this.#tabs = connectTabs((message) => this.#receive(message));
-    if (config.forward) forwardEvents(this.#emitter.on, config.forward);
+    if (config.forward) startForwarding(this.#emitter.on, config.forward);
     $transitionSlot.set((...args) => this.#transition(...args));
     this.#stops.push(this.#state.announceChanges());
 

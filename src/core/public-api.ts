@@ -41,4 +41,20 @@ export interface OnboardingApi {
   refresh(): Promise<void>;
   /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
   destroy(): void;
+  /**
+   * The resource centre's panel: `open()`, `close()`, `toggle()` and `isOpen()`. It shows once a RESOURCE_CENTER flow is
+   * eligible (opened before, it opens then); `on('resource-center')` tells when it opens, closes, or its count changes.
+   */
+  readonly resourceCenter: ResourceCenterApi;
+}
+
+export interface ResourceCenterApi {
+  /** Opens the panel. */
+  open(): void;
+  /** Closes the panel. */
+  close(): void;
+  /** Opens the panel when closed, else closes it. */
+  toggle(): void;
+  /** Whether the panel is open. */
+  isOpen(): boolean;
 }

@@ -5,7 +5,7 @@ import { registerElements } from '../../src/components/register.js';
 import { loadStringsOnDemand } from '../../src/components/chunks/load-chunks.js';
 import { stringsFileOf } from '../../src/components/shared/locale.js';
 import { format } from '../../src/components/shared/strings.js';
-import { STRINGS_CHUNK } from '../../src/components/strings/define.js';
+import { STRINGS_CHUNK, STRINGS_INDEX } from '../../src/components/strings/define.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import { onError } from '../../src/core/errors.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
@@ -54,13 +54,22 @@ describe('the strings chunk of a locale', () => {
     ]);
   });
 
-  it('loads the language once, from beside the script, and elements redraw in it; the page’s strings override it', async () => {
+  it('loads the languages’ hashes, then the language once, from beside the script, and elements redraw in it; the page’s strings override it', async () => {
     banner();
     const el = await fixture<OnboardingBanner>(html`<onboarding-banner flow="hello"></onboarding-banner>`);
     expect(closeLabel(el)).toBe('Close');
     setLocale('fr-CA');
     setLocale('fr');
-    expect(added()).toEqual(['https://cdn.example/app/onboarding-strings-fr.js']);
+    // First the hashes (checked by the script's own), then the language's chunk, checked by its hash from there.
+    expect(added()).toEqual(['https://cdn.example/app/onboarding-strings.js']);
+    const hash = 'a'.repeat(64);
+    (globalThis as Record<symbol, unknown>)[STRINGS_INDEX] = { 'onboarding-strings-fr': hash };
+    scripts[0].onload!(new Event('load'));
+    expect(added()).toEqual([
+      'https://cdn.example/app/onboarding-strings.js',
+      'https://cdn.example/app/onboarding-strings-fr.js',
+    ]);
+    expect(scripts[1].integrity).toBe(`sha384-${hash}`);
     await import('../../src/components/strings/fr.js');
     await el.updateComplete;
     expect(closeLabel(el)).toBe('Fermer');

@@ -47,7 +47,7 @@ describe('the table of elements', () => {
     expect(new Set(tags).size).toBe(tags.length);
     expect([...tags].sort()).toEqual(tags);
     for (const { tag, className, chunk } of ELEMENT_TABLE) {
-      expect(tag).toMatch(/^onboarding-[a-z]+$/);
+      expect(tag).toMatch(/^onboarding-[a-z]+(-[a-z]+)*$/);
       expect(exportedNames(`src/components/${chunk}/${tag.slice('onboarding-'.length)}.component.ts`), tag).toContain(
         className,
       );
@@ -108,12 +108,19 @@ describe('the table of elements', () => {
       expect(pkg.exports[`./onboarding-${name}.js`]).toBe(`./dist/onboarding-${name}.js`);
       expect(pkg.budget[`dist/onboarding-${name}.js`]).toEqual({ gzip: budget });
     }
-    // Besides the chunks of the table, the script tag's files are the script and the start rules' chunk, which are no elements.
+    // Besides the chunks of the table, the script tag's files are the script, the start rules' chunk, forwarding's and the
+    // languages' hashes, which are no elements.
     const scriptFiles = (keys: string[], prefix: string) =>
       keys
         .filter((key) => key.startsWith(`${prefix}onboarding`) && key.endsWith('.js'))
         .map((key) => key.slice(prefix.length));
-    const files = [...chunks.map(({ name }) => `onboarding-${name}.js`), 'onboarding.js', 'onboarding-watch.js'].sort();
+    const files = [
+      ...chunks.map(({ name }) => `onboarding-${name}.js`),
+      'onboarding.js',
+      'onboarding-watch.js',
+      'onboarding-forward.js',
+      'onboarding-strings.js',
+    ].sort();
     expect(scriptFiles(Object.keys(pkg.exports), './').sort()).toEqual(files);
     expect(scriptFiles(Object.keys(pkg.budget), 'dist/').sort()).toEqual(files);
   });

@@ -5,13 +5,17 @@ import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
 import { trapTab } from './trap-tab.js';
 import { cover } from '../shared/modal-queue.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
+import { StoreController } from '../shared/store-controller.js';
+import { $flows } from '../../stores/flows.js';
+import { inFeedOnly } from '../../core/resource-center-feed.js';
 import baseStyles from '../shared/base.styles.js';
 import styles from './announcement.styles.js';
 
 /**
  * @summary A modal dialog for an ANNOUNCEMENT flow: title, text, image or video, buttons, step dots and a close button.
  * It opens in the top layer when the modal queue gives it the slot; focus is trapped, Escape dismisses,
- * and focus returns to where it was.
+ * and focus returns to where it was. An announcement an eligible resource centre lists in its feed without
+ * `popup: true` does not open by itself: it is read in the centre.
  * @tag onboarding-announcement
  *
  * @event onboarding-action - Before a button, the close button or Escape runs its action; cancel it to veto or take over.
@@ -44,9 +48,13 @@ import styles from './announcement.styles.js';
 export class OnboardingAnnouncement extends OnboardingElement {
   static override styles = [baseStyles, styles];
 
+  // Listed in a resource centre's feed without `popup: true`, it is read there and does not open by itself.
+  readonly #feedOnly = new StoreController(this, $flows, (flows) => inFeedOnly(this.flow, flows));
   readonly #modal = new ModalSlot(this, 'ANNOUNCEMENT', () => {
     const flow = this.activeFlow;
-    return flow?.currentStep ? { slug: flow.slug, priority: flow.data.props?.priority } : undefined;
+    return flow?.currentStep && !inFeedOnly(flow.slug, this.#feedOnly.value)
+      ? { slug: flow.slug, priority: flow.data.props?.priority }
+      : undefined;
   });
   #returnFocus: HTMLElement | null = null;
   #opened = '';

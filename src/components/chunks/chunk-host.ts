@@ -1,8 +1,11 @@
-// What the on-demand chunks (announcement, banner, card, checklist, collection, flow, form, hint, survey, tour, and the start rules') take from the script that loaded them: the same Lit, stores and shared element code.
+// What the on-demand chunks (announcement, banner, card, checklist, collection, flow, form, hint, resource centre, survey, tour, and the start rules') take from the script that loaded them: the same Lit, stores and shared element code.
 import { css, html, LitElement, nothing } from 'lit';
 import { BUTTON_ACTIONS } from '../../api/wire.js';
 import { $collections, $flowDefinitions, $flows, $flowStates, $held } from '../../stores/flows.js';
 import { reportError } from '../../core/errors.js';
+import { safeTarget, safeUrl } from '../../api/url.js';
+import { $resourceCenterOpen, $unread } from '../../stores/resource-center.js';
+import { onboarding } from '../../sdk.js';
 import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
 import { emit } from '../shared/events.js';
@@ -44,5 +47,10 @@ export function provideChunkHost(): void {
     $flowStates,
     $held,
     reportError,
+    $resourceCenterOpen,
+    $unread,
+    safeUrl,
+    safeTarget,
+    onboarding,
   ];
 }

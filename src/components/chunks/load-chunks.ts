@@ -1,9 +1,9 @@
-// Loads what is kept out of the script tag's file from beside the script: the elements (each from its chunk, as the table of elements says) once a page draws one, the element watcher of start rules, and the built-in strings of the locale.
+// Loads what is kept out of the script tag's file from beside the script: the elements (each from its chunk, as the table of elements says) once a page draws one, the element watcher of start rules, the forwarding of events, and the built-in strings of the locale.
 import { reportError } from '../../core/errors.js';
 import { $elementOptions } from '../../stores/options.js';
 import type { OnboardingStrings } from '../shared/strings.js';
 import { stringsFileOf } from '../shared/locale.js';
-import { STRINGS_CHUNK } from '../strings/define.js';
+import { STRINGS_CHUNK, STRINGS_INDEX } from '../strings/define.js';
 import { setStartRules, WATCH_CHUNK } from '../../page/rules.js';
 import { $flowDefinitions, $held } from '../../stores/flows.js';
 import type { Flow } from '../../flows/flow.js';
@@ -13,24 +13,29 @@ import { provideChunkHost } from './chunk-host.js';
 import { doc } from '../../page/document.js';
 import { INTEGRITY } from './integrity.js';
 import { fileOf, ON_DEMAND } from './element-files.js';
+import { FORWARD_CHUNK, setForwarder, type Forwarder } from '../../core/forwarding.js';
+import { EVENT_NAMES } from '../../core/checks.js';
+import type { OnboardingEventName } from '../../core/events.js';
 
 /** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
 const HOLD_MS = 3000;
 
 /**
  * Adds `<file>.js`, from beside the script, as a script with the tag's `nonce` and the file's SHA-384 as its
- * `integrity`: the browser runs it only if its bytes are the build's (a changed file fails to load; from another
- * origin it is fetched with CORS, which the check needs). `done` runs once it loaded or failed. Returns its address.
+ * `integrity` (the script's own list, else `hash`, from a file it checked): the browser runs it only if its bytes are
+ * the build's (a changed file fails to load; from another origin it is fetched with CORS, which the check needs).
+ * `done` runs once it loaded or failed. Returns its address.
  */
 function loadBeside(
   scriptSrc: string | undefined,
   nonce: () => string | undefined,
   file: string,
   done: () => void,
+  hash = INTEGRITY[file],
 ): string {
   const script = doc('createElement')('script');
   script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
-  script.integrity = `sha384-${INTEGRITY[file]}`;
+  script.integrity = `sha384-${hash}`;
   script.crossOrigin = 'anonymous';
   script.async = true;
   const value = nonce();
@@ -123,6 +128,21 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     };
   });
 
+  // Forwarding (init's `forward`) is dist/onboarding-forward.js, loaded when init asks for it; the SDK's events of the
+  // meantime are kept and sent first.
+  setForwarder((on, forward) => {
+    const early: Array<[OnboardingEventName, unknown]> = [];
+    const stops = (EVENT_NAMES.split(' ') as OnboardingEventName[]).map((name) =>
+      on(name, (event) => early.push([name, event])),
+    );
+    const src = loadBeside(scriptSrc, nonce, 'onboarding-forward', () => {
+      for (const stop of stops) stop();
+      const start = (globalThis as Record<symbol, unknown>)[FORWARD_CHUNK];
+      if (typeof start === 'function') (start as Forwarder)(on, forward, early);
+      else reportError('forward-failed', Error(`Could not load ${src}; events are not forwarded.`));
+    });
+  });
+
   /** Loads the chunk of `root`, and of each element inside it, that loads on demand. */
   const findPlaced = (root: Element) => {
     for (const element of [root, ...root.querySelectorAll(ON_DEMAND.join())] as Element[]) {
@@ -146,29 +166,30 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
 /**
  * Loads the built-in strings of the resolved locale, `onboarding-strings-<code>.js` beside the script, once per language
  * and as soon as the locale is known (at init, so beside the first state read, not after it), and hands them to the
- * elements. English is in the script; a page's `strings` override any of them.
+ * elements. Their hashes come first, in `onboarding-strings.js` (checked by its own): a page in English loads neither.
+ * English is in the script; a page's `strings` override any of them.
  */
 export function loadStringsOnDemand(scriptSrc: string | undefined, nonce: () => string | undefined): void {
   const loaded: Record<string, Record<string, string>> = {};
   const asked = new Set<string>();
+  const global = globalThis as Record<symbol, unknown>;
+  const fail = (name: string) =>
+    reportError('strings-failed', new Error(`Could not load ${name}.js; elements show English.`));
   const apply = () => {
     const options = $elementOptions.get();
     const file = stringsFileOf(options.locale);
-    if (file && !asked.has(file)) {
-      asked.add(file);
-      const name = `onboarding-strings-${file}`;
-      loadBeside(
-        scriptSrc,
-        nonce,
-        name,
-        () =>
-          loaded[file] || reportError('strings-failed', new Error(`Could not load ${name}.js; elements show English.`)),
-      );
+    const hashes = global[STRINGS_INDEX] as Record<string, string> | undefined;
+    const name = hashes ? `onboarding-strings-${file}` : 'onboarding-strings';
+    if (file && !asked.has(name)) {
+      asked.add(name);
+      // The hashes first; once they came, applying again loads the language's chunk.
+      const done = hashes ? () => loaded[file] || fail(name) : () => (global[STRINGS_INDEX] ? apply() : fail(name));
+      loadBeside(scriptSrc, nonce, name, done, hashes?.[name]);
     }
     const strings = file ? loaded[file] : undefined;
     if (options.localeStrings !== strings) $elementOptions.set({ ...options, localeStrings: strings });
   };
-  (globalThis as Record<symbol, unknown>)[STRINGS_CHUNK] = (code: string, strings: OnboardingStrings) => {
+  global[STRINGS_CHUNK] = (code: string, strings: OnboardingStrings) => {
     loaded[code] = strings as unknown as Record<string, string>;
     apply();
   };

@@ -2,8 +2,11 @@
 import type { FlowType } from '../../api/wire.js';
 import type { Flow } from '../../flows/flow.js';
 
-/** The element of a flow type: every type but CUSTOM has one named after it (`onboarding-checklist` for CHECKLIST, …). */
-export const tagOf = (type: FlowType): string => `onboarding-${type.toLowerCase()}`;
+/**
+ * The element of a flow type: every type but CUSTOM has one named after it (`onboarding-checklist` for CHECKLIST,
+ * `onboarding-resource-center` for RESOURCE_CENTER, …).
+ */
+export const tagOf = (type: FlowType): string => `onboarding-${type.toLowerCase().replace('_', '-')}`;
 
 /** Loads `tag`'s chunk (keeping a modal flow's place in the queue meanwhile); returns whether `tag` loads on demand. */
 type ElementLoader = (tag: string, flow?: Flow) => boolean;

@@ -32,11 +32,24 @@ export interface OnboardingStrings {
   hint: string;
   /** The button of a hint whose step has none. */
   gotIt: string;
+  /** The resource centre's search field. */
+  search: string;
+  /** A resource centre search that found nothing. */
+  noResults: string;
+  /** Accessible name of the resource centre's badge; `{n}` is the count. */
+  unread: string;
+  /** A flow in the resource centre the user has not started, and an unread announcement. */
+  stateNew: string;
+  /** A flow in the resource centre the user has started and not finished. */
+  stateInProgress: string;
+  /** A flow in the resource centre the user has completed. */
+  stateDone: string;
 }
 
 /**
  * The built-in strings of the elements in the script tag's own file. The form's, the survey's and the hint's own
- * (form.strings.ts, survey.strings.ts, hint.strings.ts) come with them; DEFAULT_STRINGS in default-strings.ts holds all of them.
+ * (form.strings.ts, survey.strings.ts, hint.strings.ts,
+ * resource-center.strings.ts) come with them; DEFAULT_STRINGS in default-strings.ts holds all of them.
  */
 export const BASE_STRINGS: Partial<OnboardingStrings> = {
   close: 'Close',

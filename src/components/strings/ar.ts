@@ -26,4 +26,10 @@ defineStrings('ar', {
   rating: '{n} من {m}',
   hint: 'تلميح: {title}',
   gotIt: 'فهمت',
+  search: 'بحث',
+  noResults: 'لا توجد نتائج',
+  unread: '{n} غير مقروءة',
+  stateNew: 'جديد',
+  stateInProgress: 'قيد التقدم',
+  stateDone: 'مكتمل',
 });

@@ -26,4 +26,10 @@ defineStrings('de', {
   rating: '{n} von {m}',
   hint: 'Hinweis: {title}',
   gotIt: 'Verstanden',
+  search: 'Suchen',
+  noResults: 'Keine Ergebnisse',
+  unread: '{n} ungelesen',
+  stateNew: 'Neu',
+  stateInProgress: 'In Bearbeitung',
+  stateDone: 'Erledigt',
 });

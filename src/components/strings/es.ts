@@ -26,4 +26,10 @@ defineStrings('es', {
   rating: '{n} de {m}',
   hint: 'Sugerencia: {title}',
   gotIt: 'Entendido',
+  search: 'Buscar',
+  noResults: 'Sin resultados',
+  unread: '{n} sin leer',
+  stateNew: 'Nuevo',
+  stateInProgress: 'En curso',
+  stateDone: 'Completado',
 });

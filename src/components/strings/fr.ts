@@ -26,4 +26,10 @@ defineStrings('fr', {
   rating: '{n} sur {m}',
   hint: 'Astuce : {title}',
   gotIt: 'J’ai compris',
+  search: 'Rechercher',
+  noResults: 'Aucun résultat',
+  unread: '{n} non lus',
+  stateNew: 'Nouveau',
+  stateInProgress: 'En cours',
+  stateDone: 'Terminé',
 });

@@ -26,4 +26,10 @@ defineStrings('he', {
   rating: '{n} מתוך {m}',
   hint: 'רמז: {title}',
   gotIt: 'הבנתי',
+  search: 'חיפוש',
+  noResults: 'אין תוצאות',
+  unread: '{n} לא נקראו',
+  stateNew: 'חדש',
+  stateInProgress: 'בתהליך',
+  stateDone: 'הושלם',
 });

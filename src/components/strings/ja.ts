@@ -26,4 +26,10 @@ defineStrings('ja', {
   rating: '{n}/{m}',
   hint: 'ヒント: {title}',
   gotIt: 'OK',
+  search: '検索',
+  noResults: '結果がありません',
+  unread: '未読 {n} 件',
+  stateNew: '新着',
+  stateInProgress: '進行中',
+  stateDone: '完了',
 });

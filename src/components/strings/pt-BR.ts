@@ -26,4 +26,10 @@ defineStrings('pt-BR', {
   rating: '{n} de {m}',
   hint: 'Dica: {title}',
   gotIt: 'Entendi',
+  search: 'Pesquisar',
+  noResults: 'Nenhum resultado',
+  unread: '{n} não lidos',
+  stateNew: 'Novo',
+  stateInProgress: 'Em andamento',
+  stateDone: 'Concluído',
 });

@@ -26,4 +26,10 @@ defineStrings('zh-Hans', {
   rating: '{n}/{m}',
   hint: '提示：{title}',
   gotIt: '知道了',
+  search: '搜索',
+  noResults: '无结果',
+  unread: '{n} 条未读',
+  stateNew: '新',
+  stateInProgress: '进行中',
+  stateDone: '已完成',
 });
