@@ -47,29 +47,11 @@ const FILES = {
   '/demo.js': 'demo/demo.js',
   '/onboarding.js': 'dist/onboarding.js',
   '/onboarding.js.map': 'dist/onboarding.js.map',
-  // The chunks the script loads on demand from beside itself.
-  ...Object.fromEntries(
-    [
-      'announcement',
-      'banner',
-      'card',
-      'checklist',
-      'collection',
-      'flow',
-      'form',
-      'hint',
-      'survey',
-      'tour',
-      'watch',
-    ].flatMap((name) => [
-      [`/onboarding-${name}.js`, `dist/onboarding-${name}.js`],
-      [`/onboarding-${name}.js.map`, `dist/onboarding-${name}.js.map`],
-    ]),
-  ),
-  // The elements' built-in strings, one file per language (onboarding-strings-fr.js, …), as the build wrote them.
+  // The chunks the script loads on demand from beside itself (elements, strings, start rules, forwarding), as the
+  // build wrote them.
   ...Object.fromEntries(
     readdirSync(join(root, 'dist'))
-      .filter((name) => /^onboarding-strings-[A-Za-z-]+\.js(\.map)?$/.test(name))
+      .filter((name) => /^onboarding-[A-Za-z0-9-]+\.js(\.map)?$/.test(name))
       .map((name) => [`/${name}`, `dist/${name}`]),
   ),
   '/onboarding.mjs': 'dist/onboarding.mjs',

@@ -61,6 +61,8 @@ async function flowShots(browser) {
   try {
     for (const flow of service.catalog.list()) {
       const shot = SHOTS[flow.flow.type];
+      // A resource centre's picture is the demo's Help centre (demoShot): its example names flows of other sections.
+      if (!shot) continue;
       const page = await browser.newPage({ viewport: { width: shot.size[0], height: shot.size[1] } });
       // Example image addresses are served from the demo's pictures.
       await page.route('**/*.{png,svg,mp4}', (route) => {
@@ -122,6 +124,13 @@ async function demoShot(browser) {
     await page.waitForTimeout(2500);
     await page.screenshot({ path: join(root, 'docs/demo.png') });
     console.log('docs/demo.png');
+    // The Help centre (a RESOURCE_CENTER), opened from the header's Help button, for docs/flows.md.
+    await page.locator('#help-button').click();
+    const panel = page.locator('onboarding-resource-center [part="panel"]');
+    await panel.waitFor();
+    await page.waitForTimeout(600);
+    await panel.screenshot({ path: join(images, 'flow-resource_center.png') });
+    console.log('docs/images/flow-resource_center.png');
   } finally {
     child.kill('SIGTERM');
   }

@@ -443,7 +443,7 @@ describe('the demo, one visitor through it', () => {
     await preview.goto(demo.preview);
     const frame = preview.frameLocator('iframe[data-slug="upgrade-banner"][data-mode="light"]');
     await poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
-    expect(await preview.locator('iframe').count()).toBe(10 * 3);
+    expect(await preview.locator('iframe').count()).toBe(13 * 3);
     // The checklist, form, hint, survey, tooltip and tour come from the script's chunks, which the preview serves beside it.
     // The tour and the card show though their start rules (a click, another page) would hold them back on the demo.
     for (const [slug, part] of [
@@ -488,7 +488,7 @@ describe('the demo, one visitor through it', () => {
       expect(cli.stdout).toMatch(
         /broken-card\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/,
       );
-      expect(cli.stdout).toMatch(/1 problem in 1 of 12 flow files/);
+      expect(cli.stdout).toMatch(/1 problem in 1 of 15 flow files/);
 
       const second = await startDemo(broken);
       try {

@@ -122,6 +122,37 @@ const FLOWS: FlowFile[] = [
       ],
     },
   },
+  {
+    // The resource centre's journey: a centre with a feed of one announcement and a checklist of two open steps.
+    slug: 'help',
+    type: 'RESOURCE_CENTER',
+    targetingLogic: suite('help'),
+    data: {
+      title: 'Help',
+      steps: [],
+      blocks: [
+        { id: 'news', type: 'announcements', title: 'News', flows: ['help-news'] },
+        { id: 'setup', type: 'checklist', title: 'Setup', flow: 'help-setup' },
+      ],
+    },
+  },
+  {
+    slug: 'help-news',
+    type: 'ANNOUNCEMENT',
+    targetingLogic: suite('help'),
+    data: { steps: [{ id: 'item', title: 'Exports, faster', subtitle: 'Ten times faster.' }] },
+  },
+  {
+    slug: 'help-setup',
+    type: 'CHECKLIST',
+    targetingLogic: suite('help'),
+    data: {
+      steps: [
+        { id: 'one', title: 'One' },
+        { id: 'two', title: 'Two' },
+      ],
+    },
+  },
 ];
 
 const TOUR_PAGE = `
@@ -175,6 +206,7 @@ beforeAll(async () => {
   page('/tour.html', TOUR_PAGE);
   page('/nps.html', '<input id="typing" aria-label="Typing">');
   page('/outbox.html', '<onboarding-checklist flow="offline"></onboarding-checklist>');
+  page('/help.html', '<button id="elsewhere">Elsewhere</button>');
   page(
     '/shadowed-global.html',
     '<div id="Onboarding"></div><onboarding-checklist flow="clobbered"></onboarding-checklist>',
@@ -338,6 +370,31 @@ describe(`journeys in ${ENGINE}`, () => {
     await poll(() => page.count('onboarding-announcement >>> dialog[open]')).toBe(0);
     await poll(() => recorded(env, guest, 'news')).toContain('SKIPPED_FLOW:reports');
     expect((await serverState(env, guest, 'news'))?.$state.skipped).toBe(true);
+    expect(await page.errors()).toEqual([]);
+  });
+
+  it('opens the resource centre from its launcher, reads its feed, and closes on Escape with focus back on the launcher', async () => {
+    const page = await visit('/help.html');
+    const userId = await identify(page, 'help');
+    const badge = 'onboarding-resource-center >>> [part="badge"]';
+    // One unread announcement and two open steps; the announcement does not open by itself.
+    await poll(() => page.text(badge)).toBe('3');
+    expect(await page.count('onboarding-announcement >>> dialog[open]')).toBe(0);
+    await page.click('onboarding-resource-center >>> [part="launcher"]');
+    await page.waitFor('onboarding-resource-center >>> [part="panel"]');
+    await poll(() => page.text('onboarding-resource-center >>> [part="title"]')).toBe('Help');
+    await poll(() => page.evaluate(() => document.activeElement?.localName)).toBe('onboarding-resource-center');
+    // Seen in the open panel: the announcement is read, here and on the service.
+    await poll(() => page.text(badge)).toBe('2');
+    await poll(async () => (await serverState(env, userId, 'help-news'))?.$state.started).toBe(true);
+    expect(await recorded(env, userId, 'help')).toEqual(['STARTED_FLOW:']);
+    await page.press('Escape');
+    await poll(() => page.count('onboarding-resource-center >>> [part="panel"]')).toBe(0);
+    await poll(() =>
+      page.evaluate(() =>
+        document.querySelector('onboarding-resource-center')?.shadowRoot?.activeElement?.getAttribute('part'),
+      ),
+    ).toBe('launcher');
     expect(await page.errors()).toEqual([]);
   });
 
