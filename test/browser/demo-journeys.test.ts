@@ -501,7 +501,7 @@ describe('the demo, one visitor through it', () => {
         const error = preview.locator('.error[data-file="broken-card.yaml"]');
         await poll(() => error.textContent()).toContain('data.steps[0].image: unknown key');
         // The other flows still load.
-        await poll(() => preview.locator('section.flow').count()).toBe(10);
+        await poll(() => preview.locator('section.flow').count()).toBe(13);
         await snap('12-refused', preview);
         await preview.close();
       } finally {
