@@ -204,6 +204,11 @@ describe('<onboarding-resource-center> in Chromium', () => {
     expect(box.y).toBeGreaterThanOrEqual(help.y + help.height);
     expect(await page.evaluate(() => window.Onboarding.resourceCenter.isOpen())).toBe(true);
     await expect.poll(() => page.locator('#help').getAttribute('data-onboarding-unread')).toBe('3');
+    // Escape with focus still on the page's launcher closes it, and focus stays there.
+    await page.locator('#help').focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel(page).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('help');
     expect(errors).toEqual([]);
     await page.close();
   });

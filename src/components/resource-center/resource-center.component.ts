@@ -113,9 +113,17 @@ export class OnboardingResourceCenter extends OnboardingElement {
     $resourceCenterOpen.set(!$resourceCenterOpen.get());
   };
 
+  /** Escape on the page's own launcher closes the centre too; focus stays on the launcher. */
+  readonly #onPageKeydown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !this.#open.value) return;
+    const hosts = this.#hosts();
+    if (event.composedPath().some((node) => hosts.includes(node as Element))) this.#close();
+  };
+
   override connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener('click', this.#onPageClick);
+    document.addEventListener('keydown', this.#onPageKeydown);
     // The page's launcher may come later than the centre (a framework drawing its header): its count follows it.
     this.#observer = new MutationObserver(() => this.#markHosts());
     this.#observer.observe(document.documentElement, { childList: true, subtree: true });
@@ -124,6 +132,7 @@ export class OnboardingResourceCenter extends OnboardingElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener('click', this.#onPageClick);
+    document.removeEventListener('keydown', this.#onPageKeydown);
     this.#observer?.disconnect();
     this.#follow('');
     this.#markHosts();
