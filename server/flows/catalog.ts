@@ -356,24 +356,10 @@ function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVers
 
 function groupConditionsOf(flows: CatalogFlow[]): Predicate[] | null {
   const bySource = new Map<string, Predicate>();
-  for (const flow of flows) {
-    const { definition } = flow;
-    const blocks = blocksOf(definition.data);
-    const compiled: Array<[string | undefined, Predicate | null]> = [
-      [definition.targetingLogic, flow.targeting],
-      [definition.data.completionCriteria, flow.completion],
-      ...flow.blocks.map((block): [string | undefined, Predicate] => [blocks[block.index].visibleWhen, block.visible]),
-      ...flow.steps.flatMap((step): Array<[string | undefined, Predicate | null]> => [
-        [step.definition.completionCriteria, step.completion],
-        [step.definition.startCriteria, step.start],
-        [step.definition.visibilityCriteria, step.visibility],
-      ]),
-    ];
-    for (const [source, predicate] of compiled) {
-      if (!predicate || !readsGroup(source)) continue;
-      if (nowChangesOf(source)?.length !== 0) return null;
-      bySource.set(source!.trim(), bySource.get(source!.trim()) ?? predicate);
-    }
+  for (const [source, predicate] of flows.flatMap(compiledExpressionsOf)) {
+    if (!predicate || !readsGroup(source)) continue;
+    if (nowChangesOf(source)?.length !== 0) return null;
+    bySource.set(source!.trim(), bySource.get(source!.trim()) ?? predicate);
   }
   return [...bySource.values()];
 }
@@ -389,12 +375,24 @@ function nowInstantsOf(sources: Array<string | undefined>): NowInstant[] | null 
 }
 
 /** Every CEL expression of a flow, set or not: a resource centre's `visibleWhen`s among them. */
-function expressionsOf({ definition }: CatalogFlow): Array<string | undefined> {
-  const sources = [definition.targetingLogic, definition.data.completionCriteria];
-  for (const step of definition.data.steps)
-    sources.push(step.completionCriteria, step.startCriteria, step.visibilityCriteria);
-  for (const block of blocksOf(definition.data)) sources.push(block.visibleWhen);
-  return sources;
+function expressionsOf(flow: CatalogFlow): Array<string | undefined> {
+  return compiledExpressionsOf(flow).map(([source]) => source);
+}
+
+/** Every CEL expression of a flow with what it compiled to (null for none): targeting, criteria, blocks' `visibleWhen`. */
+function compiledExpressionsOf(flow: CatalogFlow): Array<[string | undefined, Predicate | null]> {
+  const { definition } = flow;
+  const blocks = blocksOf(definition.data);
+  return [
+    [definition.targetingLogic, flow.targeting],
+    [definition.data.completionCriteria, flow.completion],
+    ...flow.steps.flatMap((step): Array<[string | undefined, Predicate | null]> => [
+      [step.definition.completionCriteria, step.completion],
+      [step.definition.startCriteria, step.start],
+      [step.definition.visibilityCriteria, step.visibility],
+    ]),
+    ...flow.blocks.map((block): [string | undefined, Predicate] => [blocks[block.index].visibleWhen, block.visible]),
+  ];
 }
 
 /** A resource centre's blocks; none for other types. */
