@@ -12,3 +12,4 @@ export * from './wire/flow-file-steps.js';
 export * from './wire/flow-file-fields.js';
 export type * from './wire/flow-file-props.js';
 export type * from './wire/flow-file-resource-center.js';
+export * from './wire/experiments.js';
