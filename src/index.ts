@@ -43,3 +43,4 @@ export type {
 export { onboarding } from './sdk.js';
 export { createApiClient, ApiError } from './api/client.js';
 export type * from './api/wire.js';
+export { assignVariant, BUCKETS } from './api/experiment-assignment.js';

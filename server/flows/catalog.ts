@@ -15,6 +15,7 @@ import {
 import { eventNameSets, type EventNameSet } from '../targeting/event-names.js';
 import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-window-calls.js';
 import { readCollections, type Collection } from './collections.js';
+import { readExperiments, type Experiment } from './experiments.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 import { codeSnippetFor, flowJson, type FlowJson } from './flow-json.js';
 import { applyTranslations, localeChain } from './translations.js';
@@ -162,6 +163,8 @@ export interface CatalogVersion {
   celReadsFlows: boolean;
   /** The collections of collections.yaml, in file order (their flows may have been removed since). */
   collections: Collection[];
+  /** The experiments of experiments.yaml, in file order, each with the flows of this version it names. */
+  experiments: CatalogExperiment[];
   /** The events over time (eventCount, lastEventAt) the expressions ask about, per scope; undefined when none do, and a read loads none. */
   eventWindows: Record<EventScope, EventWindowSet> | undefined;
   /** The names of `user.events` and `group.events` the expressions read, per scope: a read loads only their counts. */
@@ -199,6 +202,8 @@ export class FlowCatalog {
   private version: CatalogVersion = versionOf([], []);
   /** The last collections file that passed its checks (none before one does). */
   private collections: Collection[] = [];
+  /** The last experiments file that passed its checks (none before one does). */
+  private experiments: Experiment[] = [];
   /** True once the folder has been read and synced at least once. */
   loaded = false;
   private lastErrors: FlowFileError[] = [];
@@ -251,10 +256,18 @@ export class FlowCatalog {
         `collections file ${read.error.file} refused: ${read.error.message}; the last good collections stay until it is fixed`,
       );
     } else this.collections = read.collections;
+    // So is a bad experiments file: the last good experiments stay in force.
+    const experiments = readExperiments(this.dir, new Set(next.keys()));
+    if (experiments.error) {
+      errors.push(experiments.error);
+      this.log.warn(
+        `experiments file ${experiments.error.file} refused: ${experiments.error.message}; the last good experiments stay until it is fixed`,
+      );
+    } else this.experiments = experiments.experiments;
     this.flows = new Map(
       [...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)),
     );
-    this.version = versionOf([...this.flows.values()], this.collections);
+    this.version = versionOf([...this.flows.values()], this.collections, this.experiments);
     this.loaded = true;
     this.lastErrors = errors;
     for (const listener of this.listeners) {
@@ -334,7 +347,7 @@ export class FlowCatalog {
   }
 }
 
-function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVersion {
+function versionOf(flows: CatalogFlow[], collections: Collection[], experiments: Experiment[] = []): CatalogVersion {
   const celFlows = new Map<string, CelFlow>();
   for (const flow of flows) {
     const steps: Record<string, { status: string; data: unknown }> = {};
@@ -347,12 +360,24 @@ function versionOf(flows: CatalogFlow[], collections: Collection[]): CatalogVers
     celFlows,
     celReadsFlows: flows.some(readsFlows),
     collections,
+    experiments: experimentsIn(experiments, flows),
     eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
     eventNames: eventNameSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventNamesOf))),
     nowInstants: nowInstantsOf(flows.flatMap(expressionsOf)),
     groupConditions: groupConditionsOf(flows),
   };
 }
+
+/** An experiment with the flows of one catalog version its variants name (a flow whose file is gone: undefined). */
+export interface CatalogExperiment extends Experiment {
+  variantFlows: Array<CatalogFlow | undefined>;
+}
+
+const experimentsIn = (experiments: Experiment[], flows: CatalogFlow[]): CatalogExperiment[] =>
+  experiments.map((experiment) => ({
+    ...experiment,
+    variantFlows: experiment.variants.map((variant) => flows.find((flow) => flow.flow.slug === variant.flow)),
+  }));
 
 function groupConditionsOf(flows: CatalogFlow[]): Predicate[] | null {
   const bySource = new Map<string, Predicate>();

@@ -1,11 +1,10 @@
 // collections.yaml beside the flow files: reads and checks it (keys, types, durations, known and unrepeated flow slugs), each problem with its line.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { readdirSync } from 'node:fs';
 import { COLLECTION_TYPES, type CollectionDefinition, type CollectionType } from '../../src/api/wire.js';
-import { COLLECTION_FILES, describeProblems, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
+import { COLLECTION_FILES, type FlowFileError, type FlowProblem } from './definitions.js';
 import { parseDuration } from './durations.js';
-import { closest, formatPath, type PathSegment } from './schema.js';
+import type { PathSegment } from './schema.js';
+import { byLine, isObject, parseSideFile, readSideFile, unknownKeys } from './side-file.js';
 
 /** A collection as the service uses it: its cool-off in milliseconds. */
 export interface Collection {
@@ -48,23 +47,11 @@ export function readCollections(
 ): { collections: Collection[]; error?: FlowFileError } {
   const file = collectionsFileIn(dir);
   if (!file) return { collections: [] };
-  let text: string;
-  try {
-    text = readFileSync(join(dir, file), 'utf8');
-  } catch (error) {
-    const problems = [
-      {
-        path: '',
-        line: 1,
-        column: 1,
-        message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      },
-    ];
-    return { collections: [], error: { file, message: describeProblems(problems), problems } };
-  }
-  const { collections, problems } = checkCollectionsText(text, slugs);
-  if (problems.length) return { collections: [], error: { file, message: describeProblems(problems), problems } };
-  return { collections };
+  const { value, error } = readSideFile(dir, file, (text) => {
+    const { collections, problems } = checkCollectionsText(text, slugs);
+    return { value: collections, problems };
+  });
+  return { collections: value ?? [], error };
 }
 
 /** Checks the text of a collections file; `collections` is meaningful only when `problems` is empty. */
@@ -72,42 +59,8 @@ export function checkCollectionsText(
   text: string,
   slugs: ReadonlySet<string>,
 ): { collections: Collection[]; problems: FlowProblem[] } {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const at = (offset: number | undefined) => {
-    const { line, col } = lines.linePos(offset ?? 0);
-    return { line, column: col };
-  };
-  if (doc.errors.length) {
-    const error = doc.errors[0];
-    return {
-      collections: [],
-      problems: [{ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` }],
-    };
-  }
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    return {
-      collections: [],
-      problems: [
-        {
-          path: '',
-          line: 1,
-          column: 1,
-          message: `bad YAML: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      ],
-    };
-  }
-  const problems: FlowProblem[] = [];
-  const add = (segments: PathSegment[], message: string, key?: string) =>
-    problems.push({
-      path: formatPath(key === undefined ? segments : [...segments, key]),
-      ...at(offsetOf(doc, segments, key)),
-      message,
-    });
+  const { value, problems, add } = parseSideFile(text);
+  if (problems.length) return { collections: [], problems };
   // An empty file lists no collections.
   if (value === null || value === undefined) return { collections: [], problems };
   if (!isObject(value)) {
@@ -187,23 +140,6 @@ export function checkCollectionsText(
       allowedComponents: Array.isArray(allowedComponents) ? (allowedComponents as string[]) : [],
     });
   }
-  problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  byLine(problems);
   return { collections: problems.length ? [] : collections, problems };
-}
-
-function unknownKeys(
-  value: Record<string, unknown>,
-  known: readonly string[],
-  where: PathSegment[],
-  add: (segments: PathSegment[], message: string, key?: string) => void,
-): void {
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    const guess = closest(key, [...known]);
-    add(where, `unknown key${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${known.join(', ')}`, key);
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

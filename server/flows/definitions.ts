@@ -5,6 +5,7 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import type { FlowData, FlowFile, FlowStatus, FlowTranslation, FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../shared/json-guard.js';
 import { parseDuration } from './durations.js';
+import { goalOf, type Goal } from './goals.js';
 import type { Report } from './fields.js';
 import { formatPath, validateFlowFile, type PathSegment } from './schema.js';
 import { checkBlockFlows, checkSemantics, isObject, typeNamed, warnMissingText } from './semantic-checks.js';
@@ -18,6 +19,8 @@ export interface FlowDefinition {
   targetingLogic: string;
   /** When a dismissed flow comes back (see docs/flows.md): `after` in milliseconds. */
   reshow?: { afterMs: number; times: number };
+  /** What the flow is for (see goals.ts), counted in its analytics. */
+  goal?: Goal;
   data: FlowData;
   /** The flow's text in other languages, by locale code; served one locale at a time, never in `data`. */
   translations?: Record<string, FlowTranslation>;
@@ -58,10 +61,11 @@ export function describeProblems(problems: readonly FlowProblem[]): string {
 export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
 /** The files in the flow folder that list collections (server/flows/collections.ts reads them), not flows. */
 export const COLLECTION_FILES = ['collections.yaml', 'collections.yml'];
+export const EXPERIMENT_FILES = ['experiments.yaml', 'experiments.yml'];
 
 /** The flow files among a folder's `names`, in name order: YAML files that list neither webhooks nor collections. */
 export function flowFileNames(names: readonly string[]): string[] {
-  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES];
+  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES, ...EXPERIMENT_FILES];
   return names.filter((name) => /\.ya?ml$/i.test(name) && !notFlows.includes(name.toLowerCase())).sort();
 }
 
@@ -230,6 +234,7 @@ export function checkFlowText(
       status: flow.status ?? 'ACTIVE',
       targetingLogic: flow.targetingLogic ?? '',
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
+      ...(flow.goal ? { goal: goalOf(flow.goal) } : {}),
       // The start rules are the page's to check: they travel with the content.
       // A resource centre has no steps; served with `steps: []`, every path that reads steps reads none.
       data: withButtonObjects({

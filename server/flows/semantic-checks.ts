@@ -26,6 +26,7 @@ export function checkSemantics(value: unknown, add: Report, warn: Report): void 
   const type = typeNamed(value.type);
   checkExpression(value.targetingLogic, ['targetingLogic'], add);
   checkReshow(value.reshow, add);
+  checkGoalWindow(value.goal, add);
   checkStartWhen(value.startWhen, add);
   const data = value.data;
   if (!isObject(data)) return;
@@ -143,6 +144,15 @@ function checkReshow(reshow: unknown, add: Report): void {
   }
   if (typeof times === 'number' && !Number.isInteger(times))
     add(['reshow', 'times'], `expected a whole number, 1 or more, got ${times}`);
+}
+
+/** `goal.within` a duration above 0 (the schema checks the rest). */
+function checkGoalWindow(goal: unknown, add: Report): void {
+  if (!isObject(goal) || typeof goal.within !== 'string' || (parseDuration(goal.within) ?? 0) > 0) return;
+  add(
+    ['goal', 'within'],
+    `bad duration ${JSON.stringify(goal.within)}; expected a whole number above 0 and a unit (s, m, h, d or w), such as 7d`,
+  );
 }
 
 /** `startWhen.page` path patterns (a leading `!` excludes) and `startWhen.delay` a duration (the schema checks the selectors). */

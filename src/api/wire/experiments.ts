@@ -2,9 +2,9 @@
 
 /** A flow's or an experiment's goal: the user records `event` within `within` after first seeing the flow (or being exposed). */
 export interface GoalDefinition {
-  /** The tracked event name that counts as a conversion (`report.exported`). */
+  /** The tracked event name that counts as a conversion (`report.exported`). @minLength 1 */
   event: string;
-  /** The conversion window: `30s`, `15m`, `48h`, `7d`, `2w`. @default '7d' */
+  /** The conversion window: a whole number and a unit (s, m, h, d or w), such as `48h` or `7d`. @default "7d" */
   within?: string;
 }
 

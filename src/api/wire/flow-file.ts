@@ -23,6 +23,7 @@ import type {
   TourProps,
 } from './flow-file-props.js';
 import type { BlockTranslation, ResourceCenterData } from './flow-file-resource-center.js';
+import type { GoalDefinition } from './experiments.js';
 
 // schema/flow.schema.json is generated from the declarations of this module and of flow-file-steps.ts,
 // flow-file-fields.ts and flow-file-props.ts (npm run schema), and a test fails when the two differ. Descriptions and
@@ -82,6 +83,11 @@ export interface FlowFile {
   targetingLogic?: string;
   /** A dismissed flow comes back: after `after` since the dismissal, at most `times` more times; a completed one never. */
   reshow?: FlowReshow;
+  /**
+   * What the flow is for: a user converts when they record `event` within `within` (default `7d`) after first starting
+   * the flow. Counted in the flow's analytics (`goal`).
+   */
+  goal?: GoalDefinition;
   /**
    * When an eligible flow opens in the page: every rule given must hold (AND). Targeting decides who gets the flow;
    * these decide the moment. Served inside `Flow.data` as `startWhen`.
