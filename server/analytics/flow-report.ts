@@ -3,6 +3,7 @@ import type { AnalyticsFlowResponse, FlowDay, FlowReshowCounts, LocaleCounts, St
 import type { FlowCatalog } from '../flows/catalog.js';
 import type { Queryable } from '../storage/store.js';
 import { localeMatch, type AnalyticsWindow } from './window.js';
+import { flowGoalReport } from './goal-reports.js';
 import { flowMeta, IN_WINDOW, medianSeconds, rate, summary, windowOf } from './report-shared.js';
 import { resourceCenterReport } from './resource-center-report.js';
 import { surveyReport } from './survey-report.js';
@@ -140,6 +141,8 @@ export async function flowReport(
     Object.assign(report, { opens: totals.started }, await resourceCenterReport(db, slug, window));
   // Only the served definition says whether a flow has reshow (the stored versions keep its data alone); a flow
   // whose reshow was taken away keeps its counts.
+  const goal = catalog.get(slug)?.definition.goal;
+  if (goal) report.goal = await flowGoalReport(db, goal, slug, window);
   if (catalog.get(slug)?.definition.reshow || reshow.users > 0) {
     report.reshow = { ...reshow, completionRate: rate(reshow.completed, reshow.users) } satisfies FlowReshowCounts;
   }

@@ -165,6 +165,8 @@ export interface CatalogVersion {
   collections: Collection[];
   /** The experiments of experiments.yaml, in file order, each with the flows of this version it names. */
   experiments: CatalogExperiment[];
+  /** Whether an experiment runs: a read then loads the user's exposures, and records new ones. */
+  readsExposures: boolean;
   /** The events over time (eventCount, lastEventAt) the expressions ask about, per scope; undefined when none do, and a read loads none. */
   eventWindows: Record<EventScope, EventWindowSet> | undefined;
   /** The names of `user.events` and `group.events` the expressions read, per scope: a read loads only their counts. */
@@ -361,6 +363,7 @@ function versionOf(flows: CatalogFlow[], collections: Collection[], experiments:
     celReadsFlows: flows.some(readsFlows),
     collections,
     experiments: experimentsIn(experiments, flows),
+    readsExposures: experiments.some((experiment) => experiment.status === 'running'),
     eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
     eventNames: eventNameSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventNamesOf))),
     nowInstants: nowInstantsOf(flows.flatMap(expressionsOf)),

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { describeProblems, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
-import { formatPath, type PathSegment } from './schema.js';
+import { formatPath } from './schema.js';
 
 export { isObject, unknownKeys } from './yaml-values.js';
 
@@ -33,7 +33,7 @@ export function parseSideFile(text: string): SideFile {
       message,
     });
   if (doc.errors.length) {
-    const error = doc.errors[0]!;
+    const error = doc.errors[0];
     problems.push({ path: '', ...at(error.pos[0]), message: `bad YAML: ${error.message.split('\n')[0]}` });
     return { value: undefined, problems, add };
   }

@@ -1,4 +1,4 @@
-// /v1/analytics/…: flows, one flow's funnel and survey, and its answers (JSON pages or a CSV stream); private key only.
+// /v1/analytics/…: flows, one flow's funnel, survey and goal, its answers (JSON pages or a CSV stream), and the experiments with their participants; private key only.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AnalyticsResponsesResponse } from '../../src/api/wire.js';
@@ -9,6 +9,7 @@ import { answersCsv } from '../analytics/answers-csv.js';
 import { answersPage, decodeCursor, encodeCursor } from '../analytics/answers-report.js';
 import { flowReport } from '../analytics/flow-report.js';
 import { flowsReport } from '../analytics/flows-report.js';
+import { experimentReport, experimentsReport, participantsCsv } from '../analytics/goal-reports.js';
 import { parseWindow, windowQueryProperties } from '../analytics/window.js';
 
 /** Answers per page of the responses endpoint. */
@@ -20,6 +21,8 @@ type ResponsesQuery = WindowQuery & { stepId?: string; limit?: string; cursor?: 
 
 const windowQuery = { type: 'object', additionalProperties: false, properties: windowQueryProperties } as const;
 const slugParams = { type: 'object', required: ['slug'], properties: { slug: idSchema } } as const;
+const experimentParams = { type: 'object', required: ['id'], properties: { id: idSchema } } as const;
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 /** Whether the client asked for CSV (`Accept: text/csv`, alone or in a list). */
 const wantsCsv = (accept: string | undefined) =>
@@ -41,6 +44,37 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
     '/v1/analytics/flows/:slug',
     { onSend, schema: { params: slugParams, querystring: windowQuery } },
     async (request) => flowReport(deps.db, deps.catalog, request.params.slug, parseWindow(request.query)),
+  );
+
+  app.get('/v1/analytics/experiments', { onSend, schema: { querystring: noQuery } }, async () =>
+    experimentsReport(deps.db, deps.catalog),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/v1/analytics/experiments/:id',
+    { onSend, schema: { params: experimentParams, querystring: noQuery } },
+    async (request) => experimentReport(deps.db, deps.catalog, request.params.id),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/v1/analytics/experiments/:id/participants.csv',
+    { onSend, schema: { params: experimentParams, querystring: noQuery } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const generator = participantsCsv(deps.db, deps.catalog, id);
+      // The header is read before answering, so an unknown experiment is still a 404 problem.
+      const first = await generator.next();
+      const name = `${id.replace(/[^\w.-]/g, '_')}-participants.csv`;
+      reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${name}"`);
+      return reply.send(
+        Readable.from(
+          (async function* () {
+            if (!first.done) yield first.value;
+            yield* generator;
+          })(),
+        ),
+      );
+    },
   );
 
   app.get<{ Params: { slug: string }; Querystring: ResponsesQuery }>(

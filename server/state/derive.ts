@@ -17,6 +17,7 @@ import {
 } from '../flows/catalog.js';
 import type { FlowJson } from '../flows/flow-json.js';
 import { computeCollections } from './collections.js';
+import { computeExperiments, type ExperimentsView } from './experiments.js';
 import type { UserSnapshot } from './snapshot.js';
 import { comesBack } from './reshow.js';
 
@@ -45,20 +46,31 @@ export interface ReadOptions {
 }
 
 /** What a state answer is derived from: the flows and the collections of one catalog version. */
-export type StateSource = Pick<CatalogVersion, 'flows' | 'bySlug' | 'collections'>;
+export type StateSource = Pick<CatalogVersion, 'flows' | 'bySlug' | 'collections' | 'experiments'>;
 
 /**
  * The user's eligibility for each flow, each evaluated once in a read: the collections and the answer both ask, and
  * targeting (CEL, event windows) is most of a cached read's work.
  */
-function eligibility(snapshot: UserSnapshot): (flow: CatalogFlow) => boolean {
-  const known = new Map<CatalogFlow, boolean>();
-  return (flow) => {
-    let eligible = known.get(flow);
-    if (eligible === undefined) known.set(flow, (eligible = isEligible(flow, snapshot)));
-    return eligible;
-  };
+export function eligibility(snapshot: UserSnapshot): (flow: CatalogFlow) => boolean {
+  let eligibleFor = ELIGIBILITY.get(snapshot);
+  if (!eligibleFor) {
+    const known = new Map<CatalogFlow, boolean>();
+    eligibleFor = (flow) => {
+      let eligible = known.get(flow);
+      if (eligible === undefined) known.set(flow, (eligible = isEligible(flow, snapshot)));
+      return eligible;
+    };
+    ELIGIBILITY.set(snapshot, eligibleFor);
+  }
+  return eligibleFor;
 }
+
+/**
+ * Each snapshot's eligibility, shared by the read's steps (recording exposures, then the answer). A snapshot is made
+ * per read; a transition changes its snapshot before it first asks.
+ */
+const ELIGIBILITY = new WeakMap<UserSnapshot, (flow: CatalogFlow) => boolean>();
 
 /** A flow's state with `$state.visible` false: a collection holds it back, or it is sent although targeted out. */
 function hidden(state: FlowState): FlowState {
@@ -80,7 +92,8 @@ export function deriveFlowStates(
   const eligibleFlows: FlowState[] = [];
   const ineligibleFlows: string[] = [];
   const eligible = eligibility(snapshot);
-  const { computedOrder, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, eligible);
+  const { shown, experiments } = experimentsOf(source, snapshot, eligible);
+  const { computedOrder, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, shown);
   for (const flow of source.flows) {
     const userEligible = eligible(flow);
     if (!userEligible) {
@@ -88,13 +101,29 @@ export function deriveFlowStates(
       if (!sentHidden(flow, options.targetedOut)) continue;
     }
     const derived = deriveFlowState(flow, snapshot, options.now);
-    const state = !userEligible || held.has(flow.flow.slug) ? hidden(derived) : derived;
+    const state = !shown(flow) || held.has(flow.flow.slug) ? hidden(derived) : derived;
     const known =
       options.content === 'none' ||
       holds(flow, options.knownVersions?.[flow.flow.slug], contentHashFor(flow, snapshot.cel));
     eligibleFlows.push(known ? state : withContent(flow, state, snapshot));
   }
-  return { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
+  const answer: FlowStatesResponse = { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
+  if (experiments.exposures.length) answer.experiments = experiments.exposures;
+  return answer;
+}
+
+/**
+ * The experiments' view of the user, and the flows the user may be shown: eligible, and not held back by an
+ * experiment. A collection shows the first of its flows that may be shown, so a variant held back gives way to the next.
+ */
+function experimentsOf(
+  source: StateSource,
+  snapshot: UserSnapshot,
+  eligible: (flow: CatalogFlow) => boolean,
+): { shown: (flow: CatalogFlow) => boolean; experiments: ExperimentsView } {
+  const experiments = computeExperiments(source, snapshot, eligible);
+  const { held } = experiments;
+  return { shown: held.size ? (flow) => eligible(flow) && !held.has(flow.flow.slug) : eligible, experiments };
 }
 
 /**
@@ -139,7 +168,8 @@ export function renderFlowStateParts(
   const parts: Buffer[] = [ELIGIBLE_OPEN];
   const ineligible: string[] = [];
   const eligible = eligibility(snapshot);
-  const { computedOrderParts, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, eligible);
+  const { shown, experiments } = experimentsOf(source, snapshot, eligible);
+  const { computedOrderParts, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, shown);
   for (const flow of source.flows) {
     const userEligible = eligible(flow);
     if (!userEligible) {
@@ -153,7 +183,7 @@ export function renderFlowStateParts(
     // Whether a collection holds a flow back depends on the clock and the user's other flows, but an untouched
     // flow held back reads the same for every such user: it is kept as its own kind of untouched answer. A flow sent
     // although targeted out reads the same as one held back (the mode only decides whether it is sent at all).
-    const isHidden = !userEligible || held.has(flow.flow.slug);
+    const isHidden = !shown(flow) || held.has(flow.flow.slug);
     // The parts in the read's locale: each (version, locale) is serialised once, its untouched answers kept apart;
     // a resource centre's, once per set of blocks the user sees too (its hash too, with or without content).
     const json =
@@ -170,7 +200,7 @@ export function renderFlowStateParts(
   parts.push(
     made(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`),
     ...computedOrderParts,
-    CLOSE_ANSWER,
+    experiments.exposures.length ? made(`},"experiments":${JSON.stringify(experiments.exposures)}}`) : CLOSE_ANSWER,
   );
   return parts;
 }

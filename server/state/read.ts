@@ -1,6 +1,7 @@
 // Reads one user's state in every flow.
 import type { FlowStatesResponse } from '../../src/api/wire.js';
-import type { FlowCatalog } from '../flows/catalog.js';
+import type { CatalogVersion, FlowCatalog } from '../flows/catalog.js';
+import type { CacheEntry } from '../storage/snapshot-cache.js';
 import type { Queryable } from '../storage/store.js';
 import {
   currentEntries,
@@ -10,7 +11,8 @@ import {
   type UserSnapshot,
 } from './snapshot.js';
 import { RawJson } from '../shared/raw-json.js';
-import { deriveFlowStates, renderFlowStateParts, type ReadOptions } from './derive.js';
+import { deriveFlowStates, eligibility, renderFlowStateParts, type ReadOptions } from './derive.js';
+import { computeExperiments, recordExposures } from './experiments.js';
 import { answerHoldsUntil, answerSlot } from './answer-memo.js';
 
 export async function readFlowStates(
@@ -23,7 +25,24 @@ export async function readFlowStates(
   const version = catalog.current();
   const now = options.now ?? new Date();
   const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now, locale: options.locale });
+  await recordNewExposures(db, version, snapshot, now);
   return deriveFlowStates(version, snapshot, { ...options, now });
+}
+
+/**
+ * The first answer that finds the user in a running experiment's audience records the exposure (experiments.ts),
+ * before it is rendered, so the answer (and any kept with the cached rows) lists it. `cached`: the cached rows' list.
+ */
+async function recordNewExposures(
+  db: Queryable,
+  version: CatalogVersion,
+  snapshot: UserSnapshot,
+  now: Date,
+  cached?: CacheEntry,
+): Promise<void> {
+  if (!version.readsExposures) return;
+  const { unrecorded } = computeExperiments(version, snapshot, eligibility(snapshot));
+  if (unrecorded.length) await recordExposures(db, snapshot, unrecorded, now, cached?.exposures);
 }
 
 /**
@@ -43,6 +62,7 @@ export async function readFlowStatesJson(
   // What a transaction reads is not kept: it may roll back.
   if (!cache || db.inTransaction) {
     const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now, locale: options.locale });
+    await recordNewExposures(db, version, snapshot, now);
     return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now }));
   }
   let entries = await currentEntries(db, userId, groupId, version, now);
@@ -64,6 +84,7 @@ export async function readFlowStatesJson(
     if (entries) slot = answerSlot(version, groupId, entries, () => loaded, options);
   }
   const rendered = snapshot ?? cachedSnapshot(entries!)();
+  await recordNewExposures(db, version, rendered, now, entries?.user);
   const tally = { bytes: 0 };
   const json = new RawJson(renderFlowStateParts(version, rendered, { ...options, now }, tally));
   const until = entries && answerHoldsUntil(version, rendered, now);

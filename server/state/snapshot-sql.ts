@@ -25,6 +25,8 @@ export interface SnapshotRow {
   responses: Array<[string, string, FlowResponse['actionType'], string, string]> | null;
   /** The user a guest was linked into. */
   linked_to: string | null;
+  /** [experiment_id, variant, exposed_at]: loaded only while an experiment runs. */
+  exposures?: Array<[string, string, string]> | null;
   /** Loaded only when the catalog's CEL counts events over time (see event-window-values.ts). */
   user_window_counts?: WindowCountRow[] | null;
   user_window_last?: WindowLastRow[] | null;
@@ -50,7 +52,7 @@ export interface VersionRow {
 // catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
 // Of the counts kept beside the event log, only those of the names the catalog's CEL reads are loaded (see
 // countsSql), so a user's many other names cost a read nothing.
-const snapshotSql = ({ progress, guest, group, windows, names }: SnapshotVariant) => `
+const snapshotSql = ({ progress, guest, group, windows, names, exposures }: SnapshotVariant) => `
 SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', windows.user, '$1', group ? '$3' : '$2')},` : ''}${
   windows && group ? `\n  ${windowColumnsSql('group', windows.group, '$2', '$3')},` : ''
 }
@@ -60,7 +62,11 @@ SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\
   ${group ? 'g.state_version' : 'NULL::bigint'} AS group_version,
   ${guest ? '(SELECT user_id FROM guest_links WHERE guest_id = $1)' : 'NULL'} AS linked_to,
   ${countsSql('user', names.user, '$1')} AS user_events,
-  (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,
+  (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,${
+    exposures
+      ? '\n  (SELECT json_agg(json_build_array(experiment_id, variant, exposed_at)) FROM experiment_exposures WHERE user_id = $1) AS exposures,'
+      : ''
+  }
   ${group ? 'g.properties' : 'NULL::jsonb'} AS group_properties,
   ${group ? 'g.created_at' : 'NULL::timestamptz'} AS group_created_at,
   ${group ? countsSql('group', names.group, '$2') : 'NULL::json'} AS group_events,
@@ -99,6 +105,8 @@ interface SnapshotVariant {
   windows: CatalogVersion['eventWindows'];
   /** The names of `events` the catalog's CEL reads. */
   names: CatalogVersion['eventNames'];
+  /** Whether an experiment runs, so the user's exposures are needed. */
+  exposures: boolean;
 }
 
 const SNAPSHOT_SQL = new Map<string, string>();
@@ -106,7 +114,7 @@ const SNAPSHOT_SQL = new Map<string, string>();
 export function snapshotStatement(variant: SnapshotVariant): string {
   const { windows } = variant;
   const { names } = variant;
-  const key = `${variant.progress}-${variant.guest}-${variant.group}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}-${names.user.key} ${names.group.key}`;
+  const key = `${variant.progress}-${variant.guest}-${variant.group}-${variant.exposures}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}-${names.user.key} ${names.group.key}`;
   let sql = SNAPSHOT_SQL.get(key);
   if (sql === undefined) {
     // A statement per set of windows: forget those of catalogs long replaced.

@@ -15,6 +15,7 @@ import {
   type FlowStatusName,
 } from '../targeting/cel.js';
 import { canonicalLocale } from '../flows/translations.js';
+import type { StoredExposure } from './experiments.js';
 import { eventWindows, windowsFromRows, windowsHold } from './event-window-values.js';
 import {
   snapshotStatement,
@@ -55,6 +56,8 @@ export interface UserSnapshot {
    * for the user's next transition); absent on PostgreSQL, where a transition reads them under the user's lock.
    */
   progress?: Map<string, FactsRow>;
+  /** experiment id → the user's exposure; loaded while an experiment runs. */
+  exposures?: Map<string, StoredExposure>;
 }
 
 export const isGuestId = (id: string) => id.startsWith('guest_');
@@ -103,6 +106,8 @@ export async function currentEntries(
   if (windows && group && !windowsHold(group.windows, windows.group, now)) return undefined;
   const names = catalog.eventNames;
   if (user.eventsKey !== names.user.key || (group && group.eventsKey !== names.group.key)) return undefined;
+  // Rows kept while no experiment ran lack the exposures.
+  if (catalog.readsExposures && !user.exposures) return undefined;
   if (cache.versioned) {
     const [row] = groupId
       ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
@@ -163,6 +168,7 @@ export async function loadUserSnapshot(
     group: groupId !== undefined,
     windows,
     names,
+    exposures: catalog.readsExposures,
   });
   const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
   if (windows) params.push(now.toISOString());
@@ -208,6 +214,15 @@ export async function loadUserSnapshot(
       new Date(at).toISOString(),
     ]),
     ...(withProgress ? { progress: row.progress ?? [] } : {}),
+    ...(catalog.readsExposures
+      ? {
+          exposures: (row.exposures ?? []).map(([experiment, variant, at]): [string, string, string] => [
+            experiment,
+            variant,
+            new Date(at).toISOString(),
+          ]),
+        }
+      : {}),
   };
   const group: CachedGroup | undefined = groupId
     ? {
@@ -302,6 +317,8 @@ function buildSnapshot(
     responses,
   };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
+  if (rows.exposures)
+    snapshot.exposures = new Map(rows.exposures.map(([id, variant, exposedAt]) => [id, { variant, exposedAt }]));
   if (catalog.celReadsFlows)
     for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;

@@ -201,6 +201,13 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string, limits:
   for (const table of tables) {
     await tx.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [userId, guestId]);
   }
+  // The user keeps the guest's variant in every experiment the guest was exposed to (what that person has seen),
+  // in place of one the user may have been given meanwhile.
+  await tx.query(
+    `DELETE FROM experiment_exposures WHERE user_id = $1 AND experiment_id IN (SELECT experiment_id FROM experiment_exposures WHERE user_id = $2)`,
+    [userId, guestId],
+  );
+  await tx.query('UPDATE experiment_exposures SET user_id = $1 WHERE user_id = $2', [userId, guestId]);
   // The guest's names the user lacks count against the user's limit, as the guest's properties do.
   const [merged] = await tx.query<{ added: number }>(
     `WITH counted AS (INSERT INTO user_event_counts (user_id, event, count) SELECT $1, event, count FROM user_event_counts WHERE user_id = $2
@@ -302,6 +309,8 @@ export async function deleteUser(tx: Queryable, userId: string): Promise<boolean
   if (!tx.exclusive) await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
   await forgetProgress(tx, userId);
   await forgetMissingTargets(tx, userId);
+  // Exposures name users without a key (a user may be exposed before it has a row).
+  await tx.query('DELETE FROM experiment_exposures WHERE user_id = $1', [userId]);
   const deleted = await tx.query('DELETE FROM users WHERE id = $1 RETURNING id', [userId]);
   if (deleted.length === 0) return false;
   await tx.query('DELETE FROM idempotency_keys WHERE user_id = $1', [userId]);
@@ -341,6 +350,10 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
     'SELECT flow_slug, step_id, action_type, data, created_at, url, flow_version, locale FROM flow_responses WHERE user_id = $1 ORDER BY id',
     [userId],
   );
+  const exposures = await db.query<{ experiment_id: string; variant: string; exposed_at: Date }>(
+    'SELECT experiment_id, variant, exposed_at FROM experiment_exposures WHERE user_id = $1 ORDER BY exposed_at, experiment_id',
+    [userId],
+  );
   return {
     userId,
     properties: user.properties,
@@ -352,6 +365,11 @@ export async function readUserRecord(db: Queryable, userId: string): Promise<Use
       createdAt: new Date(e.created_at).toISOString(),
     })),
     groups: groups.map((g) => ({ groupId: g.id, properties: g.properties })),
+    experiments: exposures.map((x) => ({
+      id: x.experiment_id,
+      variant: x.variant,
+      exposedAt: new Date(x.exposed_at).toISOString(),
+    })),
     // The log holds the JSON the service wrote itself.
     flowResponses: responses.map((r) => ({
       flowSlug: r.flow_slug,

@@ -371,6 +371,22 @@ const MIGRATIONS: string[] = [
   CREATE INDEX user_events_resource_center ON user_events ((properties->>'flow'), created_at)
     WHERE event = 'onboarding:resource-center';
   `,
+  // 17: experiments. Each user's exposure to an experiment of experiments.yaml, once, with the variant they were put in
+  // and when (the first answer that found them in its audience); a linked guest's exposures go to the user, and keep
+  // their variant. A user who has no row yet is exposed all the same, so the rows name users without a key; deleting
+  // a user deletes them by hand. A report reads an experiment's rows by the second index, in order of exposure. A flow's
+  // goal is counted over the users whose first start is in a window, found by the last.
+  `
+  CREATE TABLE experiment_exposures (
+    user_id text NOT NULL,
+    experiment_id text NOT NULL,
+    variant text NOT NULL,
+    exposed_at timestamptz NOT NULL,
+    PRIMARY KEY (user_id, experiment_id)
+  );
+  CREATE INDEX experiment_exposures_experiment ON experiment_exposures (experiment_id, exposed_at, user_id);
+  CREATE INDEX analytics_flow_users_flow_start ON analytics_flow_users (flow_slug, started_at);
+  `,
 ];
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */

@@ -69,6 +69,11 @@ export interface CachedUser {
   steps: Array<[string, string, boolean, boolean, boolean, unknown, string | null]>;
   /** [flow_slug, step_id, action_type, data, created_at (ISO)], oldest first */
   responses: Array<[string, string, string, string, string]>;
+  /**
+   * [experiment_id, variant, exposed_at (ISO)]: loaded while an experiment runs (absent otherwise). A read that
+   * records a new exposure adds it here once it is committed.
+   */
+  exposures?: Array<[string, string, string]>;
 }
 
 export interface CachedGroup {
@@ -94,6 +99,11 @@ export interface CacheEntry {
   readonly text: string;
   readonly eventsKey: string;
   readonly windows: Readonly<CachedWindows> | undefined;
+  /**
+   * The user's exposures to experiments (see CachedUser), kept beside the text: a read that records a new one adds it
+   * here, so the next read knows without loading the rows again. Every use shares this list.
+   */
+  readonly exposures?: Array<[string, string, string]>;
   /** State answers rendered from this entry's rows (a user's only), newest last: see keepAnswer. */
   answers?: KeptAnswer[];
 }
@@ -174,6 +184,7 @@ export class SnapshotCache {
       responses,
       ...(windows ? { windows } : {}),
       ...(progress ? { progress } : {}),
+      ...(entry.exposures ? { exposures: entry.exposures } : {}),
     };
   }
 
@@ -216,6 +227,7 @@ export class SnapshotCache {
       text: JSON.stringify(fields),
       eventsKey: user.eventsKey,
       windows: user.windows,
+      ...(user.exposures ? { exposures: user.exposures } : {}),
     };
     this.forgetAnswers(this.users.get(userId));
     this.users.set(userId, userEntry);

@@ -14,7 +14,7 @@ export const assignmentKey = (experimentId: string, userId: string): string => `
 
 /** The bucket: the digest's first 4 bytes as a big-endian unsigned integer, modulo 10,000. */
 export function bucketOf(digest: Uint8Array): number {
-  return ((digest[0]! * 2 ** 24 + (digest[1]! << 16) + (digest[2]! << 8) + digest[3]!) % BUCKETS) as number;
+  return (digest[0] * 2 ** 24 + (digest[1] << 16) + (digest[2] << 8) + digest[3]) % BUCKETS;
 }
 
 /**
@@ -34,7 +34,7 @@ export function variantOfBucket<V extends WeightedVariant>(
   ends = rangeEnds(variants),
 ): V {
   const index = ends.findIndex((end) => bucket < end);
-  return variants[index === -1 ? variants.length - 1 : index]!;
+  return variants[index === -1 ? variants.length - 1 : index];
 }
 
 /**

@@ -92,7 +92,7 @@ describe('webhooks', () => {
       'eve user.deleted',
     ];
     const label = (e: WebhookEvent) =>
-      [e.userId, e.type, ...('flowSlug' in e ? [e.flowSlug, e.stepId] : [])].filter(Boolean).join(' ');
+      [e.userId, e.type, ...('stepId' in e ? [e.flowSlug, e.stepId] : [])].filter(Boolean).join(' ');
     await receiver.waitFor((r) => new Set(r.accepted().map((e) => e.id)).size >= expected.length);
     const accepted = receiver.accepted();
     expect(accepted.map(label).sort()).toEqual([...expected].sort());

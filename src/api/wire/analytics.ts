@@ -1,4 +1,5 @@
 // Analytics on the wire (private key only; see docs/analytics.md): the flows, one flow's report, and its answers.
+import type { FlowGoalReport } from './experiments.js';
 import type { FlowStatus, FlowType } from './common.js';
 
 /**
@@ -168,6 +169,8 @@ export interface AnalyticsFlowResponse extends AnalyticsWindow {
   days: FlowDay[];
   /** SURVEY flows only. */
   survey?: { steps: SurveyStepReport[] };
+  /** The flow's goal (its file's `goal`): present when the flow being served has one. */
+  goal?: FlowGoalReport;
   /** Reshowings: present when the flow being served has `reshow`, or the window counts any; absent otherwise. */
   reshow?: FlowReshowCounts;
   /**

@@ -1,4 +1,5 @@
 // Flow states on the wire: GET and POST /v1/public/flowStates (a read, or a transition), and the state answer.
+import type { ExperimentExposure } from './experiments.js';
 import type { ActionType, FlowType } from './common.js';
 import type { CollectionType } from './collections.js';
 import type { FlowData } from './flow-file.js';
@@ -153,6 +154,12 @@ export interface FlowStatesResponse {
    * (`computedOrder` is empty without collections); optional for services that do not.
    */
   collections?: CollectionsState;
+  /**
+   * The running experiments (experiments.yaml) the user is exposed to, with the variant they are in; absent when none.
+   * A variant's flow is in `eligibleFlows` as any flow is; the other variants' flows are held back (`$state.visible`
+   * false, or left out where hidden flows are).
+   */
+  experiments?: ExperimentExposure[];
 }
 
 /** `collections` of a state answer. */

@@ -1,4 +1,5 @@
 // Users and groups on the wire: POST /v1/public/users, sessions, groups, userGroups; the private key's /v1/users.
+import type { ExperimentExposure } from './experiments.js';
 import type { ActionType, Properties, TrackingEvent } from './common.js';
 import type { FlowStatesResponse } from './flow-states.js';
 
@@ -74,6 +75,8 @@ export interface UserRecord {
   groups: Array<{ groupId: string; properties: Properties }>;
   /** The user's response log, oldest first: every transition with its `data` (form and survey answers), time and page. */
   flowResponses: UserFlowResponse[];
+  /** The experiments the user was exposed to, with the variant and the time, oldest first. */
+  experiments: ExperimentExposure[];
 }
 
 export interface UserFlowResponse {

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'survey.answered',
   'user.linked',
   'user.deleted',
+  'experiment.exposed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -52,5 +53,16 @@ export interface UserDeletedWebhookEvent extends WebhookEventBase {
   type: 'user.deleted';
 }
 
+/** A user entered an experiment's audience for the first time (experiments.yaml): recorded once per user and experiment. */
+export interface ExperimentExposedWebhookEvent extends WebhookEventBase {
+  type: 'experiment.exposed';
+  experimentId: string;
+  /** The variant the user is in (a control group's id included). */
+  variant: string;
+  /** The variant's flow; null for a control group. */
+  flowSlug: string | null;
+}
+
 /** The JSON body of one webhook delivery. */
-export type WebhookEvent = FlowWebhookEvent | UserLinkedWebhookEvent | UserDeletedWebhookEvent;
+export type WebhookEvent =
+  FlowWebhookEvent | UserLinkedWebhookEvent | UserDeletedWebhookEvent | ExperimentExposedWebhookEvent;
