@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { describeProblems, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
 import { formatPath } from './schema.js';
-
-export { isObject, unknownKeys } from './yaml-values.js';
-
-export type { AddProblem } from './yaml-values.js';
 import type { AddProblem } from './yaml-values.js';
+
+export { isObject, unknownKeys, type AddProblem } from './yaml-values.js';
 
 /** A parsed side file: its value (undefined when it could not be parsed), its problems so far, and how to add one. */
 export interface SideFile {
