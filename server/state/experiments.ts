@@ -8,13 +8,6 @@ import type { Database, Queryable } from '../storage/store.js';
 import { emitEvents } from './events.js';
 import type { UserSnapshot } from './snapshot.js';
 
-/** A user's recorded exposure to an experiment. */
-export interface StoredExposure {
-  variant: string;
-  /** ISO time. */
-  exposedAt: string;
-}
-
 /** An exposure a read found and has not recorded yet: a user newly in a running experiment's audience. */
 export interface NewExposure {
   experiment: CatalogExperiment;

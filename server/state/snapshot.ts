@@ -15,7 +15,6 @@ import {
   type FlowStatusName,
 } from '../targeting/cel.js';
 import { canonicalLocale } from '../flows/translations.js';
-import type { StoredExposure } from './experiments.js';
 import { eventWindows, windowsFromRows, windowsHold } from './event-window-values.js';
 import {
   snapshotStatement,
@@ -41,6 +40,13 @@ export interface StoredStepState {
   skipped: boolean;
   data: unknown;
   lastActionAt: string | null;
+}
+
+/** A user's recorded exposure to an experiment (state/experiments.ts). */
+export interface StoredExposure {
+  variant: string;
+  /** ISO time. */
+  exposedAt: string;
 }
 
 export interface UserSnapshot {

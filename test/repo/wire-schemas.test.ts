@@ -60,6 +60,9 @@ const WITHOUT_SCHEMA: Record<string, string> = {
 /** Route schemas with no wire type, and why. */
 const WITHOUT_WIRE_TYPE: Record<string, string> = {
   'GET /v1/collections querystring': 'it takes no query field, and refuses any',
+  'GET /v1/analytics/experiments querystring': 'it takes no query field, and refuses any',
+  'GET /v1/analytics/experiments/:id querystring': 'it takes no query field, and refuses any',
+  'GET /v1/analytics/experiments/:id/participants.csv querystring': 'it takes no query field, and refuses any',
 };
 
 interface JsonSchema {
