@@ -113,7 +113,7 @@ async function answerShape(service, sample = 200) {
 }
 
 /** The run of median reads a second, with every run's rate beside it. */
-function median(runs) {
+export function median(runs) {
   const sorted = [...runs].sort((a, b) => a.okPerSecond - b.okPerSecond);
   return { ...sorted[Math.floor((sorted.length - 1) / 2)], runs: runs.map((run) => run.okPerSecond) };
 }
@@ -122,7 +122,7 @@ function median(runs) {
  * Loads both services in turn, `repeat` times, the first one alternating from `turn` on, so a change in the machine's
  * speed falls on both alike. Returns each side's median run (by reads a second), the others kept beside it.
  */
-async function inTurn(services, repeat, turn, options) {
+export async function inTurn(services, repeat, turn, options) {
   const runs = [[], []];
   for (let r = 0; r < repeat; r++) {
     for (const i of (turn + r) % 2 ? [1, 0] : [0, 1]) {

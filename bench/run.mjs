@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { printAnalyticsBench, runAnalyticsBench } from './analytics.mjs';
 import { printAttack, runAttack } from './attack-bloat.mjs';
 import { printCollectionsBench, runCollectionsBench } from './collections.mjs';
+import { printExperimentsBench, runExperimentsBench } from './experiments.mjs';
 import { printLocale, runLocale } from './locale.mjs';
 import { printLocaleAnswer, runLocaleAnswer } from './locale-answer.mjs';
 import { printMainThread, runMainThread } from './main-thread.mjs';
@@ -52,6 +53,8 @@ const BENCHMARKS = {
    * in a window, lastEventAt) within 20 % of today's reads, measured in turn in the same run, on both stores.
    */
   collections: { run: () => runCollectionsBench(), print: printCollectionsBench },
+  /** Issue 38: state reads with 10 running experiments within 10 % of the same reads with none, on both stores. */
+  experiments: { run: () => runExperimentsBench(), print: printExperimentsBench },
   /** Issue 13: on 100,000 users and 50 flows, each analytics endpoint answers in under 500 ms on the embedded store. */
   analytics: { run: () => runAnalyticsBench(), print: printAnalyticsBench },
 };
