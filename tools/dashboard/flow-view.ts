@@ -120,7 +120,7 @@ export class ObFlowView extends LitElement {
         <span class="hint"><code>${goal.event}</code> within ${goal.within} of a user's first start</span>
       </div>
       <div class="scroll">
-        <table class="reshow goal">
+        <table class="goal">
           <tbody>
             <tr>
               <th scope="row">Seen (first started in this window)</th>

@@ -103,6 +103,7 @@ export default css`
   .funnel th[scope='row'],
   .reshow th[scope='row'],
   .locales th[scope='row'],
+  .goal th[scope='row'],
   .variants-table th[scope='row'] {
     font-weight: 500;
     text-transform: none;
@@ -115,6 +116,7 @@ export default css`
   .funnel tr:last-child th,
   .reshow tr:last-child th,
   .locales tr:last-child th,
+  .goal tr:last-child th,
   .variants-table tr:last-child th {
     border-bottom: none;
   }
