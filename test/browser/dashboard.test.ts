@@ -533,8 +533,12 @@ describe('the dashboard', () => {
       ]),
     );
     expect(report.variants.map((v) => v.baseline)).toEqual([true, false]);
-    // No banner: enough data, and the split matches the weights.
+    // No banner: enough data, and the split matches the weights; the verdict reads the difference's interval.
     expect(await page.locator('ob-experiment-view .banner').count()).toBe(0);
+    const banner = report.variants[1];
+    expect(await page.locator('ob-experiment-view .verdict').textContent()).toBe(
+      `banner converts better than control: ${points(banner.difference!)} (95 % interval ${pointsRange(banner.differenceInterval!)}).`,
+    );
     const kpis = await page.locator('ob-experiment-view .kpi-value').allTextContents();
     const converted = report.variants.reduce((sum, v) => sum + v.converted, 0);
     expect(kpis).toEqual([String(report.exposed), String(converted), 'control', pValue(report.sampleRatio.pValue)]);
@@ -596,6 +600,8 @@ describe('the dashboard', () => {
     expect((await banners.textContent())?.replace(/\s+/g, ' ').trim()).toBe(
       `Sample ratio mismatch: the split does not match the weights, so the figures cannot be trusted; look for a bug in assignment or exposure. (Chi-square test p ${pValue(quick.sampleRatio.pValue)}.)`,
     );
+    // The banner says it; the verdict line does not say it again.
+    expect(await page.locator('ob-experiment-view .verdict').count()).toBe(0);
     await shoot(page, 'experiment-mismatch-light');
 
     await page.evaluate(() => (location.hash = '#/experiments/invite-card?days=30'));

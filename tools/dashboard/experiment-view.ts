@@ -131,7 +131,12 @@ export class ObExperimentView extends LitElement {
           ><span class="kpi-value">${pValue(report.sampleRatio.pValue)}</span>
         </div>
       </section>
-      <p class="verdict ${verdict.tone} lead">${verdict.text}</p>
+      ${
+        // A warning is in its banner already.
+        verdict.tone === 'bad' || verdict.tone === 'warn'
+          ? nothing
+          : html`<p class="verdict ${verdict.tone} lead">${verdict.text}</p>`
+      }
       <div class="stack">
         <section class="card" aria-labelledby="rates-title">
           <div class="card-head">
