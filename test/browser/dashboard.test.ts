@@ -1,12 +1,14 @@
 // The analytics dashboard in real Chromium, on a real service with a month of traffic: sign-in, every view, keyboard use, CSV, axe, CSP, light and dark,
-// the collections, a flow's reshowings, its split by locale, and a resource centre's use.
+// the collections, a flow's reshowings, its split by locale, a resource centre's use, a flow's goal, and the experiments.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
-import { SEED_FLOWS, seedMonth } from '../support/analytics-seed.js';
+import type { AnalyticsFlowResponse, ExperimentReport } from '../../src/api/wire.js';
+import { percent, percentRange, points, pointsRange, pValue } from '../../tools/dashboard/format.js';
+import { SEED_FLOWS, seedExperiments, seedMonth } from '../support/analytics-seed.js';
 import { PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -19,6 +21,7 @@ let browser: LaunchedBrowser;
 beforeAll(async () => {
   service = await startTestService(SEED_FLOWS, { dashboard: true });
   await seedMonth(service);
+  await seedExperiments(service);
   browser = await launchChromium();
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
@@ -97,6 +100,16 @@ async function serious(page: Page): Promise<string[]> {
   });
 }
 
+/** An experiment's report as the service answers it. */
+const experimentReport = async (id: string) =>
+  (await service.call('GET', `/v1/analytics/experiments/${id}`, { key: PRIVATE_KEY })).body as ExperimentReport;
+
+/** The text of each cell of each row of a table, whitespace folded. */
+const cellsOf = (rows: ReturnType<Page['locator']>) =>
+  rows.evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent.replace(/\s+/g, ' ').trim())),
+  );
+
 async function shoot(page: Page, name: string): Promise<void> {
   if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
@@ -127,7 +140,7 @@ describe('the dashboard', () => {
     await signIn(page);
     const rows = page.locator('ob-flows-list tbody tr');
     await rows.first().waitFor();
-    expect(await rows.count()).toBe(5);
+    expect(await rows.count()).toBe(Object.keys(SEED_FLOWS).filter((file) => file !== 'experiments.yaml').length);
     const first = await rows.first().locator('td').allTextContents();
     expect(first[0]).toContain('Getting started');
     const report = (
@@ -242,6 +255,16 @@ describe('the dashboard', () => {
       if (slug === 'nps' || slug === 'profile') await page.locator('ob-answers table').waitFor();
       expect(await serious(page), slug).toEqual([]);
       if (scheme === 'dark') await shoot(page, `${slug}-dark`);
+    }
+    await page.evaluate(() => (location.hash = '#/experiments?days=30'));
+    await page.locator('ob-experiments-list tbody tr').first().waitFor();
+    expect(await serious(page), 'experiments').toEqual([]);
+    if (scheme === 'dark') await shoot(page, 'experiments-dark');
+    for (const id of ['export-banner', 'quick-tour']) {
+      await page.evaluate((i) => (location.hash = `#/experiments/${i}?days=30`), id);
+      await page.locator('ob-experiment-view table.variants-table tbody tr').first().waitFor();
+      expect(await serious(page), id).toEqual([]);
+      if (scheme === 'dark') await shoot(page, `experiment-${id}-dark`);
     }
     // Dark means dark: the page's background follows the system setting.
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -416,5 +439,212 @@ describe('the dashboard', () => {
     } finally {
       await service.removeFlow('bilingual.yaml');
     }
+  });
+
+  it("shows a flow's goal: its event, window, users seen and converted, and the rate, as the service counts them", async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    await page.evaluate(() => (location.hash = '#/flows/getting-started?days=30'));
+    const card = page.locator('ob-flow-view section[aria-labelledby="goal-title"]');
+    await card.locator('table tbody tr').first().waitFor();
+    const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+    const goal = (
+      (await service.call('GET', `/v1/analytics/flows/getting-started?from=${from}`, { key: PRIVATE_KEY }))
+        .body as AnalyticsFlowResponse
+    ).goal!;
+    expect(goal).toMatchObject({ event: 'report.exported', within: '7d' });
+    expect(goal.converted).toBeGreaterThan(0);
+    expect(goal.converted).toBeLessThan(goal.seen);
+    expect((await card.locator('.hint').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      "report.exported within 7d of a user's first start",
+    );
+    expect(await cellsOf(card.locator('tbody tr'))).toEqual([
+      ['Seen (first started in this window)', String(goal.seen)],
+      ['Converted', String(goal.converted)],
+      ['Conversion rate', percent(goal.rate)],
+    ]);
+    // A flow without a goal has no goal card.
+    await page.evaluate(() => (location.hash = '#/flows/product-tour?days=30'));
+    await page.locator('ob-flow-view table.funnel tbody tr th', { hasText: 'Your workspace' }).waitFor();
+    expect(await card.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('lists every experiment with its status, goal, variants, users exposed and a verdict, each linking to its page', async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    await page.locator('ob-flows-list tbody tr').first().waitFor();
+    await page.locator('ob-dashboard nav a', { hasText: 'Experiments' }).click();
+    const rows = page.locator('ob-experiments-list tbody tr');
+    await rows.first().waitFor();
+    expect(page.url()).toMatch(/#\/experiments\?days=30$/);
+    expect(await page.locator('ob-dashboard nav a[aria-current="page"]').textContent()).toBe('Experiments');
+    // The range applies to flows only.
+    expect(await page.locator('ob-dashboard select#range').count()).toBe(0);
+    const reports = await Promise.all(['export-banner', 'invite-card', 'quick-tour'].map(experimentReport));
+    const cells = await cellsOf(rows);
+    expect(cells.map((row) => row[0])).toEqual(['export-banner', 'invite-card', 'quick-tour']);
+    for (const [index, report] of reports.entries()) {
+      const [, status, goal, variants, exposed] = cells[index];
+      expect(status).toBe('running');
+      expect(goal).toBe(`${report.goal.event} within ${report.goal.within}`);
+      expect(variants).toBe(
+        report.variants.map((v) => `${v.id} ${v.flow ?? 'no flow'} · weight ${v.weight}`).join(' '),
+      );
+      expect(exposed).toBe(String(report.exposed));
+    }
+    expect(reports.map((report) => report.exposed)).toEqual([80, 6, 20]);
+    const banner = reports[0].variants.find((v) => v.id === 'banner')!;
+    expect(cells.map((row) => row[5])).toEqual([
+      `banner converts better than control: ${points(banner.difference!)} (95 % interval ${pointsRange(banner.differenceInterval!)}).`,
+      'Not enough data yet.',
+      'Sample ratio mismatch: the figures cannot be trusted until its cause is found.',
+    ]);
+    await shoot(page, 'experiments-light');
+    await rows.first().locator('a').click();
+    await expect.poll(() => page.url()).toMatch(/#\/experiments\/export-banner\?days=30$/);
+    await page.locator('ob-experiment-view table.variants-table tbody tr').first().waitFor();
+    await expect.poll(() => focused(page)).toBe('h1:export-banner');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("shows an experiment's rates, intervals, differences, p-values and chances to beat the baseline as the service reports them, each rate drawn as a whisker", async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    await page.evaluate(() => (location.hash = '#/experiments/export-banner?days=30'));
+    const rows = page.locator('ob-experiment-view table.variants-table tbody tr');
+    await rows.first().waitFor();
+    const report = await experimentReport('export-banner');
+    expect(report.enoughData).toBe(true);
+    expect(report.sampleRatio.mismatch).toBe(false);
+    expect(await cellsOf(rows)).toEqual(
+      report.variants.map((v) => [
+        `${v.id}${v.baseline ? ' baseline' : ''} ${v.flow ?? 'no flow (control)'} · weight ${v.weight}`,
+        String(v.exposed),
+        String(v.converted),
+        percent(v.rate),
+        percentRange(v.interval!),
+        v.baseline ? '–' : points(v.difference!),
+        v.baseline ? '–' : pointsRange(v.differenceInterval!),
+        v.baseline ? '–' : pValue(v.pValue),
+        v.baseline ? '–' : percent(v.chanceToBeatBaseline),
+      ]),
+    );
+    expect(report.variants.map((v) => v.baseline)).toEqual([true, false]);
+    // No banner: enough data, and the split matches the weights; the verdict reads the difference's interval.
+    expect(await page.locator('ob-experiment-view .banner').count()).toBe(0);
+    const banner = report.variants[1];
+    expect(await page.locator('ob-experiment-view .verdict').textContent()).toBe(
+      `banner converts better than control: ${points(banner.difference!)} (95 % interval ${pointsRange(banner.differenceInterval!)}).`,
+    );
+    const kpis = await page.locator('ob-experiment-view .kpi-value').allTextContents();
+    const converted = report.variants.reduce((sum, v) => sum + v.converted, 0);
+    expect(kpis).toEqual([String(report.exposed), String(converted), 'control', pValue(report.sampleRatio.pValue)]);
+    // The methods the answer names.
+    const methods = await page.locator('ob-experiment-view .methods dd code').allTextContents();
+    expect(methods.sort()).toEqual(Object.values(report.methods).sort());
+
+    // One whisker per variant, on a shared scale from 0 (the first gridline) to the last label's share.
+    const chart = page.locator('ob-experiment-view svg.intervals');
+    expect(await chart.getAttribute('role')).toBe('img');
+    expect(await chart.getAttribute('aria-label')).toContain(
+      `control (baseline): ${percent(report.variants[0].rate)}, 95 % interval ${percentRange(report.variants[0].interval!)}`,
+    );
+    const drawn = await chart.evaluate((svg) => {
+      const n = (el: Element | null, name: string) => Number(el!.getAttribute(name));
+      const grid = [...svg.querySelectorAll('line.gridline')].map((line) => n(line, 'x1'));
+      const labels = [...svg.querySelectorAll('text.axis')].map((text) => text.textContent);
+      const whiskers = [...svg.querySelectorAll('g.whisker')].map((g) => ({
+        baseline: g.classList.contains('is-baseline'),
+        from: n(g.querySelector('line.range'), 'x1'),
+        to: n(g.querySelector('line.range'), 'x2'),
+        at: n(g.querySelector('circle.rate'), 'cx'),
+      }));
+      const baselineLine = n(svg.querySelector('line.baseline-rate'), 'x1');
+      return { grid, labels, whiskers, baselineLine };
+    });
+    const max = Number.parseFloat(drawn.labels.at(-1)!) / 100;
+    const x = (share: number) => drawn.grid[0] + (share / max) * (drawn.grid.at(-1)! - drawn.grid[0]);
+    expect(max).toBeGreaterThanOrEqual(Math.max(...report.variants.map((v) => v.interval![1])));
+    expect(drawn.whiskers).toHaveLength(report.variants.length);
+    for (const [index, variant] of report.variants.entries()) {
+      const whisker = drawn.whiskers[index];
+      expect(whisker.baseline).toBe(variant.baseline);
+      expect(whisker.from).toBeCloseTo(x(variant.interval![0]), 1);
+      expect(whisker.to).toBeCloseTo(x(variant.interval![1]), 1);
+      expect(whisker.at).toBeCloseTo(x(variant.rate!), 1);
+    }
+    expect(drawn.baselineLine).toBeCloseTo(x(report.variants[0].rate!), 1);
+    await shoot(page, 'experiment-light');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('warns of a sample ratio mismatch and of too little data, each in a banner', async () => {
+    const { page, problems } = await open();
+    await signIn(page);
+    await page.evaluate(() => (location.hash = '#/experiments/quick-tour?days=30'));
+    const banners = page.locator('ob-experiment-view .banner');
+    await banners.first().waitFor();
+    const quick = await experimentReport('quick-tour');
+    expect(quick.sampleRatio.mismatch).toBe(true);
+    expect(quick.enoughData).toBe(true);
+    expect(quick.variants.map((v) => [v.exposed, v.converted])).toEqual([
+      [10, 5],
+      [10, 5],
+    ]);
+    expect(await banners.count()).toBe(1);
+    expect(await banners.getAttribute('role')).toBe('alert');
+    expect((await banners.textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      `Sample ratio mismatch: the split does not match the weights, so the figures cannot be trusted; look for a bug in assignment or exposure. (Chi-square test p ${pValue(quick.sampleRatio.pValue)}.)`,
+    );
+    // The banner says it; the verdict line does not say it again.
+    expect(await page.locator('ob-experiment-view .verdict').count()).toBe(0);
+    await shoot(page, 'experiment-mismatch-light');
+
+    await page.evaluate(() => (location.hash = '#/experiments/invite-card?days=30'));
+    await page.locator('ob-experiment-view h1', { hasText: 'invite-card' }).waitFor();
+    const invite = await experimentReport('invite-card');
+    expect(invite.enoughData).toBe(false);
+    expect(invite.sampleRatio.mismatch).toBe(false);
+    expect(await banners.count()).toBe(1);
+    expect(await banners.getAttribute('role')).toBe('status');
+    expect((await banners.textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      'Not enough data yet: every variant needs at least 5 conversions and 5 non-conversions.',
+    );
+    expect(await serious(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("works by keyboard on the experiments, down to the participants' CSV download, with the key never in an address", async () => {
+    const { page, problems, requests } = await open();
+    await signIn(page);
+    await page.locator('ob-flows-list tbody tr').first().waitFor();
+    await tabTo(page, 'a:Experiments');
+    await page.keyboard.press('Enter');
+    await page.locator('ob-experiments-list tbody tr').first().waitFor();
+    await expect.poll(() => focused(page)).toBe('h1:Experiments');
+    await tabTo(page, 'a:quick-tour');
+    await page.keyboard.press('Enter');
+    await page.locator('ob-experiment-view table.variants-table tbody tr').first().waitFor();
+    await expect.poll(() => focused(page)).toBe('h1:quick-tour');
+    await tabTo(page, 'button:Download participants CSV');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    expect(download.suggestedFilename()).toBe('quick-tour-participants.csv');
+    const lines = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('user_id,variant,exposed_at,converted_at');
+    expect(lines).toHaveLength(1 + (await experimentReport('quick-tour')).exposed);
+    expect(lines.slice(1).filter((line) => line.split(',')[3] !== '')).toHaveLength(10);
+    await expect
+      .poll(() => page.locator('ob-experiment-view [role="status"]').last().textContent())
+      .toBe('The CSV was downloaded.');
+    expect(requests.some((url) => url.includes(PRIVATE_KEY))).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });

@@ -1,6 +1,20 @@
-// A month of believable onboarding traffic, written through the service's own API, for the dashboard's tests and screenshots.
+// A month of believable onboarding traffic, and three experiments with their users, written through the service's own API, for the dashboard's tests and screenshots.
+import { assignVariant } from '../../src/api/experiment-assignment.js';
 import type { ActionType } from '../../src/api/wire.js';
 import { PRIVATE_KEY, type TestService } from './service.js';
+
+/** A banner for the users whose property `cohort` is `cohort`. */
+function cohortBanner(slug: string, title: string, cohort: string): string {
+  return `
+slug: ${slug}
+name: ${title}
+type: BANNER
+targetingLogic: "has(user.properties.cohort) && user.properties.cohort == '${cohort}'"
+data:
+  steps:
+    - { id: hello, title: ${title} }
+`;
+}
 
 /** The flow files the seed writes to. */
 export const SEED_FLOWS: Record<string, string> = {
@@ -8,6 +22,7 @@ export const SEED_FLOWS: Record<string, string> = {
 slug: getting-started
 name: Getting started
 type: CHECKLIST
+goal: { event: report.exported, within: 7d }
 data:
   steps:
     - { id: connect, title: Connect your data }
@@ -59,6 +74,47 @@ data:
       fields:
         - { id: goal, type: textarea, label: What do you want to get done? }
 `,
+  // The experiments' flows, each shown only to the users of one cohort, so the seeded month stays out of them.
+  'export-banner.yaml': cohortBanner('export-banner', 'Export in one click', 'export'),
+  'invite-card.yaml': cohortBanner('invite-card', 'Invite your team', 'invite'),
+  'quick-tour.yaml': cohortBanner('quick-tour', 'A quicker tour', 'quick'),
+  'experiments.yaml': `
+experiments:
+  - id: export-banner
+    status: running
+    goal: { event: report.exported, within: 7d }
+    variants:
+      - { id: control, weight: 50 }
+      - { id: banner, flow: export-banner, weight: 50 }
+  - id: invite-card
+    status: running
+    goal: { event: team.invited, within: 14d }
+    variants:
+      - { id: control, weight: 50 }
+      - { id: card, flow: invite-card, weight: 50 }
+  - id: quick-tour
+    status: running
+    goal: { event: report.created, within: 3d }
+    variants:
+      - { id: control, weight: 99 }
+      - { id: quick, flow: quick-tour, weight: 1 }
+`,
+};
+
+/** The seeded experiments' weights, as in experiments.yaml above, for choosing users by their assignment. */
+const QUICK_TOUR = {
+  id: 'quick-tour',
+  variants: [
+    { id: 'control', weight: 99 },
+    { id: 'quick', weight: 1 },
+  ],
+};
+const EXPORT_BANNER = {
+  id: 'export-banner',
+  variants: [
+    { id: 'control', weight: 50 },
+    { id: 'banner', weight: 50 },
+  ],
 };
 
 const COMMENTS = [
@@ -189,4 +245,58 @@ export async function seedMonth(service: TestService, users = 120): Promise<void
     if (response.status !== 201)
       throw new Error(`seeding a missing target of ${userId}: ${response.status} ${response.text}`);
   }
+}
+
+/** POST /v1/public/users with the private key (no visitor limit), retried after a shed write as the script would. */
+async function upsertUser(service: TestService, body: Record<string, unknown>): Promise<void> {
+  let response = await service.call('POST', '/v1/public/users', { key: PRIVATE_KEY, body });
+  for (let tries = 1; response.status === 503 && tries < 20; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)));
+    response = await service.call('POST', '/v1/public/users', { key: PRIVATE_KEY, body });
+  }
+  if (response.status !== 201)
+    throw new Error(`seeding user ${String(body.userId)}: ${response.status} ${response.text}`);
+}
+
+/** Exposes a user: the upsert that gives them the cohort answers with their states, in the experiment's audience. */
+const expose = (service: TestService, userId: string, cohort: string) =>
+  upsertUser(service, { userId, properties: { cohort } });
+const convert = (service: TestService, userId: string, event: string) =>
+  upsertUser(service, { userId, events: [{ event }] });
+
+/**
+ * The users of the seeded experiments, exposed and converted through the public API, as a page would:
+ * - export-banner: 80 users split by the assignment, 3 in 10 of the control converting and 6 in 10 of the banner's:
+ *   enough data, and the split matches the weights;
+ * - invite-card: 6 users, one converting: not enough data;
+ * - quick-tour, weighted 99 to 1: 10 users the assignment puts in the control and 10 it puts in `quick`, half of each
+ *   converting, a split the weights cannot explain: a sample ratio mismatch.
+ * Then a third of the month's users export a report, the goal of the getting-started checklist.
+ */
+export async function seedExperiments(service: TestService, monthUsers = 120): Promise<void> {
+  const seen = { control: 0, banner: 0 };
+  for (let i = 0; i < 80; i++) {
+    const userId = `export-${String(i).padStart(3, '0')}`;
+    await expose(service, userId, 'export');
+    const variant = (await assignVariant(EXPORT_BANNER, userId)) as keyof typeof seen;
+    if (seen[variant]++ % 10 < (variant === 'banner' ? 6 : 3)) await convert(service, userId, 'report.exported');
+  }
+  for (let i = 0; i < 6; i++) {
+    await expose(service, `invite-${i}`, 'invite');
+    if (i === 0) await convert(service, `invite-${i}`, 'team.invited');
+  }
+  const chosen = { control: [] as string[], quick: [] as string[] };
+  // Bounded: about one id in a hundred is in `quick`.
+  for (let n = 0; n < 100_000 && (chosen.control.length < 10 || chosen.quick.length < 10); n++) {
+    const userId = `quick-${n}`;
+    const group = chosen[(await assignVariant(QUICK_TOUR, userId)) as keyof typeof chosen];
+    if (group.length < 10) group.push(userId);
+  }
+  for (const group of [chosen.control, chosen.quick])
+    for (const [index, userId] of group.entries()) {
+      await expose(service, userId, 'quick');
+      if (index % 2 === 0) await convert(service, userId, 'report.created');
+    }
+  for (let i = 0; i < monthUsers; i += 3)
+    await convert(service, `user-${String(i).padStart(3, '0')}`, 'report.exported');
 }

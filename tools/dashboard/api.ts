@@ -1,9 +1,11 @@
-// The dashboard's calls to the analytics and collections API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
+// The dashboard's calls to the analytics, experiments and collections API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
 import type {
   AnalyticsFlowResponse,
   AnalyticsFlowsResponse,
   AnalyticsResponsesResponse,
   CollectionsResponse,
+  ExperimentReport,
+  ExperimentsReportResponse,
   Problem,
 } from '../../src/api/wire.js';
 
@@ -64,6 +66,17 @@ async function call(path: string, accept: string, key = session.key): Promise<Re
   return response;
 }
 
+/** Hands a fetched file to the browser as a download: the key stays in the header, never in an address. */
+async function saveAs(response: Response, fallbackName: string): Promise<void> {
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 const json = async <T>(path: string, key?: string) => (await (await call(path, 'application/json', key)).json()) as T;
 
 export const api = {
@@ -77,19 +90,16 @@ export const api = {
     json<AnalyticsResponsesResponse>(
       `/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query, { cursor, limit: '25' })}`,
     ),
-  /** Fetches the CSV with the key in the header and hands it to the browser as a download. */
+  experiments: () => json<ExperimentsReportResponse>('/v1/analytics/experiments'),
+  experiment: (id: string) => json<ExperimentReport>(`/v1/analytics/experiments/${encodeURIComponent(id)}`),
+  /** Fetches the answers' CSV with the key in the header and hands it to the browser as a download. */
   async downloadCsv(slug: string, query: ReportQuery): Promise<void> {
-    const response = await call(
-      `/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query)}`,
-      'text/csv',
-    );
-    const name =
-      /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `${slug}-answers.csv`;
-    const url = URL.createObjectURL(await response.blob());
-    const link = Object.assign(document.createElement('a'), { href: url, download: name });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const path = `/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query)}`;
+    await saveAs(await call(path, 'text/csv'), `${slug}-answers.csv`);
+  },
+  /** Fetches an experiment's participants (user, variant, exposed at, converted at) as CSV, as a download. */
+  async downloadParticipants(id: string): Promise<void> {
+    const path = `/v1/analytics/experiments/${encodeURIComponent(id)}/participants.csv`;
+    await saveAs(await call(path, 'text/csv'), `${id}-participants.csv`);
   },
 };

@@ -1,12 +1,17 @@
-// <ob-dashboard>: the dashboard's shell: sign-in, the header with the date range, and the flows or one flow, by the address's hash.
-import { css, html, LitElement } from 'lit';
+// <ob-dashboard>: the dashboard's shell: sign-in, the header with its views and date range, and the view the address's hash names.
+import { css, html, LitElement, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ApiError, session } from './api.js';
 import shared from './styles.js';
 
-/** Where the hash points: `#/?days=30` (every flow) or `#/flows/<slug>?days=30&version=2`. No key is ever in it. */
+/**
+ * Where the hash points: `#/?days=30` (every flow), `#/flows/<slug>?days=30&version=2`, `#/experiments?days=30` or
+ * `#/experiments/<id>?days=30`. No key is ever in it.
+ */
 interface Route {
-  slug: string | undefined;
+  view: 'flows' | 'flow' | 'experiments' | 'experiment';
+  /** The flow's slug or the experiment's id. */
+  name: string;
   days: number;
   version: number;
 }
@@ -17,9 +22,11 @@ function readRoute(hash = location.hash): Route {
   const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(search);
   const days = Number(params.get('days'));
-  const match = /^\/flows\/([^/]+)$/.exec(path);
+  const match = /^\/(flows|experiments)(?:\/([^/]+))?$/.exec(path);
+  const section = match?.[1] === 'experiments' ? 'experiment' : 'flow';
   return {
-    slug: match ? decodeURIComponent(match[1]) : undefined,
+    view: match?.[2] ? section : section === 'experiment' ? 'experiments' : 'flows',
+    name: match?.[2] ? decodeURIComponent(match[2]) : '',
     days: RANGES.includes(days) ? days : 30,
     version: Math.max(0, Math.floor(Number(params.get('version')) || 0)),
   };
@@ -63,6 +70,24 @@ export class ObDashboard extends LitElement {
       .spacer {
         flex: 1;
       }
+      nav {
+        display: flex;
+        gap: 4px;
+      }
+      nav a {
+        padding: 6px 10px;
+        border-radius: 8px;
+        color: var(--db-muted);
+        font-weight: 500;
+        text-decoration: none;
+      }
+      nav a:hover {
+        color: var(--db-text);
+      }
+      nav a[aria-current='page'] {
+        background: var(--db-accent-soft);
+        color: var(--db-accent-text);
+      }
       main {
         padding-top: 28px;
         padding-bottom: 48px;
@@ -81,7 +106,7 @@ export class ObDashboard extends LitElement {
     this.route = readRoute();
     this.error = '';
     // A new page for a screen reader: focus its heading once it is drawn.
-    if (previous.slug !== this.route.slug) void this.focusHeading();
+    if (previous.view !== this.route.view || previous.name !== this.route.name) void this.focusHeading();
   };
 
   override connectedCallback(): void {
@@ -96,7 +121,9 @@ export class ObDashboard extends LitElement {
 
   private async focusHeading(): Promise<void> {
     await this.updateComplete;
-    const view = this.renderRoot.querySelector<LitElement>('ob-flow-view, ob-flows-list');
+    const view = this.renderRoot.querySelector<LitElement>(
+      'ob-flow-view, ob-flows-list, ob-experiments-list, ob-experiment-view',
+    );
     // The view draws its heading after its report arrives; a short wait covers a quick answer.
     for (let i = 0; i < 40 && view; i++) {
       const heading = view.renderRoot.querySelector('h1') as HTMLElement | null;
@@ -118,29 +145,48 @@ export class ObDashboard extends LitElement {
 
   private chooseRange(event: Event): void {
     const days = Number((event.target as HTMLSelectElement).value);
-    const { slug, version } = this.route;
-    location.hash = slug
-      ? `#/flows/${encodeURIComponent(slug)}?days=${days}${version ? `&version=${version}` : ''}`
-      : `#/?days=${days}`;
+    const { view, name, version } = this.route;
+    location.hash =
+      view === 'flow'
+        ? `#/flows/${encodeURIComponent(name)}?days=${days}${version ? `&version=${version}` : ''}`
+        : `#/?days=${days}`;
+  }
+
+  private renderView() {
+    const { view, name, days, version } = this.route;
+    if (view === 'flow') return html`<ob-flow-view slug=${name} days=${days} version=${version}></ob-flow-view>`;
+    if (view === 'experiments') return html`<ob-experiments-list days=${days}></ob-experiments-list>`;
+    if (view === 'experiment')
+      return html`<ob-experiment-view experiment-id=${name} days=${days}></ob-experiment-view>`;
+    return html`<ob-flows-list days=${days}></ob-flows-list><ob-collections days=${days}></ob-collections>`;
   }
 
   override render() {
     if (!this.signedIn) return html`<ob-sign-in @ob-signed-in=${() => (this.signedIn = true)}></ob-sign-in>`;
-    const { slug, days, version } = this.route;
+    const { view, days } = this.route;
+    const onExperiments = view === 'experiments' || view === 'experiment';
     return html`<header>
         <div class="bar-inner">
           <a class="brand" href="#/?days=${days}"><span class="logo" aria-hidden="true"></span>Onboarding insights</a>
+          <nav aria-label="Views">
+            <a href="#/?days=${days}" aria-current=${onExperiments ? nothing : 'page'}>Flows</a>
+            <a href="#/experiments?days=${days}" aria-current=${onExperiments ? 'page' : nothing}>Experiments</a>
+          </nav>
           <span class="spacer"></span>
-          <label class="sr-only" for="range">Date range</label>
-          <select id="range" @change=${this.chooseRange}>
-            ${RANGES.map((n) => html`<option value=${n} ?selected=${n === days}>Last ${n} days</option>`)}
-          </select>
+          ${
+            // Experiments count every exposure since they began: the range applies to the flows only.
+            onExperiments
+              ? nothing
+              : html`<label class="sr-only" for="range">Date range</label>
+                  <select id="range" @change=${this.chooseRange}>
+                    ${RANGES.map((n) => html`<option value=${n} ?selected=${n === days}>Last ${n} days</option>`)}
+                  </select>`
+          }
           <button type="button" @click=${this.signOut}>Sign out</button>
         </div>
       </header>
       <main @ob-error=${this.onError}>
-        ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : ''}
-        ${slug ? html`<ob-flow-view slug=${slug} days=${days} version=${version}></ob-flow-view>` : html`<ob-flows-list days=${days}></ob-flows-list><ob-collections days=${days}></ob-collections>`}
+        ${this.error ? html`<p class="alert" role="alert">${this.error}</p>` : ''} ${this.renderView()}
       </main>`;
   }
 }

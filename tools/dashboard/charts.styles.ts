@@ -69,6 +69,37 @@ export default css`
   .column.accent {
     fill: var(--db-accent);
   }
+  .whisker .range,
+  .whisker .cap {
+    stroke: var(--db-accent);
+    stroke-width: 3;
+    stroke-linecap: round;
+  }
+  .whisker .rate {
+    fill: var(--db-accent);
+    stroke: var(--db-surface);
+    stroke-width: 2;
+  }
+  .whisker.is-baseline .range,
+  .whisker.is-baseline .cap {
+    stroke: var(--db-muted);
+  }
+  .whisker.is-baseline .rate {
+    fill: var(--db-muted);
+  }
+  .baseline-rate {
+    stroke: var(--db-muted);
+    stroke-width: 1.5;
+    stroke-dasharray: 6 5;
+  }
+  .variant-label {
+    fill: var(--db-text);
+    font-size: 14px;
+    font-weight: 600;
+  }
+  .variant-label.is-baseline {
+    fill: var(--db-muted);
+  }
   .legend {
     display: flex;
     gap: 16px;

@@ -1,7 +1,7 @@
-// Plain SVG charts for the dashboard (a trend by day, a bar, a score distribution): no charting library earns its bytes here.
+// Plain SVG charts for the dashboard (a trend by day, a bar, a score distribution, rates with their intervals): no charting library earns its bytes here.
 import { html, svg, type TemplateResult } from 'lit';
-import type { FlowDay } from '../../src/api/wire.js';
-import { count, day } from './format.js';
+import type { ExperimentVariantReport, FlowDay } from '../../src/api/wire.js';
+import { count, day, percent, percentRange } from './format.js';
 
 /** A round number at or above `n` (1, 2 or 5 times a power of ten), so axis labels read well. */
 export function niceCeiling(n: number): number {
@@ -78,6 +78,47 @@ export function scoreColumns(
       return svg`<rect class="column ${tone(first + i)}" x=${i * cw + 6} y=${20 + plotH - h} width=${cw - 12} height=${h} rx="4"></rect>
         <text class="axis" x=${cx} y=${14 + plotH - h} text-anchor="middle">${n > 0 ? count(n) : ''}</text>
         <text class="tick" x=${cx} y=${height - 12} text-anchor="middle">${first + i}</text>`;
+    })}
+  </svg>`;
+}
+
+const WHISKER = { width: 1000, row: 44, left: 170, right: 28, top: 6, bottom: 30 };
+
+/**
+ * Each variant's rate (a dot) and its 95 % interval (a whisker), one row per variant on a shared scale from 0 to a
+ * round maximum, with the baseline's rate as a dashed line across the rows. An image with a text summary; the
+ * numbers are in the table beside it too.
+ */
+export function intervalChart(variants: ExperimentVariantReport[]): TemplateResult {
+  const { width, row, left, right, top, bottom } = WHISKER;
+  const max = Math.min(1, niceCeiling(Math.max(0.01, ...variants.map((v) => v.interval?.[1] ?? 0))));
+  const height = top + variants.length * row + bottom;
+  const x = (share: number) => left + (share / max) * (width - left - right);
+  const y = (index: number) => top + index * row + row / 2;
+  const baseline = variants.find((v) => v.baseline);
+  const describe = (v: ExperimentVariantReport) =>
+    v.rate === null || v.interval === null
+      ? `${v.id}: no one exposed`
+      : `${v.id}${v.baseline ? ' (baseline)' : ''}: ${percent(v.rate)}, 95 % interval ${percentRange(v.interval)}`;
+  const summary = `Conversion rate with its 95 % interval, by variant. ${variants.map(describe).join('; ')}.`;
+  return html`<svg class="intervals" viewBox="0 0 ${width} ${height}" role="img" aria-label=${summary}>
+    <title>${summary}</title>
+    ${[0, 0.5, 1].map(
+      (f) => svg`<line class="gridline" x1=${x(max * f)} x2=${x(max * f)} y1=${top} y2=${height - bottom}></line>
+        <text class="axis" x=${x(max * f)} y=${height - 8} text-anchor="middle">${percent(max * f)}</text>`,
+    )}
+    ${baseline?.rate != null ? svg`<line class="baseline-rate" x1=${x(baseline.rate)} x2=${x(baseline.rate)} y1=${top} y2=${height - bottom}></line>` : ''}
+    ${variants.map((v, i) => {
+      const label = svg`<text class="variant-label ${v.baseline ? 'is-baseline' : ''}" x=${left - 14} y=${y(i) + 4} text-anchor="end">${v.id}${v.baseline ? ' (baseline)' : ''}</text>`;
+      if (v.rate === null || v.interval === null)
+        return svg`${label}<text class="axis" x=${left} y=${y(i) + 4}>no one exposed</text>`;
+      const [lower, upper] = v.interval;
+      return svg`${label}<g class="whisker ${v.baseline ? 'is-baseline' : ''}">
+        <line class="range" x1=${x(lower)} x2=${x(upper)} y1=${y(i)} y2=${y(i)}></line>
+        <line class="cap" x1=${x(lower)} x2=${x(lower)} y1=${y(i) - 8} y2=${y(i) + 8}></line>
+        <line class="cap" x1=${x(upper)} x2=${x(upper)} y1=${y(i) - 8} y2=${y(i) + 8}></line>
+        <circle class="rate" cx=${x(v.rate)} cy=${y(i)} r="6"></circle>
+      </g>`;
     })}
   </svg>`;
 }

@@ -1,7 +1,13 @@
-// <ob-flow-view>: one flow's report: its totals, its split by locale, its reshowings, its trend by day, its step funnel, a survey's answers, a resource centre's use, and every answer.
+// <ob-flow-view>: one flow's report: its totals, its goal, its split by locale, its reshowings, its trend by day, its step funnel, a survey's answers, a resource centre's use, and every answer.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { AnalyticsFlowResponse, FlowReshowCounts, FlowType, LocaleCounts } from '../../src/api/wire.js';
+import type {
+  AnalyticsFlowResponse,
+  FlowGoalReport,
+  FlowReshowCounts,
+  FlowType,
+  LocaleCounts,
+} from '../../src/api/wire.js';
 import { api } from './api.js';
 import { bar, chartStyles, trendChart } from './charts.js';
 import { count, day, duration, localeName, percent, TYPE_LABELS } from './format.js';
@@ -103,6 +109,36 @@ export class ObFlowView extends LitElement {
             </p>`
           : ''
       }
+    </section>`;
+  }
+
+  /** A flow with a `goal`: of the users who first started it in the window, those who recorded its event in time. */
+  private renderGoal(goal: FlowGoalReport) {
+    return html`<section class="card" aria-labelledby="goal-title">
+      <div class="card-head">
+        <h2 id="goal-title">Goal</h2>
+        <span class="hint"><code>${goal.event}</code> within ${goal.within} of a user's first start</span>
+      </div>
+      <div class="scroll">
+        <table class="goal">
+          <tbody>
+            <tr>
+              <th scope="row">Seen (first started in this window)</th>
+              <td class="num">${count(goal.seen)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Converted</th>
+              <td class="num">${count(goal.converted)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Conversion rate</th>
+              <td>
+                <span class="rate">${bar(goal.rate, 'good')}<span class="num">${percent(goal.rate)}</span></span>
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
     </section>`;
   }
 
@@ -335,7 +371,7 @@ export class ObFlowView extends LitElement {
         </div>
       </section>
       <div class="stack">
-        ${this.renderTrend(report)}${this.renderFunnel(report)}${
+        ${report.goal ? this.renderGoal(report.goal) : ''}${this.renderTrend(report)}${this.renderFunnel(report)}${
           // One locale alone is the totals again.
           report.locales.length > 1 || (report.locales.length === 1 && report.locales[0].locale !== '')
             ? this.renderLocales(report.locales, flow.started)

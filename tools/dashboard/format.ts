@@ -9,6 +9,22 @@ export const count = (n: number) => (n >= 100_000 ? compact.format(n) : integer.
 /** A share 0..1 as a percentage; "–" when there is none. */
 export const percent = (share: number | null) => (share === null ? '–' : `${Math.round(share * 1000) / 10}%`);
 
+/** An interval of shares as "12.1% to 38.4%". */
+export const percentRange = ([lower, upper]: readonly [number, number]) => `${percent(lower)} to ${percent(upper)}`;
+
+/** A difference of two shares in percentage points, signed: "+3.1 pts", "-0.4 pts", "0 pts". */
+export const points = (difference: number) => {
+  const rounded = Math.round(difference * 1000) / 10;
+  return `${rounded > 0 ? '+' : ''}${rounded === 0 ? 0 : rounded} pts`;
+};
+
+/** An interval of differences as "-3.2 to +13.1 pts". */
+export const pointsRange = ([lower, upper]: readonly [number, number]) =>
+  `${points(lower).replace(' pts', '')} to ${points(upper)}`;
+
+/** A p-value to three decimals, "< 0.001" below that; "–" when there is none. */
+export const pValue = (p: number | null) => (p === null ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+
 /** Seconds as the largest unit that reads well: 42 s, 3.5 min, 2.1 h, 4 d. */
 export function duration(seconds: number | null): string {
   if (seconds === null) return '–';

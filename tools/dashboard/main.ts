@@ -2,6 +2,8 @@
 import { ObAnswers } from './answers-table.js';
 import { ObDashboard } from './app.js';
 import { ObCollections } from './collections-list.js';
+import { ObExperimentView } from './experiment-view.js';
+import { ObExperimentsList } from './experiments-list.js';
 import { ObFlowView } from './flow-view.js';
 import { ObFlowsList } from './flows-list.js';
 import { ObSignIn } from './sign-in.js';
@@ -13,6 +15,8 @@ const elements: Array<[string, CustomElementConstructor]> = [
   ['ob-flows-list', ObFlowsList],
   ['ob-collections', ObCollections],
   ['ob-flow-view', ObFlowView],
+  ['ob-experiments-list', ObExperimentsList],
+  ['ob-experiment-view', ObExperimentView],
   ['ob-survey-panel', ObSurveyPanel],
   ['ob-answers', ObAnswers],
 ];

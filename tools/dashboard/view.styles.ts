@@ -1,4 +1,4 @@
-// Layout of the dashboard's report views: the title row, the KPI tiles, cards in a grid and the tables in them.
+// Layout of the dashboard's report views: the title row, the KPI tiles, cards in a grid, the tables in them, and an experiment's banners and verdict.
 import { css } from 'lit';
 
 export default css`
@@ -102,7 +102,9 @@ export default css`
   }
   .funnel th[scope='row'],
   .reshow th[scope='row'],
-  .locales th[scope='row'] {
+  .locales th[scope='row'],
+  .goal th[scope='row'],
+  .variants-table th[scope='row'] {
     font-weight: 500;
     text-transform: none;
     letter-spacing: 0;
@@ -113,7 +115,9 @@ export default css`
   }
   .funnel tr:last-child th,
   .reshow tr:last-child th,
-  .locales tr:last-child th {
+  .locales tr:last-child th,
+  .goal tr:last-child th,
+  .variants-table tr:last-child th {
     border-bottom: none;
   }
   .centre caption {
@@ -188,5 +192,56 @@ export default css`
     font-size: 0.8125rem;
     max-width: 240px;
     overflow-wrap: anywhere;
+  }
+  .banner {
+    margin: 0 0 16px;
+    border-radius: 8px;
+    padding: 10px 14px;
+  }
+  .banner.warn {
+    border: 1px solid var(--db-warn);
+    background: var(--db-surface);
+  }
+  .verdict.good {
+    color: var(--db-good-text);
+  }
+  .verdict.bad {
+    color: var(--db-bad-text);
+  }
+  .verdict.warn {
+    font-weight: 600;
+  }
+  .verdict.lead {
+    margin: 0 0 20px;
+    font-size: 1rem;
+    font-weight: 600;
+  }
+  ul.variants {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: 2px;
+  }
+  .methods {
+    margin: 0;
+    display: grid;
+    gap: 8px;
+  }
+  .methods div {
+    display: grid;
+    grid-template-columns: minmax(160px, 220px) 1fr;
+    gap: 12px;
+  }
+  .methods dt {
+    font-weight: 600;
+  }
+  .methods dd {
+    margin: 0;
+  }
+  .methods code {
+    margin-inline-start: 6px;
+    color: var(--db-muted);
+    font-size: 0.8125rem;
   }
 `;
