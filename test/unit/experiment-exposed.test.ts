@@ -76,6 +76,13 @@ describe('experiment.exposed', () => {
     ]);
   });
 
+  it("is raised from another tab's answer", () => {
+    const { state, exposed } = stateOf();
+    state.receive({ type: 'state', userId: 'ada', states: answer(exposure('welcome-copy')), order: [] });
+    state.recompute();
+    expect(exposed.map(([, event]) => event.experiment)).toEqual(['welcome-copy']);
+  });
+
   it('leaves out an experiments list it cannot read, and keeps the flows', () => {
     const { state, exposed } = stateOf();
     for (const experiments of [{ id: 'x' }, 'x', [null, 7, { variant: 'short' }]])
