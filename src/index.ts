@@ -20,6 +20,7 @@ export type {
   OnboardingErrorEvent,
   TargetMissingEvent,
   ResourceCenterChange,
+  ExperimentExposedEvent,
 } from './core/events.js';
 export type { ResourceCenterApi } from './core/public-api.js';
 export { $collections, $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';

@@ -140,8 +140,9 @@ export function writeState(storage: KeyValueStore, userId: string, states: FlowS
     $state: { ...state.$state, flowResponses: [] },
     data: { steps: state.data.steps.map((step) => ({ id: step.id, $state: { ...step.$state, flowResponses: [] } })) },
   }));
-  const collections = states.collections ? `"collections":${JSON.stringify(states.collections)},` : '';
-  const head = `{"userId":${JSON.stringify(userId)},"states":{${collections}"ineligibleFlows":${JSON.stringify(states.ineligibleFlows)},"eligibleFlows":[`;
+  // The answer's other fields as they are (ineligibleFlows, collections, experiments), the flows last within the budget.
+  const { eligibleFlows: _flows, ...rest } = states;
+  const head = `{"userId":${JSON.stringify(userId)},"states":${JSON.stringify(rest).slice(0, -1)},"eligibleFlows":[`;
   storage.set(STATE_KEY, jsonWithin(compact, STATE_BUDGET, head, ']}}'));
 }
 

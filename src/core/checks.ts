@@ -7,7 +7,7 @@ import { reportError } from './errors.js';
 import { isUserHash } from './identity.js';
 
 export const EVENT_NAMES =
-  'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error target-missing resource-center';
+  'flow.start flow.complete flow.skip flow.restart step.start step.complete step.skip step.reset change error target-missing resource-center experiment.exposed';
 
 /** `bad-answer` for a 2xx the script cannot use, else the caller's code. */
 export const failureCode = (error: unknown, code: string) =>

@@ -24,6 +24,19 @@ export interface OnboardingErrorEvent {
   error: unknown;
 }
 
+/**
+ * The service put the user in an experiment (a state answer lists it); raised once per page for each user and
+ * experiment.
+ */
+export interface ExperimentExposedEvent {
+  /** The experiment's id in experiments.yaml. */
+  experiment: string;
+  /** The variant the user is in. */
+  variant: string;
+  /** When the service recorded the exposure (ISO 8601); a guest's stays with the user it is linked to. */
+  exposedAt: string;
+}
+
 /** The resource centre opened or closed, or its unread count changed. */
 export interface ResourceCenterChange {
   /** Whether its panel is open. */
@@ -37,6 +50,7 @@ export type OnboardingEventMap = { [name in FlowEventName]: FlowEvent } & { [nam
   error: OnboardingErrorEvent;
   'target-missing': TargetMissingEvent;
   'resource-center': ResourceCenterChange;
+  'experiment.exposed': ExperimentExposedEvent;
 };
 export type OnboardingEventName = keyof OnboardingEventMap;
 

@@ -1,5 +1,12 @@
-// Forwards flow and step events to PostHog (posthog.capture) or Segment (analytics.track) on the page, only when init({ forward }) asks.
-import type { Emitter, FlowEventName, OnboardingEventName, StepEvent, StepEventName } from './events.js';
+// Forwards flow, step and experiment events to PostHog (posthog.capture) or Segment (analytics.track) on the page, only when init({ forward }) asks.
+import type {
+  Emitter,
+  ExperimentExposedEvent,
+  FlowEventName,
+  OnboardingEventName,
+  StepEvent,
+  StepEventName,
+} from './events.js';
 
 /** Where `init({ forward })` sends events: the analytics library's global must be on the page. */
 export type ForwardTarget = 'posthog' | 'segment';
@@ -16,10 +23,17 @@ const NAMES: Partial<Record<FlowEventName | StepEventName, string>> = {
 /** A completed step of these flow types is also sent under this name. Answers stay out: they may be personal. */
 const ANSWERED: Record<string, string> = { FORM: 'form.submitted', SURVEY: 'survey.answered' };
 
+const EXPOSED = 'experiment.exposed';
+/** localStorage key of the exposures this browser forwarded: "<experiment> <exposedAt>" lines, the newest first. */
+export const FORWARDED_KEY = 'onboarding:forwarded-exposures';
+/** How many forwarded exposures are remembered, the oldest dropped first: far more than a browser sees. */
+const REMEMBERED = 100;
+
 /**
  * Subscribes to the SDK's events and sends each to the targets on the page, with `flowSlug`, `flowVersion`
- * and `stepId`. A library not on the page is skipped at each event, so one loaded later still gets them. `early` are
- * events emitted before this ran (while the script tag loaded it), sent first, in order.
+ * and `stepId`, or an exposure's `experimentId` and `variant`. A library not on the page is skipped at each event, so
+ * one loaded later still gets them. `early` are events emitted before this ran (while the script tag loaded it), sent
+ * first, in order.
  */
 export function forwardEvents(
   on: Emitter['on'],
@@ -35,7 +49,7 @@ export function forwardEvents(
     if (targets.includes('posthog')) w.posthog?.capture?.(name, properties);
     if (targets.includes('segment')) w.analytics?.track?.(name, properties);
   };
-  const handlers: Partial<Record<string, (event: Partial<StepEvent>) => void>> = {};
+  const handlers: Partial<Record<string, (event: never) => void>> = {};
   for (const [event, name] of Object.entries(NAMES)) {
     on(
       event as StepEventName,
@@ -48,5 +62,28 @@ export function forwardEvents(
       }),
     );
   }
-  for (const [name, event] of early) handlers[name]?.(event as Partial<StepEvent>);
+  // The page announces an exposure once per user; this sends it once per browser, reloads and a linked guest's user
+  // included (one exposure keeps its time). Storage that throws remembers for this page only.
+  let remembered = '';
+  on(
+    EXPOSED,
+    (handlers[EXPOSED] = ({ experiment, variant, exposedAt }: ExperimentExposedEvent) => {
+      const key = `${experiment} ${exposedAt}`;
+      try {
+        remembered = localStorage.getItem(FORWARDED_KEY) ?? remembered;
+      } catch {
+        // Unreadable: this page's memory decides.
+      }
+      const sent = remembered ? remembered.split('\n') : [];
+      if (sent.includes(key)) return;
+      remembered = [key, ...sent].slice(0, REMEMBERED).join('\n');
+      try {
+        localStorage.setItem(FORWARDED_KEY, remembered);
+      } catch {
+        // Full or disabled: remembered for this page.
+      }
+      send(EXPOSED, { experimentId: experiment, variant });
+    }),
+  );
+  for (const [name, event] of early) handlers[name]?.(event as never);
 }

@@ -1,6 +1,6 @@
 // The user's flow state: the service's last answer as the base, pending writes replayed on top, the caches, other tabs' answers, and the events announced.
 import type { ApiError } from '../api/client.js';
-import { isDefinition, isFlowStates } from '../api/guards.js';
+import { isDefinition, isFlowStates, isString } from '../api/guards.js';
 import { nextTask } from '../api/next-task.js';
 import type { FlowStatesResponse, FlowStateWriteRequest, KnownVersions } from '../api/wire.js';
 import type { FlowDefinition } from '../flows/flow.js';
@@ -51,6 +51,8 @@ export class StateSync {
   #persistContent = false;
   #announced: { userId: string | null; states: Record<string, OnboardingState> } = { userId: null, states: {} };
   #quiet = false;
+  /** "<user id> <experiment id>" of each exposure this page announced. */
+  #exposed = new Set<string>();
 
   constructor(private readonly host: StateHost) {}
 
@@ -189,7 +191,7 @@ export class StateSync {
       this.host.tabs()?.post({
         type: 'state',
         userId,
-        states: { eligibleFlows: changed, ineligibleFlows: states.ineligibleFlows, collections: states.collections },
+        states: { ...states, eligibleFlows: changed },
         order,
         definitions,
         locale: this.host.contentLocale(),
@@ -267,6 +269,24 @@ export class StateSync {
     const order = this.#base.collections?.computedOrder;
     if (Array.isArray(order) && order !== $collections.get()) $collections.set(order);
     if (changed) $flowStates.set(view);
+    this.#announceExposures(userId);
+  }
+
+  /** `experiment.exposed` for each experiment of the base this page has not announced for `userId`. */
+  #announceExposures(userId: string): void {
+    const experiments = this.#base.experiments;
+    // Checked here, not by isFlowStates: a bad list (from the cache, or a service of another version) loses only this.
+    if (!Array.isArray(experiments)) return;
+    for (const exposure of experiments) {
+      const key = `${userId} ${exposure?.id}`;
+      if (!isString(exposure?.id) || this.#exposed.has(key)) continue;
+      this.#exposed.add(key);
+      this.host.emit('experiment.exposed', {
+        experiment: exposure.id,
+        variant: exposure.variant,
+        exposedAt: exposure.exposedAt,
+      });
+    }
   }
 
   /** A write the service applied: its answer (or, for a write before the last of its batch, the write) becomes the base. */
@@ -305,6 +325,7 @@ export class StateSync {
       eligibleFlows: eligibleFlows as FlowStatesResponse['eligibleFlows'],
       ineligibleFlows: message.states.ineligibleFlows,
       collections: message.states.collections,
+      experiments: message.states.experiments,
     };
     this.#answers++;
     this.recompute();

@@ -1,7 +1,7 @@
 // Shared setup of the element suites: a real service, a page site on another port, and what the service recorded (the journeys on every engine read it too).
 import type { Page } from 'playwright-core';
 import type { FLOW_TYPE_ALIASES, FlowData, FlowState, FlowType, StartWhen } from '../../src/api/wire.js';
-import { startBrowserEnv, type BrowserEnv, type SiteEnv } from './browser-env.js';
+import { startBrowserEnv, type BrowserEnv, type EnvOptions, type SiteEnv } from './browser-env.js';
 import { PUBLIC_KEY } from './service.js';
 
 export interface FlowFile {
@@ -23,8 +23,8 @@ export function flowFile(flow: FlowFile): [string, string] {
 
 export type Env = BrowserEnv;
 
-export function startEnv(flows: FlowFile[]): Promise<Env> {
-  return startBrowserEnv(Object.fromEntries(flows.map(flowFile)));
+export function startEnv(flows: FlowFile[], options?: EnvOptions): Promise<Env> {
+  return startBrowserEnv(Object.fromEntries(flows.map(flowFile)), options);
 }
 
 let counter = 0;
