@@ -1,6 +1,7 @@
 // The demo's own page logic, shared by the script-tag page and the ESM page: the demo bar, the late list,
-// the share button in a shadow root, and the two routes. The tour has no code here: its start rule (a click on
-// the Tour button) starts it. `onboarding` is window.Onboarding or the ESM export.
+// the share button in a shadow root, the two routes, and the main action, tracked as a goal's event. The tour has no
+// code here: its start rule (a click on the Tour button) starts it. `onboarding` is window.Onboarding or the ESM
+// export.
 
 const USERS = {
   ada: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
@@ -189,6 +190,10 @@ export function setupDemo(onboarding, options = {}) {
   });
   window.addEventListener('popstate', route);
   route();
+
+  // The app's main action. Tracking it is what makes it a goal: experiments.yaml's welcome-copy experiment and the
+  // product tour's goal both count users who record dashboard.created.
+  $('new-dashboard')?.addEventListener('click', () => void onboarding.track('dashboard.created'));
 
   // Buttons in flows link to #connect, #upgrade and #tour: the page does what they say. The tour's start rule
   // takes a click on the #tour link itself, so here it only leaves the address.

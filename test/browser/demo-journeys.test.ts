@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FlowState, FlowStatesResponse } from '../../src/api/wire.js';
+import { parse } from 'yaml';
+import { assignVariant } from '../../src/api/experiment-assignment.js';
+import type { ExperimentReport, ExperimentsFile, FlowState, FlowStatesResponse } from '../../src/api/wire.js';
 import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
@@ -27,6 +29,7 @@ interface Demo {
   preview: string;
   api: string;
   publicKey: string;
+  privateKey: string;
   stop(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ async function startDemo(flows: string): Promise<Demo> {
     preview: find('live preview'),
     api: find('service API'),
     publicKey: find('public key'),
+    privateKey: /\(sign in with (sk_\S+)\)/.exec(demo.output)![1],
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -63,6 +67,23 @@ async function startDemo(flows: string): Promise<Demo> {
   });
   return demo;
 }
+
+/**
+ * The guests of these journeys. The welcome is in the demo's experiment (demo/flows/experiments.yaml), whose control
+ * group (a third of the guests) sees no welcome: each guest is picked for its variant, checked where it is used.
+ */
+const GUESTS = {
+  /** The first visitor: the two-step welcome. */
+  first: 'guest_first-visit-1',
+  /** The guest after ada logs out: the two-step welcome. */
+  afterLogout: 'guest_after-logout-2',
+  warm: 'guest_warm-6',
+  short: 'guest_short-3',
+  control: 'guest_control-3',
+};
+const { experiments } = parse(readFileSync('demo/flows/experiments.yaml', 'utf8')) as ExperimentsFile;
+/** A user's variant of the welcome's experiment, by the documented function, as the service assigns it. */
+const variantOf = (userId: string) => assignVariant(experiments[0], userId);
 
 let flowsDir: string;
 let demo: Demo;
@@ -88,6 +109,10 @@ beforeAll(async () => {
   page = await browser.context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The first visit's guest ID, in place of the random one the script would draw.
+  await page.addInitScript((guest) => {
+    if (!localStorage.getItem('onboarding:guestId')) localStorage.setItem('onboarding:guestId', guest);
+  }, GUESTS.first);
 });
 
 afterAll(async () => {
@@ -96,12 +121,26 @@ afterAll(async () => {
   rmSync(flowsDir, { recursive: true, force: true });
 });
 
-/** The user's state in one flow, as the service reports it. */
-async function serviceState(userId: string, slug: string): Promise<FlowState | undefined> {
+/** The user's state answer, as the service gives it. */
+async function serviceAnswer(userId: string): Promise<FlowStatesResponse> {
   const response = await fetch(`${demo.api}/v1/public/flowStates?userId=${encodeURIComponent(userId)}`, {
     headers: { Authorization: `Bearer ${demo.publicKey}` },
   });
-  return ((await response.json()) as FlowStatesResponse).eligibleFlows.find((flow) => flow.flowSlug === slug);
+  return (await response.json()) as FlowStatesResponse;
+}
+
+/** The user's state in one flow, as the service reports it. */
+async function serviceState(userId: string, slug: string): Promise<FlowState | undefined> {
+  return (await serviceAnswer(userId)).eligibleFlows.find((flow) => flow.flowSlug === slug);
+}
+
+/** A private-key read of the analytics API: a JSON answer, or the text of a CSV one. */
+async function analytics<T>(path: string): Promise<T> {
+  const response = await fetch(`${demo.api}/v1/analytics/${path}`, {
+    headers: { Authorization: `Bearer ${demo.privateKey}` },
+  });
+  expect(response.status, path).toBe(200);
+  return (path.endsWith('.csv') ? await response.text() : await response.json()) as T;
 }
 
 /** The data of a step's latest response, decoded. */
@@ -187,7 +226,8 @@ describe('the demo, one visitor through it', () => {
     await page.goto(demo.site);
     await settle();
     firstGuest = await userId();
-    expect(firstGuest).toMatch(/^guest_/);
+    expect(firstGuest).toBe(GUESTS.first);
+    expect(await variantOf(firstGuest)).toBe('warm');
     const title = page.locator('onboarding-announcement [part="title"]');
     await poll(() => title.textContent()).toBe('Hi there, welcome to Lumen!');
     await snap('1-welcome');
@@ -363,9 +403,26 @@ describe('the demo, one visitor through it', () => {
   });
 
   it('8. logging out shows a fresh guest with none of the state of ada', async () => {
+    // The new guest's ID is the first crypto.randomUUID() the click on Log out draws (the script's reset draws it at
+    // once, before anything else can): this once, a guest of the two-step welcome's variant.
+    const uuid = GUESTS.afterLogout.slice('guest_'.length);
+    await page.evaluate((next) => {
+      const onClick = (event: Event) => {
+        if ((event.target as Element).id !== 'demo-logout') return;
+        document.removeEventListener('click', onClick, true);
+        const draw = crypto.randomUUID.bind(crypto);
+        crypto.randomUUID = (() => {
+          crypto.randomUUID = draw;
+          return next;
+        }) as typeof crypto.randomUUID;
+      };
+      document.addEventListener('click', onClick, true);
+    }, uuid);
     await page.click('#demo-logout');
     await poll(() => userId()).toMatch(/^guest_/);
     const guest = await userId();
+    expect(guest).toBe(GUESTS.afterLogout);
+    expect(await variantOf(guest)).toBe('warm');
     expect(guest).not.toBe(firstGuest);
     await poll(progress).toBe('0 of 5');
     // A new guest: welcomed again, on the Free plan, with an empty form.
@@ -443,7 +500,7 @@ describe('the demo, one visitor through it', () => {
     await preview.goto(demo.preview);
     const frame = preview.frameLocator('iframe[data-slug="upgrade-banner"][data-mode="light"]');
     await poll(() => frame.locator('onboarding-banner [part="title"]').textContent()).toBe('You are on the Free plan');
-    expect(await preview.locator('iframe').count()).toBe(13 * 3);
+    expect(await preview.locator('iframe').count()).toBe(14 * 3);
     // The checklist, form, hint, survey, tooltip and tour come from the script's chunks, which the preview serves beside it.
     // The tour and the card show though their start rules (a click, another page) would hold them back on the demo.
     for (const [slug, part] of [
@@ -488,7 +545,7 @@ describe('the demo, one visitor through it', () => {
       expect(cli.stdout).toMatch(
         /broken-card\.yaml:8:7 {2}data\.steps\[0\]\.image: unknown key \(did you mean "imageUri"\?\)/,
       );
-      expect(cli.stdout).toMatch(/1 problem in 1 of 15 flow files/);
+      expect(cli.stdout).toMatch(/1 problem in 1 of 17 flow files/);
 
       const second = await startDemo(broken);
       try {
@@ -501,7 +558,7 @@ describe('the demo, one visitor through it', () => {
         const error = preview.locator('.error[data-file="broken-card.yaml"]');
         await poll(() => error.textContent()).toContain('data.steps[0].image: unknown key');
         // The other flows still load.
-        await poll(() => preview.locator('section.flow').count()).toBe(13);
+        await poll(() => preview.locator('section.flow').count()).toBe(14);
         await snap('12-refused', preview);
         await preview.close();
       } finally {
@@ -523,6 +580,89 @@ describe('the demo, one visitor through it', () => {
     await survey.locator('[part="close-button"]').click();
     await poll(() => survey.locator('[part="base"]').count()).toBe(0);
     await poll(async () => (await serviceState('grace', 'nps'))?.$state.skipped).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("14. the welcome's experiment: guests see their variant's welcome or none, the report counts them in their variants, and the warm guest's new dashboard is one conversion", async () => {
+    /** A new visitor on this page: the demo's origin with nothing stored but the guest ID. */
+    const visitAs = async (guest: string) => {
+      await page.goto(`${demo.site}app.css`);
+      await page.evaluate((id) => {
+        localStorage.clear();
+        localStorage.setItem('onboarding:guestId', id);
+      }, guest);
+      await page.goto(demo.site);
+      await settle();
+      expect(await userId()).toBe(guest);
+    };
+    const title = page.locator('onboarding-announcement [part="title"]');
+    const exposure = async (guest: string) => (await serviceAnswer(guest)).experiments;
+    const visible = async (guest: string) => {
+      const answer = await serviceAnswer(guest);
+      return ['welcome', 'welcome-short'].map(
+        (slug) => answer.eligibleFlows.find((flow) => flow.flowSlug === slug)?.$state.visible,
+      );
+    };
+
+    // The control group: neither welcome, both held back on the service.
+    expect(await variantOf(GUESTS.control)).toBe('control');
+    await visitAs(GUESTS.control);
+    await page.waitForTimeout(1000);
+    expect(await page.locator('onboarding-announcement dialog').count()).toBe(0);
+    expect(await visible(GUESTS.control)).toEqual([false, false]);
+    expect(await exposure(GUESTS.control)).toEqual([
+      { id: 'welcome-copy', variant: 'control', exposedAt: expect.any(String) },
+    ]);
+
+    // The short copy, and the two-step welcome held back.
+    expect(await variantOf(GUESTS.short)).toBe('short');
+    await visitAs(GUESTS.short);
+    await poll(() => title.textContent()).toBe('Your first dashboard in five minutes');
+    expect(await visible(GUESTS.short)).toEqual([false, true]);
+    expect((await exposure(GUESTS.short))?.map((item) => item.variant)).toEqual(['short']);
+
+    // The two-step welcome, and the short copy held back.
+    expect(await variantOf(GUESTS.warm)).toBe('warm');
+    await visitAs(GUESTS.warm);
+    await poll(() => title.textContent()).toBe('Hi there, welcome to Lumen!');
+    expect(await visible(GUESTS.warm)).toEqual([true, false]);
+    expect((await exposure(GUESTS.warm))?.map((item) => item.variant)).toEqual(['warm']);
+    await snap('14-experiment-warm');
+
+    // The report: each guest in its variant (the participants), the counts those rows add up to, no conversion yet.
+    const participants = async () => {
+      const [header, ...rows] = (await analytics<string>('experiments/welcome-copy/participants.csv'))
+        .trim()
+        .split('\r\n');
+      expect(header).toBe('user_id,variant,exposed_at,converted_at');
+      return new Map(rows.map((row) => row.split(',')).map(([user, ...rest]) => [user, rest]));
+    };
+    const rows = await participants();
+    expect(rows.get(GUESTS.control)).toEqual(['control', expect.any(String), '']);
+    expect(rows.get(GUESTS.short)).toEqual(['short', expect.any(String), '']);
+    expect(rows.get(GUESTS.warm)).toEqual(['warm', expect.any(String), '']);
+    const report = await analytics<ExperimentReport>('experiments/welcome-copy');
+    expect(report).toMatchObject({ id: 'welcome-copy', status: 'running', baseline: 'control', enoughData: false });
+    expect(report.goal).toEqual({ event: 'dashboard.created', within: '7d' });
+    for (const variant of report.variants)
+      expect(variant.exposed, variant.id).toBe([...rows.values()].filter(([id]) => id === variant.id).length);
+    expect(report.variants.map((variant) => variant.converted)).toEqual([0, 0, 0]);
+
+    // The goal: the warm guest closes the welcome and creates a dashboard (the page tracks dashboard.created).
+    await page.locator('onboarding-announcement [part="close-button"]').click();
+    await poll(() => page.locator('onboarding-announcement dialog').count()).toBe(0);
+    await page.click('#new-dashboard');
+    await poll(async () =>
+      (await analytics<ExperimentReport>('experiments/welcome-copy')).variants.map((variant) => variant.converted),
+    ).toEqual([0, 1, 0]);
+    const warm = (await analytics<ExperimentReport>('experiments/welcome-copy')).variants[1];
+    expect(warm).toMatchObject({ id: 'warm', flow: 'welcome', converted: 1, exposed: report.variants[1].exposed });
+    expect(warm.rate).toBeCloseTo(1 / warm.exposed, 10);
+    expect((await participants()).get(GUESTS.warm)).toEqual(['warm', expect.any(String), expect.any(String)]);
+    expect((await participants()).get(GUESTS.warm)![2]).not.toBe('');
+    // The product tour's own goal is the same event: ada and grace started the tour, and neither created a dashboard.
+    const tour = await analytics<{ goal?: unknown }>('flows/product-tour');
+    expect(tour.goal).toMatchObject({ event: 'dashboard.created', within: '7d', seen: 2, converted: 0 });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,8 +1,18 @@
 // `npm start`'s demo, run as a stranger would: the demo page on one port shows the banner from the service on another.
 // test/browser/demo-journeys.test.ts walks through the rest of the demo.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { assignVariant } from '../../src/api/experiment-assignment.js';
+import type { ExperimentsFile } from '../../src/api/wire.js';
 import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
+
+/**
+ * The visitor: a guest whose variant of the demo's experiment (demo/flows/experiments.yaml) is the two-step welcome,
+ * since a third of the guests, the control group, see no welcome at all.
+ */
+const GUEST = 'guest_npm-start-1';
 
 let demo: ChildProcess;
 let output = '';
@@ -26,6 +36,9 @@ beforeAll(async () => {
     demo.on('exit', (code) => reject(new Error(`demo exited ${code}:\n${output}`)));
   });
   browser = await launchChromium();
+  await browser.context.addInitScript((guest) => {
+    if (!localStorage.getItem('onboarding:guestId')) localStorage.setItem('onboarding:guestId', guest);
+  }, GUEST);
 });
 
 afterAll(async () => {
@@ -83,6 +96,8 @@ describe('npm start', () => {
   it("keeps the dashboard's hint beacons off the welcome announcement at phone and desktop width, and shows them once it is closed", async () => {
     const site = /demo site:\s+(\S+)/.exec(output)![1];
     const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 10_000, interval: 50 });
+    const { experiments } = parse(readFileSync('demo/flows/experiments.yaml', 'utf8')) as ExperimentsFile;
+    expect(await assignVariant(experiments[0], GUEST)).toBe('warm');
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(site);
@@ -91,6 +106,7 @@ describe('npm start', () => {
     await poll(() => page.locator('onboarding-announcement [part="title"]').textContent()).toBe(
       'Hi there, welcome to Lumen!',
     );
+    expect(await page.evaluate(() => window.Onboarding.userId)).toBe(GUEST);
     // The hints' element is on the page for its flow (it is eligible on this page), yet draws no beacon over the dialog.
     await page.locator('onboarding-hint[flow="dashboard-hints"]').waitFor({ state: 'attached' });
     await page.waitForTimeout(800);

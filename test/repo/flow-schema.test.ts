@@ -10,7 +10,8 @@ import { SCHEMA_FILE, schemaText } from '../../scripts/flow-schema.mjs';
 import Ajv from 'ajv';
 import { checkCollectionsText } from '../../server/flows/collections.js';
 import { checkPaths, formatReport } from '../../server/flows/cli.js';
-import { COLLECTION_FILES, checkFlowText } from '../../server/flows/definitions.js';
+import { COLLECTION_FILES, EXPERIMENT_FILES, checkFlowText } from '../../server/flows/definitions.js';
+import { checkExperimentsText } from '../../server/flows/experiments.js';
 import { pagePatternProblem, selectorProblem } from '../../server/flows/formats.js';
 import { FRIGADE_FORM, FRIGADE_NPS_SURVEY } from '../support/frigade-flows.js';
 
@@ -158,9 +159,10 @@ describe('schema/flow.schema.json', () => {
     expect(validate(form({ type: 'number', min: { value: 1 } }))).toBe(false);
   });
 
-  it('accepts every flow of the demo, and its collections', () => {
+  it('accepts every flow of the demo, its collections and its experiment', () => {
     const slugs = new Set<string>();
-    for (const file of readdirSync('demo/flows').filter((name) => !COLLECTION_FILES.includes(name))) {
+    const sideFiles = [...COLLECTION_FILES, ...EXPERIMENT_FILES];
+    for (const file of readdirSync('demo/flows').filter((name) => !sideFiles.includes(name))) {
       const { problems, definition } = checkFlowText(readFileSync(join('demo/flows', file), 'utf8'));
       expect(problems, file).toEqual([]);
       slugs.add(definition!.slug);
@@ -168,6 +170,9 @@ describe('schema/flow.schema.json', () => {
     const { problems, collections } = checkCollectionsText(readFileSync('demo/flows/collections.yaml', 'utf8'), slugs);
     expect(problems).toEqual([]);
     expect(collections.length).toBeGreaterThan(0);
+    const checked = checkExperimentsText(readFileSync('demo/flows/experiments.yaml', 'utf8'), slugs);
+    expect(checked.problems).toEqual([]);
+    expect(checked.experiments.map((experiment) => experiment.id)).toEqual(['welcome-copy']);
   });
 
   it('refuses unknown keys, missing fields and wrong types with their path, line and what was expected', () => {
