@@ -450,6 +450,51 @@ function collectionsSection(result) {
   return lines;
 }
 
+function experimentsSection(result) {
+  const lines = [
+    '## Reads with running experiments',
+    '',
+    '`npm run bench -- experiments` (or `node bench/experiments.mjs [--stores postgres] [--duration 5]`) seeds the',
+    "service bench's users and flows twice, and starts one service on each: one with no experiments, one with an",
+    '`experiments.yaml` of 10 running experiments, each a control against two of the flows. Every user is read once',
+    '(at 8 connections, which records the exposures on the second service), then once more one at a time with a group',
+    'that makes the group-targeted flows eligible too, so every exposure a measured read could make is in place; then',
+    "each read is loaded on one service, then the other, in turn, and each side's median run is kept. Target: each",
+    `read with experiments at least ${n(result.budgetPercent)} % of the same read without.`,
+  ];
+  for (const [store, bench] of Object.entries(result.stores)) {
+    const { shape, firstReads } = bench;
+    lines.push('', `### On ${storeName(store)}`, '');
+    lines.push(
+      `${n(bench.users)} users, ${n(bench.flows)} flows, ${n(bench.experiments)} experiments; per read (${n(shape.sample)} users) exposed to ${n(shape.experimentsExposedTo)} experiments, ${n(shape.heldBack)} flows held back. ${result.repeat} runs of ${n(result.duration)} s per side and row. The first reads, which record the exposures: ${n(firstReads.with.perSecond)} a second (${n(firstReads.with.shed)} shed), against ${n(firstReads.without.perSecond)} (${n(firstReads.without.shed)} shed) without.`,
+      '',
+    );
+    lines.push(
+      table(
+        ['Read', 'Connections', 'Without 2xx/s', 'With 2xx/s', 'Share', 'Without p99 ms', 'With p99 ms'],
+        bench.comparison.map((row) => {
+          const index = bench.rows.without[row.name].findIndex((r) => r.connections === row.connections);
+          const [without, withRow] = [bench.rows.without[row.name][index], bench.rows.with[row.name][index]];
+          return [
+            row.name,
+            n(row.connections),
+            n(row.without),
+            n(row.with),
+            `${row.percent} %: ${mark(row.met)}`,
+            n(without?.p99),
+            n(withRow?.p99),
+          ];
+        }),
+      ),
+    );
+    lines.push(
+      '',
+      `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`,
+    );
+  }
+  return lines;
+}
+
 function analyticsSection(result) {
   return [
     '## Analytics',
@@ -504,6 +549,7 @@ const SECTIONS = [
   ['locale-answer', localeAnswerSection],
   ['service', serviceSection],
   ['collections', collectionsSection],
+  ['experiments', experimentsSection],
   ['analytics', analyticsSection],
   ['attack', attackSection],
 ];

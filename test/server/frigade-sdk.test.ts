@@ -1,5 +1,7 @@
 // Frigade's own JavaScript SDK (@frigade/js 0.9, 0.7 and 0.4) against this service on loopback, in Node: only the apiUrl changes.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FlowState, FlowStatesResponse } from '../../src/api/wire.js';
 import { FRIGADE_FLOWS } from '../support/frigade-flows.js';
@@ -186,4 +188,68 @@ describe.each(Object.keys(SDKS))('@frigade/js %s', (version) => {
     expect(sdkView((await frigade.getFlow('setup'))!)).toEqual(storedView(stored));
     expect(warnings).toEqual([]);
   });
+});
+
+describe('an experiment, through each version of @frigade/js', () => {
+  /** Two copies of a card shown to the `exp` cohort only, so the journeys above are untouched. */
+  const card = (slug: string, title: string) => `slug: ${slug}
+name: ${title}
+type: CARD
+targetingLogic: "has(user.properties.cohort) && user.properties.cohort == 'exp'"
+data:
+  steps:
+    - id: only
+      title: ${title}
+`;
+  const variants: Array<[string, number, string | undefined]> = [
+    ['control', 50, undefined],
+    ['a', 25, 'exp-a'],
+    ['b', 25, 'exp-b'],
+  ];
+  /** The documented assignment (docs/protocol.md), written out here. */
+  const variantOf = (userId: string) => {
+    const bucket = createHash('sha256').update(`sdk-copy.${userId}`).digest().readUInt32BE(0) % 10_000;
+    let cumulative = 0;
+    return variants.find(([, weight]) => bucket < Math.floor((10_000 * (cumulative += weight)) / 100))!;
+  };
+  /** A user id of the given variant. */
+  const userIn = (variant: string, prefix: string) => {
+    for (let n = 0; ; n++)
+      if (variantOf(`${prefix}-${variant}-${n}`)[0] === variant) return `${prefix}-${variant}-${n}`;
+  };
+
+  beforeAll(async () => {
+    writeFileSync(join(service.flowsDir, 'exp-a.yaml'), card('exp-a', 'Copy A'));
+    writeFileSync(join(service.flowsDir, 'exp-b.yaml'), card('exp-b', 'Copy B'));
+    await service.writeFlow(
+      'experiments.yaml',
+      `experiments:\n  - id: sdk-copy\n    status: running\n    goal: { event: exported }\n    variants:\n${variants
+        .map(([id, weight, flow]) => `      - { id: ${id}, weight: ${weight}${flow ? `, flow: ${flow}` : ''} }\n`)
+        .join('')}`,
+    );
+  });
+  afterAll(async () => {
+    for (const file of ['experiments.yaml', 'exp-a.yaml', 'exp-b.yaml']) await service.removeFlow(file);
+  });
+
+  it.each(Object.keys(SDKS))(
+    '@frigade/js %s shows a variant its own copy only, and a control user neither',
+    async (version) => {
+      const { Frigade } = await SDKS[version]();
+      for (const variant of ['control', 'a', 'b']) {
+        const userId = userIn(variant, `sdk-${version}`);
+        const expected = variantOf(userId);
+        expect(expected[0]).toBe(variant);
+        const frigade = new Frigade(PUBLIC_KEY, { apiUrl: `${service.url}/`, userId, syncOnWindowUpdates: false });
+        try {
+          await frigade.identify(userId, { cohort: 'exp' });
+          const visible = (await frigade.getFlows()).filter((flow) => flow.isVisible).map((flow) => flow.id);
+          expect(visible.filter((id) => id.startsWith('exp-'))).toEqual(expected[2] ? [expected[2]] : []);
+        } finally {
+          frigade.destroy();
+        }
+      }
+      expect(warnings).toEqual([]);
+    },
+  );
 });

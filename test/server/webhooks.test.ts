@@ -52,6 +52,41 @@ const outbox = () =>
   );
 
 describe('webhooks', () => {
+  it('sends experiment.exposed once per user and experiment, with the variant, from the answer that exposed them', async () => {
+    service = await startTestService(
+      {
+        ...FLOWS,
+        'experiments.yaml':
+          'experiments:\n  - id: setup-copy\n    status: running\n    goal: { event: done }\n    variants:\n      - { id: control, weight: 1 }\n      - { id: shown, flow: setup, weight: 1 }\n',
+      },
+      {
+        webhooks: {
+          endpoints: [{ url: receiver.url, secret: SECRET, events: ['experiment.exposed'] }],
+          delivery: FAST,
+        },
+      },
+    );
+    for (const userId of ['exp-1', 'exp-2', 'exp-3']) {
+      await service.call('GET', `/v1/public/flowStates?userId=${userId}`);
+      await service.call('POST', '/v1/public/flowStates', { body: { userId } });
+    }
+    await receiver.waitFor((r) => r.accepted().length >= 3);
+    // Another read records nothing new, so no fourth delivery comes.
+    await service.call('GET', '/v1/public/flowStates?userId=exp-1');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const events = receiver.accepted();
+    expect(events.map((event) => event.userId).sort()).toEqual(['exp-1', 'exp-2', 'exp-3']);
+    const csv = (
+      await service.call('GET', '/v1/analytics/experiments/setup-copy/participants.csv', { key: PRIVATE_KEY })
+    ).text;
+    for (const event of events) {
+      expect(event).toMatchObject({ type: 'experiment.exposed', experimentId: 'setup-copy' });
+      if (event.type !== 'experiment.exposed') continue;
+      expect(event.flowSlug).toBe(event.variant === 'shown' ? 'setup' : null);
+      expect(csv).toContain(`\r\n${event.userId},${event.variant},${event.createdAt},`);
+    }
+  });
+
   it('delivers every event, signed, once a failing receiver recovers', async () => {
     // Down at first: every delivery gets a 503 until the test lets it recover.
     receiver.answer(503);
