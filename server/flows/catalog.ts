@@ -165,6 +165,8 @@ export interface CatalogVersion {
   collections: Collection[];
   /** The experiments of experiments.yaml, in file order, each with the flows of this version it names. */
   experiments: CatalogExperiment[];
+  /** The experiments each flow is a variant of, by their place in `experiments` (flows in none are not here). */
+  experimentsOfFlow: Map<string, number[]>;
   /** Whether an experiment runs: a read then loads the user's exposures, and records new ones. */
   readsExposures: boolean;
   /** The events over time (eventCount, lastEventAt) the expressions ask about, per scope; undefined when none do, and a read loads none. */
@@ -363,6 +365,7 @@ function versionOf(flows: CatalogFlow[], collections: Collection[], experiments:
     celReadsFlows: flows.some(readsFlows),
     collections,
     experiments: experimentsIn(experiments, flows),
+    experimentsOfFlow: experimentsOfFlow(experiments),
     readsExposures: experiments.some((experiment) => experiment.status === 'running'),
     eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
     eventNames: eventNameSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventNamesOf))),
@@ -371,16 +374,37 @@ function versionOf(flows: CatalogFlow[], collections: Collection[], experiments:
   };
 }
 
-/** An experiment with the flows of one catalog version its variants name (a flow whose file is gone: undefined). */
+/** An experiment with the flows of one catalog version its variants name, laid out for the per-read pass (state/experiments.ts). */
 export interface CatalogExperiment extends Experiment {
+  /** Each variant's flow in this version, in order (a flow whose file is gone: undefined). */
   variantFlows: Array<CatalogFlow | undefined>;
+  /** The variants' flows that exist: a user eligible for one of them is in the audience. */
+  audience: CatalogFlow[];
+  /** Each variant's flow slug by variant id. */
+  flowOf: Map<string, string | undefined>;
+  /** The experiment's id as JSON text. */
+  idJson: string;
+}
+
+function experimentsOfFlow(experiments: Experiment[]): Map<string, number[]> {
+  const of = new Map<string, number[]>();
+  experiments.forEach((experiment, index) => {
+    for (const slug of experiment.flows) of.set(slug, [...(of.get(slug) ?? []), index]);
+  });
+  return of;
 }
 
 const experimentsIn = (experiments: Experiment[], flows: CatalogFlow[]): CatalogExperiment[] =>
-  experiments.map((experiment) => ({
-    ...experiment,
-    variantFlows: experiment.variants.map((variant) => flows.find((flow) => flow.flow.slug === variant.flow)),
-  }));
+  experiments.map((experiment) => {
+    const variantFlows = experiment.variants.map((variant) => flows.find((flow) => flow.flow.slug === variant.flow));
+    return {
+      ...experiment,
+      variantFlows,
+      audience: variantFlows.filter((flow) => flow !== undefined),
+      flowOf: new Map(experiment.variants.map((variant) => [variant.id, variant.flow])),
+      idJson: JSON.stringify(experiment.id),
+    };
+  });
 
 function groupConditionsOf(flows: CatalogFlow[]): Predicate[] | null {
   const bySource = new Map<string, Predicate>();

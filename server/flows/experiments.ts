@@ -28,8 +28,8 @@ export interface Experiment {
   /** Where each variant's range of the 10,000 buckets ends (exclusive), in order. */
   ends: number[];
   winner: string | undefined;
-  /** Every variant's flow, each once. */
-  flows: Set<string>;
+  /** Every variant's flow, each once, in order. */
+  flows: string[];
 }
 
 const FILE_KEYS = ['experiments'];
@@ -133,7 +133,7 @@ export function checkExperimentsText(
       variants: checked,
       ends: rangeEnds(checked),
       winner: typeof winner === 'string' ? winner : undefined,
-      flows: new Set(checked.flatMap((variant) => (variant.flow ? [variant.flow] : []))),
+      flows: [...new Set(checked.flatMap((variant) => (variant.flow ? [variant.flow] : [])))],
     });
   }
   byLine(problems);

@@ -46,31 +46,27 @@ export interface ReadOptions {
 }
 
 /** What a state answer is derived from: the flows and the collections of one catalog version. */
-export type StateSource = Pick<CatalogVersion, 'flows' | 'bySlug' | 'collections' | 'experiments'>;
+export type StateSource = Pick<
+  CatalogVersion,
+  'flows' | 'bySlug' | 'collections' | 'experiments' | 'experimentsOfFlow'
+>;
 
 /**
  * The user's eligibility for each flow, each evaluated once in a read: the collections and the answer both ask, and
  * targeting (CEL, event windows) is most of a cached read's work.
  */
 export function eligibility(snapshot: UserSnapshot): (flow: CatalogFlow) => boolean {
-  let eligibleFor = ELIGIBILITY.get(snapshot);
-  if (!eligibleFor) {
+  const memo = (snapshot.memo ??= {});
+  if (!memo.eligible) {
     const known = new Map<CatalogFlow, boolean>();
-    eligibleFor = (flow) => {
+    memo.eligible = (flow) => {
       let eligible = known.get(flow);
       if (eligible === undefined) known.set(flow, (eligible = isEligible(flow, snapshot)));
       return eligible;
     };
-    ELIGIBILITY.set(snapshot, eligibleFor);
   }
-  return eligibleFor;
+  return memo.eligible;
 }
-
-/**
- * Each snapshot's eligibility, shared by the read's steps (recording exposures, then the answer). A snapshot is made
- * per read; a transition changes its snapshot before it first asks.
- */
-const ELIGIBILITY = new WeakMap<UserSnapshot, (flow: CatalogFlow) => boolean>();
 
 /** A flow's state with `$state.visible` false: a collection holds it back, or it is sent although targeted out. */
 function hidden(state: FlowState): FlowState {
@@ -108,7 +104,7 @@ export function deriveFlowStates(
     eligibleFlows.push(known ? state : withContent(flow, state, snapshot));
   }
   const answer: FlowStatesResponse = { eligibleFlows, ineligibleFlows, collections: { computedOrder } };
-  if (experiments.exposures.length) answer.experiments = experiments.exposures;
+  if (experiments.exposuresJson) answer.experiments = experiments.exposures();
   return answer;
 }
 
@@ -122,8 +118,8 @@ function experimentsOf(
   eligible: (flow: CatalogFlow) => boolean,
 ): { shown: (flow: CatalogFlow) => boolean; experiments: ExperimentsView } {
   const experiments = computeExperiments(source, snapshot, eligible);
-  const { held } = experiments;
-  return { shown: held.size ? (flow) => eligible(flow) && !held.has(flow.flow.slug) : eligible, experiments };
+  const { holds } = experiments;
+  return { shown: holds ? (flow) => eligible(flow) && !holds(flow.flow.slug) : eligible, experiments };
 }
 
 /**
@@ -200,7 +196,7 @@ export function renderFlowStateParts(
   parts.push(
     made(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`),
     ...computedOrderParts,
-    experiments.exposures.length ? made(`},"experiments":${JSON.stringify(experiments.exposures)}}`) : CLOSE_ANSWER,
+    experiments.exposuresJson ? made(`},"experiments":${experiments.exposuresJson}}`) : CLOSE_ANSWER,
   );
   return parts;
 }

@@ -15,15 +15,20 @@ export interface NewExposure {
 }
 
 export interface ExperimentsView {
-  /** Slugs of the flows experiments hold back from this user: `$state.visible` false, as a collection holds one back. */
-  held: Set<string>;
-  /** The running experiments the user is exposed to (the answer's `experiments`). */
-  exposures: ExperimentExposure[];
+  /**
+   * Whether an experiment holds the flow back from this user: `$state.visible` false, as a collection holds one back.
+   * Undefined when no experiment holds any flow back.
+   */
+  holds: ((slug: string) => boolean) | undefined;
+  /** The running experiments the user is exposed to (the answer's `experiments`), made when asked. */
+  exposures(): ExperimentExposure[];
+  /** The same as the JSON text of a list, or '' when there is none. */
+  exposuresJson: string;
   /** Running experiments whose audience the user is in without an exposure recorded. */
   unrecorded: NewExposure[];
 }
 
-const NONE: ExperimentsView = { held: new Set(), exposures: [], unrecorded: [] };
+const NONE: ExperimentsView = { holds: undefined, exposures: () => [], exposuresJson: '', unrecorded: [] };
 
 /** The variant a user is assigned to by the documented function (src/api/experiment-assignment.ts). */
 export function assignedVariant(experiment: CatalogExperiment, userId: string): Variant {
@@ -40,31 +45,64 @@ export function assignedVariant(experiment: CatalogExperiment, userId: string): 
  * - ended: the winner's flow to everyone; none without a winner.
  */
 export function computeExperiments(
-  version: Pick<CatalogVersion, 'experiments'>,
+  version: Pick<CatalogVersion, 'experiments' | 'experimentsOfFlow'>,
   snapshot: UserSnapshot,
   isEligible: (flow: CatalogFlow) => boolean,
 ): ExperimentsView {
-  if (version.experiments.length === 0) return NONE;
-  const view: ExperimentsView = { held: new Set(), exposures: [], unrecorded: [] };
-  for (const experiment of version.experiments) {
+  const { experiments } = version;
+  if (experiments.length === 0) return NONE;
+  const memo = (snapshot.memo ??= {});
+  if (memo.experiments) return memo.experiments;
+  // The flow each experiment shows this user (by the experiment's place in the file): a flow of it that is not this one
+  // is held back. No set of held slugs is made per read: each flow looks up its experiments, when it has any.
+  const shownBy: Array<string | undefined> = [];
+  const unrecorded: NewExposure[] = [];
+  const exposed: CatalogExperiment[] = [];
+  let json = '';
+  for (const experiment of experiments) {
     let shown: string | undefined;
     if (experiment.status === 'ended') {
-      shown = experiment.variants.find((variant) => variant.id === experiment.winner)?.flow;
-    } else if (experiment.status === 'running' && experiment.variantFlows.some((flow) => flow && isEligible(flow))) {
+      shown = experiment.winner === undefined ? undefined : experiment.flowOf.get(experiment.winner);
+    } else if (experiment.status === 'running' && inAudience(experiment, isEligible)) {
       const stored = snapshot.exposures?.get(experiment.id);
       if (stored) {
         // A variant since removed from the file shows none of the flows.
-        shown = experiment.variants.find((variant) => variant.id === stored.variant)?.flow;
-        view.exposures.push({ id: experiment.id, variant: stored.variant, exposedAt: stored.exposedAt });
+        shown = experiment.flowOf.get(stored.variant);
+        exposed.push(experiment);
+        stored.json ??= `"variant":${JSON.stringify(stored.variant)},"exposedAt":"${stored.exposedAt}"`;
+        json += `${json ? ',' : '['}{"id":${experiment.idJson},${stored.json}}`;
       } else {
         const variant = assignedVariant(experiment, snapshot.cel.user.id);
         shown = variant.flow;
-        view.unrecorded.push({ experiment, variant });
+        unrecorded.push({ experiment, variant });
       }
     }
-    for (const slug of experiment.flows) if (slug !== shown) view.held.add(slug);
+    shownBy.push(shown);
   }
+  const { experimentsOfFlow } = version;
+  const view: ExperimentsView = {
+    holds: (slug) => {
+      const indexes = experimentsOfFlow.get(slug);
+      if (indexes === undefined) return false;
+      for (const index of indexes) if (shownBy[index] !== slug) return true;
+      return false;
+    },
+    // As objects only for a caller that asks (an answer as parts takes the JSON).
+    exposures: () =>
+      exposed.map((experiment) => {
+        const stored = snapshot.exposures!.get(experiment.id)!;
+        return { id: experiment.id, variant: stored.variant, exposedAt: stored.exposedAt };
+      }),
+    exposuresJson: json && `${json}]`,
+    unrecorded,
+  };
+  memo.experiments = view;
   return view;
+}
+
+function inAudience(experiment: CatalogExperiment, isEligible: (flow: CatalogFlow) => boolean): boolean {
+  for (const flow of experiment.audience) if (isEligible(flow)) return true;
+  return false;
 }
 
 interface ExposureRow {
@@ -118,6 +156,8 @@ export async function recordExposures(
   const inTransaction = db.inTransaction || typeof (db as Partial<Database>).transaction !== 'function';
   const rows = inTransaction ? await write(db) : await (db as Database).transaction(write);
   snapshot.exposures ??= new Map();
+  // The view was made without these: the answer's is made again.
+  if (snapshot.memo) snapshot.memo.experiments = undefined;
   for (const row of rows) {
     const exposure = { variant: row.variant, exposedAt: new Date(row.exposed_at).toISOString() };
     snapshot.exposures.set(row.experiment_id, exposure);

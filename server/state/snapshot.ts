@@ -1,7 +1,8 @@
 // Loads what targeting and state derivation need about one user: entity facts for CEL plus stored flow progress.
 import type { FlowResponse } from '../../src/api/wire.js';
 import type { FactsRow } from '../storage/snapshot-cache.js';
-import type { CatalogVersion } from '../flows/catalog.js';
+import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
+import type { ExperimentsView } from './experiments.js';
 import type { Queryable } from '../storage/store.js';
 import type { CacheEntry, CachedGroup, CachedUser, SnapshotCache } from '../storage/snapshot-cache.js';
 import {
@@ -47,6 +48,17 @@ export interface StoredExposure {
   variant: string;
   /** ISO time. */
   exposedAt: string;
+  /** Its fields in a state answer's `experiments`, as JSON text without braces, once made. */
+  json?: string;
+}
+
+/** One object per cached exposure row, shared by every read of it (its JSON text is made once). */
+const STORED = new WeakMap<readonly [string, string, string], StoredExposure>();
+
+function storedExposure(row: [string, string, string]): StoredExposure {
+  let stored = STORED.get(row);
+  if (!stored) STORED.set(row, (stored = { variant: row[1], exposedAt: row[2] }));
+  return stored;
 }
 
 export interface UserSnapshot {
@@ -64,6 +76,12 @@ export interface UserSnapshot {
   progress?: Map<string, FactsRow>;
   /** experiment id → the user's exposure; loaded while an experiment runs. */
   exposures?: Map<string, StoredExposure>;
+  /**
+   * What one read works out from the snapshot once, for each of its steps (recording exposures, then the answer):
+   * the user's eligibility for each flow, and the experiments' view. A transition changes its snapshot before it first
+   * asks; recording an exposure drops the view.
+   */
+  memo?: { eligible?: (flow: CatalogFlow) => boolean; experiments?: ExperimentsView };
 }
 
 export const isGuestId = (id: string) => id.startsWith('guest_');
@@ -323,8 +341,7 @@ function buildSnapshot(
     responses,
   };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
-  if (rows.exposures)
-    snapshot.exposures = new Map(rows.exposures.map(([id, variant, exposedAt]) => [id, { variant, exposedAt }]));
+  if (rows.exposures) snapshot.exposures = new Map(rows.exposures.map((row) => [row[0], storedExposure(row)]));
   if (catalog.celReadsFlows)
     for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;

@@ -2,6 +2,9 @@
 // held back on every endpoint, paused and ended, exposures and conversions at the window's edges, the report, the
 // participants CSV, a flow's goal, and experiments.yaml's checks.
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   AnalyticsFlowResponse,
@@ -11,6 +14,7 @@ import type {
   FlowStatesResponse,
   UserUpsertResponse,
 } from '../../src/api/wire.js';
+import { checkPaths, formatReport } from '../../server/flows/cli.js';
 import { checkExperimentsText } from '../../server/flows/experiments.js';
 import { bannerFlowYaml, checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
 
@@ -81,7 +85,7 @@ afterAll(() => service?.close());
 describe('experiments', () => {
   it('assigns by the documented function, splits within a chi-square test of the weights, and shows only the variant', async () => {
     const counts: Record<string, number> = { control: 0, short: 0, long: 0 };
-    const ids = Array.from({ length: 1500 }, (_, index) => `split-${index}`);
+    const ids = Array.from({ length: 3000 }, (_, index) => `split-${index}`);
     for (let start = 0; start < ids.length; start += 50) {
       await Promise.all(
         ids.slice(start, start + 50).map(async (id) => {
@@ -350,6 +354,26 @@ describe('experiments.yaml checks', () => {
       '15 experiments[1].variants[0].weight: bad weight -1; expected a positive number',
       '21 experiments[2].variants[0].flow: flow "a" is already in running experiment "one"; a flow may be in one running experiment',
     ]);
+  });
+
+  it('are made by onboarding-flows check on a folder and on the file, with file and line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'experiments-check-'));
+    try {
+      writeFileSync(join(dir, 'a.yaml'), bannerFlowYaml('a'));
+      writeFileSync(
+        join(dir, 'experiments.yaml'),
+        'experiments:\n  - id: e\n    status: running\n    goal: { event: done, within: 7 days }\n    variants:\n      - { id: control, weight: 1 }\n      - { id: v, flow: gone, weight: 1 }\n',
+      );
+      for (const path of [dir, join(dir, 'experiments.yaml')]) {
+        const { reports } = checkPaths([path]);
+        expect(reports.flatMap((report) => formatReport(report, 'text'))).toEqual([
+          `${join(dir, 'experiments.yaml')}:4:34  experiments[0].goal.within: bad duration "7 days"; expected a whole number and a unit (s, m, h, d or w) greater than 0, such as 7d`,
+          `${join(dir, 'experiments.yaml')}:7:24  experiments[0].variants[1].flow: unknown flow slug "gone": no flow file in this folder defines it`,
+        ]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('takes a good file, with the default window', () => {
