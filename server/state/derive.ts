@@ -17,7 +17,8 @@ import {
 } from '../flows/catalog.js';
 import type { FlowJson } from '../flows/flow-json.js';
 import { computeCollections } from './collections.js';
-import { computeExperiments, type ExperimentsView } from './experiments.js';
+import { computeExperiments } from './experiments.js';
+import type { ExperimentsView } from './experiments-view.js';
 import type { UserSnapshot } from './snapshot.js';
 import { comesBack } from './reshow.js';
 

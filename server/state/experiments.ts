@@ -1,32 +1,13 @@
 // Experiments in a state answer: who is in each experiment's audience, the variant they are in, the flows held back, and the exposures to record.
 import { createHash } from 'node:crypto';
-import type { ExperimentExposure, WebhookEvent } from '../../src/api/wire.js';
+import type { WebhookEvent } from '../../src/api/wire.js';
 import { assignmentKey, bucketOf, variantOfBucket } from '../../src/api/experiment-assignment.js';
 import type { CatalogExperiment, CatalogFlow, CatalogVersion } from '../flows/catalog.js';
 import type { Variant } from '../flows/experiments.js';
 import type { Database, Queryable } from '../storage/store.js';
 import { emitEvents } from './events.js';
+import type { ExperimentsView, NewExposure } from './experiments-view.js';
 import type { UserSnapshot } from './snapshot.js';
-
-/** An exposure a read found and has not recorded yet: a user newly in a running experiment's audience. */
-export interface NewExposure {
-  experiment: CatalogExperiment;
-  variant: Variant;
-}
-
-export interface ExperimentsView {
-  /**
-   * Whether an experiment holds the flow back from this user: `$state.visible` false, as a collection holds one back.
-   * Undefined when no experiment holds any flow back.
-   */
-  holds: ((slug: string) => boolean) | undefined;
-  /** The running experiments the user is exposed to (the answer's `experiments`), made when asked. */
-  exposures(): ExperimentExposure[];
-  /** The same as the JSON text of a list, or '' when there is none. */
-  exposuresJson: string;
-  /** Running experiments whose audience the user is in without an exposure recorded. */
-  unrecorded: NewExposure[];
-}
 
 const NONE: ExperimentsView = { holds: undefined, exposures: () => [], exposuresJson: '', unrecorded: [] };
 

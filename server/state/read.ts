@@ -33,7 +33,7 @@ export async function readFlowStates(
  * The first answer that finds the user in a running experiment's audience records the exposure (experiments.ts),
  * before it is rendered, so the answer (and any kept with the cached rows) lists it. `cached`: the cached rows' list.
  */
-async function recordNewExposures(
+export async function recordNewExposures(
   db: Queryable,
   version: CatalogVersion,
   snapshot: UserSnapshot,

@@ -7,6 +7,7 @@ import { HttpProblem } from '../shared/problem.js';
 import { RawJson } from '../shared/raw-json.js';
 import type { Queryable } from '../storage/store.js';
 import { deriveFlowStates, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
+import { recordNewExposures } from './read.js';
 import { loadUserSnapshot, refreshCelFlow, type StoredStepState, type UserSnapshot } from './snapshot.js';
 import {
   checkWrite,
@@ -34,6 +35,7 @@ export async function applyTransition(
   options: ReadOptions = {},
 ): Promise<FlowStatesResponse> {
   const { version, snapshot } = await transition(tx, catalog, body, now, options.locale);
+  await recordNewExposures(tx, version, snapshot, now);
   return deriveFlowStates(version, snapshot, { ...options, now: options.now ?? now });
 }
 
@@ -46,6 +48,8 @@ export async function applyTransitionJson(
   options: ReadOptions = {},
 ): Promise<RawJson> {
   const { version, snapshot } = await transition(tx, catalog, body, now, options.locale);
+  // Its answer is an answer like a read's: the first that finds the user in an experiment's audience exposes them.
+  await recordNewExposures(tx, version, snapshot, now);
   return new RawJson(renderFlowStateParts(version, snapshot, { ...options, now: options.now ?? now }));
 }
 

@@ -132,6 +132,16 @@ describe('experiments', () => {
     expect(again.experiments).toEqual(first.experiments);
     expect(first.experiments?.[0]?.exposedAt).toBe(new Date(START + 1000).toISOString());
     expect(again.experiments).toEqual((await read('once')).experiments);
+    // A transition's answer is an answer too: the first one exposes the user.
+    const written = await service.call('POST', '/v1/public/flowStates', {
+      body: { userId: 'first-a-write', flowSlug: 'other', stepId: 'one', actionType: 'STARTED_FLOW' },
+    });
+    expect(written.status).toBe(201);
+    const variant = reference('welcome-copy', 'first-a-write', WELCOME);
+    expect((written.body as FlowStatesResponse).experiments).toEqual([
+      { id: 'welcome-copy', variant, exposedAt: new Date(START + 5000).toISOString() },
+    ]);
+    expect(visibleOf(written.body as FlowStatesResponse)).toEqual(variant === 'control' ? [] : [`welcome-${variant}`]);
     const record = await service.call('GET', '/v1/users?foreignId=once', { key: PRIVATE_KEY });
     expect(record.body.experiments).toEqual(first.experiments);
   });

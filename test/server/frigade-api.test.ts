@@ -739,6 +739,7 @@ describe('older clients', () => {
       ],
       groups: [],
       flowResponses: [],
+      experiments: [],
     });
     const publicKey = await service.call('GET', `/v1/users?foreignId=${userId}`);
     expect(publicKey.status).toBe(403);
