@@ -238,15 +238,18 @@ function compare(rows) {
     );
 }
 
-export async function runCollectionsBench({
-  duration = 5,
-  stores = ['embedded', 'postgres'],
-  connections = [1, 16, 64],
-  repeat = 3,
-} = {}) {
+/**
+ * Runs `benchStore` on each store (starting a PostgreSQL cluster when one is asked for), with the options every
+ * side-by-side read bench takes; the result holds the budget and each store's figures.
+ */
+export async function onStores(
+  benchStore,
+  budget,
+  { duration = 5, stores = ['embedded', 'postgres'], connections = [1, 16, 64], repeat = 3 } = {},
+) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
   try {
-    const result = { duration, repeat, connections, budgetPercent: 100 * BUDGET, stores: {} };
+    const result = { duration, repeat, connections, budgetPercent: 100 * budget, stores: {} };
     for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, repeat });
     return result;
   } finally {
@@ -254,14 +257,18 @@ export async function runCollectionsBench({
   }
 }
 
+/** How the printed tables name a store. */
+export const storeTitle = (store) =>
+  store === 'embedded'
+    ? 'the embedded store (PGlite, data directory)'
+    : 'PostgreSQL (Debian package, durable settings)';
+
+export const runCollectionsBench = (options) => onStores(benchStore, BUDGET, options);
+
 export function printCollectionsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
-    const name =
-      store === 'embedded'
-        ? 'the embedded store (PGlite, data directory)'
-        : 'PostgreSQL (Debian package, durable settings)';
     console.log(
-      `\nState reads on ${name}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run`,
     );
     const { shape } = bench;
     console.log(

@@ -3,8 +3,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { inTurn } from './collections.mjs';
+import { inTurn, onStores, storeTitle } from './collections.mjs';
 import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
 import { cpuTicks, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
@@ -162,30 +161,12 @@ function compare(rows) {
   );
 }
 
-export async function runExperimentsBench({
-  duration = 5,
-  stores = ['embedded', 'postgres'],
-  connections = [1, 16, 64],
-  repeat = 3,
-} = {}) {
-  const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
-  try {
-    const result = { duration, repeat, connections, budgetPercent: 100 * BUDGET, stores: {} };
-    for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, repeat });
-    return result;
-  } finally {
-    pg?.stop();
-  }
-}
+export const runExperimentsBench = (options) => onStores(benchStore, BUDGET, options);
 
 export function printExperimentsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
-    const name =
-      store === 'embedded'
-        ? 'the embedded store (PGlite, data directory)'
-        : 'PostgreSQL (Debian package, durable settings)';
     console.log(
-      `\nState reads on ${name}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.experiments} running experiments, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.experiments} running experiments, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run`,
     );
     const { shape } = bench;
     console.log(

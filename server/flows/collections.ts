@@ -1,10 +1,9 @@
 // collections.yaml beside the flow files: reads and checks it (keys, types, durations, known and unrepeated flow slugs), each problem with its line.
-import { readdirSync } from 'node:fs';
 import { COLLECTION_TYPES, type CollectionDefinition, type CollectionType } from '../../src/api/wire.js';
 import { COLLECTION_FILES, type FlowFileError, type FlowProblem } from './definitions.js';
 import { parseDuration } from './durations.js';
 import type { PathSegment } from './schema.js';
-import { byLine, isObject, parseSideFile, readSideFile, unknownKeys } from './side-file.js';
+import { byLine, isObject, parseSideFile, readSideFile, sideFileIn, unknownKeys } from './side-file.js';
 
 /** A collection as the service uses it: its cool-off in milliseconds. */
 export interface Collection {
@@ -27,15 +26,7 @@ const COLLECTION_KEYS: ReadonlyArray<keyof CollectionDefinition> = [
   'allowedComponents',
 ];
 /** The name of the collections file in `dir`, when there is one. */
-export function collectionsFileIn(dir: string): string | undefined {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return undefined;
-  }
-  return names.filter((name) => COLLECTION_FILES.includes(name.toLowerCase())).sort()[0];
-}
+export const collectionsFileIn = (dir: string): string | undefined => sideFileIn(dir, COLLECTION_FILES);
 
 /**
  * Reads the folder's collections file, checking its flow slugs against `slugs` (the flows loaded from the

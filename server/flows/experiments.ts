@@ -1,5 +1,4 @@
 // experiments.yaml beside the flow files: reads and checks it (statuses, goals, variants and their weights, known flows, one running experiment per flow), each problem with its line.
-import { readdirSync } from 'node:fs';
 import {
   EXPERIMENT_STATUSES,
   type ExperimentDefinition,
@@ -10,7 +9,15 @@ import { rangeEnds } from '../../src/api/experiment-assignment.js';
 import { EXPERIMENT_FILES, type FlowFileError, type FlowProblem } from './definitions.js';
 import { checkGoal, type Goal } from './goals.js';
 import type { PathSegment } from './schema.js';
-import { byLine, isObject, parseSideFile, readSideFile, unknownKeys, type AddProblem } from './side-file.js';
+import {
+  byLine,
+  isObject,
+  parseSideFile,
+  readSideFile,
+  sideFileIn,
+  unknownKeys,
+  type AddProblem,
+} from './side-file.js';
 
 export interface Variant {
   id: string;
@@ -37,15 +44,7 @@ const EXPERIMENT_KEYS: ReadonlyArray<keyof ExperimentDefinition> = ['id', 'statu
 const VARIANT_KEYS: ReadonlyArray<keyof VariantDefinition> = ['id', 'flow', 'weight'];
 
 /** The name of the experiments file in `dir`, when there is one. */
-export function experimentsFileIn(dir: string): string | undefined {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return undefined;
-  }
-  return names.filter((name) => EXPERIMENT_FILES.includes(name.toLowerCase())).sort()[0];
-}
+export const experimentsFileIn = (dir: string): string | undefined => sideFileIn(dir, EXPERIMENT_FILES);
 
 /**
  * Reads the folder's experiments file, checking its flows against `slugs` (the flows loaded from the same folder).

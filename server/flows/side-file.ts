@@ -1,5 +1,5 @@
 // The YAML files beside the flows (collections.yaml, experiments.yaml): reading one, parsing it, and reporting each problem at its line.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { describeProblems, offsetOf, type FlowFileError, type FlowProblem } from './definitions.js';
@@ -13,6 +13,17 @@ export interface SideFile {
   value: unknown;
   problems: FlowProblem[];
   add: AddProblem;
+}
+
+/** The first of the folder's files named one of `names` (any case), when there is one. */
+export function sideFileIn(dir: string, names: readonly string[]): string | undefined {
+  let found: string[];
+  try {
+    found = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  return found.filter((name) => names.includes(name.toLowerCase())).sort()[0];
 }
 
 /** Parses YAML text; a syntax error is the file's one problem. */

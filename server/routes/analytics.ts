@@ -33,6 +33,25 @@ const onSend = async (_request: unknown, reply: FastifyReply) => {
   reply.header('Cache-Control', 'no-store');
 };
 
+/**
+ * Streams CSV lines as a download named `name` (characters unsafe in a file name replaced). The first chunk (the
+ * header) is read before answering, so an unknown flow or experiment is still a 404 problem.
+ */
+async function sendCsv(reply: FastifyReply, lines: AsyncGenerator<string>, name: string): Promise<FastifyReply> {
+  const first = await lines.next();
+  reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`);
+  return reply.send(
+    Readable.from(
+      (async function* () {
+        if (!first.done) yield first.value;
+        yield* lines;
+      })(),
+    ),
+  );
+}
+
 export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Querystring: WindowQuery }>(
     '/v1/analytics/flows',
@@ -61,19 +80,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
     { onSend, schema: { params: experimentParams, querystring: noQuery } },
     async (request, reply) => {
       const { id } = request.params;
-      const generator = participantsCsv(deps.db, deps.catalog, id);
-      // The header is read before answering, so an unknown experiment is still a 404 problem.
-      const first = await generator.next();
-      const name = `${id.replace(/[^\w.-]/g, '_')}-participants.csv`;
-      reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${name}"`);
-      return reply.send(
-        Readable.from(
-          (async function* () {
-            if (!first.done) yield first.value;
-            yield* generator;
-          })(),
-        ),
-      );
+      return sendCsv(reply, participantsCsv(deps.db, deps.catalog, id), `${id}-participants.csv`);
     },
   );
 
@@ -100,19 +107,8 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AppDeps): vo
       const window = parseWindow(request.query);
       const { stepId } = request.query;
       if (wantsCsv(request.headers.accept)) {
-        const generator = answersCsv(deps.db, deps.catalog, slug, window, stepId);
-        // The first chunk (the header) is read before answering, so an unknown flow is still a 404 problem.
-        const first = await generator.next();
-        const name = `${slug.replace(/[^\w.-]/g, '_')}-answers-${window.days[0]}-to-${window.days.at(-1)}.csv`;
-        reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${name}"`);
-        return reply.send(
-          Readable.from(
-            (async function* () {
-              if (!first.done) yield first.value;
-              yield* generator;
-            })(),
-          ),
-        );
+        const name = `${slug}-answers-${window.days[0]}-to-${window.days.at(-1)}.csv`;
+        return sendCsv(reply, answersCsv(deps.db, deps.catalog, slug, window, stepId), name);
       }
       const limitText = request.query.limit;
       if (

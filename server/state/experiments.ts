@@ -1,5 +1,5 @@
 // Experiments in a state answer: who is in each experiment's audience, the variant they are in, the flows held back, and the exposures to record.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { WebhookEvent } from '../../src/api/wire.js';
 import { assignmentKey, bucketOf, variantOfBucket } from '../../src/api/experiment-assignment.js';
 import type { CatalogExperiment, CatalogFlow, CatalogVersion } from '../flows/catalog.js';
@@ -123,7 +123,7 @@ export async function recordExposures(
     const events: WebhookEvent[] = rows
       .filter((row) => row.inserted)
       .map((row) => ({
-        id: randomId(),
+        id: randomUUID(),
         type: 'experiment.exposed',
         createdAt: new Date(row.exposed_at).toISOString(),
         userId,
@@ -146,5 +146,3 @@ export async function recordExposures(
     if (!inTransaction) cached?.push([row.experiment_id, exposure.variant, exposure.exposedAt]);
   }
 }
-
-const randomId = () => globalThis.crypto.randomUUID();
