@@ -2,9 +2,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
-import type { FlowData, FlowFile, FlowStatus, FlowTranslation, FlowType } from '../../src/api/wire.js';
+import type { FlowData, FlowFile, FlowSchedule, FlowStatus, FlowTranslation, FlowType } from '../../src/api/wire.js';
 import { findUnstorableText } from '../shared/json-guard.js';
 import { parseDuration } from './durations.js';
+import { dateTimeMs } from './formats.js';
 import { goalOf, type Goal } from './goals.js';
 import type { Report } from './fields.js';
 import { formatPath, validateFlowFile, type PathSegment } from './schema.js';
@@ -21,6 +22,10 @@ export interface FlowDefinition {
   reshow?: { afterMs: number; times: number };
   /** What the flow is for (see goals.ts), counted in its analytics. */
   goal?: Goal;
+  /** When the flow may be shown (epoch milliseconds): from `startMs` (inclusive) until `endMs` (exclusive). */
+  schedule?: { start?: string; end?: string; startMs: number; endMs: number };
+  /** Never held back by a global limit (limits.yaml); its first start still counts. */
+  ignoreLimits?: boolean;
   data: FlowData;
   /** The flow's text in other languages, by locale code; served one locale at a time, never in `data`. */
   translations?: Record<string, FlowTranslation>;
@@ -235,6 +240,8 @@ export function checkFlowText(
       targetingLogic: flow.targetingLogic ?? '',
       ...(flow.reshow ? { reshow: { afterMs: parseDuration(flow.reshow.after)!, times: flow.reshow.times } } : {}),
       ...(flow.goal ? { goal: goalOf(flow.goal) } : {}),
+      ...(flow.schedule && (flow.schedule.start || flow.schedule.end) ? { schedule: scheduleOf(flow.schedule) } : {}),
+      ...(flow.ignoreLimits ? { ignoreLimits: true } : {}),
       // The start rules are the page's to check: they travel with the content.
       // A resource centre has no steps; served with `steps: []`, every path that reads steps reads none.
       data: withButtonObjects({
@@ -249,6 +256,14 @@ export function checkFlowText(
     locate,
   };
 }
+
+/** A checked schedule with its moments in epoch milliseconds; a side left out is open. */
+const scheduleOf = ({ start, end }: FlowSchedule): NonNullable<FlowDefinition['schedule']> => ({
+  ...(start ? { start } : {}),
+  ...(end ? { end } : {}),
+  startMs: start ? dateTimeMs(start) : Number.NEGATIVE_INFINITY,
+  endMs: end ? dateTimeMs(end) : Number.POSITIVE_INFINITY,
+});
 
 /**
  * Frigade's flat button keys (`primaryButtonTitle`, `…Uri`, `…UriTarget`, and the secondary's) as the button objects our

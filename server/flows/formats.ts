@@ -1,4 +1,4 @@
-// The string formats of the flow schema that JSON Schema cannot say: `css-selector` (a target selector), `path-pattern` (a step's page), `link` (a button's address) and `resource-link` (a resource centre's link).
+// The string formats of the flow schema that JSON Schema cannot say: `date-time` (a schedule's moment), `css-selector` (a target selector), `path-pattern` (a step's page), `link` (a button's address) and `resource-link` (a resource centre's link).
 import { createParser } from 'css-selector-parser';
 import { safeUrl } from '../../src/api/url.js';
 
@@ -141,8 +141,30 @@ export function resourceLinkProblem(text: string): string | undefined {
 
 /** The formats, by the name the schema gives them, each with why a value does not fit (undefined: it fits). */
 export const FLOW_FORMATS: Record<string, (text: string) => string | undefined> = {
+  'date-time': dateTimeProblem,
   'css-selector': selectorProblem,
   'path-pattern': pagePatternProblem,
   link: linkProblem,
   'resource-link': resourceLinkProblem,
 };
+
+/** An ISO 8601 date-time with its offset: `2026-12-01T09:00:00+01:00`, `2026-12-01T08:00Z` (seconds and fractions optional). */
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?$/;
+
+/** Why `text` is not a date-time with an offset, in words; undefined when it is. */
+export function dateTimeProblem(text: string): string | undefined {
+  const match = DATE_TIME.exec(text.trim());
+  const example = 'such as 2026-12-01T09:00:00+01:00 or 2026-12-01T08:00:00Z';
+  if (!match) return `${quote(text)} is not an ISO 8601 date-time; expected a date, a time and an offset, ${example}`;
+  if (!match[7])
+    return `${quote(text)} has no offset, so its moment depends on the server's time zone; add one, ${example}`;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59)
+    return `${quote(text)} is not a real date and time`;
+  return undefined;
+}
+
+/** The epoch milliseconds of a date-time that dateTimeProblem accepts. */
+export const dateTimeMs = (text: string): number => Date.parse(text.trim());

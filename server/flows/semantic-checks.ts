@@ -1,11 +1,11 @@
-// What the flow schema cannot say about a flow file: unique ids, choices where needed, fields, CEL that compiles, reshow
-// and start rules, translations; and the warnings for text a listed locale lacks.
+// What the flow schema cannot say about a flow file: unique ids, choices where needed, fields, CEL that compiles, reshow,
+// schedule and start rules, translations; and the warnings for text a listed locale lacks.
 import { FLOW_TYPE_ALIASES, type FlowTranslation, type FlowType } from '../../src/api/wire.js';
 import { compileExpression, eventCallsOf } from '../targeting/cel.js';
 import { MAX_EVENT_WINDOW_MS } from '../targeting/event-window-calls.js';
 import { parseDuration } from './durations.js';
 import { checkNpsPoints, checkStepFields, type Report } from './fields.js';
-import { pagePatternProblem } from './formats.js';
+import { dateTimeMs, dateTimeProblem, pagePatternProblem } from './formats.js';
 import { formatPath, type PathSegment } from './schema.js';
 import { checkTranslations, missingText } from './translations.js';
 
@@ -27,6 +27,7 @@ export function checkSemantics(value: unknown, add: Report, warn: Report): void 
   checkExpression(value.targetingLogic, ['targetingLogic'], add);
   checkReshow(value.reshow, add);
   checkGoalWindow(value.goal, add);
+  checkSchedule(value.schedule, add);
   checkStartWhen(value.startWhen, add);
   const data = value.data;
   if (!isObject(data)) return;
@@ -133,6 +134,14 @@ export function warnMissingText(file: Record<string, unknown>, locales: readonly
 }
 
 /** `reshow.after` a duration above 0 and `reshow.times` a whole number (the schema checks the rest). */
+/** A schedule's `end` after its `start` (the schema checks that each is a date-time with an offset). */
+function checkSchedule(schedule: unknown, add: Report): void {
+  if (!isObject(schedule) || typeof schedule.start !== 'string' || typeof schedule.end !== 'string') return;
+  if (dateTimeProblem(schedule.start) || dateTimeProblem(schedule.end)) return;
+  if (dateTimeMs(schedule.end) <= dateTimeMs(schedule.start))
+    add(['schedule', 'end'], `the end (${schedule.end}) must be after the start (${schedule.start})`);
+}
+
 function checkReshow(reshow: unknown, add: Report): void {
   if (!isObject(reshow)) return;
   const { after, times } = reshow;

@@ -301,8 +301,17 @@ function stepStateJson(s: StepState): string {
   );
 }
 
+/** ACTIVE, inside its schedule at the read's time, and targeted at the user. */
 export function isEligible(flow: CatalogFlow, snapshot: UserSnapshot): boolean {
-  return flow.flow.status === 'ACTIVE' && flow.targeting(snapshot.cel);
+  return flow.flow.status === 'ACTIVE' && inSchedule(flow, snapshot.cel.now) && flow.targeting(snapshot.cel);
+}
+
+/** Whether `now` is inside the flow's schedule: from its start (inclusive) until its end (exclusive); always without one. */
+export function inSchedule(flow: CatalogFlow, now: Date): boolean {
+  const schedule = flow.definition.schedule;
+  if (!schedule) return true;
+  const at = now.getTime();
+  return at >= schedule.startMs && at < schedule.endMs;
 }
 
 /** The flow's state for the user at `now` (the read's time: a dismissed flow with `reshow` may have come back). */

@@ -6,7 +6,7 @@ import { localeChain } from '../flows/translations.js';
 import { HttpProblem } from '../shared/problem.js';
 import { RawJson } from '../shared/raw-json.js';
 import type { Queryable } from '../storage/store.js';
-import { deriveFlowStates, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
+import { deriveFlowStates, inSchedule, isEligible, renderFlowStateParts, type ReadOptions } from './derive.js';
 import { recordNewExposures } from './read.js';
 import { loadUserSnapshot, refreshCelFlow, type StoredStepState, type UserSnapshot } from './snapshot.js';
 import {
@@ -70,9 +70,11 @@ async function transition(
   const snapshot = await loadUserSnapshot(tx, userId, body.groupId, version, { progress: true, now, locale });
   if (!isEligible(flow, snapshot)) {
     throw conflict(
-      flow.flow.status === 'ACTIVE'
-        ? `User "${userId}" is not eligible for flow "${flow.flow.slug}" (its targeting does not hold).`
-        : `Flow "${flow.flow.slug}" is ${flow.flow.status}, so no user can move through it.`,
+      flow.flow.status !== 'ACTIVE'
+        ? `Flow "${flow.flow.slug}" is ${flow.flow.status}, so no user can move through it.`
+        : !inSchedule(flow, snapshot.cel.now)
+          ? `Flow "${flow.flow.slug}" is outside its schedule, so no user can move through it now.`
+          : `User "${userId}" is not eligible for flow "${flow.flow.slug}" (its targeting does not hold).`,
       'flowSlug',
     );
   }

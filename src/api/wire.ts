@@ -13,3 +13,4 @@ export * from './wire/flow-file-fields.js';
 export type * from './wire/flow-file-props.js';
 export type * from './wire/flow-file-resource-center.js';
 export * from './wire/experiments.js';
+export * from './wire/explain.js';

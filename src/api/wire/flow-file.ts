@@ -89,6 +89,13 @@ export interface FlowFile {
    */
   goal?: GoalDefinition;
   /**
+   * When the flow may be shown: from `start` (inclusive) until `end` (exclusive), ISO 8601 date-times with an offset
+   * (`2026-12-01T09:00:00+01:00`, `…Z`). Either may be left out. Outside the window the flow is not eligible.
+   */
+  schedule?: FlowSchedule;
+  /** Never held back by a global limit of limits.yaml; its first start still counts toward them. @default false */
+  ignoreLimits?: boolean;
+  /**
    * When an eligible flow opens in the page: every rule given must hold (AND). Targeting decides who gets the flow;
    * these decide the moment. Served inside `Flow.data` as `startWhen`.
    */
@@ -103,6 +110,14 @@ export interface FlowFile {
    * @keyPattern ^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$
    */
   translations?: Record<string, FlowTranslation>;
+}
+
+/** A flow's time window: ISO 8601 date-times with an offset; either may be left out. */
+export interface FlowSchedule {
+  /** The first moment the flow is eligible. @format date-time */
+  start?: string;
+  /** The first moment it no longer is: after `start`. @format date-time */
+  end?: string;
 }
 
 /** One locale's text of a flow: the text fields of `data`, each optional. */
