@@ -1,4 +1,4 @@
-// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml and experiments.yaml with file, line and path; `from-frigade` converts Frigade's flows; `translations` exports and imports a locale's text.
+// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml and experiments.yaml with file, line and path; `from-frigade` converts Frigade's flows; `translations` exports and imports a locale's text; `explain` asks a service why flows are or are not shown to a user.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { checkBlockFlows } from './semantic-checks.js';
 import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows } from './from-frigade.js';
+import { explain, EXPLAIN_HELP, EXPLAIN_USAGE } from './explain-command.js';
 import { fileSizeProblem } from './translation-limits.js';
 import {
   exportTranslations,
@@ -33,6 +34,7 @@ const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|
        onboarding-flows from-frigade --targeting "<Frigade expression>"
        onboarding-flows translations export --locale <code> <folder> [--out <file>] [--format xliff|csv] [--source-locale en]
        onboarding-flows translations import <file.xlf> [<folder>]
+       ${EXPLAIN_USAGE}
 
 check: checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
 collections.yaml and experiments.yaml against the flows beside them, as the service does when it loads them. Prints every problem as
@@ -62,7 +64,9 @@ the current one), keeping their comments and order. Reads XLIFF 2.0, with or wit
 file with a refusal, or that check refuses already, is not written. Empty targets are skipped. A target whose <source>
 is no longer the flow's text is written, with a warning. An XLIFF file over 4 MiB, nested over 32 levels or with over
 100,000 elements is refused with file and line. Exits 0 when every file was written or had nothing new, 1 on a refusal
-or malformed XLIFF, 2 on bad usage.`;
+or malformed XLIFF, 2 on bad usage.
+
+${EXPLAIN_HELP}`;
 
 interface FileReport {
   file: string;
@@ -306,7 +310,12 @@ export function translations(
   return 2;
 }
 
-export function main(argv: string[]): number {
+/** Runs one command and answers its exit code; `explain`, which asks a service over the network, answers it with a promise. */
+export function main(argv: readonly ['explain', ...string[]]): Promise<number>;
+/** Every other command runs to its end before it returns. */
+export function main(argv: string[]): number;
+export function main(argv: readonly string[]): number | Promise<number> {
+  if (argv[0] === 'explain') return explain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -377,4 +386,7 @@ export function main(argv: string[]): number {
 
 const invokedDirectly =
   Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-if (invokedDirectly) process.exitCode = main(process.argv.slice(2));
+if (invokedDirectly)
+  void Promise.resolve(main(process.argv.slice(2))).then((code) => {
+    process.exitCode = code;
+  });

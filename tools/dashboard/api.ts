@@ -1,4 +1,4 @@
-// The dashboard's calls to the analytics, experiments and collections API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
+// The dashboard's calls to the analytics, experiments, collections and explain API, made with the private key pasted at sign-in (kept in sessionStorage, never in a URL).
 import type {
   AnalyticsFlowResponse,
   AnalyticsFlowsResponse,
@@ -6,6 +6,7 @@ import type {
   CollectionsResponse,
   ExperimentReport,
   ExperimentsReportResponse,
+  ExplainResponse,
   Problem,
 } from '../../src/api/wire.js';
 
@@ -92,6 +93,8 @@ export const api = {
     ),
   experiments: () => json<ExperimentsReportResponse>('/v1/analytics/experiments'),
   experiment: (id: string) => json<ExperimentReport>(`/v1/analytics/experiments/${encodeURIComponent(id)}`),
+  /** Why each flow is or is not shown to the user now, with what the rules read about them. */
+  explain: (userId: string) => json<ExplainResponse>(`/v1/users/${encodeURIComponent(userId)}/explain`),
   /** Fetches the answers' CSV with the key in the header and hands it to the browser as a download. */
   async downloadCsv(slug: string, query: ReportQuery): Promise<void> {
     const path = `/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query)}`;

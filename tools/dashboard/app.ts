@@ -5,12 +5,12 @@ import { ApiError, session } from './api.js';
 import shared from './styles.js';
 
 /**
- * Where the hash points: `#/?days=30` (every flow), `#/flows/<slug>?days=30&version=2`, `#/experiments?days=30` or
- * `#/experiments/<id>?days=30`. No key is ever in it.
+ * Where the hash points: `#/?days=30` (every flow), `#/flows/<slug>?days=30&version=2`, `#/experiments?days=30`,
+ * `#/experiments/<id>?days=30`, `#/people?days=30` or `#/people/<user id>?days=30`. No key is ever in it.
  */
 interface Route {
-  view: 'flows' | 'flow' | 'experiments' | 'experiment';
-  /** The flow's slug or the experiment's id. */
+  view: 'flows' | 'flow' | 'experiments' | 'experiment' | 'people';
+  /** The flow's slug, the experiment's id or the user's id. */
   name: string;
   days: number;
   version: number;
@@ -18,15 +18,28 @@ interface Route {
 
 export const RANGES = [7, 30, 90];
 
+/** A path segment as written; a malformed escape is kept as it is rather than thrown. */
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** A section's view of one item: a flow's report, an experiment's, a user's explanation. */
+const VIEW_OF_ONE = { flows: 'flow', experiments: 'experiment', people: 'people' } as const;
+
 function readRoute(hash = location.hash): Route {
   const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(search);
   const days = Number(params.get('days'));
-  const match = /^\/(flows|experiments)(?:\/([^/]+))?$/.exec(path);
-  const section = match?.[1] === 'experiments' ? 'experiment' : 'flow';
+  const match = /^\/(flows|experiments|people)(?:\/([^/]+))?$/.exec(path);
+  const name = match?.[2] ? decode(match[2]) : '';
+  const section = (match?.[1] ?? 'flows') as 'flows' | 'experiments' | 'people';
   return {
-    view: match?.[2] ? section : section === 'experiment' ? 'experiments' : 'flows',
-    name: match?.[2] ? decodeURIComponent(match[2]) : '',
+    view: name ? VIEW_OF_ONE[section] : section,
+    name,
     days: RANGES.includes(days) ? days : 30,
     version: Math.max(0, Math.floor(Number(params.get('version')) || 0)),
   };
@@ -122,7 +135,7 @@ export class ObDashboard extends LitElement {
   private async focusHeading(): Promise<void> {
     await this.updateComplete;
     const view = this.renderRoot.querySelector<LitElement>(
-      'ob-flow-view, ob-flows-list, ob-experiments-list, ob-experiment-view',
+      'ob-flow-view, ob-flows-list, ob-experiments-list, ob-experiment-view, ob-people-view',
     );
     // The view draws its heading after its report arrives; a short wait covers a quick answer.
     for (let i = 0; i < 40 && view; i++) {
@@ -158,6 +171,7 @@ export class ObDashboard extends LitElement {
     if (view === 'experiments') return html`<ob-experiments-list days=${days}></ob-experiments-list>`;
     if (view === 'experiment')
       return html`<ob-experiment-view experiment-id=${name} days=${days}></ob-experiment-view>`;
+    if (view === 'people') return html`<ob-people-view user-id=${name} days=${days}></ob-people-view>`;
     return html`<ob-flows-list days=${days}></ob-flows-list><ob-collections days=${days}></ob-collections>`;
   }
 
@@ -165,17 +179,19 @@ export class ObDashboard extends LitElement {
     if (!this.signedIn) return html`<ob-sign-in @ob-signed-in=${() => (this.signedIn = true)}></ob-sign-in>`;
     const { view, days } = this.route;
     const onExperiments = view === 'experiments' || view === 'experiment';
+    const onFlows = !onExperiments && view !== 'people';
     return html`<header>
         <div class="bar-inner">
           <a class="brand" href="#/?days=${days}"><span class="logo" aria-hidden="true"></span>Onboarding insights</a>
           <nav aria-label="Views">
-            <a href="#/?days=${days}" aria-current=${onExperiments ? nothing : 'page'}>Flows</a>
+            <a href="#/?days=${days}" aria-current=${onFlows ? 'page' : nothing}>Flows</a>
             <a href="#/experiments?days=${days}" aria-current=${onExperiments ? 'page' : nothing}>Experiments</a>
+            <a href="#/people?days=${days}" aria-current=${view === 'people' ? 'page' : nothing}>People</a>
           </nav>
           <span class="spacer"></span>
           ${
-            // Experiments count every exposure since they began: the range applies to the flows only.
-            onExperiments
+            // Experiments count every exposure since they began, and a user is explained now: the range is the flows' only.
+            !onFlows
               ? nothing
               : html`<label class="sr-only" for="range">Date range</label>
                   <select id="range" @change=${this.chooseRange}>

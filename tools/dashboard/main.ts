@@ -6,6 +6,7 @@ import { ObExperimentView } from './experiment-view.js';
 import { ObExperimentsList } from './experiments-list.js';
 import { ObFlowView } from './flow-view.js';
 import { ObFlowsList } from './flows-list.js';
+import { ObPeopleView } from './people-view.js';
 import { ObSignIn } from './sign-in.js';
 import { ObSurveyPanel } from './survey-panel.js';
 
@@ -17,6 +18,7 @@ const elements: Array<[string, CustomElementConstructor]> = [
   ['ob-flow-view', ObFlowView],
   ['ob-experiments-list', ObExperimentsList],
   ['ob-experiment-view', ObExperimentView],
+  ['ob-people-view', ObPeopleView],
   ['ob-survey-panel', ObSurveyPanel],
   ['ob-answers', ObAnswers],
 ];
