@@ -6,11 +6,13 @@ import type { ExplainReason, ExplainResponse, Problem } from '../../src/api/wire
 export const EXPLAIN_USAGE =
   'onboarding-flows explain <userId> --api <url> --key <private key> [--flow <slug>] [--json]';
 
-export const EXPLAIN_HELP = `explain: asks the service at --api (GET /v1/users/{userId}/explain, with a private key) why each flow
-is or is not shown to the user now, and prints one row per flow (flows not shown first: slug, shown, the rule that held
-it back and its sentence), then each flow not shown with every rule, the failed ones first. --flow explains one flow;
---json prints the service's answer as JSON instead. Exits 0 with an answer, 1 when the service refuses or cannot be
-reached (its problem's detail on standard error), 2 on bad usage.`;
+export const EXPLAIN_HELP = `explain: asks the service at --api (GET /v1/users/{userId}/explain, with a private key) why each
+flow is or is not shown to the user now, and prints one row per flow, those not shown first: its slug, whether it is
+shown, the user's state in it (not started, started, completed or dismissed), the rule that held it back and that
+rule's sentence. Then each flow not shown, with every rule the service applied, the failed ones first, and under a
+failed rule what it read (a targeting's clauses with their values). --flow <slug> explains that flow alone; --json
+prints the service's answer as JSON instead. Exits 0 with an answer, 1 when the service refuses (its problem's detail
+on standard error) or cannot be reached, 2 on bad usage.`;
 
 /** `explain`'s arguments, after the command's name. */
 export async function explain(argv: string[]): Promise<number> {
@@ -109,8 +111,8 @@ function columns(rows: string[][]): string[] {
 function readings(reason: ExplainReason): string[] {
   if (reason.rule === 'targeting')
     return reason.clauses.flatMap((clause) => [
-      `${clause.expression}  is ${text(clause.value)}${clause.error ? ` (${clause.error})` : ''}`,
-      ...(clause.operands ?? []).map((operand) => `  ${operand.expression} = ${text(operand.value)}`),
+      `${clause.expression}  is ${JSON.stringify(clause.value)}${clause.error ? ` (${clause.error})` : ''}`,
+      ...(clause.operands ?? []).map((operand) => `  ${operand.expression} = ${JSON.stringify(operand.value)}`),
     ]);
   const fields = Object.entries(reason).filter(
     ([name, value]) => !['rule', 'passed', 'detail'].includes(name) && value !== null && value !== undefined,

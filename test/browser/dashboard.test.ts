@@ -1,12 +1,12 @@
 // The analytics dashboard in real Chromium, on a real service with a month of traffic: sign-in, every view, keyboard use, CSV, axe, CSP, light and dark,
-// the collections, a flow's reshowings, its split by locale, a resource centre's use, a flow's goal, and the experiments.
+// the collections, a flow's reshowings, its split by locale, a resource centre's use, a flow's goal, the experiments, and the People page.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, type LaunchedBrowser } from '../support/chromium.js';
-import type { AnalyticsFlowResponse, ExperimentReport } from '../../src/api/wire.js';
+import type { AnalyticsFlowResponse, ExperimentReport, ExplainResponse } from '../../src/api/wire.js';
 import { percent, percentRange, points, pointsRange, pValue } from '../../tools/dashboard/format.js';
 import { SEED_FLOWS, seedExperiments, seedMonth } from '../support/analytics-seed.js';
 import { PRIVATE_KEY, PUBLIC_KEY, startTestService, type TestService } from '../support/service.js';
@@ -266,6 +266,10 @@ describe('the dashboard', () => {
       expect(await serious(page), id).toEqual([]);
       if (scheme === 'dark') await shoot(page, `experiment-${id}-dark`);
     }
+    await page.evaluate(() => (location.hash = '#/people/axe-visitor?days=30'));
+    await page.locator('ob-people-view details.flow').first().waitFor();
+    expect(await serious(page), 'people').toEqual([]);
+    if (scheme === 'dark') await shoot(page, 'people-dark');
     // Dark means dark: the page's background follows the system setting.
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe(scheme === 'dark' ? 'rgb(13, 16, 23)' : 'rgb(245, 246, 250)');
@@ -644,6 +648,122 @@ describe('the dashboard', () => {
       .poll(() => page.locator('ob-experiment-view [role="status"]').last().textContent())
       .toBe('The CSV was downloaded.');
     expect(requests.some((url) => url.includes(PRIVATE_KEY))).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+  it('looks a user up on the People page: their properties, groups and latest events, and every flow, those not shown first, each with its failed rule first, all drawn as text', async () => {
+    const userId = 'people-ada';
+    // What the page must draw as text, never as markup: in a property, an event's name and an event's property.
+    const markup = '<img src=x onerror="window.__pwned = 1">';
+    const upsert = await service.call('POST', '/v1/public/users', {
+      body: {
+        userId,
+        properties: { plan: 'free', seats: 3, note: markup },
+        events: [
+          { event: 'report.exported' },
+          { event: '<script>window.__pwned = 2</script>', properties: { html: markup } },
+        ],
+      },
+    });
+    expect(upsert.status).toBe(201);
+    expect((await service.call('POST', '/v1/public/groups', { body: { groupId: 'acme', userId } })).status).toBe(201);
+
+    const { page, problems, requests } = await open();
+    await signIn(page);
+    await page.locator('ob-flows-list tbody tr').first().waitFor();
+    await page.locator('ob-dashboard nav a', { hasText: 'People' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/people\?days=30$/);
+    await expect.poll(() => focused(page)).toBe('h1:People');
+    expect(await page.locator('ob-dashboard nav a[aria-current="page"]').textContent()).toBe('People');
+    expect(await page.locator('ob-dashboard select#range').count()).toBe(0);
+    await page.locator('ob-people-view input').fill(userId);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toMatch(/#\/people\/people-ada\?days=30$/);
+    const flows = page.locator('ob-people-view details.flow');
+    await flows.first().waitFor();
+    await expect.poll(() => focused(page)).toBe(`h1:${userId}`);
+    const answer = (await service.call('GET', `/v1/users/${userId}/explain`, { key: PRIVATE_KEY }))
+      .body as ExplainResponse;
+    expect(answer.exists).toBe(true);
+
+    // The user as the rules read them.
+    expect(await cellsOf(page.locator('ob-people-view table.props tr'))).toEqual(
+      Object.entries(answer.user.properties).map(([name, v]) => [name, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
+    expect(await cellsOf(page.locator('ob-people-view table.props tr'))).toContainEqual(['note', markup]);
+    expect(await page.locator('ob-people-view ul.groups li').allTextContents()).toEqual(['acme']);
+    const events = await cellsOf(page.locator('ob-people-view .events tbody tr'));
+    expect(events.map((row) => row[0])).toEqual(answer.user.recentEvents.map((e) => e.event));
+    expect(events.map((row) => row[0])).toEqual(['<script>window.__pwned = 2</script>', 'report.exported']);
+    expect(events[0][1]).toBe(JSON.stringify({ html: markup }));
+    // Nothing the user sent ran or became an element.
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator('ob-people-view img, ob-people-view script').count()).toBe(0);
+
+    // Every flow of the catalog: those not shown first, open, with what held them back on top.
+    const order = [...answer.flows.filter((f) => !f.shown), ...answer.flows.filter((f) => f.shown)];
+    expect(await flows.evaluateAll((all) => all.map((d) => d.getAttribute('data-flow')))).toEqual(
+      order.map((f) => f.flowSlug),
+    );
+    const held = answer.flows.find((f) => f.flowSlug === 'export-banner')!;
+    expect(held.shown).toBe(false);
+    expect(held.heldBy).toBe('targeting');
+    const card = page.locator('ob-people-view details.flow[data-flow="export-banner"]');
+    expect(await card.getAttribute('open')).not.toBeNull();
+    expect(await card.locator('.badge').first().textContent()).toBe('Not shown');
+    const failedReason = held.reasons.find((r) => !r.passed)!;
+    expect((await card.locator('.held-by').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      `Held by Targeting: ${failedReason.detail}`,
+    );
+    const rules = await card
+      .locator('li.reason')
+      .evaluateAll((lis) =>
+        lis.map((li) => [li.getAttribute('data-rule'), li.classList.contains('failed') ? 'failed' : 'passed']),
+      );
+    expect(rules).toHaveLength(held.reasons.length);
+    expect(rules[0]).toEqual(['targeting', 'failed']);
+    expect(rules.slice(1).every(([, outcome]) => outcome === 'passed')).toBe(true);
+    // The targeting's clauses, each with its value: the cohort is what the user lacks.
+    const clauses = await card.locator('li.reason[data-rule="targeting"] li.clause').allTextContents();
+    expect(clauses.length).toBeGreaterThan(0);
+    expect(clauses.join(' ')).toContain('user.properties.cohort');
+    // A flow shown comes after, folded, with its state.
+    const shown = order.find((f) => f.shown)!;
+    const shownCard = page.locator(`ob-people-view details.flow[data-flow="${shown.flowSlug}"]`);
+    expect(await shownCard.getAttribute('open')).toBeNull();
+    expect(await shownCard.locator('.badge').allTextContents()).toEqual(['Shown', 'not started']);
+    expect(await page.locator('ob-people-view .card-head .hint').last().textContent()).toContain(
+      `${answer.flows.filter((f) => f.shown).length} of ${answer.flows.length} shown`,
+    );
+    expect(await serious(page)).toEqual([]);
+    await shoot(page, 'people-light');
+    expect(requests.some((url) => url.includes(PRIVATE_KEY))).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says plainly that a user is unknown, from a deep link to the People page', async () => {
+    const { page, problems } = await open();
+    await page.evaluate(() => (location.hash = '#/people/never-seen-anywhere'));
+    await signIn(page);
+    const banner = page.locator('ob-people-view .unknown');
+    await banner.waitFor();
+    expect(await banner.getAttribute('role')).toBe('status');
+    expect((await banner.textContent())?.replace(/\s+/g, ' ').trim()).toContain(
+      'Unknown user: the service has stored nothing for “never-seen-anywhere”.',
+    );
+    expect(await page.locator('ob-people-view h1').textContent()).toBe('never-seen-anywhere');
+    expect(await page.locator('ob-people-view input').inputValue()).toBe('never-seen-anywhere');
+    expect(await page.locator('ob-people-view .badge', { hasText: 'known user' }).count()).toBe(0);
+    expect(await page.locator('ob-people-view table.props').count()).toBe(0);
+    expect(await page.locator('ob-people-view ul.groups').count()).toBe(0);
+    expect(await page.locator('ob-people-view .events').count()).toBe(0);
+    const answer = (await service.call('GET', '/v1/users/never-seen-anywhere/explain', { key: PRIVATE_KEY }))
+      .body as ExplainResponse;
+    expect(answer.exists).toBe(false);
+    expect(await page.locator('ob-people-view details.flow').count()).toBe(answer.flows.length);
+    expect(await serious(page)).toEqual([]);
+    await shoot(page, 'people-unknown-light');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -16,9 +16,14 @@ export const RULE_LABELS: Record<ExplainReason['rule'], string> = {
   startWhen: 'Start rules',
 };
 
-/** What a reason read, beyond its rule, outcome and sentence: the fields the service sent, empty ones left out. */
+/** What a reason read, beyond its rule, outcome and sentence: the fields the service sent, empty ones left out (a targeting's are drawn apart). */
 function facts(reason: ExplainReason): Array<[string, unknown]> {
-  const skip = new Set(['rule', 'passed', 'detail', ...(reason.rule === 'targeting' ? ['expression', 'clauses'] : [])]);
+  const skip = new Set([
+    'rule',
+    'passed',
+    'detail',
+    ...(reason.rule === 'targeting' ? ['expression', 'value', 'clauses'] : []),
+  ]);
   return Object.entries(reason).filter(([name, v]) => !skip.has(name) && v !== null && v !== undefined);
 }
 

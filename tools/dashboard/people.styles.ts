@@ -73,6 +73,9 @@ export default css`
     border-inline-start: 4px solid var(--db-bad);
   }
   details.flow summary {
+    margin: 0;
+    font-size: inherit;
+    color: var(--db-text);
     display: flex;
     align-items: baseline;
     flex-wrap: wrap;
@@ -119,8 +122,11 @@ export default css`
   .reason.passed .mark {
     color: var(--db-good-text);
   }
-  .reason .rule {
+  .reason.failed .rule {
     font-weight: 600;
+  }
+  .reason.passed .detail {
+    color: var(--db-muted);
   }
   .reason .more,
   .reason .facts {
