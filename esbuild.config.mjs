@@ -335,7 +335,7 @@ export const builds = {
     outfile: 'dist/server.mjs',
     ...nodeShared,
   },
-  /** dist/flows.mjs: `onboarding-flows check <dir>`, the flow file checker teams run in their CI. */
+  /** dist/flows.mjs: `onboarding-flows`: `check <dir>`, the flow file checker teams run in their CI, and its other commands. */
   flows: {
     entryPoints: ['server/flows/cli.ts'],
     outfile: 'dist/flows.mjs',

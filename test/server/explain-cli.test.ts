@@ -1,5 +1,7 @@
 // `onboarding-flows explain` against a real service on loopback: the table, --json as the endpoint answers it, --flow,
 // an unknown user, and bad usage, a refused key and an unreachable service with their exit codes.
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExplainResponse } from '../../src/api/wire.js';
 import { main } from '../../server/flows/cli.js';
@@ -136,10 +138,14 @@ describe('onboarding-flows explain', () => {
     expect(refusal.status).toBeGreaterThanOrEqual(401);
     expect(publicKey.err).toBe(refusal.body.detail);
 
-    // A port nothing listens on: the service's own, once it is closed, would race other suites; port 9 (discard) is unused on loopback.
-    const unreachable = await explain('ada', '--api', 'http://127.0.0.1:9', '--key', PRIVATE_KEY);
+    // A port nothing listens on any more.
+    const closed = createServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = await explain('ada', '--api', `http://127.0.0.1:${port}`, '--key', PRIVATE_KEY);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.err).toMatch(/^http:\/\/127\.0\.0\.1:9 could not be reached/);
+    expect(unreachable.err).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port} could not be reached: .*ECONNREFUSED`));
   });
 
   it.each([
