@@ -1,6 +1,6 @@
 // `onboarding-flows explain`: asks a running service why each flow is or is not shown to one user, and prints the answer as a table or as JSON.
 import { parseArgs } from 'node:util';
-import { failedFirst, flowProgress, heldBackFirst } from '../../src/api/explain-order.js';
+import { failedFirst, flowProgress, heldBackFirst, readSides } from '../../src/api/explain-reading.js';
 import type { ExplainReason, ExplainResponse, Problem } from '../../src/api/wire.js';
 
 export const EXPLAIN_USAGE =
@@ -112,7 +112,7 @@ function readings(reason: ExplainReason): string[] {
   if (reason.rule === 'targeting')
     return reason.clauses.flatMap((clause) => [
       `${clause.expression}  is ${JSON.stringify(clause.value)}${clause.error ? ` (${clause.error})` : ''}`,
-      ...(clause.operands ?? []).map((operand) => `  ${operand.expression} = ${JSON.stringify(operand.value)}`),
+      ...readSides(clause).map((operand) => `  ${operand.expression} = ${JSON.stringify(operand.value)}`),
     ]);
   const fields = Object.entries(reason).filter(
     ([name, value]) => !['rule', 'passed', 'detail'].includes(name) && value !== null && value !== undefined,

@@ -84,6 +84,9 @@ describe('onboarding-flows explain', () => {
     const failing = targeting.clauses.find((clause) => clause.value !== true)!;
     expect(failing.expression).toContain("user.properties.plan == 'pro'");
     expect(section).toContain(`${failing.expression}  is ${JSON.stringify(failing.value)}`);
+    // Under it, the user's side of the comparison; the literal the rule wrote says nothing new.
+    expect(section).toContain('\n                        user.properties.plan = "free"\n');
+    expect(section).not.toContain("'pro' = ");
     expect(out).toContain('\ndraft (Welcome): not shown\n  FAILED  status');
     expect(out).not.toContain('welcome (Welcome): not shown');
   });

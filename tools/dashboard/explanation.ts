@@ -1,6 +1,6 @@
 // One flow's explanation on the People page: whether it is shown, its state, and every rule with what it read, the failed ones first.
 import { html, nothing, type TemplateResult } from 'lit';
-import { failedFirst, flowProgress } from '../../src/api/explain-order.js';
+import { failedFirst, flowProgress, readSides } from '../../src/api/explain-reading.js';
 import type { ExplainReason, FlowExplanation, TargetingClause } from '../../src/api/wire.js';
 import { TYPE_LABELS, value } from './format.js';
 
@@ -32,9 +32,9 @@ function renderClause(clause: TargetingClause): TemplateResult {
     <code>${clause.expression}</code> <span class="is">is</span> <strong>${value(clause.value)}</strong>
     ${clause.error ? html`<span class="error">(${clause.error})</span>` : nothing}
     ${
-      clause.operands?.length
+      readSides(clause).length
         ? html`<ul class="operands">
-            ${clause.operands.map((o) => html`<li><code>${o.expression}</code> = <code>${value(o.value)}</code></li>`)}
+            ${readSides(clause).map((o) => html`<li><code>${o.expression}</code> = <code>${value(o.value)}</code></li>`)}
           </ul>`
         : nothing
     }
@@ -77,7 +77,7 @@ function renderReason(reason: ExplainReason): TemplateResult {
   </li>`;
 }
 
-/** A flow: open when it is not shown, so what held it back is the first thing read. */
+/** A flow: open when it is not shown, so what held it back is the first thing read (its sentence is its first rule's). */
 export function renderFlow(flow: FlowExplanation): TemplateResult {
   const held = flow.reasons.find((reason) => !reason.passed);
   return html`<details class="flow ${flow.shown ? 'shown' : 'held'}" data-flow=${flow.flowSlug} ?open=${!flow.shown}>
@@ -86,13 +86,7 @@ export function renderFlow(flow: FlowExplanation): TemplateResult {
       <span class="slug">${flow.flowSlug} · ${TYPE_LABELS[flow.type] ?? flow.type}</span>
       <span class="badge ${flow.shown ? '' : 'off'}">${flow.shown ? 'Shown' : 'Not shown'}</span>
       <span class="badge plain">${flowProgress(flow)}</span>
-      ${
-        held
-          ? html`<span class="held-by"
-              >Held by <strong>${RULE_LABELS[held.rule] ?? held.rule}</strong>: ${held.detail}</span
-            >`
-          : nothing
-      }
+      ${held ? html`<span class="held-by">Held by <strong>${RULE_LABELS[held.rule] ?? held.rule}</strong></span>` : nothing}
     </summary>
     <ol class="reasons" aria-label="Rules of ${flow.name}, failed first">
       ${failedFirst(flow.reasons).map(renderReason)}

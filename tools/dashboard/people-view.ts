@@ -1,7 +1,7 @@
 // <ob-people-view>: the People page: look a user up by id, and see their properties, groups, latest events, and why each flow is or is not shown to them.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { heldBackFirst } from '../../src/api/explain-order.js';
+import { heldBackFirst } from '../../src/api/explain-reading.js';
 import type { ExplainResponse } from '../../src/api/wire.js';
 import { api } from './api.js';
 import { renderFlow } from './explanation.js';

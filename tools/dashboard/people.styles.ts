@@ -94,8 +94,7 @@ export default css`
     color: var(--db-bad-text);
   }
   .held-by {
-    flex-basis: 100%;
-    color: var(--db-text);
+    color: var(--db-bad-text);
   }
   ol.reasons {
     list-style: none;

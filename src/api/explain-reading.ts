@@ -1,5 +1,5 @@
-// The order a person reads an explanation in, shared by the dashboard's People page and `onboarding-flows explain`: flows held back first, and in each flow its failed rules first.
-import type { ExplainReason, FlowExplanation } from './wire.js';
+// How a person reads an explanation, shared by the dashboard's People page and `onboarding-flows explain`: flows held back first, in each flow its failed rules first, and a clause's sides without its literals.
+import type { ExplainReason, FlowExplanation, TargetingClause } from './wire.js';
 
 /** The reasons with those that failed first; each part keeps the order the service applies the rules in. */
 export const failedFirst = (reasons: readonly ExplainReason[]): ExplainReason[] => [
@@ -21,3 +21,10 @@ export function flowProgress(flow: FlowExplanation): 'completed' | 'dismissed' |
   if (state.dismissed) return 'dismissed';
   return state.started ? 'started' : 'not started';
 }
+
+/** A CEL literal: a number, a quoted string, true, false or null. */
+const LITERAL = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?u?|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|true|false|null)$/;
+
+/** A comparison's sides worth reading: what the user's data made of them, not the literals the rule wrote (`'pro'`, `3`). */
+export const readSides = (clause: TargetingClause): Array<{ expression: string; value: unknown }> =>
+  (clause.operands ?? []).filter((operand) => !LITERAL.test(operand.expression.trim()));
