@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type {
   DeleteUserQuery,
+  ExplainQuery,
   ExplainResponse,
   UserRecord,
   UserUpsertRequest,
@@ -104,7 +105,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
     return record;
   });
 
-  app.get<{ Params: { userId: string }; Querystring: { flowSlug?: string } }>(
+  app.get<{ Params: { userId: string }; Querystring: ExplainQuery }>(
     '/v1/users/:userId/explain',
     {
       schema: {

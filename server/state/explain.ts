@@ -141,6 +141,9 @@ const shortJson = (value: unknown) => {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 };
 
+/** A CEL literal: a number, a quoted string, true, false or null. */
+const LITERAL = /^(?:-?\d+(?:\.\d+)?u?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|true|false|null)$/;
+
 function targetingReason(flow: CatalogFlow, snapshot: UserSnapshot): ExplainReason {
   const expression = flow.definition.targetingLogic.trim();
   // The rule as the answer applies it: its compiled predicate (a failure at run time counts as false).
@@ -170,10 +173,13 @@ function targetingReason(flow: CatalogFlow, snapshot: UserSnapshot): ExplainReas
     return clause;
   });
   const failing = clauses.filter((clause) => clause.value !== true);
-  const why = (clause: TargetingClause) =>
-    `${clause.expression} is ${clause.error ? `an error (${clause.error})` : shortJson(clause.value)}${
-      clause.operands ? ` (${clause.operands.map((o) => `${o.expression} is ${shortJson(o.value)}`).join(', ')})` : ''
+  const why = (clause: TargetingClause) => {
+    // The sides that are not literals: what the user's property or count is.
+    const read = clause.operands?.filter((operand) => !LITERAL.test(operand.expression)) ?? [];
+    return `${clause.expression} is ${clause.error ? `an error (${clause.error})` : shortJson(clause.value)}${
+      read.length ? ` (${read.map((o) => `${o.expression} is ${shortJson(o.value)}`).join(', ')})` : ''
     }`;
+  };
   let detail: string;
   if (passed) detail = `The user matches the targeting (${expression}).`;
   else if (operator === '||')

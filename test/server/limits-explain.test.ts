@@ -238,10 +238,10 @@ describe('global limits', () => {
       ),
       '4 limits[0].max: expected a positive whole number, got 0',
       expect.stringMatching(/^5 limits\[0\]\.per: bad duration "1 day"/),
-      expect.stringMatching(/^6 limits\[1\]\.max: a limit needs max and per/),
+      expect.stringMatching(/^6 limits\[1\]: a limit needs max and per/),
       '6 limits[1].id: duplicate limit id "twice" (also limits[0])',
       expect.stringMatching(/^7 limits\[1\]\.flows\[0\]: unknown flow slug "nope"/),
-      expect.stringMatching(/^8 limits\[2\]\.max: a limit needs max and per/),
+      expect.stringMatching(/^8 limits\[2\]: a limit needs max and per/),
     ]);
     await service.writeFlow('limits.yaml', bad);
     try {
