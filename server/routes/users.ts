@@ -113,13 +113,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { flowSlug: { type: 'string', minLength: 1, maxLength: 128 } },
+          properties: { flowSlug: { type: 'string', minLength: 1, maxLength: 128 }, groupId: idSchema },
         },
       },
     },
     async (request): Promise<ExplainResponse> =>
       explainUser(deps.db, deps.catalog, request.params.userId, {
         flowSlug: request.query.flowSlug,
+        groupId: request.query.groupId,
         now: nowOf(deps),
       }),
   );
