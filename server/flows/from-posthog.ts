@@ -756,7 +756,7 @@ export function postHogFiltersToCel(filters: unknown): { cel: string } | { probl
       parts.push(part);
     }
     if (!parts.length) return { cel: '' };
-    groups.push(parts.length === 1 || filters.groups.length === 1 ? parts.join(' && ') : `(${parts.join(' && ')})`);
+    groups.push(filters.groups.length === 1 ? parts.join(' && ') : `(${parts.join(' && ')})`);
   }
   return { cel: groups.join(' || ') };
 }
