@@ -489,7 +489,7 @@ function convertTour(tour: PostHogTour, context: Context): Draft[] {
     note(['type'], `A banner shows where the page puts <onboarding-banner flow="${slug}">: put it ${where}.`);
   }
   for (const { index, key, remark } of stepRemarks)
-    remarks.push({ segments: ['data', 'steps', index, key], ...remark });
+    remarks.push({ segments: index < steps.length ? ['data', 'steps', index, key] : ['data', 'steps'], ...remark });
   if (!steps.length) {
     // Nothing but survey steps: the surveys are the tour.
     return surveys;

@@ -259,7 +259,7 @@ describe('onboarding-flows from-posthog', () => {
     } finally {
       await service.close();
     }
-  });
+  }, 60_000);
 
   it('writes a tour with its steps, buttons, start rules, schedule and translations', () => {
     const { files } = convert('welcome', [WELCOME_TOUR, BILLING_TOUR], 0);
@@ -573,7 +573,7 @@ describe('onboarding-flows from-posthog', () => {
     } finally {
       await service.close();
     }
-  });
+  }, 60_000);
 
   it('writes filters it cannot read as "false" under a # TODO', () => {
     expect(postHogFiltersToCel({ groups: [{ properties: [], rollout_percentage: 50 }] })).toEqual({
@@ -644,6 +644,18 @@ describe('onboarding-flows from-posthog', () => {
     const { code, out } = run('--help');
     expect(code).toBe(0);
     expect(out[0]).toContain('onboarding-flows from-posthog <tours.json | -> --out <folder> [--force]');
+  });
+});
+
+describe('docs/posthog.md', () => {
+  it('shows what from-posthog writes for its example, word for word', () => {
+    const doc = readFileSync(new URL('../../docs/posthog.md', import.meta.url), 'utf8');
+    const example = doc.split(/^## /m).find((part) => part.startsWith('An example\n'))!;
+    const [json] = [...example.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]);
+    const yaml = [...example.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]);
+    const converted = convertPostHogTours(JSON.parse(json));
+    expect(converted.map((flow) => flow.text)).toEqual(yaml);
+    expect(converted.flatMap((flow) => [...flow.problems, ...flow.warnings])).toEqual([]);
   });
 });
 
