@@ -673,12 +673,13 @@ function buttonOf(
     case 'trigger_tour': {
       const id = String(button.tourId ?? '');
       const target = context.slugs.get(id);
-      if (target && id !== tourId && context.linked.has(id))
+      if (id === tourId) return { button: { title, action: 'flow.restart' } };
+      if (target && context.linked.has(id))
         return {
           button: { title, action: 'flow.complete', uri: `#${target}` },
           note: `PostHog started the tour ${target} here: this link to #${target} starts that flow (its startWhen.click).`,
         };
-      if (target && id !== tourId)
+      if (target)
         return {
           button: { title, action: 'flow.complete' },
           note: `PostHog started the tour ${target} here; that flow shows by itself once eligible, as it auto-launched in PostHog.`,
