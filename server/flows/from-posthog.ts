@@ -302,16 +302,16 @@ function convertTour(tour: PostHogTour, context: Context): Draft[] {
   if (clicks.length) startWhen.click = clicks.join(', ');
   if (typeof conditions.autoShowDelaySeconds === 'number' && conditions.autoShowDelaySeconds > 0)
     startWhen.delay = delay(conditions.autoShowDelaySeconds);
-  for (const [key, label] of [
-    ['events', 'after the event'],
-    ['cancelEvents', 'and closed it on the event'],
-    ['actions', 'after the action'],
-  ] as const) {
+  for (const key of ['events', 'cancelEvents', 'actions'] as const) {
     const values = conditions[key]?.values;
     if (!values?.length) continue;
     const names = values.map((value) => JSON.stringify(value.name ?? value)).join(', ');
+    const what =
+      key === 'cancelEvents'
+        ? `PostHog cancelled a waiting start of this tour on the event ${names}`
+        : `PostHog showed this tour after the ${key === 'events' ? 'event' : 'action'} ${names} in the session`;
     momentTodos.push(
-      `PostHog showed this tour ${label} ${names} in the session${key === 'cancelEvents' ? ' (it cancelled a waiting tour)' : ''}; the start rules have no event. Track it and test it in targetingLogic (user.eventCount('name', duration('1h')) > 0), or start the flow from the page's code.`,
+      `${what}; the start rules have no event. Track it and test it in targetingLogic (user.eventCount('name', duration('1h')) > 0), or start the flow from the page's code.`,
     );
   }
 

@@ -475,7 +475,7 @@ describe('onboarding-flows from-posthog', () => {
       ),
       expect.stringMatching(
         new RegExp(
-          `^${escape(file)}:${lineOf('data:')}:1  data: PostHog showed this tour and closed it on the event "settings_closed"`,
+          `^${escape(file)}:${lineOf('data:')}:1  data: PostHog cancelled a waiting start of this tour on the event "settings_closed"`,
         ),
       ),
       expect.stringMatching(
