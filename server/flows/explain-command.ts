@@ -4,15 +4,16 @@ import { failedFirst, flowProgress, heldBackFirst, readSides } from '../../src/a
 import type { ExplainReason, ExplainResponse, Problem } from '../../src/api/wire.js';
 
 export const EXPLAIN_USAGE =
-  'onboarding-flows explain <userId> --api <url> --key <private key> [--flow <slug>] [--json]';
+  'onboarding-flows explain <userId> --api <url> --key <private key> [--flow <slug>] [--group <groupId>] [--json]';
 
 export const EXPLAIN_HELP = `explain: asks the service at --api (GET /v1/users/{userId}/explain, with a private key) why each
 flow is or is not shown to the user now, and prints one row per flow, those not shown first: its slug, whether it is
 shown, the user's state in it (not started, started, completed or dismissed), the rule that held it back and that
 rule's sentence. Then each flow not shown, with every rule the service applied, the failed ones first, and under a
-failed rule what it read (a targeting's clauses with their values). --flow <slug> explains that flow alone; --json
-prints the service's answer as JSON instead. Exits 0 with an answer, 1 when the service refuses (its problem's detail
-on standard error) or cannot be reached, 2 on bad usage.`;
+failed rule what it read (a targeting's clauses with their values). --flow <slug> explains that flow alone; --group
+<groupId> explains the read the page makes with that group; --json prints the service's answer as JSON instead.
+Exits 0 with an answer, 1 when the service refuses (its problem's detail on standard error) or cannot be reached, 2
+on bad usage.`;
 
 /** `explain`'s arguments, after the command's name. */
 export async function explain(argv: string[]): Promise<number> {
@@ -25,6 +26,7 @@ export async function explain(argv: string[]): Promise<number> {
         api: { type: 'string' },
         key: { type: 'string' },
         flow: { type: 'string' },
+        group: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -38,8 +40,9 @@ export async function explain(argv: string[]): Promise<number> {
     return 0;
   }
   const [userId] = positionals;
-  if (positionals.length !== 1 || !userId || !values.api || !values.key || values.flow === '') return usage();
-  const url = explainUrl(values.api, userId, values.flow);
+  if (positionals.length !== 1 || !userId || !values.api || !values.key || values.flow === '' || values.group === '')
+    return usage();
+  const url = explainUrl(values.api, userId, { flowSlug: values.flow, groupId: values.group });
   if (!url) return usage(`--api ${values.api} is not an http or https address`);
 
   let response: Response;
@@ -77,7 +80,11 @@ function usage(reason?: string): number {
 }
 
 /** The endpoint's address under --api (which may end with a path of its own), or undefined for an address that is not http(s). */
-export function explainUrl(api: string, userId: string, flowSlug?: string): URL | undefined {
+export function explainUrl(
+  api: string,
+  userId: string,
+  query: { flowSlug?: string; groupId?: string } = {},
+): URL | undefined {
   let base: URL;
   try {
     base = new URL(api.endsWith('/') ? api : `${api}/`);
@@ -86,7 +93,7 @@ export function explainUrl(api: string, userId: string, flowSlug?: string): URL 
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') return undefined;
   const url = new URL(`v1/users/${encodeURIComponent(userId)}/explain`, base);
-  if (flowSlug !== undefined) url.searchParams.set('flowSlug', flowSlug);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
   return url;
 }
 

@@ -691,7 +691,9 @@ describe('the dashboard', () => {
       Object.entries(answer.user.properties).map(([name, v]) => [name, typeof v === 'string' ? v : JSON.stringify(v)]),
     );
     expect(await cellsOf(page.locator('ob-people-view table.props tr'))).toContainEqual(['note', markup]);
-    expect(await page.locator('ob-people-view ul.groups li').allTextContents()).toEqual(['acme']);
+    expect((await page.locator('ob-people-view ul.groups li').allTextContents()).map((t) => t.trim())).toEqual([
+      'acme',
+    ]);
     const events = await cellsOf(page.locator('ob-people-view .events tbody tr'));
     expect(events.map((row) => row[0])).toEqual(answer.user.recentEvents.map((e) => e.event));
     expect(events.map((row) => row[0])).toEqual(['<script>window.__pwned = 2</script>', 'report.exported']);
@@ -738,6 +740,20 @@ describe('the dashboard', () => {
     );
     expect(await serious(page)).toEqual([]);
     await shoot(page, 'people-light');
+
+    // A group of the user's explains the read the page makes with it, and the way back reads without.
+    await page.locator('ob-people-view ul.groups a', { hasText: 'acme' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/people\/people-ada\?days=30&group=acme$/);
+    await expect
+      .poll(() => page.locator('ob-people-view .card-head .hint').last().textContent())
+      .toContain('in a read with group acme');
+    expect(requests.some((url) => url.endsWith(`/v1/users/${userId}/explain?groupId=acme`))).toBe(true);
+    expect(await page.locator('ob-people-view ul.groups a').getAttribute('aria-current')).toBe('true');
+    await page.locator('ob-people-view a', { hasText: 'Explain without a group' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/people\/people-ada\?days=30$/);
+    await expect
+      .poll(() => page.locator('ob-people-view .card-head .hint').last().textContent())
+      .not.toContain('group');
     expect(requests.some((url) => url.includes(PRIVATE_KEY))).toBe(false);
     expect(problems).toEqual([]);
     await page.close();

@@ -1,4 +1,4 @@
-// `onboarding-flows explain` against a real service on loopback: the table, --json as the endpoint answers it, --flow,
+// `onboarding-flows explain` against a real service on loopback: the table, --json as the endpoint answers it, --flow, --group,
 // an unknown user, and bad usage, a refused key and an unreachable service with their exit codes.
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
@@ -126,6 +126,31 @@ describe('onboarding-flows explain', () => {
     expect(printed.flows.map((flow) => flow.flowSlug)).toEqual(['pro-banner']);
   });
 
+  it('explains the read the page makes with a group, with --group', async () => {
+    await service.writeFlow(
+      'team-card.yaml',
+      'slug: team-card\nname: Team card\ntype: CARD\ntargetingLogic: "group.properties.tier == \'gold\'"\ndata:\n  steps:\n    - id: s\n',
+    );
+    try {
+      const joined = await service.call('POST', '/v1/public/groups', {
+        body: { groupId: 'acme', userId: 'ada', properties: { tier: 'gold' } },
+      });
+      expect(joined.status).toBe(201);
+      const args = ['ada', '--api', service.url, '--key', PRIVATE_KEY, '--flow', 'team-card'];
+      const alone = await explain(...args);
+      expect(alone.out.split('\n')[3]).toMatch(/^team-card\s+no\s+not started\s+targeting\s/);
+      const withGroup = await explain(...args, '--group', 'acme');
+      expect(withGroup.code).toBe(0);
+      expect(withGroup.out.split('\n')[3]).toMatch(/^team-card\s+yes\s+not started\s+-\s+-$/);
+      const json = JSON.parse((await explain(...args, '--group', 'acme', '--json')).out) as ExplainResponse;
+      const answer = await endpoint('ada', '?flowSlug=team-card&groupId=acme');
+      expect({ ...json, at: answer.at }).toEqual(answer);
+      expect(answer.user.groups).toEqual(['acme']);
+    } finally {
+      await service.removeFlow('team-card.yaml');
+    }
+  });
+
   it("prints the service's problem on standard error and exits 1 for an unknown flow, a refused key, or no service", async () => {
     const unknownFlow = await explain('ada', '--api', service.url, '--key', PRIVATE_KEY, '--flow', 'no-such-flow');
     expect(unknownFlow.code).toBe(1);
@@ -159,6 +184,7 @@ describe('onboarding-flows explain', () => {
     ['an unknown option', ['ada', '--api', 'http://127.0.0.1:9', '--key', PRIVATE_KEY, '--verbose']],
     ['an --api that is not http', ['ada', '--api', 'ftp://example.com', '--key', PRIVATE_KEY]],
     ['an empty --flow', ['ada', '--api', 'http://127.0.0.1:9', '--key', PRIVATE_KEY, '--flow', '']],
+    ['an empty --group', ['ada', '--api', 'http://127.0.0.1:9', '--key', PRIVATE_KEY, '--group', '']],
   ])('prints its usage and exits 2 on %s', async (_, argv) => {
     const { code, out, err } = await explain(...argv);
     expect(code).toBe(2);

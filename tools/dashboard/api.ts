@@ -93,8 +93,11 @@ export const api = {
     ),
   experiments: () => json<ExperimentsReportResponse>('/v1/analytics/experiments'),
   experiment: (id: string) => json<ExperimentReport>(`/v1/analytics/experiments/${encodeURIComponent(id)}`),
-  /** Why each flow is or is not shown to the user now, with what the rules read about them. */
-  explain: (userId: string) => json<ExplainResponse>(`/v1/users/${encodeURIComponent(userId)}/explain`),
+  /** Why each flow is or is not shown to the user now (as a read with the group, if given), with what the rules read. */
+  explain: (userId: string, groupId?: string) =>
+    json<ExplainResponse>(
+      `/v1/users/${encodeURIComponent(userId)}/explain${groupId ? `?${new URLSearchParams({ groupId })}` : ''}`,
+    ),
   /** Fetches the answers' CSV with the key in the header and hands it to the browser as a download. */
   async downloadCsv(slug: string, query: ReportQuery): Promise<void> {
     const path = `/v1/analytics/flows/${encodeURIComponent(slug)}/responses?${search(query)}`;

@@ -6,7 +6,7 @@ import shared from './styles.js';
 
 /**
  * Where the hash points: `#/?days=30` (every flow), `#/flows/<slug>?days=30&version=2`, `#/experiments?days=30`,
- * `#/experiments/<id>?days=30`, `#/people?days=30` or `#/people/<user id>?days=30`. No key is ever in it.
+ * `#/experiments/<id>?days=30`, `#/people?days=30` or `#/people/<user id>?days=30[&group=<group id>]`. No key is ever in it.
  */
 interface Route {
   view: 'flows' | 'flow' | 'experiments' | 'experiment' | 'people';
@@ -14,6 +14,8 @@ interface Route {
   name: string;
   days: number;
   version: number;
+  /** On a user's page: the group to explain the user's read with ('' for none). */
+  group: string;
 }
 
 export const RANGES = [7, 30, 90];
@@ -42,6 +44,7 @@ function readRoute(hash = location.hash): Route {
     name,
     days: RANGES.includes(days) ? days : 30,
     version: Math.max(0, Math.floor(Number(params.get('version')) || 0)),
+    group: params.get('group') ?? '',
   };
 }
 
@@ -166,12 +169,13 @@ export class ObDashboard extends LitElement {
   }
 
   private renderView() {
-    const { view, name, days, version } = this.route;
+    const { view, name, days, version, group } = this.route;
     if (view === 'flow') return html`<ob-flow-view slug=${name} days=${days} version=${version}></ob-flow-view>`;
     if (view === 'experiments') return html`<ob-experiments-list days=${days}></ob-experiments-list>`;
     if (view === 'experiment')
       return html`<ob-experiment-view experiment-id=${name} days=${days}></ob-experiment-view>`;
-    if (view === 'people') return html`<ob-people-view user-id=${name} days=${days}></ob-people-view>`;
+    if (view === 'people')
+      return html`<ob-people-view user-id=${name} group-id=${group} days=${days}></ob-people-view>`;
     return html`<ob-flows-list days=${days}></ob-flows-list><ob-collections days=${days}></ob-collections>`;
   }
 

@@ -10,8 +10,9 @@ import peopleStyles from './people.styles.js';
 import shared from './styles.js';
 import styles from './view.styles.js';
 
-/** The address of a user's page; `days` is carried only so that the way back keeps the flows' range. */
-export const personHref = (userId: string, days: number) => `#/people/${encodeURIComponent(userId)}?days=${days}`;
+/** The address of a user's page, explained as a read with `group` if given; `days` keeps the flows' range for the way back. */
+export const personHref = (userId: string, days: number, group = '') =>
+  `#/people/${encodeURIComponent(userId)}?days=${days}${group ? `&group=${encodeURIComponent(group)}` : ''}`;
 
 /**
  * @summary The look-up form and, for the user it names, what the rules read about them and every flow's explanation:
@@ -24,23 +25,26 @@ export class ObPeopleView extends LitElement {
   @query('input') private input!: HTMLInputElement;
   /** The user looked up; '' shows the form alone. */
   @property({ attribute: 'user-id' }) userId = '';
+  /** A group of the user's to explain their read with, as the page reads with it; '' for a read without a group. */
+  @property({ attribute: 'group-id' }) groupId = '';
   /** Days of the flows' range, carried into the links. */
   @property({ type: Number }) days = 30;
   @state() private answer: ExplainResponse | undefined;
-  /** The id the answer is for, as asked (a linked guest's answer names the user it became). */
-  @state() private answered = '';
+  /** The id and group the answer is for, as asked (a linked guest's answer names the user it became). */
+  @state() private answered = { userId: '', groupId: '' };
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('userId')) void this.load();
+    if (changed.has('userId') || changed.has('groupId')) void this.load();
   }
 
   private async load(): Promise<void> {
-    const asked = this.userId;
-    if (this.answered !== asked) this.answer = undefined;
-    if (!asked) return;
+    const asked = { userId: this.userId, groupId: this.groupId };
+    const current = () => asked.userId === this.userId && asked.groupId === this.groupId;
+    if (this.answered.userId !== asked.userId || this.answered.groupId !== asked.groupId) this.answer = undefined;
+    if (!asked.userId) return;
     try {
-      const answer = await api.explain(asked);
-      if (asked !== this.userId) return;
+      const answer = await api.explain(asked.userId, asked.groupId || undefined);
+      if (!current()) return;
       this.answer = answer;
       this.answered = asked;
     } catch (error) {
@@ -53,7 +57,7 @@ export class ObPeopleView extends LitElement {
     const id = this.input.value.trim();
     if (!id) return this.input.focus();
     // The same id again reads the explanation afresh: its answer is for the moment it was asked.
-    if (id === this.userId) void this.load();
+    if (id === this.userId && !this.groupId) void this.load();
     else location.hash = personHref(id, this.days);
   }
 
@@ -83,10 +87,27 @@ export class ObPeopleView extends LitElement {
           <div class="card-head"><h2 id="groups-title">Groups</h2></div>
           ${
             groups.length
-              ? html`<ul class="groups">
-                  ${groups.map((group) => html`<li>${group}</li>`)}
-                </ul>`
+              ? html`<p class="hint">Explain the read your page makes with one of them:</p>
+                  <ul class="groups">
+                    ${groups.map(
+                      (group) =>
+                        html`<li>
+                          <a
+                            href=${personHref(this.userId, this.days, group)}
+                            aria-current=${group === this.groupId ? 'true' : nothing}
+                            >${group}</a
+                          >
+                        </li>`,
+                    )}
+                  </ul>`
               : html`<p class="muted">In no group.</p>`
+          }
+          ${
+            this.groupId
+              ? html`<p class="hint">
+                  <a href=${personHref(this.userId, this.days)}>Explain without a group</a>
+                </p>`
+              : nothing
           }
         </section>
       </div>
@@ -125,17 +146,19 @@ export class ObPeopleView extends LitElement {
 
   private renderAnswer(answer: ExplainResponse) {
     const shown = answer.flows.filter((flow) => flow.shown).length;
+    const group = this.answered.groupId ? ` in a read with group ${this.answered.groupId}` : '';
     return html`${
         answer.exists
           ? nothing
           : html`<p class="banner warn unknown" role="status">
-              <strong>Unknown user:</strong> the service has stored nothing for “${this.answered}”. Check the id; the
-              flows below are what a new user with this id would be shown.
+              <strong>Unknown user:</strong> the service has stored nothing for “${this.answered.userId}”. Check the id;
+              the flows below are what a new user with this id would be shown.
             </p>`
       }${
-        answer.userId !== this.answered
+        answer.userId !== this.answered.userId
           ? html`<p class="banner warn linked" role="status">
-              “${this.answered}” is a guest who became “${answer.userId}”: this is ${answer.userId}'s explanation.
+              “${this.answered.userId}” is a guest who became “${answer.userId}”: this is ${answer.userId}'s
+              explanation.
             </p>`
           : nothing
       }
@@ -144,7 +167,7 @@ export class ObPeopleView extends LitElement {
         <div class="card-head">
           <h2 id="explain-title">Flows</h2>
           <span class="hint"
-            >${shown} of ${answer.flows.length} shown at ${time(answer.at)}; flows not shown first</span
+            >${shown} of ${answer.flows.length} shown at ${time(answer.at)}${group}; flows not shown first</span
           >
         </div>
         ${
