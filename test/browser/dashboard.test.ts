@@ -781,7 +781,16 @@ describe('the dashboard', () => {
     expect(await page.locator('ob-people-view details.flow').count()).toBe(answer.flows.length);
     expect(await serious(page)).toEqual([]);
     await shoot(page, 'people-unknown-light');
-    expect(problems).toEqual([]);
+
+    // An id the service refuses (longer than any id it stores): its problem is said, and nothing is left loading.
+    const tooLong = 'x'.repeat(257);
+    const refusal = await service.call('GET', `/v1/users/${tooLong}/explain`, { key: PRIVATE_KEY });
+    expect(refusal.status).toBeGreaterThanOrEqual(400);
+    await page.locator('ob-people-view input').fill(tooLong);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('ob-dashboard main > [role="alert"]').textContent()).toBe(refusal.body.detail);
+    expect(await page.locator('ob-people-view [role="status"]').count()).toBe(0);
+    expect(problems.filter((p) => !p.includes(String(refusal.status)))).toEqual([]);
     await page.close();
   });
 });

@@ -32,6 +32,8 @@ export class ObPeopleView extends LitElement {
   @state() private answer: ExplainResponse | undefined;
   /** The id and group the answer is for, as asked (a linked guest's answer names the user it became). */
   @state() private answered = { userId: '', groupId: '' };
+  /** The last look-up failed (the dashboard shows why): no "Looking up" left on the page. */
+  @state() private failed = false;
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('userId') || changed.has('groupId')) void this.load();
@@ -41,6 +43,7 @@ export class ObPeopleView extends LitElement {
     const asked = { userId: this.userId, groupId: this.groupId };
     const current = () => asked.userId === this.userId && asked.groupId === this.groupId;
     if (this.answered.userId !== asked.userId || this.answered.groupId !== asked.groupId) this.answer = undefined;
+    this.failed = false;
     if (!asked.userId) return;
     try {
       const answer = await api.explain(asked.userId, asked.groupId || undefined);
@@ -48,6 +51,7 @@ export class ObPeopleView extends LitElement {
       this.answer = answer;
       this.answered = asked;
     } catch (error) {
+      if (current()) this.failed = true;
       this.dispatchEvent(new CustomEvent('ob-error', { detail: error, bubbles: true, composed: true }));
     }
   }
@@ -197,7 +201,9 @@ export class ObPeopleView extends LitElement {
           ? html`<p class="muted">Enter a user's ID, as your app sends it to identify them, or a guest's ID.</p>`
           : answer
             ? this.renderAnswer(answer)
-            : html`<p class="muted" role="status">Looking up ${this.userId}…</p>`
+            : this.failed
+              ? nothing
+              : html`<p class="muted" role="status">Looking up ${this.userId}…</p>`
       }`;
   }
 }
