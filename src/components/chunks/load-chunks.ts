@@ -14,6 +14,7 @@ import { doc } from '../../page/document.js';
 import { INTEGRITY } from './integrity.js';
 import { fileOf, ON_DEMAND } from './element-files.js';
 import { FORWARD_CHUNK, setForwarder, type Forwarder } from '../../core/forwarding.js';
+import { debugFlows, setDebugger } from '../../core/debugging.js';
 import { EVENT_NAMES } from '../../core/checks.js';
 import type { OnboardingEventName } from '../../core/events.js';
 
@@ -141,6 +142,14 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
       if (typeof start === 'function') (start as Forwarder)(on, forward, early);
       else reportError('forward-failed', Error(`Could not load ${src}; events are not forwarded.`));
     });
+  });
+
+  // Onboarding.debug() is dist/onboarding-debug.js, loaded on its first call: it replaces this loader as it runs.
+  setDebugger(function load(options) {
+    return new Promise<void>((loaded) => {
+      provideChunkHost();
+      loadBeside(scriptSrc, nonce, 'onboarding-debug', loaded);
+    }).then(() => (debugFlows === load ? [] : debugFlows(options)));
   });
 
   /** Loads the chunk of `root`, and of each element inside it, that loads on demand. */
