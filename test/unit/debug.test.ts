@@ -160,6 +160,14 @@ describe('Onboarding.debug() on the stores', () => {
     }
   });
 
+  it('is the ESM build’s onboarding.debug(), a promise', async () => {
+    const { onboarding } = await import('../../src/index.js');
+    seedFlow('banner', 'BANNER', { steps: [{ id: 'a', title: 'Banner' }] });
+    const answer = onboarding.debug();
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toEqual([{ flowSlug: 'banner', visible: true, open: false, waitingFor: null }]);
+  });
+
   it('prints a table with { log: true } only', () => {
     seedFlow('banner', 'BANNER', { steps: [{ id: 'a', title: 'Banner' }] });
     const table = vi.spyOn(console, 'table').mockImplementation(() => {});
