@@ -67,21 +67,19 @@ function drawnFlows(): Set<string> {
   return drawn;
 }
 
-/** A start rule holding `slug` back; while the rules still load, the first of them that does not hold yet. */
+/**
+ * The start rule holding `slug` back, as the rules keep it. While they load (or if they could not be loaded) the script
+ * holds every flow with rules, without a reason: then the first rule in their order that does not hold yet, or whose
+ * moment cannot be known here (an element seen, a click, a delay under way).
+ */
 function startRuleOf(slug: string): StartWait | undefined {
   const held = $held.get();
   if (!held.has(slug)) return undefined;
   if ('get' in held) return held.get(slug);
   const rules = $flowDefinitions.get()[slug]?.data.startWhen ?? {};
-  return !onPage(rules.page)
-    ? 'page'
-    : rules.element
-      ? 'element'
-      : rules.click
-        ? 'click'
-        : rules.delay
-          ? 'delay'
-          : 'page';
+  if (!onPage(rules.page)) return 'page';
+  if (rules.element) return 'element';
+  return rules.click ? 'click' : 'delay';
 }
 
 /** The steps whose targets an element would point at now: a tour's or a tooltip's current step, a hint's open ones. */
