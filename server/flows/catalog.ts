@@ -16,6 +16,7 @@ import { eventNameSets, type EventNameSet } from '../targeting/event-names.js';
 import { eventWindowSets, type EventScope, type EventWindowSet } from '../targeting/event-window-calls.js';
 import { readCollections, type Collection } from './collections.js';
 import { readExperiments, type Experiment } from './experiments.js';
+import { readLimits, type Limit } from './limits.js';
 import { readFlowDirectory, type FlowDefinition, type FlowFileError } from './definitions.js';
 import { codeSnippetFor, flowJson, type FlowJson } from './flow-json.js';
 import { applyTranslations, localeChain } from './translations.js';
@@ -169,6 +170,14 @@ export interface CatalogVersion {
   experimentsOfFlow: Map<string, number[]>;
   /** Whether an experiment runs: a read then loads the user's exposures, and records new ones. */
   readsExposures: boolean;
+  /** The limits of limits.yaml, in file order, each with its set of flows in this version. */
+  limits: CatalogLimit[];
+  /** The limits that can hold each flow back, by their place in `limits` (a flow with `ignoreLimits`, or in no set, is not here). */
+  limitsOfFlow: Map<string, number[]>;
+  /** Whether a limit is in force: a read then loads the user's first starts. */
+  readsStarts: boolean;
+  /** The moments at which a flow's schedule opens or closes (epoch milliseconds), each once. */
+  scheduleMoments: number[];
   /** The events over time (eventCount, lastEventAt) the expressions ask about, per scope; undefined when none do, and a read loads none. */
   eventWindows: Record<EventScope, EventWindowSet> | undefined;
   /** The names of `user.events` and `group.events` the expressions read, per scope: a read loads only their counts. */
@@ -208,6 +217,8 @@ export class FlowCatalog {
   private collections: Collection[] = [];
   /** The last experiments file that passed its checks (none before one does). */
   private experiments: Experiment[] = [];
+  /** The last limits file that passed its checks (none before one does). */
+  private limits: Limit[] = [];
   /** True once the folder has been read and synced at least once. */
   loaded = false;
   private lastErrors: FlowFileError[] = [];
@@ -268,10 +279,18 @@ export class FlowCatalog {
         `experiments file ${experiments.error.file} refused: ${experiments.error.message}; the last good experiments stay until it is fixed`,
       );
     } else this.experiments = experiments.experiments;
+    // And a bad limits file: the last good limits stay in force.
+    const limits = readLimits(this.dir, new Set(next.keys()));
+    if (limits.error) {
+      errors.push(limits.error);
+      this.log.warn(
+        `limits file ${limits.error.file} refused: ${limits.error.message}; the last good limits stay until it is fixed`,
+      );
+    } else this.limits = limits.limits;
     this.flows = new Map(
       [...next.entries()].sort(([, a], [, b]) => a.definition.file.localeCompare(b.definition.file)),
     );
-    this.version = versionOf([...this.flows.values()], this.collections, this.experiments);
+    this.version = versionOf([...this.flows.values()], this.collections, this.experiments, this.limits);
     this.loaded = true;
     this.lastErrors = errors;
     for (const listener of this.listeners) {
@@ -351,7 +370,12 @@ export class FlowCatalog {
   }
 }
 
-function versionOf(flows: CatalogFlow[], collections: Collection[], experiments: Experiment[] = []): CatalogVersion {
+function versionOf(
+  flows: CatalogFlow[],
+  collections: Collection[],
+  experiments: Experiment[] = [],
+  limits: Limit[] = [],
+): CatalogVersion {
   const celFlows = new Map<string, CelFlow>();
   for (const flow of flows) {
     const steps: Record<string, { status: string; data: unknown }> = {};
@@ -367,6 +391,10 @@ function versionOf(flows: CatalogFlow[], collections: Collection[], experiments:
     experiments: experimentsIn(experiments, flows),
     experimentsOfFlow: experimentsOfFlow(experiments),
     readsExposures: experiments.some((experiment) => experiment.status === 'running'),
+    ...limitsIn(limits, flows),
+    scheduleMoments: [
+      ...new Set(flows.flatMap(({ definition: { schedule } }) => (schedule ? [schedule.startMs, schedule.endMs] : []))),
+    ].filter(Number.isFinite),
     eventWindows: eventWindowSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventCallsOf))),
     eventNames: eventNameSets(flows.flatMap((flow) => expressionsOf(flow).flatMap(eventNamesOf))),
     nowInstants: nowInstantsOf(flows.flatMap(expressionsOf)),
@@ -384,6 +412,30 @@ export interface CatalogExperiment extends Experiment {
   flowOf: Map<string, string | undefined>;
   /** The experiment's id as JSON text. */
   idJson: string;
+}
+
+/** A limit with the flows of one catalog version in its set (`ignoreLimits` ones too: they count, though never held). */
+export interface CatalogLimit extends Limit {
+  members: ReadonlySet<string>;
+}
+
+function limitsIn(
+  limits: Limit[],
+  flows: CatalogFlow[],
+): Pick<CatalogVersion, 'limits' | 'limitsOfFlow' | 'readsStarts'> {
+  const limitsOfFlow = new Map<string, number[]>();
+  const catalogLimits = limits.map((limit, index): CatalogLimit => {
+    const members = new Set(
+      flows
+        .filter((flow) => (limit.types ? limit.types.includes(flow.flow.type) : limit.flows!.includes(flow.flow.slug)))
+        .map((flow) => flow.flow.slug),
+    );
+    for (const flow of flows)
+      if (members.has(flow.flow.slug) && !flow.definition.ignoreLimits)
+        limitsOfFlow.set(flow.flow.slug, [...(limitsOfFlow.get(flow.flow.slug) ?? []), index]);
+    return { ...limit, members };
+  });
+  return { limits: catalogLimits, limitsOfFlow, readsStarts: catalogLimits.length > 0 };
 }
 
 function experimentsOfFlow(experiments: Experiment[]): Map<string, number[]> {

@@ -1,4 +1,4 @@
-// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml and experiments.yaml with file, line and path; `from-frigade` converts Frigade's flows; `translations` exports and imports a locale's text; `mcp` serves the flow tools to an agent.
+// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml, experiments.yaml and limits.yaml with file, line and path; `from-frigade` converts Frigade's flows; `translations` exports and imports a locale's text; `mcp` serves the flow tools to an agent.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -6,10 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkCollectionsText, collectionsFileIn, readCollections } from './collections.js';
 import { checkExperimentsText, experimentsFileIn, readExperiments } from './experiments.js';
+import { checkLimitsText, limitsFileIn, readLimits } from './limits.js';
 import {
   checkFlowText,
   COLLECTION_FILES,
   EXPERIMENT_FILES,
+  LIMIT_FILES,
   readFlowDirectory,
   type CheckOptions,
   type FlowProblem,
@@ -37,7 +39,7 @@ const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|
 ${MCP_USAGE}
 
 check: checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
-collections.yaml and experiments.yaml against the flows beside them, as the service does when it loads them. Prints every problem as
+collections.yaml, experiments.yaml and limits.yaml against the flows beside them, as the service does when it loads them. Prints every problem as
 file:line:column, the path of the value at fault and what was expected, and every warning (a field type your own code
 draws) the same way, marked "warning". Exits 0 when every file is fine or has warnings only, 1 when one has a
 problem, 2 on bad usage. --format github prints GitHub Actions annotations instead. --locales fr,de also warns at
@@ -104,6 +106,10 @@ export function checkPaths(paths: string[], options: CheckOptions = {}): { repor
       const experiments = readExperiments(path, new Set(flows.map((flow) => flow.slug)));
       if (experiments.error)
         reports.push({ file: join(path, experiments.error.file), problems: experiments.error.problems, warnings: [] });
+      if (limitsFileIn(path)) checked++;
+      const limits = readLimits(path, new Set(flows.map((flow) => flow.slug)));
+      if (limits.error)
+        reports.push({ file: join(path, limits.error.file), problems: limits.error.problems, warnings: [] });
     } else if (COLLECTION_FILES.includes(basename(path).toLowerCase())) {
       // Its flow slugs are checked against the flows of its own folder.
       checked++;
@@ -112,6 +118,10 @@ export function checkPaths(paths: string[], options: CheckOptions = {}): { repor
     } else if (EXPERIMENT_FILES.includes(basename(path).toLowerCase())) {
       checked++;
       const { problems } = checkExperimentsText(readFileSync(path, 'utf8'), slugsBeside(path));
+      if (problems.length) reports.push({ file: path, problems, warnings: [] });
+    } else if (LIMIT_FILES.includes(basename(path).toLowerCase())) {
+      checked++;
+      const { problems } = checkLimitsText(readFileSync(path, 'utf8'), slugsBeside(path));
       if (problems.length) reports.push({ file: path, problems, warnings: [] });
     } else {
       checked++;

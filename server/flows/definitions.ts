@@ -67,10 +67,11 @@ export const WEBHOOK_FILES = ['webhooks.yaml', 'webhooks.yml'];
 /** The files in the flow folder that list collections (server/flows/collections.ts reads them), not flows. */
 export const COLLECTION_FILES = ['collections.yaml', 'collections.yml'];
 export const EXPERIMENT_FILES = ['experiments.yaml', 'experiments.yml'];
+export const LIMIT_FILES = ['limits.yaml', 'limits.yml'];
 
-/** The flow files among a folder's `names`, in name order: YAML files that list neither webhooks nor collections. */
+/** The flow files among a folder's `names`, in name order: YAML files that are not side files (webhooks, collections, experiments, limits). */
 export function flowFileNames(names: readonly string[]): string[] {
-  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES, ...EXPERIMENT_FILES];
+  const notFlows = [...WEBHOOK_FILES, ...COLLECTION_FILES, ...EXPERIMENT_FILES, ...LIMIT_FILES];
   return names.filter((name) => /\.ya?ml$/i.test(name) && !notFlows.includes(name.toLowerCase())).sort();
 }
 

@@ -1,6 +1,13 @@
-// Users: POST /v1/public/users (upsert, answered with flow states), and with a private key GET /v1/users?foreignId= (export) and DELETE (hard delete).
+// Users: POST /v1/public/users (upsert, answered with flow states), and with a private key GET /v1/users?foreignId= (export),
+// GET /v1/users/{userId}/explain (why each flow is or is not shown) and DELETE (hard delete).
 import type { FastifyInstance } from 'fastify';
-import type { DeleteUserQuery, UserRecord, UserUpsertRequest, UserUpsertResponse } from '../../src/api/wire.js';
+import type {
+  DeleteUserQuery,
+  ExplainResponse,
+  UserRecord,
+  UserUpsertRequest,
+  UserUpsertResponse,
+} from '../../src/api/wire.js';
 import { nowOf, type AppDeps } from './deps.js';
 import { runIdempotent } from '../http/idempotency.js';
 import { HttpProblem } from '../shared/problem.js';
@@ -9,6 +16,7 @@ import { stateAnswerModes, type StateQuery } from '../http/state-query.js';
 import { identifiedJson } from '../shared/raw-json.js';
 import { readFlowStatesJson } from '../state/read.js';
 import { deleteUser, readUserRecord, upsertUser } from '../state/users.js';
+import { explainUser } from '../state/explain.js';
 
 /** The older alias `foreignId` names the user as `userId` does; both may be sent only when they agree. */
 function userIdOf(body: Partial<UserUpsertRequest> & { foreignId?: string }): string {
@@ -95,6 +103,25 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!record) throw new HttpProblem(404, `There is no user "${foreignId}".`, 'foreignId');
     return record;
   });
+
+  app.get<{ Params: { userId: string }; Querystring: { flowSlug?: string } }>(
+    '/v1/users/:userId/explain',
+    {
+      schema: {
+        params: { type: 'object', required: ['userId'], properties: { userId: idSchema } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { flowSlug: { type: 'string', minLength: 1, maxLength: 128 } },
+        },
+      },
+    },
+    async (request): Promise<ExplainResponse> =>
+      explainUser(deps.db, deps.catalog, request.params.userId, {
+        flowSlug: request.query.flowSlug,
+        now: nowOf(deps),
+      }),
+  );
 
   app.delete<{ Querystring: DeleteUserQuery }>('/v1/users', { schema: foreignIdQuery }, async (request, reply) => {
     const { foreignId } = request.query;

@@ -4,6 +4,7 @@ import type { CacheEntry } from '../storage/snapshot-cache.js';
 import type { CurrentEntries, UserSnapshot } from './snapshot.js';
 import { collectionFlows, coolOffEnd } from './collections.js';
 import { holds, type ReadOptions } from './derive.js';
+import { computeLimits } from './limits.js';
 import { comesBackAt } from './reshow.js';
 
 /** Where a read's answer is kept with the user's entry: its key, and the group entry it must have been rendered from. */
@@ -46,7 +47,7 @@ export function answerSlot(
 
 /**
  * When (epoch milliseconds) an answer derived from `snapshot` at `now` can first change by the clock alone: a
- * collection's cool-off ends, a dismissed flow comes back, or a rule that compares `now` with a time crosses it.
+ * collection's cool-off ends, a global limit or a schedule lets a flow through or stops it, a dismissed flow comes back, or a rule that compares `now` with a time crosses it.
  * Events leaving eventCount's windows are not here: they expire the cached rows themselves (windowsHold).
  * Infinity when nothing does. Undefined when it cannot be told, and the answer is not kept: a rule reads `now` in
  * another way, or the user has no row (an unknown user's createdAt is the read's time).
@@ -61,6 +62,9 @@ export function answerHoldsUntil(version: CatalogVersion, snapshot: UserSnapshot
   };
   for (const collection of version.collections)
     changesAt(coolOffEnd(collection, collectionFlows(collection, version.bySlug), snapshot));
+  // A global limit lets its flows through again; a schedule opens or closes.
+  for (const end of computeLimits(version, snapshot, now).until) changesAt(end);
+  for (const moment of version.scheduleMoments) changesAt(moment);
   for (const [slug, stored] of snapshot.flows) {
     const flow = version.bySlug.get(slug);
     const back = flow && comesBackAt(flow, stored);

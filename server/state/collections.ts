@@ -14,6 +14,13 @@ export interface CollectionsView {
   held: Set<string>;
 }
 
+/** Why a collection holds a flow back (for the explanation): another of its flows is ahead, or its cool-off runs `until` (epoch milliseconds). */
+export interface HoldCause {
+  collection: Collection;
+  ahead?: string;
+  until?: number;
+}
+
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
@@ -65,12 +72,14 @@ function rowsJson(collection: Collection, known: ReturnType<typeof knownOf>, sho
  * Each collection shows one flow at a time: the first in order that is eligible and not finished (completed or
  * skipped). After the user completes or dismisses one of its flows, the next waits until the cool-off has passed
  * since the latest such stored time. A flow in several collections is held back when any of them holds it back.
+ * `causes`, when given, gets why each held flow is held (the explanation asks; a read does not).
  */
 export function computeCollections(
   version: Pick<CatalogVersion, 'collections' | 'bySlug'>,
   snapshot: UserSnapshot,
   now: Date,
   isEligible: (flow: CatalogFlow) => boolean,
+  causes?: Map<string, HoldCause[]>,
 ): CollectionsView {
   if (version.collections.length === 0) return NONE;
   const shownIn: Array<[Collection, CatalogFlow[], number]> = [];
@@ -85,7 +94,15 @@ export function computeCollections(
       const open = isEligible(flow) && !isFinished(flow, snapshot, now);
       if (!open) continue;
       if (current === -1) current = index;
-      if (index !== current || coolingOff) held.add(flow.flow.slug);
+      if (index !== current || coolingOff) {
+        held.add(flow.flow.slug);
+        causes?.set(flow.flow.slug, [
+          ...(causes.get(flow.flow.slug) ?? []),
+          index !== current
+            ? { collection, ahead: flows[current].flow.slug }
+            : { collection, until: coolOffEnd(collection, flows, snapshot) },
+        ]);
+      }
     }
     const shown = coolingOff ? -1 : current;
     shownIn.push([collection, flows, shown]);

@@ -18,6 +18,7 @@ import {
 import type { FlowJson } from '../flows/flow-json.js';
 import { computeCollections } from './collections.js';
 import { computeExperiments } from './experiments.js';
+import { computeLimits } from './limits.js';
 import type { ExperimentsView } from './experiments-view.js';
 import type { UserSnapshot } from './snapshot.js';
 import { comesBack } from './reshow.js';
@@ -46,10 +47,10 @@ export interface ReadOptions {
   now?: Date;
 }
 
-/** What a state answer is derived from: the flows and the collections of one catalog version. */
+/** What a state answer is derived from: the flows, collections, experiments and limits of one catalog version. */
 export type StateSource = Pick<
   CatalogVersion,
-  'flows' | 'bySlug' | 'collections' | 'experiments' | 'experimentsOfFlow'
+  'flows' | 'bySlug' | 'collections' | 'experiments' | 'experimentsOfFlow' | 'limits' | 'limitsOfFlow'
 >;
 
 /**
@@ -90,7 +91,9 @@ export function deriveFlowStates(
   const ineligibleFlows: string[] = [];
   const eligible = eligibility(snapshot);
   const { shown, experiments } = experimentsOf(source, snapshot, eligible);
-  const { computedOrder, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, shown);
+  const now = options.now ?? snapshot.cel.now;
+  const { computedOrder, held } = computeCollections(source, snapshot, now, shown);
+  const limited = computeLimits(source, snapshot, now).holds;
   for (const flow of source.flows) {
     const userEligible = eligible(flow);
     if (!userEligible) {
@@ -98,7 +101,8 @@ export function deriveFlowStates(
       if (!sentHidden(flow, options.targetedOut)) continue;
     }
     const derived = deriveFlowState(flow, snapshot, options.now);
-    const state = !shown(flow) || held.has(flow.flow.slug) ? hidden(derived) : derived;
+    const slug = flow.flow.slug;
+    const state = !shown(flow) || held.has(slug) || limited?.(slug) ? hidden(derived) : derived;
     const known =
       options.content === 'none' ||
       holds(flow, options.knownVersions?.[flow.flow.slug], contentHashFor(flow, snapshot.cel));
@@ -166,7 +170,9 @@ export function renderFlowStateParts(
   const ineligible: string[] = [];
   const eligible = eligibility(snapshot);
   const { shown, experiments } = experimentsOf(source, snapshot, eligible);
-  const { computedOrderParts, held } = computeCollections(source, snapshot, options.now ?? snapshot.cel.now, shown);
+  const now = options.now ?? snapshot.cel.now;
+  const { computedOrderParts, held } = computeCollections(source, snapshot, now, shown);
+  const limited = computeLimits(source, snapshot, now).holds;
   for (const flow of source.flows) {
     const userEligible = eligible(flow);
     if (!userEligible) {
@@ -180,7 +186,8 @@ export function renderFlowStateParts(
     // Whether a collection holds a flow back depends on the clock and the user's other flows, but an untouched
     // flow held back reads the same for every such user: it is kept as its own kind of untouched answer. A flow sent
     // although targeted out reads the same as one held back (the mode only decides whether it is sent at all).
-    const isHidden = !shown(flow) || held.has(flow.flow.slug);
+    // A global limit holds back only flows the user has not started: untouched ones, kept the same way.
+    const isHidden = !shown(flow) || held.has(flow.flow.slug) || (limited?.(flow.flow.slug) ?? false);
     // The parts in the read's locale: each (version, locale) is serialised once, its untouched answers kept apart;
     // a resource centre's, once per set of blocks the user sees too (its hash too, with or without content).
     const json =

@@ -19,6 +19,12 @@ export interface ExperimentsView {
   exposures(): ExperimentExposure[];
   /** The same as the JSON text of a list, or '' when there is none. */
   exposuresJson: string;
+  /**
+   * The flow each experiment (by its place in the file) shows the user (undefined: none), and the user's variant in
+   * it (undefined: outside the audience of a running one, or paused or ended): for the explanation.
+   */
+  shownBy: ReadonlyArray<string | undefined>;
+  variants: ReadonlyArray<string | undefined>;
   /** Running experiments whose audience the user is in without an exposure recorded. */
   unrecorded: NewExposure[];
 }

@@ -9,7 +9,14 @@ import { emitEvents } from './events.js';
 import type { ExperimentsView, NewExposure } from './experiments-view.js';
 import type { UserSnapshot } from './snapshot.js';
 
-const NONE: ExperimentsView = { holds: undefined, exposures: () => [], exposuresJson: '', unrecorded: [] };
+const NONE: ExperimentsView = {
+  holds: undefined,
+  exposures: () => [],
+  exposuresJson: '',
+  shownBy: [],
+  variants: [],
+  unrecorded: [],
+};
 
 /** The variant a user is assigned to by the documented function (src/api/experiment-assignment.ts). */
 export function assignedVariant(experiment: CatalogExperiment, userId: string): Variant {
@@ -37,11 +44,13 @@ export function computeExperiments(
   // The flow each experiment shows this user (by the experiment's place in the file): a flow of it that is not this one
   // is held back. No set of held slugs is made per read: each flow looks up its experiments, when it has any.
   const shownBy: Array<string | undefined> = [];
+  const variants: Array<string | undefined> = [];
   const unrecorded: NewExposure[] = [];
   const exposed: CatalogExperiment[] = [];
   let json = '';
   for (const experiment of experiments) {
     let shown: string | undefined;
+    let variantId: string | undefined;
     if (experiment.status === 'ended') {
       shown = experiment.winner === undefined ? undefined : experiment.flowOf.get(experiment.winner);
     } else if (experiment.status === 'running' && inAudience(experiment, isEligible)) {
@@ -49,16 +58,19 @@ export function computeExperiments(
       if (stored) {
         // A variant since removed from the file shows none of the flows.
         shown = experiment.flowOf.get(stored.variant);
+        variantId = stored.variant;
         exposed.push(experiment);
         stored.json ??= `"variant":${JSON.stringify(stored.variant)},"exposedAt":"${stored.exposedAt}"`;
         json += `${json ? ',' : '['}{"id":${experiment.idJson},${stored.json}}`;
       } else {
         const variant = assignedVariant(experiment, snapshot.cel.user.id);
         shown = variant.flow;
+        variantId = variant.id;
         unrecorded.push({ experiment, variant });
       }
     }
     shownBy.push(shown);
+    variants.push(variantId);
   }
   const { experimentsOfFlow } = version;
   const view: ExperimentsView = {
@@ -75,6 +87,8 @@ export function computeExperiments(
         return { id: experiment.id, variant: stored.variant, exposedAt: stored.exposedAt };
       }),
     exposuresJson: json && `${json}]`,
+    shownBy,
+    variants,
     unrecorded,
   };
   memo.experiments = view;

@@ -27,6 +27,8 @@ export interface SnapshotRow {
   linked_to: string | null;
   /** [experiment_id, variant, exposed_at]: loaded only while an experiment runs. */
   exposures?: Array<[string, string, string]> | null;
+  /** [flow_slug, started_at]: the user's first start of each flow, loaded only while a global limit is in force. */
+  starts?: Array<[string, string]> | null;
   /** Loaded only when the catalog's CEL counts events over time (see event-window-values.ts). */
   user_window_counts?: WindowCountRow[] | null;
   user_window_last?: WindowLastRow[] | null;
@@ -52,7 +54,7 @@ export interface VersionRow {
 // catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
 // Of the counts kept beside the event log, only those of the names the catalog's CEL reads are loaded (see
 // countsSql), so a user's many other names cost a read nothing.
-const snapshotSql = ({ progress, guest, group, windows, names, exposures }: SnapshotVariant) => `
+const snapshotSql = ({ progress, guest, group, windows, names, exposures, starts }: SnapshotVariant) => `
 SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', windows.user, '$1', group ? '$3' : '$2')},` : ''}${
   windows && group ? `\n  ${windowColumnsSql('group', windows.group, '$2', '$3')},` : ''
 }
@@ -65,6 +67,10 @@ SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\
   (SELECT json_agg(group_id ORDER BY group_id) FROM group_members WHERE user_id = $1) AS user_groups,${
     exposures
       ? '\n  (SELECT json_agg(json_build_array(experiment_id, variant, exposed_at)) FROM experiment_exposures WHERE user_id = $1) AS exposures,'
+      : ''
+  }${
+    starts
+      ? '\n  (SELECT json_agg(json_build_array(flow_slug, started_at)) FROM analytics_flow_users WHERE user_id = $1) AS starts,'
       : ''
   }
   ${group ? 'g.properties' : 'NULL::jsonb'} AS group_properties,
@@ -107,6 +113,8 @@ interface SnapshotVariant {
   names: CatalogVersion['eventNames'];
   /** Whether an experiment runs, so the user's exposures are needed. */
   exposures: boolean;
+  /** Whether a global limit is in force, so the user's first starts are needed. */
+  starts: boolean;
 }
 
 const SNAPSHOT_SQL = new Map<string, string>();
@@ -114,7 +122,7 @@ const SNAPSHOT_SQL = new Map<string, string>();
 export function snapshotStatement(variant: SnapshotVariant): string {
   const { windows } = variant;
   const { names } = variant;
-  const key = `${variant.progress}-${variant.guest}-${variant.group}-${variant.exposures}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}-${names.user.key} ${names.group.key}`;
+  const key = `${variant.progress}-${variant.guest}-${variant.group}-${variant.exposures}-${variant.starts}-${windows ? `${windows.user.key} ${windows.group.key}` : ''}-${names.user.key} ${names.group.key}`;
   let sql = SNAPSHOT_SQL.get(key);
   if (sql === undefined) {
     // A statement per set of windows: forget those of catalogs long replaced.

@@ -3,6 +3,7 @@ import type { FlowResponse } from '../../src/api/wire.js';
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
 import type { ExperimentsView } from './experiments-view.js';
+import type { LimitsView } from './limits.js';
 import type { Queryable } from '../storage/store.js';
 import type { CacheEntry, CachedGroup, CachedUser, SnapshotCache } from '../storage/snapshot-cache.js';
 import {
@@ -76,12 +77,14 @@ export interface UserSnapshot {
   progress?: Map<string, FactsRow>;
   /** experiment id → the user's exposure; loaded while an experiment runs. */
   exposures?: Map<string, StoredExposure>;
+  /** flow slug → the user's first start of it (epoch milliseconds); loaded while a global limit is in force. */
+  starts?: Map<string, number>;
   /**
    * What one read works out from the snapshot once, for each of its steps (recording exposures, then the answer):
    * the user's eligibility for each flow, and the experiments' view. A transition changes its snapshot before it first
    * asks; recording an exposure drops the view.
    */
-  memo?: { eligible?: (flow: CatalogFlow) => boolean; experiments?: ExperimentsView };
+  memo?: { eligible?: (flow: CatalogFlow) => boolean; experiments?: ExperimentsView; limits?: LimitsView };
 }
 
 export const isGuestId = (id: string) => id.startsWith('guest_');
@@ -132,6 +135,8 @@ export async function currentEntries(
   if (user.eventsKey !== names.user.key || (group && group.eventsKey !== names.group.key)) return undefined;
   // Rows kept while no experiment ran lack the exposures.
   if (catalog.readsExposures && !user.exposures) return undefined;
+  // And rows kept while no limit was in force lack the first starts.
+  if (catalog.readsStarts && !user.starts) return undefined;
   if (cache.versioned) {
     const [row] = groupId
       ? await db.query<VersionRow>(USER_AND_GROUP_VERSION_SQL, [userId, groupId])
@@ -193,6 +198,7 @@ export async function loadUserSnapshot(
     windows,
     names,
     exposures: catalog.readsExposures,
+    starts: catalog.readsStarts,
   });
   const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
   if (windows) params.push(now.toISOString());
@@ -245,6 +251,11 @@ export async function loadUserSnapshot(
             variant,
             new Date(at).toISOString(),
           ]),
+        }
+      : {}),
+    ...(catalog.readsStarts
+      ? {
+          starts: (row.starts ?? []).map(([slug, at]): [string, string] => [slug, new Date(at).toISOString()]),
         }
       : {}),
   };
@@ -342,6 +353,7 @@ function buildSnapshot(
   };
   if (rows.progress) snapshot.progress = new Map(rows.progress.map((facts) => [facts.flow_slug, facts]));
   if (rows.exposures) snapshot.exposures = new Map(rows.exposures.map((row) => [row[0], storedExposure(row)]));
+  if (rows.starts) snapshot.starts = new Map(rows.starts.map(([slug, at]) => [slug, Date.parse(at)]));
   if (catalog.celReadsFlows)
     for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;

@@ -97,6 +97,11 @@ async function transition(
     const locale = localeChain(snapshot.cel.user.locale, flow.definition.translations).at(-1) ?? '';
     const progress = progressOf(flow, snapshot, write, change, locale);
     await persist({ tx, userId, flow, change, progress, startedBefore, facts: snapshot.progress, locale });
+    // Its first start counts toward the global limits from this answer on.
+    if (progress?.started && snapshot.starts && !snapshot.starts.has(slug)) {
+      snapshot.starts.set(slug, write.date.getTime());
+      if (snapshot.memo) snapshot.memo.limits = undefined;
+    }
   }
   return { version, snapshot };
 }

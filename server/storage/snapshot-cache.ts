@@ -74,6 +74,8 @@ export interface CachedUser {
    * records a new exposure adds it here once it is committed.
    */
   exposures?: Array<[string, string, string]>;
+  /** [flow_slug, first started_at (ISO)]: loaded while a global limit is in force (absent otherwise). */
+  starts?: Array<[string, string]>;
 }
 
 export interface CachedGroup {
@@ -104,6 +106,8 @@ export interface CacheEntry {
    * here, so the next read knows without loading the rows again. Every use shares this list.
    */
   readonly exposures?: Array<[string, string, string]>;
+  /** The user's first starts (see CachedUser), kept beside the text: only a write changes them, and it drops the entry. */
+  readonly starts?: ReadonlyArray<[string, string]>;
   /** State answers rendered from this entry's rows (a user's only), newest last: see keepAnswer. */
   answers?: KeptAnswer[];
 }
@@ -185,6 +189,7 @@ export class SnapshotCache {
       ...(windows ? { windows } : {}),
       ...(progress ? { progress } : {}),
       ...(entry.exposures ? { exposures: entry.exposures } : {}),
+      ...(entry.starts ? { starts: entry.starts as Array<[string, string]> } : {}),
     };
   }
 
@@ -228,6 +233,7 @@ export class SnapshotCache {
       eventsKey: user.eventsKey,
       windows: user.windows,
       ...(user.exposures ? { exposures: user.exposures } : {}),
+      ...(user.starts ? { starts: user.starts } : {}),
     };
     this.forgetAnswers(this.users.get(userId));
     this.users.set(userId, userEntry);

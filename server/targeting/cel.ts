@@ -182,3 +182,23 @@ export function emptyEntity(): CelEntity {
     [EVENT_WINDOWS]: NO_EVENT_WINDOWS,
   };
 }
+
+/** Parsed programs of the explanation's parts of expressions (clauses, operands), by source text. */
+const partPrograms = new Map<string, ReturnType<Environment['parse']>>();
+
+/**
+ * The value of any CEL expression (not only a boolean) against a read's context, or why it failed: for the
+ * explanation, which shows each clause of a targeting rule and each side of a comparison.
+ */
+export function evaluateCel(source: string, context: CelContext): { value: unknown } | { error: string } {
+  try {
+    let program = partPrograms.get(source);
+    if (!program) {
+      if (partPrograms.size >= 1000) partPrograms.clear();
+      partPrograms.set(source, (program = environment.parse(source)));
+    }
+    return { value: program(context) };
+  } catch (error) {
+    return { error: (error instanceof Error ? error.message : String(error)).split('\n')[0] };
+  }
+}

@@ -253,3 +253,73 @@ data:
     },
   );
 });
+
+describe('a global limit and a schedule, through each version of @frigade/js', () => {
+  /** Two cards for the `limited` cohort only, one a day between them; and one whose schedule has ended. */
+  const card = (slug: string, extra = '') => `slug: ${slug}
+name: ${slug}
+type: CARD
+targetingLogic: "has(user.properties.cohort) && user.properties.cohort == 'limited'"
+${extra}data:
+  steps:
+    - id: only
+      title: ${slug}
+`;
+  const FILES = ['limits.yaml', 'limited-a.yaml', 'limited-b.yaml', 'limited-gone.yaml'];
+
+  beforeAll(async () => {
+    writeFileSync(join(service.flowsDir, 'limited-a.yaml'), card('limited-a'));
+    writeFileSync(join(service.flowsDir, 'limited-b.yaml'), card('limited-b'));
+    writeFileSync(
+      join(service.flowsDir, 'limited-gone.yaml'),
+      card('limited-gone', 'schedule: { start: "2020-01-01T00:00:00Z", end: "2020-02-01T00:00:00Z" }\n'),
+    );
+    await service.writeFlow(
+      'limits.yaml',
+      'limits:\n  - id: one-card-a-day\n    flows: [limited-a, limited-b]\n    max: 1\n    per: 1d\n',
+    );
+  });
+  afterAll(async () => {
+    for (const file of FILES) await service.removeFlow(file);
+  });
+
+  it.each(Object.keys(SDKS))(
+    '@frigade/js %s hides the card a limit holds back once the other is started, and never gets a flow past its schedule',
+    async (version) => {
+      const { Frigade } = await SDKS[version]();
+      const userId = `sdk-limits-${version}-${randomUUID()}`;
+      const frigade = new Frigade(PUBLIC_KEY, { apiUrl: `${service.url}/`, userId, syncOnWindowUpdates: false });
+      try {
+        await frigade.identify(userId, { cohort: 'limited' });
+        const visible = async () =>
+          (await frigade.getFlows())
+            .filter((flow) => flow.isVisible && flow.id.startsWith('limited-'))
+            .map((flow) => flow.id)
+            .sort();
+        expect(await visible()).toEqual(['limited-a', 'limited-b']);
+        const flows = await frigade.getFlows();
+        // Past its schedule, the flow is not eligible: the SDK lists it (from the flows it fetches) as not visible.
+        expect(flows.find((flow) => flow.id === 'limited-gone')?.isVisible ?? false).toBe(false);
+        await flows
+          .find((flow) => flow.id === 'limited-a')!
+          .steps.get('only')!
+          .complete();
+        // A fresh SDK reads the service again: limited-a is completed, limited-b waits for tomorrow.
+        const again = new Frigade(PUBLIC_KEY, { apiUrl: `${service.url}/`, userId, syncOnWindowUpdates: false });
+        try {
+          const seen = (await again.getFlows()).filter((flow) => ['limited-a', 'limited-b'].includes(flow.id));
+          expect(seen.map((flow) => [flow.id, flow.isVisible]).sort()).toEqual([
+            ['limited-a', false],
+            ['limited-b', false],
+          ]);
+        } finally {
+          again.destroy();
+        }
+        expect((await storedFlow(userId, 'limited-b'))?.$state.visible).toBe(false);
+      } finally {
+        frigade.destroy();
+      }
+      expect(warnings).toEqual([]);
+    },
+  );
+});
