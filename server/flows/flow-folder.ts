@@ -32,6 +32,7 @@ import {
   COLLECTION_FILES,
   EXPERIMENT_FILES,
   flowFileNames,
+  LIMIT_FILES,
   readFlowDirectory,
   WEBHOOK_FILES,
   type CheckOptions,
@@ -40,14 +41,12 @@ import {
 } from './definitions.js';
 import { checkExperimentsText, experimentsFileIn, readExperiments } from './experiments.js';
 import { keepComments } from './keep-comments.js';
+import { checkLimitsText, limitsFileIn, readLimits } from './limits.js';
 import { FLOW_SCHEMA, formatPath } from './schema.js';
 import { checkBlockFlows, isObject, typeNamed } from './semantic-checks.js';
-import { parseSideFile, sideFileIn } from './side-file.js';
 
 /** A flow slug, as the flow schema writes it. */
 export const SLUG_PATTERN = new RegExp(FLOW_SCHEMA.properties.slug.pattern);
-/** The global limits beside the flows (see limits.yaml in docs/flows.md). */
-export const LIMIT_FILES = ['limits.yaml', 'limits.yml'];
 /** Files of the folder that are not flows, whatever a tool is asked. */
 const NOT_FLOWS = [...WEBHOOK_FILES, ...COLLECTION_FILES, ...EXPERIMENT_FILES, ...LIMIT_FILES];
 
@@ -66,10 +65,8 @@ export function toolProblem(problem: FlowProblem): McpFileProblem {
   };
 }
 
-/** The folder's flow files, in name order (limits.yaml left out, whether or not definitions.ts knows it yet). */
-function flowFiles(dir: string): string[] {
-  return flowFileNames(readdirSync(dir)).filter((name) => !NOT_FLOWS.includes(name.toLowerCase()));
-}
+/** The folder's flow files, in name order. */
+const flowFiles = (dir: string): string[] => flowFileNames(readdirSync(dir));
 
 /** What can be read of a flow file that does not load: its top-level strings. */
 function rawFields(text: string): Record<string, unknown> {
@@ -147,29 +144,20 @@ export function listFolder(dir: string): McpListFlowsResult {
         ...(winner === undefined ? {} : { winner }),
       }));
   }
-  const limitsFile = sideFileIn(dir, LIMIT_FILES);
-  if (limitsFile) {
-    const { limits, problems: found } = readLimits(readText(join(dir, limitsFile)) ?? '');
-    if (found.length) problems.push(...found.map((problem) => ({ file: limitsFile, ...toolProblem(problem) })));
-    else result.limits = limits;
+  if (limitsFileIn(dir)) {
+    const { limits, error } = readLimits(dir, slugs);
+    if (error) problems.push(...error.problems.map((problem) => ({ file: error.file, ...toolProblem(problem) })));
+    else
+      result.limits = limits.map(({ id, types, flows: members, max, per, minGap }): LimitDefinition => ({
+        id,
+        ...(types ? { types } : {}),
+        ...(members ? { flows: members } : {}),
+        ...(max === undefined ? {} : { max }),
+        ...(per === undefined ? {} : { per }),
+        ...(minGap === undefined ? {} : { minGap }),
+      }));
   }
   return result;
-}
-
-/** limits.yaml's `limits:` list, each rule as written; the service checks the rules themselves. */
-function readLimits(source: string): { limits: LimitDefinition[]; problems: FlowProblem[] } {
-  const { value, problems, add } = parseSideFile(source);
-  if (problems.length) return { limits: [], problems };
-  if (value === null || value === undefined) return { limits: [], problems };
-  if (!isObject(value) || !Array.isArray(value.limits)) {
-    add([], 'expected a mapping with limits: a list of { id, types or flows, max and per, minGap }');
-    return { limits: [], problems };
-  }
-  const limits = value.limits as unknown[];
-  limits.forEach((limit, index) => {
-    if (!isObject(limit) || typeof limit.id !== 'string') add(['limits', index], 'expected a rule with an id');
-  });
-  return { limits: problems.length ? [] : (limits as LimitDefinition[]), problems };
 }
 
 /** `read_flow`: the file of the flow `slug` (one that does not load too, by the slug it names), as written. */
@@ -304,9 +292,12 @@ function folderProblems(
     checkBlockFlows(centre.data, after, report(then));
     if (!now.length) broken(centre.file, then);
   }
-  const sides: Array<[string | undefined, typeof checkCollectionsText | typeof checkExperimentsText]> = [
+  const sides: Array<
+    [string | undefined, typeof checkCollectionsText | typeof checkExperimentsText | typeof checkLimitsText]
+  > = [
     [collectionsFileIn(dir), checkCollectionsText],
     [experimentsFileIn(dir), checkExperimentsText],
+    [limitsFileIn(dir), checkLimitsText],
   ];
   for (const [side, check] of sides) {
     if (!side) continue;

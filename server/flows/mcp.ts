@@ -92,12 +92,11 @@ function toolSchemas(z: Zod) {
         }),
       )
       .optional(),
-    // As limits.yaml writes them: the service checks each rule.
     limits: z
       .array(
         z.object({
           id: z.string(),
-          types: z.array(z.string()).optional(),
+          types: z.array(z.enum(FLOW_TYPES)).optional(),
           flows: z.array(z.string()).optional(),
           max: z.number().optional(),
           per: z.string().optional(),
@@ -126,35 +125,35 @@ function toolSchemas(z: Zod) {
   });
 
   const properties = z.record(z.string(), z.unknown());
-  const explainOutput = z.object({
+  const explainOutput = z.looseObject({
     userId: z.string(),
     exists: z.boolean(),
     at: z.string(),
-    user: z.object({
+    user: z.looseObject({
       properties,
       groups: z.array(z.string()),
-      recentEvents: z.array(z.object({ event: z.string(), properties, createdAt: z.string() })),
+      recentEvents: z.array(z.looseObject({ event: z.string(), properties, createdAt: z.string() })),
     }),
     flows: z.array(
-      z.object({
+      z.looseObject({
         flowSlug: z.string(),
         name: z.string(),
         type: z.enum(FLOW_TYPES),
         shown: z.boolean(),
         heldBy: z.enum(EXPLAIN_RULES).nullable(),
-        reasons: z.array(z.object({ rule: z.enum(EXPLAIN_RULES), passed: z.boolean(), detail: z.string() })),
+        reasons: z.array(z.looseObject({ rule: z.enum(EXPLAIN_RULES), passed: z.boolean(), detail: z.string() })),
       }),
     ),
   });
 
   const count = z.number();
   const rate = z.number().nullable();
-  const reportOutput = z.object({
+  const reportOutput = z.looseObject({
     from: z.string(),
     to: z.string(),
     version: z.number().nullable(),
     locale: z.string().nullable(),
-    flow: z.object({
+    flow: z.looseObject({
       slug: z.string(),
       name: z.string(),
       type: z.enum(FLOW_TYPES),
@@ -166,9 +165,9 @@ function toolSchemas(z: Zod) {
       completionRate: rate,
       medianSecondsToComplete: rate,
     }),
-    locales: z.array(z.object({ locale: z.string(), started: count, completed: count, skipped: count })),
+    locales: z.array(z.looseObject({ locale: z.string(), started: count, completed: count, skipped: count })),
     steps: z.array(
-      z.object({
+      z.looseObject({
         stepId: z.string(),
         title: z.string().nullable(),
         reached: count,
@@ -179,12 +178,12 @@ function toolSchemas(z: Zod) {
       }),
     ),
     goal: z
-      .object({ event: z.string(), within: z.string(), seen: count, converted: count, rate: z.number() })
+      .looseObject({ event: z.string(), within: z.string(), seen: count, converted: count, rate: z.number() })
       .optional(),
     survey: z
-      .object({
+      .looseObject({
         steps: z.array(
-          z.object({ kind: z.string(), stepId: z.string(), title: z.string().nullable(), responses: count }),
+          z.looseObject({ kind: z.string(), stepId: z.string(), title: z.string().nullable(), responses: count }),
         ),
       })
       .optional(),
@@ -211,16 +210,21 @@ function toolSchemas(z: Zod) {
 
 // The tools' schemas and the wire types of src/api/wire/mcp.ts say the same; the service's answers fit theirs.
 type Output<Name extends keyof ReturnType<typeof toolSchemas>> = Z.infer<ReturnType<typeof toolSchemas>[Name]>;
+/** A type less its index signatures: what a loose schema (one that lets the service add fields) says of it. */
+type Known<T> = T extends readonly (infer Item)[]
+  ? Known<Item>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Known<T[K]> }
+    : T;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agrees: [
-  Same<Omit<Output<'listOutput'>, 'limits'>, Omit<McpListFlowsResult, 'limits'>>,
+  Same<Output<'listOutput'>, McpListFlowsResult>,
   Same<Output<'readOutput'>, McpReadFlowResult>,
   Same<Output<'checkOutput'>, McpCheckFlowResult>,
   Same<Output<'writeOutput'>, McpWriteFlowResult>,
-  McpListFlowsResult extends Output<'listOutput'> ? true : false,
-  ExplainResponse extends Output<'explainOutput'> ? true : false,
-  McpFlowReportResult extends Output<'reportOutput'> ? true : false,
-] = [true, true, true, true, true, true, true];
+  ExplainResponse extends Known<Output<'explainOutput'>> ? true : false,
+  McpFlowReportResult extends Known<Output<'reportOutput'>> ? true : false,
+] = [true, true, true, true, true, true];
 void agrees;
 
 /** A tool's answer: its structured output, and the same as text for clients that read only text. */
