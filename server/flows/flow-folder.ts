@@ -170,10 +170,14 @@ export function readFlow(dir: string, slug: string): { slug: string; file: strin
 }
 
 /** The file of the folder whose flow has `slug`: the one that loads, else the first that names it. */
-function fileOfSlug(dir: string, slug: string): string | undefined {
-  const loaded = readFlowDirectory(dir).flows.find((flow) => flow.slug === slug)?.file;
-  if (loaded) return loaded;
-  return flowFiles(dir).find((file) => rawFields(readText(join(dir, file)) ?? '').slug === slug);
+function fileOfSlug(
+  dir: string,
+  slug: string,
+  loaded: readonly FlowDefinition[] = readFlowDirectory(dir).flows,
+): string | undefined {
+  const file = loaded.find((flow) => flow.slug === slug)?.file;
+  if (file) return file;
+  return flowFiles(dir).find((name) => rawFields(readText(join(dir, name)) ?? '').slug === slug);
 }
 
 /**
@@ -226,15 +230,16 @@ export function checkInFolder(
   const named = definition?.slug ?? text(rawFields(yaml).slug);
   const slug = named !== null && SLUG_PATTERN.test(named) ? named : null;
   const folder = readFlowDirectory(dir);
-  let file = given ?? (slug === null ? null : (fileOfSlug(dir, slug) ?? `${slug}.yaml`));
+  let file = given ?? (slug === null ? null : (fileOfSlug(dir, slug, folder.flows) ?? `${slug}.yaml`));
   if (file !== null && given === undefined) {
-    // `<slug>.yaml` may hold another flow: never replaced by a write that did not name it.
+    // `<slug>.yaml` may hold another flow: never replaced by a write that did not name it. One that names no slug
+    // loads as no flow, and is replaced.
     const holder = flowFiles(dir).includes(file) ? rawFields(readText(join(dir, file)) ?? '').slug : slug;
-    if (holder !== slug) {
+    if (typeof holder === 'string' && holder !== slug) {
       problems.push({
         path: 'slug',
         ...locate(['slug']),
-        message: `${file} holds the flow "${String(holder)}": give another file name (file) for this one`,
+        message: `${file} holds the flow "${holder}": give another file name (file) for this one`,
       });
       file = null;
     }
@@ -275,12 +280,12 @@ function folderProblems(
       problems.push({ path: formatPath(segments), ...locate(segments), message }),
     );
   // What named the flow this file held, or names the new one, and loads now, must load after the write.
-  const broken = (where: string, found: readonly FlowProblem[]) => {
+  const broken = (where: string, found: readonly FlowProblem[], lines = true) => {
     for (const problem of found)
       problems.push({
         path: 'slug',
         ...locate(['slug']),
-        message: `this change breaks ${where}:${problem.line}:${problem.column}${problem.path ? ` (${problem.path})` : ''}: ${problem.message}`,
+        message: `this change breaks ${where}${lines ? `:${problem.line}:${problem.column}` : ''}${problem.path ? ` (${problem.path})` : ''}: ${problem.message}`,
       });
   };
   for (const centre of others.filter((candidate) => candidate.type === 'RESOURCE_CENTER')) {
@@ -290,7 +295,8 @@ function folderProblems(
       list.push({ path: formatPath(segments), line: 1, column: 1, message });
     checkBlockFlows(centre.data, before, report(now));
     checkBlockFlows(centre.data, after, report(then));
-    if (!now.length) broken(centre.file, then);
+    // The centre's own lines are not at hand here: its path says where.
+    if (!now.length) broken(centre.file, then, false);
   }
   const sides: Array<
     [string | undefined, typeof checkCollectionsText | typeof checkExperimentsText | typeof checkLimitsText]

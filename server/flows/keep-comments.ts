@@ -1,13 +1,31 @@
 // Carries the comments of a YAML file being replaced over to its new text, at the key paths both have, where the new
 // text has none of its own there.
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 
 /** The comments a node can hold (the `yaml` package puts those above a mapping's key on the key). */
 interface Comments {
   commentBefore?: string | null;
   comment?: string | null;
   spaceBefore?: boolean;
+}
+
+/**
+ * The comment the parser gives a mapping or list when it stands above its first entry, moved onto that entry (its key,
+ * or the list item), where it is written the same: it goes with that entry when entries are inserted or reordered. A
+ * mapping that is a list item keeps its own: on its first key, it would be written after the item's dash.
+ */
+function commentsOnEntries(node: unknown, item = false, depth = 0): void {
+  if (depth > 64 || !(isMap(node) || isSeq(node))) return;
+  const first = node.items[0];
+  const entry = (isPair(first) ? first.key : first) as Comments | null | undefined;
+  if (!item && node.commentBefore && entry && typeof entry === 'object' && !entry.commentBefore) {
+    entry.commentBefore = node.commentBefore;
+    node.commentBefore = null;
+  }
+  for (const child of node.items)
+    if (isPair(child)) commentsOnEntries(child.value, false, depth + 1);
+    else commentsOnEntries(child, true, depth + 1);
 }
 
 /**
@@ -47,6 +65,8 @@ export function keepComments(previous: string, next: string): { text: string; ke
   const before = parseDocument(previous, { prettyErrors: false });
   const after = parseDocument(next, { prettyErrors: false });
   if (before.errors.length || after.errors.length) return { text: next, kept: 0 };
+  commentsOnEntries(before.contents);
+  commentsOnEntries(after.contents);
   let kept = 0;
   const carry = (from: Comments, to: Comments) => {
     if (from.commentBefore && !to.commentBefore) {

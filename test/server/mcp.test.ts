@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { keepComments } from '../../server/flows/keep-comments.js';
 import { PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
 
 // Each client starts the built CLI as a process: a second or two on a busy 2-core machine.
@@ -423,5 +424,33 @@ describe('write_flow with a file of its own', () => {
       yaml: GOOD.replace(/release-notes/g, 'other').replace('Scheduled', 'Weekly'),
     });
     expect(again.structured).toMatchObject({ written: true, replaced: true, file: 'other-news.yml' });
+  });
+});
+
+describe('keepComments', () => {
+  const before = `steps:
+  # Greets.
+  - id: hello
+    title: Hi # short
+  # Says goodbye.
+  - id: bye
+    title: Bye
+`;
+
+  it('follows list items by id, so a step inserted before another leaves it its comments', () => {
+    const after = `steps:\n  - id: new\n    title: New\n  - id: hello\n    title: Hello\n  - id: bye\n    title: Bye\n`;
+    const { text, kept } = keepComments(before, after);
+    expect(kept).toBe(3);
+    expect(text).toBe(
+      `steps:\n  - id: new\n    title: New\n  # Greets.\n  - id: hello\n    title: Hello # short\n  # Says goodbye.\n  - id: bye\n    title: Bye\n`,
+    );
+  });
+
+  it("keeps the new text's own comments, and the text as given when there is nothing to carry over", () => {
+    const own = before.replace('# short', '# mine').replace('# Says goodbye.', '# Leaves.');
+    expect(keepComments(before, own)).toEqual({ text: own, kept: 0 });
+    const plain = 'steps: [ { id: other, title: "Other" } ]\n';
+    expect(keepComments(before, plain)).toEqual({ text: plain, kept: 0 });
+    expect(keepComments('not: [yaml', plain)).toEqual({ text: plain, kept: 0 });
   });
 });
