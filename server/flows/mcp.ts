@@ -334,7 +334,7 @@ export async function createFlowsMcpServer(options: { flows: string; api?: McpSe
       description:
         'Every flow file of the folder (slug, name, type, status, targeting, file; a file that does not load with its problems), ' +
         'and the collections, experiments and limits when collections.yaml, experiments.yaml or limits.yaml exist.',
-      inputSchema: {},
+      inputSchema: z.strictObject({}),
       outputSchema: listOutput,
       annotations: { readOnlyHint: true },
     },
@@ -349,7 +349,7 @@ export async function createFlowsMcpServer(options: { flows: string; api?: McpSe
     {
       title: 'Read a flow',
       description: "A flow file's YAML as written, comments included, by the flow's slug.",
-      inputSchema: { slug },
+      inputSchema: z.strictObject({ slug }),
       outputSchema: readOutput,
       annotations: { readOnlyHint: true },
     },
@@ -367,14 +367,14 @@ export async function createFlowsMcpServer(options: { flows: string; api?: McpSe
         "Checks a flow's YAML given as text, writing nothing: the problems and warnings onboarding-flows check would print " +
         'once it is the file it would be written to (line, column, path, message, didYouMean), against the folder too ' +
         '(a slug another file has, a collection or resource centre the change would break). valid: write_flow would write it.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         yaml,
         file,
         locales: z
           .array(z.string().regex(LOCALE_CODE, 'a locale code: fr, fr-CA, pt-BR'))
           .optional()
           .describe('Locale codes whose missing translations are warnings, as check --locales'),
-      },
+      }),
       outputSchema: checkOutput,
       annotations: { readOnlyHint: true },
     },
@@ -394,7 +394,7 @@ export async function createFlowsMcpServer(options: { flows: string; api?: McpSe
       description:
         'Writes a flow file into the flows folder only if it passes check_flow; otherwise answers the problems and writes nothing. ' +
         'Replacing a file keeps its comments where the key paths are unchanged. Never writes outside the folder.',
-      inputSchema: { yaml, file },
+      inputSchema: z.strictObject({ yaml, file }),
       outputSchema: writeOutput,
       annotations: { destructiveHint: true, idempotentHint: true },
     },
@@ -422,10 +422,10 @@ export async function createFlowsMcpServer(options: { flows: string; api?: McpSe
       description:
         "Why each flow is or is not shown to a user now, from the running service: each rule's outcome in the order it " +
         'applies them (status, schedule, targeting, state, collection, limit, experiment, startWhen), and what it read of the user.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         userId: z.string().min(1).max(256).describe("The user's ID, as the application identifies them"),
         flowSlug: slug.optional().describe('Only this flow'),
-      },
+      }),
       outputSchema: explainOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -446,13 +446,13 @@ export async function createFlowsMcpServer(options: { flows: string; api?: McpSe
       description:
         "A flow's analytics from the running service: counts of the users who started it in the window, its steps' funnel, " +
         'its goal, its locales, and for a survey its answers and score.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         slug,
         from: z.string().optional().describe('ISO 8601 date or time, UTC; default 30 days before `to`'),
         to: z.string().optional().describe('ISO 8601 date or time, UTC (exclusive); default now'),
         version: z.number().int().positive().optional().describe('Only users who started on this version'),
         locale: z.string().max(64).optional().describe('Only users who first started in this locale'),
-      },
+      }),
       outputSchema: reportOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

@@ -117,6 +117,7 @@ describe('onboarding-flows mcp', () => {
     }
     const check = tools.find((tool) => tool.name === 'check_flow')!;
     expect(check.inputSchema.required).toEqual(['yaml']);
+    expect(check.inputSchema.additionalProperties).toBe(false);
 
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri).sort()).toEqual([
@@ -338,6 +339,11 @@ data:
     expect(wrongType.text).toMatch(/yaml/);
     const missing = await call('write_flow', {});
     expect(missing.isError).toBe(true);
+    // A key the tool does not take is refused, not dropped: a misnamed `path` never writes anywhere.
+    const unknownKey = await call('write_flow', { yaml: GOOD, path: '../escaped.yaml' });
+    expect(unknownKey.isError).toBe(true);
+    expect(unknownKey.text).toMatch(/path/);
+    expect(existsSync(join(dir, '..', 'escaped.yaml'))).toBe(false);
     const unknownTool = await call('delete_everything');
     expect(unknownTool.isError).toBe(true);
     expect((await call('list_flows')).isError).toBe(false);
