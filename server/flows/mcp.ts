@@ -290,7 +290,7 @@ async function getFromService(api: McpServiceApi, path: string): Promise<unknown
 /** The MCP server for the flows folder `flows`, with the service tools when `api` is given. */
 export async function createFlowsMcpServer(options: { flows: string; api?: McpServiceApi }): Promise<McpServer> {
   const { flows: dir, api } = options;
-  // Loaded here, not with the module: \`onboarding-flows check\` and the other commands do not wait for them.
+  // Loaded here, not with the module: `onboarding-flows check` and the other commands do not wait for them.
   const [{ McpServer }, z] = await Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('zod/v4')]);
   const { listOutput, readOutput, checkOutput, writeOutput, explainOutput, reportOutput, slug, yaml, file } =
     toolSchemas(z);
