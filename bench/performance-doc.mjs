@@ -469,24 +469,54 @@ function experimentsSection(result) {
       `${n(bench.users)} users, ${n(bench.flows)} flows, ${n(bench.experiments)} experiments; per read (${n(shape.sample)} users) exposed to ${n(shape.experimentsExposedTo)} experiments, ${n(shape.heldBack)} flows held back. ${result.repeat} runs of ${n(result.duration)} s per side and row. The first reads, which record the exposures: ${n(firstReads.with.perSecond)} a second (${n(firstReads.with.shed)} shed), against ${n(firstReads.without.perSecond)} (${n(firstReads.without.shed)} shed) without.`,
       '',
     );
+    lines.push(comparisonTable(bench));
     lines.push(
-      table(
-        ['Read', 'Connections', 'Without 2xx/s', 'With 2xx/s', 'Share', 'Without p99 ms', 'With p99 ms'],
-        bench.comparison.map((row) => {
-          const index = bench.rows.without[row.name].findIndex((r) => r.connections === row.connections);
-          const [without, withRow] = [bench.rows.without[row.name][index], bench.rows.with[row.name][index]];
-          return [
-            row.name,
-            n(row.connections),
-            n(row.without),
-            n(row.with),
-            `${row.percent} %: ${mark(row.met)}`,
-            n(without?.p99),
-            n(withRow?.p99),
-          ];
-        }),
-      ),
+      '',
+      `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`,
     );
+  }
+  return lines;
+}
+
+/** A side-by-side read bench's rows on one store, without and with its feature. */
+function comparisonTable(bench) {
+  return table(
+    ['Read', 'Connections', 'Without 2xx/s', 'With 2xx/s', 'Share', 'Without p99 ms', 'With p99 ms'],
+    bench.comparison.map((row) => {
+      const index = bench.rows.without[row.name].findIndex((r) => r.connections === row.connections);
+      const [without, withRow] = [bench.rows.without[row.name][index], bench.rows.with[row.name][index]];
+      return [
+        row.name,
+        n(row.connections),
+        n(row.without),
+        n(row.with),
+        `${row.percent} %: ${mark(row.met)}`,
+        n(without?.p99),
+        n(withRow?.p99),
+      ];
+    }),
+  );
+}
+
+function limitsSection(result) {
+  const lines = [
+    '## Reads with global limits and schedules',
+    '',
+    '`npm run bench -- limits` (or `node bench/limits.mjs [--stores postgres] [--duration 5]`) seeds the service',
+    "bench's users and flows twice, with first starts for half the users (three flows each, at times in the last two",
+    'days), and starts one service on each: one as today, one with a `limits.yaml` of 3 limits (every checklist 3 a',
+    'day, 10 flows 6 hours apart, 20 flows 5 a week), 20 flows with a schedule in force and one that ignores the limits.',
+    'Every user is read once, then once more one at a time; then each read is loaded on one service, then the other, in',
+    `turn, and each side's median run is kept. Target: each read with limits at least ${n(result.budgetPercent)} % of the same read without.`,
+  ];
+  for (const [store, bench] of Object.entries(result.stores)) {
+    const { shape } = bench;
+    lines.push('', `### On ${storeName(store)}`, '');
+    lines.push(
+      `${n(bench.users)} users, ${n(bench.flows)} flows, ${n(bench.limits)} limits, ${n(bench.scheduled)} scheduled flows; per read (${n(shape.sample)} users) ${n(shape.heldBack)} flows held back, ${n(shape.usersHeldBack)} % of users with one held back. ${result.repeat} runs of ${n(result.duration)} s per side and row.`,
+      '',
+    );
+    lines.push(comparisonTable(bench));
     lines.push(
       '',
       `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`,
@@ -550,6 +580,7 @@ const SECTIONS = [
   ['service', serviceSection],
   ['collections', collectionsSection],
   ['experiments', experimentsSection],
+  ['limits', limitsSection],
   ['analytics', analyticsSection],
   ['attack', attackSection],
 ];

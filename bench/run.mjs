@@ -6,6 +6,7 @@ import { printAnalyticsBench, runAnalyticsBench } from './analytics.mjs';
 import { printAttack, runAttack } from './attack-bloat.mjs';
 import { printCollectionsBench, runCollectionsBench } from './collections.mjs';
 import { printExperimentsBench, runExperimentsBench } from './experiments.mjs';
+import { printLimitsBench, runLimitsBench } from './limits.mjs';
 import { printLocale, runLocale } from './locale.mjs';
 import { printLocaleAnswer, runLocaleAnswer } from './locale-answer.mjs';
 import { printMainThread, runMainThread } from './main-thread.mjs';
@@ -55,6 +56,8 @@ const BENCHMARKS = {
   collections: { run: () => runCollectionsBench(), print: printCollectionsBench },
   /** Issue 38: state reads with 10 running experiments within 10 % of the same reads with none, on both stores. */
   experiments: { run: () => runExperimentsBench(), print: printExperimentsBench },
+  /** Issue 39: state reads with 3 global limits and 20 scheduled flows within 10 % of the same reads without, on both stores. */
+  limits: { run: () => runLimitsBench(), print: printLimitsBench },
   /** Issue 13: on 100,000 users and 50 flows, each analytics endpoint answers in under 500 ms on the embedded store. */
   analytics: { run: () => runAnalyticsBench(), print: printAnalyticsBench },
 };

@@ -1,4 +1,4 @@
-// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml, experiments.yaml and limits.yaml with file, line and path; `from-frigade` converts Frigade's flows; `translations` exports and imports a locale's text; `mcp` serves the flow tools to an agent.
+// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml, experiments.yaml and limits.yaml with file, line and path; `from-frigade` and `from-posthog` convert Frigade's flows and PostHog's product tours; `translations` exports and imports a locale's text; `mcp` serves the flow tools to an agent.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -20,7 +20,8 @@ import { formatPath } from './schema.js';
 import { checkBlockFlows } from './semantic-checks.js';
 import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
-import { convertFrigadeFlows } from './from-frigade.js';
+import { convertFrigadeFlows, type ConvertedFlow } from './from-frigade.js';
+import { convertPostHogTours } from './from-posthog.js';
 import { MCP_USAGE, serveMcp } from './mcp.js';
 import { fileSizeProblem } from './translation-limits.js';
 import {
@@ -34,6 +35,7 @@ import {
 const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|github] [--locales fr,de]
        onboarding-flows from-frigade <flows.json | -> --out <folder> [--force]
        onboarding-flows from-frigade --targeting "<Frigade expression>"
+       onboarding-flows from-posthog <tours.json | -> --out <folder> [--force]
        onboarding-flows translations export --locale <code> <folder> [--out <file>] [--format xliff|csv] [--source-locale en]
        onboarding-flows translations import <file.xlf> [<folder>]
 ${MCP_USAGE}
@@ -51,6 +53,14 @@ criteria are translated into CEL; one that has no CEL form is written as "false"
 as file:line:column. Exits 0 when every flow converted and its file passes check, 1 when a file needs a hand (a TODO
 or a check problem), 2 on bad usage or input that is not Frigade's flows. With --targeting, prints the CEL of one
 expression (exit 0), or why it has none (exit 1).
+
+from-posthog: reads PostHog's product tours, as its API lists them ({ "results": [ … ] }, or an array of tours, or
+one tour; - reads standard input), and writes one flow file per tour into the --out folder (--force replaces files
+already there): a tour as a TOUR, an announcement as an ANNOUNCEMENT, a banner as a BANNER, and each survey step as a
+SURVEY flow of its own. What has no equivalent here (a linked feature flag, events, device types, an address no page
+pattern can say, content outside the rich-text subset) is written as a # TODO comment and printed as file:line:column;
+markup dropped with its text kept is printed as a warning. Exits 0 when every tour converted and its file passes
+check, 1 when a file needs a hand, 2 on bad usage or input that is not PostHog's tours.
 
 translations export: writes every text field of the folder's flows (titles, texts, button titles, labels,
 placeholders, messages, choices' labels, alt text) with its source text and the locale's current translation, as
@@ -177,26 +187,18 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
     console.error(USAGE);
     return 2;
   }
-  const [input] = inputs as [string];
-  let flows;
-  try {
-    const text = readFileSync(input === '-' ? 0 : input, 'utf8');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new Error(`not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    flows = convertFrigadeFlows(json);
-  } catch (error) {
-    console.error(
-      `${input === '-' ? 'standard input' : input}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return 2;
-  }
-  const out = options.out;
+  const flows = readConverted(inputs[0], convertFrigadeFlows);
+  if (!flows) return 2;
+  return writeConverted(flows, options.out, options.force ?? false, 'flow');
+}
+
+/**
+ * Writes converted flows into `out` (refusing files already there without `force`), prints each problem and warning
+ * as file:line:column, then a summary; 0 when no file has a problem, 1 when one has, 2 when nothing could be written.
+ */
+function writeConverted(flows: ConvertedFlow[], out: string, force: boolean, what: string): number {
   const present = flows.map((flow) => join(out, flow.file)).filter((file) => existsSync(file));
-  if (present.length && !options.force) {
+  if (present.length && !force) {
     console.error(
       `${present.join(', ')} already exist${present.length === 1 ? 's' : ''}: choose another --out folder, or replace them with --force`,
     );
@@ -213,7 +215,7 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
     .filter((flow) => flow.problems.length + flow.warnings.length)
     .map((flow) => ({ file: join(out, flow.file), problems: flow.problems, warnings: flow.warnings }));
   for (const report of reports) for (const line of formatReport(report, 'text')) console.log(line);
-  const files = `${flows.length} flow file${flows.length === 1 ? '' : 's'} written to ${out}`;
+  const files = `${flows.length} ${what} file${flows.length === 1 ? '' : 's'} written to ${out}`;
   const count = reports.reduce((sum, report) => sum + report.problems.length, 0);
   const warned = reports.reduce((sum, report) => sum + report.warnings.length, 0);
   const warnings = warned ? `, ${warned} warning${warned === 1 ? '' : 's'}` : '';
@@ -225,6 +227,35 @@ export function fromFrigade(inputs: string[], options: { out?: string; targeting
     `${files}: ${count} problem${count === 1 ? '' : 's'} in ${reports.filter((report) => report.problems.length).length} of them${warnings}`,
   );
   return 1;
+}
+
+/** Reads a JSON file (or standard input for -), and converts it; an Error for input that is not JSON or not what it expects. */
+function readConverted(input: string, convert: (json: unknown) => ConvertedFlow[]): ConvertedFlow[] | undefined {
+  try {
+    const text = readFileSync(input === '-' ? 0 : input, 'utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return convert(json);
+  } catch (error) {
+    console.error(
+      `${input === '-' ? 'standard input' : input}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+}
+
+/** `from-posthog`: PostHog's product tours (a file, or - for standard input) as flow files in --out. */
+export function fromPostHog(inputs: string[], options: { out?: string; targeting?: string; force?: boolean }): number {
+  if (inputs.length !== 1 || !options.out || options.targeting !== undefined) {
+    console.error(USAGE);
+    return 2;
+  }
+  const flows = readConverted(inputs[0], convertPostHogTours);
+  return flows ? writeConverted(flows, options.out, options.force ?? false, 'flow') : 2;
 }
 
 /** `translations export` and `translations import`. */
@@ -354,6 +385,7 @@ export function main(argv: string[]): number {
     return 2;
   }
   if (command === 'from-frigade') return fromFrigade(paths, parsed.values);
+  if (command === 'from-posthog') return fromPostHog(paths, parsed.values);
   if (parsed.values.out !== undefined || parsed.values.targeting !== undefined || parsed.values.force) {
     console.error(USAGE);
     return 2;

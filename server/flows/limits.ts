@@ -95,7 +95,7 @@ function checkSet(
 ): Pick<Limit, 'types' | 'flows'> | undefined {
   const { types, flows } = item;
   if (types === undefined && flows === undefined) {
-    add(where, 'a limit needs its set of flows: types (such as [ANNOUNCEMENT, TOUR]) or flows (slugs)', 'types');
+    add(where, 'a limit needs its set of flows: types (such as [ANNOUNCEMENT, TOUR]) or flows (slugs)');
     return undefined;
   }
   if (types !== undefined && flows !== undefined) {
@@ -141,7 +141,6 @@ function checkRule(
     add(
       where,
       'a limit needs max and per (at most max first starts per window), or minGap (the least time between two)',
-      'max',
     );
     return undefined;
   }

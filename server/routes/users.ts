@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type {
   DeleteUserQuery,
+  ExplainQuery,
   ExplainResponse,
   UserRecord,
   UserUpsertRequest,
@@ -104,7 +105,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
     return record;
   });
 
-  app.get<{ Params: { userId: string }; Querystring: { flowSlug?: string } }>(
+  app.get<{ Params: { userId: string }; Querystring: ExplainQuery }>(
     '/v1/users/:userId/explain',
     {
       schema: {
@@ -112,13 +113,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDeps): void {
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { flowSlug: { type: 'string', minLength: 1, maxLength: 128 } },
+          properties: { flowSlug: { type: 'string', minLength: 1, maxLength: 128 }, groupId: idSchema },
         },
       },
     },
     async (request): Promise<ExplainResponse> =>
       explainUser(deps.db, deps.catalog, request.params.userId, {
         flowSlug: request.query.flowSlug,
+        groupId: request.query.groupId,
         now: nowOf(deps),
       }),
   );

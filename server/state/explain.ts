@@ -22,7 +22,7 @@ import { loadUserSnapshot, type UserSnapshot } from './snapshot.js';
 export const RECENT_EVENTS = 50;
 
 /**
- * Explains every flow of the catalog (or one) for a user at `now`. It reads the user as a state answer does and asks
+ * Explains every flow of the catalog (or one) for a user (read with a group, when given) at `now`. It reads the user as a state answer does and asks
  * the same functions that decide that answer, without recording anything: `shown` is taken from the state answer
  * itself, and each reason from the step of it that applies the rule.
  */
@@ -30,12 +30,12 @@ export async function explainUser(
   db: Queryable,
   catalog: FlowCatalog,
   userId: string,
-  { flowSlug, now = new Date() }: { flowSlug?: string; now?: Date } = {},
+  { flowSlug, groupId, now = new Date() }: { flowSlug?: string; groupId?: string; now?: Date } = {},
 ): Promise<ExplainResponse> {
   const version = catalog.current();
   if (flowSlug !== undefined && !version.bySlug.has(flowSlug))
     throw new HttpProblem(404, `There is no flow with slug "${flowSlug}".`, 'flowSlug');
-  const snapshot = await loadUserSnapshot(db, userId, undefined, version, { now });
+  const snapshot = await loadUserSnapshot(db, userId, groupId, version, { now });
   const resolved = snapshot.cel.user.id;
   const answer = deriveFlowStates(version, snapshot, { now, content: 'none' });
   const visible = new Map(answer.eligibleFlows.map((flow) => [flow.flowSlug, flow.$state.visible]));
@@ -141,6 +141,9 @@ const shortJson = (value: unknown) => {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 };
 
+/** A CEL literal: a number, a quoted string, true, false or null. */
+const LITERAL = /^(?:-?\d+(?:\.\d+)?u?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|true|false|null)$/;
+
 function targetingReason(flow: CatalogFlow, snapshot: UserSnapshot): ExplainReason {
   const expression = flow.definition.targetingLogic.trim();
   // The rule as the answer applies it: its compiled predicate (a failure at run time counts as false).
@@ -170,10 +173,13 @@ function targetingReason(flow: CatalogFlow, snapshot: UserSnapshot): ExplainReas
     return clause;
   });
   const failing = clauses.filter((clause) => clause.value !== true);
-  const why = (clause: TargetingClause) =>
-    `${clause.expression} is ${clause.error ? `an error (${clause.error})` : shortJson(clause.value)}${
-      clause.operands ? ` (${clause.operands.map((o) => `${o.expression} is ${shortJson(o.value)}`).join(', ')})` : ''
+  const why = (clause: TargetingClause) => {
+    // The sides that are not literals: what the user's property or count is.
+    const read = clause.operands?.filter((operand) => !LITERAL.test(operand.expression)) ?? [];
+    return `${clause.expression} is ${clause.error ? `an error (${clause.error})` : shortJson(clause.value)}${
+      read.length ? ` (${read.map((o) => `${o.expression} is ${shortJson(o.value)}`).join(', ')})` : ''
     }`;
+  };
   let detail: string;
   if (passed) detail = `The user matches the targeting (${expression}).`;
   else if (operator === '||')

@@ -1,13 +1,7 @@
 // Global frequency limits in a state answer: which of the user's not-yet-started flows a rule of limits.yaml holds back now, and until when.
 import type { CatalogLimit, CatalogVersion } from '../flows/catalog.js';
+import type { LimitsView } from './limits-view.js';
 import type { UserSnapshot } from './snapshot.js';
-
-export interface LimitsView {
-  /** Whether a limit holds the flow back from this user now: `$state.visible` false, as a collection's cool-off does. Undefined when no rule holds. */
-  holds: ((slug: string) => boolean) | undefined;
-  /** When each rule lets its flows through again (epoch milliseconds), by its place in the file; -Infinity for a rule that holds nothing now. */
-  until: readonly number[];
-}
 
 const NONE: LimitsView = { holds: undefined, until: [] };
 

@@ -3,7 +3,7 @@ import type { FlowResponse } from '../../src/api/wire.js';
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { CatalogFlow, CatalogVersion } from '../flows/catalog.js';
 import type { ExperimentsView } from './experiments-view.js';
-import type { LimitsView } from './limits.js';
+import type { LimitsView } from './limits-view.js';
 import type { Queryable } from '../storage/store.js';
 import type { CacheEntry, CachedGroup, CachedUser, SnapshotCache } from '../storage/snapshot-cache.js';
 import {

@@ -47,6 +47,7 @@ const CHECKS: Check[] = [
   { route: 'POST /v1/public/batch', part: 'querystring', ...STATE_ANSWER_QUERY },
   { route: 'GET /v1/users', part: 'querystring', wire: ['DeleteUserQuery'] },
   { route: 'DELETE /v1/users', part: 'querystring', wire: ['DeleteUserQuery'] },
+  { route: 'GET /v1/users/:userId/explain', part: 'querystring', wire: ['ExplainQuery'] },
   { route: 'GET /v1/analytics/flows', part: 'querystring', wire: ['AnalyticsQuery'] },
   { route: 'GET /v1/analytics/flows/:slug', part: 'querystring', wire: ['AnalyticsQuery'] },
   { route: 'GET /v1/analytics/flows/:slug/responses', part: 'querystring', wire: ['AnalyticsResponsesQuery'] },

@@ -57,6 +57,7 @@ const FLOWS: Record<string, string> = {
     'CARD',
     `targetingLogic: "user.properties.plan == 'pro' && user.eventCount('exported', duration('168h')) >= 3"\n`,
   ),
+  'gold-tip.yaml': flowYaml('gold-tip', 'CARD', `targetingLogic: "group.properties.tier == 'gold'"\n`),
   'tour-1.yaml': flowYaml('tour-1', 'CHECKLIST'),
   'tour-2.yaml': flowYaml('tour-2', 'CHECKLIST'),
   'collections.yaml':
@@ -238,10 +239,10 @@ describe('global limits', () => {
       ),
       '4 limits[0].max: expected a positive whole number, got 0',
       expect.stringMatching(/^5 limits\[0\]\.per: bad duration "1 day"/),
-      expect.stringMatching(/^6 limits\[1\]\.max: a limit needs max and per/),
+      expect.stringMatching(/^6 limits\[1\]: a limit needs max and per/),
       '6 limits[1].id: duplicate limit id "twice" (also limits[0])',
       expect.stringMatching(/^7 limits\[1\]\.flows\[0\]: unknown flow slug "nope"/),
-      expect.stringMatching(/^8 limits\[2\]\.max: a limit needs max and per/),
+      expect.stringMatching(/^8 limits\[2\]: a limit needs max and per/),
     ]);
     await service.writeFlow('limits.yaml', bad);
     try {
@@ -387,9 +388,27 @@ describe('GET /v1/users/{userId}/explain', () => {
         compared++;
       }
     }
-    expect(compared).toBe(40 * 10);
+    expect(compared).toBe(40 * 11);
     clock = START;
   }, 60_000);
+
+  it('explains the read with a group when asked', async () => {
+    const user = 'explain-group';
+    await service.call('POST', '/v1/public/groups', {
+      body: { userId: user, groupId: 'gold-co', properties: { tier: 'gold' } },
+    });
+    expect(flowOf(await explain(user, 'gold-tip'), 'gold-tip')).toMatchObject({ shown: false, heldBy: 'targeting' });
+    const response = await service.call('GET', `/v1/users/${user}/explain?flowSlug=gold-tip&groupId=gold-co`, {
+      key: PRIVATE_KEY,
+    });
+    expect(response.status).toBe(200);
+    const withGroup = (response.body as ExplainResponse).flows[0];
+    expect(withGroup).toMatchObject({ shown: true, heldBy: null });
+    expect(reason(withGroup, 'targeting').clauses[0].operands?.[0]).toEqual({
+      expression: 'group.properties.tier',
+      value: 'gold',
+    });
+  });
 
   it('answers problems: a public key, an unknown flow, an unknown query field', async () => {
     const publicKey = await service.call('GET', '/v1/users/someone/explain');

@@ -135,6 +135,14 @@ export interface FlowExplanation {
   reasons: ExplainReason[];
 }
 
+/** Query of `GET /v1/users/{userId}/explain` (private key). */
+export interface ExplainQuery {
+  /** Only this flow; 404 when the catalog has none by that slug. @minLength 1 @maxLength 128 */
+  flowSlug?: string;
+  /** Explain as a read with this group does (`groupId` of the state read): rules that read `group` see it. */
+  groupId?: string;
+}
+
 /** `GET /v1/users/{userId}/explain[?flowSlug=]` (private key): why each flow is or is not shown to the user now. */
 export interface ExplainResponse {
   /** The user explained: a linked guest's id answers for the user it became. */
