@@ -425,15 +425,24 @@ export async function createFlowsMcpServer(options: { flows: string; api?: McpSe
       inputSchema: z.strictObject({
         userId: z.string().min(1).max(256).describe("The user's ID, as the application identifies them"),
         flowSlug: slug.optional().describe('Only this flow'),
+        groupId: z
+          .string()
+          .min(1)
+          .max(256)
+          .optional()
+          .describe('Explain the read a page makes with this group: rules that read `group` see it'),
       }),
       outputSchema: explainOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async ({ userId, flowSlug }) => {
-      const query = flowSlug === undefined ? '' : `?flowSlug=${encodeURIComponent(flowSlug)}`;
+    async ({ userId, flowSlug, groupId }) => {
+      const query = new URLSearchParams();
+      if (flowSlug !== undefined) query.set('flowSlug', flowSlug);
+      if (groupId !== undefined) query.set('groupId', groupId);
+      const search = query.size ? `?${query.toString()}` : '';
       const result = (await getFromService(
         api,
-        `/v1/users/${encodeURIComponent(userId)}/explain${query}`,
+        `/v1/users/${encodeURIComponent(userId)}/explain${search}`,
       )) as ExplainResponse;
       return answer(result);
     },

@@ -362,6 +362,9 @@ data:
 
     const one = await call('explain_user', { userId: 'ada', flowSlug: 'nps' });
     expect(one.structured.flows.map((flow: { flowSlug: string }) => flow.flowSlug)).toEqual(['nps']);
+    const grouped = await call('explain_user', { userId: 'ada', flowSlug: 'nps', groupId: 'acme' });
+    expect(grouped.isError, grouped.text).toBe(false);
+    expect(grouped.structured.flows).toHaveLength(1);
     const unknown = await call('explain_user', { userId: 'ada', flowSlug: 'nowhere' });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/^the service answered 404/);
