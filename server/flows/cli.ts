@@ -1,4 +1,4 @@
-// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml, experiments.yaml and limits.yaml with file, line and path; `from-frigade` and `from-posthog` convert Frigade's flows and PostHog's product tours; `translations` exports and imports a locale's text.
+// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml, experiments.yaml and limits.yaml with file, line and path; `from-frigade` and `from-posthog` convert Frigade's flows and PostHog's product tours; `translations` exports and imports a locale's text; `mcp` serves the flow tools to an agent.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { LOCALE_CODE } from './translations.js';
 import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows, type ConvertedFlow } from './from-frigade.js';
 import { convertPostHogTours } from './from-posthog.js';
+import { MCP_USAGE, serveMcp } from './mcp.js';
 import { fileSizeProblem } from './translation-limits.js';
 import {
   exportTranslations,
@@ -37,6 +38,7 @@ const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|
        onboarding-flows from-posthog <tours.json | -> --out <folder> [--force]
        onboarding-flows translations export --locale <code> <folder> [--out <file>] [--format xliff|csv] [--source-locale en]
        onboarding-flows translations import <file.xlf> [<folder>]
+${MCP_USAGE}
 
 check: checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
 collections.yaml, experiments.yaml and limits.yaml against the flows beside them, as the service does when it loads them. Prints every problem as
@@ -74,7 +76,11 @@ the current one), keeping their comments and order. Reads XLIFF 2.0, with or wit
 file with a refusal, or that check refuses already, is not written. Empty targets are skipped. A target whose <source>
 is no longer the flow's text is written, with a warning. An XLIFF file over 4 MiB, nested over 32 levels or with over
 100,000 elements is refused with file and line. Exits 0 when every file was written or had nothing new, 1 on a refusal
-or malformed XLIFF, 2 on bad usage.`;
+or malformed XLIFF, 2 on bad usage.
+
+mcp: serves the Model Context Protocol over standard input and output for an agent that writes flows (docs/mcp.md):
+list_flows, read_flow, check_flow and write_flow on the --flows folder, and with --api and --key (a private key of that
+service) explain_user and flow_report. Runs until standard input ends; exits 2 on bad usage.`;
 
 interface FileReport {
   file: string;
@@ -419,4 +425,18 @@ export function main(argv: string[]): number {
 
 const invokedDirectly =
   Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-if (invokedDirectly) process.exitCode = main(process.argv.slice(2));
+if (invokedDirectly) {
+  const argv = process.argv.slice(2);
+  // The MCP server runs until its client leaves; every other command is done when main returns.
+  if (argv[0] === 'mcp')
+    serveMcp(argv.slice(1)).then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exitCode = 1;
+      },
+    );
+  else process.exitCode = main(argv);
+}
