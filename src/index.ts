@@ -3,10 +3,13 @@ import { watchStartRules } from './page/start-rules.js';
 import { setStartRules } from './page/rules.js';
 import { forwardEvents } from './core/forward.js';
 import { setForwarder } from './core/forwarding.js';
+import { explainFlows } from './core/debug.js';
+import { setDebugger } from './core/debugging.js';
 
-// Start rules, with the element watcher of the tour's engine, and forwarding (the script tag loads them on demand).
+// Start rules, with the element watcher of the tour's engine, forwarding and debug() (the script tag loads them on demand).
 setStartRules(watchStartRules);
 setForwarder(forwardEvents);
+setDebugger(async (options) => explainFlows(options));
 
 export { Onboarding } from './core/onboarding.js';
 export type { OnboardingConfig, IdentifyOptions } from './core/config.js';
@@ -23,6 +26,7 @@ export type {
   ExperimentExposedEvent,
 } from './core/events.js';
 export type { ResourceCenterApi } from './core/public-api.js';
+export type { DebugOptions, FlowDebug, WaitingFor } from './core/debugging.js';
 export { $collections, $flows, $flowStates, $flowDefinitions, $ineligibleFlows, $userId } from './stores/flows.js';
 export type { FlowDefinition } from './stores/flows.js';
 export { $unread, $resourceCenterOpen } from './stores/resource-center.js';

@@ -1,4 +1,4 @@
-// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml, experiments.yaml and limits.yaml with file, line and path; `from-frigade` and `from-posthog` convert Frigade's flows and PostHog's product tours; `translations` exports and imports a locale's text; `explain` asks a service why flows are or are not shown to a user.
+// Command line: `onboarding-flows check` prints every problem and warning in flow files, collections.yaml, experiments.yaml and limits.yaml with file, line and path; `from-frigade` and `from-posthog` convert Frigade's flows and PostHog's product tours; `translations` exports and imports a locale's text; `explain` asks a service why flows are or are not shown to a user; `mcp` serves the flow tools to an agent.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { frigadeTargetingToCel } from './frigade-targeting.js';
 import { convertFrigadeFlows, type ConvertedFlow } from './from-frigade.js';
 import { convertPostHogTours } from './from-posthog.js';
 import { explain, EXPLAIN_HELP, EXPLAIN_USAGE } from './explain-command.js';
+import { MCP_USAGE, serveMcp } from './mcp.js';
 import { fileSizeProblem } from './translation-limits.js';
 import {
   exportTranslations,
@@ -39,6 +40,7 @@ const USAGE = `Usage: onboarding-flows check <folder or file>… [--format text|
        onboarding-flows translations export --locale <code> <folder> [--out <file>] [--format xliff|csv] [--source-locale en]
        onboarding-flows translations import <file.xlf> [<folder>]
        ${EXPLAIN_USAGE}
+${MCP_USAGE}
 
 check: checks flow files against the flow schema (schema/flow.schema.json) and compiles their CEL, and
 collections.yaml, experiments.yaml and limits.yaml against the flows beside them, as the service does when it loads them. Prints every problem as
@@ -78,7 +80,11 @@ is no longer the flow's text is written, with a warning. An XLIFF file over 4 Mi
 100,000 elements is refused with file and line. Exits 0 when every file was written or had nothing new, 1 on a refusal
 or malformed XLIFF, 2 on bad usage.
 
-${EXPLAIN_HELP}`;
+${EXPLAIN_HELP}
+
+mcp: serves the Model Context Protocol over standard input and output for an agent that writes flows (docs/mcp.md):
+list_flows, read_flow, check_flow and write_flow on the --flows folder, and with --api and --key (a private key of that
+service) explain_user and flow_report. Runs until standard input ends; exits 2 on bad usage.`;
 
 interface FileReport {
   file: string;
@@ -428,7 +434,17 @@ export function main(argv: readonly string[]): number | Promise<number> {
 
 const invokedDirectly =
   Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-if (invokedDirectly)
-  void Promise.resolve(main(process.argv.slice(2))).then((code) => {
-    process.exitCode = code;
-  });
+if (invokedDirectly) {
+  const argv = process.argv.slice(2);
+  // The MCP server runs until its client leaves, and explain until the service answers; every other command is done
+  // when main returns.
+  void (argv[0] === 'mcp' ? serveMcp(argv.slice(1)) : Promise.resolve(main(argv))).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exitCode = 1;
+    },
+  );
+}

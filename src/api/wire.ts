@@ -14,3 +14,4 @@ export type * from './wire/flow-file-props.js';
 export type * from './wire/flow-file-resource-center.js';
 export * from './wire/experiments.js';
 export * from './wire/explain.js';
+export type * from './wire/mcp.js';

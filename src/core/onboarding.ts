@@ -22,6 +22,7 @@ import { StateSync } from './state-sync.js';
 import { createSafeStorage, type KeyValueStore } from './storage.js';
 import { connectTabs, type TabMessage, type Tabs } from './tabs.js';
 import { startForwarding } from './forwarding.js';
+import { debugFlows, type DebugOptions, type FlowDebug } from './debugging.js';
 import { startRules } from '../page/rules.js';
 import { doc, onDocument } from '../page/document.js';
 import { badValue, checkConfig, checkEventName, failureCode, nonEmpty, refused, STEP_METHODS } from './checks.js';
@@ -317,6 +318,10 @@ export class Onboarding implements OnboardingApi {
     this.#reading = { userId, groupId, locale, promise };
     this.#outbox?.flush();
     return promise;
+  }
+
+  debug(options?: DebugOptions): Promise<FlowDebug[]> {
+    return debugFlows(options);
   }
 
   destroy(): void {

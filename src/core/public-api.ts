@@ -3,6 +3,7 @@ import type { Properties } from '../api/wire.js';
 import type { Flow } from '../flows/flow.js';
 import type { IdentifyOptions, OnboardingConfig } from './config.js';
 import type { OnboardingEventMap, OnboardingEventName } from './events.js';
+import type { DebugOptions, FlowDebug } from './debugging.js';
 
 export interface OnboardingApi {
   /** Resolves after the first state load of the current visitor (successful or not). */
@@ -41,6 +42,13 @@ export interface OnboardingApi {
   refresh(): Promise<void>;
   /** Stops listening to the page, the tabs and the network; queued writes stay for the next visit. */
   destroy(): void;
+  /**
+   * For each flow the script holds, why it is or is not open on this page now: `{ flowSlug, visible, open, waitingFor }`,
+   * `waitingFor` being `page`, `element`, `click`, `delay`, `target`, `modal` or null. With `{ log: true }` it also
+   * prints them with `console.table`. The script tag loads its code on the first call, so it is a promise; it never
+   * rejects.
+   */
+  debug(options?: DebugOptions): Promise<FlowDebug[]>;
   /**
    * The resource centre's panel: `open()`, `close()`, `toggle()` and `isOpen()`. It shows once a RESOURCE_CENTER flow is
    * eligible (opened before, it opens then); `on('resource-center')` tells when it opens, closes, or its count changes.

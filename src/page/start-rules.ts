@@ -1,6 +1,6 @@
 // Start rules (`startWhen`): the moment an eligible flow opens in the page (its pages, an element, a click, a delay), checked here, never with a request.
 import type { StartWhen } from '../api/wire.js';
-import { $flowDefinitions, $flows, $flowStates, $held } from '../stores/flows.js';
+import { $flowDefinitions, $flows, $flowStates, $held, type StartWait } from '../stores/flows.js';
 import { onNavigate, pageMatches } from './pages.js';
 // The element watcher comes with these rules: both are in the ESM build, and both in dist/onboarding-watch.js, which
 // the script tag's build loads once a flow has a start rule.
@@ -42,9 +42,9 @@ function clickedOn(node: EventTarget, selector: string): boolean {
 }
 
 /**
- * Keeps `$held` to the eligible flows whose start rules do not hold now, on load, after every route change, as the
- * page changes and as states arrive. A held flow is closed, its state untouched; a rule that never holds leaves the
- * flow unseen. `element` holds from the moment a matching element was visible; `click` from a click on a matching
+ * Keeps `$held` to the eligible flows whose start rules do not hold now, each with the rule it waits for, on load,
+ * after every route change, as the page changes and as states arrive. A held flow is closed, its state untouched; a
+ * rule that never holds leaves the flow unseen. `element` holds from the moment a matching element was visible; `click` from a click on a matching
  * element (which starts the flow, over again when it was finished) or once the flow was started; `delay` once the
  * other rules held that long without a break. Returns a function that stops.
  */
@@ -61,7 +61,7 @@ export function watchStartRules(): () => void {
   };
 
   function check(): void {
-    const held = new Set<string>();
+    const held = new Map<string, StartWait>();
     const states = $flowStates.get();
     const path = location.pathname;
     for (const slug in states) {
@@ -70,20 +70,20 @@ export function watchStartRules(): () => void {
       // Eligible, and neither done nor dismissed: only such a flow waits for an element or a delay.
       const open = states[slug].$state.visible;
       const here = onPage(rules.page, path);
-      let holds = here && (!rules.click || clicked.has(slug) || states[slug].$state.started);
-      if (rules.element && !seen.has(slug)) {
-        holds = false;
-        if (open && here && !watchers.has(slug)) {
-          // Called at once when the element is there already: the look after it finds the flow seen.
-          watchers.set(
-            slug,
-            watchTarget(rules.element, (element) => element && seen.add(slug) && setTimeout(check)),
-          );
-        }
+      const element = rules.element && !seen.has(slug);
+      const click = rules.click && !clicked.has(slug) && !states[slug].$state.started;
+      // The rule it waits for, the first in the order Onboarding.debug() reports them: pages, element, click.
+      let wait: StartWait | undefined = !here ? 'page' : element ? 'element' : click ? 'click' : undefined;
+      if (element && open && here && !watchers.has(slug)) {
+        // Called at once when the element is there already: the look after it finds the flow seen.
+        watchers.set(
+          slug,
+          watchTarget(rules.element!, (found) => found && seen.add(slug) && setTimeout(check)),
+        );
       }
       if (!(open && here)) stop(slug);
-      if (holds && open && rules.delay && !waited.has(slug)) {
-        holds = false;
+      if (!wait && open && rules.delay && !waited.has(slug)) {
+        wait = 'delay';
         if (!timers.has(slug)) {
           timers.set(
             slug,
@@ -94,17 +94,18 @@ export function watchStartRules(): () => void {
             }, durationMs(rules.delay)),
           );
         }
-      } else if (!holds) {
+      } else if (wait) {
         // The rules stopped holding: a delay starts over when they hold again.
         clearTimeout(timers.get(slug));
         timers.delete(slug);
         waited.delete(slug);
       }
-      if (!holds) held.add(slug);
+      if (wait) held.set(slug, wait);
     }
     for (const slug of watchers.keys()) if (seen.has(slug) || !states[slug]) stop(slug);
     const before = $held.get();
-    if (held.size !== before.size || [...held].some((slug) => !before.has(slug))) $held.set(held);
+    const changed = !('get' in before) || [...held].some(([slug, wait]) => before.get(slug) !== wait);
+    if (changed || held.size !== before.size) $held.set(held);
   }
 
   const onClick = (event: Event) => {

@@ -15,8 +15,15 @@ export const $flowStates = atom<Record<string, FlowState>>({});
 /** Where the current user stands in each collection (`collections.computedOrder` of the last answer), in priority order. */
 export const $collections = atom<ComputedCollectionFlow[]>([]);
 
-/** Eligible flows the page's start rules (`startWhen`) hold back now: closed, their state unchanged (page/start-rules.ts). */
-export const $held = atom<ReadonlySet<string>>(new Set());
+/** The start rule (`startWhen`) a flow waits for: its pages, an element, a click, or its delay. */
+export type StartWait = 'page' | 'element' | 'click' | 'delay';
+
+/**
+ * Eligible flows the page's start rules (`startWhen`) hold back now: closed, their state unchanged (page/start-rules.ts).
+ * Once the rules run, a Map to the rule each flow waits for; while they load, a Set of the flows that have rules (a
+ * Set, as the script that loads them keeps no reasons: each byte of it is every page's).
+ */
+export const $held = atom<ReadonlySet<string> | ReadonlyMap<string, StartWait>>(new Set());
 
 /** Slugs the current user is not eligible for. */
 export const $ineligibleFlows = atom<string[]>([]);

@@ -1,5 +1,6 @@
 // <onboarding-tour> in Chromium: anchoring, keys, resume after reload, moving, late and shadow-root targets, top layer; and
-// the target engine on real layouts: scrollers, headers, transforms, fixed boxes, dialogs, frames, hidden targets, routes.
+// the target engine on real layouts: scrollers, headers, transforms, fixed boxes, dialogs, frames, hidden targets, routes;
+// the start rules, and Onboarding.debug() saying what each flow waits for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PRIVATE_KEY, PUBLIC_KEY } from '../support/service.js';
@@ -10,6 +11,7 @@ import {
   reloadAndSettle,
   serverState,
   startEnv,
+  waitForPart,
   type Env,
 } from '../support/browser-pages.js';
 
@@ -179,6 +181,39 @@ beforeAll(async () => {
       targetingLogic: suite('start-delay'),
       startWhen: { page: '/delay/*', delay: '1500ms' },
       data: { steps: [{ id: 'd', title: 'Delayed banner' }] },
+    },
+    // Onboarding.debug(): one user sees all five, each held back here by something else (see the describe block at the end).
+    {
+      slug: 'debug-page',
+      type: 'BANNER',
+      targetingLogic: suite('debug'),
+      startWhen: { page: '/debug/reports/*' },
+      data: { steps: [{ id: 'b', title: 'Reports banner' }] },
+    },
+    {
+      slug: 'debug-news',
+      type: 'ANNOUNCEMENT',
+      targetingLogic: suite('debug'),
+      data: { props: { priority: 10 }, steps: [{ id: 'n', title: 'News first' }] },
+    },
+    {
+      slug: 'debug-tour',
+      type: 'TOUR',
+      targetingLogic: suite('debug'),
+      data: { steps: [{ id: 't', title: 'Centred tour' }] },
+    },
+    {
+      slug: 'debug-click',
+      type: 'TOUR',
+      targetingLogic: suite('debug'),
+      startWhen: { click: '#debug-start' },
+      data: { steps: [{ id: 'c', title: 'Tour by click', selector: '#debug-start' }] },
+    },
+    {
+      slug: 'debug-target',
+      type: 'TOUR',
+      targetingLogic: suite('debug'),
+      data: { steps: [{ id: 'm', title: 'Never there', selector: '#debug-missing' }] },
     },
   ]);
 });
@@ -880,6 +915,96 @@ describe('start rules (startWhen) in Chromium', () => {
     expect(await shown(page, 'onboarding-banner')).toBe('');
     await expect.poll(() => shown(page, 'onboarding-banner'), { timeout: 5000 }).toContain('Delayed banner');
     expect(Date.now() - start).toBeGreaterThanOrEqual(1400);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('Onboarding.debug() in Chromium', () => {
+  type Row = { flowSlug: string; visible: boolean; open: boolean; waitingFor: string | null };
+  /** What debug() says of the debug-* flows, as slug: [visible, open, waitingFor]. */
+  const why = async (page: Page) =>
+    Object.fromEntries(
+      ((await page.evaluate(() => window.Onboarding.debug())) as Row[])
+        .filter((row) => row.flowSlug.startsWith('debug-'))
+        .map((row) => [row.flowSlug, [row.visible, row.open, row.waitingFor]]),
+    );
+  const debugScripts = (page: Page) =>
+    page.evaluate(() => [...document.scripts].filter((script) => script.src.endsWith('/onboarding-debug.js')).length);
+  const BODY =
+    '<onboarding-banner flow="debug-page"></onboarding-banner><button id="debug-start" style="margin: 200px">Start the tour</button>';
+
+  it('says which flow waits for its page, a click, a missing target or an open modal, and which are open, as that changes', async () => {
+    const userId = newUserId('debug');
+    const { page, errors } = await openPage(env, '/debug/home', BODY, { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'debug' }), userId);
+    await waitForPart(page, 'onboarding-announcement [part="base"]');
+    // Its code is not in the script: it comes from beside it on the first call, once.
+    expect(await debugScripts(page)).toBe(0);
+    await expect
+      .poll(() => why(page))
+      .toEqual({
+        'debug-page': [true, false, 'page'],
+        'debug-news': [true, true, null],
+        'debug-tour': [true, false, 'modal'],
+        'debug-click': [true, false, 'click'],
+        'debug-target': [true, false, 'target'],
+      });
+    expect(await debugScripts(page)).toBe(1);
+
+    // The announcement dismissed: it is no longer visible, and the tour behind it opens.
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => why(page))
+      .toMatchObject({
+        'debug-news': [false, false, null],
+        'debug-tour': [true, true, null],
+      });
+    // The tour dismissed too, a click starts the click's tour; on the reports pages the banner opens.
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => (await why(page))['debug-tour']).toEqual([false, false, null]);
+    await page.click('#debug-start');
+    await page.evaluate(() => history.pushState({}, '', '/debug/reports/q3'));
+    await expect
+      .poll(() => why(page))
+      .toEqual({
+        'debug-page': [true, true, null],
+        'debug-news': [false, false, null],
+        'debug-tour': [false, false, null],
+        'debug-click': [true, true, null],
+        'debug-target': [true, false, 'target'],
+      });
+    expect(await debugScripts(page)).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('prints a console table with { log: true }, and answers [] without throwing while its chunk cannot be had', async () => {
+    const userId = newUserId('debug-log');
+    const { page, errors } = await openPage(env, '/debug/home', BODY, { userId });
+    await page.evaluate((id) => window.Onboarding.identify(id, { suite: 'debug' }), userId);
+    await waitForPart(page, 'onboarding-announcement [part="base"]');
+    // The chunk unreachable: the promise resolves to nothing, and the page sees no error.
+    await page.route('**/onboarding-debug.js', (route) => route.fulfill({ status: 404, body: '' }));
+    expect(await page.evaluate(() => window.Onboarding.debug({ log: true }))).toEqual([]);
+    await page.unroute('**/onboarding-debug.js');
+    const tables: unknown[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'table') tables.push(message.args()[0].jsonValue());
+    });
+    const rows = await page.evaluate(() => window.Onboarding.debug({ log: true }));
+    expect(rows.find((row) => row.flowSlug === 'debug-news')).toEqual({
+      flowSlug: 'debug-news',
+      visible: true,
+      open: true,
+      waitingFor: null,
+    });
+    await expect.poll(() => tables.length).toBe(1);
+    expect(await tables[0]).toEqual(rows);
+    // Without `log`, nothing is printed.
+    await page.evaluate(() => window.Onboarding.debug());
+    await page.waitForTimeout(100);
+    expect(tables).toHaveLength(1);
     expect(errors).toEqual([]);
     await page.close();
   });

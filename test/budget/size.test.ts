@@ -12,8 +12,13 @@ const text = (file: string) => readFileSync(fileURLToPath(new URL(`../../${file}
 const CHUNKS = [...new Set(ELEMENT_TABLE.map((row) => `dist/onboarding-${row.chunk}.js`))];
 /** The start rules and their element watcher: no element, no Lit, but the script's stores from the host list. */
 const WATCH = 'dist/onboarding-watch.js';
-/** init's `forward` (loaded when init asks for it) and the languages' strings chunks' hashes (loaded on a page in one). */
-const OTHERS = ['dist/onboarding-forward.js', 'dist/onboarding-strings.js'];
+/**
+ * init's `forward` (loaded when init asks for it), Onboarding.debug() (loaded on its first call) and the languages'
+ * strings chunks' hashes (loaded on a page in one).
+ */
+const OTHERS = ['dist/onboarding-forward.js', 'dist/onboarding-debug.js', 'dist/onboarding-strings.js'];
+/** Onboarding.debug(): the script keeps a stub that loads it, on the script's stores. */
+const DEBUG = 'dist/onboarding-debug.js';
 /** The chunks of the elements that draw fields: each carries src/components/fields (the answers, their validation, the 0–10 scale). */
 const FIELDS = ['dist/onboarding-form.js', 'dist/onboarding-survey.js'];
 /** The chunks of the elements that point at page elements: each carries the target engine and floating-ui. */
@@ -34,7 +39,7 @@ describe('bundle size', () => {
     });
   }
 
-  it('leaves the announcement, the banner, the card, the checklist, the collection, the flow element, the form, the survey, their fields, the tour, the hint, the element watcher and floating-ui out of the script a page loads first, each in its chunk', () => {
+  it('leaves the announcement, the banner, the card, the checklist, the collection, the flow element, the form, the survey, their fields, the tour, the hint, the element watcher, debug() and floating-ui out of the script a page loads first, each in its chunk', () => {
     // What only each element has: the checklist's options for the done state, the form's novalidate and checkbox groups, the survey's choices and
     // its live region, the tour's advanceOn and spotlight, the hint's beacon name and the hover tooltip's description of its target.
     const markers = {
@@ -68,6 +73,12 @@ describe('bundle size', () => {
       expect(text(WATCH)).toContain(marker);
     }
     expect(text(WATCH)).toContain('Symbol.for("onboarding.chunk-host")');
+    // Onboarding.debug()'s table and its walk for our elements are in its chunk alone, on the script's stores.
+    for (const marker of ['console.table', '[part]:not([part=']) {
+      expect(text('dist/onboarding.js')).not.toContain(marker);
+      expect(text(DEBUG)).toContain(marker);
+    }
+    expect(text(DEBUG)).toContain('Symbol.for("onboarding.chunk-host")');
     // A floating-ui middleware's name and an option only the target engine reads: in the tour's and the hint's chunks alone.
     for (const marker of ['name:"flip"', '"targetTimeout"']) {
       expect(text('dist/onboarding.js')).not.toContain(marker);

@@ -108,8 +108,8 @@ describe('the table of elements', () => {
       expect(pkg.exports[`./onboarding-${name}.js`]).toBe(`./dist/onboarding-${name}.js`);
       expect(pkg.budget[`dist/onboarding-${name}.js`]).toEqual({ gzip: budget });
     }
-    // Besides the chunks of the table, the script tag's files are the script, the start rules' chunk, forwarding's and the
-    // languages' hashes, which are no elements.
+    // Besides the chunks of the table, the script tag's files are the script, the start rules' chunk, forwarding's,
+    // debug()'s and the languages' hashes, which are no elements.
     const scriptFiles = (keys: string[], prefix: string) =>
       keys
         .filter((key) => key.startsWith(`${prefix}onboarding`) && key.endsWith('.js'))
@@ -119,6 +119,7 @@ describe('the table of elements', () => {
       'onboarding.js',
       'onboarding-watch.js',
       'onboarding-forward.js',
+      'onboarding-debug.js',
       'onboarding-strings.js',
     ].sort();
     expect(scriptFiles(Object.keys(pkg.exports), './').sort()).toEqual(files);

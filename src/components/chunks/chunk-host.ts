@@ -1,7 +1,7 @@
-// What the on-demand chunks (announcement, banner, card, checklist, collection, flow, form, hint, resource centre, survey, tour, and the start rules') take from the script that loaded them: the same Lit, stores and shared element code.
+// What the on-demand chunks (announcement, banner, card, checklist, collection, flow, form, hint, resource centre, survey, tour, the start rules' and debug()'s) take from the script that loaded them: the same Lit, stores and shared element code.
 import { css, html, LitElement, nothing } from 'lit';
 import { BUTTON_ACTIONS } from '../../api/wire.js';
-import { $collections, $flowDefinitions, $flows, $flowStates, $held } from '../../stores/flows.js';
+import { $collections, $flowDefinitions, $flows, $flowStates, $held, $ineligibleFlows } from '../../stores/flows.js';
 import { reportError } from '../../core/errors.js';
 import { safeTarget, safeUrl } from '../../api/url.js';
 import { $resourceCenterOpen, $unread } from '../../stores/resource-center.js';
@@ -10,10 +10,11 @@ import { runAction } from '../shared/actions.js';
 import baseStyles from '../shared/base.styles.js';
 import { emit } from '../shared/events.js';
 import { deepActiveElement, ModalSlot } from '../shared/modal-slot.js';
-import { $covered, cover } from '../shared/modal-queue.js';
+import { $activeModal, $covered, cover, MODAL_TYPE_ORDER } from '../shared/modal-queue.js';
 import { tagOf, wantElement } from '../shared/on-demand.js';
 import { OnboardingElement } from '../shared/onboarding-element.js';
 import { StoreController } from '../shared/store-controller.js';
+import { setDebugger } from '../../core/debugging.js';
 
 /** Where a chunk finds the host; esbuild.config.mjs maps the chunk's imports of these modules to it. */
 export const CHUNK_HOST = Symbol.for('onboarding.chunk-host');
@@ -52,5 +53,9 @@ export function provideChunkHost(): void {
     safeUrl,
     safeTarget,
     onboarding,
+    $activeModal,
+    $ineligibleFlows,
+    MODAL_TYPE_ORDER,
+    setDebugger,
   ];
 }

@@ -14,6 +14,7 @@ import { doc } from '../../page/document.js';
 import { INTEGRITY } from './integrity.js';
 import { fileOf, ON_DEMAND } from './element-files.js';
 import { FORWARD_CHUNK, setForwarder, type Forwarder } from '../../core/forwarding.js';
+import { debugFlows, setDebugger } from '../../core/debugging.js';
 import { EVENT_NAMES } from '../../core/checks.js';
 import type { OnboardingEventName } from '../../core/events.js';
 
@@ -21,7 +22,7 @@ import type { OnboardingEventName } from '../../core/events.js';
 const HOLD_MS = 3000;
 
 /**
- * Adds `<file>.js`, from beside the script, as a script with the tag's `nonce` and the file's SHA-384 as its
+ * Adds `<file>.js`, from beside the script, as a script with the tag's `nonce` and the file's SHA-256 as its
  * `integrity` (the script's own list, else `hash`, from a file it checked): the browser runs it only if its bytes are
  * the build's (a changed file fails to load; from another origin it is fetched with CORS, which the check needs).
  * `done` runs once it loaded or failed. Returns its address.
@@ -35,7 +36,7 @@ function loadBeside(
 ): string {
   const script = doc('createElement')('script');
   script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
-  script.integrity = `sha384-${hash}`;
+  script.integrity = `sha256-${hash}`;
   script.crossOrigin = 'anonymous';
   script.async = true;
   const value = nonce();
@@ -141,6 +142,14 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
       if (typeof start === 'function') (start as Forwarder)(on, forward, early);
       else reportError('forward-failed', Error(`Could not load ${src}; events are not forwarded.`));
     });
+  });
+
+  // Onboarding.debug() is dist/onboarding-debug.js, loaded on its first call: it replaces this loader as it runs.
+  setDebugger(function load(options) {
+    return new Promise<void>((loaded) => {
+      provideChunkHost();
+      loadBeside(scriptSrc, nonce, 'onboarding-debug', loaded);
+    }).then(() => (debugFlows === load ? [] : debugFlows(options)));
   });
 
   /** Loads the chunk of `root`, and of each element inside it, that loads on demand. */
