@@ -10,6 +10,7 @@ import { registerBackpressure } from './http/backpressure.js';
 import { parseJsonBody } from './http/json-body.js';
 import { AnswerBuffers, replySerializer } from './http/answer-buffers.js';
 import { HttpProblem, problemBody, toProblem } from './shared/problem.js';
+import { MAX_ID_LENGTH } from './http/schemas.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerGroupRoutes } from './routes/groups.js';
 import { registerFlowStateRoutes } from './routes/flow-states.js';
@@ -39,6 +40,8 @@ export async function buildApp(
     // Bodies are validated as sent: a number is not quietly turned into a string.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
+    // A user id in a path (`/v1/users/{userId}/explain`) may be as long as anywhere else, percent-encoded (3 characters a byte at most).
+    routerOptions: { maxParamLength: 3 * MAX_ID_LENGTH },
     // Node would answer a missing Host with an empty 400; the onRequest hook below answers it with a problem.
     http: { requireHostHeader: false },
     // Malformed URLs and broken HTTP get problem bodies too, not Fastify's own JSON shape.

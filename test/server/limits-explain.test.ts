@@ -419,5 +419,15 @@ describe('GET /v1/users/{userId}/explain', () => {
     expect(unknown.body.detail).toMatch(/no flow with slug "nope"/);
     const extra = await service.call('GET', '/v1/users/someone/explain?flow=nope', { key: PRIVATE_KEY });
     expect(extra.status).toBe(400);
+    // An id as long as the users upsert takes (256 characters), percent-encoded, and one character more.
+    const longest = `${'é'.repeat(100)}${'@'.repeat(156)}`;
+    const long = await service.call('GET', `/v1/users/${encodeURIComponent(longest)}/explain?flowSlug=news-a`, {
+      key: PRIVATE_KEY,
+    });
+    expect(long.status, long.text).toBe(200);
+    expect(long.body.userId).toBe(longest);
+    const tooLong = await service.call('GET', `/v1/users/${'a'.repeat(257)}/explain`, { key: PRIVATE_KEY });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.headers.get('content-type')).toMatch(/problem\+json/);
   });
 });
