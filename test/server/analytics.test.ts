@@ -1198,7 +1198,8 @@ describe('analytics access and bad input', () => {
   });
 
   it('answers a slug longer than a path segment may be with a 414 problem', async () => {
-    const response = await service.call('GET', `/v1/analytics/flows/${'s'.repeat(300)}`, { key: PRIVATE_KEY });
+    // A segment may hold a 256-character id, percent-encoded: 768 characters.
+    const response = await service.call('GET', `/v1/analytics/flows/${'s'.repeat(800)}`, { key: PRIVATE_KEY });
     expect(response.status).toBe(414);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
