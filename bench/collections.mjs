@@ -1,11 +1,9 @@
 // Issue 25: the service's state reads with 10 collections and CEL's events over time, against today's reads in the same run, on both stores.
 // Usage: node bench/collections.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
-import { cpuTicks, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+import { cpuTicks, runWhenMain, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
 /** How far a read with collections and windows may fall behind today's read: within 20 % of its reads a second. */
 const BUDGET = 0.8;
@@ -295,20 +293,4 @@ export function printCollectionsBench(result) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: 'string', default: '5' },
-      stores: { type: 'string', default: 'embedded,postgres' },
-      connections: { type: 'string', default: '1,16,64' },
-      repeat: { type: 'string', default: '3' },
-    },
-  });
-  const result = await runCollectionsBench({
-    duration: Number(values.duration),
-    stores: values.stores.split(','),
-    connections: values.connections.split(',').map(Number),
-    repeat: Number(values.repeat),
-  });
-  printCollectionsBench(result);
-}
+await runWhenMain(import.meta.url, runCollectionsBench, printCollectionsBench);

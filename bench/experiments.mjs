@@ -1,9 +1,8 @@
 // Issue 38: the service's state reads with 10 running experiments against the same reads with none, in turn in the same run, on both stores.
 // Usage: node bench/experiments.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { onStores, storeTitle } from './collections.mjs';
 import { printComparison, sideBySide } from './side-by-side.mjs';
+import { runWhenMain } from './support.mjs';
 
 /** How far a read with experiments may fall behind the same read without: within 10 % of its reads a second. */
 const BUDGET = 0.9;
@@ -75,20 +74,4 @@ export function printExperimentsBench(result) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: 'string', default: '5' },
-      stores: { type: 'string', default: 'embedded,postgres' },
-      connections: { type: 'string', default: '1,16,64' },
-      repeat: { type: 'string', default: '3' },
-    },
-  });
-  const result = await runExperimentsBench({
-    duration: Number(values.duration),
-    stores: values.stores.split(','),
-    connections: values.connections.split(',').map(Number),
-    repeat: Number(values.repeat),
-  });
-  printExperimentsBench(result);
-}
+await runWhenMain(import.meta.url, runExperimentsBench, printExperimentsBench);

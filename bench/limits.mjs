@@ -1,9 +1,8 @@
 // Issue 39: the service's state reads with global limits and schedules in force against the same reads without, in turn in the same run, on both stores.
 // Usage: node bench/limits.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { onStores, storeTitle } from './collections.mjs';
 import { printComparison, sideBySide } from './side-by-side.mjs';
+import { runWhenMain } from './support.mjs';
 
 /** How far a read with limits and schedules may fall behind the same read without: within 10 % of its reads a second. */
 const BUDGET = 0.9;
@@ -104,20 +103,4 @@ export function printLimitsBench(result) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: 'string', default: '5' },
-      stores: { type: 'string', default: 'embedded,postgres' },
-      connections: { type: 'string', default: '1,16,64' },
-      repeat: { type: 'string', default: '3' },
-    },
-  });
-  const result = await runLimitsBench({
-    duration: Number(values.duration),
-    stores: values.stores.split(','),
-    connections: values.connections.split(',').map(Number),
-    repeat: Number(values.repeat),
-  });
-  printLimitsBench(result);
-}
+await runWhenMain(import.meta.url, runLimitsBench, printLimitsBench);

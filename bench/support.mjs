@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -125,4 +126,28 @@ export function stolenShare(before) {
   const now = cpuTicks();
   const total = now.total - before.total;
   return total > 0 ? Number(((100 * (now.steal - before.steal)) / total).toFixed(1)) : 0;
+}
+
+/**
+ * Runs a side-by-side read bench when its file is the one node was started with: `--duration 5`, `--stores
+ * embedded,postgres`, `--connections 1,16,64`, `--repeat 3`, as `npm run bench` runs it.
+ */
+export async function runWhenMain(moduleUrl, run, print) {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '5' },
+      stores: { type: 'string', default: 'embedded,postgres' },
+      connections: { type: 'string', default: '1,16,64' },
+      repeat: { type: 'string', default: '3' },
+    },
+  });
+  print(
+    await run({
+      duration: Number(values.duration),
+      stores: values.stores.split(','),
+      connections: values.connections.split(',').map(Number),
+      repeat: Number(values.repeat),
+    }),
+  );
 }

@@ -3,7 +3,7 @@ import { COLLECTION_TYPES, type CollectionDefinition, type CollectionType } from
 import { COLLECTION_FILES, type FlowFileError, type FlowProblem } from './definitions.js';
 import { parseDuration } from './durations.js';
 import type { PathSegment } from './schema.js';
-import { byLine, isObject, parseSideFile, readSideFile, sideFileIn, unknownKeys } from './side-file.js';
+import { byLine, isObject, parseSideFile, readListFileIn, sideFileIn, unknownKeys } from './side-file.js';
 
 /** A collection as the service uses it: its cool-off in milliseconds. */
 export interface Collection {
@@ -36,13 +36,11 @@ export function readCollections(
   dir: string,
   slugs: ReadonlySet<string>,
 ): { collections: Collection[]; error?: FlowFileError } {
-  const file = collectionsFileIn(dir);
-  if (!file) return { collections: [] };
-  const { value, error } = readSideFile(dir, file, (text) => {
+  const { value, error } = readListFileIn(dir, COLLECTION_FILES, (text) => {
     const { collections, problems } = checkCollectionsText(text, slugs);
     return { value: collections, problems };
   });
-  return { collections: value ?? [], error };
+  return { collections: value, error };
 }
 
 /** Checks the text of a collections file; `collections` is meaningful only when `problems` is empty. */

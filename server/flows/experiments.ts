@@ -13,7 +13,7 @@ import {
   byLine,
   isObject,
   parseSideFile,
-  readSideFile,
+  readListFileIn,
   sideFileIn,
   unknownKeys,
   type AddProblem,
@@ -54,13 +54,11 @@ export function readExperiments(
   dir: string,
   slugs: ReadonlySet<string>,
 ): { experiments: Experiment[]; error?: FlowFileError } {
-  const file = experimentsFileIn(dir);
-  if (!file) return { experiments: [] };
-  const { value, error } = readSideFile(dir, file, (text) => {
+  const { value, error } = readListFileIn(dir, EXPERIMENT_FILES, (text) => {
     const { experiments, problems } = checkExperimentsText(text, slugs);
     return { value: experiments, problems };
   });
-  return { experiments: value ?? [], error };
+  return { experiments: value, error };
 }
 
 /** Checks the text of an experiments file; `experiments` is meaningful only when `problems` is empty. */

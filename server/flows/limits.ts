@@ -7,7 +7,7 @@ import {
   byLine,
   isObject,
   parseSideFile,
-  readSideFile,
+  readListFileIn,
   sideFileIn,
   unknownKeys,
   type AddProblem,
@@ -40,13 +40,11 @@ export const limitsFileIn = (dir: string): string | undefined => sideFileIn(dir,
  * no limits. A file with any problem is refused whole, with every problem.
  */
 export function readLimits(dir: string, slugs: ReadonlySet<string>): { limits: Limit[]; error?: FlowFileError } {
-  const file = limitsFileIn(dir);
-  if (!file) return { limits: [] };
-  const { value, error } = readSideFile(dir, file, (text) => {
+  const { value, error } = readListFileIn(dir, LIMIT_FILES, (text) => {
     const { limits, problems } = checkLimitsText(text, slugs);
     return { value: limits, problems };
   });
-  return { limits: value ?? [], error };
+  return { limits: value, error };
 }
 
 /** Checks the text of a limits file; `limits` is meaningful only when `problems` is empty. */

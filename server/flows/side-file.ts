@@ -77,6 +77,21 @@ export function readSideFile<T>(
   return { value };
 }
 
+/**
+ * The folder's file named one of `names`, read and checked with `check` (which lists what it holds); no such file: an
+ * empty list. A file with any problem is refused whole (`error`).
+ */
+export function readListFileIn<T>(
+  dir: string,
+  names: readonly string[],
+  check: (text: string) => { value: T[]; problems: FlowProblem[] },
+): { value: T[]; error?: FlowFileError } {
+  const file = sideFileIn(dir, names);
+  if (!file) return { value: [] };
+  const { value, error } = readSideFile(dir, file, check);
+  return { value: value ?? [], error };
+}
+
 /** Problems in the order they appear in the file. */
 export const byLine = (problems: FlowProblem[]): FlowProblem[] =>
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
