@@ -198,7 +198,8 @@ export async function loadUserSnapshot(
     windows,
     names,
     exposures: catalog.readsExposures,
-    starts: catalog.readsStarts,
+    // The analytics facts hold the first starts: loaded with them, they are not read twice.
+    starts: catalog.readsStarts && !withProgress,
   });
   const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
   if (windows) params.push(now.toISOString());
@@ -255,7 +256,12 @@ export async function loadUserSnapshot(
       : {}),
     ...(catalog.readsStarts
       ? {
-          starts: (row.starts ?? []).map(([slug, at]): [string, string] => [slug, new Date(at).toISOString()]),
+          starts: withProgress
+            ? (row.progress ?? []).map((facts): [string, string] => [
+                facts.flow_slug,
+                new Date(facts.started_at).toISOString(),
+              ])
+            : (row.starts ?? []).map(([slug, at]): [string, string] => [slug, new Date(at).toISOString()]),
         }
       : {}),
   };
