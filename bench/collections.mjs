@@ -3,7 +3,7 @@
 import { loadavg } from 'node:os';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
-import { cpuTicks, runWhenMain, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+import { cpuTicks, runWhenMain, sampledAnswers, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
 /** How far a read with collections and windows may fall behind today's read: within 20 % of its reads a second. */
 const BUDGET = 0.8;
@@ -81,17 +81,10 @@ export async function history(q) {
 
 /** What the reads with collections carry, over `sample` users: eligible flows, flows held back, and collections showing none. */
 async function answerShape(service, sample = 200) {
-  const headers = { authorization: `Bearer ${service.publicKey}` };
   let eligible = 0;
   let held = 0;
   let collectionsShowingNone = 0;
-  for (let i = 0; i < sample; i++) {
-    const userId = `bench-user-${Math.floor((i * USERS) / sample)}`;
-    const answer = await (
-      await fetch(`${service.url}/v1/public/flowStates?userId=${userId}&groupId=bench-group-${i % 100}&content=none`, {
-        headers,
-      })
-    ).json();
+  for (const answer of await sampledAnswers(service, USERS, sample)) {
     eligible += answer.eligibleFlows.length;
     held += answer.eligibleFlows.filter(
       (flow) => !flow.$state.visible && !flow.$state.completed && !flow.$state.skipped,

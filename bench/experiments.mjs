@@ -2,7 +2,7 @@
 // Usage: node bench/experiments.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
 import { onStores, storeTitle } from './collections.mjs';
 import { printComparison, sideBySide } from './side-by-side.mjs';
-import { runWhenMain } from './support.mjs';
+import { runWhenMain, sampledAnswers } from './support.mjs';
 
 /** How far a read with experiments may fall behind the same read without: within 10 % of its reads a second. */
 const BUDGET = 0.9;
@@ -30,16 +30,9 @@ export function experimentsYaml(slugs) {
 
 /** What reads with experiments carry, over `sample` users: experiments exposed to, and flows held back. */
 async function answerShape(service, sample = 200) {
-  const headers = { authorization: `Bearer ${service.publicKey}` };
   let exposed = 0;
   let held = 0;
-  for (let i = 0; i < sample; i++) {
-    const userId = `bench-user-${Math.floor((i * USERS) / sample)}`;
-    const answer = await (
-      await fetch(`${service.url}/v1/public/flowStates?userId=${userId}&groupId=bench-group-${i % 100}&content=none`, {
-        headers,
-      })
-    ).json();
+  for (const answer of await sampledAnswers(service, USERS, sample)) {
     exposed += answer.experiments?.length ?? 0;
     held += answer.eligibleFlows.filter((flow) => !flow.$state.visible && !flow.$state.completed).length;
   }

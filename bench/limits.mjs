@@ -2,7 +2,7 @@
 // Usage: node bench/limits.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
 import { onStores, storeTitle } from './collections.mjs';
 import { printComparison, sideBySide } from './side-by-side.mjs';
-import { runWhenMain } from './support.mjs';
+import { runWhenMain, sampledAnswers } from './support.mjs';
 
 /** How far a read with limits and schedules may fall behind the same read without: within 10 % of its reads a second. */
 const BUDGET = 0.9;
@@ -58,16 +58,9 @@ async function firstStarts(q) {
 
 /** What reads with limits carry, over `sample` users: flows held back (not finished, not visible). */
 async function answerShape(service, sample = 200) {
-  const headers = { authorization: `Bearer ${service.publicKey}` };
   let held = 0;
   let limited = 0;
-  for (let i = 0; i < sample; i++) {
-    const userId = `bench-user-${Math.floor((i * USERS) / sample)}`;
-    const answer = await (
-      await fetch(`${service.url}/v1/public/flowStates?userId=${userId}&groupId=bench-group-${i % 100}&content=none`, {
-        headers,
-      })
-    ).json();
+  for (const answer of await sampledAnswers(service, USERS, sample)) {
     const hidden = answer.eligibleFlows.filter((flow) => !flow.$state.visible && !flow.$state.completed).length;
     held += hidden;
     if (hidden) limited++;

@@ -151,3 +151,15 @@ export async function runWhenMain(moduleUrl, run, print) {
     }),
   );
 }
+
+/** The state answers (no content) of `sample` users spread over `users`, each read with one of the 100 bench groups: what a bench's reads carry. */
+export async function sampledAnswers(service, users, sample = 200) {
+  const headers = { authorization: `Bearer ${service.publicKey}` };
+  const answers = [];
+  for (let i = 0; i < sample; i++) {
+    const userId = `bench-user-${Math.floor((i * users) / sample)}`;
+    const path = `/v1/public/flowStates?userId=${userId}&groupId=bench-group-${i % 100}&content=none`;
+    answers.push(await (await fetch(`${service.url}${path}`, { headers })).json());
+  }
+  return answers;
+}

@@ -39,8 +39,12 @@ export async function explainUser(
   const resolved = snapshot.cel.user.id;
   const answer = deriveFlowStates(version, snapshot, { now, content: 'none' });
   const visible = new Map(answer.eligibleFlows.map((flow) => [flow.flowSlug, flow.$state.visible]));
+  // Why each collection holds its flows back, worked out once for the answer, by the pass that decides it.
+  const causes = new Map<string, HoldCause[]>();
+  if (version.collections.length)
+    computeCollections(version, snapshot, now, shownByExperiments(version, snapshot), causes);
   const flows = (flowSlug === undefined ? version.flows : [version.bySlug.get(flowSlug)!]).map((flow) =>
-    explainFlow(version, snapshot, flow, now, visible.get(flow.flow.slug) === true),
+    explainFlow(version, snapshot, flow, now, visible.get(flow.flow.slug) === true, causes),
   );
   return {
     userId: resolved,
@@ -73,13 +77,14 @@ function explainFlow(
   flow: CatalogFlow,
   now: Date,
   shown: boolean,
+  causes: ReadonlyMap<string, HoldCause[]>,
 ): FlowExplanation {
   const reasons: ExplainReason[] = [
     statusReason(flow),
     scheduleReason(flow, now),
     targetingReason(flow, snapshot),
     stateReason(flow, snapshot, now),
-    ...collectionReasons(version, snapshot, flow, now),
+    ...collectionReasons(version, flow, causes),
     ...limitReasons(version, snapshot, flow, now),
     ...experimentReasons(version, snapshot, flow),
     startWhenReason(flow),
@@ -225,9 +230,8 @@ function shownByExperiments(version: CatalogVersion, snapshot: UserSnapshot) {
 
 function collectionReasons(
   version: CatalogVersion,
-  snapshot: UserSnapshot,
   flow: CatalogFlow,
-  now: Date,
+  causes: ReadonlyMap<string, HoldCause[]>,
 ): ExplainReason[] {
   const slug = flow.flow.slug;
   const inCollections = version.collections.filter((collection) => collection.flows.includes(slug));
@@ -242,8 +246,6 @@ function collectionReasons(
         until: null,
       },
     ];
-  const causes = new Map<string, HoldCause[]>();
-  computeCollections(version, snapshot, now, shownByExperiments(version, snapshot), causes);
   return inCollections.map((collection): ExplainReason => {
     const cause = causes.get(slug)?.find((held) => held.collection === collection);
     const ahead = cause?.ahead ?? null;
