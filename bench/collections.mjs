@@ -103,6 +103,13 @@ async function answerShape(service, sample = 200) {
   };
 }
 
+/** The middle value of numbers, the mean of the middle two for an even count. */
+function middle(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = sorted.length / 2;
+  return Number.isInteger(half) ? (sorted[half - 1] + sorted[half]) / 2 : sorted[Math.floor(half)];
+}
+
 /** The run of median reads a second, with every run's rate beside it. */
 export function median(runs) {
   const sorted = [...runs].sort((a, b) => a.okPerSecond - b.okPerSecond);
@@ -110,21 +117,31 @@ export function median(runs) {
 }
 
 /**
- * Loads both services in turn, `repeat` times, the first one alternating from `turn` on, so a change in the machine's
- * speed falls on both alike. Returns each side's median run (by reads a second), the others kept beside it.
+ * Loads both services in turn, `repeat` times, the first one alternating from `turn` on, after one run each that is
+ * not counted (a service's first run of a new load fills its caches for that load). Returns each side's median run
+ * (by reads a second), the others kept beside it; the second side's also holds `share`, the median over the rounds of
+ * its reads a second as a share of the first side's in the same round. Runs next to each other meet the same machine,
+ * so the paired share leaves out what a whole run's speed varies by (up to 2× on a shared machine), which two medians
+ * taken apart keep.
  */
 export async function inTurn(services, repeat, turn, options) {
+  for (const service of services) await load(service.url, options);
   const runs = [[], []];
   for (let r = 0; r < repeat; r++) {
     for (const i of (turn + r) % 2 ? [1, 0] : [0, 1]) {
       runs[i].push(await load(services[i].url, { ...options, pid: services[i].pid }));
     }
   }
-  return runs.map(median);
+  const shares = runs[1].map((run, r) => run.okPerSecond / Math.max(runs[0][r].okPerSecond, 1));
+  return [
+    median(runs[0]),
+    { ...median(runs[1]), share: middle(shares), shares: shares.map((n) => Number(n.toFixed(2))) },
+  ];
 }
 
 /** One store: today's read and the read with collections and windows, each on its own seeded data, loaded in turn at each concurrency. */
-async function benchStore(store, { pg, duration, connections, repeat }) {
+async function benchStore(store, { pg, duration, connections, repeat, same }) {
+  if (same) throw new Error('--same is for the benches with one feature on or off (limits, experiments).');
   const todayFiles = benchFlows(FLOWS);
   const slugs = Object.keys(todayFiles).map((file) => file.replace(/\.yaml$/, ''));
   const today = tempFlows(todayFiles);
@@ -216,7 +233,7 @@ function compare(rows) {
     .flatMap((name) =>
       rows.today[name].map((today, i) => {
         const windowed = rows.windowed[name][i];
-        const share = windowed.okPerSecond / Math.max(today.okPerSecond, 1);
+        const share = windowed.share;
         return {
           name,
           connections: today.connections,
@@ -236,12 +253,13 @@ function compare(rows) {
 export async function onStores(
   benchStore,
   budget,
-  { duration = 5, stores = ['embedded', 'postgres'], connections = [1, 16, 64], repeat = 3 } = {},
+  { duration = 5, stores = ['embedded', 'postgres'], connections = [1, 16, 64], repeat = 3, same = false } = {},
 ) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
   try {
-    const result = { duration, repeat, connections, budgetPercent: 100 * budget, stores: {} };
-    for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, repeat });
+    const result = { duration, repeat, connections, budgetPercent: 100 * budget, same, stores: {} };
+    for (const store of stores)
+      result.stores[store] = await benchStore(store, { pg, duration, connections, repeat, same });
     return result;
   } finally {
     pg?.stop();
@@ -259,7 +277,7 @@ export const runCollectionsBench = (options) => onStores(benchStore, BUDGET, opt
 export function printCollectionsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
     console.log(
-      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
     );
     const { shape } = bench;
     console.log(
@@ -268,13 +286,13 @@ export function printCollectionsBench(result) {
     const ceiling = bench.rows.today.ceiling.map((row) => row.okPerSecond).join(' / ');
     console.log(`  ceiling (one indexed SELECT), ${result.connections.join(' / ')} connections: ${ceiling} a second`);
     console.log(
-      `  ${'read'.padEnd(30)} | conns |  today 2xx/s | with 2xx/s |  share | target ≥ ${result.budgetPercent}% | today µs/2xx | with µs/2xx | today p99 | with p99 | today runs, 2xx/s | with runs, 2xx/s`,
+      `  ${'read'.padEnd(30)} | conns |  today 2xx/s | with 2xx/s |  share | target ≥ ${result.budgetPercent}% | today µs/2xx | with µs/2xx | today p99 | with p99 | today runs, 2xx/s | with runs, 2xx/s | with / today, by round`,
     );
     bench.comparison.forEach((row) => {
       const index = bench.rows.today[row.name].findIndex((r) => r.connections === row.connections);
       const [today, windowed] = [bench.rows.today[row.name][index], bench.rows.windowed[row.name][index]];
       console.log(
-        `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)} | ${(today.runs ?? []).join(' ').padEnd(17)} | ${(windowed.runs ?? []).join(' ')}`,
+        `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)} | ${(today.runs ?? []).join(' ').padEnd(17)} | ${(windowed.runs ?? []).join(' ').padEnd(16)} | ${(windowed.shares ?? []).join(' ')}`,
       );
     });
     const errors = Object.values(bench.rows)

@@ -1,5 +1,5 @@
 // Issue 38: the service's state reads with 10 running experiments against the same reads with none, in turn in the same run, on both stores.
-// Usage: node bench/experiments.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
+// Usage: node bench/experiments.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3] [--same]
 import { onStores, storeTitle } from './collections.mjs';
 import { printComparison, sideBySide } from './side-by-side.mjs';
 import { runWhenMain, sampledAnswers } from './support.mjs';
@@ -57,7 +57,7 @@ export const runExperimentsBench = (options) => onStores(benchStore, BUDGET, opt
 export function printExperimentsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
     console.log(
-      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.experiments} running experiments, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.experiments} running experiments, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
     );
     const { shape } = bench;
     console.log(

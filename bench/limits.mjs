@@ -1,5 +1,5 @@
 // Issue 39: the service's state reads with global limits and schedules in force against the same reads without, in turn in the same run, on both stores.
-// Usage: node bench/limits.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
+// Usage: node bench/limits.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3] [--same]
 import { onStores, storeTitle } from './collections.mjs';
 import { printComparison, sideBySide } from './side-by-side.mjs';
 import { runWhenMain, sampledAnswers } from './support.mjs';
@@ -86,7 +86,7 @@ export const runLimitsBench = (options) => onStores(benchStore, BUDGET, options)
 export function printLimitsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
     console.log(
-      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.limits} global limits and ${bench.scheduled} scheduled flows, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.limits} global limits and ${bench.scheduled} scheduled flows, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
     );
     const { shape } = bench;
     console.log(

@@ -14,13 +14,13 @@ export const READS = ['GET flowStates', 'POST flowStates (read)'];
  */
 export async function sideBySide(
   store,
-  { pg, duration, connections, repeat },
+  { pg, duration, connections, repeat, same = false },
   { users, flows, withFiles, more, shape, budget },
 ) {
   const files = benchFlows(flows);
   const slugs = Object.keys(files).map((file) => file.replace(/\.yaml$/, ''));
   const without = tempFlows(files);
-  const withFeature = tempFlows(withFiles(files, slugs));
+  const withFeature = tempFlows(same ? files : withFiles(files, slugs));
   const withoutData = await seededLocation(store, pg, users, without.dir, slugs, more);
   const withData = await seededLocation(store, pg, users, withFeature.dir, slugs, more);
   const start = (folder, data) =>
@@ -78,6 +78,7 @@ export async function sideBySide(
     }
     return {
       store,
+      same,
       users,
       flows,
       shape: measured,
@@ -97,12 +98,15 @@ export async function sideBySide(
   }
 }
 
-/** Each read's served reads a second with the feature as a share of the same read without, and whether it is within the budget. */
+/**
+ * Each read's share, and whether it is within the budget: the median over the rounds of the served reads a second with
+ * the feature as a share of the same read without in the same round (see inTurn).
+ */
 function compare(rows, budget) {
   return Object.keys(rows.without).flatMap((name) =>
     rows.without[name].map((without, i) => {
       const withRow = rows.with[name][i];
-      const share = withRow.okPerSecond / Math.max(without.okPerSecond, 1);
+      const share = withRow.share;
       return {
         name,
         connections: without.connections,
@@ -117,14 +121,18 @@ function compare(rows, budget) {
 
 /** The table of one store's rows, as the benches print it. */
 export function printComparison(bench, budgetPercent) {
+  if (bench.same)
+    console.log(
+      "  A/A run (--same): both services are without the feature, so every share below is the bench's own spread.",
+    );
   console.log(
-    `  ${'read'.padEnd(24)} | conns | without 2xx/s | with 2xx/s |  share | target ≥ ${budgetPercent}% | without p99 | with p99 | without runs | with runs`,
+    `  ${'read'.padEnd(24)} | conns | without 2xx/s | with 2xx/s |  share | target ≥ ${budgetPercent}% | without p99 | with p99 | without runs | with runs | with / without, by round`,
   );
   for (const row of bench.comparison) {
     const index = bench.rows.without[row.name].findIndex((r) => r.connections === row.connections);
     const [without, withRow] = [bench.rows.without[row.name][index], bench.rows.with[row.name][index]];
     console.log(
-      `  ${row.name.padEnd(24)} | ${String(row.connections).padStart(5)} | ${String(row.without).padStart(13)} | ${String(row.with).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(without.p99).padStart(11)} | ${String(withRow.p99).padStart(8)} | ${(without.runs ?? []).join(' ').padEnd(12)} | ${(withRow.runs ?? []).join(' ')}`,
+      `  ${row.name.padEnd(24)} | ${String(row.connections).padStart(5)} | ${String(row.without).padStart(13)} | ${String(row.with).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(without.p99).padStart(11)} | ${String(withRow.p99).padStart(8)} | ${(without.runs ?? []).join(' ').padEnd(12)} | ${(withRow.runs ?? []).join(' ').padEnd(12)} | ${(withRow.shares ?? []).join(' ')}`,
     );
   }
   const errors = Object.values(bench.rows)

@@ -130,7 +130,8 @@ export function stolenShare(before) {
 
 /**
  * Runs a side-by-side read bench when its file is the one node was started with: `--duration 5`, `--stores
- * embedded,postgres`, `--connections 1,16,64`, `--repeat 3`, as `npm run bench` runs it.
+ * embedded,postgres`, `--connections 1,16,64`, `--repeat 3`, as `npm run bench` runs it; `--same` loads two services
+ * that are both without the feature (an A/A run), whose shares are the bench's own spread on this machine.
  */
 export async function runWhenMain(moduleUrl, run, print) {
   if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
@@ -140,6 +141,7 @@ export async function runWhenMain(moduleUrl, run, print) {
       stores: { type: 'string', default: 'embedded,postgres' },
       connections: { type: 'string', default: '1,16,64' },
       repeat: { type: 'string', default: '3' },
+      same: { type: 'boolean', default: false },
     },
   });
   print(
@@ -148,6 +150,7 @@ export async function runWhenMain(moduleUrl, run, print) {
       stores: values.stores.split(','),
       connections: values.connections.split(',').map(Number),
       repeat: Number(values.repeat),
+      same: values.same,
     }),
   );
 }
