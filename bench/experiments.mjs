@@ -57,12 +57,13 @@ export const runExperimentsBench = (options) => onStores(benchStore, BUDGET, opt
 export function printExperimentsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
     console.log(
-      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.experiments} running experiments, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, ${bench.same ? 'two services both without experiments (A/A)' : `without and with ${bench.experiments} running experiments`}, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
     );
     const { shape } = bench;
-    console.log(
-      `  With experiments, per read (${shape.sample} users): exposed to ${shape.experimentsExposedTo} experiments, ${shape.heldBack} flows held back. First reads at 8 connections (recording the exposures): ${bench.firstReads.with.perSecond} a second (${bench.firstReads.with.shed} shed), against ${bench.firstReads.without.perSecond} (${bench.firstReads.without.shed} shed) without`,
-    );
+    if (!bench.same)
+      console.log(
+        `  With experiments, per read (${shape.sample} users): exposed to ${shape.experimentsExposedTo} experiments, ${shape.heldBack} flows held back. First reads at 8 connections (recording the exposures): ${bench.firstReads.with.perSecond} a second (${bench.firstReads.with.shed} shed), against ${bench.firstReads.without.perSecond} (${bench.firstReads.without.shed} shed) without`,
+      );
     printComparison(bench, result.budgetPercent);
   }
 }

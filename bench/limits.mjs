@@ -86,12 +86,13 @@ export const runLimitsBench = (options) => onStores(benchStore, BUDGET, options)
 export function printLimitsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
     console.log(
-      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, without and with ${bench.limits} global limits and ${bench.scheduled} scheduled flows, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, ${bench.same ? 'two services both without limits or schedules (A/A)' : `without and with ${bench.limits} global limits and ${bench.scheduled} scheduled flows`}, ${result.repeat} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
     );
     const { shape } = bench;
-    console.log(
-      `  With limits, per read (${shape.sample} users): ${shape.heldBack} flows held back; ${shape.usersHeldBack}% of users have one held back. First reads at 8 connections: ${bench.firstReads.with.perSecond} a second (${bench.firstReads.with.shed} shed), against ${bench.firstReads.without.perSecond} (${bench.firstReads.without.shed} shed) without`,
-    );
+    if (!bench.same)
+      console.log(
+        `  With limits, per read (${shape.sample} users): ${shape.heldBack} flows held back; ${shape.usersHeldBack}% of users have one held back. First reads at 8 connections: ${bench.firstReads.with.perSecond} a second (${bench.firstReads.with.shed} shed), against ${bench.firstReads.without.perSecond} (${bench.firstReads.without.shed} shed) without`,
+      );
     printComparison(bench, result.budgetPercent);
   }
 }

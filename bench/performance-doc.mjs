@@ -416,7 +416,7 @@ function sideBySideMethod(result, what) {
     Object.values(bench.rows).some((rows) => Object.values(rows).some((runs) => runs.some((row) => row.shares))),
   );
   return paired
-    ? `After one uncounted run on each service, each read is loaded on one service, then the other, in turn. A row's share is the median over these rounds of the read ${what} as a share of the same read in the same round, as runs next to each other meet the same machine; the rates shown are each side's median run. With \`--same\`, both services are without the feature: the shares of such an A/A run are the bench's own spread on the machine.`
+    ? `After one uncounted run on each service, each read is loaded on one service, then the other, in turn. A row's share is the median over these rounds of the read ${what} in the same round, as runs next to each other meet the same machine; the rates shown are each side's median run. With \`--same\`, both services are without the feature: the shares of such an A/A run are the bench's own spread on the machine.`
     : "Each read is loaded on one service, then the other, in turn, and each side's median run is kept.";
 }
 
@@ -428,7 +428,7 @@ function collectionsSection(result) {
     'service bench\'s users and flows twice: as they are ("today"), and with the flows in collections (cool-offs running',
     'for some users) and targeting written with events over time (`user.eventCount(…, duration(…))`,',
     '`group.eventCount`, `user.lastEventAt`). Both services run side by side.',
-    sideBySideMethod(result, "with collections and windows against today's"),
+    sideBySideMethod(result, "with collections and windows as a share of today's"),
     `Target: each read with collections and windows at least ${n(result.budgetPercent)} % of today's rate.`,
   ];
   for (const [store, bench] of Object.entries(result.stores)) {
@@ -473,7 +473,7 @@ function experimentsSection(result) {
     '`experiments.yaml` of 10 running experiments, each a control against two of the flows. Every user is read once',
     '(at 8 connections, which records the exposures on the second service), then once more one at a time with a group',
     'that makes the group-targeted flows eligible too, so every exposure a measured read could make is in place.',
-    sideBySideMethod(result, 'with experiments against without'),
+    sideBySideMethod(result, 'with experiments as a share of the same read without'),
     `Target: each read with experiments at least ${n(result.budgetPercent)} % of the same read without.`,
   ];
   for (const [store, bench] of Object.entries(result.stores)) {
@@ -521,7 +521,7 @@ function limitsSection(result) {
     'days), and starts one service on each: one as today, one with a `limits.yaml` of 3 limits (every checklist 3 a',
     'day, 10 flows 6 hours apart, 20 flows 5 a week), 20 flows with a schedule in force and one that ignores the limits.',
     'Every user is read once, then once more one at a time.',
-    sideBySideMethod(result, 'with limits against without'),
+    sideBySideMethod(result, 'with limits as a share of the same read without'),
     `Target: each read with limits at least ${n(result.budgetPercent)} % of the same read without.`,
   ];
   for (const [store, bench] of Object.entries(result.stores)) {
@@ -536,6 +536,26 @@ function limitsSection(result) {
       '',
       `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`,
     );
+  }
+  return lines;
+}
+
+function spreadSection(result) {
+  const lines = [
+    "## The side-by-side benches' own spread",
+    '',
+    '`npm run bench -- spread` (or `node bench/limits.mjs --same --stores embedded`) runs the limits bench with both',
+    'services without limits or schedules: an A/A run, in the same rounds as the benches above. Every share in it would',
+    'be 100 % on a quiet machine; how far they stray is how far a share above can stray with no cost behind it.',
+  ];
+  for (const [store, bench] of Object.entries(result.stores)) {
+    const percents = bench.comparison.map((row) => row.percent);
+    lines.push('', `### On ${storeName(store)}`, '');
+    lines.push(
+      `${n(bench.users)} users, ${n(bench.flows)} flows on both services; ${result.repeat} runs of ${n(result.duration)} s per side and row. Shares from ${Math.min(...percents)} to ${Math.max(...percents)} %; ${bench.comparison.filter((row) => !row.met).length} of ${bench.comparison.length} rows under ${n(result.budgetPercent)} %.`,
+      '',
+    );
+    lines.push(comparisonTable(bench));
   }
   return lines;
 }
@@ -596,6 +616,7 @@ const SECTIONS = [
   ['collections', collectionsSection],
   ['experiments', experimentsSection],
   ['limits', limitsSection],
+  ['spread', spreadSection],
   ['analytics', analyticsSection],
   ['attack', attackSection],
 ];

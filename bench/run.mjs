@@ -61,6 +61,11 @@ const BENCHMARKS = {
    * stores; 5 runs per side and row, as one run at 1 connection varies by up to 2.4× on this machine.
    */
   limits: { run: () => runLimitsBench({ repeat: 5 }), print: printLimitsBench },
+  /**
+   * The side-by-side benches' own spread: the limits bench's rounds on the embedded store with both services without
+   * the feature (an A/A run), so a share in the rows above can be read against what two identical services give.
+   */
+  spread: { run: () => runLimitsBench({ repeat: 5, stores: ['embedded'], same: true }), print: printLimitsBench },
   /** Issue 13: on 100,000 users and 50 flows, each analytics endpoint answers in under 500 ms on the embedded store. */
   analytics: { run: () => runAnalyticsBench(), print: printAnalyticsBench },
 };
