@@ -202,7 +202,7 @@ export function renderFlowStateParts(
     }
   }
   parts.push(
-    made(`],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`),
+    sharedText(source, `],"ineligibleFlows":${JSON.stringify(ineligible)},"collections":{"computedOrder":`, made),
     ...computedOrderParts,
     experiments.exposuresJson ? made(`},"experiments":${experiments.exposuresJson}}`) : CLOSE_ANSWER,
   );
@@ -272,7 +272,7 @@ function pushWithContent(parts: Buffer[], json: FlowJson, state: FlowState, made
   const constant = (json.contentParts ??= contentParts(json));
   const steps = state.data.steps;
   if (steps.length === 0) parts.push(constant[0]);
-  steps.forEach((step, index) => parts.push(constant[index], made(stepStateJson(step.$state))));
+  steps.forEach((step, index) => parts.push(constant[index], stepStatePart(step.$state, made)));
   parts.push(made(`${steps.length ? '}' : ''}]},"$state":${flowStateJson(state)}${json.tail}`));
 }
 
@@ -298,6 +298,37 @@ function flowStateJson(state: FlowState): string {
     `"started":${f.started},"skipped":${f.skipped},"visible":${f.visible}${f.lastActionAt ? `,"lastActionAt":"${f.lastActionAt}"` : ''},` +
     `"flowResponses":${f.flowResponses.length ? JSON.stringify(f.flowResponses) : '[]'}${f.reshows === undefined ? '' : `,"reshows":${f.reshows}`}}`
   );
+}
+
+/**
+ * A step's `$state` as bytes for a flow rendered with its content. Without a time or responses it is one of 32 (its
+ * five flags): most steps of a flow a user has touched read so, and those bytes are made once for every answer.
+ */
+function stepStatePart(s: StepState, made: (text: string) => Buffer): Buffer {
+  if (s.lastActionAt || s.flowResponses.length) return made(stepStateJson(s));
+  const flags = +s.completed | (+s.skipped << 1) | (+s.started << 2) | (+s.visible << 3) | (+s.blocked << 4);
+  return (PLAIN_STEP_STATES[flags] ??= Buffer.from(stepStateJson(s)));
+}
+
+const PLAIN_STEP_STATES: Buffer[] = [];
+
+/** Texts kept per catalog version for answers to share; past this many, a text is made for its answer alone. */
+const SHARED_TEXTS = 256;
+const sharedTexts = new WeakMap<StateSource, Map<string, Buffer>>();
+
+/**
+ * `text`'s bytes, shared by every answer of this catalog version that holds the same text: for a part that depends on
+ * few things, as the list of flows a user is not eligible for does (users who match the same targeting share it).
+ */
+function sharedText(source: StateSource, text: string, made: (text: string) => Buffer): Buffer {
+  let texts = sharedTexts.get(source);
+  if (!texts) sharedTexts.set(source, (texts = new Map<string, Buffer>()));
+  const kept = texts.get(text);
+  if (kept) return kept;
+  if (texts.size >= SHARED_TEXTS) return made(text);
+  const bytes = Buffer.from(text);
+  texts.set(text, bytes);
+  return bytes;
 }
 
 /** A step's `$state` as JSON; `lastActionAt` is an ISO time, which needs no escaping. */

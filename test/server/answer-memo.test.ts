@@ -7,7 +7,7 @@ import type { FlowStatesResponse } from '../../src/api/wire.js';
 import { RawJson } from '../../server/shared/raw-json.js';
 import { SnapshotCache, type CachedUser } from '../../server/storage/snapshot-cache.js';
 import { compileExpression, emptyEntity, nowChangesOf, type CelContext } from '../../server/targeting/cel.js';
-import { bannerFlowYaml, startTestService, type TestService } from '../support/service.js';
+import { bannerFlowYaml, checklistYaml, startTestService, type TestService } from '../support/service.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-06-01T12:00:00.000Z');
@@ -297,4 +297,44 @@ describe('the memory kept answers take', () => {
       await service.close();
     }
   });
+});
+
+describe('the bytes kept answers share', () => {
+  it("makes a plain step state and the list of flows a user is not eligible for once, for every user's answer", async () => {
+    const service = await startTestService({
+      'setup.yaml': checklistYaml('setup'),
+      'pro.yaml': `targetingLogic: "user.properties.plan == 'pro'"\n${bannerFlowYaml('pro')}`,
+    });
+    try {
+      const kept: (readonly Buffer[])[] = [];
+      for (let n = 0; n < 2; n++) {
+        const userId = `user-${randomUUID()}`;
+        await service.call('POST', '/v1/public/users', { body: { userId } });
+        const started = { userId, flowSlug: 'setup', stepId: 'one', actionType: 'STARTED_STEP' };
+        expect((await service.call('POST', '/v1/public/flowStates', { body: started })).status).toBe(201);
+        const answer = await service.call('GET', `/v1/public/flowStates?userId=${userId}`);
+        expect(answer.status).toBe(200);
+        kept.push(service.db.cache!.userEntry(userId)!.answers![0].json.parts);
+      }
+      const [first, second] = kept;
+      const ineligible = (parts: readonly Buffer[]) =>
+        parts.find((part) => part.toString().startsWith('],"ineligibleFlows":["pro"]'));
+      expect(ineligible(first)).toBeDefined();
+      expect(ineligible(first)).toBe(ineligible(second));
+      // Steps two and three: not started, so no time; step one has its start time, which is the user's own.
+      const plain = (parts: readonly Buffer[]) =>
+        parts.filter((part) => part.toString() === stateOf({ started: false }));
+      expect(plain(first)).toHaveLength(2);
+      expect(plain(first)[0]).toBe(plain(second)[1]);
+      const own = (parts: readonly Buffer[]) =>
+        parts.find((part) => part.toString().startsWith('{"completed":false,"skipped":false,"started":true'));
+      expect(own(first)!.toString()).toContain('"lastActionAt"');
+      expect(own(first)).not.toBe(own(second));
+    } finally {
+      await service.close();
+    }
+  });
+
+  const stateOf = ({ started }: { started: boolean }) =>
+    `{"completed":false,"skipped":false,"started":${started},"visible":true,"blocked":false,"flowResponses":[]}`;
 });
