@@ -408,14 +408,11 @@ function serviceTargets(result) {
 }
 
 /**
- * How a side-by-side read bench compared its two services: since the paired rounds, after one uncounted run each,
- * by the median of the rounds' shares; before, by each side's median run.
+ * How a side-by-side read bench compared its two services: since the paired rounds (whose results say whether the run
+ * was `same`), after one uncounted run each, by the median of the rounds' shares; before, by each side's median run.
  */
 function sideBySideMethod(result, what) {
-  const paired = Object.values(result.stores).some((bench) =>
-    Object.values(bench.rows).some((rows) => Object.values(rows).some((runs) => runs.some((row) => row.shares))),
-  );
-  return paired
+  return result.same !== undefined
     ? `After one uncounted run on each service, each read is loaded on one service, then the other, in turn. A row's share is the median over these rounds of the read ${what} in the same round, as runs next to each other meet the same machine; the rates shown are each side's median run. With \`--same\`, both services are without the feature: the shares of such an A/A run are the bench's own spread on the machine.`
     : "Each read is loaded on one service, then the other, in turn, and each side's median run is kept.";
 }
