@@ -68,7 +68,7 @@ export default defineConfig({
         test: {
           // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
           // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements, its
-          // queue's age), the CLI's processes (its MCP server's too), or what no database changes (the transition plan,
+          // queue's age, its maintenance), the CLI's processes (its MCP server's too), or what no database changes (the transition plan,
           // the translations files, the turn queue, and webhooks' signing and retries over loopback, whose outbox on
           // PostgreSQL test/postgres/ tests with several instances). The repository's own checks are in test/repo/, a
           // project of their own.
@@ -76,6 +76,7 @@ export default defineConfig({
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           exclude: [
             'test/server/cli.test.ts',
+            'test/server/maintenance.test.ts',
             'test/server/mcp.test.ts',
             'test/server/persistence.test.ts',
             'test/server/pglite-statements.test.ts',

@@ -1,4 +1,5 @@
 // What a store offers the rest of the service: queries, transactions, and the hooks a write calls. Imports nothing of the service.
+import type { MaintenanceReport } from './maintenance.js';
 import type { SnapshotCache } from './snapshot-cache.js';
 
 /** Where events go (the webhook outbox), when the service has endpoints for them. */
@@ -48,6 +49,11 @@ export interface Database extends Queryable {
    * so far, in ms (0 when nothing waits). PostgreSQL's pool is sized for its server and sheds by the estimate alone.
    */
   oldestWaitMs?(): number;
+  /**
+   * The embedded store: analyses and vacuums now the tables that are due, as it does by itself every few seconds
+   * (PostgreSQL's server has autovacuum for this).
+   */
+  maintain?(): Promise<MaintenanceReport>;
   /** The embedded store in a data directory: the files synced to disk so far (0 with `fsync` off, or in memory). */
   fsyncs?(): number;
   /** Pieces of work given to the database so far (statements and transactions): a request's share tells how many it needs. */

@@ -1,0 +1,120 @@
+// The embedded store's own autovacuum: tables analysed and vacuumed by PostgreSQL's thresholds, so statements planned on empty tables plan again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { USER_FACTS_JSON_SQL } from '../../server/analytics/progress.js';
+import { openDatabase } from '../../server/storage/database.js';
+import type { Database } from '../../server/storage/store.js';
+
+interface TableStats {
+  last_analyze: Date | null;
+  n_dead_tup: number;
+  n_mod_since_analyze: number;
+}
+
+describe("the embedded store's maintenance", () => {
+  const opened: Database[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((db) => db.close()));
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const open = async (options: { maintenanceIntervalMs?: number } = {}) => {
+    const dir = mkdtempSync(join(tmpdir(), 'onboarding-maintenance-'));
+    dirs.push(dir);
+    // No pass by itself unless asked: the test says when one runs.
+    const db = await openDatabase(dir, { maintenanceIntervalMs: 0, ...options });
+    opened.push(db);
+    return db;
+  };
+  // A backend sends its row counts to the statistics at most once a second; the tests do not wait for it.
+  const flushCounts = (db: Database) => db.query('SELECT pg_stat_force_next_flush()');
+  const stats = async (db: Database, table: string) => {
+    const [row] = await db.query<TableStats>(
+      'SELECT last_analyze, n_dead_tup::int, n_mod_since_analyze::int FROM pg_stat_user_tables WHERE relname = $1',
+      [table],
+    );
+    return row;
+  };
+  /** The plan a statement the store prepared runs now (EXPLAIN EXECUTE of its prepared name). */
+  const preparedPlan = async (db: Database, sql: string, args: string) => {
+    const [{ name }] = await db.query<{ name: string }>(
+      'SELECT name FROM pg_prepared_statements WHERE statement = $1',
+      [sql],
+    );
+    return (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${args})`))
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+  };
+
+  it('plans the read of a user again once the tables it was planned on have grown', async () => {
+    const db = await open();
+    // Statistics taken while the analytics tables were empty (an ANALYZE after a bulk load, as the benchmarks'
+    // seeding runs), then the read of a user's facts, prepared and run: after five runs PostgreSQL keeps its
+    // generic plan, made for empty tables.
+    const sql = `SELECT ${USER_FACTS_JSON_SQL} AS facts`;
+    await db.query('ANALYZE');
+    for (let run = 0; run < 8; run++) await db.query(sql, ['user-1']);
+    await db.query(`INSERT INTO users (id) SELECT 'user-' || n FROM generate_series(1, 3000) n`);
+    await db.query(`INSERT INTO analytics_flow_users (user_id, flow_slug, flow_version, started_at)
+      SELECT 'user-' || n, 'flow-' || f, 1, now() FROM generate_series(1, 3000) n, generate_series(1, 4) f`);
+    await db.query(`INSERT INTO analytics_step_users (user_id, flow_slug, step_id, reached_at)
+      SELECT 'user-' || n, 'flow-' || f, 'step-' || s, now() FROM generate_series(1, 3000) n, generate_series(1, 4) f, generate_series(1, 3) s`);
+    // 12,000 and 36,000 rows later the plan still scans both tables, for every user read.
+    expect(await preparedPlan(db, sql, "'user-1'")).toMatch(/Seq Scan on analytics_step_users/);
+    await flushCounts(db);
+    const report = await db.maintain!();
+    expect(report.analyzed).toEqual(
+      expect.arrayContaining(['public.analytics_flow_users', 'public.analytics_step_users']),
+    );
+    const plan = await preparedPlan(db, sql, "'user-1'");
+    expect(plan).not.toMatch(/Seq Scan/);
+    expect(plan).toMatch(/analytics_step_users_pkey/);
+    // The same answer either way.
+    const [{ facts }] = await db.query<{ facts: Array<{ flow_slug: string; steps: unknown[] }> }>(sql, ['user-7']);
+    expect(facts.map((fact) => [fact.flow_slug, fact.steps.length])).toEqual([
+      ['flow-1', 3],
+      ['flow-2', 3],
+      ['flow-3', 3],
+      ['flow-4', 3],
+    ]);
+  });
+
+  it("analyses and vacuums a table past PostgreSQL's thresholds, and leaves the rest alone", async () => {
+    const db = await open();
+    await db.maintain!();
+    await db.query(`INSERT INTO users (id) SELECT 'user-' || n FROM generate_series(1, 400) n`);
+    await flushCounts(db);
+    const first = await db.maintain!();
+    expect(first.analyzed).toContain('public.users');
+    expect(first.analyzed).not.toContain('public.groups');
+    expect((await stats(db, 'users')).last_analyze).not.toBeNull();
+    expect((await stats(db, 'users')).n_mod_since_analyze).toBe(0);
+
+    // 40 changed rows of 400 are under 50 + 10 %: nothing is due.
+    await db.query(
+      `UPDATE users SET properties = '{"plan":"pro"}' WHERE id IN (SELECT 'user-' || n FROM generate_series(1, 40) n)`,
+    );
+    await flushCounts(db);
+    expect(await db.maintain!()).toEqual({ analyzed: [], vacuumed: [] });
+
+    // Every row updated twice more: 840 dead rows, past 50 + 20 % of 400.
+    await db.query(`UPDATE users SET properties = '{"plan":"free"}'`);
+    await db.query(`UPDATE users SET properties = '{"plan":"team"}'`);
+    await flushCounts(db);
+    expect((await stats(db, 'users')).n_dead_tup).toBeGreaterThan(130);
+    const second = await db.maintain!();
+    expect(second).toEqual({ analyzed: ['public.users'], vacuumed: ['public.users'] });
+    expect((await stats(db, 'users')).n_dead_tup).toBe(0);
+  });
+
+  it('runs by itself', async () => {
+    const db = await open({ maintenanceIntervalMs: 100 });
+    await db.query(`INSERT INTO users (id) SELECT 'user-' || n FROM generate_series(1, 400) n`);
+    await flushCounts(db);
+    await expect
+      .poll(async () => (await stats(db, 'users')).last_analyze, { timeout: 5_000, interval: 100 })
+      .not.toBeNull();
+  });
+});
