@@ -105,8 +105,9 @@ async function openPglite(
   try {
     // PostgreSQL's 128 MB of shared buffers is sized for a server of its own; a quarter serves one embedded process
     // well (the operating system caches the data directory too) and leaves the host its memory. ANALYZE, run in
-    // the service's own turns here (see maintenance.ts), samples 3,000 rows a table instead of 30,000: 8–18 ms
-    // with the event loop held, not 20–50, and enough for the planner to choose between a scan and an index.
+    // the service's own turns here (see maintenance.ts), samples 3,000 rows a table instead of 30,000: up to 18 ms
+    // with the event loop held on the bench's data, not 20–50, and enough for the planner to choose between a scan
+    // and an index.
     lite = await PGlite.create(inMemory ? undefined : location, {
       postgresqlconf: ['shared_buffers=32MB', 'default_statistics_target=10'],
       ...(durable ? { startParams: DURABLE_START } : {}),
