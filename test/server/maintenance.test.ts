@@ -114,7 +114,7 @@ describe("the embedded store's maintenance", () => {
     await db.query(`INSERT INTO users (id) SELECT 'user-' || n FROM generate_series(1, 400) n`);
     await flushCounts(db);
     await expect
-      .poll(async () => (await stats(db, 'users')).last_analyze, { timeout: 5_000, interval: 100 })
+      .poll(async () => (await stats(db, 'users')).last_analyze, { timeout: 15_000, interval: 100 })
       .not.toBeNull();
   });
 });
