@@ -68,10 +68,10 @@ export default defineConfig({
         test: {
           // The same service suite on a real PostgreSQL server, started by the global setup. The files left out test
           // what only the embedded store has (the data-directory lock, restarts on a directory, PGlite's statements, its
-          // queue's age, its maintenance), the CLI's processes (its MCP server's too), or what no database changes (the transition plan,
-          // the translations files, the turn queue, and webhooks' signing and retries over loopback, whose outbox on
-          // PostgreSQL test/postgres/ tests with several instances). The repository's own checks are in test/repo/, a
-          // project of their own.
+          // queue's age, its maintenance), the CLI's processes (its MCP server's too), or what no database changes (the
+          // transition plan, the translations files, the turn queue, and webhooks' signing and retries over loopback,
+          // whose outbox on PostgreSQL test/postgres/ tests with several instances). The repository's own checks are in
+          // test/repo/, a project of their own.
           name: 'service-postgres',
           include: ['test/server/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           exclude: [
