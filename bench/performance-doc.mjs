@@ -241,7 +241,8 @@ function serviceSection(result) {
   const lines = [
     '## The service',
     '',
-    `\`npm run bench -- service\` seeds users and flows with CEL targeting, then loads each endpoint with autocannon for`,
+    `\`npm run bench -- service\` seeds users and flows with CEL targeting (then \`VACUUM ANALYZE\`, as autovacuum leaves a`,
+    `database in service), then loads each endpoint with autocannon for`,
     `${n(result.duration)} s at ${list(result.connections.map(n))} connections, on each store, next to a ceiling route that runs one primary-key`,
     '`SELECT` on the same database. Every user is read once first, so the read caches hold the active users. It counts',
     'what was served (2xx) apart from what was shed (503 with `Retry-After`): autocannon sends again at once after a',
