@@ -3,7 +3,15 @@
 import { loadavg } from 'node:os';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
-import { cpuTicks, runWhenMain, sampledAnswers, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+import {
+  cpuTicks,
+  middle,
+  runWhenMain,
+  sampledAnswers,
+  startServiceProcess,
+  stolenShare,
+  tempFlows,
+} from './support.mjs';
 
 /** How far a read with collections and windows may fall behind today's read: within 20 % of its reads a second. */
 const BUDGET = 0.8;
@@ -101,13 +109,6 @@ async function answerShape(service, sample = 200) {
     heldBack: mean(held),
     collectionsShowingNone: mean(collectionsShowingNone),
   };
-}
-
-/** The middle value of numbers, the mean of the middle two for an even count. */
-function middle(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const half = sorted.length / 2;
-  return Number.isInteger(half) ? (sorted[half - 1] + sorted[half]) / 2 : sorted[Math.floor(half)];
 }
 
 /** The run of median reads a second, with every run's rate beside it. */

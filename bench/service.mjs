@@ -1,7 +1,7 @@
 // The service benchmark: 10,000 seeded users and 50 targeted flows, on the embedded store and on PostgreSQL, loaded with
 // autocannon at 1, 16 and 64 connections; each endpoint against a one-SELECT ceiling route, growth in users and flows, and RSS.
 // On PostgreSQL the state reads run again with every request counted in the rate limits there, and rows written per read are counted.
-// Usage: node bench/service.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--only transition,...] [--no-growth | --growth-only]
+// Usage: node bench/service.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--only transition,...] [--overload-rounds 4] [--no-growth | --growth-only]
 import autocannon from 'autocannon';
 import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,16 @@ import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { cpuMs, cpuTicks, percentile, sampleRss, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+import {
+  cpuMs,
+  cpuTicks,
+  middle,
+  percentile,
+  sampleRss,
+  startServiceProcess,
+  stolenShare,
+  tempFlows,
+} from './support.mjs';
 
 export const TARGETING = [
   '', // everyone: the transitions run on these
@@ -156,7 +165,7 @@ export async function seededLocation(store, pg, users, flowsDir, flowSlugs, more
  * One autocannon run. A shed request (503) is answered in a few ms and its client sends again at once, so the
  * figures that count are those of the requests served (2xx): their rate and latency, apart from the 503s'.
  */
-export async function load(url, { connections, duration, amount, request, headers, pid, digits = 1 }) {
+export async function load(url, { connections, duration, amount, request, headers, pid, digits = 1, keep = false }) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
   const served = [];
   const shed = [];
@@ -196,6 +205,52 @@ export async function load(url, { connections, duration, amount, request, header
     // The service's own CPU per served request: steadier than req/s when the machine is shared.
     cpuMicrosPerRequest:
       pid && served.length ? Math.round(((cpuMs(pid) - cpuBefore) * 1000) / served.length) : undefined,
+    // Every answer's latency, when asked for: to take a percentile over several runs.
+    ...(keep ? { latencies: { served, shed } } : {}),
+  };
+}
+
+/** The writes whose goodput under overload is measured (issue 35, item 10), and the two loads compared. */
+export const WRITES = ['transition', 'users upsert'];
+export const OVERLOAD = { busy: 16, overloaded: 64 };
+/** Served at the overloaded load, at least this share of the busy load's: more demand must not mean less work done. */
+export const GOODPUT_SHARE = 0.9;
+
+/**
+ * One write at 16 and at 64 connections in turn, `rounds` times, the first alternating (16 then 64, 64 then 16, …),
+ * so the two meet the same machine and the same tables: each run's writes grow the tables the next one meets, and a
+ * whole run's speed varies by up to 2× on a shared machine, which two runs taken apart keep. Returns each load's
+ * median run, the median over the rounds of the overloaded load's writes a second as a share of the busy load's in
+ * the same round, and the p99 of every served and every shed answer at the overloaded load, over all its runs.
+ */
+async function goodput(url, { request, headers, pid, duration, rounds }) {
+  const { busy, overloaded } = OVERLOAD;
+  const runs = { [busy]: [], [overloaded]: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (const connections of r % 2 ? [overloaded, busy] : [busy, overloaded]) {
+      runs[connections].push(await load(url, { connections, duration, request, headers, pid, keep: true }));
+    }
+  }
+  const shares = runs[overloaded].map((run, r) => run.okPerSecond / Math.max(runs[busy][r].okPerSecond, 1));
+  const all = (kind) => runs[overloaded].flatMap((run) => run.latencies[kind]);
+  const summary = (list) => list.map(({ latencies, ...run }) => run);
+  return {
+    rounds,
+    busy: {
+      connections: busy,
+      okPerSecond: middle(runs[busy].map((run) => run.okPerSecond)),
+      runs: summary(runs[busy]),
+    },
+    overloaded: {
+      connections: overloaded,
+      okPerSecond: middle(runs[overloaded].map((run) => run.okPerSecond)),
+      runs: summary(runs[overloaded]),
+      servedP99: percentile(all('served'), 0.99),
+      shed: all('shed').length,
+      shedP99: percentile(all('shed'), 0.99),
+    },
+    share: Number(middle(shares).toFixed(3)),
+    shares: shares.map((n) => Number(n.toFixed(2))),
   };
 }
 
@@ -309,7 +364,7 @@ async function databaseWorkPerRead(pg, location, flowsDir, users, slugs, exact, 
 }
 
 /** One store: seed, start the service as its own process, load every endpoint at each concurrency, sample RSS. */
-async function benchStore(store, { pg, duration, connections, only, users = 10_000, flows = 50 }) {
+async function benchStore(store, { pg, duration, connections, only, rounds, users = 10_000, flows = 50 }) {
   const files = benchFlows(flows);
   const flowsDir = tempFlows(files);
   const slugs = Object.keys(files).map((file) => file.replace(/\.yaml$/, ''));
@@ -358,6 +413,12 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const afterRss = await sampleRss(service.pid, 2000);
+    // After the RSS figure, so that it measures what it did before these rounds were added.
+    const overload = {};
+    for (const [name, request] of Object.entries(scenarios(users, slugs))) {
+      if (!WRITES.includes(name) || (only && !only.includes(name)) || !rounds) continue;
+      overload[name] = await goodput(service.url, { request, headers, pid: service.pid, duration, rounds });
+    }
     let perStateRead;
     if (exact) {
       await Promise.all([service.stop(), exact.stop()]);
@@ -389,6 +450,7 @@ async function benchStore(store, { pg, duration, connections, only, users = 10_0
       users,
       flows,
       rows,
+      overload,
       perStateRead,
       idleRssMiB: idleRss.mean,
       afterRssMiB: afterRss.mean,
@@ -484,12 +546,14 @@ export async function runServiceBench({
   main = true,
   connections = [1, 16, 64],
   only,
+  rounds = 4,
 } = {}) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
   try {
-    const result = { duration, connections, stores: {}, growth: {} };
+    const result = { duration, connections, overloadRounds: rounds, stores: {}, growth: {} };
     if (main)
-      for (const store of stores) result.stores[store] = await benchStore(store, { pg, duration, connections, only });
+      for (const store of stores)
+        result.stores[store] = await benchStore(store, { pg, duration, connections, only, rounds });
     if (growth) {
       for (const store of stores) {
         result.growth[store] = {
@@ -534,6 +598,12 @@ export function printServiceBench(result) {
           `  ${name.padEnd(width)} | ${String(row.connections).padStart(5)} | ${String(row.okPerSecond).padStart(6)} | ${String(row.p50).padStart(7)} | ${String(row.p99).padStart(7)} | ${String(row.shed).padStart(7)} | ${String(row.shedP99 ?? '').padStart(7)} | ${String(row.errors).padStart(6)} | ${ratio.padStart(10)} | ${String(row.cpuMicrosPerRequest ?? '').padStart(10)}`,
         );
       }
+    }
+    for (const [name, row] of Object.entries(bench.overload ?? {})) {
+      const { busy, overloaded } = row;
+      console.log(
+        `  ${name} under overload, ${row.rounds} rounds of ${busy.connections} then ${overloaded.connections} connections in turn: ${busy.okPerSecond} → ${overloaded.okPerSecond} 2xx/s (runs ${busy.runs.map((run) => run.okPerSecond).join(' ')} → ${overloaded.runs.map((run) => run.okPerSecond).join(' ')}); ${Math.round(100 * row.share)} % served, median of the rounds' ${row.shares.join(' ')} (target ≥ ${100 * GOODPUT_SHARE} %); at ${overloaded.connections}: served p99 ${overloaded.servedP99} ms (< 250), ${overloaded.shed} shed, 503 p99 ${overloaded.shedP99} ms (< 50)`,
+      );
     }
     if (bench.perStateRead) {
       const { exact, shared } = bench.perStateRead;
@@ -584,6 +654,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       stores: { type: 'string', default: 'embedded,postgres' },
       connections: { type: 'string', default: '1,16,64' },
       only: { type: 'string' },
+      'overload-rounds': { type: 'string', default: '4' },
       'no-growth': { type: 'boolean', default: false },
       'growth-only': { type: 'boolean', default: false },
     },
@@ -596,6 +667,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     connections: values.connections.split(',').map(Number),
     // Scenario names as in the table ("GET flowStates", "transition", "users upsert", …); the ceiling always runs.
     only: values.only?.split(',').map((name) => name.trim()),
+    rounds: Number(values['overload-rounds']),
   });
   printServiceBench(result);
 }

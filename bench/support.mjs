@@ -80,6 +80,13 @@ export function percentile(values, q, digits = 1) {
   return Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(digits));
 }
 
+/** The middle value of numbers, the mean of the middle two for an even count. */
+export function middle(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = sorted.length / 2;
+  return Number.isInteger(half) ? (sorted[half - 1] + sorted[half]) / 2 : sorted[Math.floor(half)];
+}
+
 /** Resident set size of a process, in MiB. */
 export function rssMiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
