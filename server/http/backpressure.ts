@@ -16,13 +16,15 @@ declare module 'fastify' {
 /** How long a client should wait after a 503, in seconds; the script's outbox honours it. */
 export const RETRY_AFTER_SECONDS = 1;
 /**
- * How long a shed answer is held before it is sent, in ms. A client that ignores Retry-After (a load tester, a
- * retry loop) sends again the moment its 503 arrives: answered at once, 64 such connections turn shedding into a
- * busy loop of thousands of 503s a second, whose parsing and answering take the event loop from the database work
- * they were shed to protect, and the requests served fell by half. Held this long, each connection sends at most
- * about 60 a second, and the answer is still fast: the 503's p99 is this and the event loop's own delay, which
- * at 64 connections was 20–30 ms. Held 20 ms, that p99 passed 50 ms in half the bench's runs; held 12, the shed
- * requests took enough of the loop that transitions at 64 connections fell to 80 % of those at 16.
+ * How long a shed answer is held before it is sent, in ms, when its connection was shed less than Retry-After ago.
+ * A client that ignores Retry-After (a load tester, a retry loop) sends again the moment its 503 arrives: answered
+ * at once, 64 such connections turn shedding into a busy loop of thousands of 503s a second, whose parsing and
+ * answering take the event loop from the database work they were shed to protect, and the requests served fell by
+ * half. Held this long, each connection sends at most about 60 a second, and the answer is still fast: the 503's
+ * p99 is this and the event loop's own delay, which at 64 connections was 20–30 ms. Held 20 ms, that p99 passed
+ * 50 ms in half the bench's runs; held 12, the shed requests took enough of the loop that transitions at 64
+ * connections fell to 80 % of those at 16. A connection's first 503 (or its first after waiting as told) is sent at
+ * once: its client has done nothing to be slowed for.
  */
 export const SHED_HOLD_MS = 16;
 /** The share of time the event loop must be working for its delay to count as this service's own load. */
@@ -39,9 +41,23 @@ function overloaded(reply: FastifyReply, detail: string): Problem {
   return problemBody(503, `${detail}; retry in ${RETRY_AFTER_SECONDS} s.`);
 }
 
-/** Sends the 503 after SHED_HOLD_MS (a client that closed the connection meanwhile gets nothing). */
+/** When each connection was last shed (performance.now()), to tell a client that came back too soon. */
+const lastShed = new WeakMap<object, number>();
+
+/**
+ * Sends the 503: at once, or after SHED_HOLD_MS to a connection shed less than Retry-After ago (a client that
+ * closed the connection meanwhile gets nothing).
+ */
 function shed(reply: FastifyReply, detail: string): void {
   const body = overloaded(reply, detail);
+  const socket = reply.raw.socket;
+  const now = performance.now();
+  const previous = socket ? lastShed.get(socket) : undefined;
+  if (socket) lastShed.set(socket, now);
+  if (previous === undefined || now - previous >= RETRY_AFTER_SECONDS * 1000) {
+    reply.send(body);
+    return;
+  }
   setTimeout(() => {
     if (!reply.sent && !reply.raw.destroyed) reply.send(body);
   }, SHED_HOLD_MS).unref();

@@ -44,18 +44,20 @@ describe("the embedded store's queue", () => {
     expect((await read(2)).status).toBe(200);
   });
 
-  it('holds each 503 for SHED_HOLD_MS, so a client that sends again at once cannot make shedding a busy loop', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holding = service.db.transaction(() => released);
-    const waiting = service.db.query('SELECT 1');
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    // One kept-alive connection that ignores Retry-After, as a load tester or a retry loop does, for one second.
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const timings: number[] = [];
-    const until = performance.now() + 1000;
-    try {
-      while (performance.now() < until) {
+  // Timed on a shared machine: a stall of the test's own process can delay one answer past the hold.
+  it(
+    "sends a connection's first 503 at once, and holds each one it asks for again before Retry-After for SHED_HOLD_MS, so a client that sends again at once cannot make shedding a busy loop",
+    { retry: 2 },
+    async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holding = service.db.transaction(() => released);
+      const waiting = service.db.query('SELECT 1');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      // One kept-alive connection that ignores Retry-After, as a load tester or a retry loop does, for one second.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const timings: number[] = [];
+      const ask = async () => {
         const started = performance.now();
         const answer = await send(
           service,
@@ -68,18 +70,29 @@ describe("the embedded store's queue", () => {
         );
         expect(answer.status).toBe(503);
         expect(answer.headers['retry-after']).toBe('1');
-        timings.push(performance.now() - started);
+        return performance.now() - started;
+      };
+      let afterWaiting: number;
+      try {
+        const until = performance.now() + 1000;
+        while (performance.now() < until) timings.push(await ask());
+        // Waited as told, the client's next 503 is sent at once again.
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        afterWaiting = await ask();
+      } finally {
+        agent.destroy();
+        release();
+        await Promise.all([holding, waiting]);
       }
-    } finally {
-      agent.destroy();
-      release();
-      await Promise.all([holding, waiting]);
-    }
-    // Answered at once, the loop would have made hundreds of requests; held, it makes at most one per SHED_HOLD_MS.
-    expect(timings.length).toBeGreaterThan(5);
-    expect(timings.length).toBeLessThanOrEqual(1000 / SHED_HOLD_MS);
-    expect(Math.min(...timings)).toBeGreaterThanOrEqual(SHED_HOLD_MS - 1);
-    // Still a fast answer.
-    expect(timings.sort((a, b) => a - b)[Math.floor(timings.length / 2)]).toBeLessThan(50);
-  });
+      const [first, ...again] = timings;
+      expect(first, 'the first 503 is not held').toBeLessThan(SHED_HOLD_MS - 1);
+      expect(afterWaiting, 'nor the first after waiting Retry-After').toBeLessThan(SHED_HOLD_MS - 1);
+      // Answered at once, the loop would have made hundreds of requests; held, it makes at most one per SHED_HOLD_MS.
+      expect(again.length).toBeGreaterThan(5);
+      expect(again.length).toBeLessThanOrEqual(1000 / SHED_HOLD_MS);
+      expect(Math.min(...again)).toBeGreaterThanOrEqual(SHED_HOLD_MS - 1);
+      // Still a fast answer.
+      expect(again.sort((a, b) => a - b)[Math.floor(again.length / 2)]).toBeLessThan(50);
+    },
+  );
 });
