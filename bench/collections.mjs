@@ -5,6 +5,7 @@ import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
 import {
   cpuTicks,
+  inRounds,
   middle,
   runWhenMain,
   sampledAnswers,
@@ -118,22 +119,18 @@ export function median(runs) {
 }
 
 /**
- * Loads both services in turn, `repeat` times, the first one alternating from `turn` on, after one run each that is
- * not counted (a service's first run of a new load fills its caches for that load). Returns each side's median run
- * (by reads a second), the others kept beside it; the second side's also holds `share`, the median over the rounds of
- * its reads a second as a share of the first side's in the same round. Runs next to each other meet the same machine,
- * so the paired share leaves out what a whole run's speed varies by (up to 2× on a shared machine), which two medians
- * taken apart keep.
+ * Loads both services in turn (inRounds), `repeat` times, the first one alternating from `turn` on, after one run
+ * each that is not counted (a service's first run of a new load fills its caches for that load). Returns each side's
+ * median run (by reads a second), the others kept beside it; the second side's also holds `share`, the median over
+ * the rounds of its reads a second as a share of the first side's in the same round.
  */
 export async function inTurn(services, repeat, turn, options) {
   for (const service of services) await load(service.url, options);
-  const runs = [[], []];
-  for (let r = 0; r < repeat; r++) {
-    for (const i of (turn + r) % 2 ? [1, 0] : [0, 1]) {
-      runs[i].push(await load(services[i].url, { ...options, pid: services[i].pid }));
-    }
-  }
-  const shares = runs[1].map((run, r) => run.okPerSecond / Math.max(runs[0][r].okPerSecond, 1));
+  const { runs, shares } = await inRounds(
+    repeat,
+    turn,
+    services.map((service) => () => load(service.url, { ...options, pid: service.pid })),
+  );
   return [
     median(runs[0]),
     { ...median(runs[1]), share: middle(shares), shares: shares.map((n) => Number(n.toFixed(2))) },

@@ -13,6 +13,7 @@ import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import {
   cpuMs,
   cpuTicks,
+  inRounds,
   middle,
   percentile,
   sampleRss,
@@ -217,34 +218,35 @@ export const OVERLOAD = { busy: 16, overloaded: 64 };
 export const GOODPUT_SHARE = 0.9;
 
 /**
- * One write at 16 and at 64 connections in turn, `rounds` times, the first alternating (16 then 64, 64 then 16, …),
- * so the two meet the same machine and the same tables: each run's writes grow the tables the next one meets, and a
- * whole run's speed varies by up to 2× on a shared machine, which two runs taken apart keep. Returns each load's
- * median run, the median over the rounds of the overloaded load's writes a second as a share of the busy load's in
- * the same round, and the p99 of every served and every shed answer at the overloaded load, over all its runs.
+ * One write at 16 and at 64 connections in turn (inRounds), `rounds` times, the first alternating (16 then 64, 64
+ * then 16, …), so the two meet the same machine and the same tables: each run's writes grow the tables the next one
+ * meets. Returns each load's median run, the median over the rounds of the overloaded load's writes a second as a
+ * share of the busy load's in the same round, and the p99 of every served and every shed answer at the overloaded
+ * load, over all its runs.
  */
 async function goodput(url, { request, headers, pid, duration, rounds }) {
   const { busy, overloaded } = OVERLOAD;
-  const runs = { [busy]: [], [overloaded]: [] };
-  for (let r = 0; r < rounds; r++) {
-    for (const connections of r % 2 ? [overloaded, busy] : [busy, overloaded]) {
-      runs[connections].push(await load(url, { connections, duration, request, headers, pid, keep: true }));
-    }
-  }
-  const shares = runs[overloaded].map((run, r) => run.okPerSecond / Math.max(runs[busy][r].okPerSecond, 1));
-  const all = (kind) => runs[overloaded].flatMap((run) => run.latencies[kind]);
-  const summary = (list) => list.map(({ latencies, ...run }) => run);
+  const {
+    runs: [busyRuns, overloadedRuns],
+    shares,
+  } = await inRounds(
+    rounds,
+    0,
+    [busy, overloaded].map(
+      (connections) => () => load(url, { connections, duration, request, headers, pid, keep: true }),
+    ),
+  );
+  const all = (kind) => overloadedRuns.flatMap((run) => run.latencies[kind]);
+  const side = (connections, runs) => ({
+    connections,
+    okPerSecond: middle(runs.map((run) => run.okPerSecond)),
+    runs: runs.map(({ latencies, ...run }) => run),
+  });
   return {
     rounds,
-    busy: {
-      connections: busy,
-      okPerSecond: middle(runs[busy].map((run) => run.okPerSecond)),
-      runs: summary(runs[busy]),
-    },
+    busy: side(busy, busyRuns),
     overloaded: {
-      connections: overloaded,
-      okPerSecond: middle(runs[overloaded].map((run) => run.okPerSecond)),
-      runs: summary(runs[overloaded]),
+      ...side(overloaded, overloadedRuns),
       servedP99: percentile(all('served'), 0.99),
       shed: all('shed').length,
       shedP99: percentile(all('shed'), 0.99),
@@ -415,9 +417,16 @@ async function benchStore(store, { pg, duration, connections, only, rounds, user
     const afterRss = await sampleRss(service.pid, 2000);
     // After the RSS figure, so that it measures what it did before these rounds were added.
     const overload = {};
-    for (const [name, request] of Object.entries(scenarios(users, slugs))) {
-      if (!WRITES.includes(name) || (only && !only.includes(name)) || !rounds) continue;
-      overload[name] = await goodput(service.url, { request, headers, pid: service.pid, duration, rounds });
+    const writes = scenarios(users, slugs);
+    for (const name of rounds ? WRITES : []) {
+      if (only && !only.includes(name)) continue;
+      overload[name] = await goodput(service.url, {
+        request: writes[name],
+        headers,
+        pid: service.pid,
+        duration,
+        rounds,
+      });
     }
     let perStateRead;
     if (exact) {
@@ -550,7 +559,7 @@ export async function runServiceBench({
 } = {}) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;
   try {
-    const result = { duration, connections, overloadRounds: rounds, stores: {}, growth: {} };
+    const result = { duration, connections, stores: {}, growth: {} };
     if (main)
       for (const store of stores)
         result.stores[store] = await benchStore(store, { pg, duration, connections, only, rounds });

@@ -87,6 +87,22 @@ export function middle(values) {
   return Number.isInteger(half) ? (sorted[half - 1] + sorted[half]) / 2 : sorted[Math.floor(half)];
 }
 
+/**
+ * Runs two sides in turn, `rounds` times, the first alternating from `turn` on (A then B, B then A, …), so runs next
+ * to each other meet the same machine. Returns each side's runs and, per round, the second side's rate (`okPerSecond`)
+ * as a share of the first's in the same round: a paired share leaves out what a whole run's speed varies by (up to 2×
+ * on a shared machine), which two sides taken apart keep.
+ */
+export async function inRounds(rounds, turn, [first, second]) {
+  const runs = [[], []];
+  const sides = [first, second];
+  for (let r = 0; r < rounds; r++) {
+    for (const i of (turn + r) % 2 ? [1, 0] : [0, 1]) runs[i].push(await sides[i]());
+  }
+  const shares = runs[1].map((run, r) => run.okPerSecond / Math.max(runs[0][r].okPerSecond, 1));
+  return { runs, shares };
+}
+
 /** Resident set size of a process, in MiB. */
 export function rssMiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
