@@ -8,6 +8,7 @@ import {
   eventNamesOf,
   nowChangesOf,
   readsGroup,
+  readsOnlyGroup,
   type CelFlow,
   type NowInstant,
   type Predicate,
@@ -192,7 +193,14 @@ export interface CatalogVersion {
    * their outcomes, so it can be kept for every group with the same ones. Null when one of them also compares `now`
    * with a time, which may then change at another instant for each group.
    */
-  groupConditions: Predicate[] | null;
+  groupConditions: GroupConditions | null;
+}
+
+/** The catalog's expressions that read `group` (CatalogVersion.groupConditions). */
+export interface GroupConditions {
+  predicates: Predicate[];
+  /** Whether none reads anything but the group: their outcomes then follow from the group's entity alone. */
+  groupOnly: boolean;
 }
 
 export interface Logger {
@@ -458,14 +466,16 @@ const experimentsIn = (experiments: Experiment[], flows: CatalogFlow[]): Catalog
     };
   });
 
-function groupConditionsOf(flows: CatalogFlow[]): Predicate[] | null {
+function groupConditionsOf(flows: CatalogFlow[]): GroupConditions | null {
   const bySource = new Map<string, Predicate>();
+  let groupOnly = true;
   for (const [source, predicate] of flows.flatMap(compiledExpressionsOf)) {
     if (!predicate || !readsGroup(source)) continue;
     if (nowChangesOf(source)?.length !== 0) return null;
     bySource.set(source!.trim(), bySource.get(source!.trim()) ?? predicate);
+    groupOnly &&= readsOnlyGroup(source);
   }
-  return [...bySource.values()];
+  return { predicates: [...bySource.values()], groupOnly };
 }
 
 function nowInstantsOf(sources: Array<string | undefined>): NowInstant[] | null {

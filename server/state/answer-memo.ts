@@ -1,7 +1,8 @@
 // How long a rendered state answer holds with nothing stored changing, and what it was rendered for: so a cached user's repeated read renders nothing.
 import type { CatalogVersion } from '../flows/catalog.js';
-import type { CacheEntry } from '../storage/snapshot-cache.js';
-import type { CurrentEntries, UserSnapshot } from './snapshot.js';
+import type { CacheEntry, SnapshotCache } from '../storage/snapshot-cache.js';
+import { emptyEntity, type CelContext, type CelEntity, type CelFlow, type Predicate } from '../targeting/cel.js';
+import { groupEntity, type CurrentEntries, type UserSnapshot } from './snapshot.js';
 import { collectionFlows, coolOffEnd } from './collections.js';
 import { holds, type ReadOptions } from './derive.js';
 import { computeLimits } from './limits.js';
@@ -17,8 +18,11 @@ export interface AnswerSlot {
  * What besides the user's rows and the catalog version an answer depends on: the group, the modes, the locale, and
  * which flows' content the client already holds (as one bit per flow: a client's versions map is long, and two
  * that hold the same flows get the same answer). The group counts only through the outcomes of the expressions
- * that read it (`snapshot` is made to evaluate them only then), so a user read with another group whose outcomes
- * agree gets the same answer; when those outcomes cannot stand for the group, the group's own entry is the key.
+ * that read it, so a user read with another group whose outcomes agree gets the same answer; when those outcomes
+ * cannot stand for the group, the group's own entry is the key. When the expressions read nothing but the group,
+ * their outcomes are worked out from the group's entry alone, once per entry and catalog version, and a read without
+ * a group is a read of the empty group: it shares the answer of a group with the same outcomes. Otherwise they are
+ * evaluated on the user's `snapshot` (made only then), and a read without a group has a key of its own.
  */
 export function answerSlot(
   version: CatalogVersion,
@@ -26,6 +30,7 @@ export function answerSlot(
   entries: CurrentEntries,
   snapshot: () => UserSnapshot,
   options: ReadOptions,
+  cache: SnapshotCache,
 ): AnswerSlot {
   let known = '';
   if (options.content !== 'none' && options.knownVersions) {
@@ -36,13 +41,54 @@ export function answerSlot(
     }
   }
   const modes = [options.content ?? 'all', options.targetedOut ?? 'omit', options.locale ?? '', known];
-  if (groupId === undefined) return { key: JSON.stringify([null, ...modes]), group: undefined };
   const conditions = version.groupConditions;
+  if (conditions?.groupOnly && (groupId === undefined || entries.group))
+    return {
+      key: JSON.stringify([groupOutcomes(version, conditions.predicates, cache, groupId, entries.group), ...modes]),
+      group: undefined,
+    };
+  if (groupId === undefined) return { key: JSON.stringify([null, ...modes]), group: undefined };
   if (conditions === null) return { key: JSON.stringify([`id ${groupId}`, ...modes]), group: entries.group };
-  const { cel } = snapshot();
+  return { key: JSON.stringify([outcomesIn(conditions.predicates, snapshot().cel), ...modes]), group: undefined };
+}
+
+const outcomesIn = (predicates: Predicate[], context: CelContext) => {
   let outcomes = 'outcomes ';
-  for (const condition of conditions) outcomes += condition(cel) ? '1' : '0';
-  return { key: JSON.stringify([outcomes, ...modes]), group: undefined };
+  for (const predicate of predicates) outcomes += predicate(context) ? '1' : '0';
+  return outcomes;
+};
+
+/** The outcomes of a catalog's group-only expressions, by the group's cache entry (a load makes a new one). */
+const GROUP_OUTCOMES = new WeakMap<CacheEntry, { version: CatalogVersion; outcomes: string }>();
+/** Theirs for the empty group, a read without one, by catalog version. */
+const NO_GROUP_OUTCOMES = new WeakMap<CatalogVersion, string>();
+/** What stands for the clock in a context of the group alone: none of its expressions names `now`. */
+const NO_TIME = new Date(0);
+
+function groupOutcomes(
+  version: CatalogVersion,
+  predicates: Predicate[],
+  cache: SnapshotCache,
+  groupId: string | undefined,
+  entry: CacheEntry | undefined,
+): string {
+  const groupContext = (group: CelEntity): CelContext => ({
+    user: emptyEntity(),
+    group,
+    flows: version.celFlows as Map<string, CelFlow>,
+    now: NO_TIME,
+  });
+  if (groupId === undefined || !entry) {
+    let outcomes = NO_GROUP_OUTCOMES.get(version);
+    if (outcomes === undefined)
+      NO_GROUP_OUTCOMES.set(version, (outcomes = outcomesIn(predicates, groupContext(emptyEntity()))));
+    return outcomes;
+  }
+  const kept = GROUP_OUTCOMES.get(entry);
+  if (kept?.version === version) return kept.outcomes;
+  const outcomes = outcomesIn(predicates, groupContext(groupEntity(groupId, cache.groupRows(entry))));
+  GROUP_OUTCOMES.set(entry, { version, outcomes });
+  return outcomes;
 }
 
 /**

@@ -69,7 +69,7 @@ export async function readFlowStatesJson(
   let snapshot: UserSnapshot | undefined;
   const cachedSnapshot = (current: CurrentEntries) => () =>
     (snapshot ??= snapshotFromCache(cache, current, userId, groupId, version, now, options.locale));
-  let slot = entries && answerSlot(version, groupId, entries, cachedSnapshot(entries), options);
+  let slot = entries && answerSlot(version, groupId, entries, cachedSnapshot(entries), options, cache);
   const kept = entries && slot && cache.answer(entries.user, slot.group, version, slot.key, now.getTime());
   if (kept) return kept;
   if (!entries) {
@@ -81,7 +81,7 @@ export async function readFlowStatesJson(
       cacheChecked: true,
     });
     snapshot = loaded;
-    if (entries) slot = answerSlot(version, groupId, entries, () => loaded, options);
+    if (entries) slot = answerSlot(version, groupId, entries, () => loaded, options, cache);
   }
   const rendered = snapshot ?? cachedSnapshot(entries!)();
   await recordNewExposures(db, version, rendered, now, entries?.user);

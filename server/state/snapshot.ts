@@ -337,19 +337,7 @@ function buildSnapshot(
     locale: locale ?? canonicalLocale(rows.properties.locale) ?? '',
     [EVENT_WINDOWS]: rows.windows ? eventWindows(rows.windows) : NO_EVENT_WINDOWS,
   };
-  // Groups do not nest, so a group's own `groups` is empty; listing its members would grow without bound.
-  const group: CelEntity =
-    groupId && groupRows
-      ? {
-          id: groupId,
-          isGuest: false,
-          createdAt: groupRows.createdAt === null ? null : new Date(groupRows.createdAt),
-          properties: groupRows.properties,
-          events: groupRows.events,
-          groups: [],
-          [EVENT_WINDOWS]: groupRows.windows ? eventWindows(groupRows.windows) : NO_EVENT_WINDOWS,
-        }
-      : emptyEntity();
+  const group = groupId && groupRows ? groupEntity(groupId, groupRows) : emptyEntity();
   const snapshot: UserSnapshot = {
     exists: rows.exists,
     cel: { user, group, flows: catalog.celFlows as Map<string, CelFlow>, now },
@@ -363,6 +351,19 @@ function buildSnapshot(
   if (catalog.celReadsFlows)
     for (const slug of new Set([...flows.keys(), ...steps.keys()])) refreshCelFlow(snapshot, catalog, slug);
   return snapshot;
+}
+
+/** The group as CEL's `group` reads it. Groups do not nest, so its own `groups` is empty; listing its members would grow without bound. */
+export function groupEntity(groupId: string, rows: CachedGroup): CelEntity {
+  return {
+    id: groupId,
+    isGuest: false,
+    createdAt: rows.createdAt === null ? null : new Date(rows.createdAt),
+    properties: rows.properties,
+    events: rows.events,
+    groups: [],
+    [EVENT_WINDOWS]: rows.windows ? eventWindows(rows.windows) : NO_EVENT_WINDOWS,
+  };
 }
 
 /** Rebuilds one flow's entry of the CEL `flows` map from the snapshot's stored state (after a load or a change). */

@@ -91,6 +91,14 @@ const nameUses = new Map<string, Record<EventScope, EventNameUse>>();
 const nowChanges = new Map<string, NowInstant[] | null>();
 /** The source texts whose programs name `group`. */
 const groupReaders = new Set<string>();
+/** Of those, the ones that name no other variable (`user`, `flows`, `now`): their value follows from the group alone. */
+const groupOnlyReaders = new Set<string>();
+/** The context's variables besides `group` (each one, or this does not compile). A macro's own variable of one of these names counts too, which only costs speed. */
+const OTHER_VARIABLES = Object.keys({ user: true, flows: true, now: true } satisfies Record<
+  Exclude<keyof CelContext, 'group'>,
+  true
+>);
+
 /** Results by source text for each context: within one read, each distinct rule runs once. */
 const results = new WeakMap<CelContext, Map<string, boolean>>();
 
@@ -108,7 +116,11 @@ export function compileExpression(source: string | undefined, onRuntimeError: (e
     evaluate = environment.parse(text);
     windowCalls.set(text, eventWindowCalls(evaluate.ast));
     nameUses.set(text, eventNameUses(evaluate.ast));
-    if (namesVariable(evaluate.ast, 'group')) groupReaders.add(text);
+    const { ast } = evaluate;
+    if (namesVariable(ast, 'group')) {
+      groupReaders.add(text);
+      if (!OTHER_VARIABLES.some((name) => namesVariable(ast, name))) groupOnlyReaders.add(text);
+    }
     const instants = nowChangeInstants(evaluate.ast);
     nowChanges.set(text, instants ? instants.map(instantProgram) : null);
     programs.set(text, evaluate);
@@ -155,6 +167,12 @@ function instantProgram(source: string): NowInstant {
 
 /** Whether an expression that compiled reads `group` (names the variable anywhere). */
 export const readsGroup = (source: string | undefined): boolean => groupReaders.has(source?.trim() ?? '');
+
+/**
+ * Whether an expression that compiled reads `group` and nothing else of the context: its value is the same for every
+ * user and at any time, given the group's entity (its events over time as loaded).
+ */
+export const readsOnlyGroup = (source: string | undefined): boolean => groupOnlyReaders.has(source?.trim() ?? '');
 
 /** An instant, evaluated against a read's context: a timestamp (a Date), or an error when it cannot be worked out. */
 export type NowInstant = (context: CelContext) => unknown;

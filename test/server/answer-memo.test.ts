@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowStatesResponse } from '../../src/api/wire.js';
 import { RawJson } from '../../server/shared/raw-json.js';
 import { SnapshotCache, type CachedUser } from '../../server/storage/snapshot-cache.js';
-import { compileExpression, emptyEntity, nowChangesOf, type CelContext } from '../../server/targeting/cel.js';
+import {
+  compileExpression,
+  emptyEntity,
+  nowChangesOf,
+  readsOnlyGroup,
+  type CelContext,
+} from '../../server/targeting/cel.js';
 import { bannerFlowYaml, checklistYaml, startTestService, type TestService } from '../support/service.js';
 
 const HOUR = 3_600_000;
@@ -217,6 +223,30 @@ describe('kept answers over HTTP', () => {
     expect(visible(await read(userId, goldA), 'gold')).toBe(true);
   });
 
+  it("shares a read without a group with the answer of a group whose rules say what the empty group's say", async () => {
+    clock = START;
+    const userId = await newUser();
+    const group = async (tier: string) => {
+      const groupId = `group-${randomUUID()}`;
+      await service.call('POST', '/v1/public/groups', { body: { userId, groupId, properties: { tier } } });
+      return groupId;
+    };
+    const [gold, silver] = [await group('gold'), await group('silver')];
+    // A group not yet cached is loaded with the user's rows, which start a new entry: both are loaded first.
+    expect(visible(await read(userId, silver), 'gold')).toBe(false);
+    expect(visible(await read(userId, gold), 'gold')).toBe(true);
+    expect(keptFor(userId)).toBe(1);
+    const alone = await read(userId);
+    expect(visible(alone, 'gold')).toBe(false);
+    expect(keptFor(userId)).toBe(2);
+    // `group.properties.tier == 'gold'` fails for a silver group as for none: one answer, the same bytes.
+    expect((await read(userId, silver)).text).toBe(alone.text);
+    expect(keptFor(userId)).toBe(2);
+    expect(visible(await read(userId, gold), 'gold')).toBe(true);
+    expect((await read(userId)).text).toBe(alone.text);
+    expect(keptFor(userId)).toBe(2);
+  });
+
   it('drops the kept answer with a write and with a new version of a flow', async () => {
     clock = START;
     const userId = await newUser();
@@ -229,6 +259,59 @@ describe('kept answers over HTTP', () => {
     const version = (answer: { body: FlowStatesResponse }) =>
       answer.body.eligibleFlows.find((flow) => flow.flowSlug === 'step-one')?.version;
     expect(version(after)).toBe(version(before)! + 1);
+  });
+});
+
+describe('kept answers of rules that read the group and more', () => {
+  it("keys a read by the user's own outcomes when a rule reads the user beside the group", async () => {
+    const service = await startTestService({
+      'same-tier.yaml': `targetingLogic: "group.properties.tier == user.properties.tier"\n${bannerFlowYaml('same-tier')}`,
+      'gold.yaml': `targetingLogic: "group.properties.tier == 'gold'"\n${bannerFlowYaml('gold')}`,
+    });
+    try {
+      const groupId = `group-${randomUUID()}`;
+      const users: Record<string, string> = {};
+      for (const tier of ['silver', 'gold']) {
+        users[tier] = `user-${randomUUID()}`;
+        await service.call('POST', '/v1/public/users', { body: { userId: users[tier], properties: { tier } } });
+        await service.call('POST', '/v1/public/groups', {
+          body: { userId: users[tier], groupId, properties: { tier: 'silver' } },
+        });
+      }
+      const shown = async (userId: string, group?: string) => {
+        const answer = await service.call(
+          'GET',
+          `/v1/public/flowStates?userId=${userId}${group ? `&groupId=${group}` : ''}&content=none`,
+        );
+        expect(answer.status).toBe(200);
+        return (answer.body as FlowStatesResponse).eligibleFlows.map((flow) => flow.flowSlug);
+      };
+      // Worked out on the group alone, the rule fails for this group as for none, and the two reads would share an
+      // answer: here the user's tier decides.
+      for (let round = 0; round < 2; round++) {
+        expect(await shown(users.silver, groupId)).toEqual(['same-tier']);
+        expect(await shown(users.silver)).toEqual([]);
+        expect(await shown(users.gold, groupId)).toEqual([]);
+        expect(await shown(users.gold)).toEqual([]);
+      }
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('tells the rules that read nothing but the group', () => {
+    const groupOnly = (source: string) => {
+      compileExpression(source, () => {});
+      return readsOnlyGroup(source);
+    };
+    expect(groupOnly("group.properties.tier == 'gold'")).toBe(true);
+    expect(groupOnly("group.eventCount('renewed', duration('720h')) >= 11 || group.id == 'acme'")).toBe(true);
+    expect(groupOnly("group.properties.tier == 'gold' && user.properties.plan == 'pro'")).toBe(false);
+    expect(groupOnly("group.properties.tier == 'gold' && flows['a'].status == 'COMPLETED_FLOW'")).toBe(false);
+    expect(groupOnly("group.lastEventAt('renewed') > now - duration('1h')")).toBe(false);
+    // A macro's variable named as one of the context's counts as reading it: only slower, never wrong.
+    expect(groupOnly('group.properties.seats.exists(user, user > 10)')).toBe(false);
+    expect(groupOnly("user.properties.plan == 'pro'")).toBe(false);
   });
 });
 
