@@ -3,8 +3,9 @@
 // has writes through other instances).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlowStatesResponse, TargetedOutMode } from '../../src/api/wire.js';
+import type { AnalyticsFlowsResponse, FlowStatesResponse, TargetedOutMode } from '../../src/api/wire.js';
 import { readFlowStates } from '../../server/state/read.js';
+import { loadUserSnapshot } from '../../server/state/snapshot.js';
 import { checklistYaml, PRIVATE_KEY, startTestService, type TestService } from '../support/service.js';
 
 let service: TestService;
@@ -99,6 +100,42 @@ describe('the read cache', () => {
       for (const group of [undefined, groupId]) {
         for (const mode of ['hidden', 'omit'] as const)
           expect(await cached(userId, group, mode), userId).toEqual(await uncached(userId, group, mode));
+      }
+    }
+  });
+});
+
+describe('the analytics facts a read loads', () => {
+  it("loads them only while the cache can keep them for the user's next transition, which counts progress either way", async () => {
+    for (const cacheUsers of [0, 1000]) {
+      const own = await startTestService({ 'setup.yaml': checklistYaml('setup') }, { limits: { cacheUsers } });
+      try {
+        const userId = `user-${randomUUID()}`;
+        const act = async (actionType: string, stepId?: string) =>
+          expect(
+            (
+              await own.call('POST', '/v1/public/flowStates', {
+                body: { userId, flowSlug: 'setup', stepId, actionType },
+              })
+            ).status,
+          ).toBe(201);
+        await act('STARTED_FLOW');
+        const snapshot = await loadUserSnapshot(own.db, userId, undefined, own.catalog.current());
+        // On PostgreSQL a transition reads them under the user's lock, so no read loads them there.
+        expect(snapshot.progress !== undefined, `cache of ${cacheUsers}`).toBe(
+          cacheUsers > 0 && own.db.kind !== 'postgres',
+        );
+        // The next transition comes after that read, with its facts or without.
+        await act('COMPLETED_STEP', 'one');
+        await act('COMPLETED_FLOW');
+        const report = await own.call('GET', '/v1/analytics/flows', { key: PRIVATE_KEY });
+        expect(report.status).toBe(200);
+        expect(
+          (report.body as AnalyticsFlowsResponse).flows.find((flow) => flow.slug === 'setup'),
+          `cache of ${cacheUsers}`,
+        ).toMatchObject({ started: 1, completed: 1 });
+      } finally {
+        await own.close();
       }
     }
   });
