@@ -102,8 +102,8 @@ const versionText = (version: string | number | null | undefined): string | null
  * defaults fill the `flows` map, so every known flow and step can be named in an expression even
  * before the user has touched it. On the embedded store the analytics facts come too when `progress`
  * (a transition records progress with them; by default, loads outside a transaction while the cache keeps
- * users, as it keeps them for the user's next transition: with the cache off, nothing would). `now` is the read's time by the service's clock: CEL's `now`, and the
- * end of every window that eventCount counts in.
+ * users, as it keeps them for the user's next transition: with the cache off, nothing would). `now` is the read's
+ * time by the service's clock: CEL's `now`, and the end of every window that eventCount counts in.
  */
 /** A user's cache entry, and the group's when the read names one, as checked current for a read. */
 export interface CurrentEntries {
