@@ -93,9 +93,8 @@ export function middle(values) {
  * as a share of the first's in the same round: a paired share leaves out what a whole run's speed varies by (up to 2×
  * on a shared machine), which two sides taken apart keep.
  */
-export async function inRounds(rounds, turn, [first, second]) {
+export async function inRounds(rounds, turn, sides) {
   const runs = [[], []];
-  const sides = [first, second];
   for (let r = 0; r < rounds; r++) {
     for (const i of (turn + r) % 2 ? [1, 0] : [0, 1]) runs[i].push(await sides[i]());
   }

@@ -121,6 +121,12 @@ describe('kept answers over HTTP', () => {
     expect((await service.call('POST', '/v1/public/users', { body: { userId, properties } })).status).toBeLessThan(300);
     return userId;
   };
+  /** A new group of `tier` with the user in it. */
+  const newGroup = async (userId: string, tier: string) => {
+    const groupId = `group-${randomUUID()}`;
+    await service.call('POST', '/v1/public/groups', { body: { userId, groupId, properties: { tier } } });
+    return groupId;
+  };
   const read = async (userId: string, groupId?: string) => {
     const answer = await service.call(
       'GET',
@@ -205,11 +211,7 @@ describe('kept answers over HTTP', () => {
   it('shares one answer among groups whose rules agree, and tells a group that changed', async () => {
     clock = START;
     const userId = await newUser();
-    const group = async (tier: string) => {
-      const groupId = `group-${randomUUID()}`;
-      await service.call('POST', '/v1/public/groups', { body: { userId, groupId, properties: { tier } } });
-      return groupId;
-    };
+    const group = (tier: string) => newGroup(userId, tier);
     const [goldA, goldB, silver] = [await group('gold'), await group('gold'), await group('silver')];
     expect(visible(await read(userId, goldA), 'gold')).toBe(true);
     const kept = keptFor(userId);
@@ -226,12 +228,7 @@ describe('kept answers over HTTP', () => {
   it("shares a read without a group with the answer of a group whose rules say what the empty group's say", async () => {
     clock = START;
     const userId = await newUser();
-    const group = async (tier: string) => {
-      const groupId = `group-${randomUUID()}`;
-      await service.call('POST', '/v1/public/groups', { body: { userId, groupId, properties: { tier } } });
-      return groupId;
-    };
-    const [gold, silver] = [await group('gold'), await group('silver')];
+    const [gold, silver] = [await newGroup(userId, 'gold'), await newGroup(userId, 'silver')];
     // A group not yet cached is loaded with the user's rows, which start a new entry: both are loaded first.
     expect(visible(await read(userId, silver), 'gold')).toBe(false);
     expect(visible(await read(userId, gold), 'gold')).toBe(true);
