@@ -1,5 +1,6 @@
 // Issue 38: the service's state reads with 10 running experiments against the same reads with none, in turn in the same run, on both stores.
 // Usage: node bench/experiments.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3] [--same]
+// (npm run bench -- experiments takes 5 runs per side and row.)
 import { onStores, storeTitle } from './collections.mjs';
 import { printComparison, sideBySide } from './side-by-side.mjs';
 import { runWhenMain, sampledAnswers } from './support.mjs';

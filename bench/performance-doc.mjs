@@ -603,7 +603,7 @@ function spreadSection(result) {
   const lines = [
     "## The side-by-side benches' own spread",
     '',
-    '`npm run bench -- spread` (or `node bench/limits.mjs --same --stores embedded`) runs the limits bench with both',
+    '`npm run bench -- spread` (or `node bench/limits.mjs --same --repeat 5`) runs the limits bench with both',
     'services without limits or schedules: an A/A run, in the same rounds as the benches above. Every share in it would',
     'be 100 % on a quiet machine; how far they stray is how far a share above can stray with no cost behind it.',
   ];
