@@ -527,7 +527,7 @@ function experimentsSection(result) {
   const lines = [
     '## Reads with running experiments',
     '',
-    '`npm run bench -- experiments` (or `node bench/experiments.mjs [--stores postgres] [--duration 5]`) seeds the',
+    '`npm run bench -- experiments` (or `node bench/experiments.mjs --repeat 5 [--stores postgres]`) seeds the',
     "service bench's users and flows twice, and starts one service on each: one with no experiments, one with an",
     '`experiments.yaml` of 10 running experiments, each a control against two of the flows. Every user is read once',
     '(at 8 connections, which records the exposures on the second service), then once more one at a time with a group',
@@ -575,7 +575,7 @@ function limitsSection(result) {
   const lines = [
     '## Reads with global limits and schedules',
     '',
-    '`npm run bench -- limits` (or `node bench/limits.mjs [--stores postgres] [--duration 5]`) seeds the service',
+    '`npm run bench -- limits` (or `node bench/limits.mjs --repeat 5 [--stores postgres]`) seeds the service',
     "bench's users and flows twice, with first starts for half the users (three flows each, at times in the last two",
     'days), and starts one service on each: one as today, one with a `limits.yaml` of 3 limits (every checklist 3 a',
     'day, 10 flows 6 hours apart, 20 flows 5 a week), 20 flows with a schedule in force and one that ignores the limits.',
