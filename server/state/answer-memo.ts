@@ -65,6 +65,14 @@ const NO_GROUP_OUTCOMES = new WeakMap<CatalogVersion, string>();
 /** What stands for the clock in a context of the group alone: none of its expressions names `now`. */
 const NO_TIME = new Date(0);
 
+/** A context of the group alone, made only when outcomes are worked out (not on a read that finds them kept). */
+const groupContext = (version: CatalogVersion, group: CelEntity): CelContext => ({
+  user: emptyEntity(),
+  group,
+  flows: version.celFlows as Map<string, CelFlow>,
+  now: NO_TIME,
+});
+
 function groupOutcomes(
   version: CatalogVersion,
   predicates: Predicate[],
@@ -72,21 +80,15 @@ function groupOutcomes(
   groupId: string | undefined,
   entry: CacheEntry | undefined,
 ): string {
-  const groupContext = (group: CelEntity): CelContext => ({
-    user: emptyEntity(),
-    group,
-    flows: version.celFlows as Map<string, CelFlow>,
-    now: NO_TIME,
-  });
   if (groupId === undefined || !entry) {
     let outcomes = NO_GROUP_OUTCOMES.get(version);
     if (outcomes === undefined)
-      NO_GROUP_OUTCOMES.set(version, (outcomes = outcomesIn(predicates, groupContext(emptyEntity()))));
+      NO_GROUP_OUTCOMES.set(version, (outcomes = outcomesIn(predicates, groupContext(version, emptyEntity()))));
     return outcomes;
   }
   const kept = GROUP_OUTCOMES.get(entry);
   if (kept?.version === version) return kept.outcomes;
-  const outcomes = outcomesIn(predicates, groupContext(groupEntity(groupId, cache.groupRows(entry))));
+  const outcomes = outcomesIn(predicates, groupContext(version, groupEntity(groupId, cache.groupRows(entry))));
   GROUP_OUTCOMES.set(entry, { version, outcomes });
   return outcomes;
 }
