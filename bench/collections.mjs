@@ -144,8 +144,11 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
   const slugs = Object.keys(todayFiles).map((file) => file.replace(/\.yaml$/, ''));
   const today = tempFlows(todayFiles);
   const windowed = tempFlows({ ...benchFlows(FLOWS, WINDOW_TARGETING), 'collections.yaml': collectionsYaml(slugs) });
+  // The same flows, targeting and data without collections.yaml, seeded apart (one process per data directory).
+  const uncollected = tempFlows(benchFlows(FLOWS, WINDOW_TARGETING));
   const todayData = await seededLocation(store, pg, USERS, today.dir, slugs);
   const windowedData = await seededLocation(store, pg, USERS, windowed.dir, slugs, history);
+  const uncollectedData = await seededLocation(store, pg, USERS, uncollected.dir, slugs, history);
   const start = (flows, data, args = []) =>
     startServiceProcess({
       flows: flows.dir,
@@ -204,6 +207,27 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
     });
     rows.today[uncached].push(todayRow);
     rows.windowed[uncached].push(windowedRow);
+    // The same row split once: what collections alone cost there, against the same reads of the same flows,
+    // targeting and data without them. The rest of the row's cost is the events over time and the history they count.
+    // Both started afresh, so neither side has run longer than the other.
+    await Promise.all(services.map((service) => service.stop()));
+    services = [
+      await start(uncollected, uncollectedData, ['--cache-users', '0']),
+      await start(windowed, windowedData, ['--cache-users', '0']),
+    ];
+    const [withoutRow, withRow] = await inTurn(services, repeat, 0, {
+      connections: 16,
+      duration,
+      request: all['GET flowStates'],
+      headers,
+    });
+    const collectionsAlone = {
+      name: uncached,
+      connections: 16,
+      without: withoutRow,
+      with: withRow,
+      percent: Math.round(100 * withRow.share),
+    };
     return {
       store,
       users: USERS,
@@ -212,6 +236,7 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
       shape,
       rows,
       comparison: compare(rows),
+      collectionsAlone,
       stolenPercent: stolenShare(ticks),
       loadAverage: [loadBefore, loadavg()[0]].map((n) => Number(n.toFixed(1))),
     };
@@ -219,8 +244,10 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
     await Promise.all(services.map((service) => service.stop()));
     await todayData.dropDatabase();
     await windowedData.dropDatabase();
+    await uncollectedData.dropDatabase();
     today.remove();
     windowed.remove();
+    uncollected.remove();
   }
 }
 
@@ -293,9 +320,15 @@ export function printCollectionsBench(result) {
         `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)} | ${(today.runs ?? []).join(' ').padEnd(17)} | ${(windowed.runs ?? []).join(' ').padEnd(16)} | ${(windowed.shares ?? []).join(' ')}`,
       );
     });
-    const errors = Object.values(bench.rows)
-      .flatMap((rows) => Object.values(rows).flat())
-      .reduce((sum, row) => sum + row.errors, 0);
+    const alone = bench.collectionsAlone;
+    console.log(
+      `  ${alone.name}, collections alone (the same flows, targeting and data without collections.yaml, against with): ${alone.without.okPerSecond} → ${alone.with.okPerSecond} 2xx/s, ${alone.percent}%; ${alone.without.cpuMicrosPerRequest} → ${alone.with.cpuMicrosPerRequest} µs/2xx; by round ${(alone.with.shares ?? []).join(' ')}`,
+    );
+    const errors = [
+      ...Object.values(bench.rows).flatMap((rows) => Object.values(rows).flat()),
+      alone.without,
+      alone.with,
+    ].reduce((sum, row) => sum + row.errors, 0);
     console.log(
       `  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}%; load average ${bench.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`,
     );

@@ -515,6 +515,12 @@ function collectionsSection(result) {
         }),
       ),
     );
+    const alone = bench.collectionsAlone;
+    if (alone)
+      lines.push(
+        '',
+        `The last row split once: collections alone, against the same flows, targeting and data without \`collections.yaml\`, ${n(alone.without.okPerSecond)} → ${n(alone.with.okPerSecond)} reads a second at ${n(alone.connections)} connections, ${n(alone.percent)} % (${n(alone.without.cpuMicrosPerRequest)} → ${n(alone.with.cpuMicrosPerRequest)} CPU µs a read). The rest of that row's cost is the events over time, counted from the log on every read without a cache, and the history they count.`,
+      );
     lines.push(
       '',
       `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`,
