@@ -190,37 +190,27 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
         rows.windowed[name].push(windowedRow);
       }
     }
-    // Without the read caches every read loads its rows, the windows' counts among them, from the database.
-    await Promise.all(services.map((service) => service.stop()));
+    // Without the read caches every read loads its rows, the windows' counts among them, from the database: GET
+    // flowStates at 16 connections on a pair of services started afresh, so neither side has run longer than the other.
+    const uncachedInTurn = async (pair) => {
+      await Promise.all(services.map((service) => service.stop()));
+      services = [];
+      for (const [flows, data] of pair) services.push(await start(flows, data, ['--cache-users', '0']));
+      return inTurn(services, repeat, 0, { connections: 16, duration, request: all['GET flowStates'], headers });
+    };
     const uncached = 'GET flowStates, no read cache';
-    rows.today[uncached] = [];
-    rows.windowed[uncached] = [];
-    services = [
-      await start(today, todayData, ['--cache-users', '0']),
-      await start(windowed, windowedData, ['--cache-users', '0']),
-    ];
-    const [todayRow, windowedRow] = await inTurn(services, repeat, 0, {
-      connections: 16,
-      duration,
-      request: all['GET flowStates'],
-      headers,
-    });
-    rows.today[uncached].push(todayRow);
-    rows.windowed[uncached].push(windowedRow);
+    const [todayRow, windowedRow] = await uncachedInTurn([
+      [today, todayData],
+      [windowed, windowedData],
+    ]);
+    rows.today[uncached] = [todayRow];
+    rows.windowed[uncached] = [windowedRow];
     // The same row split once: what collections alone cost there, against the same reads of the same flows,
     // targeting and data without them. The rest of the row's cost is the events over time and the history they count.
-    // Both started afresh, so neither side has run longer than the other.
-    await Promise.all(services.map((service) => service.stop()));
-    services = [
-      await start(uncollected, uncollectedData, ['--cache-users', '0']),
-      await start(windowed, windowedData, ['--cache-users', '0']),
-    ];
-    const [withoutRow, withRow] = await inTurn(services, repeat, 0, {
-      connections: 16,
-      duration,
-      request: all['GET flowStates'],
-      headers,
-    });
+    const [withoutRow, withRow] = await uncachedInTurn([
+      [uncollected, uncollectedData],
+      [windowed, windowedData],
+    ]);
     const collectionsAlone = {
       name: uncached,
       connections: 16,
