@@ -472,10 +472,14 @@ function serviceTargets(result) {
 /**
  * How a side-by-side read bench compared its two services: since the paired rounds (whose results say whether the run
  * was `same`), after one uncounted run each, by the median of the rounds' shares; before, by each side's median run.
+ * `aa`: whether the bench takes `--same` (the collections bench compares two data sets, so it has no A/A run).
  */
-function sideBySideMethod(result, what) {
+function sideBySideMethod(result, what, aa = true) {
+  const same = aa
+    ? " With `--same`, both services are without the feature: the shares of such an A/A run are the bench's own spread on the machine."
+    : '';
   return result.same !== undefined
-    ? `After one uncounted run on each service, each read is loaded on one service, then the other, in turn. A row's share is the median over these rounds of the read ${what} in the same round, as runs next to each other meet the same machine; the rates shown are each side's median run. With \`--same\`, both services are without the feature: the shares of such an A/A run are the bench's own spread on the machine.`
+    ? `After one uncounted run on each service, each read is loaded on one service, then the other, in turn. A row's share is the median over these rounds of the read ${what} in the same round, as runs next to each other meet the same machine; the rates shown are each side's median run.${same}`
     : "Each read is loaded on one service, then the other, in turn, and each side's median run is kept.";
 }
 
@@ -487,7 +491,7 @@ function collectionsSection(result) {
     'service bench\'s users and flows twice: as they are ("today"), and with the flows in collections (cool-offs running',
     'for some users) and targeting written with events over time (`user.eventCount(…, duration(…))`,',
     '`group.eventCount`, `user.lastEventAt`). Both services run side by side.',
-    sideBySideMethod(result, "with collections and windows as a share of today's"),
+    sideBySideMethod(result, "with collections and windows as a share of today's", false),
     `Target: each read with collections and windows at least ${n(result.budgetPercent)} % of today's rate.`,
   ];
   for (const [store, bench] of Object.entries(result.stores)) {

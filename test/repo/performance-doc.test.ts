@@ -22,6 +22,18 @@ describe('docs/performance.md', () => {
     expect(page).toContain("## The script's bytes");
   });
 
+  it('offers the A/A run (`--same`) only for the benches that take it', () => {
+    const page = performanceDoc(JSON.parse(read('bench/results.json')));
+    const section = (title: string) => {
+      const start = page.indexOf(title);
+      expect(start).toBeGreaterThan(-1);
+      return page.slice(start, page.indexOf('\n## ', start + 1));
+    };
+    // The collections bench compares two data sets and refuses `--same`; the experiments and limits benches take it.
+    expect(section('## Reads with collections')).not.toContain('--same');
+    expect(section('## Reads with running experiments')).toContain('--same');
+  });
+
   it('writes the figures it is given', () => {
     const results = JSON.parse(read('bench/results.json'));
     results['round-trips'].newGuest.timeToFirstFlowMs.median = 12345.6;
