@@ -213,7 +213,7 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
     ]);
     const collectionsAlone = {
       name: uncached,
-      connections: 16,
+      connections: withRow.connections,
       without: withoutRow,
       with: withRow,
       percent: Math.round(100 * withRow.share),
