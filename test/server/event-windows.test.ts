@@ -37,7 +37,9 @@ const track = (userId: string, ...events: string[]) =>
 
 /**
  * Moves a user's or group's events of one name into the past, the nth by `hoursAgo[n]`, in the order they were
- * tracked. Behind the service's back, so its cached entry is dropped as a write through it would.
+ * tracked. Behind the service's back, so its cached entry is dropped as a write through it would. The times are
+ * taken from the service's clock, as it stamps events, not the database's `now()`: that has microseconds, so an event
+ * moved to 0 hours ago could fall after a read made within the same millisecond, and count as not yet happened.
  */
 async function backdate(kind: 'user' | 'group', id: string, event: string, hoursAgo: number[]): Promise<void> {
   const [table, key] = kind === 'user' ? ['user_events', 'user_id'] : ['group_events', 'group_id'];
@@ -45,10 +47,12 @@ async function backdate(kind: 'user' | 'group', id: string, event: string, hours
     `SELECT id FROM ${table} WHERE ${key} = $1 AND event = $2 ORDER BY id`,
     [id, event],
   );
+  const now = new Date(clock ?? Date.now());
   for (const [index, hours] of hoursAgo.entries()) {
-    await service.db.query(`UPDATE ${table} SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [
+    await service.db.query(`UPDATE ${table} SET created_at = $3::timestamptz - $2 * interval '1 hour' WHERE id = $1`, [
       rows[index].id,
       hours,
+      now,
     ]);
   }
   if (kind === 'user') service.db.cache?.dropUser(id);
