@@ -123,12 +123,14 @@ export async function waitForPart(page: Page, selector: string, timeout = 10_000
  * content's (from the first row's top to the last row's bottom, with padding and border), and the window's.
  * Self-contained, so any driver can send it to the page.
  */
-export function surfaceHeights([host, surface]: readonly [host: string, surface: string]): {
+export async function surfaceHeights([host, surface]: readonly [host: string, surface: string]): Promise<{
   surface: number;
   content: number;
   window: number;
-} {
+}> {
   const element = document.querySelector(host)!.shadowRoot!.querySelector(surface)!;
+  // Measured at rest: an entrance still scaling the surface would shrink every box it holds.
+  await Promise.allSettled(element.getAnimations().map((animation) => animation.finished));
   const rows = [...element.children].map((row) => row.getBoundingClientRect()).filter((row) => row.height > 0);
   const style = getComputedStyle(element);
   const chrome = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce(
