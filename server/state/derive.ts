@@ -163,7 +163,7 @@ export function renderFlowStateParts(
   source: StateSource,
   snapshot: UserSnapshot,
   options: ReadOptions = {},
-  tally: AnswerTally = { bytes: 0 },
+  tally: AnswerTally = { bytes: 0, made: [] },
 ): Buffer[] {
   const made = (text: string) => madeFor(tally, text);
   const parts: Buffer[] = [ELIGIBLE_OPEN];
@@ -209,17 +209,20 @@ export function renderFlowStateParts(
   return parts;
 }
 
-/** The memory an answer's own parts take (the bytes made for this read, not the shared ones), as an estimate. */
+/** The parts made for this read alone (not the shared ones), and the memory they take once kept, as an estimate. */
 export interface AnswerTally {
   bytes: number;
+  /** Cut from Node's buffer pool: an answer that is kept copies them into memory of its own (see ownedParts). */
+  made: Buffer[];
 }
 
-/** What one small Buffer costs beside its bytes: the object, and its share of the pool it is cut from. */
+/** What one small Buffer costs beside its bytes, once it is a view of its answer's own memory: the object. */
 const BUFFER_OVERHEAD = 100;
 
 function madeFor(tally: AnswerTally, text: string): Buffer {
   const bytes = Buffer.from(text);
   tally.bytes += bytes.length + BUFFER_OVERHEAD;
+  tally.made.push(bytes);
   return bytes;
 }
 

@@ -10,8 +10,8 @@ import {
   type CurrentEntries,
   type UserSnapshot,
 } from './snapshot.js';
-import { RawJson } from '../shared/raw-json.js';
-import { deriveFlowStates, eligibility, renderFlowStateParts, type ReadOptions } from './derive.js';
+import { ownedParts, RawJson } from '../shared/raw-json.js';
+import { deriveFlowStates, eligibility, renderFlowStateParts, type AnswerTally, type ReadOptions } from './derive.js';
 import { computeExperiments, recordExposures } from './experiments.js';
 import { answerHoldsUntil, answerSlot } from './answer-memo.js';
 
@@ -85,13 +85,14 @@ export async function readFlowStatesJson(
   }
   const rendered = snapshot ?? cachedSnapshot(entries!)();
   await recordNewExposures(db, version, rendered, now, entries?.user);
-  const tally = { bytes: 0 };
+  const tally: AnswerTally = { bytes: 0, made: [] };
   const json = new RawJson(renderFlowStateParts(version, rendered, { ...options, now }, tally));
   const until = entries && answerHoldsUntil(version, rendered, now);
   if (entries && slot && until !== undefined) {
     // The parts list itself, beside the bytes made for this read.
     const bytes = tally.bytes + 8 * json.parts.length + slot.key.length + 200;
-    cache.keepAnswer(entries.user, slot.group, version, slot.key, { from: now.getTime(), until, bytes }, json);
+    const kept = ownedParts(json, tally.made);
+    cache.keepAnswer(entries.user, slot.group, version, slot.key, { from: now.getTime(), until, bytes }, kept);
   }
   return json;
 }

@@ -410,6 +410,14 @@ describe('the bytes kept answers share', () => {
         parts.find((part) => part.toString().startsWith('{"completed":false,"skipped":false,"started":true'));
       expect(own(first)!.toString()).toContain('"lastActionAt"');
       expect(own(first)).not.toBe(own(second));
+      // An answer's own parts are in memory of its own, exactly their size, not in a slab of Node's buffer pool that
+      // other reads' garbage shares and that would live as long as the kept answer.
+      for (const parts of kept) {
+        const memory = own(parts)!.buffer;
+        const inIt = parts.filter((part) => part.buffer === memory);
+        expect(inIt.reduce((length, part) => length + part.length, 0)).toBe(memory.byteLength);
+      }
+      expect(own(first)!.buffer).not.toBe(own(second)!.buffer);
     } finally {
       await service.close();
     }
