@@ -611,7 +611,7 @@ export function printServiceBench(result) {
     for (const [name, row] of Object.entries(bench.overload ?? {})) {
       const { busy, overloaded } = row;
       console.log(
-        `  ${name} under overload, ${row.rounds} rounds of ${busy.connections} then ${overloaded.connections} connections in turn: ${busy.okPerSecond} → ${overloaded.okPerSecond} 2xx/s (runs ${busy.runs.map((run) => run.okPerSecond).join(' ')} → ${overloaded.runs.map((run) => run.okPerSecond).join(' ')}); ${Math.round(100 * row.share)} % served, median of the rounds' ${row.shares.join(' ')} (target ≥ ${100 * GOODPUT_SHARE} %); at ${overloaded.connections}: served p99 ${overloaded.servedP99} ms (< 250), ${overloaded.shed} shed, 503 p99 ${overloaded.shedP99} ms (< 50)`,
+        `  ${name} under overload, ${row.rounds} rounds of ${busy.connections} then ${overloaded.connections} connections in turn: ${busy.okPerSecond} → ${overloaded.okPerSecond} 2xx/s (runs ${busy.runs.map((run) => run.okPerSecond).join(' ')} → ${overloaded.runs.map((run) => run.okPerSecond).join(' ')}); ${Math.round(100 * row.share)} % served, median of the rounds' ${row.shares.join(' ')} (target ≥ ${100 * GOODPUT_SHARE} %); at ${overloaded.connections}: served p99 ${overloaded.servedP99} ms (< 250), ${overloaded.shed} shed, 503 p99 ${overloaded.shedP99} ms (< 50); CPU µs a served write ${busy.runs.map((run) => run.cpuMicrosPerRequest).join(' ')} → ${overloaded.runs.map((run) => run.cpuMicrosPerRequest).join(' ')}`,
       );
     }
     if (bench.perStateRead) {
