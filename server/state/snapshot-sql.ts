@@ -80,12 +80,8 @@ SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\
      FROM flow_states WHERE user_id = $1) AS flows,
   (SELECT json_agg(json_build_array(flow_slug, step_id, started, completed, skipped, data, last_action_at))
      FROM step_states WHERE user_id = $1) AS steps,
-  (SELECT json_agg(json_build_array(flow_slug, step_id, action_type, data, created_at) ORDER BY id)
-     FROM (SELECT DISTINCT ON (flow_slug, step_key) id, flow_slug, step_id, action_type, data, created_at
-           FROM (SELECT id, flow_slug, step_id, action_type, data, created_at,
-                        CASE WHEN action_type LIKE '%FLOW' THEN NULL ELSE step_id END AS step_key
-                 FROM flow_responses WHERE user_id = $1) AS log
-           ORDER BY flow_slug, step_key, id DESC) AS latest) AS responses
+  (SELECT json_agg(json_build_array(flow_slug, step_id, action_type, data, created_at) ORDER BY response_id)
+     FROM flow_latest_responses WHERE user_id = $1) AS responses
 FROM (SELECT 1) AS one
 LEFT JOIN users u ON u.id = $1${group ? '\nLEFT JOIN groups g ON g.id = $2' : ''}`;
 

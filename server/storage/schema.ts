@@ -1,6 +1,14 @@
 // Database schema, applied in numbered steps so an existing data directory is upgraded in place.
 import type { Database } from './store.js';
 
+/** The columns a response adds to flow_latest_responses from `r`, a row of flow_responses, in the table's order. */
+const LATEST_COLUMNS = `r.user_id, r.flow_slug, r.action_type LIKE '%FLOW',
+         CASE WHEN r.action_type LIKE '%FLOW' THEN '' ELSE r.step_id END, r.id, r.step_id, r.action_type, r.data, r.created_at`;
+
+/** The newest of `rows` (flow_responses rows, as `r`) per user, flow and key, as rows of flow_latest_responses. */
+const latestOf = (rows: string) => `SELECT DISTINCT ON (1, 2, 3, 4) ${LATEST_COLUMNS}
+  FROM ${rows} AS r ORDER BY 1, 2, 3, 4, r.id DESC`;
+
 const MIGRATIONS: string[] = [
   `
   CREATE TABLE api_keys (
@@ -387,7 +395,73 @@ const MIGRATIONS: string[] = [
   CREATE INDEX experiment_exposures_experiment ON experiment_exposures (experiment_id, exposed_at, user_id);
   CREATE INDEX analytics_flow_users_flow_start ON analytics_flow_users (flow_slug, started_at);
   `,
+  // 18: each user's latest response per step of a flow, and per flow for the flow's own actions (…_FLOW), kept beside
+  // the response log. A state read needs only these; picked out of the log, every read and every write of a user cost
+  // as much as the user's whole history (3,000 responses: a read took 4.3 ms, not 0.7). Triggers keep the table from
+  // whatever writes the log, instances of an older version during an upgrade among them: appended responses replace
+  // older ones of their key, and responses moved to another user (a guest linked) make both users' rows again. Rows
+  // go with their user. The log keeps every response, for analytics and exports.
+  `
+  CREATE TABLE flow_latest_responses (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+    flow_slug text NOT NULL,
+    flow_action boolean NOT NULL,
+    step_key text NOT NULL,
+    response_id bigint NOT NULL,
+    step_id text NOT NULL,
+    action_type text NOT NULL,
+    data text NOT NULL,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (user_id, flow_slug, flow_action, step_key)
+  );
+  INSERT INTO flow_latest_responses ${latestOf('flow_responses')};
+  CREATE FUNCTION flow_latest_responses_append() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO flow_latest_responses ${latestOf('appended')}
+    ON CONFLICT (user_id, flow_slug, flow_action, step_key) DO UPDATE SET response_id = EXCLUDED.response_id,
+      step_id = EXCLUDED.step_id, action_type = EXCLUDED.action_type, data = EXCLUDED.data, created_at = EXCLUDED.created_at
+    WHERE EXCLUDED.response_id > flow_latest_responses.response_id;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER flow_responses_latest AFTER INSERT ON flow_responses
+    REFERENCING NEW TABLE AS appended FOR EACH STATEMENT EXECUTE FUNCTION flow_latest_responses_append();
+  CREATE FUNCTION flow_latest_responses_remake() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM flow_latest_responses
+      WHERE user_id IN (SELECT user_id FROM old_rows UNION SELECT user_id FROM new_rows);
+    INSERT INTO flow_latest_responses ${latestOf(
+      '(SELECT * FROM flow_responses WHERE user_id IN (SELECT user_id FROM old_rows UNION SELECT user_id FROM new_rows))',
+    )};
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER flow_responses_latest_moved AFTER UPDATE ON flow_responses
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION flow_latest_responses_remake();
+  `,
 ];
+
+/**
+ * A migration's statements, one by one (the extended protocol takes one at a time): split at each semicolon outside a
+ * function body quoted with $$ (the migrations quote no semicolon in a string).
+ */
+export function statements(sql: string): string[] {
+  const found: string[] = [];
+  let current = '';
+  sql.split('$$').forEach((chunk, i) => {
+    // Odd chunks are the inside of a $$ … $$ body, kept whole; the others' semicolons end statements.
+    if (i % 2 === 1) {
+      current += `$$${chunk}$$`;
+      return;
+    }
+    const [first, ...rest] = chunk.split(';');
+    current += first;
+    for (const piece of rest) {
+      found.push(current);
+      current = piece;
+    }
+  });
+  found.push(current);
+  return found.map((statement) => statement.trim()).filter(Boolean);
+}
 
 /** The schema version this build needs: `/readyz` answers 503 until the database has it. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -410,11 +484,7 @@ export async function migrate(db: Database, upTo = MIGRATIONS.length): Promise<n
     for (const [index, sql] of MIGRATIONS.entries()) {
       const version = index + 1;
       if (applied.has(version) || version > upTo) continue;
-      for (const statement of sql
-        .split(';')
-        .map((s) => s.trim())
-        .filter(Boolean))
-        await tx.query(statement);
+      for (const statement of statements(sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
       done.push(version);
     }

@@ -81,6 +81,7 @@ const GROWING = [
   'flow_states',
   'step_states',
   'flow_responses',
+  'flow_latest_responses',
   'idempotency_keys',
   'analytics_flow_users',
   'analytics_step_users',
@@ -91,6 +92,26 @@ const GROWING = [
   'analytics_target_missing',
   'webhook_outbox',
 ];
+
+/** The rows each table's scans in an EXPLAIN ANALYZE plan returned, summed over the plan. */
+function rowsByTable(plan: unknown): Map<string, number> {
+  const rows = new Map<string, number>();
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const entry = node as Record<string, unknown>;
+    const table = entry['Relation Name'];
+    if (typeof table === 'string' && typeof entry['Actual Rows'] === 'number') {
+      const loops = typeof entry['Actual Loops'] === 'number' ? entry['Actual Loops'] : 1;
+      rows.set(table, (rows.get(table) ?? 0) + entry['Actual Rows'] * loops);
+    }
+    for (const value of Object.values(entry)) {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') walk(value);
+    }
+  };
+  walk(plan);
+  return rows;
+}
 
 /** The tables a plan reads whole (or, with `key: 'Index Name'`, the indexes it reads). */
 function scannedTables(plan: unknown, key: 'Relation Name' | 'Index Name' = 'Relation Name'): string[] {
@@ -204,5 +225,65 @@ describe('query plans', () => {
     expect(windowIndexes).toEqual(
       expect.arrayContaining(['user_events_user_event_time', 'group_events_group_event_time']),
     );
+  });
+
+  it("read a user's latest response of each step, not every response the user ever sent", async () => {
+    const userId = `history-${randomUUID()}`;
+    // 120 transitions in two steps of one flow and the flow's own actions (the first starts it), then one in another flow.
+    const actions = ['STARTED_STEP', 'COMPLETED_STEP', 'NOT_STARTED_STEP'];
+    for (let i = 0; i < 120; i++) {
+      const flowAction = i % 10 === 0;
+      const response = await service.call('POST', '/v1/public/flowStates', {
+        body: flowAction
+          ? { userId, flowSlug: 'setup', actionType: 'STARTED_FLOW' }
+          : { userId, flowSlug: 'setup', stepId: i % 2 ? 'one' : 'two', actionType: actions[i % 3], data: { i } },
+      });
+      expect([200, 201]).toContain(response.status);
+    }
+    await service.call('POST', '/v1/public/flowStates', {
+      body: { userId, flowSlug: 'survey', stepId: 'score', actionType: 'COMPLETED_STEP', data: { value: 7 } },
+    });
+    recorded.length = 0;
+    service.db.cache?.dropUser(userId);
+    const read = await service.call('GET', `/v1/public/flowStates?userId=${userId}`);
+    expect(read.status).toBe(200);
+    const snapshot = recorded.find(({ sql }) => sql.includes('AS responses'));
+    expect(snapshot).toBeDefined();
+    const [row] = await service.db.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${snapshot!.sql}`,
+      snapshot!.params,
+    );
+    const rows = rowsByTable(row['QUERY PLAN']);
+    // Four latest responses (steps one and two, the flow's own actions, the survey's step), whatever the history.
+    expect(rows.get('flow_responses') ?? 0).toBe(0);
+    expect(rows.get('flow_latest_responses')).toBe(4);
+    // The kept rows are the log's newest response per key, as the read once picked them out of the log.
+    const fromLog = await service.db.query<Record<string, unknown>>(
+      `SELECT DISTINCT ON (flow_slug, step_key) id, flow_slug, step_id, action_type, data
+       FROM (SELECT *, CASE WHEN action_type LIKE '%FLOW' THEN NULL ELSE step_id END AS step_key
+             FROM flow_responses WHERE user_id = $1) AS log
+       ORDER BY flow_slug, step_key, id DESC`,
+      [userId],
+    );
+    const kept = await service.db.query<Record<string, unknown>>(
+      'SELECT response_id AS id, flow_slug, step_id, action_type, data FROM flow_latest_responses WHERE user_id = $1',
+      [userId],
+    );
+    const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => Number(a.id) - Number(b.id);
+    expect(kept.sort(byId)).toEqual(fromLog.sort(byId));
+    // And the answer holds each step's latest.
+    const flows = read.body.eligibleFlows as Array<{
+      flowSlug: string;
+      data: { steps: Array<{ id: string; $state: { flowResponses: Array<{ actionType: string; data: string }> } }> };
+    }>;
+    const setup = flows.find((flow) => flow.flowSlug === 'setup')!;
+    const latest = (stepId: string) => setup.data.steps.find((step) => step.id === stepId)!.$state.flowResponses;
+    const logged = (stepId: string) =>
+      fromLog
+        .filter((r) => r.flow_slug === 'setup' && r.step_id === stepId && !String(r.action_type).endsWith('FLOW'))
+        .map((r) => [r.action_type, JSON.parse(String(r.data))]);
+    expect(logged('one')).toHaveLength(1);
+    expect(latest('one').map((r) => [r.actionType, JSON.parse(r.data)])).toEqual(logged('one'));
+    expect(latest('two').map((r) => [r.actionType, JSON.parse(r.data)])).toEqual(logged('two'));
   });
 });

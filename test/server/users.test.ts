@@ -152,6 +152,7 @@ describe('guest linking', () => {
       'flow_states',
       'step_states',
       'flow_responses',
+      'flow_latest_responses',
       'idempotency_keys',
     ]) {
       expect(await rows(`SELECT user_id FROM ${table} WHERE user_id = $1`, guestId)).toEqual([]);
