@@ -464,7 +464,7 @@ function serviceTargets(result) {
     const met = overload.filter(goodputMet).length;
     rows.push([
       `Writes at ${OVERLOAD.overloaded} connections: ≥ ${100 * GOODPUT_SHARE} % of those served at ${OVERLOAD.busy}, 503 p99 < 50 ms, served p99 < 250 ms`,
-      `${overload.map((row) => `${Math.round(100 * row.share)} %`).join(', ')} served; 503 p99 ${overload.map((row) => n(row.overloaded.shedP99)).join(', ')} ms; served p99 ${overload.map((row) => n(row.overloaded.servedP99)).join(', ')} ms: ${met} of ${overload.length} writes ${mark(met === overload.length)}`,
+      `${overload.map((row) => `${Math.round(100 * row.share)} %`).join(', ')} served; 503 p99 ${overload.map((row) => n(row.overloaded.shedP99)).join(', ')} ms; served p99 ${overload.map((row) => n(row.overloaded.servedP99)).join(', ')} ms: ${met} of ${overload.length} writes met: ${mark(met === overload.length)}`,
     ]);
   }
   const errors = stores.flatMap((bench) => Object.values(bench.rows).flat()).reduce((sum, row) => sum + row.errors, 0);
