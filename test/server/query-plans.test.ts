@@ -93,41 +93,39 @@ const GROWING = [
   'webhook_outbox',
 ];
 
-/** The rows each table's scans in an EXPLAIN ANALYZE plan returned, summed over the plan. */
-function rowsByTable(plan: unknown): Map<string, number> {
-  const rows = new Map<string, number>();
+/** Every node of an EXPLAIN (FORMAT JSON) plan, the plan's own wrapper included. */
+function planNodes(plan: unknown): Array<Record<string, unknown>> {
+  const nodes: Array<Record<string, unknown>> = [];
   const walk = (node: unknown) => {
     if (!node || typeof node !== 'object') return;
     const entry = node as Record<string, unknown>;
-    const table = entry['Relation Name'];
-    if (typeof table === 'string' && typeof entry['Actual Rows'] === 'number') {
-      const loops = typeof entry['Actual Loops'] === 'number' ? entry['Actual Loops'] : 1;
-      rows.set(table, (rows.get(table) ?? 0) + entry['Actual Rows'] * loops);
-    }
+    nodes.push(entry);
     for (const value of Object.values(entry)) {
       if (Array.isArray(value)) value.forEach(walk);
       else if (value && typeof value === 'object') walk(value);
     }
   };
   walk(plan);
+  return nodes;
+}
+
+/** The rows each table's scans in an EXPLAIN ANALYZE plan returned, summed over the plan. */
+function rowsByTable(plan: unknown): Map<string, number> {
+  const rows = new Map<string, number>();
+  for (const node of planNodes(plan)) {
+    const table = node['Relation Name'];
+    if (typeof table !== 'string' || typeof node['Actual Rows'] !== 'number') continue;
+    const loops = typeof node['Actual Loops'] === 'number' ? node['Actual Loops'] : 1;
+    rows.set(table, (rows.get(table) ?? 0) + node['Actual Rows'] * loops);
+  }
   return rows;
 }
 
 /** The tables a plan reads whole (or, with `key: 'Index Name'`, the indexes it reads). */
 function scannedTables(plan: unknown, key: 'Relation Name' | 'Index Name' = 'Relation Name'): string[] {
-  const found: string[] = [];
-  const walk = (node: unknown) => {
-    if (!node || typeof node !== 'object') return;
-    const entry = node as Record<string, unknown>;
-    if ((key === 'Index Name' || entry['Node Type'] === 'Seq Scan') && typeof entry[key] === 'string')
-      found.push(entry[key]);
-    for (const value of Object.values(entry)) {
-      if (Array.isArray(value)) value.forEach(walk);
-      else if (value && typeof value === 'object') walk(value);
-    }
-  };
-  walk(plan);
-  return found;
+  return planNodes(plan).flatMap((node) =>
+    (key === 'Index Name' || node['Node Type'] === 'Seq Scan') && typeof node[key] === 'string' ? [node[key]] : [],
+  );
 }
 
 describe('query plans', () => {
