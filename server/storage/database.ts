@@ -27,6 +27,11 @@ export interface DatabaseOptions {
   fsync?: boolean;
   /** The embedded store: how often its tables are looked at for an ANALYZE or a VACUUM, in ms (see maintenance.ts); 0 only when asked. @default 10000 */
   maintenanceIntervalMs?: number;
+  /**
+   * The embedded store: how old its last checkpoint may grow while WAL is written before a maintenance pass makes
+   * one, in ms (PostgreSQL's `checkpoint_timeout`; see maintenance.ts). @default 300000
+   */
+  checkpointTimeoutMs?: number;
 }
 
 /** Opens `memory`, a directory path, or a `postgres://` URL, and brings the schema up to date. */
@@ -37,7 +42,7 @@ export async function openDatabase(location: string, options: DatabaseOptions = 
   const db =
     location.startsWith('postgres://') || location.startsWith('postgresql://')
       ? openPostgres(location, options.poolSize ?? 10, cache())
-      : await openPglite(location, cache(), options.fsync ?? true, options.maintenanceIntervalMs);
+      : await openPglite(location, cache(), options.fsync ?? true, options);
   try {
     await migrate(db, options.schemaUpTo);
   } catch (error) {
@@ -94,7 +99,7 @@ async function openPglite(
   location: string,
   cache: SnapshotCache,
   fsync: boolean,
-  maintenanceIntervalMs?: number,
+  { maintenanceIntervalMs, checkpointTimeoutMs }: DatabaseOptions,
 ): Promise<Database> {
   const inMemory = location === 'memory' || location === ':memory:';
   if (!inMemory) mkdirSync(location, { recursive: true });
@@ -119,8 +124,9 @@ async function openPglite(
   }
   const turns = new TurnQueue();
   const statements = new PreparedStatements(lite);
-  const maintenance = new Maintenance(<Row>(sql: string) =>
-    turns.run(async () => ((await lite.exec(sql)).at(-1)?.rows ?? []) as Row[]),
+  const maintenance = new Maintenance(
+    <Row>(sql: string) => turns.run(async () => ((await lite.exec(sql)).at(-1)?.rows ?? []) as Row[]),
+    checkpointTimeoutMs,
   );
   maintenance.start(maintenanceIntervalMs);
   // Statements with parameters are the ones run per request: prepared once. The rest (the schema's) run as they are.

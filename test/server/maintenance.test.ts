@@ -20,7 +20,7 @@ describe("the embedded store's maintenance", () => {
     await Promise.all(opened.splice(0).map((db) => db.close()));
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-  const open = async (options: { maintenanceIntervalMs?: number } = {}) => {
+  const open = async (options: { maintenanceIntervalMs?: number; checkpointTimeoutMs?: number } = {}) => {
     const dir = mkdtempSync(join(tmpdir(), 'onboarding-maintenance-'));
     dirs.push(dir);
     // No pass by itself unless asked: the test says when one runs.
@@ -155,6 +155,41 @@ describe("the embedded store's maintenance", () => {
     expect(await heapFetches(db)).toBe(0);
     // Once marked, it is not vacuumed again with nothing changed.
     expect((await db.maintain!()).vacuumed).not.toContain('public.user_events');
+  });
+
+  /** Where the last checkpoint's redo starts (a store opened after a crash replays the WAL from there), and where the WAL ends. */
+  const walPositions = async (db: Database) => {
+    const [row] = await db.query<{ redo: string; end: string }>(
+      `SELECT (redo_lsn - '0/0'::pg_lsn)::text AS redo, (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::text AS end
+       FROM pg_control_checkpoint()`,
+    );
+    return { redo: BigInt(row.redo), end: BigInt(row.end) };
+  };
+
+  it('checkpoints, as PostgreSQL does on time, once WAL was written since the last checkpoint', async () => {
+    const db = await open({ checkpointTimeoutMs: 0 });
+    await db.maintain!();
+    const quiet = await walPositions(db);
+    // Nothing written since: no checkpoint, the redo point stays.
+    expect((await db.maintain!()).checkpointed).toBeUndefined();
+    expect((await walPositions(db)).redo).toBe(quiet.redo);
+
+    await db.query(`INSERT INTO users (id) SELECT 'user-' || n FROM generate_series(1, 400) n`);
+    const written = await walPositions(db);
+    expect(written.end).toBeGreaterThan(quiet.end);
+    expect((await db.maintain!()).checkpointed).toBe(true);
+    // A crash now replays nothing of that write: the redo point is past it.
+    expect((await walPositions(db)).redo).toBeGreaterThanOrEqual(written.end);
+    expect((await db.maintain!()).checkpointed).toBeUndefined();
+  });
+
+  it("waits for PostgreSQL's checkpoint_timeout, 5 minutes, before the next checkpoint", async () => {
+    const db = await open();
+    await db.query('CHECKPOINT');
+    const before = await walPositions(db);
+    await db.query(`INSERT INTO users (id) SELECT 'user-' || n FROM generate_series(1, 400) n`);
+    expect((await db.maintain!()).checkpointed).toBeUndefined();
+    expect((await walPositions(db)).redo).toBe(before.redo);
   });
 
   it('runs by itself', async () => {
