@@ -42,7 +42,7 @@ export async function openDatabase(location: string, options: DatabaseOptions = 
   const db =
     location.startsWith('postgres://') || location.startsWith('postgresql://')
       ? openPostgres(location, options.poolSize ?? 10, cache())
-      : await openPglite(location, cache(), options.fsync ?? true, options);
+      : await openPglite(location, cache(), options);
   try {
     await migrate(db, options.schemaUpTo);
   } catch (error) {
@@ -98,8 +98,7 @@ interface NodeFs {
 async function openPglite(
   location: string,
   cache: SnapshotCache,
-  fsync: boolean,
-  { maintenanceIntervalMs, checkpointTimeoutMs }: DatabaseOptions,
+  { fsync = true, maintenanceIntervalMs, checkpointTimeoutMs }: DatabaseOptions,
 ): Promise<Database> {
   const inMemory = location === 'memory' || location === ':memory:';
   if (!inMemory) mkdirSync(location, { recursive: true });
