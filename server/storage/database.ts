@@ -128,6 +128,7 @@ async function openPglite(
     checkpointTimeoutMs,
   );
   maintenance.start(maintenanceIntervalMs);
+  let closing: Promise<void> | undefined;
   // Statements with parameters are the ones run per request: prepared once. The rest (the schema's) run as they are.
   const run = async <Row>(sql: string, params?: unknown[]): Promise<Row[]> =>
     params && params.length > 0 ? statements.query<Row>(sql, params) : (await lite.query<Row>(sql)).rows;
@@ -179,13 +180,16 @@ async function openPglite(
         for (const groupId of touched.groups) cache.dropGroup(groupId);
       }
     },
-    async close() {
-      try {
-        await maintenance.stop();
-        await turns.run(() => lite.close());
-      } finally {
-        lock?.release();
-      }
+    close() {
+      closing ??= (async () => {
+        try {
+          await maintenance.stop();
+          await turns.run(() => lite.close());
+        } finally {
+          lock?.release();
+        }
+      })();
+      return closing;
     },
   };
 }
@@ -233,6 +237,7 @@ function openPostgres(url: string, poolSize: number, cache: SnapshotCache): Data
   const statement = namedStatements();
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  let ending: Promise<void> | undefined;
   // How long work holds a connection, on average: with the number waiting, what a new request would wait.
   let holdMs = 5;
   let jobs = 0;
@@ -317,6 +322,6 @@ function openPostgres(url: string, poolSize: number, cache: SnapshotCache): Data
         }
       }
     },
-    close: () => pool.end(),
+    close: () => (ending ??= pool.end()),
   };
 }

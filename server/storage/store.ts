@@ -35,6 +35,7 @@ export interface Queryable {
 export interface Database extends Queryable {
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Closes the store once: a second call waits for the first. */
   close(): Promise<void>;
   /** `memory`, `pglite` (a data directory) or `postgres`. */
   readonly kind: 'memory' | 'pglite' | 'postgres';

@@ -1,6 +1,6 @@
 // What a deployment relies on: the script served by the service with its integrity, health checks, and 404 for unknown paths.
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,8 @@ describe('readiness', () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 503, detail: expect.stringContaining('database') });
     expect((await fetch(`${lonely.url}/healthz`)).status).toBe(200);
-    await lonely.app.close();
+    // Its database is closed already (closing it again waits for that); the rest goes as usual, its flows folder too.
+    await lonely.close();
+    expect(existsSync(lonely.flowsDir)).toBe(false);
   });
 });

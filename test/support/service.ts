@@ -30,17 +30,25 @@ export async function startTestService(
   const flowsDir = mkdtempSync(join(tmpdir(), 'onboarding-flows-'));
   for (const [file, yaml] of Object.entries(flows)) writeFileSync(join(flowsDir, file), yaml);
   const server = options.database ? undefined : await freshPostgresDatabase();
-  const service = await startService({
-    flows: flowsDir,
-    database: server?.url ?? 'memory',
-    watchFlows: false,
-    env: { ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
-    ...(process.env.ONBOARDING_TEST_HTTP_LOG ? { httpLog: true } : {}),
-    ...options,
-    // Several services share a test process and its two cores, so one's start-up would look like another's stuck event
-    // loop, and a busy moment like a long database queue: the tests of backpressure set their own guards.
-    limits: { eventLoopDelayMs: 0, maxWaitMs: 60_000, ...options.limits },
-  });
+  let service: RunningService;
+  try {
+    service = await startService({
+      flows: flowsDir,
+      database: server?.url ?? 'memory',
+      watchFlows: false,
+      env: { ONBOARDING_PUBLIC_KEYS: PUBLIC_KEY, ONBOARDING_PRIVATE_KEYS: PRIVATE_KEY },
+      ...(process.env.ONBOARDING_TEST_HTTP_LOG ? { httpLog: true } : {}),
+      ...options,
+      // Several services share a test process and its two cores, so one's start-up would look like another's stuck event
+      // loop, and a busy moment like a long database queue: the tests of backpressure set their own guards.
+      limits: { eventLoopDelayMs: 0, maxWaitMs: 60_000, ...options.limits },
+    });
+  } catch (error) {
+    // A test of a service that must not start leaves nothing behind either.
+    await server?.drop();
+    rmSync(flowsDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     ...service,
     flowsDir,
