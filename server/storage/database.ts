@@ -128,7 +128,6 @@ async function openPglite(
     checkpointTimeoutMs,
   );
   maintenance.start(maintenanceIntervalMs);
-  let closing: Promise<void> | undefined;
   // Statements with parameters are the ones run per request: prepared once. The rest (the schema's) run as they are.
   const run = async <Row>(sql: string, params?: unknown[]): Promise<Row[]> =>
     params && params.length > 0 ? statements.query<Row>(sql, params) : (await lite.query<Row>(sql)).rows;
@@ -148,6 +147,7 @@ async function openPglite(
       touched?.groups.add(groupId);
     },
   });
+  let closing: Promise<void> | undefined;
   return {
     kind: inMemory ? 'memory' : 'pglite',
     fsyncs: () => fsyncs(),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { USER_FACTS_JSON_SQL } from '../../server/analytics/progress.js';
-import { openDatabase } from '../../server/storage/database.js';
+import { openDatabase, type DatabaseOptions } from '../../server/storage/database.js';
 import type { Database } from '../../server/storage/store.js';
 
 interface TableStats {
@@ -20,7 +20,7 @@ describe("the embedded store's maintenance", () => {
     await Promise.all(opened.splice(0).map((db) => db.close()));
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-  const open = async (options: { maintenanceIntervalMs?: number; checkpointTimeoutMs?: number } = {}) => {
+  const open = async (options: DatabaseOptions = {}) => {
     const dir = mkdtempSync(join(tmpdir(), 'onboarding-maintenance-'));
     dirs.push(dir);
     // No pass by itself unless asked: the test says when one runs.
