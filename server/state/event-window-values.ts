@@ -23,7 +23,7 @@ export const literal = (text: string): string => `'${text.replaceAll("'", "''")}
  * window is (now - window, now], the window cut to MAX_EVENT_WINDOW_MS: timestamps end in 4713 BC, so a longer one
  * that got past the check (the check is newer than some files) would make the statement fail, and every read with
  * it. Each count is a range scan of the (id, event, created_at) index from the window's start, and each last time
- * one step down it (and one up, past now); a read never counts a whole history. With each value comes when it will change by itself: the oldest counted event, which leaves the window, and the first event
+ * one step down it (and one up, past now, for a name no window counts); a read never counts a whole history. With each value comes when it will change by itself: the oldest counted event, which leaves the window, and the first event
  * after now (written by a read that raced this one, or ahead of a clock set back), which enters it.
  * The set's events and windows are written into the statement, which is one per catalog: with them as array
  * parameters, the planner could not tell one read's plan from another's and planned the statement again for
@@ -44,10 +44,13 @@ export function windowColumnsSql(scope: EventScope, set: EventWindowSet, id: str
        min(e.created_at) FILTER (WHERE e.created_at <= ${at}), min(e.created_at) FILTER (WHERE e.created_at > ${at}))
        FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at} - ${Math.min(ms, MAX_EVENT_WINDOW_MS)}::float8 * interval '1 millisecond')`,
     );
+  // A count's range runs on past now, so the first event after now of a counted name comes with its count: the last
+  // time of such a name takes one range, not two (each is an index descent, about 20 µs a read on the embedded store).
+  const counted = new Set(set.counts.map(([event]) => event));
   const last = set.last.filter(isStorableText).map(
     (event) => `json_build_array(${literal(event)}::text,
        (SELECT max(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at <= ${at}),
-       (SELECT min(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at}))`,
+       ${counted.has(event) ? 'NULL::timestamptz' : `(SELECT min(e.created_at) FROM ${table} e WHERE e.${key} = ${id} AND e.event = ${literal(event)} AND e.created_at > ${at})`})`,
   );
   const list = (items: string[]) => (items.length ? `json_build_array(${items.join(',\n  ')})` : 'NULL::json');
   return `${list(counts)} AS ${scope}_window_counts,\n  ${list(last)} AS ${scope}_window_last`;
@@ -55,7 +58,7 @@ export function windowColumnsSql(scope: EventScope, set: EventWindowSet, id: str
 
 /** [event, window ms, count, oldest counted, first after now (JSON times or null)] */
 export type WindowCountRow = [string, number, number | string, string | null, string | null];
-/** [event, last time up to now, first after now (JSON times or null)] */
+/** [event, last time up to now, first after now (JSON times or null; null also for a counted name, whose counts carry it)] */
 export type WindowLastRow = [string, string | null, string | null];
 
 /** The loaded columns, measured at `now`, as a cache keeps them. */

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogVersion } from '../../server/flows/catalog.js';
 import { compileExpression, eventCallsOf } from '../../server/targeting/cel.js';
-import { eventWindowSets } from '../../server/targeting/event-window-calls.js';
+import { countKey, eventWindowSets } from '../../server/targeting/event-window-calls.js';
+import {
+  windowColumnsSql,
+  windowsFromRows,
+  type WindowCountRow,
+  type WindowLastRow,
+} from '../../server/state/event-window-values.js';
 import { eligibleSlugs, startTestService, targetedCards, type TestService } from '../support/service.js';
 
 let service: TestService;
@@ -301,5 +307,54 @@ describe('an event name no event can have', () => {
     } finally {
       await service.removeFlow(`${slug}.yaml`);
     }
+  });
+});
+
+describe('the last time of a name a window also counts', () => {
+  const set = { counts: [['exported', 168 * HOUR]] as Array<[string, number]>, last: ['active', 'exported'], key: 'k' };
+  const columns = `SELECT ${windowColumnsSql('user', set, '$1', '$2')}`;
+
+  it('takes one range of the index, not two: the first event after now comes with the count', async () => {
+    const [row] = await service.db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${columns}`, [
+      'someone',
+      new Date(),
+    ]);
+    // Each scan of the events, whether the planner takes the index or (on a small table) the table itself.
+    const ranges = JSON.stringify(row['QUERY PLAN']).match(/"Relation Name":"user_events"/g) ?? [];
+    // The count of `exported` and its last time, and the last time of `active` with its first event after now.
+    expect(ranges).toHaveLength(4);
+  });
+
+  it('still says when an event stamped after the read time enters the window', async () => {
+    const userId = `win-${randomUUID()}`;
+    await track(userId, 'exported', 'exported', 'active');
+    await backdate('user', userId, 'exported', [30, -5]);
+    await backdate('user', userId, 'active', [-2]);
+    const now = new Date();
+    const [row] = await service.db.query<Record<string, unknown>>(columns, [userId, now]);
+    const windows = windowsFromRows(
+      set,
+      row.user_window_counts as WindowCountRow[],
+      row.user_window_last as WindowLastRow[],
+      now,
+    );
+    expect(windows.counts).toEqual([[countKey('exported', 168 * HOUR), 1]]);
+    expect(windows.last.map(([event]) => event)).toEqual(['exported']);
+    // The sooner of the two events after now: `active`, in 2 hours, found by its own probe.
+    expect(windows.expiresAt).toBeGreaterThan(now.getTime() + 2 * HOUR - 60_000);
+    expect(windows.expiresAt).toBeLessThan(now.getTime() + 2 * HOUR + 60_000);
+    // Without `active`, the export in 5 hours, which came with the count.
+    const [alone] = await service.db.query<Record<string, unknown>>(
+      `SELECT ${windowColumnsSql('user', { ...set, last: ['exported'] }, '$1', '$2')}`,
+      [userId, now],
+    );
+    const exportsOnly = windowsFromRows(
+      set,
+      alone.user_window_counts as WindowCountRow[],
+      alone.user_window_last as WindowLastRow[],
+      now,
+    );
+    expect(exportsOnly.expiresAt).toBeGreaterThan(now.getTime() + 5 * HOUR - 60_000);
+    expect(exportsOnly.expiresAt).toBeLessThan(now.getTime() + 5 * HOUR + 60_000);
   });
 });
