@@ -1,4 +1,5 @@
-// Issue 25: the service's state reads with 10 collections and CEL's events over time, against today's reads in the same run, on both stores.
+// Issue 25: the service's state reads with 10 collections and CEL's events over time, against today's reads in the same run, on both stores;
+// and against the same reads without collections (issue 35).
 // Usage: node bench/collections.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
 import { loadavg } from 'node:os';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
@@ -9,6 +10,7 @@ import {
   middle,
   runWhenMain,
   sampledAnswers,
+  sharesOf,
   startServiceProcess,
   stolenShare,
   tempFlows,
@@ -119,10 +121,11 @@ export function median(runs) {
 }
 
 /**
- * Loads both services in turn (inRounds), `repeat` times, the first one alternating from `turn` on, after one run
+ * Loads the services in turn (inRounds), `repeat` times, the first one going round from `turn` on, after one run
  * each that is not counted (a service's first run of a new load fills its caches for that load). Returns each side's
  * median run (by reads a second), the others kept beside it; the second side's also holds `share`, the median over
- * the rounds of its reads a second as a share of the first side's in the same round.
+ * the rounds of its reads a second as a share of the first side's in the same round, and with a third side
+ * `aloneShare`, the same against the third's.
  */
 export async function inTurn(services, repeat, turn, options) {
   for (const service of services) await load(service.url, options);
@@ -131,10 +134,13 @@ export async function inTurn(services, repeat, turn, options) {
     turn,
     services.map((service) => () => load(service.url, { ...options, pid: service.pid })),
   );
-  return [
-    median(runs[0]),
-    { ...median(runs[1]), share: middle(shares), shares: shares.map((n) => Number(n.toFixed(2))) },
-  ];
+  const rounded = (values) => values.map((n) => Number(n.toFixed(2)));
+  const second = { ...median(runs[1]), share: middle(shares), shares: rounded(shares) };
+  if (runs.length > 2) {
+    const alone = sharesOf(runs, 1, 2);
+    Object.assign(second, { aloneShare: middle(alone), aloneShares: rounded(alone) });
+  }
+  return [median(runs[0]), second, ...runs.slice(2).map(median)];
 }
 
 /** One store: today's read and the read with collections and windows, each on its own seeded data, loaded in turn at each concurrency. */
@@ -156,7 +162,15 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
       args: [...LIMIT_ARGS, ...args],
       env: { ONBOARDING_BENCH_ROUTES: '1' },
     });
-  let services = [await start(today, todayData), await start(windowed, windowedData)];
+  // Today's read, the read with collections and windows, and the same without collections: each row loads all three
+  // in turn, so the second is measured against both in the same rounds.
+  const sides = [
+    [today, todayData],
+    [windowed, windowedData],
+    [uncollected, uncollectedData],
+  ];
+  let services = [];
+  for (const [flows, data] of sides) services.push(await start(flows, data));
   const ticks = cpuTicks();
   const loadBefore = loadavg()[0];
   try {
@@ -173,51 +187,25 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
     }
     const shape = await answerShape(services[1]);
     const all = scenarios(USERS, slugs);
-    const rows = { today: {}, windowed: {} };
+    const rows = { today: {}, windowed: {}, uncollected: {} };
+    const measure = async (name, turn, options) => {
+      const [todayRow, windowedRow, uncollectedRow] = await inTurn(services, repeat, turn, { ...options, headers });
+      for (const [side, row] of Object.entries({ today: todayRow, windowed: windowedRow, uncollected: uncollectedRow }))
+        (rows[side][name] ??= []).push(row);
+    };
     let turn = 0;
     for (const name of ['ceiling', ...READS]) {
-      rows.today[name] = [];
-      rows.windowed[name] = [];
       for (const c of connections) {
-        const [todayRow, windowedRow] = await inTurn(services, repeat, turn, {
-          connections: c,
-          duration,
-          request: all[name],
-          headers,
-        });
+        await measure(name, turn, { connections: c, duration, request: all[name] });
         turn += repeat;
-        rows.today[name].push(todayRow);
-        rows.windowed[name].push(windowedRow);
       }
     }
     // Without the read caches every read loads its rows, the windows' counts among them, from the database: GET
-    // flowStates at 16 connections on a pair of services started afresh, so neither side has run longer than the other.
-    const uncachedInTurn = async (pair) => {
-      await Promise.all(services.map((service) => service.stop()));
-      services = [];
-      for (const [flows, data] of pair) services.push(await start(flows, data, ['--cache-users', '0']));
-      return inTurn(services, repeat, 0, { connections: 16, duration, request: all['GET flowStates'], headers });
-    };
-    const uncached = 'GET flowStates, no read cache';
-    const [todayRow, windowedRow] = await uncachedInTurn([
-      [today, todayData],
-      [windowed, windowedData],
-    ]);
-    rows.today[uncached] = [todayRow];
-    rows.windowed[uncached] = [windowedRow];
-    // The same row split once: what collections alone cost there, against the same reads of the same flows,
-    // targeting and data without them. The rest of the row's cost is the events over time and the history they count.
-    const [withoutRow, withRow] = await uncachedInTurn([
-      [uncollected, uncollectedData],
-      [windowed, windowedData],
-    ]);
-    const collectionsAlone = {
-      name: uncached,
-      connections: withRow.connections,
-      without: withoutRow,
-      with: withRow,
-      percent: Math.round(100 * withRow.share),
-    };
+    // flowStates at 16 connections on the three services started afresh, so none has run longer than the others.
+    await Promise.all(services.map((service) => service.stop()));
+    services = [];
+    for (const [flows, data] of sides) services.push(await start(flows, data, ['--cache-users', '0']));
+    await measure('GET flowStates, no read cache', 0, { connections: 16, duration, request: all['GET flowStates'] });
     return {
       store,
       users: USERS,
@@ -226,7 +214,6 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
       shape,
       rows,
       comparison: compare(rows),
-      collectionsAlone,
       stolenPercent: stolenShare(ticks),
       loadAverage: [loadBefore, loadavg()[0]].map((n) => Number(n.toFixed(1))),
     };
@@ -241,7 +228,11 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
   }
 }
 
-/** Each read's served reads a second with collections and windows as a share of today's, and whether it is within the budget. */
+/**
+ * Each read's served reads a second with collections and windows as a share of today's, and whether it is within the
+ * budget; and the same reads as a share of those without collections (`alonePercent`, `aloneMet`): what collections
+ * alone cost, the windows and their history being on both sides.
+ */
 function compare(rows) {
   return Object.keys(rows.today)
     .filter((name) => name !== 'ceiling')
@@ -254,8 +245,11 @@ function compare(rows) {
           connections: today.connections,
           today: today.okPerSecond,
           windowed: windowed.okPerSecond,
+          uncollected: rows.uncollected[name][i].okPerSecond,
           percent: Math.round(100 * share),
           met: share >= BUDGET,
+          alonePercent: Math.round(100 * windowed.aloneShare),
+          aloneMet: windowed.aloneShare >= BUDGET,
         };
       }),
     );
@@ -292,7 +286,7 @@ export const runCollectionsBench = (options) => onStores(benchStore, BUDGET, opt
 export function printCollectionsBench(result) {
   for (const [store, bench] of Object.entries(result.stores)) {
     console.log(
-      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
+      `\nState reads on ${storeTitle(store)}: ${bench.users} users, ${bench.flows} flows, today's read against ${bench.collections} collections and targeting over time, and the same flows, targeting and data without collections, ${result.repeat ?? 1} runs of ${result.duration} s per side and row, in turn; each side's median run, and the median of the rounds' shares`,
     );
     const { shape } = bench;
     console.log(
@@ -301,24 +295,20 @@ export function printCollectionsBench(result) {
     const ceiling = bench.rows.today.ceiling.map((row) => row.okPerSecond).join(' / ');
     console.log(`  ceiling (one indexed SELECT), ${result.connections.join(' / ')} connections: ${ceiling} a second`);
     console.log(
-      `  ${'read'.padEnd(30)} | conns |  today 2xx/s | with 2xx/s |  share | target ≥ ${result.budgetPercent}% | today µs/2xx | with µs/2xx | today p99 | with p99 | today runs, 2xx/s | with runs, 2xx/s | with / today, by round`,
+      `  ${'read'.padEnd(30)} | conns |  today 2xx/s | with 2xx/s |  share | target ≥ ${result.budgetPercent}% | without collections 2xx/s | with / without | today µs/2xx | with µs/2xx | without µs/2xx | today p99 | with p99 | with / today, by round | with / without, by round`,
     );
     bench.comparison.forEach((row) => {
       const index = bench.rows.today[row.name].findIndex((r) => r.connections === row.connections);
-      const [today, windowed] = [bench.rows.today[row.name][index], bench.rows.windowed[row.name][index]];
+      const [today, windowed, uncollected] = ['today', 'windowed', 'uncollected'].map(
+        (side) => bench.rows[side][row.name][index],
+      );
       console.log(
-        `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)} | ${(today.runs ?? []).join(' ').padEnd(17)} | ${(windowed.runs ?? []).join(' ').padEnd(16)} | ${(windowed.shares ?? []).join(' ')}`,
+        `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(row.uncollected).padStart(25)} | ${`${row.alonePercent}%`.padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(uncollected.cpuMicrosPerRequest ?? '').padStart(14)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)} | ${(windowed.shares ?? []).join(' ').padEnd(22)} | ${(windowed.aloneShares ?? []).join(' ')}`,
       );
     });
-    const alone = bench.collectionsAlone;
-    console.log(
-      `  ${alone.name}, collections alone (the same flows, targeting and data without collections.yaml, against with): ${alone.without.okPerSecond} → ${alone.with.okPerSecond} 2xx/s, ${alone.percent}%; ${alone.without.cpuMicrosPerRequest} → ${alone.with.cpuMicrosPerRequest} µs/2xx; by round ${(alone.with.shares ?? []).join(' ')}`,
-    );
-    const errors = [
-      ...Object.values(bench.rows).flatMap((rows) => Object.values(rows).flat()),
-      alone.without,
-      alone.with,
-    ].reduce((sum, row) => sum + row.errors, 0);
+    const errors = Object.values(bench.rows)
+      .flatMap((rows) => Object.values(rows).flat())
+      .reduce((sum, row) => sum + row.errors, 0);
     console.log(
       `  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}%; load average ${bench.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`,
     );

@@ -508,12 +508,17 @@ function collectionsSection(result) {
     '## Reads with collections and events over time',
     '',
     '`npm run bench -- collections` (or `node bench/collections.mjs [--stores postgres] [--duration 5]`) seeds the',
-    'service bench\'s users and flows twice: as they are ("today"), and with the flows in collections (cool-offs running',
+    'service bench\'s users and flows as they are ("today"), and with the flows in collections (cool-offs running',
     'for some users) and targeting written with events over time (`user.eventCount(…, duration(…))`,',
-    '`group.eventCount`, `user.lastEventAt`). Both services run side by side.',
+    '`group.eventCount`, `user.lastEventAt`), with the history those count. The services run side by side.',
     sideBySideMethod(result, "with collections and windows as a share of today's", false),
     `Target: each read with collections and windows at least ${n(result.budgetPercent)} % of today's rate.`,
   ];
+  if (Object.values(result.stores).some((bench) => bench.rows.uncollected))
+    lines.push(
+      '',
+      'A third service has the same flows, targeting and data without `collections.yaml`, loaded in the same rounds: "With / without" is the read with collections as a share of it, what collections alone cost, the events over time and their history being on both sides.',
+    );
   for (const [store, bench] of Object.entries(result.stores)) {
     const { shape } = bench;
     lines.push('', `### On ${storeName(store)}`, '');
@@ -521,30 +526,39 @@ function collectionsSection(result) {
       `${n(bench.users)} users, ${n(bench.flows)} flows, ${n(bench.collections)} collections; per read (${n(shape.sample)} users) ${n(shape.eligibleFlows)} eligible flows, ${n(shape.heldBack)} held back by a collection. ${result.repeat ?? 1} run${(result.repeat ?? 1) > 1 ? 's' : ''} of ${n(result.duration)} s per side and row. Ceiling (one indexed \`SELECT\`) at ${result.connections.join(' / ')} connections: ${bench.rows.today.ceiling.map((row) => n(row.okPerSecond)).join(' / ')} a second.`,
       '',
     );
+    const third = Boolean(bench.rows.uncollected);
     lines.push(
       table(
-        ['Read', 'Connections', 'Today 2xx/s', 'With 2xx/s', 'Share', 'Today CPU µs', 'With CPU µs'],
+        [
+          'Read',
+          'Connections',
+          'Today 2xx/s',
+          'With 2xx/s',
+          'Share',
+          ...(third ? ['Without collections 2xx/s', 'With / without'] : []),
+          'Today CPU µs',
+          'With CPU µs',
+          ...(third ? ['Without CPU µs'] : []),
+        ],
         bench.comparison.map((row) => {
           const index = bench.rows.today[row.name].findIndex((r) => r.connections === row.connections);
-          const [today, windowed] = [bench.rows.today[row.name][index], bench.rows.windowed[row.name][index]];
+          const [today, windowed, uncollected] = ['today', 'windowed', 'uncollected'].map(
+            (side) => bench.rows[side]?.[row.name][index],
+          );
           return [
             row.name,
             n(row.connections),
             n(row.today),
             n(row.windowed),
             `${row.percent} %: ${mark(row.met)}`,
+            ...(third ? [n(row.uncollected), `${row.alonePercent} %`] : []),
             n(today?.cpuMicrosPerRequest),
             n(windowed?.cpuMicrosPerRequest),
+            ...(third ? [n(uncollected?.cpuMicrosPerRequest)] : []),
           ];
         }),
       ),
     );
-    const alone = bench.collectionsAlone;
-    if (alone)
-      lines.push(
-        '',
-        `The last row split once: collections alone, against the same flows, targeting and data without \`collections.yaml\`, ${n(alone.without.okPerSecond)} → ${n(alone.with.okPerSecond)} reads a second at ${n(alone.connections)} connections, ${n(alone.percent)} % (${n(alone.without.cpuMicrosPerRequest)} → ${n(alone.with.cpuMicrosPerRequest)} CPU µs a read). The rest of that row's cost is the events over time, counted from the log on every read without a cache, and the history they count.`,
-      );
     lines.push(
       '',
       `CPU time the hypervisor gave to other machines: ${n(bench.stolenPercent)} %; load average ${bench.loadAverage.join(' → ')}.`,

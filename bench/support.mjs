@@ -88,19 +88,26 @@ export function middle(values) {
 }
 
 /**
- * Runs two sides in turn, `rounds` times, the first alternating from `turn` on (A then B, B then A, …), so runs next
- * to each other meet the same machine. Returns each side's runs and, per round, the second side's rate (`okPerSecond`)
- * as a share of the first's in the same round: a paired share leaves out what a whole run's speed varies by (up to 2×
- * on a shared machine), which two sides taken apart keep.
+ * Runs the sides in turn, `rounds` times, the first one going round from `turn` on (A then B, B then A, …; with three,
+ * A B C, B C A, C A B, …), so runs next to each other meet the same machine. Returns each side's runs and, per round,
+ * the second side's rate (`okPerSecond`) as a share of the first's in the same round (see `sharesOf` for other
+ * pairs): a paired share leaves out what a whole run's speed varies by (up to 2× on a shared machine), which sides
+ * taken apart keep.
  */
 export async function inRounds(rounds, turn, sides) {
-  const runs = [[], []];
+  const runs = sides.map(() => []);
   for (let r = 0; r < rounds; r++) {
-    for (const i of (turn + r) % 2 ? [1, 0] : [0, 1]) runs[i].push(await sides[i]());
+    for (let k = 0; k < sides.length; k++) {
+      const i = (turn + r + k) % sides.length;
+      runs[i].push(await sides[i]());
+    }
   }
-  const shares = runs[1].map((run, r) => run.okPerSecond / Math.max(runs[0][r].okPerSecond, 1));
-  return { runs, shares };
+  return { runs, shares: sharesOf(runs, 1, 0) };
 }
+
+/** Per round, side `of`'s rate as a share of side `to`'s in the same round. */
+export const sharesOf = (runs, of, to) =>
+  runs[of].map((run, r) => run.okPerSecond / Math.max(runs[to][r].okPerSecond, 1));
 
 /** Resident set size of a process, in MiB. */
 export function rssMiB(pid) {
