@@ -1,4 +1,4 @@
-// Build: the script-tag IIFE and its on-demand chunks (every element, the start rules, debug(), the strings; the IIFE holds their SHA-256s), the ESM build for bundlers,
+// Build: the script-tag IIFE and its on-demand chunks (every element, the start rules, debug(), the strings; the IIFE holds their SHA-384s), the ESM build for bundlers,
 // the service's runnable build, and the author tools of tools/ (the selector picker, the dashboard, the live preview), all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { createHash } from 'node:crypto';
@@ -203,14 +203,15 @@ const elementFiles = {
 
 /**
  * Fills src/components/chunks/integrity.ts (or, with `strings`, src/components/strings/strings-integrity.ts) with the
- * SHA-256 (base64) of each built file of `files`, by name: SRI takes it, and each hash is bytes that every page's first
- * script carries, which gzip cannot shrink (a SHA-384 would cost 20 more characters per file).
+ * SHA-384 (base64) of each built file of `files`, by name, as the `integrity` attribute takes it (the hash the
+ * service prints for the script tag itself). Each is 64 characters that every page's first script carries and gzip
+ * cannot shrink.
  */
 function integrity(files, strings = false) {
   const hashes = Object.fromEntries(
     files.map((options) => [
       basename(options.outfile, '.js'),
-      createHash('sha256').update(readFileSync(options.outfile)).digest('base64'),
+      createHash('sha384').update(readFileSync(options.outfile)).digest('base64'),
     ]),
   );
   return {
@@ -291,7 +292,7 @@ export const builds = {
     minify: true,
     plugins: [chunkHost('debug')],
   },
-  /** dist/onboarding-strings.js: the languages' strings chunks' SHA-256s, loaded beside the script (checked by its own) when the locale has one. */
+  /** dist/onboarding-strings.js: the languages' strings chunks' SHA-384s, loaded beside the script (checked by its own) when the locale has one. */
   strings: {
     ...browserShared,
     entryPoints: ['src/components/strings/index-chunk.ts'],
@@ -417,7 +418,7 @@ const run = async (options) => {
   if (options.minify) await compress(options.outfile, options.format === 'esm');
   return result;
 };
-// The files the script tag loads beside itself are built first: their SHA-256s go into dist/onboarding.js
+// The files the script tag loads beside itself are built first: their SHA-384s go into dist/onboarding.js
 // (src/components/chunks/integrity.ts), which loads each only if its bytes match; the languages' go into
 // dist/onboarding-strings.js, built after them, whose own goes into dist/onboarding.js.
 const languages = STRING_LANGUAGES.map((code) => builds[`strings-${code}`]);

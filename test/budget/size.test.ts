@@ -1,5 +1,6 @@
 // Size budget: the script a page loads first, and the chunks it loads on demand, stay under their gzip budgets in package.json.
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs module without types
@@ -38,6 +39,23 @@ describe('bundle size', () => {
       expect(size.gzip).toBeLessThanOrEqual(limit.gzip);
     });
   }
+
+  it("records the SHA-384 of each file the script loads beside itself, as the integrity it loads it with (issue 35): the chunks' in the script, the languages' in onboarding-strings.js", () => {
+    const sha384 = (file: string) =>
+      createHash('sha384')
+        .update(readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url))))
+        .digest('base64');
+    for (const file of [...CHUNKS, WATCH, ...OTHERS])
+      expect(text('dist/onboarding.js').includes(`"${sha384(file)}"`), `the SHA-384 of ${file}`).toBe(true);
+    const languages = readdirSync(fileURLToPath(new URL('../../dist/', import.meta.url))).filter((name) =>
+      /^onboarding-strings-[\w-]+\.js$/.test(name),
+    );
+    expect(languages.length).toBeGreaterThanOrEqual(8);
+    for (const name of languages)
+      expect(text('dist/onboarding-strings.js').includes(`"${sha384(`dist/${name}`)}"`), `the SHA-384 of ${name}`).toBe(
+        true,
+      );
+  });
 
   it('leaves the announcement, the banner, the card, the checklist, the collection, the flow element, the form, the survey, their fields, the tour, the hint, the element watcher, debug() and floating-ui out of the script a page loads first, each in its chunk', () => {
     // What only each element has: the checklist's options for the done state, the form's novalidate and checkbox groups, the survey's choices and

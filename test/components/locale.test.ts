@@ -62,14 +62,14 @@ describe('the strings chunk of a locale', () => {
     setLocale('fr');
     // First the hashes (checked by the script's own), then the language's chunk, checked by its hash from there.
     expect(added()).toEqual(['https://cdn.example/app/onboarding-strings.js']);
-    const hash = 'a'.repeat(44);
+    const hash = 'a'.repeat(64);
     (globalThis as Record<symbol, unknown>)[STRINGS_INDEX] = { 'onboarding-strings-fr': hash };
     scripts[0].onload!(new Event('load'));
     expect(added()).toEqual([
       'https://cdn.example/app/onboarding-strings.js',
       'https://cdn.example/app/onboarding-strings-fr.js',
     ]);
-    expect(scripts[1].integrity).toBe(`sha256-${hash}`);
+    expect(scripts[1].integrity).toBe(`sha384-${hash}`);
     await import('../../src/components/strings/fr.js');
     await el.updateComplete;
     expect(closeLabel(el)).toBe('Fermer');

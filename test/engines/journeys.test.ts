@@ -521,7 +521,7 @@ describe(`journeys in ${ENGINE}`, () => {
       await page.evaluate(() =>
         [...document.scripts]
           .filter((script) => script.src.includes('/changed/onboarding-'))
-          .every((script) => script.integrity.startsWith('sha256-')),
+          .every((script) => script.integrity.startsWith('sha384-')),
       ),
     ).toBe(true);
   });
@@ -535,7 +535,7 @@ describe(`journeys in ${ENGINE}`, () => {
         .map((script) => [script.src, script.integrity.slice(0, 7), script.crossOrigin]),
     );
     expect(chunk).toEqual([
-      [`${env.service.url}/script/${env.service.script!.build}/onboarding-checklist.js`, 'sha256-', 'anonymous'],
+      [`${env.service.url}/script/${env.service.script!.build}/onboarding-checklist.js`, 'sha384-', 'anonymous'],
     ]);
     expect(await page.evaluate(() => (window as unknown as { chunkErrors: string[] }).chunkErrors)).toEqual([]);
   });

@@ -22,7 +22,7 @@ import type { OnboardingEventName } from '../../core/events.js';
 const HOLD_MS = 3000;
 
 /**
- * Adds `<file>.js`, from beside the script, as a script with the tag's `nonce` and the file's SHA-256 as its
+ * Adds `<file>.js`, from beside the script, as a script with the tag's `nonce` and the file's SHA-384 as its
  * `integrity` (the script's own list, else `hash`, from a file it checked): the browser runs it only if its bytes are
  * the build's (a changed file fails to load; from another origin it is fetched with CORS, which the check needs).
  * `done` runs once it loaded or failed. Returns its address.
@@ -36,7 +36,7 @@ function loadBeside(
 ): string {
   const script = doc('createElement')('script');
   script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
-  script.integrity = `sha256-${hash}`;
+  script.integrity = `sha384-${hash}`;
   script.crossOrigin = 'anonymous';
   script.async = true;
   const value = nonce();
