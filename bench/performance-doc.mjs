@@ -615,6 +615,52 @@ function comparisonTable(bench) {
   );
 }
 
+function durabilitySection(result) {
+  const rows = result.comparison.map((row) => {
+    const index = result.rows.on[row.name].findIndex((r) => r.connections === row.connections);
+    const [off, on] = [result.rows.off[row.name][index], result.rows.on[row.name][index]];
+    return [
+      row.name,
+      n(row.connections),
+      n(row.off),
+      n(row.on),
+      `${(on.shares ?? []).map((share) => `${Math.round(100 * share)} %`).join(' ')}`,
+      `${row.percent} %: ${mark(row.met)}`,
+      `${n(off.p99)} / ${n(on.p99)}`,
+      `${n(off.cpuMicrosPerRequest)} / ${n(on.cpuMicrosPerRequest)}`,
+    ];
+  });
+  return [
+    '## Writes synced to disk',
+    '',
+    "`npm run bench -- durability` (or `node bench/durability.mjs --connections 1,16`) seeds the service bench's",
+    'users and flows twice on the embedded store and starts one service on each: one with `--fsync on`, the default,',
+    "which syncs each write's WAL to disk before it answers, and one with `--fsync off`, which leaves writes in the",
+    "operating system's cache ([what a write survives](deployment.md#what-an-acknowledged-write-survives)). Every user",
+    "is read once, then each write is loaded on both in turn, after one uncounted run each; a row's share is the median",
+    "of the rounds' writes a second with syncing as a share of those without.",
+    `Target: syncing, to stay the default, keeps at least ${n(result.budgetPercent)} % of the writes a second.`,
+    '',
+    `${n(result.users)} users, ${n(result.flows)} flows; ${result.repeat} runs of ${n(result.duration)} s per side and row.`,
+    '',
+    table(
+      [
+        'Write',
+        'Connections',
+        'Off 2xx/s',
+        'On 2xx/s',
+        'On / off, by round',
+        'Share',
+        'p99 ms, off / on',
+        'CPU µs a write, off / on',
+      ],
+      rows,
+    ),
+    '',
+    `CPU time the hypervisor gave to other machines: ${n(result.stolenPercent)} %; load average ${result.loadAverage.join(' → ')}.`,
+  ];
+}
+
 function limitsSection(result) {
   const lines = [
     '## Reads with global limits and schedules',
@@ -716,6 +762,7 @@ const SECTIONS = [
   ['locale', localeSection],
   ['locale-answer', localeAnswerSection],
   ['service', serviceSection],
+  ['durability', durabilitySection],
   ['collections', collectionsSection],
   ['experiments', experimentsSection],
   ['limits', limitsSection],

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { printAnalyticsBench, runAnalyticsBench } from './analytics.mjs';
 import { printAttack, runAttack } from './attack-bloat.mjs';
 import { printCollectionsBench, runCollectionsBench } from './collections.mjs';
+import { printDurabilityBench, runDurabilityBench } from './durability.mjs';
 import { printExperimentsBench, runExperimentsBench } from './experiments.mjs';
 import { printLimitsBench, runLimitsBench } from './limits.mjs';
 import { printLocale, runLocale } from './locale.mjs';
@@ -54,6 +55,11 @@ const BENCHMARKS = {
    * in a window, lastEventAt) within 20 % of today's reads, measured in turn in the same run, on both stores.
    */
   collections: { run: () => runCollectionsBench(), print: printCollectionsBench },
+  /**
+   * Issue 35: transitions and users upserts on the embedded store with each write synced to disk before its answer
+   * (--fsync on, the default) against without, in turn; syncing stays the default while it keeps at least half.
+   */
+  durability: { run: () => runDurabilityBench(), print: printDurabilityBench },
   /**
    * Issue 38: state reads with 10 running experiments within 10 % of the same reads with none, on both stores; 5 runs
    * per side and row, as the limits bench takes: one round's share of two identical services strays by up to 16 %
