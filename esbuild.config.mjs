@@ -1,4 +1,4 @@
-// Build: the script-tag IIFE and its on-demand chunks (every element, the start rules, debug(), the strings; the IIFE holds their SHA-384s), the ESM build for bundlers,
+// Build: the script-tag IIFE and its on-demand chunks (every element, the start rules, debug(), the strings; the IIFE holds their SHA-384s, or those of an index of them), the ESM build for bundlers,
 // the service's runnable build, and the author tools of tools/ (the selector picker, the dashboard, the live preview), all with source maps.
 // Usage: node esbuild.config.mjs [--only=browser|server|dashboard] [--metafile=<path>]
 import { createHash } from 'node:crypto';
@@ -202,12 +202,12 @@ const elementFiles = {
 };
 
 /**
- * Fills src/components/chunks/integrity.ts (or, with `strings`, src/components/strings/strings-integrity.ts) with the
+ * Fills src/components/chunks/integrity.ts (or, with `index`, src/components/chunks/index-integrity.ts) with the
  * SHA-384 (base64) of each built file of `files`, by name, as the `integrity` attribute takes it (the hash the
  * service prints for the script tag itself). Each is 64 characters that every page's first script carries and gzip
  * cannot shrink.
  */
-function integrity(files, strings = false) {
+function integrity(files, index = false) {
   const hashes = Object.fromEntries(
     files.map((options) => [
       basename(options.outfile, '.js'),
@@ -217,11 +217,11 @@ function integrity(files, strings = false) {
   return {
     name: 'chunk-integrity',
     setup(b) {
-      const filter = strings
-        ? /src[\\/]components[\\/]strings[\\/]strings-integrity\.ts$/
+      const filter = index
+        ? /src[\\/]components[\\/]chunks[\\/]index-integrity\.ts$/
         : /src[\\/]components[\\/]chunks[\\/]integrity\.ts$/;
       b.onLoad({ filter }, () => ({
-        contents: `export const ${strings ? 'STRINGS_INTEGRITY' : 'INTEGRITY'} = ${JSON.stringify(hashes)};`,
+        contents: `export const ${index ? 'INDEX_INTEGRITY' : 'INTEGRITY'} = ${JSON.stringify(hashes)};`,
         loader: 'js',
       }));
     },
@@ -292,11 +292,14 @@ export const builds = {
     minify: true,
     plugins: [chunkHost('debug')],
   },
-  /** dist/onboarding-strings.js: the languages' strings chunks' SHA-384s, loaded beside the script (checked by its own) when the locale has one. */
-  strings: {
+  /**
+   * dist/onboarding-hashes.js: the SHA-384s of the files few pages load (each language's strings, forwarding, debug()),
+   * loaded beside the script (checked by its own) before the first of them.
+   */
+  hashes: {
     ...browserShared,
-    entryPoints: ['src/components/strings/index-chunk.ts'],
-    outfile: 'dist/onboarding-strings.js',
+    entryPoints: ['src/components/chunks/hashes-chunk.ts'],
+    outfile: 'dist/onboarding-hashes.js',
     format: 'iife',
     minify: true,
   },
@@ -404,7 +407,7 @@ const selected =
         builds.watch,
         builds.forward,
         builds.debug,
-        builds.strings,
+        builds.hashes,
         builds.picker,
         builds.esm,
       ]
@@ -419,14 +422,14 @@ const run = async (options) => {
   return result;
 };
 // The files the script tag loads beside itself are built first: their SHA-384s go into dist/onboarding.js
-// (src/components/chunks/integrity.ts), which loads each only if its bytes match; the languages' go into
-// dist/onboarding-strings.js, built after them, whose own goes into dist/onboarding.js.
-const languages = STRING_LANGUAGES.map((code) => builds[`strings-${code}`]);
-const beside = [...CHUNKS.map((name) => builds[name]), builds.watch, builds.forward, builds.debug, builds.strings];
-const last = [builds.iife, builds.strings];
+// (src/components/chunks/integrity.ts), which loads each only if its bytes match; those of the files few pages load
+// (the languages' strings, forwarding, debug()) go into dist/onboarding-hashes.js, built after them, whose own goes
+// into dist/onboarding.js.
+const indexed = [...STRING_LANGUAGES.map((code) => builds[`strings-${code}`]), builds.forward, builds.debug];
+const beside = [...CHUNKS.map((name) => builds[name]), builds.watch, builds.hashes];
+const last = [builds.iife, builds.hashes];
 const first = await Promise.all(selected.filter((options) => !last.includes(options)).map(run));
-if (selected.includes(builds.strings))
-  first.push(await run({ ...builds.strings, plugins: [integrity(languages, true)] }));
+if (selected.includes(builds.hashes)) first.push(await run({ ...builds.hashes, plugins: [integrity(indexed, true)] }));
 const results = selected.includes(builds.iife)
   ? [...first, await run({ ...builds.iife, plugins: [integrity(beside), ...builds.iife.plugins] })]
   : first;

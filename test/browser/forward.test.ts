@@ -132,6 +132,16 @@ describe('forwarding events', () => {
     // The service's answers confirm the writes later; nothing is sent twice.
     await page.waitForTimeout(300);
     expect(await sent(page)).toHaveLength(16);
+    // Forwarding's chunk came after the index of the hashes few pages need, each with its SHA-384 as integrity.
+    const loaded = await page.evaluate(() =>
+      [...document.scripts]
+        .filter((script) => /onboarding-(hashes|forward)\.js$/.test(script.src))
+        .map((script) => [script.src.split('/').pop(), script.integrity.slice(0, 7)]),
+    );
+    expect(loaded).toEqual([
+      ['onboarding-hashes.js', 'sha384-'],
+      ['onboarding-forward.js', 'sha384-'],
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });

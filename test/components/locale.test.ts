@@ -5,7 +5,8 @@ import { registerElements } from '../../src/components/register.js';
 import { loadStringsOnDemand } from '../../src/components/chunks/load-chunks.js';
 import { stringsFileOf } from '../../src/components/shared/locale.js';
 import { format } from '../../src/components/shared/strings.js';
-import { STRINGS_CHUNK, STRINGS_INDEX } from '../../src/components/strings/define.js';
+import { STRINGS_CHUNK } from '../../src/components/strings/define.js';
+import { HASH_INDEX } from '../../src/components/chunks/hash-index.js';
 import { $elementOptions } from '../../src/stores/options.js';
 import { onError } from '../../src/core/errors.js';
 import type { OnboardingBanner } from '../../src/components/banner/banner.component.js';
@@ -61,12 +62,12 @@ describe('the strings chunk of a locale', () => {
     setLocale('fr-CA');
     setLocale('fr');
     // First the hashes (checked by the script's own), then the language's chunk, checked by its hash from there.
-    expect(added()).toEqual(['https://cdn.example/app/onboarding-strings.js']);
+    expect(added()).toEqual(['https://cdn.example/app/onboarding-hashes.js']);
     const hash = 'a'.repeat(64);
-    (globalThis as Record<symbol, unknown>)[STRINGS_INDEX] = { 'onboarding-strings-fr': hash };
+    (globalThis as Record<symbol, unknown>)[HASH_INDEX] = { 'onboarding-strings-fr': hash };
     scripts[0].onload!(new Event('load'));
     expect(added()).toEqual([
-      'https://cdn.example/app/onboarding-strings.js',
+      'https://cdn.example/app/onboarding-hashes.js',
       'https://cdn.example/app/onboarding-strings-fr.js',
     ]);
     expect(scripts[1].integrity).toBe(`sha384-${hash}`);

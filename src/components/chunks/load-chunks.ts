@@ -3,7 +3,7 @@ import { reportError } from '../../core/errors.js';
 import { $elementOptions } from '../../stores/options.js';
 import type { OnboardingStrings } from '../shared/strings.js';
 import { stringsFileOf } from '../shared/locale.js';
-import { STRINGS_CHUNK, STRINGS_INDEX } from '../strings/define.js';
+import { STRINGS_CHUNK } from '../strings/define.js';
 import { setStartRules, WATCH_CHUNK } from '../../page/rules.js';
 import { $flowDefinitions, $held } from '../../stores/flows.js';
 import type { Flow } from '../../flows/flow.js';
@@ -12,6 +12,7 @@ import { setElementLoader } from '../shared/on-demand.js';
 import { provideChunkHost } from './chunk-host.js';
 import { doc } from '../../page/document.js';
 import { INTEGRITY } from './integrity.js';
+import { HASH_INDEX } from './hash-index.js';
 import { fileOf, ON_DEMAND } from './element-files.js';
 import { FORWARD_CHUNK, setForwarder, type Forwarder } from '../../core/forwarding.js';
 import { debugFlows, setDebugger } from '../../core/debugging.js';
@@ -20,6 +21,10 @@ import type { OnboardingEventName } from '../../core/events.js';
 
 /** Longest a modal flow's place is kept for a chunk, so a chunk that never comes holds nothing up. */
 const HOLD_MS = 3000;
+
+/** The address of `<file>.js` beside the script. */
+const beside = (scriptSrc: string | undefined, file: string): string =>
+  new URL(`${file}.js`, scriptSrc || location.href).href;
 
 /**
  * Adds `<file>.js`, from beside the script, as a script with the tag's `nonce` and the file's SHA-384 as its
@@ -35,7 +40,7 @@ function loadBeside(
   hash = INTEGRITY[file],
 ): string {
   const script = doc('createElement')('script');
-  script.src = new URL(`${file}.js`, scriptSrc || location.href).href;
+  script.src = beside(scriptSrc, file);
   script.integrity = `sha384-${hash}`;
   script.crossOrigin = 'anonymous';
   script.async = true;
@@ -44,6 +49,35 @@ function loadBeside(
   script.onload = script.onerror = done;
   (doc('head') ?? doc('documentElement')).append(script);
   return script.src;
+}
+
+/** The loads waiting for dist/onboarding-hashes.js, while it loads. */
+const waiting: Array<() => void> = [];
+
+/**
+ * Loads `<file>.js` as loadBeside does, with its SHA-384 from dist/onboarding-hashes.js: the hashes of the files few
+ * pages load (each language's strings, forwarding, debug()), loaded first, once (checked by its own hash here), so
+ * the script carries one hash for them all. `done` runs once the file loaded or failed, or the hashes did not come
+ * (the next file asks for them again). Returns the file's address.
+ */
+function loadIndexed(
+  scriptSrc: string | undefined,
+  nonce: () => string | undefined,
+  file: string,
+  done: () => void,
+): string {
+  const global = globalThis as Record<symbol, Record<string, string> | undefined>;
+  const load = () => {
+    const hashes = global[HASH_INDEX];
+    if (hashes) loadBeside(scriptSrc, nonce, file, done, hashes[file]);
+    else done();
+  };
+  if (global[HASH_INDEX]) load();
+  else if (waiting.push(load) === 1)
+    loadBeside(scriptSrc, nonce, 'onboarding-hashes', () => {
+      for (const next of waiting.splice(0)) next();
+    });
+  return beside(scriptSrc, file);
 }
 
 /**
@@ -136,7 +170,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
     const stops = (EVENT_NAMES.split(' ') as OnboardingEventName[]).map((name) =>
       on(name, (event) => early.push([name, event])),
     );
-    const src = loadBeside(scriptSrc, nonce, 'onboarding-forward', () => {
+    const src = loadIndexed(scriptSrc, nonce, 'onboarding-forward', () => {
       for (const stop of stops) stop();
       const start = (globalThis as Record<symbol, unknown>)[FORWARD_CHUNK];
       if (typeof start === 'function') (start as Forwarder)(on, forward, early);
@@ -148,7 +182,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
   setDebugger(function load(options) {
     return new Promise<void>((loaded) => {
       provideChunkHost();
-      loadBeside(scriptSrc, nonce, 'onboarding-debug', loaded);
+      loadIndexed(scriptSrc, nonce, 'onboarding-debug', loaded);
     }).then(() => (debugFlows === load ? [] : debugFlows(options)));
   });
 
@@ -175,7 +209,7 @@ export function loadElementsOnDemand(scriptSrc: string | undefined, nonce: () =>
 /**
  * Loads the built-in strings of the resolved locale, `onboarding-strings-<code>.js` beside the script, once per language
  * and as soon as the locale is known (at init, so beside the first state read, not after it), and hands them to the
- * elements. Their hashes come first, in `onboarding-strings.js` (checked by its own): a page in English loads neither.
+ * elements. Their hashes come first, in `onboarding-hashes.js` (see loadIndexed): a page in English loads neither.
  * English is in the script; a page's `strings` override any of them.
  */
 export function loadStringsOnDemand(scriptSrc: string | undefined, nonce: () => string | undefined): void {
@@ -187,13 +221,10 @@ export function loadStringsOnDemand(scriptSrc: string | undefined, nonce: () => 
   const apply = () => {
     const options = $elementOptions.get();
     const file = stringsFileOf(options.locale);
-    const hashes = global[STRINGS_INDEX] as Record<string, string> | undefined;
-    const name = hashes ? `onboarding-strings-${file}` : 'onboarding-strings';
-    if (file && !asked.has(name)) {
-      asked.add(name);
-      // The hashes first; once they came, applying again loads the language's chunk.
-      const done = hashes ? () => loaded[file] || fail(name) : () => (global[STRINGS_INDEX] ? apply() : fail(name));
-      loadBeside(scriptSrc, nonce, name, done, hashes?.[name]);
+    if (file && !asked.has(file)) {
+      asked.add(file);
+      const name = `onboarding-strings-${file}`;
+      loadIndexed(scriptSrc, nonce, name, () => loaded[file] || fail(name));
     }
     const strings = file ? loaded[file] : undefined;
     if (options.localeStrings !== strings) $elementOptions.set({ ...options, localeStrings: strings });

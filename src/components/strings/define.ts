@@ -1,9 +1,6 @@
 // What a language's strings chunk (onboarding-strings-<code>.js) does when it runs: hands its strings to the script that loaded it.
 import type { OnboardingStrings } from '../shared/strings.js';
 
-/** Where dist/onboarding-strings.js leaves the languages' hashes (strings-integrity.ts) for the script that loaded it. */
-export const STRINGS_INDEX = Symbol.for('onboarding.strings-index');
-
 /** Where the script listens for a strings chunk; load-chunks.ts sets it before loading one. */
 export const STRINGS_CHUNK = Symbol.for('onboarding.strings');
 
