@@ -3,11 +3,12 @@
 // Usage: node bench/collections.mjs [--duration 5] [--stores embedded,postgres] [--connections 1,16,64] [--repeat 3]
 import { loadavg } from 'node:os';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
+import { benchFlows, LIMIT_ARGS, load, readEveryUser, scenarios, seededLocation } from './service.mjs';
 import {
   cpuTicks,
   inRounds,
   middle,
+  printErrorsAndMachine,
   runWhenMain,
   sampledAnswers,
   sharesOf,
@@ -176,15 +177,7 @@ async function benchStore(store, { pg, duration, connections, repeat, same }) {
   try {
     const headers = { authorization: `Bearer ${services[0].publicKey}`, 'content-type': 'application/json' };
     // Every user read once first, as in the service bench: the read caches hold the active users.
-    for (const { url } of services) {
-      let next = 0;
-      await load(url, {
-        connections: 8,
-        amount: USERS,
-        request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % USERS}` }),
-        headers,
-      });
-    }
+    for (const { url } of services) await readEveryUser(url, USERS, headers);
     const shape = await answerShape(services[1]);
     const all = scenarios(USERS, slugs);
     const rows = { today: {}, windowed: {}, uncollected: {} };
@@ -306,12 +299,7 @@ export function printCollectionsBench(result) {
         `  ${row.name.padEnd(30)} | ${String(row.connections).padStart(5)} | ${String(row.today).padStart(12)} | ${String(row.windowed).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(row.uncollected).padStart(25)} | ${`${row.alonePercent}%`.padStart(14)} | ${String(today.cpuMicrosPerRequest ?? '').padStart(12)} | ${String(windowed.cpuMicrosPerRequest ?? '').padStart(11)} | ${String(uncollected.cpuMicrosPerRequest ?? '').padStart(14)} | ${String(today.p99).padStart(9)} | ${String(windowed.p99).padStart(8)} | ${(windowed.shares ?? []).join(' ').padEnd(22)} | ${(windowed.aloneShares ?? []).join(' ')}`,
       );
     });
-    const errors = Object.values(bench.rows)
-      .flatMap((rows) => Object.values(rows).flat())
-      .reduce((sum, row) => sum + row.errors, 0);
-    console.log(
-      `  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}%; load average ${bench.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`,
-    );
+    printErrorsAndMachine(bench.rows, bench);
   }
 }
 

@@ -2,8 +2,15 @@
 // Usage: node bench/durability.mjs [--duration 5] [--connections 1,16] [--repeat 3]
 import { loadavg } from 'node:os';
 import { inTurn } from './collections.mjs';
-import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
-import { cpuTicks, runWhenMain, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+import { benchFlows, LIMIT_ARGS, readEveryUser, scenarios, seededLocation } from './service.mjs';
+import {
+  cpuTicks,
+  printErrorsAndMachine,
+  runWhenMain,
+  startServiceProcess,
+  stolenShare,
+  tempFlows,
+} from './support.mjs';
 
 /** Syncing is the default only if it keeps at least half of the writes a second the store serves without it. */
 const BUDGET = 0.5;
@@ -37,15 +44,7 @@ export async function runDurabilityBench({ duration = 5, connections = [1, 16], 
     const ticks = cpuTicks();
     const loadBefore = loadavg()[0];
     const headers = { authorization: `Bearer ${services[0].publicKey}`, 'content-type': 'application/json' };
-    for (const { url } of services) {
-      let next = 0;
-      await load(url, {
-        connections: 8,
-        amount: USERS,
-        request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % USERS}` }),
-        headers,
-      });
-    }
+    for (const { url } of services) await readEveryUser(url, USERS, headers);
     const all = scenarios(USERS, slugs);
     const rows = { off: {}, on: {} };
     let turn = 0;
@@ -108,12 +107,7 @@ export function printDurabilityBench(result) {
       `  ${row.name.padEnd(14)} | ${String(row.connections).padStart(5)} | ${String(row.off).padStart(9)} | ${String(row.on).padStart(8)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(13)} | ${String(off.p99).padStart(7)} | ${String(on.p99).padStart(6)} | ${String(off.cpuMicrosPerRequest ?? '').padStart(10)} | ${String(on.cpuMicrosPerRequest ?? '').padStart(9)} | ${(on.shares ?? []).join(' ')}`,
     );
   }
-  const errors = Object.values(result.rows)
-    .flatMap((rows) => Object.values(rows).flat())
-    .reduce((sum, row) => sum + row.errors, 0);
-  console.log(
-    `  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${result.stolenPercent}%; load average ${result.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`,
-  );
+  printErrorsAndMachine(result.rows, result);
 }
 
 await runWhenMain(import.meta.url, runDurabilityBench, printDurabilityBench);

@@ -219,6 +219,17 @@ export async function load(url, { connections, duration, amount, request, header
   };
 }
 
+/** Reads every bench user's state once, in order, at 8 connections: what fills a service's read cache with the active users. */
+export function readEveryUser(url, users, headers) {
+  let next = 0;
+  return load(url, {
+    connections: 8,
+    amount: users,
+    request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }),
+    headers,
+  });
+}
+
 /** The writes whose goodput under overload is measured (issue 35, item 10), and the two loads compared. */
 export const WRITES = ['transition', 'users upsert'];
 export const OVERLOAD = { busy: 16, overloaded: 64 };
@@ -403,15 +414,7 @@ async function benchStore(store, { pg, duration, connections, only, rounds, user
     const headers = { authorization: `Bearer ${service.publicKey}`, 'content-type': 'application/json' };
     // The idle figure first, then every user read once: the embedded store's read cache holds the active users.
     const idleRss = await sampleRss(service.pid, 2000);
-    for (const { url } of exact ? [service, exact] : [service]) {
-      let next = 0;
-      await load(url, {
-        connections: 8,
-        amount: users,
-        request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }),
-        headers,
-      });
-    }
+    for (const { url } of exact ? [service, exact] : [service]) await readEveryUser(url, users, headers);
     const rows = {};
     for (const [name, request] of Object.entries(scenarios(users, slugs))) {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
@@ -501,13 +504,7 @@ async function readLatency(store, { pg, duration, users, flows }) {
   try {
     const headers = { authorization: `Bearer ${service.publicKey}` };
     const request = scenarios(users, slugs)['GET flowStates'];
-    let next = 0;
-    await load(service.url, {
-      connections: 8,
-      amount: users,
-      request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }),
-      headers,
-    });
+    await readEveryUser(service.url, users, headers);
     const rows = [];
     for (const connections of GROWTH_CONNECTIONS)
       rows.push({

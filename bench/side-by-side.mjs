@@ -1,8 +1,8 @@
 // The side-by-side read benches' store run: the same users and flows seeded twice, one service without a feature and one with it, every user read first, then each read loaded on both in turn.
 import { loadavg } from 'node:os';
 import { inTurn } from './collections.mjs';
-import { benchFlows, LIMIT_ARGS, load, scenarios, seededLocation } from './service.mjs';
-import { cpuTicks, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
+import { benchFlows, LIMIT_ARGS, load, readEveryUser, scenarios, seededLocation } from './service.mjs';
+import { cpuTicks, printErrorsAndMachine, startServiceProcess, stolenShare, tempFlows } from './support.mjs';
 
 export const READS = ['GET flowStates', 'POST flowStates (read)'];
 
@@ -37,16 +37,10 @@ export async function sideBySide(
     const headers = { authorization: `Bearer ${services[0].publicKey}`, 'content-type': 'application/json' };
     const warm = [];
     for (const { url } of services) {
-      let next = 0;
       const started = performance.now();
-      const first = await load(url, {
-        connections: 8,
-        amount: users,
-        request: () => ({ method: 'GET', path: `/v1/public/flowStates?userId=bench-user-${next++ % users}` }),
-        headers,
-      });
+      const first = await readEveryUser(url, users, headers);
       warm.push({ perSecond: Math.round((users * 1000) / (performance.now() - started)), shed: first.shed });
-      next = 0;
+      let next = 0;
       await load(url, {
         connections: 1,
         amount: users,
@@ -135,10 +129,5 @@ export function printComparison(bench, budgetPercent) {
       `  ${row.name.padEnd(24)} | ${String(row.connections).padStart(5)} | ${String(row.without).padStart(13)} | ${String(row.with).padStart(10)} | ${`${row.percent}%`.padStart(6)} | ${(row.met ? 'met' : 'MISSED').padStart(14)} | ${String(without.p99).padStart(11)} | ${String(withRow.p99).padStart(8)} | ${(without.runs ?? []).join(' ').padEnd(12)} | ${(withRow.runs ?? []).join(' ').padEnd(12)} | ${(withRow.shares ?? []).join(' ')}`,
     );
   }
-  const errors = Object.values(bench.rows)
-    .flatMap((rows) => Object.values(rows).flat())
-    .reduce((sum, row) => sum + row.errors, 0);
-  console.log(
-    `  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${bench.stolenPercent}%; load average ${bench.loadAverage.join(' → ')} (2 cores, the bench's own processes included)`,
-  );
+  printErrorsAndMachine(bench.rows, bench);
 }

@@ -157,6 +157,16 @@ export function stolenShare(before) {
   return total > 0 ? Number(((100 * (now.steal - before.steal)) / total).toFixed(1)) : 0;
 }
 
+/** The line under a bench's table: its runs' errors, and what else the machine was doing meanwhile. */
+export function printErrorsAndMachine(rows, { stolenPercent, loadAverage }) {
+  const errors = Object.values(rows)
+    .flatMap((side) => Object.values(side).flat())
+    .reduce((sum, row) => sum + row.errors, 0);
+  console.log(
+    `  Errors: ${errors}. CPU time the hypervisor gave to other machines during these runs: ${stolenPercent}%; load average ${loadAverage.join(' → ')} (2 cores, the bench's own processes included)`,
+  );
+}
+
 /**
  * Runs a side-by-side read bench when its file is the one node was started with: `--duration 5`, `--stores
  * embedded,postgres`, `--connections 1,16,64`, `--repeat 3`, as `npm run bench` runs it; `--same` loads two services
