@@ -119,6 +119,22 @@ async function seed(db, users, flowSlugs, more) {
     await q(
       'INSERT INTO group_event_counts (group_id, event, count) SELECT group_id, event, count(*) FROM group_events GROUP BY group_id, event',
     );
+    // And the latest times of each name beside its count, as the service's triggers keep them (schema 19 on).
+    const [times] = await q(
+      "SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'user_event_counts' AND column_name = 'times') AS present",
+    );
+    if (times.present) {
+      for (const [log, counts, key] of [
+        ['user_events', 'user_event_counts', 'user_id'],
+        ['group_events', 'group_event_counts', 'group_id'],
+      ]) {
+        await q(
+          `UPDATE ${counts} AS c SET times = (SELECT coalesce(array_agg(t ORDER BY t), '{}') FROM (
+             SELECT (extract(epoch FROM e.created_at) * 1000)::float8 AS t FROM ${log} AS e
+             WHERE e.${key} = c.${key} AND e.event = c.event ORDER BY e.created_at DESC LIMIT 32) AS kept)`,
+        );
+      }
+    }
   }
   // As a database in service finds its older rows: counted, and marked all-visible, which PostgreSQL's autovacuum
   // would do a minute into the runs (and the embedded store's maintenance seconds into them), at a random point.

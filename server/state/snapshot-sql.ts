@@ -7,7 +7,7 @@ import { isStorableText } from '../shared/json-guard.js';
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { EventNameSet } from '../targeting/event-names.js';
 import type { EventScope } from '../targeting/event-window-calls.js';
-import { literal, windowColumnsSql, type WindowCountRow, type WindowLastRow } from './event-window-values.js';
+import { literal, windowTimesSql, type WindowTimesRow } from './event-window-values.js';
 
 export interface SnapshotRow {
   user_properties: Record<string, unknown> | null;
@@ -30,10 +30,8 @@ export interface SnapshotRow {
   /** [flow_slug, started_at]: the user's first start of each flow, loaded only while a global limit is in force. */
   starts?: Array<[string, string]> | null;
   /** Loaded only when the catalog's CEL counts events over time (see event-window-values.ts). */
-  user_window_counts?: WindowCountRow[] | null;
-  user_window_last?: WindowLastRow[] | null;
-  group_window_counts?: WindowCountRow[] | null;
-  group_window_last?: WindowLastRow[] | null;
+  user_window_times?: WindowTimesRow[] | null;
+  group_window_times?: WindowTimesRow[] | null;
   /** Loaded only with the embedded store's cache. */
   progress?: FactsRow[] | null;
   /** The rows' state versions (bigint as text on PostgreSQL); null without a row. */
@@ -51,12 +49,12 @@ export interface VersionRow {
 // summary of the response log, never all of it: per flow, the latest flow-level response and the latest
 // response of each step. Event counts come from the counts kept beside the event log. Only a guest can have
 // been linked, and only a read with a group needs the group's rows: the statement has a variant for each. When the
-// catalog's CEL counts events over time, the counts and last times it names come too, after the IDs' parameters.
+// catalog's CEL counts events over time, the latest times kept beside the counts of the names it asks about come too.
 // Of the counts kept beside the event log, only those of the names the catalog's CEL reads are loaded (see
 // countsSql), so a user's many other names cost a read nothing.
 const snapshotSql = ({ progress, guest, group, windows, names, exposures, starts }: SnapshotVariant) => `
-SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowColumnsSql('user', windows.user, '$1', group ? '$3' : '$2')},` : ''}${
-  windows && group ? `\n  ${windowColumnsSql('group', windows.group, '$2', '$3')},` : ''
+SELECT${progress ? `\n  ${USER_FACTS_JSON_SQL} AS progress,` : ''}${windows ? `\n  ${windowTimesSql('user', windows.user, '$1')},` : ''}${
+  windows && group ? `\n  ${windowTimesSql('group', windows.group, '$2')},` : ''
 }
   u.properties AS user_properties,
   u.created_at AS user_created_at,
@@ -103,7 +101,7 @@ interface SnapshotVariant {
   progress: boolean;
   guest: boolean;
   group: boolean;
-  /** The catalog's events over time, when its CEL asks about any; their read time is the parameter after the IDs. */
+  /** The catalog's events over time, when its CEL asks about any. */
   windows: CatalogVersion['eventWindows'];
   /** The names of `events` the catalog's CEL reads. */
   names: CatalogVersion['eventNames'];

@@ -17,7 +17,7 @@ import {
   type FlowStatusName,
 } from '../targeting/cel.js';
 import { canonicalLocale } from '../flows/translations.js';
-import { eventWindows, windowsFromRows, windowsHold } from './event-window-values.js';
+import { eventWindows, loadWindows, windowsHold } from './event-window-values.js';
 import {
   snapshotStatement,
   USER_AND_GROUP_VERSION_SQL,
@@ -202,7 +202,6 @@ export async function loadUserSnapshot(
     starts: catalog.readsStarts && !withProgress,
   });
   const params: unknown[] = groupId !== undefined ? [userId, groupId] : [userId];
-  if (windows) params.push(now.toISOString());
   const [row] = await db.query<SnapshotRow>(sql, params);
   // A guest that was linked reads as the user it became.
   if (row.user_properties === null && row.linked_to)
@@ -216,7 +215,7 @@ export async function loadUserSnapshot(
     eventsKey: names.user.key,
     groups: row.user_groups ?? [],
     ...(windows
-      ? { windows: windowsFromRows(windows.user, row.user_window_counts ?? null, row.user_window_last ?? null, now) }
+      ? { windows: await loadWindows(db, 'user', windows.user, userId, row.user_window_times ?? null, now) }
       : {}),
     // Times as ISO strings once, here: shorter to keep, and nothing to convert on each read.
     flows: (row.flows ?? []).map(([slug, step, started, completed, skipped, at, reshows]) => [
@@ -273,14 +272,7 @@ export async function loadUserSnapshot(
         events: row.group_events ?? {},
         eventsKey: names.group.key,
         ...(windows
-          ? {
-              windows: windowsFromRows(
-                windows.group,
-                row.group_window_counts ?? null,
-                row.group_window_last ?? null,
-                now,
-              ),
-            }
+          ? { windows: await loadWindows(db, 'group', windows.group, groupId, row.group_window_times ?? null, now) }
           : {}),
       }
     : undefined;

@@ -187,6 +187,16 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string, limits:
   // The analytics facts move too (the user has none of progress: it has no responses; a missing target both
   // reported counts once), and so do the guest's undelivered events, so that deleting the user later deletes them as well.
   await mergeMissingTargets(tx, userId, guestId);
+  // The guest's names the user lacks count against the user's limit, as the guest's properties do. Counted before the
+  // events move, so that the move's trigger finds every name's row and makes its kept times again (migration 19).
+  const [merged] = await tx.query<{ added: number }>(
+    `WITH counted AS (INSERT INTO user_event_counts (user_id, event, count) SELECT $1, event, count FROM user_event_counts WHERE user_id = $2
+                      ON CONFLICT (user_id, event) DO UPDATE SET count = user_event_counts.count + EXCLUDED.count
+                      RETURNING xmax = 0 AS added)
+     SELECT count(*) FILTER (WHERE added)::int AS added FROM counted`,
+    [userId, guestId],
+  );
+  await checkEventNames(tx, 'user', userId, merged?.added ?? 0, limits);
   const tables = [
     'user_events',
     'flow_states',
@@ -208,15 +218,6 @@ async function linkGuest(tx: Queryable, userId: string, guestId: string, limits:
     [userId, guestId],
   );
   await tx.query('UPDATE experiment_exposures SET user_id = $1 WHERE user_id = $2', [userId, guestId]);
-  // The guest's names the user lacks count against the user's limit, as the guest's properties do.
-  const [merged] = await tx.query<{ added: number }>(
-    `WITH counted AS (INSERT INTO user_event_counts (user_id, event, count) SELECT $1, event, count FROM user_event_counts WHERE user_id = $2
-                      ON CONFLICT (user_id, event) DO UPDATE SET count = user_event_counts.count + EXCLUDED.count
-                      RETURNING xmax = 0 AS added)
-     SELECT count(*) FILTER (WHERE added)::int AS added FROM counted`,
-    [userId, guestId],
-  );
-  await checkEventNames(tx, 'user', userId, merged?.added ?? 0, limits);
   await tx.query(
     `INSERT INTO group_members (group_id, user_id) SELECT group_id, $1 FROM group_members WHERE user_id = $2
      ON CONFLICT DO NOTHING`,

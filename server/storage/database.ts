@@ -111,9 +111,12 @@ async function openPglite(
     // well (the operating system caches the data directory too) and leaves the host its memory. ANALYZE, run in
     // the service's own turns here (see maintenance.ts), samples 3,000 rows a table instead of 30,000: up to 18 ms
     // with the event loop held on the bench's data, not 20–50, and enough for the planner to choose between a scan
-    // and an index.
+    // and an index. A page read at random costs about what one read in order does (the data directory is local and
+    // cached), so random_page_cost is 1.1, as for SSDs: with PostgreSQL's 4, a user's few rows (their flow states, a
+    // group) were read by a bitmap or sequential scan, whose start asks the file system for the table's size (an
+    // fstat through PGlite's file layer, about 6 µs each): on the collections bench's data, 2.6 of them a read.
     lite = await PGlite.create(inMemory ? undefined : location, {
-      postgresqlconf: ['shared_buffers=32MB', 'default_statistics_target=10'],
+      postgresqlconf: ['shared_buffers=32MB', 'default_statistics_target=10', 'random_page_cost=1.1'],
       ...(durable ? { startParams: DURABLE_START } : {}),
     });
     if (durable) fsyncs = syncToDisk(lite);

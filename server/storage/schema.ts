@@ -9,6 +9,46 @@ const LATEST_COLUMNS = `r.user_id, r.flow_slug, r.action_type LIKE '%FLOW',
 const latestOf = (rows: string) => `SELECT DISTINCT ON (1, 2, 3, 4) ${LATEST_COLUMNS}
   FROM ${rows} AS r ORDER BY 1, 2, 3, 4, r.id DESC`;
 
+/**
+ * How many of a name's latest event times its count row keeps (migration 19). A read counts in a window from them
+ * when they reach back past the window's start, or are all the name's events; otherwise it ranges over the log.
+ */
+export const KEPT_EVENT_TIMES = 32;
+
+/** The latest KEPT_EVENT_TIMES times of one name of `log` (events of `key` = c's), epoch ms, oldest first. */
+const latestTimesOf = (log: string, key: string) => `(SELECT coalesce(array_agg(t ORDER BY t), '{}') FROM (
+      SELECT (extract(epoch FROM e.created_at) * 1000)::float8 AS t FROM ${log} AS e
+      WHERE e.${key} = c.${key} AND e.event = c.event ORDER BY e.created_at DESC LIMIT ${KEPT_EVENT_TIMES}) AS kept)`;
+
+/**
+ * The times kept beside one event log's counts (`counts`, the rows of entities keyed by `key`): made from the log
+ * once, then kept by two triggers on the log. Appended events merge into their name's times; events changed in place
+ * (moved to another user, a guest linked; a time set by hand) make the times of every name they touch again.
+ */
+const keptTimes = (log: string, counts: string, key: string) => `
+  ALTER TABLE ${counts} ADD COLUMN times float8[] NOT NULL DEFAULT '{}';
+  UPDATE ${counts} AS c SET times = ${latestTimesOf(log, key)};
+  CREATE FUNCTION ${counts}_append() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE ${counts} AS c SET times = (SELECT array_agg(t ORDER BY t) FROM (
+        SELECT t FROM unnest(c.times || a.times) AS t ORDER BY t DESC LIMIT ${KEPT_EVENT_TIMES}) AS kept)
+      FROM (SELECT ${key}, event, array_agg((extract(epoch FROM created_at) * 1000)::float8) AS times
+            FROM appended GROUP BY ${key}, event) AS a
+      WHERE c.${key} = a.${key} AND c.event = a.event;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER ${log}_times AFTER INSERT ON ${log}
+    REFERENCING NEW TABLE AS appended FOR EACH STATEMENT EXECUTE FUNCTION ${counts}_append();
+  CREATE FUNCTION ${counts}_remake() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE ${counts} AS c SET times = ${latestTimesOf(log, key)}
+      WHERE (c.${key}, c.event) IN (SELECT ${key}, event FROM old_rows UNION SELECT ${key}, event FROM new_rows);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER ${log}_times_changed AFTER UPDATE ON ${log}
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${counts}_remake();
+`;
+
 const MIGRATIONS: string[] = [
   `
   CREATE TABLE api_keys (
@@ -437,6 +477,11 @@ const MIGRATIONS: string[] = [
   CREATE TRIGGER flow_responses_latest_moved AFTER UPDATE ON flow_responses
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION flow_latest_responses_remake();
   `,
+  // 19: the latest times of each event name, kept in its count row, so a read counts events over time (eventCount,
+  // lastEventAt) from the row it looks up instead of ranging over the log's index: on the collections bench's data, the
+  // ranges cost a read on the embedded store about 120 µs of its 600, the kept times about 30. Triggers keep them from
+  // whatever writes the log, as migration 18's do.
+  `${keptTimes('user_events', 'user_event_counts', 'user_id')}${keptTimes('group_events', 'group_event_counts', 'group_id')}`,
 ];
 
 /**

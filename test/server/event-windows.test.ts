@@ -4,9 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogVersion } from '../../server/flows/catalog.js';
 import { compileExpression, eventCallsOf } from '../../server/targeting/cel.js';
 import { countKey, eventWindowSets } from '../../server/targeting/event-window-calls.js';
+import { KEPT_EVENT_TIMES } from '../../server/storage/schema.js';
 import {
   windowColumnsSql,
   windowsFromRows,
+  windowsFromTimes,
   type WindowCountRow,
   type WindowLastRow,
 } from '../../server/state/event-window-values.js';
@@ -29,6 +31,9 @@ const EXPRESSIONS: Record<string, string> = {
   'pinged-lately': "user.eventCount('ping', duration('4s')) >= 1",
   'renewed-twice-this-month': "group.eventCount('renewed', duration('720h')) == 2",
   'group-renewed-today': "now - group.lastEventAt('renewed') < duration('24h')",
+  'busy-week': "user.eventCount('busy', duration('168h')) == 40",
+  'busy-ten-hours': "user.eventCount('busy', duration('10h')) == 10",
+  'busy-this-hour': "now - user.lastEventAt('busy') < duration('1h')",
 };
 
 beforeAll(async () => {
@@ -99,6 +104,80 @@ describe('user.eventCount', () => {
     const leaves = new Date(row.at).getTime() + 4_000;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, leaves - Date.now()) + 200));
     expect(await eligible(userId)).not.toContain('pinged-lately');
+  });
+});
+
+describe('the times kept beside the counts', () => {
+  it('answer a window from the latest times, and one reaching past them from the log', async () => {
+    const userId = `win-${randomUUID()}`;
+    await track(userId, ...Array.from({ length: 40 }, () => 'busy'));
+    // 40 now: more than the kept times, all newer than a week ago, so the week is counted from the log.
+    let flows = await eligible(userId);
+    expect(flows).toEqual(expect.arrayContaining(['busy-week', 'busy-this-hour']));
+    expect(flows).not.toContain('busy-ten-hours');
+    // One an hour, the latest half an hour ago: ten in the last ten hours, from the kept times; the week from the log.
+    await backdate(
+      'user',
+      userId,
+      'busy',
+      Array.from({ length: 40 }, (_, n) => 39.5 - n),
+    );
+    flows = await eligible(userId);
+    expect(flows).toEqual(expect.arrayContaining(['busy-week', 'busy-ten-hours', 'busy-this-hour']));
+  });
+
+  it('say which windows they cannot answer: those that start before the oldest kept time of a name with more events', () => {
+    const now = new Date('2026-12-01T12:00:00Z');
+    const at = now.getTime();
+    const kept = Array.from({ length: KEPT_EVENT_TIMES }, (_, n) => at - (KEPT_EVENT_TIMES - n) * HOUR);
+    const set = {
+      counts: [
+        ['busy', 10 * HOUR],
+        ['busy', 168 * HOUR],
+        ['rare', 168 * HOUR],
+        ['none', HOUR],
+      ] as Array<[string, number]>,
+      last: ['busy', 'rare'],
+      key: 'k',
+    };
+    const { counts, last, missing } = windowsFromTimes(
+      set,
+      [
+        ['busy', 100, kept],
+        ['rare', 2, [at - 2 * HOUR, at + HOUR]],
+      ],
+      now,
+    );
+    expect(missing).toEqual({ counts: [['busy', 168 * HOUR]], last: [], key: 'k' });
+    expect(counts).toEqual([
+      ['busy', 10 * HOUR, 9, at - 9 * HOUR, null],
+      ['rare', 168 * HOUR, 1, at - 2 * HOUR, at + HOUR],
+      ['none', HOUR, 0, null, null],
+    ]);
+    expect(last).toEqual([
+      ['busy', at - HOUR, null],
+      ['rare', at - 2 * HOUR, at + HOUR],
+    ]);
+    // Every kept time after now, with older events not kept: the last time up to now is in the log.
+    const ahead = windowsFromTimes(set, [['busy', 100, kept.map((t) => t + 40 * HOUR)]], now);
+    expect(ahead.missing?.last).toEqual(['busy']);
+  });
+
+  it("keep a linked guest's events, which the user then counts", async () => {
+    const guest = `guest_${randomUUID()}`;
+    const userId = `win-${randomUUID()}`;
+    await track(guest, 'exported', 'exported', 'exported');
+    expect(await eligible(guest)).toContain('third-export-this-week');
+    await track(userId, 'exported');
+    const link = await service.call('POST', '/v1/public/users', { body: { userId, linkGuestId: guest } });
+    expect(link.status).toBeLessThan(300);
+    const [row] = await service.db.query<{ count: number | string; times: number[] }>(
+      "SELECT count, times FROM user_event_counts WHERE user_id = $1 AND event = 'exported'",
+      [userId],
+    );
+    expect(Number(row.count)).toBe(4);
+    expect(row.times).toHaveLength(4);
+    expect(await eligible(userId)).toEqual(expect.arrayContaining(['third-export-this-week', 'exported-today']));
   });
 });
 

@@ -1,7 +1,7 @@
 // Migrations: how a migration's text is run, and what a migration makes of a database written by an older version.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/storage/database.js';
-import { migrate, statements } from '../../server/storage/schema.js';
+import { KEPT_EVENT_TIMES, migrate, statements } from '../../server/storage/schema.js';
 import { freshPostgresDatabase } from '../support/service.js';
 
 describe('migrations', () => {
@@ -62,6 +62,81 @@ describe('migrations', () => {
       expect(after.kept).toEqual(after.fromLog);
       expect(after.kept.filter((row) => row.user_id === 'b')).toEqual([]);
       expect(after.kept.some((row) => row.user_id === 'a' && row.action_type === 'SKIPPED_STEP')).toBe(true);
+    } finally {
+      await older.close();
+      await server?.drop();
+    }
+  });
+  it("keep each event name's latest times beside its count: made from the log, then kept by whatever writes it", async () => {
+    const server = await freshPostgresDatabase();
+    const older = await openDatabase(server?.url ?? 'memory', { schemaUpTo: 18, cacheUsers: 0, poolSize: 2 });
+    try {
+      await older.query("INSERT INTO users (id) VALUES ('a'), ('b')");
+      await older.query("INSERT INTO groups (id) VALUES ('g')");
+      // `a` has 40 exports, one an hour, more than are kept; `b` two sign-ins; the group one renewal.
+      await older.query(
+        `INSERT INTO user_events (user_id, event, created_at)
+         SELECT 'a', 'exported', timestamptz '2026-11-01T00:00:00.123456Z' + n * interval '1 hour' FROM generate_series(1, 40) AS n
+         UNION ALL SELECT 'b', 'signed-in', timestamptz '2026-11-02T00:00:00Z' + n * interval '1 minute' FROM generate_series(1, 2) AS n`,
+      );
+      await older.query(
+        "INSERT INTO group_events (group_id, event, created_at) VALUES ('g', 'renewed', '2026-11-03T00:00:00Z')",
+      );
+      await older.query(
+        'INSERT INTO user_event_counts (user_id, event, count) SELECT user_id, event, count(*) FROM user_events GROUP BY 1, 2',
+      );
+      await older.query(
+        'INSERT INTO group_event_counts (group_id, event, count) SELECT group_id, event, count(*) FROM group_events GROUP BY 1, 2',
+      );
+      expect(await migrate(older, 19)).toEqual([19]);
+      const times = async (user: string, event: string) =>
+        (
+          await older.query<{ times: number[] }>(
+            'SELECT times FROM user_event_counts WHERE user_id = $1 AND event = $2',
+            [user, event],
+          )
+        )[0].times;
+      const fromLog = async (user: string, event: string) =>
+        (
+          await older.query<{ t: number }>(
+            `SELECT (extract(epoch FROM created_at) * 1000)::float8 AS t FROM user_events WHERE user_id = $1 AND event = $2
+             ORDER BY created_at DESC LIMIT ${KEPT_EVENT_TIMES}`,
+            [user, event],
+          )
+        )
+          .map((row) => row.t)
+          .reverse();
+      // The latest 32 of the 40, oldest first, to the microsecond.
+      expect(await times('a', 'exported')).toHaveLength(KEPT_EVENT_TIMES);
+      expect(await times('a', 'exported')).toEqual(await fromLog('a', 'exported'));
+      expect((await times('a', 'exported'))[0]).toBe(Date.parse('2026-11-01T09:00:00.123Z') + 0.456);
+      expect(await times('b', 'signed-in')).toEqual(await fromLog('b', 'signed-in'));
+      const [group] = await older.query<{ times: number[] }>(
+        "SELECT times FROM group_event_counts WHERE group_id = 'g'",
+      );
+      expect(group.times).toEqual([Date.parse('2026-11-03T00:00:00Z')]);
+      // Appended events merge in, whoever appends them and in whatever order their times come, the oldest dropping out.
+      await older.query(
+        `INSERT INTO user_events (user_id, event, created_at) VALUES ('a', 'exported', '2026-12-01T00:00:00Z'),
+         ('a', 'exported', '2026-11-01T12:30:00Z'), ('a', 'exported', '2026-10-01T00:00:00Z')`,
+      );
+      await older.query("UPDATE user_event_counts SET count = count + 3 WHERE user_id = 'a' AND event = 'exported'");
+      expect(await times('a', 'exported')).toEqual(await fromLog('a', 'exported'));
+      expect(await times('a', 'exported')).toContain(Date.parse('2026-11-01T12:30:00Z'));
+      // Events moved to another user (a guest linked) or given another time make the times of both users again.
+      await older.query(
+        "INSERT INTO user_event_counts (user_id, event, count) VALUES ('b', 'exported', 43) ON CONFLICT DO NOTHING",
+      );
+      await older.query("UPDATE user_events SET user_id = 'b' WHERE user_id = 'a'");
+      expect(await times('b', 'exported')).toEqual(await fromLog('b', 'exported'));
+      expect(await times('a', 'exported')).toEqual([]);
+      await older.query(
+        "UPDATE user_events SET created_at = '2025-01-01T00:00:00Z' WHERE user_id = 'b' AND event = 'signed-in'",
+      );
+      expect(await times('b', 'signed-in')).toEqual([
+        Date.parse('2025-01-01T00:00:00Z'),
+        Date.parse('2025-01-01T00:00:00Z'),
+      ]);
     } finally {
       await older.close();
       await server?.drop();
