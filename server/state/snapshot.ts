@@ -89,8 +89,11 @@ export interface UserSnapshot {
 
 export const isGuestId = (id: string) => id.startsWith('guest_');
 
-/** Stored rows come back through JSON, where timestamps are strings such as 2026-03-01T09:30:00.123456+00:00. */
-const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+/**
+ * Stored rows come back as Dates, or through JSON as epoch milliseconds (the statement's msOf) or strings such as
+ * 2026-03-01T09:30:00.123456+00:00; as ISO strings to the millisecond, the microseconds cut off either way.
+ */
+const isoOrNull = (value: Date | string | number | null) => (value === null ? null : new Date(value).toISOString());
 
 const versionText = (version: string | number | null | undefined): string | null =>
   version === null || version === undefined ? null : String(version);
