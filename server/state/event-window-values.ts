@@ -18,7 +18,8 @@ const LOG: Record<EventScope, { table: string; key: string }> = {
 /** An event name as an SQL string literal (standard strings: only the quote is special). */
 export const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
-const COUNTS: Record<EventScope, { table: string; key: string }> = {
+/** The counts kept beside each scope's event log (and, from migration 19, their latest times). */
+export const COUNTS: Record<EventScope, { table: string; key: string }> = {
   user: { table: 'user_event_counts', key: 'user_id' },
   group: { table: 'group_event_counts', key: 'group_id' },
 };

@@ -7,7 +7,7 @@ import { isStorableText } from '../shared/json-guard.js';
 import type { FactsRow } from '../storage/snapshot-cache.js';
 import type { EventNameSet } from '../targeting/event-names.js';
 import type { EventScope } from '../targeting/event-window-calls.js';
-import { literal, windowTimesSql, type WindowTimesRow } from './event-window-values.js';
+import { COUNTS, literal, windowTimesSql, type WindowTimesRow } from './event-window-values.js';
 
 export interface SnapshotRow {
   user_properties: Record<string, unknown> | null;
@@ -97,7 +97,7 @@ LEFT JOIN users u ON u.id = $1${group ? '\nLEFT JOIN groups g ON g.id = $2' : ''
  * no event can have (a NUL) is left out, as PostgreSQL would refuse the statement.
  */
 function countsSql(scope: EventScope, set: EventNameSet, id: string): string {
-  const [table, key] = scope === 'user' ? ['user_event_counts', 'user_id'] : ['group_event_counts', 'group_id'];
+  const { table, key } = COUNTS[scope];
   const names = set.names?.filter(isStorableText);
   if (names?.length === 0) return 'NULL::json';
   const which = names ? ` AND event IN (${names.map(literal).join(', ')})` : '';
