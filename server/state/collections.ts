@@ -11,7 +11,7 @@ export interface CollectionsView {
   /** The same as UTF-8 JSON, in parts: each collection's rows are made once per catalog version and visible flow. */
   computedOrderParts: Buffer[];
   /** Slugs of eligible, unfinished flows a collection holds back: their `$state.visible` is false. */
-  held: Set<string>;
+  held: ReadonlySet<string>;
 }
 
 /** Why a collection holds a flow back (for the explanation): another of its flows is ahead, or its cool-off runs `until` (epoch milliseconds). */
@@ -81,31 +81,34 @@ export function computeCollections(
   isEligible: (flow: CatalogFlow) => boolean,
   causes?: Map<string, HoldCause[]>,
 ): CollectionsView {
-  if (version.collections.length === 0) return NONE;
-  const shownIn: Array<[Collection, CatalogFlow[], number]> = [];
+  const collections = version.collections;
+  if (collections.length === 0) return NONE;
+  const at = now.getTime();
+  // Per collection, the index of the flow shown (-1: none). A read makes no other object per collection or flow: it
+  // runs on every read that finds no answer kept, for every flow of every collection.
+  const shownAt: number[] = [];
   const parts: Buffer[] = [OPEN];
-  const held = new Set<string>();
-  for (const collection of version.collections) {
+  let held: Set<string> | undefined;
+  for (const collection of collections) {
     const known = knownOf(collection, version.bySlug);
     const flows = known.flows;
-    const coolingOff = coolOffEnd(collection, flows, snapshot) > now.getTime();
+    const coolingOff = collection.coolOffMs > 0 && coolOffEnd(collection, flows, snapshot) > at;
     let current = -1;
-    for (const [index, flow] of flows.entries()) {
-      const open = isEligible(flow) && !isFinished(flow, snapshot, now);
-      if (!open) continue;
+    for (let index = 0; index < flows.length; index++) {
+      const flow = flows[index];
+      if (!isEligible(flow) || isFinished(flow, snapshot, now)) continue;
       if (current === -1) current = index;
-      if (index !== current || coolingOff) {
-        held.add(flow.flow.slug);
-        causes?.set(flow.flow.slug, [
-          ...(causes.get(flow.flow.slug) ?? []),
-          index !== current
-            ? { collection, ahead: flows[current].flow.slug }
-            : { collection, until: coolOffEnd(collection, flows, snapshot) },
-        ]);
-      }
+      if (index === current && !coolingOff) continue;
+      (held ??= new Set()).add(flow.flow.slug);
+      causes?.set(flow.flow.slug, [
+        ...(causes.get(flow.flow.slug) ?? []),
+        index !== current
+          ? { collection, ahead: flows[current].flow.slug }
+          : { collection, until: coolOffEnd(collection, flows, snapshot) },
+      ]);
     }
     const shown = coolingOff ? -1 : current;
-    shownIn.push([collection, flows, shown]);
+    shownAt.push(shown);
     if (flows.length === 0) continue;
     if (parts.length > 1) parts.push(COMMA);
     parts.push(rowsJson(collection, known, shown));
@@ -114,12 +117,14 @@ export function computeCollections(
   return {
     // As objects only for a caller that asks (the answer as parts is joined from the bytes).
     get computedOrder() {
-      return shownIn.flatMap(([collection, flows, shown]) =>
-        flows.map((flow, index) => entryOf(collection, flow.flow.slug, index === shown)),
+      return collections.flatMap((collection, c) =>
+        knownOf(collection, version.bySlug).flows.map((flow, index) =>
+          entryOf(collection, flow.flow.slug, index === shownAt[c]),
+        ),
       );
     },
     computedOrderParts: parts,
-    held,
+    held: held ?? NONE.held,
   };
 }
 

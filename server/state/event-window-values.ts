@@ -127,6 +127,9 @@ export type WindowCountRow = [string, number, number | string, string | number |
 /** [event, last time up to now, first after now (JSON times or epoch ms, or null; null also for a counted name, whose counts carry it)] */
 export type WindowLastRow = [string, string | number | null, string | number | null];
 
+/** A loaded time as epoch milliseconds: kept times are numbers already; the log's come as JSON text. */
+const epochMs = (time: string | number): number => (typeof time === 'number' ? time : Date.parse(time));
+
 /** The loaded columns, measured at `now`, as a cache keeps them. */
 export function windowsFromRows(
   set: EventWindowSet,
@@ -142,13 +145,13 @@ export function windowsFromRows(
   for (const [event, ms, n, oldest, next] of counts ?? []) {
     countEntries.push([countKey(event, Number(ms)), Number(n)]);
     // The oldest counted event leaves this window at its time plus the window; the count holds until then.
-    if (oldest !== null) changesAt(new Date(oldest).getTime() + Number(ms));
-    if (next !== null) changesAt(new Date(next).getTime());
+    if (oldest !== null) changesAt(epochMs(oldest) + Number(ms));
+    if (next !== null) changesAt(epochMs(next));
   }
   const lastEntries: Array<[string, string]> = [];
   for (const [event, at, next] of last ?? []) {
     if (at !== null) lastEntries.push([event, new Date(at).toISOString()]);
-    if (next !== null) changesAt(new Date(next).getTime());
+    if (next !== null) changesAt(epochMs(next));
   }
   return { key: set.key, counts: countEntries, last: lastEntries, loadedAt: now.getTime(), expiresAt };
 }
