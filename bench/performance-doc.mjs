@@ -507,7 +507,7 @@ function collectionsSection(result) {
   const lines = [
     '## Reads with collections and events over time',
     '',
-    '`npm run bench -- collections` (or `node bench/collections.mjs [--stores postgres] [--duration 5]`) seeds the',
+    '`npm run bench -- collections` (or `node bench/collections.mjs [--stores postgres] [--duration 2] [--repeat 9]`) seeds the',
     'service bench\'s users and flows as they are ("today"), and with the flows in collections (cool-offs running',
     'for some users) and targeting written with events over time (`user.eventCount(…, duration(…))`,',
     '`group.eventCount`, `user.lastEventAt`), with the history those count. The services run side by side.',

@@ -172,14 +172,14 @@ export function printErrorsAndMachine(rows, { stolenPercent, loadAverage }) {
  * embedded,postgres`, `--connections 1,16,64`, `--repeat 3`, as `npm run bench` runs it; `--same` loads two services
  * that are both without the feature (an A/A run), whose shares are the bench's own spread on this machine.
  */
-export async function runWhenMain(moduleUrl, run, print) {
+export async function runWhenMain(moduleUrl, run, print, defaults = {}) {
   if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
   const { values } = parseArgs({
     options: {
-      duration: { type: 'string', default: '5' },
+      duration: { type: 'string', default: String(defaults.duration ?? 5) },
       stores: { type: 'string', default: 'embedded,postgres' },
       connections: { type: 'string', default: '1,16,64' },
-      repeat: { type: 'string', default: '3' },
+      repeat: { type: 'string', default: String(defaults.repeat ?? 3) },
       same: { type: 'boolean', default: false },
     },
   });
