@@ -169,8 +169,9 @@ export function printErrorsAndMachine(rows, { stolenPercent, loadAverage }) {
 
 /**
  * Runs a side-by-side read bench when its file is the one node was started with: `--duration 5`, `--stores
- * embedded,postgres`, `--connections 1,16,64`, `--repeat 3`, as `npm run bench` runs it; `--same` loads two services
- * that are both without the feature (an A/A run), whose shares are the bench's own spread on this machine.
+ * embedded,postgres`, `--connections 1,16,64`, `--repeat 3` (or the bench's own `defaults` of duration and repeat),
+ * as `npm run bench` runs it; `--same` loads two services that are both without the feature (an A/A run), whose
+ * shares are the bench's own spread on this machine.
  */
 export async function runWhenMain(moduleUrl, run, print, defaults = {}) {
   if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;

@@ -92,7 +92,7 @@ export function computeCollections(
   for (const collection of collections) {
     const known = knownOf(collection, version.bySlug);
     const flows = known.flows;
-    const coolingOff = collection.coolOffMs > 0 && coolOffEnd(collection, flows, snapshot) > at;
+    const coolingOff = coolOffEnd(collection, flows, snapshot) > at;
     let current = -1;
     for (let index = 0; index < flows.length; index++) {
       const flow = flows[index];
