@@ -6,7 +6,7 @@ import cors from '@fastify/cors';
 import { bearerKey, keyScope, scopeOf, type KeyScope } from './http/auth.js';
 import { checkIdentity } from './http/identity.js';
 import { registerRateLimits } from './http/rate-limits.js';
-import { registerBackpressure } from './http/backpressure.js';
+import { databaseGate, gatedServer, registerBackpressure } from './http/backpressure.js';
 import { parseJsonBody } from './http/json-body.js';
 import { AnswerBuffers, replySerializer } from './http/answer-buffers.js';
 import { HttpProblem, problemBody, toProblem } from './shared/problem.js';
@@ -25,6 +25,9 @@ import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import type { AppDeps } from './routes/deps.js';
 
+/** The answer headers CORS lets a page's script read, on every answer (shed ones included). */
+const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'Idempotent-Replayed'] as const;
+
 /** Trusts the nearest `hops` proxies, as proxy-addr's hop count does. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -32,7 +35,11 @@ export async function buildApp(
   deps: AppDeps,
   options: { logger?: boolean; trustProxy?: boolean | number | string } = {},
 ): Promise<FastifyInstance> {
+  // Shed before Fastify sees the request: see databaseGate. Health checks' paths join alwaysServed as they are registered.
+  const alwaysServed = new Set<string>();
+  const gate = databaseGate(deps.db, deps.limits, { alwaysServed, exposedHeaders: EXPOSED_HEADERS });
   const app = Fastify({
+    serverFactory: gatedServer(gate),
     // Only behind a proxy the operator names does X-Forwarded-For decide the visitor's address.
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     logger: options.logger ? { level: 'warn' } : false,
@@ -141,12 +148,12 @@ export async function buildApp(
       'X-Frigade-SDK-Version',
       'X-Frigade-SDK-Platform',
     ],
-    exposedHeaders: ['ETag', 'Retry-After', 'Idempotent-Replayed'],
+    exposedHeaders: [...EXPOSED_HEADERS],
     maxAge: 86400,
     strictPreflight: false,
   });
 
-  await registerBackpressure(app, deps.db, deps.limits);
+  await registerBackpressure(app, deps.limits, alwaysServed);
 
   app.decorateRequest('apiScope', undefined);
   app.decorateRequest('apiKey', undefined);

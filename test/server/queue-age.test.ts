@@ -95,4 +95,83 @@ describe("the embedded store's queue", () => {
       expect(again.sort((a, b) => a - b)[Math.floor(again.length / 2)]).toBeLessThan(50);
     },
   );
+
+  it('answers a shed request as every other answer is seen by a page: CORS lets it read Retry-After, and the body is a problem', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = service.db.transaction(() => released);
+    const waiting = service.db.query('SELECT 1');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    let shed: Awaited<ReturnType<typeof send>>;
+    let health: Awaited<ReturnType<typeof send>>;
+    let preflight: Awaited<ReturnType<typeof send>>;
+    try {
+      shed = await send(
+        service,
+        'POST',
+        '/v1/public/flowStates',
+        visitor(800),
+        { userId: 'shed-cors' },
+        {
+          Origin: 'https://app.example',
+        },
+      );
+      // Health checks and preflights are never shed: an orchestrator must not take a busy instance for a dead one.
+      health = await send(service, 'GET', '/healthz', visitor(801));
+      preflight = await send(service, 'OPTIONS', '/v1/public/flowStates', visitor(802), undefined, {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      });
+    } finally {
+      release();
+      await Promise.all([holding, waiting]);
+    }
+    expect(shed.status).toBe(503);
+    expect(shed.headers['access-control-allow-origin']).toBe('*');
+    expect(String(shed.headers['access-control-expose-headers']).split(', ')).toContain('Retry-After');
+    expect(shed.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(Number(shed.headers['content-length'])).toBe(Buffer.byteLength(shed.body));
+    expect(JSON.parse(shed.body)).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: expect.stringMatching(/^The service is busy \(.+\); retry in 1 s\.$/),
+    });
+    expect(health.status).toBe(200);
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  // Timed on a shared machine: the release must come while the request is held, not before it arrives.
+  it(
+    'serves a held request whose queue has room by the end of its hold, instead of shedding it',
+    { retry: 2 },
+    async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holding = service.db.transaction(() => released);
+      const waiting = service.db.query('SELECT 1');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const ask = () =>
+          send(service, 'POST', '/v1/public/flowStates', visitor(900), { userId: 'held-then-served' }, {}, agent);
+        // The connection's first 503 is sent at once; its next request, sent at once, is held.
+        expect((await ask()).status).toBe(503);
+        const started = performance.now();
+        const next = ask();
+        // The queue empties while the request is held (it arrives within a few ms on an idle loop).
+        setTimeout(release, 4);
+        const answer = await next;
+        const ms = performance.now() - started;
+        expect(answer.status, answer.body).toBe(200);
+        expect(ms, 'it was held, then served').toBeGreaterThanOrEqual(SHED_HOLD_MS - 1);
+      } finally {
+        agent.destroy();
+        release();
+        await Promise.all([holding, waiting]);
+      }
+    },
+  );
 });
