@@ -251,7 +251,11 @@ export const WRITES = ['transition', 'users upsert'];
 export const OVERLOAD = { busy: 16, overloaded: 64 };
 /** Served at the overloaded load, at least this share of the busy load's: more demand must not mean less work done. */
 export const GOODPUT_SHARE = 0.9;
-/** Rounds of the two loads in turn, per write. */
+/**
+ * Rounds of the two loads in turn, per write. Eight, not four: on a shared machine the same write at the same load moved
+ * 25 % between runs seconds apart (the service's CPU per write from 2,100 to 3,600 µs), so one odd round of four moved
+ * the median.
+ */
 export const OVERLOAD_ROUNDS = 8;
 
 /**
@@ -581,8 +585,6 @@ export async function runServiceBench({
   main = true,
   connections = [1, 16, 64],
   only,
-  // Eight paired rounds, not four: on a shared machine the same write at the same load moved 25 % between runs
-  // seconds apart (the service's CPU per write from 2,100 to 3,600 µs), so one odd round of four moved the median.
   rounds = OVERLOAD_ROUNDS,
 } = {}) {
   const pg = stores.includes('postgres') ? await startPostgresCluster() : undefined;

@@ -37,10 +37,14 @@ const START_GRACE_MS = 2000;
  * The event loop guard's 503. Shedding must cost less than serving: the reply gets its status and headers here, and
  * under-pressure sends the body returned, with no error, stack or error hook on the way.
  */
-function overloaded(reply: FastifyReply, detail: string): Problem {
+function overloaded(reply: FastifyReply, reason: string): Problem {
   reply.code(503).header('Retry-After', String(RETRY_AFTER_SECONDS)).type('application/problem+json');
-  return problemBody(503, `${detail}; retry in ${RETRY_AFTER_SECONDS} s.`);
+  return busyProblem(reason);
 }
+
+/** Either guard's 503 body: why the service is busy, and when to come back. */
+const busyProblem = (reason: string): Problem =>
+  problemBody(503, `The service is busy (${reason}); retry in ${RETRY_AFTER_SECONDS} s.`);
 
 /** Answers a request itself, or hands it on to Fastify with `pass` (at once or later). */
 export type Gate = (request: IncomingMessage, response: ServerResponse, pass: () => void) => void;
@@ -115,9 +119,7 @@ export function databaseGate(
     return undefined;
   };
   const send = (response: ServerResponse, reason: string) => {
-    const body = JSON.stringify(
-      problemBody(503, `The service is busy (${reason}); retry in ${RETRY_AFTER_SECONDS} s.`),
-    );
+    const body = JSON.stringify(busyProblem(reason));
     response.writeHead(503, { ...headers, 'Content-Length': Buffer.byteLength(body) }).end(body);
   };
   /** When each connection was last shed (performance.now()), to tell a client that came back too soon. */
@@ -183,10 +185,7 @@ export async function registerBackpressure(
         // is still the fastest answer. So is the loop during start-up, before the first second of traffic.
         if (performance.now() - readyAt < START_GRACE_MS || app.memoryUsage().eventLoopUtilized < BUSY_UTILIZATION)
           return undefined;
-        return overloaded(
-          reply,
-          `The service is busy (${type} ${typeof value === 'number' ? Math.round(value) : ''} ms)`,
-        );
+        return overloaded(reply, `${type} ${typeof value === 'number' ? Math.round(value) : ''} ms`);
       }) as FastifyUnderPressureOptions['pressureHandler'],
     });
   }

@@ -15,13 +15,21 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
+/**
+ * Keeps the embedded store's turn with a transaction, and one more piece of work waiting behind it, while the loop stays
+ * free; `release` lets both finish, and `done` settles once they have.
+ */
+function holdTurn(): { release: () => void; done: Promise<unknown> } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const holding = service.db.transaction(() => released);
+  const waiting = service.db.query('SELECT 1');
+  return { release, done: Promise.all([holding, waiting]) };
+}
+
 describe("the embedded store's queue", () => {
   it('sheds a new request once the work that has waited longest for its turn has waited half of --max-wait-ms, and serves again once it moves', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    // A transaction that keeps the embedded store's turn while the loop stays free.
-    const holding = service.db.transaction(() => released);
-    const waiting = service.db.query('SELECT 1');
+    const turn = holdTurn();
     const read = (n: number) =>
       send(service, 'POST', '/v1/public/flowStates', visitor(500 + n), { userId: `queued-${n}` });
     // At once: the queue is young, so it is admitted, and waits its turn. (It has half of --max-wait-ms to arrive: a
@@ -30,9 +38,9 @@ describe("the embedded store's queue", () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     // The oldest waiting piece of work has now waited 1,100 ms, past half of 1,000: shed at once, whatever the estimate says.
     const late = await Promise.race([read(1), new Promise<undefined>((resolve) => setTimeout(resolve, 1000))]).finally(
-      release,
+      turn.release,
     );
-    await Promise.all([holding, waiting]);
+    await turn.done;
     expect(late, 'answered at once, not after the queue moved').toBeDefined();
     expect(late!.status).toBe(503);
     expect(late!.headers['retry-after']).toBe('1');
@@ -49,10 +57,7 @@ describe("the embedded store's queue", () => {
     "sends a connection's first 503 at once, and holds each one it asks for again before Retry-After for SHED_HOLD_MS, so a client that sends again at once cannot make shedding a busy loop",
     { retry: 2 },
     async () => {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const holding = service.db.transaction(() => released);
-      const waiting = service.db.query('SELECT 1');
+      const turn = holdTurn();
       await new Promise((resolve) => setTimeout(resolve, 600));
       // One kept-alive connection that ignores Retry-After, as a load tester or a retry loop does, for one second.
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -81,8 +86,8 @@ describe("the embedded store's queue", () => {
         afterWaiting = await ask();
       } finally {
         agent.destroy();
-        release();
-        await Promise.all([holding, waiting]);
+        turn.release();
+        await turn.done;
       }
       const [first, ...again] = timings;
       expect(first, 'the first 503 is not held').toBeLessThan(SHED_HOLD_MS - 1);
@@ -97,10 +102,7 @@ describe("the embedded store's queue", () => {
   );
 
   it('answers a shed request as every other answer is seen by a page: CORS lets it read Retry-After, and the body is a problem', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holding = service.db.transaction(() => released);
-    const waiting = service.db.query('SELECT 1');
+    const turn = holdTurn();
     await new Promise((resolve) => setTimeout(resolve, 600));
     let shed: Awaited<ReturnType<typeof send>>;
     let health: Awaited<ReturnType<typeof send>>;
@@ -124,8 +126,8 @@ describe("the embedded store's queue", () => {
         'Access-Control-Request-Headers': 'authorization, content-type',
       });
     } finally {
-      release();
-      await Promise.all([holding, waiting]);
+      turn.release();
+      await turn.done;
     }
     expect(shed.status).toBe(503);
     expect(shed.headers['access-control-allow-origin']).toBe('*');
@@ -148,10 +150,7 @@ describe("the embedded store's queue", () => {
     'serves a held request whose queue has room by the end of its hold, instead of shedding it',
     { retry: 2 },
     async () => {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const holding = service.db.transaction(() => released);
-      const waiting = service.db.query('SELECT 1');
+      const turn = holdTurn();
       await new Promise((resolve) => setTimeout(resolve, 600));
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       try {
@@ -162,15 +161,15 @@ describe("the embedded store's queue", () => {
         const started = performance.now();
         const next = ask();
         // The queue empties while the request is held (it arrives within a few ms on an idle loop).
-        setTimeout(release, 4);
+        setTimeout(turn.release, 4);
         const answer = await next;
         const ms = performance.now() - started;
         expect(answer.status, answer.body).toBe(200);
         expect(ms, 'it was held, then served').toBeGreaterThanOrEqual(SHED_HOLD_MS - 1);
       } finally {
         agent.destroy();
-        release();
-        await Promise.all([holding, waiting]);
+        turn.release();
+        await turn.done;
       }
     },
   );
